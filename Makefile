@@ -1,0 +1,143 @@
+# fixscan: one non-recursive Makefile.  Objects go to build/ (build/asan/ for
+# the sanitizer build); nothing is written into the source tree.
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/fixscan
+DESTDIR ?=
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+PKGS = gmime-3.0 libgit2 libpcre2-8 json-glib-1.0 glib-2.0
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+# Debian's libnotmuch-dev ships no .pc file.
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lnotmuch -lpthread
+CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+
+WARN = -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2
+ifeq ($(STRICT),1)
+WARN += -Werror
+endif
+override CFLAGS += -std=gnu11 $(WARN) -Iinclude $(PKG_CFLAGS) -D_GNU_SOURCE \
+	-DFIXSCAN_VERSION='"$(VERSION)"'
+SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+VERSION = $(shell cat VERSION 2>/dev/null || echo 0.0)
+
+B = build
+LIB_SRCS = $(filter-out src/main.c src/cmd-%.c,$(wildcard src/*.c))
+CLI_SRCS = src/main.c $(wildcard src/cmd-*.c)
+UNIT_SRCS = $(wildcard tests/unit/test-*.c)
+
+LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/obj/%.o)
+CLI_OBJS = $(CLI_SRCS:src/%.c=$(B)/obj/%.o)
+UNITS = $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
+ASAN_LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/asan/obj/%.o)
+ASAN_CLI_OBJS = $(CLI_SRCS:src/%.c=$(B)/asan/obj/%.o)
+ASAN_UNITS = $(UNIT_SRCS:tests/unit/%.c=$(B)/asan/tests/%)
+
+MAN1 = $(wildcard man/*.1)
+MAN5 = $(wildcard man/*.5)
+
+all: $(B)/fixscan
+
+# Rebuild everything when the flags change (git's GIT-CFLAGS trick), so a
+# -Werror build really compiles every file with -Werror.
+$(B)/cflags: FORCE
+	@mkdir -p $(B)
+	@echo '$(CC) $(CFLAGS)' | cmp -s - $@ || echo '$(CC) $(CFLAGS)' > $@
+
+$(B)/obj/%.o: src/%.c $(B)/cflags
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/libfixscan.a: $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/fixscan: $(CLI_OBJS) $(B)/libfixscan.a
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJS) $(B)/libfixscan.a $(PKG_LIBS)
+
+$(B)/tests/%: tests/unit/%.c $(B)/libfixscan.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(B)/libfixscan.a $(CMOCKA_LIBS) $(PKG_LIBS)
+
+# The sanitizer build: the same sources with ASan and UBSan.
+$(B)/asan/obj/%.o: src/%.c $(B)/cflags
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/asan/libfixscan.a: $(ASAN_LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/asan/fixscan: $(ASAN_CLI_OBJS) $(B)/asan/libfixscan.a
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $(ASAN_CLI_OBJS) $(B)/asan/libfixscan.a $(PKG_LIBS)
+
+$(B)/asan/tests/%: tests/unit/%.c $(B)/asan/libfixscan.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -Itests/unit -o $@ $< $(B)/asan/libfixscan.a $(CMOCKA_LIBS) $(PKG_LIBS)
+
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(ASAN_LIB_OBJS:.o=.d) $(ASAN_CLI_OBJS:.o=.d)
+
+deps:
+	@scripts/deps.sh
+
+deps-test:
+	@scripts/deps.sh --test
+
+units: $(UNITS)
+asan: $(B)/asan/fixscan $(ASAN_UNITS)
+
+# GLib keeps some allocations for the life of the process on purpose; the
+# suppressions file names them so LeakSanitizer reports only our leaks.
+SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+test-unit: units
+	@tests/run-units.sh $(UNITS)
+
+test-asan: asan
+	@$(SAN_ENV) tests/run-units.sh $(ASAN_UNITS)
+
+test-e2e: all
+	@FIXSCAN=$(CURDIR)/$(B)/fixscan tests/e2e/run.sh
+
+test-e2e-asan: asan
+	@$(SAN_ENV) FIXSCAN=$(CURDIR)/$(B)/asan/fixscan tests/e2e/run.sh
+
+# make check: install what is missing, build with -Werror, run the unit
+# tests plain and under ASan+UBSan, then the end-to-end tests on the real
+# binary (plain and sanitized).
+check: deps-test
+	@$(MAKE) --no-print-directory STRICT=1 all units asan
+	@$(MAKE) --no-print-directory STRICT=1 test-unit test-asan test-e2e test-e2e-asan
+
+DEMO_DIR = $(B)/demo
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/demo.sh $(B)/fixscan $(DEMO_DIR)
+
+bench: all
+	@scripts/bench.sh $(B)/fixscan
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(DOCDIR)/contrib
+	install -m 755 $(B)/fixscan $(DESTDIR)$(BINDIR)/fixscan
+	$(if $(MAN1),install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/)
+	$(if $(MAN5),install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/)
+	$(if $(wildcard contrib/*),install -m 644 $(wildcard contrib/*) $(DESTDIR)$(DOCDIR)/contrib/)
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/fixscan
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5)))
+	rm -rf $(DESTDIR)$(DOCDIR)
+
+clean:
+	rm -rf $(B)
+
+.PHONY: all deps deps-test units asan test-unit test-asan test-e2e test-e2e-asan check demo bench install uninstall clean FORCE
+.SECONDARY:

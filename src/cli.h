@@ -1,0 +1,34 @@
+/* fixscan: what the command-line front ends share.  Not a library header:
+ * only src/main.c and src/cmd-*.c include it. */
+#ifndef FIXSCAN_CLI_H
+#define FIXSCAN_CLI_H
+
+#include <stdio.h>
+
+#include "fixscan/error.h"
+
+/* Exit statuses, as diff(1): 0 nothing found, 1 findings, 2 trouble. */
+enum {
+	FS_EXIT_CLEAN = 0,
+	FS_EXIT_FINDINGS = 1,
+	FS_EXIT_TROUBLE = 2,
+};
+
+/* Every command has this signature.  ARGV[0] is the command name.  It
+ * returns an exit status; on trouble it may instead return a negative
+ * FS_E* code with ERR filled, and main prints ERR and exits 2.  A command
+ * that goes on after an error (several files) prints it with cli_error()
+ * and returns FS_EXIT_TROUBLE at the end. */
+typedef int (*cli_fn)(int argc, char **argv, struct fs_error *err);
+
+/* Print "fixscan: <message>" on stderr. */
+void cli_error(const struct fs_error *err);
+
+/* Print a usage error "fixscan: <cmd>: <fmt>" plus a hint to run --help,
+ * and return FS_EXIT_TROUBLE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+int cmd_parse(int argc, char **argv, struct fs_error *err);
+
+#endif

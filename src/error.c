@@ -1,0 +1,42 @@
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fixscan/error.h"
+
+int fs_error_set(struct fs_error *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return code;
+	err->code = code;
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int fs_error_prefix(struct fs_error *err, const char *fmt, ...)
+{
+	char old[FS_ERROR_MESSAGE_MAX];
+	char prefix[FS_ERROR_MESSAGE_MAX];
+	va_list ap;
+
+	if (!err)
+		return FS_EGENERIC;
+	memcpy(old, err->message, sizeof(old));
+	va_start(ap, fmt);
+	vsnprintf(prefix, sizeof(prefix), fmt, ap);
+	va_end(ap);
+	snprintf(err->message, sizeof(err->message), "%s: %s", prefix, old);
+	return err->code;
+}
+
+void fs_error_clear(struct fs_error *err)
+{
+	if (!err)
+		return;
+	err->code = 0;
+	err->message[0] = '\0';
+}
