@@ -284,21 +284,25 @@ static bool group(struct parser *ps, const char *s, int g,
 	return true;
 }
 
-/* The next line after the one ending at EOL (which points at '\n' or the
- * end): its start in *LS and its end (before "\r\n") in *LE.  False at
- * the end of the changelog. */
+/* The next line after the one ending at EOL (which points at its "\r\n",
+ * "\n", or the end): its start in *LS and its end (before any "\r\n") in
+ * *LE.  False at the end of the changelog. */
 static bool next_line(const char *eol, const char *end,
 		      const char **ls, const char **le)
 {
-	const char *nl;
+	const char *p = eol, *nl;
 
-	if (eol >= end)
+	while (p < end && *p == '\r')
+		p++;
+	if (p >= end || *p != '\n')
 		return false;
-	*ls = eol + 1;
+	*ls = p + 1;
 	if (*ls >= end)
 		return false;
 	nl = memchr(*ls, '\n', (size_t)(end - *ls));
 	*le = nl ? nl : end;
+	while (*le > *ls && (*le)[-1] == '\r')
+		(*le)--;
 	return true;
 }
 
