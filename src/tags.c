@@ -143,7 +143,6 @@ struct fs_tags {
 struct parser {
 	struct fs_tags *t;
 	pcre2_match_data *md; /* created on the first candidate line */
-	const char *text;
 	const char *end;      /* end of the changelog */
 };
 
@@ -322,14 +321,14 @@ static bool looks_like_trailer(const char *s, const char *e)
 /* Find the last occurrence of CLOSE (1 or 2 chars) in [s, e). */
 static const char *find_last(const char *s, const char *e, const char *close)
 {
-	size_t n = strlen(close);
-	const char *p;
+	size_t n = strlen(close), i;
 
 	if ((size_t)(e - s) < n)
 		return NULL;
-	for (p = e - n; p >= s; p--)
-		if (memcmp(p, close, n) == 0)
-			return p;
+	/* Counting down an index, not a pointer, so nothing points before S. */
+	for (i = (size_t)(e - s) - n + 1; i-- > 0;)
+		if (memcmp(s + i, close, n) == 0)
+			return s + i;
 	return NULL;
 }
 
@@ -669,7 +668,6 @@ int fs_tags_parse(struct fs_tags **out, const char *text, size_t len,
 		len = 0;
 	cl_len = fs_tags_changelog_len(text, len, &has_diff);
 	ps.t->has_diff = has_diff;
-	ps.text = text;
 	ps.end = text + cl_len;
 
 	skip = text;

@@ -274,6 +274,12 @@ static const struct tag_case cases[] = {
 		.fixes = { { S1, "a" } },
 	},
 
+	{
+		.name = "test_tags__fixes_subject_then_comment",
+		.input = "Fixes: " S6 " (\"hid: quirk the dongle\") # 5.4 only\n",
+		.fixes = { { S6, "hid: quirk the dongle" } },
+	},
+
 	/* ---- reverts ---- */
 	{
 		.name = "test_tags__revert_plain",
@@ -309,6 +315,14 @@ static const struct tag_case cases[] = {
 			 "This reverts commit " A4 ".\n"
 			 "This reverts commit " A3 ".\n",
 		.reverts = { { A3, NULL }, { A4, NULL } },
+	},
+
+	{
+		.name = "test_tags__revert_wrapped_before_id",
+		.input = "This reverts commit\n" A5 ".\n\n"
+			 "commit " A6 " upstream.\n",
+		.upstream = { A6 },
+		.reverts = { { A5, NULL } },
 	},
 
 	/* ---- Stable-dep-of: ---- */
@@ -366,6 +380,11 @@ static const struct tag_case cases[] = {
 		.ccs = { CC("5.4.x", S1, "5.4.x: " S1 ": block: split helpers"),
 			 CC("5.4.x", S2, "5.4.x: " S2 ": block: use the helpers"),
 			 CC("5.4.x", NULL, "5.4.x") },
+	},
+	{
+		.name = "test_tags__cc_stable_prerequisite_without_versions",
+		.input = "Cc: stable@vger.kernel.org # " S3 ": take this first\n",
+		.ccs = { CC(NULL, S3, S3 ": take this first") },
 	},
 	{
 		.name = "test_tags__cc_stable_kernel_org",
@@ -806,6 +825,29 @@ static void test_tags__length_not_nul_terminated(void **state)
 	free(buf);
 }
 
+/* A huge line that starts like a tag but never closes its quote must be
+ * handled quickly and without error. */
+static void test_tags__long_unclosed_line(void **state)
+{
+	static const char head[] = "Fixes: " S1 " (\"";
+	size_t len = 200000, i;
+	char *buf = malloc(len);
+	struct fs_tags *t;
+	const struct fs_tag_ref *f;
+	size_t n;
+
+	assert_non_null(buf);
+	memcpy(buf, head, sizeof(head) - 1);
+	for (i = sizeof(head) - 1; i < len; i++)
+		buf[i] = (i % 80) ? "ab (\"c) "[i % 8] : '\n';
+	assert_int_equal(fs_tags_parse(&t, buf, len, NULL), 0);
+	f = fs_tags_fixes(t, &n);
+	assert_int_equal(n, 1);
+	assert_string_equal(f[0].id, S1);
+	fs_tags_free(t);
+	free(buf);
+}
+
 static void test_tags__empty_getters(void **state)
 {
 	struct fs_tags *t;
@@ -885,6 +927,7 @@ static const struct CMUnitTest fixed_tests[] = {
 	cmocka_unit_test(test_tags__normalize_subject),
 	cmocka_unit_test(test_tags__free_null),
 	cmocka_unit_test(test_tags__length_not_nul_terminated),
+	cmocka_unit_test(test_tags__long_unclosed_line),
 	cmocka_unit_test(test_tags__empty_getters),
 	cmocka_unit_test(test_tags__parse_from_several_threads),
 };
