@@ -29,6 +29,17 @@ void cli_error(const struct fs_error *err);
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* The kernel repository to use: FLAG (from --repo) when given, else the
+ * fixscan.repo config key, else the repository containing the current
+ * directory.  Returns a new string in *OUT (free with free()) or a negative
+ * code with ERR set. */
+int cli_repo_path(const char *flag, char **out, struct fs_error *err);
+
+/* Whether to draw a progress line: stderr is a terminal. */
+int cli_progress_wanted(void);
+
 int cmd_parse(int argc, char **argv, struct fs_error *err);
+int cmd_index(int argc, char **argv, struct fs_error *err);
+int cmd_show(int argc, char **argv, struct fs_error *err);
 
 #endif

@@ -20,7 +20,7 @@ int fs_error_set(struct fs_error *err, int code, const char *fmt, ...)
 int fs_error_prefix(struct fs_error *err, const char *fmt, ...)
 {
 	char old[FS_ERROR_MESSAGE_MAX];
-	char prefix[FS_ERROR_MESSAGE_MAX];
+	char prefix[FS_ERROR_MESSAGE_MAX / 2];
 	va_list ap;
 
 	if (!err)
@@ -29,7 +29,10 @@ int fs_error_prefix(struct fs_error *err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(prefix, sizeof(prefix), fmt, ap);
 	va_end(ap);
-	snprintf(err->message, sizeof(err->message), "%s: %s", prefix, old);
+	/* Truncation is acceptable: the message stays one readable line. */
+	if (snprintf(err->message, sizeof(err->message), "%s: %.*s", prefix,
+		     (int)(sizeof(err->message) - strlen(prefix) - 3), old) < 0)
+		err->message[0] = '\0';
 	return err->code;
 }
 

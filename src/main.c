@@ -4,7 +4,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <git2.h>
+
 #include "cli.h"
+#include "fixscan/config.h"
 
 struct cli_command {
 	const char *name;
@@ -13,7 +19,9 @@ struct cli_command {
 };
 
 static const struct cli_command commands[] = {
+	{ "index", cmd_index, "build or update the fixes index of the kernel repository" },
 	{ "parse", cmd_parse, "print the headers and changelog tags of patch mails" },
+	{ "show", cmd_show, "show what the index knows of commits: fixes, reverts, backports" },
 };
 
 static void usage(FILE *out)
@@ -43,6 +51,41 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, " (see 'fixscan %s --help')\n", cmd);
 	return FS_EXIT_TROUBLE;
+}
+
+int cli_repo_path(const char *flag, char **out, struct fs_error *err)
+{
+	struct fs_config *cfg = NULL;
+	git_buf found = GIT_BUF_INIT;
+	int rc;
+
+	*out = NULL;
+	if (flag) {
+		*out = strdup(flag);
+		return *out ? 0 : fs_error_set(err, FS_ENOMEM, "out of memory");
+	}
+	if (fs_config_open(&cfg, NULL, NULL) == 0) {
+		fs_config_get_string(cfg, "fixscan.repo", out);
+		fs_config_free(cfg);
+		if (*out)
+			return 0;
+	}
+	git_libgit2_init();
+	rc = git_repository_discover(&found, ".", 0, NULL);
+	if (rc < 0) {
+		git_libgit2_shutdown();
+		return fs_error_set(err, FS_ENOTFOUND,
+				    "no kernel repository: use --repo PATH or set fixscan.repo");
+	}
+	*out = strdup(found.ptr);
+	git_buf_dispose(&found);
+	git_libgit2_shutdown();
+	return *out ? 0 : fs_error_set(err, FS_ENOMEM, "out of memory");
+}
+
+int cli_progress_wanted(void)
+{
+	return isatty(STDERR_FILENO);
 }
 
 int main(int argc, char **argv)

@@ -1,0 +1,39 @@
+/* fixscan: configuration, read from git config through libgit2.
+ *
+ * Keys live in the fixscan.* section of the user's git config (global,
+ * XDG and system files) and of the kernel repository's own config, which
+ * wins.  Command-line flags override both; that is the callers' business.
+ */
+#ifndef FIXSCAN_CONFIG_H
+#define FIXSCAN_CONFIG_H
+
+#include <stdbool.h>
+
+#include "fixscan/error.h"
+
+struct fs_config;
+
+/* Open the user's global configuration, and when REPO_PATH is not NULL
+ * the configuration of that repository on top of it.  Returns 0 or FS_EGIT.
+ * A missing config file is not an error.  Free with fs_config_free(). */
+int fs_config_open(struct fs_config **out, const char *repo_path,
+		   struct fs_error *err);
+void fs_config_free(struct fs_config *cfg);
+
+/* The value of KEY as a new string (caller frees with free()) in *OUT.
+ * Returns 0, or FS_ENOTFOUND when unset (*OUT is then NULL). */
+int fs_config_get_string(struct fs_config *cfg, const char *key, char **out);
+
+/* Every value of a multi-valued KEY, as a NULL-terminated array of new
+ * strings, in file order; free it with fs_config_strv_free().  Returns the
+ * number of values (0 when unset) or FS_EGIT. */
+int fs_config_get_all(struct fs_config *cfg, const char *key, char ***out,
+		      struct fs_error *err);
+void fs_config_strv_free(char **v);
+
+/* KEY as a boolean in *OUT; FS_ENOTFOUND when unset, FS_EPARSE with ERR
+ * set when it is not a boolean. */
+int fs_config_get_bool(struct fs_config *cfg, const char *key, bool *out,
+		       struct fs_error *err);
+
+#endif

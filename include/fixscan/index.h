@@ -1,0 +1,187 @@
+/* fixscan: the fixes index of a kernel git repository.
+ *
+ * For every commit reachable from the mainline ref, the stable refs and the
+ * release tags it records the id, subject, branch (mainline or the stable
+ * branch it was committed to), the first release tag that contains it, and
+ * the commit references of its changelog (upstream ids, Fixes:, reverts,
+ * Stable-dep-of, Cc: stable prerequisites).  Lookups answer "which commits
+ * fix or revert this one", "where was it backported", "which mainline
+ * commit is this stable commit".
+ *
+ * The index lives in one versioned, checksummed file under
+ * $XDG_CACHE_HOME/fixscan/, keyed by the repository path, written to a
+ * temporary file and renamed into place; updates read only the commits
+ * that are not indexed yet.  The repository is never written to.
+ *
+ * Commits are named by fs_cid, a number valid for the life of one
+ * struct fs_index (not across updates).
+ */
+#ifndef FIXSCAN_INDEX_H
+#define FIXSCAN_INDEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fixscan/error.h"
+
+typedef uint32_t fs_cid;
+#define FS_CID_NONE ((fs_cid)UINT32_MAX)
+
+/* Kinds of commit reference a changelog carries. */
+enum fs_ref_kind {
+	FS_REF_UPSTREAM = 1,        /* "commit X upstream.", cherry-picked-from */
+	FS_REF_FIXES = 2,           /* Fixes: X */
+	FS_REF_REVERTS = 3,         /* This reverts commit X */
+	FS_REF_REVERTS_UPSTREAM = 4,/* ... which was commit X upstream */
+	FS_REF_STABLE_DEP_OF = 5,   /* Stable-dep-of: X */
+	FS_REF_PREREQUISITE = 6,    /* Cc: stable # 4.4.x: X: prerequisite */
+};
+
+/* How a reference was matched to a commit. */
+enum fs_evidence {
+	FS_EVIDENCE_EXACT = 1,   /* all 40 hex digits */
+	FS_EVIDENCE_PREFIX = 2,  /* an abbreviation that names one commit */
+	FS_EVIDENCE_SUBJECT = 3, /* the id was wrong or ambiguous; the quoted subject decided */
+	FS_EVIDENCE_STABLE = 4,  /* the id named a stable backport of the commit */
+};
+
+const char *fs_ref_kind_name(enum fs_ref_kind kind);
+const char *fs_evidence_name(enum fs_evidence ev);
+
+typedef void (*fs_index_progress_fn)(size_t done, size_t total, void *data);
+
+struct fs_index_opts {
+	const char *repo_path;  /* the kernel repository; required */
+	const char *cache_path; /* NULL: the default under $XDG_CACHE_HOME */
+	bool rebuild;           /* ignore the cache, index everything */
+	bool no_update;         /* use the cache as it is, even if refs moved */
+	int threads;            /* 0: one per core, at most 8 */
+	fs_index_progress_fn progress; /* called now and then while reading */
+	void *progress_data;
+};
+#define FS_INDEX_OPTS_INIT { NULL, NULL, false, false, 0, NULL, NULL }
+
+/* What the last open or update did, for the one-line summary. */
+struct fs_index_stats {
+	size_t commits;     /* commits in the index */
+	size_t new_commits; /* commits read from git by this open */
+	double seconds;     /* time spent updating */
+	bool rebuilt;       /* a full rebuild happened */
+	char note[512];     /* why a rebuild happened, or a shallow-clone
+			     * warning; "" when nothing to say */
+};
+
+struct fs_index;
+
+/* Open the index of OPTS->repo_path, building or updating the cache file
+ * as needed.  While updating it holds an exclusive lock on
+ * "<cache>.lock", so a second process waits and then finds the work done.
+ * A corrupt, truncated, foreign-version or empty cache file is rebuilt (and
+ * said so in stats->note).  STATS may be NULL.
+ * Returns 0 or FS_ENOTFOUND (no repo, no mainline ref), FS_EGIT, FS_EIO,
+ * FS_ENOMEM with ERR set.  Free with fs_index_free(). */
+int fs_index_open(struct fs_index **out, const struct fs_index_opts *opts,
+		  struct fs_index_stats *stats, struct fs_error *err);
+void fs_index_free(struct fs_index *idx);
+
+/* The cache file in use (borrowed). */
+const char *fs_index_cache_path(const struct fs_index *idx);
+size_t fs_index_count(const struct fs_index *idx);
+
+/* Resolve HEX (4..40 hex digits, case-insensitive) to a commit.  Returns 0
+ * with *OUT set, FS_ENOTFOUND, or FS_EAMBIGUOUS (ERR lists candidates). */
+int fs_index_resolve(const struct fs_index *idx, const char *hex, fs_cid *out,
+		     struct fs_error *err);
+/* Every commit whose id starts with HEX, up to MAX stored in OUT; returns
+ * how many there are in all (may exceed MAX). */
+size_t fs_index_resolve_all(const struct fs_index *idx, const char *hex,
+			    fs_cid *out, size_t max);
+
+/* Facts about one commit.  Strings are borrowed, valid until
+ * fs_index_free(). */
+void fs_index_commit_hex(const struct fs_index *idx, fs_cid c, char hex[41]);
+const char *fs_index_commit_subject(const struct fs_index *idx, fs_cid c);
+/* "mainline" or the stable branch name ("linux-4.4.y"). */
+const char *fs_index_commit_branch(const struct fs_index *idx, fs_cid c);
+bool fs_index_commit_is_mainline(const struct fs_index *idx, fs_cid c);
+/* The first release tag that contains C ("v4.7-rc3", "v4.4.7"), or NULL
+ * when no release contains it yet. */
+const char *fs_index_commit_release(const struct fs_index *idx, fs_cid c);
+
+/* One changelog reference of a commit, as written. */
+struct fs_index_ref {
+	enum fs_ref_kind kind;
+	char hex[41];        /* as written, lower case, 7..40 digits */
+	const char *subject; /* quoted subject, or NULL; borrowed */
+	fs_cid source;       /* the commit whose changelog says it */
+};
+
+/* The references C's own changelog carries, in text order.  Returns their
+ * number; stores up to MAX in OUT. */
+size_t fs_index_commit_refs(const struct fs_index *idx, fs_cid c,
+			    struct fs_index_ref *out, size_t max);
+
+/* Resolve one reference to the commit it names: by id (exact or unique
+ * prefix), falling back to the quoted subject when the id is unknown,
+ * ambiguous, or names a commit whose subject differs from the quote.
+ * Returns FS_CID_NONE when nothing matches; *EV says how it matched and
+ * *MISMATCH is set when the id and the subject disagree.  EV/MISMATCH may
+ * be NULL. */
+fs_cid fs_index_ref_target(const struct fs_index *idx,
+			   const struct fs_index_ref *ref,
+			   enum fs_evidence *ev, bool *mismatch);
+
+/* Commits whose changelog names C (by its id or an abbreviation of it)
+ * with a reference of a kind in KINDS (a bit mask of 1 << fs_ref_kind).
+ * Returns the number found; stores up to MAX in OUT. */
+size_t fs_index_refs_to(const struct fs_index *idx, fs_cid c, unsigned kinds,
+			struct fs_index_ref *out, size_t max);
+#define FS_REF_BIT(k) (1u << (k))
+
+/* One step of a fix chain: FIXER fixes or reverts FIXED. */
+struct fs_index_fix {
+	fs_cid fixer;
+	fs_cid fixed;          /* the commit of the previous step (or the root) */
+	unsigned depth;        /* 1 for a direct fix of the root */
+	bool revert;           /* a revert rather than a Fixes: tag */
+	enum fs_evidence evidence;
+};
+
+/* Every commit that fixes or reverts ROOT, directly or through one of its
+ * backports' stable ids, and transitively (fixes of those fixes), each
+ * commit once, breadth first, cycle-safe.  *OUT is a new array the caller
+ * frees with free(); returns its length or FS_ENOMEM. */
+int fs_index_fixes_of(const struct fs_index *idx, fs_cid root,
+		      struct fs_index_fix **out);
+
+/* Stable commits whose upstream line names C, up to MAX in OUT; returns
+ * how many there are. */
+size_t fs_index_backports(const struct fs_index *idx, fs_cid c, fs_cid *out,
+			  size_t max);
+
+/* The mainline commit a stable commit C is a backport of (its first
+ * upstream id that resolves), or FS_CID_NONE. */
+fs_cid fs_index_upstream_of(const struct fs_index *idx, fs_cid c);
+
+/* Commits whose normalised subject equals SUBJECT's, mainline first;
+ * returns how many there are, stores up to MAX. */
+size_t fs_index_find_subject(const struct fs_index *idx, const char *subject,
+			     fs_cid *out, size_t max);
+
+/* Whether C is part of stable branch BRANCH ("linux-4.4.y") as of release
+ * BASE ("v4.4.7"; NULL: the branch tip): a mainline commit released at or
+ * before the branch's fork, or a commit of that branch released at or
+ * before BASE. */
+bool fs_index_in_branch(const struct fs_index *idx, fs_cid c,
+			const char *branch, const char *base);
+/* Whether the index knows stable branch BRANCH. */
+bool fs_index_has_branch(const struct fs_index *idx, const char *branch);
+/* The release a branch forked from ("v4.4" for linux-4.4.y), or NULL. */
+const char *fs_index_branch_fork(const struct fs_index *idx, const char *branch);
+
+/* Version order of release names: negative, zero or positive as A sorts
+ * before, with or after B.  "v4.4-rc3" < "v4.4" < "v4.4.1" < "v4.5-rc1". */
+int fs_release_cmp(const char *a, const char *b);
+
+#endif

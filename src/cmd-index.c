@@ -1,0 +1,114 @@
+/* fixscan index: build or update the fixes index of the kernel repository. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "fixscan/index.h"
+
+static const char usage_text[] =
+	"usage: fixscan index [--repo PATH] [--progress|--no-progress] [--rebuild]\n"
+	"\n"
+	"Build the fixes index of the kernel repository, or bring it up to date\n"
+	"by reading only the commits it does not have yet.\n"
+	"\n"
+	"    --repo PATH     the kernel repository (default: fixscan.repo, or the\n"
+	"                    repository of the current directory)\n"
+	"    --progress      show a progress line on stderr (default: when it is a\n"
+	"                    terminal)\n"
+	"    --no-progress   never show one\n"
+	"    --rebuild       ignore the cache and index everything again\n"
+	"    -h, --help      show this help\n";
+
+struct progress {
+	struct timespec start;
+	struct timespec last;
+	int shown;
+};
+
+static double elapsed(const struct timespec *a, const struct timespec *b)
+{
+	return (b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static void show_progress(size_t done, size_t total, void *data)
+{
+	struct progress *p = data;
+	struct timespec now;
+	double secs, rate;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (p->shown && elapsed(&p->last, &now) < 0.25)
+		return;
+	p->last = now;
+	p->shown = 1;
+	secs = elapsed(&p->start, &now);
+	rate = secs > 0 ? done / secs : 0;
+	if (total > done && rate > 0)
+		fprintf(stderr, "\rindexing: %zu/%zu commits, %.0f/s, ETA %.0fs   ", done,
+			total, rate, (total - done) / rate);
+	else
+		fprintf(stderr, "\rindexing: %zu commits, %.0f/s   ", done, rate);
+}
+
+int cmd_index(int argc, char **argv, struct fs_error *err)
+{
+	static const struct option options[] = {
+		{ "repo", required_argument, NULL, 'r' },
+		{ "progress", no_argument, NULL, 'p' },
+		{ "no-progress", no_argument, NULL, 'P' },
+		{ "rebuild", no_argument, NULL, 'R' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct fs_index_opts opts = FS_INDEX_OPTS_INIT;
+	struct fs_index_stats stats;
+	struct fs_index *idx = NULL;
+	struct progress prog;
+	const char *repo_flag = NULL;
+	char *repo = NULL;
+	int c, want_progress = cli_progress_wanted(), rc;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		switch (c) {
+		case 'r': repo_flag = optarg; break;
+		case 'p': want_progress = 1; break;
+		case 'P': want_progress = 0; break;
+		case 'R': opts.rebuild = true; break;
+		case 'h': fputs(usage_text, stdout); return FS_EXIT_CLEAN;
+		default:
+			return cli_usage_error(argv[0], "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
+	rc = cli_repo_path(repo_flag, &repo, err);
+	if (rc < 0)
+		return rc;
+	opts.repo_path = repo;
+	memset(&prog, 0, sizeof(prog));
+	clock_gettime(CLOCK_MONOTONIC, &prog.start);
+	if (want_progress) {
+		opts.progress = show_progress;
+		opts.progress_data = &prog;
+	}
+	rc = fs_index_open(&idx, &opts, &stats, err);
+	if (prog.shown)
+		fputs("\r\033[K", stderr);
+	if (rc < 0) {
+		free(repo);
+		return rc;
+	}
+	if (stats.note[0])
+		fprintf(stderr, "fixscan: %s\n", stats.note);
+	printf("indexed %zu commits (%zu new%s) in %.2fs\n", stats.commits,
+	       stats.new_commits, stats.rebuilt && stats.new_commits ? ", full build" : "",
+	       stats.seconds);
+	fs_index_free(idx);
+	free(repo);
+	return FS_EXIT_CLEAN;
+}

@@ -1,0 +1,231 @@
+/* fixscan show: what the fixes index knows of commits. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "fixscan/index.h"
+#include "fixscan/json.h"
+
+static const char usage_text[] =
+	"usage: fixscan show [--repo PATH] [--no-update] [--json] COMMIT...\n"
+	"\n"
+	"For each COMMIT (an id or an abbreviation of at least 4 hex digits):\n"
+	"its subject, branch and release, the mainline commit it backports, its\n"
+	"backports per stable branch, the commits its own tags name, and every\n"
+	"commit that fixes or reverts it, transitively.\n"
+	"\n"
+	"    --repo PATH   the kernel repository\n"
+	"    --no-update   use the index as it is, even if the refs moved\n"
+	"    --json        one JSON object per commit, one per line\n"
+	"    -h, --help    show this help\n";
+
+#define MAX_LIST 256
+
+static const char *or_dash(const char *s)
+{
+	return s ? s : "-";
+}
+
+static void print_text(const struct fs_index *idx, fs_cid c)
+{
+	struct fs_index_ref refs[MAX_LIST];
+	fs_cid list[MAX_LIST];
+	struct fs_index_fix *fixes = NULL;
+	char hex[41], other[41];
+	size_t n, i;
+	int nf;
+	fs_cid up;
+
+	fs_index_commit_hex(idx, c, hex);
+	printf("commit %s\n", hex);
+	printf("  subject:  %s\n", fs_index_commit_subject(idx, c));
+	printf("  branch:   %s\n", fs_index_commit_branch(idx, c));
+	printf("  release:  %s\n", or_dash(fs_index_commit_release(idx, c)));
+	up = fs_index_upstream_of(idx, c);
+	if (up != FS_CID_NONE) {
+		fs_index_commit_hex(idx, up, other);
+		printf("  upstream: %.12s (\"%s\") %s\n", other,
+		       fs_index_commit_subject(idx, up), or_dash(fs_index_commit_release(idx, up)));
+	}
+	n = fs_index_backports(idx, c, list, MAX_LIST);
+	for (i = 0; i < n && i < MAX_LIST; i++) {
+		fs_index_commit_hex(idx, list[i], other);
+		printf("  backport: %.12s %s %s\n", other, fs_index_commit_branch(idx, list[i]),
+		       or_dash(fs_index_commit_release(idx, list[i])));
+	}
+	n = fs_index_commit_refs(idx, c, refs, MAX_LIST);
+	for (i = 0; i < n && i < MAX_LIST; i++) {
+		enum fs_evidence ev;
+		bool mismatch;
+		fs_cid t = fs_index_ref_target(idx, &refs[i], &ev, &mismatch);
+		printf("  %-9s %s", fs_ref_kind_name(refs[i].kind), refs[i].hex);
+		if (refs[i].subject)
+			printf(" (\"%s\")", refs[i].subject);
+		if (t == FS_CID_NONE) {
+			printf(" -> unknown\n");
+			continue;
+		}
+		fs_index_commit_hex(idx, t, other);
+		printf(" -> %.12s [%s%s]\n", other, fs_evidence_name(ev),
+		       mismatch ? ", id does not match subject" : "");
+	}
+	nf = fs_index_fixes_of(idx, c, &fixes);
+	for (i = 0; nf > 0 && i < (size_t)nf; i++) {
+		fs_index_commit_hex(idx, fixes[i].fixer, other);
+		printf("  %*s%s %.12s (\"%s\") %s %s [%s]\n", (int)(fixes[i].depth - 1) * 2, "",
+		       fixes[i].revert ? "reverted-by" : "fixed-by", other,
+		       fs_index_commit_subject(idx, fixes[i].fixer),
+		       fs_index_commit_branch(idx, fixes[i].fixer),
+		       or_dash(fs_index_commit_release(idx, fixes[i].fixer)),
+		       fs_evidence_name(fixes[i].evidence));
+	}
+	free(fixes);
+}
+
+static void json_commit_ref(JsonBuilder *b, const struct fs_index *idx, fs_cid c)
+{
+	char hex[41];
+
+	fs_index_commit_hex(idx, c, hex);
+	fs_json_str(b, "id", hex);
+	fs_json_str(b, "subject", fs_index_commit_subject(idx, c));
+	fs_json_str(b, "branch", fs_index_commit_branch(idx, c));
+	fs_json_str(b, "release", fs_index_commit_release(idx, c));
+}
+
+static void print_json(JsonBuilder *b, const struct fs_index *idx, fs_cid c)
+{
+	struct fs_index_ref refs[MAX_LIST];
+	fs_cid list[MAX_LIST];
+	struct fs_index_fix *fixes = NULL;
+	char hex[41];
+	size_t n, i;
+	int nf;
+	fs_cid up;
+
+	json_builder_begin_object(b);
+	json_commit_ref(b, idx, c);
+	up = fs_index_upstream_of(idx, c);
+	json_builder_set_member_name(b, "upstream");
+	if (up == FS_CID_NONE) {
+		json_builder_add_null_value(b);
+	} else {
+		json_builder_begin_object(b);
+		json_commit_ref(b, idx, up);
+		json_builder_end_object(b);
+	}
+	json_builder_set_member_name(b, "backports");
+	json_builder_begin_array(b);
+	n = fs_index_backports(idx, c, list, MAX_LIST);
+	for (i = 0; i < n && i < MAX_LIST; i++) {
+		json_builder_begin_object(b);
+		json_commit_ref(b, idx, list[i]);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+	json_builder_set_member_name(b, "refs");
+	json_builder_begin_array(b);
+	n = fs_index_commit_refs(idx, c, refs, MAX_LIST);
+	for (i = 0; i < n && i < MAX_LIST; i++) {
+		enum fs_evidence ev;
+		bool mismatch;
+		fs_cid t = fs_index_ref_target(idx, &refs[i], &ev, &mismatch);
+		json_builder_begin_object(b);
+		fs_json_str(b, "kind", fs_ref_kind_name(refs[i].kind));
+		fs_json_str(b, "id", refs[i].hex);
+		fs_json_str(b, "subject", refs[i].subject);
+		if (t != FS_CID_NONE)
+			fs_index_commit_hex(idx, t, hex);
+		fs_json_str(b, "target", t != FS_CID_NONE ? hex : NULL);
+		fs_json_str(b, "evidence", t != FS_CID_NONE ? fs_evidence_name(ev) : NULL);
+		fs_json_bool(b, "mismatch", t != FS_CID_NONE && mismatch);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+	json_builder_set_member_name(b, "fixed_by");
+	json_builder_begin_array(b);
+	nf = fs_index_fixes_of(idx, c, &fixes);
+	for (i = 0; nf > 0 && i < (size_t)nf; i++) {
+		json_builder_begin_object(b);
+		json_commit_ref(b, idx, fixes[i].fixer);
+		fs_index_commit_hex(idx, fixes[i].fixed, hex);
+		fs_json_str(b, "fixes", hex);
+		fs_json_int(b, "depth", fixes[i].depth);
+		fs_json_str(b, "kind", fixes[i].revert ? "revert" : "fix");
+		fs_json_str(b, "evidence", fs_evidence_name(fixes[i].evidence));
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+	free(fixes);
+	json_builder_end_object(b);
+}
+
+int cmd_show(int argc, char **argv, struct fs_error *err)
+{
+	static const struct option options[] = {
+		{ "repo", required_argument, NULL, 'r' },
+		{ "no-update", no_argument, NULL, 'N' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct fs_index_opts opts = FS_INDEX_OPTS_INIT;
+	struct fs_index_stats stats;
+	struct fs_index *idx = NULL;
+	JsonBuilder *b = NULL;
+	const char *repo_flag = NULL;
+	char *repo = NULL;
+	int c, json = 0, rc, status = FS_EXIT_CLEAN, i;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		switch (c) {
+		case 'r': repo_flag = optarg; break;
+		case 'N': opts.no_update = true; break;
+		case 'j': json = 1; break;
+		case 'h': fputs(usage_text, stdout); return FS_EXIT_CLEAN;
+		default:
+			return cli_usage_error(argv[0], "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind == argc)
+		return cli_usage_error(argv[0], "no COMMIT given");
+	rc = cli_repo_path(repo_flag, &repo, err);
+	if (rc < 0)
+		return rc;
+	opts.repo_path = repo;
+	rc = fs_index_open(&idx, &opts, &stats, err);
+	if (rc < 0) {
+		free(repo);
+		return rc;
+	}
+	if (stats.note[0])
+		fprintf(stderr, "fixscan: %s\n", stats.note);
+	if (json)
+		b = json_builder_new();
+	for (i = optind; i < argc; i++) {
+		struct fs_error one = FS_ERROR_INIT;
+		fs_cid cid;
+		if (fs_index_resolve(idx, argv[i], &cid, &one) < 0) {
+			cli_error(&one);
+			status = FS_EXIT_TROUBLE;
+			continue;
+		}
+		if (json) {
+			print_json(b, idx, cid);
+			fs_json_print_line(b, stdout);
+		} else {
+			if (i > optind)
+				putchar('\n');
+			print_text(idx, cid);
+		}
+	}
+	if (b)
+		g_object_unref(b);
+	fs_index_free(idx);
+	free(repo);
+	return status;
+}

@@ -1,0 +1,144 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include <git2.h>
+
+#include "fixscan/config.h"
+#include "git-util.h"
+
+struct fs_config {
+	git_config *snapshot;
+};
+
+int fs_config_open(struct fs_config **out, const char *repo_path,
+		   struct fs_error *err)
+{
+	struct fs_config *cfg;
+	git_config *live = NULL;
+	git_repository *repo = NULL;
+	int rc;
+
+	*out = NULL;
+	fs_git_init();
+	cfg = calloc(1, sizeof(*cfg));
+	if (!cfg)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	if (repo_path) {
+		rc = git_repository_open_ext(&repo, repo_path,
+					     GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+		if (rc < 0) {
+			rc = fs_error_set_git(err, FS_EGIT,
+					      "cannot read the config of '%s'", repo_path);
+			goto out;
+		}
+		rc = git_repository_config_snapshot(&cfg->snapshot, repo);
+	} else {
+		rc = git_config_open_default(&live);
+		if (rc == 0)
+			rc = git_config_snapshot(&cfg->snapshot, live);
+	}
+	if (rc < 0) {
+		rc = fs_error_set_git(err, FS_EGIT, "cannot read git config");
+		goto out;
+	}
+	*out = cfg;
+	cfg = NULL;
+out:
+	git_config_free(live);
+	git_repository_free(repo);
+	fs_config_free(cfg);
+	return rc < 0 ? rc : 0;
+}
+
+void fs_config_free(struct fs_config *cfg)
+{
+	if (!cfg)
+		return;
+	git_config_free(cfg->snapshot);
+	free(cfg);
+}
+
+int fs_config_get_string(struct fs_config *cfg, const char *key, char **out)
+{
+	git_buf buf = GIT_BUF_INIT;
+
+	*out = NULL;
+	if (!cfg || git_config_get_string_buf(&buf, cfg->snapshot, key) < 0)
+		return FS_ENOTFOUND;
+	*out = strdup(buf.ptr);
+	git_buf_dispose(&buf);
+	return *out ? 0 : FS_ENOMEM;
+}
+
+struct strv {
+	char **v;
+	size_t n;
+	int oom;
+};
+
+static int add_value(const git_config_entry *entry, void *payload)
+{
+	struct strv *s = payload;
+	char **grown = realloc(s->v, (s->n + 2) * sizeof(*s->v));
+
+	if (!grown || !(grown[s->n] = strdup(entry->value))) {
+		if (grown)
+			s->v = grown;
+		s->oom = 1;
+		return -1;
+	}
+	s->v = grown;
+	s->v[++s->n] = NULL;
+	return 0;
+}
+
+int fs_config_get_all(struct fs_config *cfg, const char *key, char ***out,
+		      struct fs_error *err)
+{
+	struct strv s = { NULL, 0, 0 };
+	int rc;
+
+	*out = NULL;
+	if (!cfg)
+		return 0;
+	rc = git_config_get_multivar_foreach(cfg->snapshot, key, NULL, add_value, &s);
+	if (s.oom) {
+		if (s.v)
+			s.v[s.n] = NULL;
+		fs_config_strv_free(s.v);
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	}
+	if (rc < 0 && rc != GIT_ENOTFOUND) {
+		fs_config_strv_free(s.v);
+		return fs_error_set_git(err, FS_EGIT, "cannot read config key '%s'", key);
+	}
+	*out = s.v;
+	return (int)s.n;
+}
+
+void fs_config_strv_free(char **v)
+{
+	size_t i;
+
+	if (!v)
+		return;
+	for (i = 0; v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+int fs_config_get_bool(struct fs_config *cfg, const char *key, bool *out,
+		       struct fs_error *err)
+{
+	int value;
+	git_buf buf = GIT_BUF_INIT;
+
+	if (!cfg || git_config_get_string_buf(&buf, cfg->snapshot, key) < 0)
+		return FS_ENOTFOUND;
+	git_buf_dispose(&buf);
+	if (git_config_get_bool(&value, cfg->snapshot, key) < 0)
+		return fs_error_set(err, FS_EPARSE,
+				    "config key '%s' is not a boolean", key);
+	*out = value != 0;
+	return 0;
+}

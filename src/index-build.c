@@ -1,0 +1,1744 @@
+/* fixscan: building and updating the fixes index from a kernel repository.
+ *
+ * One pass reads every commit not yet indexed, breadth first from the
+ * indexed refs and tags, inflating each commit object once: its parents
+ * feed the walk, its message feeds the tag extractor.  Several threads do
+ * the reading, each with its own repository object (libgit2 objects are
+ * not shared between threads).  Releases and branches are then assigned on
+ * the in-memory graph: tags in version order, each claiming the commits it
+ * reaches that no earlier tag claimed, which is exactly "the first release
+ * that contains the commit" without one describe per commit.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <git2.h>
+
+#include "fixscan/config.h"
+#include "fixscan/index.h"
+#include "fixscan/tags.h"
+#include "git-util.h"
+#include "index-private.h"
+
+/* ---- small growable arrays ---------------------------------------------- */
+
+#define VEC(type) struct { type *v; size_t n, cap; }
+
+static int grow(void **v, size_t *cap, size_t need, size_t elem)
+{
+	size_t nc;
+	void *g;
+
+	if (need <= *cap)
+		return 0;
+	nc = *cap ? *cap : 64;
+	while (nc < need)
+		nc *= 2;
+	g = realloc(*v, nc * elem);
+	if (!g)
+		return -1;
+	*v = g;
+	*cap = nc;
+	return 0;
+}
+#define VEC_RESERVE(vec, need) grow((void **)&(vec).v, &(vec).cap, (need), sizeof(*(vec).v))
+#define VEC_PUSH(vec, x) (VEC_RESERVE(vec, (vec).n + 1) ? -1 : ((vec).v[(vec).n++] = (x), 0))
+
+struct pool {
+	char *p;
+	size_t n, cap;
+};
+
+/* Append S (LEN bytes) plus a NUL; returns its offset or -1. */
+static long pool_add(struct pool *pl, const char *s, size_t len)
+{
+	long off;
+
+	if (grow((void **)&pl->p, &pl->cap, pl->n + len + 1, 1))
+		return -1;
+	off = (long)pl->n;
+	memcpy(pl->p + pl->n, s, len);
+	pl->p[pl->n + len] = '\0';
+	pl->n += len + 1;
+	return off;
+}
+
+/* ---- refs and tags of the repository ------------------------------------ */
+
+struct tip {
+	char *name;       /* full ref name */
+	int kind;         /* enum fs_tip_kind */
+	git_oid oid;      /* the commit it points at (tags peeled) */
+	char *release;    /* tags: "v4.4.7"; NULL for branches */
+	char *branch;     /* stable refs and stable tags: "linux-4.4.y" */
+	int stable_tag;   /* a vX.Y.Z tag */
+	long major, minor;
+};
+
+struct tips {
+	VEC(struct tip) t;
+	char *mainline; /* the mainline ref's name */
+	int shallow;
+};
+
+static void tips_clear(struct tips *ts)
+{
+	size_t i;
+
+	for (i = 0; i < ts->t.n; i++) {
+		free(ts->t.v[i].name);
+		free(ts->t.v[i].release);
+		free(ts->t.v[i].branch);
+	}
+	free(ts->t.v);
+	free(ts->mainline);
+	memset(ts, 0, sizeof(*ts));
+}
+
+/* "v4.4-rc3" is mainline, "v4.4.7" stable; anything else is not a release. */
+static int classify_tag(const char *name, long *major, long *minor, int *stable)
+{
+	const char *p = name;
+	char *end;
+	long a, b;
+
+	if (*p++ != 'v' || *p < '0' || *p > '9')
+		return 0;
+	a = strtol(p, &end, 10);
+	if (*end != '.' || end[1] < '0' || end[1] > '9')
+		return 0;
+	b = strtol(end + 1, &end, 10);
+	*major = a;
+	*minor = b;
+	if (*end == '\0') {
+		*stable = 0;
+		return 1;
+	}
+	if (!strncmp(end, "-rc", 3) && end[3] >= '0' && end[3] <= '9') {
+		strtol(end + 3, &end, 10);
+		*stable = 0;
+		return *end == '\0';
+	}
+	if (*end == '.' && end[1] >= '0' && end[1] <= '9') {
+		strtol(end + 1, &end, 10);
+		*stable = 1;
+		return *end == '\0';
+	}
+	return 0;
+}
+
+static int add_tip(struct tips *ts, const char *name, int kind, const git_oid *oid)
+{
+	struct tip t;
+
+	memset(&t, 0, sizeof(t));
+	t.name = strdup(name);
+	t.kind = kind;
+	t.oid = *oid;
+	if (!t.name || VEC_PUSH(ts->t, t)) {
+		free(t.name);
+		return -1;
+	}
+	return 0;
+}
+
+static int peel_commit(git_repository *repo, const char *refname, git_oid *out)
+{
+	git_reference *ref = NULL;
+	git_object *obj = NULL;
+	int rc;
+
+	rc = git_reference_lookup(&ref, repo, refname);
+	if (rc == 0)
+		rc = git_reference_peel(&obj, ref, GIT_OBJECT_COMMIT);
+	if (rc == 0)
+		git_oid_cpy(out, git_object_id(obj));
+	git_object_free(obj);
+	git_reference_free(ref);
+	return rc;
+}
+
+struct glob_ctx {
+	git_repository *repo;
+	struct tips *ts;
+	int kind;
+	int oom;
+};
+
+static int stable_ref_cb(const char *name, void *data)
+{
+	struct glob_ctx *g = data;
+	const char *base = strrchr(name, '/');
+	git_oid oid;
+	size_t i;
+
+	base = base ? base + 1 : name;
+	if (peel_commit(g->repo, name, &oid) < 0)
+		return 0;
+	/* The same branch from two remotes: the first one found counts. */
+	for (i = 0; i < g->ts->t.n; i++)
+		if (g->ts->t.v[i].branch && g->ts->t.v[i].kind == FS_TIP_STABLE &&
+		    !strcmp(g->ts->t.v[i].branch, base))
+			return 0;
+	if (add_tip(g->ts, name, FS_TIP_STABLE, &oid) < 0 ||
+	    !(g->ts->t.v[g->ts->t.n - 1].branch = strdup(base))) {
+		g->oom = 1;
+		return -1;
+	}
+	return 0;
+}
+
+static int tag_cb(const char *name, void *data)
+{
+	struct glob_ctx *g = data;
+	struct tip *t;
+	long major, minor;
+	int stable;
+	git_oid oid;
+	const char *short_name = name + strlen("refs/tags/");
+
+	if (!classify_tag(short_name, &major, &minor, &stable))
+		return 0;
+	if (peel_commit(g->repo, name, &oid) < 0)
+		return 0; /* a tag of a tree or blob names no release */
+	if (add_tip(g->ts, name, FS_TIP_TAG, &oid) < 0) {
+		g->oom = 1;
+		return -1;
+	}
+	t = &g->ts->t.v[g->ts->t.n - 1];
+	t->release = strdup(short_name);
+	t->stable_tag = stable;
+	t->major = major;
+	t->minor = minor;
+	if (stable && t->release &&
+	    asprintf(&t->branch, "linux-%ld.%ld.y", major, minor) < 0)
+		t->branch = NULL, g->oom = 1;
+	if (!t->release)
+		g->oom = 1;
+	return g->oom ? -1 : 0;
+}
+
+static int tip_cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const struct tip *)a)->name, ((const struct tip *)b)->name);
+}
+
+/* Collect the mainline ref, the stable refs and the release tags. */
+static int read_tips(git_repository *repo, const char *repo_path, struct tips *ts,
+		     struct fs_error *err)
+{
+	static const char *const default_mainline[] = {
+		"refs/remotes/origin/master", "refs/heads/master", "refs/heads/main",
+	};
+	static const char *const default_stable[] = {
+		"refs/remotes/*/linux-*.y", "refs/heads/linux-*.y",
+	};
+	struct fs_config *cfg = NULL;
+	struct glob_ctx g = { repo, ts, 0, 0 };
+	char *configured = NULL, **globs = NULL;
+	git_oid oid;
+	int rc, nglobs, i;
+
+	memset(ts, 0, sizeof(*ts));
+	ts->shallow = git_repository_is_shallow(repo) == 1;
+	rc = fs_config_open(&cfg, repo_path, err);
+	if (rc < 0)
+		return rc;
+	fs_config_get_string(cfg, "fixscan.mainline", &configured);
+	if (configured) {
+		git_reference *ref = NULL;
+		/* Accept "origin/master" as well as a full ref name. */
+		rc = git_reference_dwim(&ref, repo, configured);
+		if (rc == 0) {
+			ts->mainline = strdup(git_reference_name(ref));
+			git_reference_free(ref);
+		}
+		if (rc < 0 || !ts->mainline) {
+			rc = fs_error_set(err, FS_ENOTFOUND,
+					  "fixscan.mainline names '%s', which is not a ref in '%s'",
+					  configured, repo_path);
+			goto out;
+		}
+	} else {
+		for (i = 0; i < 3 && !ts->mainline; i++)
+			if (peel_commit(repo, default_mainline[i], &oid) == 0)
+				ts->mainline = strdup(default_mainline[i]);
+		if (!ts->mainline) {
+			rc = fs_error_set(err, FS_ENOTFOUND,
+					  "no mainline ref in '%s' (looked for origin/master, master, main; set fixscan.mainline)",
+					  repo_path);
+			goto out;
+		}
+	}
+	if (peel_commit(repo, ts->mainline, &oid) < 0) {
+		rc = fs_error_set_git(err, FS_EGIT, "cannot read mainline ref '%s'", ts->mainline);
+		goto out;
+	}
+	if (add_tip(ts, ts->mainline, FS_TIP_MAINLINE, &oid) < 0)
+		goto oom;
+
+	nglobs = fs_config_get_all(cfg, "fixscan.stable", &globs, err);
+	if (nglobs < 0) {
+		rc = nglobs;
+		goto out;
+	}
+	g.kind = FS_TIP_STABLE;
+	for (i = 0; i < (nglobs ? nglobs : 2); i++) {
+		rc = git_reference_foreach_glob(repo, nglobs ? globs[i] : default_stable[i],
+						stable_ref_cb, &g);
+		if (g.oom)
+			goto oom;
+		if (rc < 0 && rc != GIT_EUSER) {
+			rc = fs_error_set_git(err, FS_EGIT, "cannot list refs of '%s'", repo_path);
+			goto out;
+		}
+	}
+	g.kind = FS_TIP_TAG;
+	rc = git_reference_foreach_glob(repo, "refs/tags/v*", tag_cb, &g);
+	if (g.oom)
+		goto oom;
+	if (rc < 0) {
+		rc = fs_error_set_git(err, FS_EGIT, "cannot list tags of '%s'", repo_path);
+		goto out;
+	}
+	qsort(ts->t.v, ts->t.n, sizeof(*ts->t.v), tip_cmp_name);
+	rc = 0;
+	goto out;
+oom:
+	rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+out:
+	free(configured);
+	fs_config_strv_free(globs);
+	fs_config_free(cfg);
+	if (rc < 0)
+		tips_clear(ts);
+	return rc;
+}
+
+static int open_repo(git_repository **out, const char *path, struct fs_error *err)
+{
+	int rc;
+
+	fs_git_init();
+	rc = git_repository_open_ext(out, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL);
+	if (rc == GIT_ENOTFOUND) {
+		struct stat st;
+		if (stat(path, &st) < 0)
+			return fs_error_set(err, FS_ENOTFOUND, "cannot open repository '%s': %s",
+					    path, strerror(errno));
+		return fs_error_set(err, FS_ENOTFOUND, "'%s' is not a git repository", path);
+	}
+	if (rc < 0)
+		return fs_error_set_git(err, FS_EGIT, "cannot open repository '%s'", path);
+	return 0;
+}
+
+int fs_idx_up_to_date(const struct fs_index *old, const char *repo_path,
+		      struct fs_error *err)
+{
+	git_repository *repo = NULL;
+	struct tips ts;
+	const struct fs_disk_tip *otips;
+	const char *strings;
+	uint64_t notips, nstr;
+	size_t i;
+	int rc;
+
+	rc = open_repo(&repo, repo_path, err);
+	if (rc < 0)
+		return rc;
+	rc = read_tips(repo, repo_path, &ts, err);
+	git_repository_free(repo);
+	if (rc < 0)
+		return rc;
+	otips = fs_idx_section(old, SEC_TIPS, &notips);
+	strings = fs_idx_section(old, SEC_STRINGS, &nstr);
+	rc = notips == ts.t.n;
+	for (i = 0; rc && i < ts.t.n; i++)
+		rc = !strcmp(strings + otips[i].name, ts.t.v[i].name) &&
+		     otips[i].kind == (uint32_t)ts.t.v[i].kind &&
+		     !memcmp(otips[i].oid, ts.t.v[i].oid.id, 20);
+	tips_clear(&ts);
+	return rc;
+}
+
+/* ---- the parallel read of new commits ----------------------------------- */
+
+#define CHUNK_BITS 14
+#define CHUNK_SIZE (1u << CHUNK_BITS)
+#define MAX_CHUNKS 65536
+
+enum { NODE_PENDING = 0, NODE_READ = 1, NODE_MISSING = 2 };
+
+struct node {
+	git_oid oid;
+	uint32_t parent_first; /* in walk.parents */
+	uint32_t subject;      /* in the reading thread's pool */
+	uint32_t ref_first;    /* in the reading thread's refs */
+	uint8_t nparents;
+	uint8_t nrefs;
+	uint8_t thread;
+	uint8_t state;
+};
+
+struct worker;
+
+struct walk {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct node *chunks[MAX_CHUNKS];
+	uint32_t nnodes;
+	uint32_t *table; /* open addressing, slot + 1, 0 = empty */
+	size_t table_size;
+	VEC(uint32_t) queue;
+	size_t queue_head;
+	VEC(uint32_t) parents; /* global ids: old cid, or nold + slot */
+	int active;
+	int failed;
+	struct fs_error err;
+	size_t done;
+	const struct fs_index *old;
+	const struct fs_disk_commit *old_commits;
+	size_t nold;
+	const char *repo_path;
+	const struct fs_index_opts *opts;
+	size_t expect_total;
+};
+
+struct worker {
+	struct walk *w;
+	int id;
+	git_repository *repo;
+	git_odb *odb;
+	struct pool pool;
+	VEC(struct fs_disk_ref) refs;
+	pthread_t thread;
+};
+
+static inline struct node *node_at(struct walk *w, uint32_t slot)
+{
+	return &w->chunks[slot >> CHUNK_BITS][slot & (CHUNK_SIZE - 1)];
+}
+
+static inline size_t oid_hash(const git_oid *oid)
+{
+	uint64_t h;
+
+	memcpy(&h, oid->id, 8);
+	return (size_t)h;
+}
+
+/* Binary search the old index for OID; its cid or -1. */
+static long old_lookup(const struct walk *w, const git_oid *oid)
+{
+	size_t lo = 0, hi = w->nold;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = memcmp(w->old_commits[mid].oid, oid->id, 20);
+		if (c == 0)
+			return (long)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static int table_grow(struct walk *w)
+{
+	size_t nsize = w->table_size ? w->table_size * 2 : 1u << 16, i, j;
+	uint32_t *nt = calloc(nsize, sizeof(*nt));
+
+	if (!nt)
+		return -1;
+	for (i = 0; i < w->table_size; i++) {
+		uint32_t s = w->table[i];
+		if (!s)
+			continue;
+		j = oid_hash(&node_at(w, s - 1)->oid) & (nsize - 1);
+		while (nt[j])
+			j = (j + 1) & (nsize - 1);
+		nt[j] = s;
+	}
+	free(w->table);
+	w->table = nt;
+	w->table_size = nsize;
+	return 0;
+}
+
+/* The global id of OID, adding it as a new pending node when it is neither
+ * in the old index nor seen before.  Called with the lock held. */
+static long intern(struct walk *w, const git_oid *oid)
+{
+	long old = w->nold ? old_lookup(w, oid) : -1;
+	uint32_t slot;
+	size_t j;
+	struct node *n;
+
+	if (old >= 0)
+		return old;
+	if ((w->nnodes + 1) * 2 > w->table_size && table_grow(w) < 0)
+		return -1;
+	j = oid_hash(oid) & (w->table_size - 1);
+	while (w->table[j]) {
+		if (git_oid_equal(&node_at(w, w->table[j] - 1)->oid, oid))
+			return (long)(w->nold + w->table[j] - 1);
+		j = (j + 1) & (w->table_size - 1);
+	}
+	slot = w->nnodes;
+	if ((slot >> CHUNK_BITS) >= MAX_CHUNKS)
+		return -1;
+	if (!w->chunks[slot >> CHUNK_BITS] &&
+	    !(w->chunks[slot >> CHUNK_BITS] = calloc(CHUNK_SIZE, sizeof(struct node))))
+		return -1;
+	n = node_at(w, slot);
+	memset(n, 0, sizeof(*n));
+	n->oid = *oid;
+	w->nnodes++;
+	w->table[j] = slot + 1;
+	if (VEC_PUSH(w->queue, slot))
+		return -1;
+	return (long)(w->nold + slot);
+}
+
+static int add_ref(struct worker *wk, enum fs_ref_kind kind, const char *hex,
+		   const char *subject, uint32_t slot)
+{
+	struct fs_disk_ref r;
+	size_t len = strlen(hex);
+	long off = 0;
+
+	if (len < 4 || len > 40)
+		return 0;
+	memset(&r, 0, sizeof(r));
+	fs_idx_pack_hex(r.key, hex, len);
+	r.keylen = (uint8_t)len;
+	r.kind = (uint8_t)kind;
+	r.source = slot; /* a slot for now; made a commit number when written */
+	if (subject && *subject) {
+		off = pool_add(&wk->pool, subject, strlen(subject));
+		if (off < 0)
+			return -1;
+	}
+	r.subject = (uint32_t)off;
+	return VEC_PUSH(wk->refs, r);
+}
+
+/* Read one commit: its parents go to *PARENTS, its subject and refs to the
+ * worker's pools.  Returns 0, 1 when the object is missing, <0 on error. */
+static int read_commit(struct worker *wk, struct node *n, uint32_t slot,
+		       git_oid *parents, int *nparents, struct fs_error *err)
+{
+	git_odb_object *obj = NULL;
+	const char *data, *end, *p, *msg, *eol;
+	struct fs_tags *tags = NULL;
+	size_t size, i, cnt;
+	int rc;
+
+	*nparents = 0;
+	rc = git_odb_read(&obj, wk->odb, &n->oid);
+	if (rc == GIT_ENOTFOUND)
+		return 1;
+	if (rc < 0) {
+		char hex[GIT_OID_HEXSZ + 1];
+		git_oid_tostr(hex, sizeof(hex), &n->oid);
+		return fs_error_set_git(err, FS_EGIT, "cannot read commit %s", hex);
+	}
+	if (git_odb_object_type(obj) != GIT_OBJECT_COMMIT) {
+		git_odb_object_free(obj);
+		return 1;
+	}
+	data = git_odb_object_data(obj);
+	size = git_odb_object_size(obj);
+	end = data + size;
+	/* Header lines up to the blank line; only parents matter here. */
+	for (p = data; p < end && *p != '\n'; p = eol + 1) {
+		eol = memchr(p, '\n', end - p);
+		if (!eol)
+			eol = end;
+		if (eol - p >= 7 + GIT_OID_HEXSZ && !memcmp(p, "parent ", 7) && *nparents < 255 &&
+		    git_oid_fromstrn(&parents[*nparents], p + 7, GIT_OID_HEXSZ) == 0)
+			(*nparents)++;
+		if (eol == end)
+			break;
+	}
+	msg = p < end ? p + 1 : end;
+	/* The subject is the first paragraph, its lines joined by spaces, as
+	 * git's %s shows it. */
+	{
+		const char *s = msg, *e;
+		struct pool *pl = &wk->pool;
+		long off = -1;
+		size_t start;
+
+		while (s < end && (*s == '\n' || *s == ' '))
+			s++;
+		if (grow((void **)&pl->p, &pl->cap, pl->n + 1, 1) == 0) {
+			start = pl->n;
+			off = (long)start;
+			for (e = s; e < end;) {
+				const char *nl = memchr(e, '\n', end - e);
+				size_t l = (nl ? nl : end) - e;
+				if (l == 0)
+					break;
+				if (pl->n > start && grow((void **)&pl->p, &pl->cap, pl->n + 2, 1) == 0)
+					pl->p[pl->n++] = ' ';
+				if (grow((void **)&pl->p, &pl->cap, pl->n + l + 1, 1) < 0) {
+					off = -1;
+					break;
+				}
+				memcpy(pl->p + pl->n, e, l);
+				pl->n += l;
+				if (!nl)
+					break;
+				e = nl + 1;
+			}
+			if (off >= 0 && grow((void **)&pl->p, &pl->cap, pl->n + 1, 1) == 0)
+				pl->p[pl->n++] = '\0';
+			else
+				off = -1;
+		}
+		if (off < 0) {
+			git_odb_object_free(obj);
+			return fs_error_set(err, FS_ENOMEM, "out of memory");
+		}
+		n->subject = (uint32_t)off;
+	}
+	n->ref_first = (uint32_t)wk->refs.n;
+	rc = fs_tags_parse(&tags, msg, end - msg, err);
+	if (rc < 0) {
+		git_odb_object_free(obj);
+		return rc;
+	}
+	{
+		const char *const *up = fs_tags_upstream(tags, &cnt);
+		for (i = 0; i < cnt && rc == 0; i++)
+			rc = add_ref(wk, FS_REF_UPSTREAM, up[i], NULL, slot);
+	}
+	{
+		const struct fs_tag_ref *fx = fs_tags_fixes(tags, &cnt);
+		for (i = 0; i < cnt && rc == 0; i++)
+			rc = add_ref(wk, FS_REF_FIXES, fx[i].id, fx[i].subject, slot);
+	}
+	{
+		const struct fs_tag_revert *rv = fs_tags_reverts(tags, &cnt);
+		for (i = 0; i < cnt && rc == 0; i++) {
+			rc = add_ref(wk, FS_REF_REVERTS, rv[i].id, NULL, slot);
+			if (rc == 0 && rv[i].upstream)
+				rc = add_ref(wk, FS_REF_REVERTS_UPSTREAM, rv[i].upstream, NULL, slot);
+		}
+	}
+	{
+		const struct fs_tag_ref *sd = fs_tags_stable_dep_of(tags, &cnt);
+		for (i = 0; i < cnt && rc == 0; i++)
+			rc = add_ref(wk, FS_REF_STABLE_DEP_OF, sd[i].id, sd[i].subject, slot);
+	}
+	{
+		const struct fs_tag_cc_stable *cc = fs_tags_cc_stable(tags, &cnt);
+		for (i = 0; i < cnt && rc == 0; i++)
+			if (cc[i].prerequisite)
+				rc = add_ref(wk, FS_REF_PREREQUISITE, cc[i].prerequisite, NULL, slot);
+	}
+	fs_tags_free(tags);
+	git_odb_object_free(obj);
+	if (rc < 0)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	cnt = wk->refs.n - n->ref_first;
+	if (cnt > 255) {
+		/* More than 255 references in one changelog is not a real
+		 * changelog; keep the first ones. */
+		wk->refs.n = n->ref_first + 255;
+		cnt = 255;
+	}
+	n->nrefs = (uint8_t)cnt;
+	n->thread = (uint8_t)wk->id;
+	return 0;
+}
+
+#define BATCH 128
+
+static void *worker_main(void *arg)
+{
+	struct worker *wk = arg;
+	struct walk *w = wk->w;
+	uint32_t batch[BATCH];
+	static __thread git_oid parents[BATCH][16];
+	int nparents[BATCH];
+	int missing[BATCH];
+	struct fs_error err = FS_ERROR_INIT;
+	size_t nb, i;
+	int j, rc;
+
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		while (w->queue_head == w->queue.n && w->active > 0 && !w->failed)
+			pthread_cond_wait(&w->cond, &w->lock);
+		if (w->failed || w->queue_head == w->queue.n)
+			break;
+		nb = 0;
+		while (nb < BATCH && w->queue_head < w->queue.n)
+			batch[nb++] = w->queue.v[w->queue_head++];
+		w->active++;
+		pthread_mutex_unlock(&w->lock);
+
+		rc = 0;
+		for (i = 0; i < nb && rc >= 0; i++) {
+			/* Nodes live in chunks that never move, and only this
+			 * worker touches a node it popped. */
+			struct node *n;
+			pthread_mutex_lock(&w->lock);
+			n = node_at(w, batch[i]);
+			pthread_mutex_unlock(&w->lock);
+			rc = read_commit(wk, n, batch[i], parents[i], &nparents[i], &err);
+			missing[i] = rc == 1;
+			if (rc == 1)
+				rc = 0;
+			/* Octopus merges with more than 16 parents are rare;
+			 * the extra parents are looked up again below. */
+		}
+
+		pthread_mutex_lock(&w->lock);
+		w->active--;
+		if (rc < 0) {
+			if (!w->failed) {
+				w->failed = 1;
+				w->err = err;
+			}
+			pthread_cond_broadcast(&w->cond);
+			break;
+		}
+		for (i = 0; i < nb; i++) {
+			struct node *n = node_at(w, batch[i]);
+			n->state = missing[i] ? NODE_MISSING : NODE_READ;
+			n->parent_first = (uint32_t)w->parents.n;
+			n->nparents = 0;
+			for (j = 0; j < nparents[i] && j < 16; j++) {
+				long gid = intern(w, &parents[i][j]);
+				if (gid < 0 || VEC_PUSH(w->parents, (uint32_t)gid)) {
+					w->failed = 1;
+					fs_error_set(&w->err, FS_ENOMEM, "out of memory");
+					break;
+				}
+				n = node_at(w, batch[i]);
+				n->nparents++;
+			}
+		}
+		w->done += nb;
+		if (wk->id == 0 && w->opts->progress)
+			w->opts->progress(w->done, w->expect_total, w->opts->progress_data);
+		pthread_cond_broadcast(&w->cond);
+	}
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+struct writer {
+	FILE *f;
+	unsigned char buf[1 << 16];
+	size_t len;
+	uint64_t h;
+	uint64_t written; /* bytes after the header */
+	int failed;
+};
+
+static void ck_words(struct writer *wr, const unsigned char *p, size_t len)
+{
+	uint64_t w;
+
+	while (len >= 8) {
+		memcpy(&w, p, 8);
+		wr->h = (wr->h ^ w) * 0x100000001b3ull;
+		wr->h ^= wr->h >> 29;
+		p += 8;
+		len -= 8;
+	}
+}
+
+static void wr_flush(struct writer *wr)
+{
+	if (!wr->len)
+		return;
+	ck_words(wr, wr->buf, wr->len);
+	if (fwrite(wr->buf, 1, wr->len, wr->f) != wr->len)
+		wr->failed = 1;
+	wr->written += wr->len;
+	wr->len = 0;
+}
+
+static void wr_put(struct writer *wr, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	while (len) {
+		size_t room = sizeof(wr->buf) - wr->len, n = len < room ? len : room;
+		memcpy(wr->buf + wr->len, p, n);
+		wr->len += n;
+		p += n;
+		len -= n;
+		if (wr->len == sizeof(wr->buf))
+			wr_flush(wr);
+	}
+}
+
+static void wr_align(struct writer *wr)
+{
+	static const unsigned char zero[8];
+	size_t pos = wr->written + wr->len;
+
+	if (pos % 8)
+		wr_put(wr, zero, 8 - pos % 8);
+}
+
+/* ---- building ----------------------------------------------------------- */
+
+struct build {
+	const struct fs_index_opts *opts;
+	const struct fs_index *old;
+	size_t nold;
+	const struct fs_disk_commit *old_commits;
+	const uint32_t *old_parents;
+	const struct fs_disk_ref *old_refs;
+	size_t old_nrefs;
+	const uint32_t *old_refkeys;
+	const struct fs_disk_hash *old_refsubj;
+	size_t old_nrefsubj;
+	const struct fs_disk_hash *old_subjects;
+	size_t old_nsubjects;
+	const char *old_strings;
+	size_t old_strings_len;
+	const uint32_t *old_releases;
+	size_t old_nreleases;
+	const struct fs_disk_branch *old_branches;
+	size_t old_nbranches;
+
+	struct walk *w;
+	struct worker *workers;
+	int nworkers;
+	struct tips ts;
+
+	/* Per global id (old cids first, then new slots). */
+	uint16_t *release;
+	uint8_t *branch;
+	uint8_t *assigned;
+	size_t ntotal;
+
+	/* Release and branch tables of the new index. */
+	VEC(const char *) rel_names;   /* [0] = "" */
+	VEC(const char *) br_names;    /* [0] = "mainline" */
+	VEC(uint16_t) br_fork;
+};
+
+static int str_ptr_rel_cmp(const void *a, const void *b)
+{
+	return fs_release_cmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int find_name(const char *const *v, size_t n, size_t from, const char *name)
+{
+	size_t i;
+
+	for (i = from; i < n; i++)
+		if (!strcmp(v[i], name))
+			return (int)i;
+	return -1;
+}
+
+/* Parents of global id G, as global ids, for the release walks. */
+static size_t parents_of(struct build *b, size_t g, const uint32_t **out,
+			 uint32_t *scratch)
+{
+	if (g < b->nold) {
+		const struct fs_disk_commit *c = &b->old_commits[g];
+		*out = b->old_parents + c->parent_first;
+		(void)scratch;
+		return c->nparents;
+	}
+	{
+		struct node *n = node_at(b->w, (uint32_t)(g - b->nold));
+		if (n->state != NODE_READ)
+			return 0;
+		*out = b->w->parents.v + n->parent_first;
+		return n->nparents;
+	}
+}
+
+/* Claim every commit reachable from START whose MARK is 0, setting it to
+ * VALUE via SET; stops at claimed commits, whose ancestors are claimed too. */
+static int claim(struct build *b, size_t start, uint8_t *mark,
+		 void (*set)(struct build *, size_t, unsigned), unsigned value)
+{
+	VEC(uint32_t) stack = { NULL, 0, 0 };
+	const uint32_t *par;
+	size_t np, i, g;
+
+	if (mark[start])
+		return 0;
+	mark[start] = 1;
+	set(b, start, value);
+	if (VEC_PUSH(stack, (uint32_t)start))
+		return -1;
+	while (stack.n) {
+		g = stack.v[--stack.n];
+		np = parents_of(b, g, &par, NULL);
+		for (i = 0; i < np; i++) {
+			if (mark[par[i]])
+				continue;
+			mark[par[i]] = 1;
+			set(b, par[i], value);
+			if (VEC_PUSH(stack, par[i])) {
+				free(stack.v);
+				return -1;
+			}
+		}
+	}
+	free(stack.v);
+	return 0;
+}
+
+static void set_release(struct build *b, size_t g, unsigned v)
+{
+	b->release[g] = (uint16_t)v;
+}
+
+static void set_branch(struct build *b, size_t g, unsigned v)
+{
+	b->branch[g] = (uint8_t)v;
+}
+
+static long global_id(struct build *b, const git_oid *oid)
+{
+	struct walk *w = b->w;
+	long old = b->nold ? old_lookup(w, oid) : -1;
+	size_t j;
+
+	if (old >= 0)
+		return old;
+	if (!w->table_size)
+		return -1;
+	j = oid_hash(oid) & (w->table_size - 1);
+	while (w->table[j]) {
+		if (git_oid_equal(&node_at(w, w->table[j] - 1)->oid, oid))
+			return (long)(b->nold + w->table[j] - 1);
+		j = (j + 1) & (w->table_size - 1);
+	}
+	return -1;
+}
+
+/* Is an old index still a prefix of what the repository has now?  Fills
+ * NOTE and returns 0 when a full rebuild is needed. */
+static int old_still_valid(struct build *b, git_repository *repo, char *note, size_t nlen)
+{
+	uint64_t notips, nstr;
+	const struct fs_disk_tip *otips = fs_idx_section(b->old, SEC_TIPS, &notips);
+	const char *strings = fs_idx_section(b->old, SEC_STRINGS, &nstr);
+	const struct fs_disk_header *h = fs_idx_header(b->old);
+	size_t i, j;
+
+	if (h->flags & FS_IDX_SHALLOW) {
+		snprintf(note, nlen, "the cache was made from a shallow clone; rebuilding it");
+		return 0;
+	}
+	for (i = 0; i < notips; i++) {
+		const char *name = strings + otips[i].name;
+		struct tip key, *t;
+		git_oid old_oid;
+
+		key.name = (char *)name;
+		t = bsearch(&key, b->ts.t.v, b->ts.t.n, sizeof(key), tip_cmp_name);
+		if (!t || (uint32_t)t->kind != otips[i].kind) {
+			snprintf(note, nlen, "'%s' is gone or changed kind; rebuilding the cache", name);
+			return 0;
+		}
+		if (!memcmp(t->oid.id, otips[i].oid, 20))
+			continue;
+		memcpy(old_oid.id, otips[i].oid, 20);
+		if (t->kind == FS_TIP_TAG) {
+			snprintf(note, nlen, "tag '%s' moved; rebuilding the cache", name);
+			return 0;
+		}
+		if (git_graph_descendant_of(repo, &t->oid, &old_oid) != 1) {
+			snprintf(note, nlen, "'%s' was rewound or force-pushed; rebuilding the cache",
+				 name);
+			return 0;
+		}
+	}
+	/* A new tag that sorts before an indexed tag of its own line could
+	 * own commits an indexed tag claimed. */
+	for (i = 0; i < b->ts.t.n; i++) {
+		struct tip *t = &b->ts.t.v[i];
+		if (t->kind != FS_TIP_TAG)
+			continue;
+		for (j = 0; j < notips; j++)
+			if (!strcmp(strings + otips[j].name, t->name))
+				break;
+		if (j < notips)
+			continue;
+		for (j = 0; j < notips; j++) {
+			const char *on = strings + otips[j].name;
+			long ma, mi;
+			int st;
+			if (otips[j].kind != FS_TIP_TAG ||
+			    !classify_tag(on + strlen("refs/tags/"), &ma, &mi, &st))
+				continue;
+			if (st != t->stable_tag || (st && (ma != t->major || mi != t->minor)))
+				continue;
+			if (fs_release_cmp(on + strlen("refs/tags/"), t->release) > 0) {
+				snprintf(note, nlen, "new tag '%s' sorts before indexed tags; rebuilding the cache",
+					 t->release);
+				return 0;
+			}
+		}
+	}
+	return 1;
+}
+
+static void load_old(struct build *b, const struct fs_index *old)
+{
+	uint64_t n;
+
+	b->old = old;
+	if (!old) {
+		b->nold = b->old_nrefs = b->old_nrefsubj = b->old_nsubjects = 0;
+		b->old_strings_len = b->old_nreleases = b->old_nbranches = 0;
+		b->old_commits = NULL;
+		return;
+	}
+	b->old_commits = fs_idx_section(old, SEC_COMMITS, &n);
+	b->nold = n;
+	b->old_parents = fs_idx_section(old, SEC_PARENTS, &n);
+	b->old_refs = fs_idx_section(old, SEC_REFS, &n);
+	b->old_nrefs = n;
+	b->old_refkeys = fs_idx_section(old, SEC_REFKEYS, &n);
+	b->old_refsubj = fs_idx_section(old, SEC_REFSUBJ, &n);
+	b->old_nrefsubj = n;
+	b->old_subjects = fs_idx_section(old, SEC_SUBJECTS, &n);
+	b->old_nsubjects = n;
+	b->old_strings = fs_idx_section(old, SEC_STRINGS, &n);
+	b->old_strings_len = n;
+	b->old_releases = fs_idx_section(old, SEC_RELEASES, &n);
+	b->old_nreleases = n;
+	b->old_branches = fs_idx_section(old, SEC_BRANCHES, &n);
+	b->old_nbranches = n;
+}
+
+static int cpu_count(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 8 ? 8 : (int)n;
+}
+
+static int run_walk(struct build *b, struct fs_error *err)
+{
+	struct walk *w = b->w;
+	int i, rc = 0, started = 0;
+
+	b->nworkers = b->opts->threads > 0 ? b->opts->threads : cpu_count();
+	if (b->nworkers > 8)
+		b->nworkers = 8;
+	b->workers = calloc(b->nworkers, sizeof(*b->workers));
+	if (!b->workers)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	for (i = 0; i < b->nworkers; i++) {
+		struct worker *wk = &b->workers[i];
+		wk->w = w;
+		wk->id = i;
+		if (pool_add(&wk->pool, "", 0) < 0)
+			return fs_error_set(err, FS_ENOMEM, "out of memory");
+		rc = open_repo(&wk->repo, b->opts->repo_path, err);
+		if (rc == 0 && git_repository_odb(&wk->odb, wk->repo) < 0)
+			rc = fs_error_set_git(err, FS_EGIT, "cannot open the object database of '%s'",
+					      b->opts->repo_path);
+		if (rc < 0)
+			goto out;
+	}
+	for (i = 0; i < b->nworkers; i++) {
+		if (pthread_create(&b->workers[i].thread, NULL, worker_main, &b->workers[i])) {
+			pthread_mutex_lock(&w->lock);
+			w->failed = 1;
+			fs_error_set(&w->err, FS_EGENERIC, "cannot start a thread");
+			pthread_cond_broadcast(&w->cond);
+			pthread_mutex_unlock(&w->lock);
+			break;
+		}
+		started++;
+	}
+	for (i = 0; i < started; i++)
+		pthread_join(b->workers[i].thread, NULL);
+	if (w->failed)
+		rc = fs_error_set(err, w->err.code ? w->err.code : FS_EGENERIC, "%s",
+				  w->err.message);
+out:
+	return rc;
+}
+
+struct sort_ctx {
+	struct walk *w;
+};
+
+static struct walk *sort_walk; /* qsort has no context argument */
+
+static int slot_oid_cmp(const void *a, const void *b)
+{
+	return git_oid_cmp(&node_at(sort_walk, *(const uint32_t *)a)->oid,
+			   &node_at(sort_walk, *(const uint32_t *)b)->oid);
+}
+
+static const struct fs_disk_ref *sort_refs;
+
+static int refpos_cmp(const void *a, const void *b)
+{
+	const struct fs_disk_ref *x = &sort_refs[*(const uint32_t *)a];
+	const struct fs_disk_ref *y = &sort_refs[*(const uint32_t *)b];
+	int c = memcmp(x->key, y->key, 20);
+
+	if (c)
+		return c;
+	if (x->keylen != y->keylen)
+		return (int)x->keylen - (int)y->keylen;
+	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+}
+
+static int hash_cmp(const void *a, const void *b)
+{
+	const struct fs_disk_hash *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
+int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
+		 const struct fs_index *old, struct fs_index_stats *stats,
+		 struct fs_error *err)
+{
+	struct build b;
+	struct walk *w = NULL;
+	git_repository *repo = NULL;
+	uint32_t *new_order = NULL, *final_of_new = NULL, *final_of_old = NULL;
+	int32_t *final_src = NULL; /* per final cid: old cid, or -(slot+1) */
+	size_t nnew = 0, nfinal = 0, i, j, k;
+	struct fs_disk_ref *refs = NULL;
+	size_t nrefs = 0;
+	uint32_t *ref_first_of_final = NULL;
+	uint32_t *refkeys = NULL;
+	VEC(struct fs_disk_hash) refsubj = { NULL, 0, 0 };
+	VEC(struct fs_disk_hash) subjects = { NULL, 0, 0 };
+	size_t *thread_str_base = NULL, *thread_ref_base = NULL;
+	struct pool names = { NULL, 0, 0 };
+	uint32_t *rel_off = NULL, *br_off = NULL, *tip_off = NULL;
+	uint32_t repo_off = 0;
+	size_t names_base;
+	char *tmp_path = NULL;
+	FILE *f = NULL;
+	struct writer *wr = NULL;
+	struct fs_disk_header hdr;
+	int rc = 0, fd = -1;
+	size_t g;
+	uint16_t *release_map = NULL;
+	uint8_t *branch_map = NULL;
+
+	memset(&b, 0, sizeof(b));
+	b.opts = opts;
+	rc = open_repo(&repo, opts->repo_path, err);
+	if (rc < 0)
+		goto out;
+	rc = read_tips(repo, opts->repo_path, &b.ts, err);
+	if (rc < 0)
+		goto out;
+	if (b.ts.shallow)
+		snprintf(stats->note, sizeof(stats->note),
+			 "'%s' is a shallow clone: only the commits it has are indexed",
+			 opts->repo_path);
+	if (old) {
+		load_old(&b, old);
+		if (!old_still_valid(&b, repo, stats->note, sizeof(stats->note)))
+			load_old(&b, NULL);
+	}
+	stats->rebuilt = b.nold == 0;
+
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+		goto out;
+	}
+	b.w = w;
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cond, NULL);
+	w->old = b.old;
+	w->old_commits = b.old_commits;
+	w->nold = b.nold;
+	w->opts = opts;
+	w->repo_path = opts->repo_path;
+	for (i = 0; i < b.ts.t.n; i++)
+		if (intern(w, &b.ts.t.v[i].oid) < 0) {
+			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+			goto out;
+		}
+	rc = run_walk(&b, err);
+	if (rc < 0)
+		goto out;
+	nnew = w->nnodes;
+	stats->new_commits = 0;
+	for (i = 0; i < nnew; i++)
+		if (node_at(w, i)->state == NODE_READ)
+			stats->new_commits++;
+	if (nnew - stats->new_commits && !b.ts.shallow && !stats->note[0])
+		snprintf(stats->note, sizeof(stats->note),
+			 "%zu commits named as parents are missing from '%s'",
+			 nnew - stats->new_commits, opts->repo_path);
+
+	/* Release table: the old names plus the tags, in version order. */
+	b.ntotal = b.nold + nnew;
+	b.release = calloc(b.ntotal + 1, sizeof(*b.release));
+	b.branch = calloc(b.ntotal + 1, sizeof(*b.branch));
+	b.assigned = calloc(b.ntotal + 1, 1);
+	if (!b.release || !b.branch || !b.assigned || VEC_PUSH(b.rel_names, "") ||
+	    VEC_PUSH(b.br_names, "mainline") || VEC_PUSH(b.br_fork, 0)) {
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < b.ts.t.n; i++)
+		if (b.ts.t.v[i].release && VEC_PUSH(b.rel_names, b.ts.t.v[i].release)) {
+			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+			goto out;
+		}
+	/* Releases of old commits whose tags are gone would have forced a
+	 * rebuild, so every old release name is among the tags. */
+	qsort(b.rel_names.v + 1, b.rel_names.n - 1, sizeof(*b.rel_names.v), str_ptr_rel_cmp);
+	if (b.rel_names.n > 65535) {
+		rc = fs_error_set(err, FS_EGENERIC, "too many release tags (%zu)", b.rel_names.n);
+		goto out;
+	}
+	/* Branch table: old branches keep their numbers' names; new ones
+	 * follow. */
+	for (i = 1; i < b.old_nbranches; i++)
+		if (VEC_PUSH(b.br_names, b.old_strings + b.old_branches[i].name) ||
+		    VEC_PUSH(b.br_fork, 0)) {
+			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+			goto out;
+		}
+	for (i = 0; i < b.ts.t.n; i++) {
+		const char *br = b.ts.t.v[i].branch;
+		if (!br || find_name(b.br_names.v, b.br_names.n, 1, br) >= 0)
+			continue;
+		if (b.br_names.n >= 255) {
+			rc = fs_error_set(err, FS_EGENERIC, "too many stable branches");
+			goto out;
+		}
+		if (VEC_PUSH(b.br_names, br) || VEC_PUSH(b.br_fork, 0)) {
+			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	for (i = 1; i < b.br_names.n; i++) {
+		/* linux-4.4.y forked from v4.4. */
+		long ma, mi;
+		char fork[64];
+		if (sscanf(b.br_names.v[i], "linux-%ld.%ld.y", &ma, &mi) == 2) {
+			int r;
+			snprintf(fork, sizeof(fork), "v%ld.%ld", ma, mi);
+			r = find_name(b.rel_names.v, b.rel_names.n, 1, fork);
+			b.br_fork.v[i] = r > 0 ? (uint16_t)r : 0;
+		}
+	}
+
+	/* Old commits keep their release (renumbered) and branch. */
+	if (b.nold) {
+		release_map = calloc(b.old_nreleases + 1, sizeof(*release_map));
+		branch_map = calloc(b.old_nbranches + 1, 1);
+		if (!release_map || !branch_map) {
+			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+			goto out;
+		}
+		for (i = 1; i < b.old_nreleases; i++) {
+			int r = find_name(b.rel_names.v, b.rel_names.n, 1,
+					  b.old_strings + b.old_releases[i]);
+			release_map[i] = r > 0 ? (uint16_t)r : 0;
+		}
+		for (i = 1; i < b.old_nbranches; i++)
+			branch_map[i] = (uint8_t)i;
+		for (g = 0; g < b.nold; g++) {
+			b.release[g] = release_map[b.old_commits[g].release];
+			b.branch[g] = branch_map[b.old_commits[g].branch];
+			b.assigned[g] = 1;
+		}
+	}
+	/* Releases: tags in version order; a commit belongs to the first tag
+	 * that reaches it. */
+	{
+		uint8_t *mark = calloc(b.ntotal + 1, 1);
+		size_t r;
+		if (!mark) {
+			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+			goto out;
+		}
+		for (g = 0; g < b.ntotal; g++)
+			mark[g] = b.release[g] != 0 ||
+				  (g >= b.nold && node_at(w, g - b.nold)->state != NODE_READ);
+		for (r = 1; r < b.rel_names.n && rc == 0; r++) {
+			for (i = 0; i < b.ts.t.n; i++) {
+				struct tip *t = &b.ts.t.v[i];
+				long gid;
+				if (!t->release || strcmp(t->release, b.rel_names.v[r]))
+					continue;
+				gid = global_id(&b, &t->oid);
+				if (gid >= 0 && claim(&b, gid, mark, set_release, (unsigned)r) < 0)
+					rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+			}
+		}
+		free(mark);
+		if (rc < 0)
+			goto out;
+	}
+	/* Branches of new commits: mainline first (its ref and tags), then
+	 * each stable ref and stable tag. */
+	{
+		int pass;
+		for (pass = 0; pass < 2 && rc == 0; pass++) {
+			for (i = 0; i < b.ts.t.n && rc == 0; i++) {
+				struct tip *t = &b.ts.t.v[i];
+				int is_main = t->kind == FS_TIP_MAINLINE ||
+					      (t->kind == FS_TIP_TAG && !t->stable_tag);
+				long gid;
+				unsigned br = 0;
+				if (is_main != (pass == 0))
+					continue;
+				if (!is_main) {
+					int x = find_name(b.br_names.v, b.br_names.n, 1, t->branch);
+					if (x <= 0)
+						continue;
+					br = (unsigned)x;
+				}
+				gid = global_id(&b, &t->oid);
+				if (gid >= 0 && claim(&b, gid, b.assigned, set_branch, br) < 0)
+					rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+			}
+		}
+		if (rc < 0)
+			goto out;
+	}
+
+	/* Final order: old commits and new ones merged by id. */
+	new_order = malloc((nnew + 1) * sizeof(*new_order));
+	final_of_new = malloc((nnew + 1) * sizeof(*final_of_new));
+	final_of_old = malloc((b.nold + 1) * sizeof(*final_of_old));
+	final_src = malloc((b.nold + nnew + 1) * sizeof(*final_src));
+	if (!new_order || !final_of_new || !final_of_old || !final_src) {
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0, j = 0; i < nnew; i++)
+		if (node_at(w, i)->state == NODE_READ)
+			new_order[j++] = (uint32_t)i;
+	nnew = j;
+	sort_walk = w;
+	qsort(new_order, nnew, sizeof(*new_order), slot_oid_cmp);
+	for (i = 0; i < w->nnodes; i++)
+		final_of_new[i] = UINT32_MAX;
+	for (i = 0, j = 0; i < b.nold || j < nnew;) {
+		int take_old;
+		if (i == b.nold)
+			take_old = 0;
+		else if (j == nnew)
+			take_old = 1;
+		else
+			take_old = memcmp(b.old_commits[i].oid, node_at(w, new_order[j])->oid.id, 20) < 0;
+		if (take_old) {
+			final_of_old[i] = (uint32_t)nfinal;
+			final_src[nfinal++] = (int32_t)i;
+			i++;
+		} else {
+			final_of_new[new_order[j]] = (uint32_t)nfinal;
+			final_src[nfinal++] = -(int32_t)new_order[j] - 1;
+			j++;
+		}
+	}
+	if (nfinal >= UINT32_MAX / 2) {
+		rc = fs_error_set(err, FS_EGENERIC, "too many commits");
+		goto out;
+	}
+
+	/* Strings: the old pool, each thread's pool, then the names. */
+	thread_str_base = calloc(b.nworkers + 1, sizeof(*thread_str_base));
+	thread_ref_base = calloc(b.nworkers + 1, sizeof(*thread_ref_base));
+	if (!thread_str_base || !thread_ref_base) {
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+		goto out;
+	}
+	{
+		size_t base = b.nold ? b.old_strings_len : 0, rbase = b.old_nrefs;
+		if (!b.nold)
+			base = 1; /* offset 0 is the "" that starts the file's pool */
+		for (k = 0; k < (size_t)b.nworkers; k++) {
+			thread_str_base[k] = base;
+			thread_ref_base[k] = rbase;
+			base += b.workers[k].pool.n;
+			rbase += b.workers[k].refs.n;
+		}
+		names_base = base;
+		nrefs = rbase;
+		if (base > UINT32_MAX - (1u << 24)) {
+			rc = fs_error_set(err, FS_EGENERIC, "the string pool is too large");
+			goto out;
+		}
+	}
+	if (pool_add(&names, "", 0) < 0) {
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+		goto out;
+	}
+	rel_off = calloc(b.rel_names.n, sizeof(*rel_off));
+	br_off = calloc(b.br_names.n, sizeof(*br_off));
+	tip_off = calloc(b.ts.t.n + 1, sizeof(*tip_off));
+	if (!rel_off || !br_off || !tip_off) {
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+		goto out;
+	}
+#define NAME(s, dst) do { long o_ = pool_add(&names, (s), strlen(s)); \
+		if (o_ < 0) { rc = fs_error_set(err, FS_ENOMEM, "out of memory"); goto out; } \
+		(dst) = (uint32_t)(names_base + o_); } while (0)
+	rel_off[0] = 0;
+	for (i = 1; i < b.rel_names.n; i++)
+		NAME(b.rel_names.v[i], rel_off[i]);
+	for (i = 0; i < b.br_names.n; i++)
+		NAME(b.br_names.v[i], br_off[i]);
+	for (i = 0; i < b.ts.t.n; i++)
+		NAME(b.ts.t.v[i].name, tip_off[i]);
+	{
+		char *abs = realpath(opts->repo_path, NULL);
+		NAME(abs ? abs : opts->repo_path, repo_off);
+		free(abs);
+	}
+#undef NAME
+
+	/* Refs: old refs as they were (sources renumbered), then the
+	 * threads' refs in thread order. */
+	refs = malloc((nrefs + 1) * sizeof(*refs));
+	ref_first_of_final = NULL;
+	if (!refs) {
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < b.old_nrefs; i++) {
+		refs[i] = b.old_refs[i];
+		refs[i].source = final_of_old[refs[i].source];
+	}
+	for (k = 0; k < (size_t)b.nworkers; k++) {
+		struct worker *wk = &b.workers[k];
+		for (i = 0; i < wk->refs.n; i++) {
+			struct fs_disk_ref *r = &refs[thread_ref_base[k] + i];
+			*r = wk->refs.v[i];
+			r->source = final_of_new[r->source];
+			if (r->subject)
+				r->subject += (uint32_t)thread_str_base[k];
+		}
+	}
+	/* Refs of commits that turned out missing were never made; every
+	 * source is a final commit. */
+
+	/* refkeys: old order kept, new refs sorted and merged in. */
+	refkeys = malloc((nrefs + 1) * sizeof(*refkeys));
+	if (!refkeys) {
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+		goto out;
+	}
+	{
+		size_t nn = nrefs - b.old_nrefs;
+		uint32_t *newpos = malloc((nn + 1) * sizeof(*newpos));
+		if (!newpos) {
+			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+			goto out;
+		}
+		for (i = 0; i < nn; i++)
+			newpos[i] = (uint32_t)(b.old_nrefs + i);
+		sort_refs = refs;
+		qsort(newpos, nn, sizeof(*newpos), refpos_cmp);
+		for (i = 0, j = 0, k = 0; i < b.old_nrefs || j < nn; k++) {
+			if (j == nn || (i < b.old_nrefs &&
+					refpos_cmp(&b.old_refkeys[i], &newpos[j]) < 0))
+				refkeys[k] = b.old_refkeys[i++];
+			else
+				refkeys[k] = newpos[j++];
+		}
+		free(newpos);
+	}
+	/* Hashes of the quoted subjects of Fixes: tags, for tags whose id is
+	 * wrong. */
+	for (i = 0; i < b.old_nrefsubj; i++)
+		if (VEC_PUSH(refsubj, b.old_refsubj[i])) {
+			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+			goto out;
+		}
+	{
+		size_t first_new = refsubj.n;
+		for (k = 0; k < (size_t)b.nworkers; k++) {
+			struct worker *wk = &b.workers[k];
+			for (i = 0; i < wk->refs.n; i++) {
+				struct fs_disk_hash hh = { 0, 0, 0 };
+				if (!wk->refs.v[i].subject || wk->refs.v[i].kind != FS_REF_FIXES)
+					continue;
+				hh.hash = fs_idx_subject_hash(wk->pool.p + wk->refs.v[i].subject);
+				hh.value = (uint32_t)(thread_ref_base[k] + i);
+				if (hh.hash && VEC_PUSH(refsubj, hh)) {
+					rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+					goto out;
+				}
+			}
+		}
+		qsort(refsubj.v, refsubj.n, sizeof(*refsubj.v), hash_cmp);
+		(void)first_new;
+	}
+	/* Subject hashes of commits. */
+	for (i = 0; i < b.old_nsubjects; i++) {
+		struct fs_disk_hash hh = b.old_subjects[i];
+		hh.value = final_of_old[hh.value];
+		if (VEC_PUSH(subjects, hh)) {
+			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	for (i = 0; i < nnew; i++) {
+		struct node *n = node_at(w, new_order[i]);
+		struct fs_disk_hash hh = { 0, 0, 0 };
+		hh.hash = fs_idx_subject_hash(b.workers[n->thread].pool.p + n->subject);
+		hh.value = final_of_new[new_order[i]];
+		if (hh.hash && VEC_PUSH(subjects, hh)) {
+			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	qsort(subjects.v, subjects.n, sizeof(*subjects.v), hash_cmp);
+
+	/* Lay out and write the file. */
+	if (asprintf(&tmp_path, "%s.tmp.XXXXXX", cache_path) < 0) {
+		tmp_path = NULL;
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+		goto out;
+	}
+	fd = mkstemp(tmp_path);
+	if (fd < 0) {
+		rc = fs_error_set(err, FS_EIO, "cannot create '%s': %s", tmp_path, strerror(errno));
+		free(tmp_path);
+		tmp_path = NULL;
+		goto out;
+	}
+	f = fdopen(fd, "wb");
+	wr = calloc(1, sizeof(*wr));
+	if (!f || !wr) {
+		rc = fs_error_set(err, FS_EIO, "cannot write '%s': %s", tmp_path, strerror(errno));
+		goto out;
+	}
+	fd = -1;
+	memset(&hdr, 0, sizeof(hdr));
+	memcpy(hdr.magic, FS_IDX_MAGIC, 8);
+	hdr.version = FS_IDX_VERSION;
+	hdr.bom = FS_IDX_BOM;
+	hdr.repo_path = repo_off;
+	hdr.flags = b.ts.shallow ? FS_IDX_SHALLOW : 0;
+	{
+		size_t nparents_total = 0;
+		uint64_t off = sizeof(hdr);
+		size_t strings_len = names_base + names.n;
+		for (i = 0; i < nfinal; i++) {
+			int32_t s = final_src[i];
+			nparents_total += s >= 0 ? b.old_commits[s].nparents
+						 : node_at(w, -s - 1)->nparents;
+		}
+#define LAY(s_, cnt, elem) do { hdr.sec[s_].offset = off; hdr.sec[s_].count = (cnt); \
+		off += ((uint64_t)(cnt) * (elem) + 7) / 8 * 8; } while (0)
+		LAY(SEC_COMMITS, nfinal, sizeof(struct fs_disk_commit));
+		LAY(SEC_PARENTS, nparents_total, sizeof(uint32_t));
+		LAY(SEC_REFS, nrefs, sizeof(struct fs_disk_ref));
+		LAY(SEC_REFKEYS, nrefs, sizeof(uint32_t));
+		LAY(SEC_REFSUBJ, refsubj.n, sizeof(struct fs_disk_hash));
+		LAY(SEC_SUBJECTS, subjects.n, sizeof(struct fs_disk_hash));
+		LAY(SEC_RELEASES, b.rel_names.n, sizeof(uint32_t));
+		LAY(SEC_BRANCHES, b.br_names.n, sizeof(struct fs_disk_branch));
+		LAY(SEC_TIPS, b.ts.t.n, sizeof(struct fs_disk_tip));
+		LAY(SEC_STRINGS, strings_len, 1);
+#undef LAY
+		hdr.file_size = off;
+	}
+	wr->f = f;
+	wr->h = 0x9e3779b97f4a7c15ull ^ (hdr.file_size - sizeof(hdr));
+	if (fwrite(&hdr, sizeof(hdr), 1, f) != 1)
+		wr->failed = 1;
+	{
+		/* commits, then parents, in final order */
+		uint32_t pfirst = 0, rfirst;
+		for (i = 0; i < nfinal; i++) {
+			struct fs_disk_commit c;
+			int32_t s = final_src[i];
+			memset(&c, 0, sizeof(c));
+			if (s >= 0) {
+				c = b.old_commits[s];
+				c.release = b.release[s];
+				c.branch = b.branch[s];
+			} else {
+				struct node *n = node_at(w, -s - 1);
+				memcpy(c.oid, n->oid.id, 20);
+				c.subject = (uint32_t)(n->subject + thread_str_base[n->thread]);
+				rfirst = (uint32_t)(thread_ref_base[n->thread] + n->ref_first);
+				c.ref_first = rfirst;
+				c.nrefs = n->nrefs;
+				c.nparents = n->nparents;
+				c.release = b.release[b.nold + (-s - 1)];
+				c.branch = b.branch[b.nold + (-s - 1)];
+			}
+			c.parent_first = pfirst;
+			pfirst += c.nparents;
+			wr_put(wr, &c, sizeof(c));
+		}
+		wr_align(wr);
+		for (i = 0; i < nfinal; i++) {
+			int32_t s = final_src[i];
+			if (s >= 0) {
+				const struct fs_disk_commit *oc = &b.old_commits[s];
+				for (j = 0; j < oc->nparents; j++) {
+					uint32_t p = final_of_old[b.old_parents[oc->parent_first + j]];
+					wr_put(wr, &p, sizeof(p));
+				}
+			} else {
+				struct node *n = node_at(w, -s - 1);
+				for (j = 0; j < n->nparents; j++) {
+					uint32_t gp = w->parents.v[n->parent_first + j], p;
+					if (gp < b.nold)
+						p = final_of_old[gp];
+					else
+						p = final_of_new[gp - b.nold];
+					/* A missing parent (shallow clone) points
+					 * at the commit itself, which walks ignore. */
+					if (p == UINT32_MAX)
+						p = (uint32_t)i;
+					wr_put(wr, &p, sizeof(p));
+				}
+			}
+		}
+		wr_align(wr);
+	}
+	wr_put(wr, refs, nrefs * sizeof(*refs));
+	wr_align(wr);
+	wr_put(wr, refkeys, nrefs * sizeof(*refkeys));
+	wr_align(wr);
+	wr_put(wr, refsubj.v, refsubj.n * sizeof(*refsubj.v));
+	wr_align(wr);
+	wr_put(wr, subjects.v, subjects.n * sizeof(*subjects.v));
+	wr_align(wr);
+	wr_put(wr, rel_off, b.rel_names.n * sizeof(*rel_off));
+	wr_align(wr);
+	for (i = 0; i < b.br_names.n; i++) {
+		struct fs_disk_branch br = { br_off[i], b.br_fork.v[i], 0 };
+		wr_put(wr, &br, sizeof(br));
+	}
+	wr_align(wr);
+	for (i = 0; i < b.ts.t.n; i++) {
+		struct fs_disk_tip t;
+		memset(&t, 0, sizeof(t));
+		t.name = tip_off[i];
+		t.kind = (uint32_t)b.ts.t.v[i].kind;
+		memcpy(t.oid, b.ts.t.v[i].oid.id, 20);
+		wr_put(wr, &t, sizeof(t));
+	}
+	wr_align(wr);
+	if (b.nold)
+		wr_put(wr, b.old_strings, b.old_strings_len);
+	else
+		wr_put(wr, "", 1);
+	for (k = 0; k < (size_t)b.nworkers; k++)
+		wr_put(wr, b.workers[k].pool.p, b.workers[k].pool.n);
+	wr_put(wr, names.p, names.n);
+	wr_align(wr);
+	wr_flush(wr);
+	{
+		uint64_t hh = wr->h;
+		hh = (hh ^ 0) * 0x100000001b3ull;
+		hdr.checksum = hh ^ (hh >> 32);
+	}
+	if (!wr->failed && (fseek(f, 0, SEEK_SET) || fwrite(&hdr, sizeof(hdr), 1, f) != 1))
+		wr->failed = 1;
+	if (wr->failed || fflush(f) || fsync(fileno(f))) {
+		rc = fs_error_set(err, FS_EIO, "cannot write '%s': %s", tmp_path, strerror(errno));
+		goto out;
+	}
+	if (fclose(f)) {
+		f = NULL;
+		rc = fs_error_set(err, FS_EIO, "cannot write '%s': %s", tmp_path, strerror(errno));
+		goto out;
+	}
+	f = NULL;
+	if (rename(tmp_path, cache_path) < 0) {
+		rc = fs_error_set(err, FS_EIO, "cannot rename '%s' to '%s': %s", tmp_path,
+				  cache_path, strerror(errno));
+		goto out;
+	}
+	free(tmp_path);
+	tmp_path = NULL;
+	rc = 0;
+out:
+	if (f)
+		fclose(f);
+	if (fd >= 0)
+		close(fd);
+	if (tmp_path) {
+		unlink(tmp_path);
+		free(tmp_path);
+	}
+	free(wr);
+	free(release_map);
+	free(branch_map);
+	free(rel_off);
+	free(br_off);
+	free(tip_off);
+	free(names.p);
+	free(subjects.v);
+	free(refsubj.v);
+	free(refkeys);
+	free(refs);
+	free(ref_first_of_final);
+	free(thread_str_base);
+	free(thread_ref_base);
+	free(new_order);
+	free(final_of_new);
+	free(final_of_old);
+	free(final_src);
+	free(b.release);
+	free(b.branch);
+	free(b.assigned);
+	free(b.rel_names.v);
+	free(b.br_names.v);
+	free(b.br_fork.v);
+	if (b.workers) {
+		for (k = 0; k < (size_t)b.nworkers; k++) {
+			git_odb_free(b.workers[k].odb);
+			git_repository_free(b.workers[k].repo);
+			free(b.workers[k].pool.p);
+			free(b.workers[k].refs.v);
+		}
+		free(b.workers);
+	}
+	if (w) {
+		for (i = 0; i < MAX_CHUNKS && w->chunks[i]; i++)
+			free(w->chunks[i]);
+		free(w->table);
+		free(w->queue.v);
+		free(w->parents.v);
+		pthread_mutex_destroy(&w->lock);
+		pthread_cond_destroy(&w->cond);
+		free(w);
+	}
+	tips_clear(&b.ts);
+	git_repository_free(repo);
+	return rc;
+}

@@ -1,0 +1,139 @@
+/* fixscan: the on-disk layout of the fixes index, shared by the reader
+ * (index.c) and the builder (index-build.c).  Private to the library.
+ *
+ * A cache file is a header followed by sections, each 8-byte aligned:
+ *
+ *   commits   struct fs_disk_commit[], sorted by oid
+ *   parents   uint32_t[], commit numbers, grouped per commit
+ *   refs      struct fs_disk_ref[], grouped per commit in changelog order
+ *   refkeys   uint32_t[], ref positions sorted by (key, keylen)
+ *   refsubj   struct fs_disk_hash[], quoted-subject hash -> ref position
+ *   subjects  struct fs_disk_hash[], subject hash -> commit number
+ *   releases  uint32_t[] string offsets of release names, version order;
+ *             entry 0 is "" (no release)
+ *   branches  struct fs_disk_branch[]; entry 0 is mainline
+ *   tips      struct fs_disk_tip[]: the refs and tags indexed, for updates
+ *   strings   NUL-terminated strings; offset 0 is ""
+ *
+ * All integers are in host byte order: the cache is a local file, rebuilt
+ * when the version or the byte-order mark differs.  The checksum covers
+ * everything after the header.
+ */
+#ifndef FIXSCAN_INDEX_PRIVATE_H
+#define FIXSCAN_INDEX_PRIVATE_H
+
+#include <stdint.h>
+
+#include "fixscan/index.h"
+
+#define FS_IDX_MAGIC "FSIDX\0\r\n"
+#define FS_IDX_VERSION 1
+#define FS_IDX_BOM 0x01020304u
+
+enum fs_idx_section {
+	SEC_COMMITS,
+	SEC_PARENTS,
+	SEC_REFS,
+	SEC_REFKEYS,
+	SEC_REFSUBJ,
+	SEC_SUBJECTS,
+	SEC_RELEASES,
+	SEC_BRANCHES,
+	SEC_TIPS,
+	SEC_STRINGS,
+	SEC_COUNT
+};
+
+struct fs_disk_section {
+	uint64_t offset; /* from the start of the file */
+	uint64_t count;  /* elements (bytes for strings) */
+};
+
+struct fs_disk_header {
+	char magic[8];
+	uint32_t version;
+	uint32_t bom;
+	uint64_t file_size;
+	uint64_t checksum;
+	uint32_t repo_path;   /* string offset */
+	uint32_t flags;       /* FS_IDX_SHALLOW */
+	struct fs_disk_section sec[SEC_COUNT];
+};
+
+#define FS_IDX_SHALLOW 1u
+
+struct fs_disk_commit {
+	uint8_t oid[20];
+	uint32_t subject;      /* string offset */
+	uint32_t ref_first;    /* position of its first ref */
+	uint32_t parent_first; /* position of its first parent */
+	uint16_t release;      /* releases index, 0 = none */
+	uint8_t branch;        /* branches index, 0 = mainline */
+	uint8_t nrefs;
+	uint8_t nparents;
+	uint8_t flags;
+	uint16_t pad;
+};
+
+struct fs_disk_ref {
+	uint8_t key[20];  /* hex digits packed two per byte, zero padded */
+	uint8_t keylen;   /* hex digits */
+	uint8_t kind;     /* enum fs_ref_kind */
+	uint16_t pad;
+	uint32_t source;  /* commit number */
+	uint32_t subject; /* string offset, 0 = none */
+};
+
+struct fs_disk_hash {
+	uint64_t hash;
+	uint32_t value;
+	uint32_t pad;
+};
+
+struct fs_disk_branch {
+	uint32_t name;  /* string offset */
+	uint16_t fork;  /* releases index of the release it forked from, 0 = unknown */
+	uint16_t pad;
+};
+
+enum fs_tip_kind { FS_TIP_MAINLINE = 1, FS_TIP_STABLE = 2, FS_TIP_TAG = 3 };
+
+struct fs_disk_tip {
+	uint32_t name; /* full ref name, string offset */
+	uint32_t kind; /* enum fs_tip_kind */
+	uint8_t oid[20];
+	uint32_t pad;
+};
+
+/* The checksum of a byte range: 64-bit, word at a time. */
+uint64_t fs_idx_checksum(const void *data, size_t len);
+/* 64-bit FNV-1a of a NUL-terminated string. */
+uint64_t fs_idx_hash_str(const char *s);
+/* Hash of a subject after fs_tags_normalize_subject(); 0 when empty. */
+uint64_t fs_idx_subject_hash(const char *subject);
+
+/* Pack HEX (lower or upper case, LEN digits) into KEY[20]. */
+void fs_idx_pack_hex(uint8_t key[20], const char *hex, size_t len);
+
+/* Load a cache file.  Returns 0, or FS_ECORRUPT / FS_EIO / FS_ENOTFOUND
+ * with ERR explaining why it cannot be used. */
+struct fs_index;
+int fs_idx_load(struct fs_index **out, const char *path, struct fs_error *err);
+
+/* Build or update the cache of REPO_PATH at CACHE_PATH.  OLD is the loaded
+ * previous index or NULL. */
+int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
+		 const struct fs_index *old, struct fs_index_stats *stats,
+		 struct fs_error *err);
+
+/* Whether the refs and tags of the repository are exactly those OLD was
+ * built from (so no update is needed).  Returns 1 yes, 0 no, or <0. */
+int fs_idx_up_to_date(const struct fs_index *old, const char *repo_path,
+		      struct fs_error *err);
+
+/* Accessors the builder uses on an old index. */
+const struct fs_disk_header *fs_idx_header(const struct fs_index *idx);
+const void *fs_idx_section(const struct fs_index *idx, enum fs_idx_section s,
+			   uint64_t *count);
+
+#endif
