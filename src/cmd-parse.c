@@ -1,0 +1,328 @@
+/* fixscan parse: print the headers and changelog tags of patch mails.
+ *
+ * Each FILE is one message or an mbox; each message gives one block of
+ * text, or with --json one JSON object on one line.  A file that cannot be
+ * read is reported on stderr and skipped; the exit status says whether any
+ * was.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "cli.h"
+#include "fixscan/mail.h"
+#include "fixscan/tags.h"
+
+static const char usage_text[] =
+	"usage: fixscan parse [--json] FILE...\n"
+	"\n"
+	"Print the headers, series prefix and changelog tags of each message\n"
+	"in each FILE (a single mail, a git format-patch file or an mbox;\n"
+	"'-' reads standard input).\n"
+	"\n"
+	"    --json      one JSON object per message, one per line\n"
+	"    -h, --help  show this help\n";
+
+/* ---- JSON ------------------------------------------------------------- */
+
+static void json_str(JsonBuilder *b, const char *key, const char *value)
+{
+	json_builder_set_member_name(b, key);
+	if (value)
+		json_builder_add_string_value(b, value);
+	else
+		json_builder_add_null_value(b);
+}
+
+static void json_int_or_null(JsonBuilder *b, const char *key, int value)
+{
+	json_builder_set_member_name(b, key);
+	if (value >= 0)
+		json_builder_add_int_value(b, value);
+	else
+		json_builder_add_null_value(b);
+}
+
+static void json_refs(JsonBuilder *b, const char *key,
+		      const struct fs_tag_ref *refs, size_t n)
+{
+	json_builder_set_member_name(b, key);
+	json_builder_begin_array(b);
+	for (size_t i = 0; i < n; i++) {
+		json_builder_begin_object(b);
+		json_str(b, "id", refs[i].id);
+		json_str(b, "subject", refs[i].subject);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+}
+
+static void json_series(JsonBuilder *b, const struct fs_series *s)
+{
+	json_builder_set_member_name(b, "series");
+	if (!s) {
+		json_builder_add_null_value(b);
+		return;
+	}
+	json_builder_begin_object(b);
+	json_str(b, "prefix", s->prefix);
+	json_builder_set_member_name(b, "autosel");
+	json_builder_add_boolean_value(b, s->autosel);
+	json_str(b, "version", s->version);
+	json_int_or_null(b, "revision", s->revision > 0 ? s->revision : -1);
+	json_int_or_null(b, "index", s->index);
+	json_int_or_null(b, "total", s->total);
+	json_builder_end_object(b);
+}
+
+static void json_tags(JsonBuilder *b, const struct fs_tags *t)
+{
+	const char *const *up;
+	const struct fs_tag_ref *refs;
+	const struct fs_tag_revert *rev;
+	const struct fs_tag_cc_stable *cc;
+	size_t n;
+
+	up = fs_tags_upstream(t, &n);
+	json_builder_set_member_name(b, "upstream");
+	json_builder_begin_array(b);
+	for (size_t i = 0; i < n; i++)
+		json_builder_add_string_value(b, up[i]);
+	json_builder_end_array(b);
+
+	refs = fs_tags_fixes(t, &n);
+	json_refs(b, "fixes", refs, n);
+
+	rev = fs_tags_reverts(t, &n);
+	json_builder_set_member_name(b, "reverts");
+	json_builder_begin_array(b);
+	for (size_t i = 0; i < n; i++) {
+		json_builder_begin_object(b);
+		json_str(b, "id", rev[i].id);
+		json_str(b, "upstream", rev[i].upstream);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+
+	refs = fs_tags_stable_dep_of(t, &n);
+	json_refs(b, "stable_dep_of", refs, n);
+
+	cc = fs_tags_cc_stable(t, &n);
+	json_builder_set_member_name(b, "cc_stable");
+	json_builder_begin_array(b);
+	for (size_t i = 0; i < n; i++) {
+		json_builder_begin_object(b);
+		json_str(b, "versions", cc[i].versions);
+		json_str(b, "prerequisite", cc[i].prerequisite);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+}
+
+static void print_json(const struct fs_patch *p)
+{
+	JsonBuilder *b = json_builder_new();
+	JsonGenerator *gen;
+	JsonNode *root;
+	const char *const *refs;
+	size_t n;
+	char *text;
+
+	json_builder_begin_object(b);
+	json_str(b, "file", fs_patch_file(p));
+	json_str(b, "message_id", fs_patch_message_id(p));
+	json_str(b, "subject", fs_patch_subject(p));
+	json_str(b, "title", fs_patch_title(p));
+	json_str(b, "from", fs_patch_from(p));
+	json_str(b, "author", fs_patch_author(p));
+	json_str(b, "date", fs_patch_date(p));
+	json_str(b, "in_reply_to", fs_patch_in_reply_to(p));
+	refs = fs_patch_references(p, &n);
+	json_builder_set_member_name(b, "references");
+	json_builder_begin_array(b);
+	for (size_t i = 0; i < n; i++)
+		json_builder_add_string_value(b, refs[i]);
+	json_builder_end_array(b);
+	json_series(b, fs_patch_series(p));
+	json_tags(b, fs_patch_tags(p));
+	json_str(b, "revert_title", fs_patch_revert_title(p));
+	json_builder_set_member_name(b, "has_diff");
+	json_builder_add_boolean_value(b, fs_patch_has_diff(p));
+	json_builder_end_object(b);
+
+	root = json_builder_get_root(b);
+	gen = json_generator_new();
+	json_generator_set_root(gen, root);
+	text = json_generator_to_data(gen, NULL);
+	puts(text);
+	g_free(text);
+	g_object_unref(gen);
+	json_node_unref(root);
+	g_object_unref(b);
+}
+
+/* ---- text ------------------------------------------------------------- */
+
+static void print_field(const char *name, const char *value)
+{
+	printf("  %-14s %s\n", name, value ? value : "(none)");
+}
+
+static void print_ref(const char *name, const struct fs_tag_ref *r)
+{
+	if (r->subject)
+		printf("  %-14s %s (\"%s\")\n", name, r->id, r->subject);
+	else
+		printf("  %-14s %s\n", name, r->id);
+}
+
+static void print_text(const struct fs_patch *p, bool first)
+{
+	const struct fs_tags *t = fs_patch_tags(p);
+	const struct fs_series *s = fs_patch_series(p);
+	const char *const *list;
+	const struct fs_tag_ref *refs;
+	const struct fs_tag_revert *rev;
+	const struct fs_tag_cc_stable *cc;
+	size_t n;
+
+	if (!first)
+		putchar('\n');
+	if (fs_patch_message_id(p))
+		printf("message <%s>\n", fs_patch_message_id(p));
+	else
+		printf("message (no message-id)\n");
+	print_field("file:", fs_patch_file(p));
+	print_field("subject:", fs_patch_subject(p));
+	print_field("from:", fs_patch_from(p));
+	print_field("author:", fs_patch_author(p));
+	print_field("date:", fs_patch_date(p));
+	print_field("in-reply-to:", fs_patch_in_reply_to(p));
+	list = fs_patch_references(p, &n);
+	if (!n)
+		print_field("references:", NULL);
+	for (size_t i = 0; i < n; i++)
+		print_field("references:", list[i]);
+	if (s) {
+		printf("  %-14s prefix \"%s\"", "series:", s->prefix);
+		if (s->version)
+			printf(", version %s", s->version);
+		if (s->revision > 0)
+			printf(", v%d", s->revision);
+		if (s->index >= 0)
+			printf(", %d/%d", s->index, s->total);
+		if (s->autosel)
+			printf(", autosel");
+		putchar('\n');
+	} else {
+		print_field("series:", NULL);
+	}
+
+	list = fs_tags_upstream(t, &n);
+	for (size_t i = 0; i < n; i++)
+		print_field("upstream:", list[i]);
+	refs = fs_tags_fixes(t, &n);
+	for (size_t i = 0; i < n; i++)
+		print_ref("fixes:", &refs[i]);
+	rev = fs_tags_reverts(t, &n);
+	for (size_t i = 0; i < n; i++) {
+		if (rev[i].upstream)
+			printf("  %-14s %s (upstream %s)\n", "reverts:",
+			       rev[i].id, rev[i].upstream);
+		else
+			print_field("reverts:", rev[i].id);
+	}
+	refs = fs_tags_stable_dep_of(t, &n);
+	for (size_t i = 0; i < n; i++)
+		print_ref("stable-dep-of:", &refs[i]);
+	cc = fs_tags_cc_stable(t, &n);
+	for (size_t i = 0; i < n; i++) {
+		printf("  %-14s %s", "cc-stable:",
+		       cc[i].versions ? cc[i].versions : "(any)");
+		if (cc[i].prerequisite)
+			printf(" (prerequisite %s)", cc[i].prerequisite);
+		putchar('\n');
+	}
+	if (fs_patch_revert_title(p))
+		print_field("revert-title:", fs_patch_revert_title(p));
+	print_field("has-diff:", fs_patch_has_diff(p) ? "yes" : "no");
+}
+
+/* ---- command ------------------------------------------------------------ */
+
+/* Report ERR for FILE as "fixscan: FILE: ...": the library names the file
+ * in its own words, the prefix makes each line start the same way. */
+static void file_error(const char *file, struct fs_error *err)
+{
+	size_t n = strlen(file);
+
+	if (strncmp(err->message, file, n) || strncmp(err->message + n, ": ", 2))
+		fs_error_prefix(err, "%s", file);
+	cli_error(err);
+	fs_error_clear(err);
+}
+
+static int parse_file(const char *file, bool json, bool *first,
+		      struct fs_error *err)
+{
+	struct fs_mail_reader *r;
+	struct fs_patch *p;
+	int rc;
+
+	rc = fs_mail_reader_open(&r, file, err);
+	if (rc < 0)
+		return rc;
+	while ((rc = fs_mail_reader_next(r, &p, err)) > 0) {
+		if (json)
+			print_json(p);
+		else
+			print_text(p, *first);
+		*first = false;
+		fs_patch_free(p);
+	}
+	fs_mail_reader_free(r);
+	return rc;
+}
+
+int cmd_parse(int argc, char **argv, struct fs_error *err)
+{
+	static const struct option options[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool json = false, first = true, failed = false;
+	int c;
+
+	/* opterr 0: the usage error is worded here, once */
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return FS_EXIT_CLEAN;
+		default:
+			if (optopt)
+				return cli_usage_error(argv[0], "unknown option '-%c'",
+						       optopt);
+			return cli_usage_error(argv[0], "unknown option '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error(argv[0], "no FILE given");
+
+	for (int i = optind; i < argc; i++) {
+		if (parse_file(argv[i], json, &first, err) < 0) {
+			file_error(argv[i], err);
+			failed = true;
+		}
+	}
+	return failed ? FS_EXIT_TROUBLE : FS_EXIT_CLEAN;
+}
