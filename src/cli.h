@@ -3,6 +3,7 @@
 #ifndef FIXSCAN_CLI_H
 #define FIXSCAN_CLI_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "fixscan/error.h"
@@ -38,6 +39,21 @@ int cli_repo_path(const char *flag, char **out, struct fs_error *err);
 /* Whether to draw a progress line: stderr is a terminal. */
 int cli_progress_wanted(void);
 
+struct fs_store;
+struct fs_thread;
+struct fs_config;
+
+/* Every thread matching QUERY, each sorted out into series, in *OUT (an
+ * array of *NOUT threads; free each with fs_thread_free() and the array
+ * with free()).  A mail that cannot be read is reported and skipped. */
+int cli_load_threads(struct fs_store *store, const char *query,
+		     struct fs_thread ***out, size_t *nout, struct fs_error *err);
+
+/* The ignore file: FLAG, else fixscan.ignore, else
+ * $XDG_CONFIG_HOME/fixscan/ignore.  A new string in *OUT. */
+int cli_ignore_path(struct fs_config *cfg, const char *flag, char **out);
+
+int cmd_review(int argc, char **argv, struct fs_error *err);
 int cmd_parse(int argc, char **argv, struct fs_error *err);
 int cmd_index(int argc, char **argv, struct fs_error *err);
 int cmd_show(int argc, char **argv, struct fs_error *err);

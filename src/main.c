@@ -21,6 +21,7 @@ struct cli_command {
 static const struct cli_command commands[] = {
 	{ "index", cmd_index, "build or update the fixes index of the kernel repository" },
 	{ "parse", cmd_parse, "print the headers and changelog tags of patch mails" },
+	{ "review", cmd_review, "review a stable review thread from the notmuch store" },
 	{ "show", cmd_show, "show what the index knows of commits: fixes, reverts, backports" },
 };
 

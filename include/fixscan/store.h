@@ -1,0 +1,84 @@
+/* fixscan: the user's notmuch mail store.
+ *
+ * Opened the way notmuch itself opens it (NOTMUCH_CONFIG, NOTMUCH_DATABASE,
+ * NOTMUCH_PROFILE, the config's database.path), read-only unless drafts are
+ * to be indexed.  fixscan never changes or removes an existing message;
+ * the only write is indexing a new draft file it wrote itself.
+ */
+#ifndef FIXSCAN_STORE_H
+#define FIXSCAN_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "fixscan/error.h"
+
+struct fs_store;
+
+/* Open the database.  WRITABLE asks for read-write mode (for indexing
+ * drafts); a database locked by another writer is retried for about
+ * LOCK_WAIT seconds, then FS_ELOCKED.  Other failures: FS_ENOTFOUND (no
+ * config or database), FS_ESTORE, with ERR naming the path.  Free with
+ * fs_store_free(), which also commits a writable database. */
+int fs_store_open(struct fs_store **out, bool writable, double lock_wait,
+		  struct fs_error *err);
+void fs_store_free(struct fs_store *st);
+
+/* The database's mail root directory (borrowed). */
+const char *fs_store_path(const struct fs_store *st);
+
+/* A notmuch configuration value (user.name, user.primary_email, or any
+ * key such as "fixscan.drafts"), or NULL when unset; borrowed, valid until
+ * fs_store_free(). */
+const char *fs_store_config(struct fs_store *st, const char *key);
+
+/* One message of a search result. */
+struct fs_store_message {
+	char *message_id; /* without <> */
+	char *thread_id;  /* notmuch thread id, without "thread:" */
+	char *filename;   /* the first file holding it */
+	time_t date;
+	char *subject;    /* as notmuch has it, decoded */
+	char *from;       /* header From, decoded */
+};
+
+/* A list of messages; free with fs_store_messages_free(). */
+struct fs_store_messages {
+	struct fs_store_message *v;
+	size_t n;
+};
+void fs_store_messages_free(struct fs_store_messages *m);
+
+/* Every message matching the notmuch QUERY (Xapian syntax, as on the
+ * notmuch command line), oldest first.  Returns 0 or FS_ESTORE / FS_EUSAGE
+ * (bad query) with ERR set.  *OUT must be freed even when empty. */
+int fs_store_search(struct fs_store *st, const char *query,
+		    struct fs_store_messages *out, struct fs_error *err);
+
+/* The ids of the threads matching QUERY, oldest first, as a
+ * NULL-terminated array of new strings (free each and the array). */
+int fs_store_threads(struct fs_store *st, const char *query, char ***out,
+		     struct fs_error *err);
+
+/* All messages of thread THREAD_ID (without "thread:"), oldest first. */
+int fs_store_thread(struct fs_store *st, const char *thread_id,
+		    struct fs_store_messages *out, struct fs_error *err);
+
+/* The message with id MESSAGE_ID (without <> and "id:"): 0 with *OUT
+ * filled (free with fs_store_message_clear()), or FS_ENOTFOUND. */
+int fs_store_find_message(struct fs_store *st, const char *message_id,
+			  struct fs_store_message *out, struct fs_error *err);
+void fs_store_message_clear(struct fs_store_message *m);
+
+/* Quote S as a notmuch query phrase ("..." with inner quotes doubled);
+ * returns a new string the caller frees with free(). */
+char *fs_store_quote(const char *s);
+
+/* Index the file PATH (inside the mail root) and add TAGS (a NULL-
+ * terminated list) to the message.  Needs a writable store.  Returns 0,
+ * or FS_ESTORE with ERR set.  A file already indexed only gets its tags. */
+int fs_store_index_file(struct fs_store *st, const char *path,
+			const char *const *tags, struct fs_error *err);
+
+#endif

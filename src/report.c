@@ -1,0 +1,271 @@
+/* fixscan: printing reviews. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "fixscan/json.h"
+#include "fixscan/report.h"
+
+static const char *kind_color(enum fs_finding_kind k)
+{
+	switch (k) {
+	case FS_FIND_FIX_MISSING:
+	case FS_FIND_REVERTED_UPSTREAM:
+	case FS_FIND_REGRESSION_REPORT:
+		return "\033[1;31m";
+	case FS_FIND_ALREADY_APPLIED:
+	case FS_FIND_TARGET_ABSENT:
+	case FS_FIND_DEP_MISSING:
+	case FS_FIND_OBJECTION:
+	case FS_FIND_REVERTS_STABLE:
+		return "\033[33m";
+	case FS_FIND_FIX_PRESENT:
+	case FS_FIND_FIX_QUEUED:
+		return "\033[32m";
+	default:
+		return "\033[36m";
+	}
+}
+
+static void add_commit(GString *s, const char *hex, const char *subject)
+{
+	g_string_append_printf(s, " %.12s", hex);
+	if (subject)
+		g_string_append_printf(s, " (\"%s\")", subject);
+}
+
+static void add_evidence(GString *s, const struct fs_finding *f)
+{
+	if (!strcmp(f->evidence, "subject"))
+		g_string_append(s, " [matched by subject only]");
+	else if (!strcmp(f->evidence, "prefix") || !strcmp(f->evidence, "stable"))
+		g_string_append_printf(s, " [%s]", f->evidence);
+}
+
+char *fs_report_finding_line(const struct fs_review *r, const struct fs_finding *f)
+{
+	GString *s = g_string_new(fs_finding_kind_name(f->kind));
+	const char *rel = f->release;
+
+	switch (f->kind) {
+	case FS_FIND_FIX_MISSING:
+		add_commit(s, f->commit, f->subject);
+		if (f->note)
+			g_string_append_printf(s, ", %s", f->note);
+		else
+			g_string_append_printf(s, " %s%s, not in %s nor in this series",
+					       rel ? "in " : "", rel ? rel : "(unreleased)", r->branch);
+		break;
+	case FS_FIND_FIX_QUEUED:
+		add_commit(s, f->commit, f->subject);
+		g_string_append_printf(s, " is queued as %03d/%03d", f->series_index,
+				       r->series->total > 0 ? r->series->total : 0);
+		break;
+	case FS_FIND_FIX_PRESENT:
+		add_commit(s, f->commit, f->subject);
+		if (f->stable_commit)
+			g_string_append_printf(s, " is in %s as %.12s%s%s", r->branch, f->stable_commit,
+					       f->stable_release ? " in " : "",
+					       f->stable_release ? f->stable_release : "");
+		else
+			g_string_append_printf(s, " is in %s", r->branch);
+		break;
+	case FS_FIND_REVERTED_UPSTREAM:
+		add_commit(s, f->commit, f->subject);
+		g_string_append_printf(s, " %s%s", rel ? "in " : "", rel ? rel : "(unreleased)");
+		break;
+	case FS_FIND_NO_UPSTREAM:
+		g_string_append(s, ": the changelog names no upstream commit");
+		break;
+	case FS_FIND_REGRESSION_REPORT:
+		g_string_append_printf(s, " %.12s: %s from %s", f->commit, f->note ? f->note : "",
+				       f->from ? f->from : "?");
+		if (f->date)
+			g_string_append_printf(s, ", %s", f->date);
+		if (f->message_id)
+			g_string_append_printf(s, " <%s>", f->message_id);
+		break;
+	case FS_FIND_OBJECTION:
+		g_string_append_printf(s, " from %s: \"%s\"", f->from ? f->from : "?",
+				       f->note ? f->note : "");
+		break;
+	default:
+		add_commit(s, f->commit, f->subject);
+		if (rel && f->kind == FS_FIND_TARGET_ABSENT)
+			g_string_append_printf(s, " in %s", rel);
+		if (f->note)
+			g_string_append_printf(s, ": %s", f->note);
+		break;
+	}
+	if (f->kind != FS_FIND_REGRESSION_REPORT && f->kind != FS_FIND_OBJECTION &&
+	    f->kind != FS_FIND_NO_UPSTREAM)
+		add_evidence(s, f);
+	if (f->nchain > 2) {
+		size_t i;
+		g_string_append(s, "\n    chain:");
+		for (i = 0; i < f->nchain; i++)
+			g_string_append_printf(s, "%s%.12s", i ? " -> " : " ", f->chain[i]);
+	}
+	return g_string_free(s, FALSE);
+}
+
+static void print_header(FILE *out, const struct fs_review *r)
+{
+	const struct fs_thread_series *s = r->series;
+	size_t i;
+
+	if (s->cover)
+		fprintf(out, "review: %s\n", fs_patch_subject(s->cover));
+	else
+		fprintf(out, "review: %zu patches without a cover letter\n", s->npatches);
+	fprintf(out, "branch: %s (from %s), base: %s%s%s%s\n", r->branch, r->branch_source,
+		r->base ? r->base : "the branch tip", r->base ? " (from " : "",
+		r->base ? r->base_source : "", r->base ? ")" : "");
+	if (s->nmissing) {
+		fprintf(out, "missing from the series:");
+		for (i = 0; i < s->nmissing; i++)
+			fprintf(out, " %03d/%03d", s->missing[i], s->total);
+		fputc('\n', out);
+	}
+	if (s->duplicates)
+		fprintf(out, "received twice: %zu patch%s, reviewed once\n", s->duplicates,
+			s->duplicates == 1 ? "" : "es");
+}
+
+int fs_report_text(FILE *out, const struct fs_review *r, const struct fs_report_opts *o)
+{
+	size_t i, k, shown;
+	int first;
+
+	print_header(out, r);
+	for (i = 0; i < r->npatches; i++) {
+		const struct fs_review_patch *rp = &r->patches[i];
+		for (k = 0, shown = 0; k < rp->findings.n; k++)
+			shown += !rp->findings.v[k].ignored;
+		if (!shown && !o->all)
+			continue;
+		fprintf(out, "\n%03d/%03d %s\n", rp->index, r->series->total > 0 ? r->series->total : 0,
+			fs_patch_title(rp->patch));
+		if (rp->findings.upstream[0])
+			fprintf(out, "  upstream %.12s (\"%s\")\n", rp->findings.upstream,
+				rp->findings.upstream_subject);
+		for (k = 0; k < rp->findings.n; k++) {
+			const struct fs_finding *f = &rp->findings.v[k];
+			char *line;
+			const char *kind = fs_finding_kind_name(f->kind);
+			if (f->ignored)
+				continue;
+			line = fs_report_finding_line(r, f);
+			if (o->color)
+				fprintf(out, "  %s%s\033[0m%s\n", kind_color(f->kind), kind,
+					line + strlen(kind));
+			else
+				fprintf(out, "  %s\n", line);
+			g_free(line);
+		}
+	}
+	fprintf(out, "\nsummary:");
+	first = 1;
+	for (k = 0; k < FS_FIND_KIND_COUNT; k++) {
+		if (!r->counts[k])
+			continue;
+		fprintf(out, "%s %zu %s", first ? "" : ",", r->counts[k], fs_finding_kind_name(k));
+		first = 0;
+	}
+	if (first)
+		fprintf(out, " no findings");
+	fprintf(out, " in %zu patches", r->npatches);
+	if (r->ignored)
+		fprintf(out, " (%zu ignored)", r->ignored);
+	fputc('\n', out);
+	return ferror(out) ? -1 : 0;
+}
+
+static void json_finding(JsonBuilder *b, const struct fs_finding *f)
+{
+	size_t i;
+
+	json_builder_begin_object(b);
+	fs_json_str(b, "kind", fs_finding_kind_name(f->kind));
+	fs_json_str(b, "commit", f->commit[0] ? f->commit : NULL);
+	fs_json_str(b, "subject", f->subject);
+	fs_json_str(b, "release", f->release);
+	fs_json_int(b, "series_index", f->series_index);
+	json_builder_set_member_name(b, "chain");
+	json_builder_begin_array(b);
+	for (i = 0; i < f->nchain; i++)
+		json_builder_add_string_value(b, f->chain[i]);
+	json_builder_end_array(b);
+	fs_json_str(b, "stable_commit", f->stable_commit);
+	fs_json_str(b, "stable_release", f->stable_release);
+	fs_json_str(b, "message_id", f->message_id);
+	fs_json_str(b, "from", f->from);
+	fs_json_str(b, "date", f->date);
+	fs_json_str(b, "evidence", f->evidence);
+	fs_json_str(b, "note", f->note);
+	fs_json_str(b, "ignored", f->ignored);
+	json_builder_end_object(b);
+}
+
+int fs_report_json(FILE *out, const struct fs_review *r)
+{
+	JsonBuilder *b = json_builder_new();
+	const struct fs_thread_series *s = r->series;
+	size_t i, k;
+	int rc;
+
+	json_builder_begin_object(b);
+	fs_json_str(b, "branch", r->branch);
+	fs_json_str(b, "branch_source", r->branch_source);
+	fs_json_str(b, "base", r->base);
+	fs_json_str(b, "base_source", r->base ? r->base_source : NULL);
+	fs_json_str(b, "release", s->release);
+	fs_json_str(b, "deadline", s->deadline);
+	json_builder_set_member_name(b, "cover");
+	if (s->cover) {
+		json_builder_begin_object(b);
+		fs_json_str(b, "message_id", fs_patch_message_id(s->cover));
+		fs_json_str(b, "subject", fs_patch_subject(s->cover));
+		json_builder_end_object(b);
+	} else {
+		json_builder_add_null_value(b);
+	}
+	json_builder_set_member_name(b, "missing");
+	json_builder_begin_array(b);
+	for (i = 0; i < s->nmissing; i++)
+		json_builder_add_int_value(b, s->missing[i]);
+	json_builder_end_array(b);
+	json_builder_set_member_name(b, "patches");
+	json_builder_begin_array(b);
+	for (i = 0; i < r->npatches; i++) {
+		const struct fs_review_patch *rp = &r->patches[i];
+		json_builder_begin_object(b);
+		fs_json_int(b, "index", rp->index);
+		fs_json_int(b, "total", s->total);
+		fs_json_str(b, "message_id", fs_patch_message_id(rp->patch));
+		fs_json_str(b, "subject", fs_patch_subject(rp->patch));
+		fs_json_str(b, "upstream", rp->findings.upstream[0] ? rp->findings.upstream : NULL);
+		json_builder_set_member_name(b, "findings");
+		json_builder_begin_array(b);
+		for (k = 0; k < rp->findings.n; k++)
+			json_finding(b, &rp->findings.v[k]);
+		json_builder_end_array(b);
+		json_builder_end_object(b);
+	}
+	json_builder_end_array(b);
+	json_builder_set_member_name(b, "summary");
+	json_builder_begin_object(b);
+	for (k = 0; k < FS_FIND_KIND_COUNT; k++) {
+		json_builder_set_member_name(b, fs_finding_kind_name(k));
+		json_builder_add_int_value(b, (gint64)r->counts[k]);
+	}
+	json_builder_set_member_name(b, "ignored");
+	json_builder_add_int_value(b, (gint64)r->ignored);
+	json_builder_end_object(b);
+	json_builder_end_object(b);
+	rc = fs_json_print_line(b, out);
+	g_object_unref(b);
+	return rc;
+}
