@@ -9,7 +9,7 @@ set -eu
 
 build_pkgs="gcc make pkg-config git libgmime-3.0-dev libgit2-dev libpcre2-dev
 libnotmuch-dev notmuch libjson-glib-dev libcmocka-dev"
-test_pkgs="mandoc mutt tmux python3"
+test_pkgs="mandoc mutt tmux python3 time"
 
 pkgs=$build_pkgs
 [ "${1:-}" = "--test" ] && pkgs="$build_pkgs $test_pkgs"

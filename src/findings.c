@@ -297,7 +297,9 @@ static void check_applied(struct judge *j, fs_cid u)
 	for (i = 0; i < n && i < 32; i++) {
 		if (!fs_index_in_branch(j->idx, bp[i], j->ctx->branch, j->ctx->base))
 			continue;
-		f = add(j, FS_FIND_ALREADY_APPLIED, u, NULL, "exact");
+		/* The duplicate is what the reviewer looks up: name the
+		 * branch's commit, and its upstream in the note. */
+		f = add(j, FS_FIND_ALREADY_APPLIED, bp[i], NULL, "exact");
 		set_stable(j, f, bp[i]);
 		fs_index_commit_hex(j->idx, bp[i], hex);
 		set_note(j, f, fmt("already backported to %s as %.12s%s%s", j->ctx->branch, hex,
@@ -438,8 +440,8 @@ static void check_targets(struct judge *j, const struct fs_tags *tags)
 			f = add(j, FS_FIND_FIXES_TAG_MISMATCH, t, NULL, "subject");
 			if (fs_index_resolve_all(j->idx, fx[i].id, by_id, 2) == 1) {
 				fs_index_commit_hex(j->idx, by_id[0], hex);
-				set_note(j, f, fmt("Fixes: %s names %.12s (\"%s\"); the quoted subject is that of this commit",
-						   fx[i].id, hex, fs_index_commit_subject(j->idx, by_id[0])));
+				set_note(j, f, fmt("Fixes: %s is the id of \"%s\"; the quoted subject is that of this commit",
+						   fx[i].id, fs_index_commit_subject(j->idx, by_id[0])));
 			} else {
 				set_note(j, f, fmt("Fixes: %s is not a known id; the quoted subject is that of this commit",
 						   fx[i].id));

@@ -202,6 +202,12 @@ static int find_reports(const struct fs_review *r, const struct fs_index *idx,
 		/* A mail that cannot be parsed cannot be quoted either. */
 		if (fs_patch_parse_file(&m, hits->v[i].filename, NULL) < 0)
 			continue;
+		/* Covers and patch mails of other series quote ids and
+		 * subjects in their shortlogs; only people's mails report. */
+		if (fs_patch_series(m) && strncasecmp(fs_patch_subject(m), "re:", 3)) {
+			fs_patch_free(m);
+			continue;
+		}
 		body = fs_patch_body(m, &blen);
 		for (p = 0; p < r->npatches; p++) {
 			for (k = 0; k < ups[p].n; k++) {

@@ -1,0 +1,43 @@
+#!/bin/sh
+# make demo: build the sample kernel repository and mail store under DIR,
+# then run the review of the sample 4.4 review thread.
+#
+# usage: scripts/demo.sh FIXSCAN DIR
+set -eu
+fixscan=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+top=$(cd "$(dirname "$0")/.." && pwd)
+dir=$2
+rm -rf "$dir"
+mkdir -p "$dir/mail"
+dir=$(cd "$dir" && pwd)
+
+echo "demo: generating the sample kernel repository in $dir/kernel"
+python3 "$top/scripts/gen-kernel.py" sample "$dir/kernel" >/dev/null
+for m in "$top"/maildirs/*/; do
+	cp -R "$m" "$dir/mail/"
+done
+cat >"$dir/notmuch-config" <<CONF
+[database]
+path=$dir/mail
+[user]
+name=Rita Reviewer
+primary_email=rita@example.org
+[new]
+tags=unread;inbox;
+CONF
+# The demo keeps to its own directory: its own notmuch config, cache and
+# git config, never the user's.
+export NOTMUCH_CONFIG="$dir/notmuch-config" XDG_CACHE_HOME="$dir/cache"
+export XDG_CONFIG_HOME="$dir/config" GIT_CONFIG_GLOBAL="$dir/gitconfig"
+unset NOTMUCH_DATABASE NOTMUCH_PROFILE || true
+notmuch new --quiet
+echo "demo: indexing the sample kernel repository"
+"$fixscan" index --repo "$dir/kernel"
+echo "demo: fixscan review --repo $dir/kernel 'path:review-4.4/**'"
+echo
+set +e
+"$fixscan" review --repo "$dir/kernel" 'path:review-4.4/**'
+rc=$?
+set -e
+# Exit status 1 means "findings", which is what the sample is made to show.
+[ "$rc" -le 1 ]
