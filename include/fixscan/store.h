@@ -30,7 +30,10 @@ const char *fs_store_path(const struct fs_store *st);
 
 /* A notmuch configuration value (user.name, user.primary_email, or any
  * key such as "fixscan.drafts"), or NULL when unset; borrowed, valid until
- * fs_store_free(). */
+ * fs_store_free().  An empty value counts as unset.  user.name,
+ * user.primary_email and user.other_email are NULL unless the user set
+ * them (config file or database): notmuch's own guesses from the password
+ * file and host name are not an identity to send mail as. */
 const char *fs_store_config(struct fs_store *st, const char *key);
 
 /* One message of a search result. */
@@ -61,12 +64,14 @@ int fs_store_search(struct fs_store *st, const char *query,
 int fs_store_threads(struct fs_store *st, const char *query, char ***out,
 		     struct fs_error *err);
 
-/* All messages of thread THREAD_ID (without "thread:"), oldest first. */
+/* All messages of thread THREAD_ID (without "thread:"; a leading
+ * "thread:" is ignored), oldest first. */
 int fs_store_thread(struct fs_store *st, const char *thread_id,
 		    struct fs_store_messages *out, struct fs_error *err);
 
-/* The message with id MESSAGE_ID (without <> and "id:"): 0 with *OUT
- * filled (free with fs_store_message_clear()), or FS_ENOTFOUND. */
+/* The message with id MESSAGE_ID (without <> and "id:"; either is
+ * ignored if present): 0 with *OUT filled (free with
+ * fs_store_message_clear()), or FS_ENOTFOUND. */
 int fs_store_find_message(struct fs_store *st, const char *message_id,
 			  struct fs_store_message *out, struct fs_error *err);
 void fs_store_message_clear(struct fs_store_message *m);
