@@ -1,0 +1,141 @@
+#!/bin/sh
+# fixscan review on the sample threads, against the sample kernel
+# repository whose ids they use; every expected finding of answers.json
+# must be found, and nothing else of the kinds answers.json describes.
+. "$(dirname "$0")/lib.sh"
+. "$SRC/tests/e2e/lib-notmuch.sh"
+
+python3 "$SRC/scripts/gen-kernel.py" sample "$TRASH/kernel" >/dev/null || exit 1
+setup_notmuch "$TRASH/mail" "$SRC/maildirs/review-4.4" "$SRC/maildirs/review-4.5" \
+	"$SRC/maildirs/lists" || exit 1
+"$FIXSCAN" index --repo kernel >/dev/null || exit 1
+cover=$(python3 -c 'import json; print(json.load(open("kernel/answers.json"))["threads"]["review-4.4"]["cover"])')
+
+# Compare a review --json line with the answers for one thread.  Kinds the
+# answers do not describe (objection, reverts-stable) are checked apart.
+cat >check.py <<'PY'
+import json, sys
+answers = json.load(open("kernel/answers.json"))["threads"][sys.argv[1]]
+got = json.loads(open(sys.argv[2]).read().splitlines()[0])
+extra = {"objection", "reverts-stable"}
+ok = True
+if got["branch"] != answers["branch"]:
+    print("branch", got["branch"], "!=", answers["branch"]); ok = False
+if answers["cover"] and got["base"] != answers["base"]:
+    print("base", got["base"], "!=", answers["base"]); ok = False
+by_index = {p["index"]: p for p in got["patches"]}
+for want in answers["patches"]:
+    p = by_index.get(want["index"])
+    if p is None:
+        print("patch", want["index"], "missing from the report"); ok = False; continue
+    unknown = any(e["kind"] == "unknown-upstream" for e in want["expected"])
+    if want["upstream"] and not unknown and p["upstream"] != want["upstream"]:
+        print(want["index"], "upstream", p["upstream"], "!=", want["upstream"]); ok = False
+    exp = sorted((e["kind"], e["commit"]) for e in want["expected"])
+    have = sorted((f["kind"], f["commit"]) for f in p["findings"] if f["kind"] not in extra)
+    if exp != have:
+        print(want["index"], "want", exp, "got", have); ok = False
+sys.exit(0 if ok else 1)
+PY
+
+test_expect_code 1 'review of the 4.4 thread finds something (exit 1)' '
+	"$FIXSCAN" review --repo kernel --json "path:review-4.4/**" >r44.json
+'
+test_expect_success 'every expected finding of the 4.4 thread, and nothing else' '
+	python3 check.py review-4.4 r44.json
+'
+test_expect_success 'every finding kind occurs in the 4.4 thread' '
+	for k in fix-missing fix-queued fix-present reverted-upstream already-applied \
+		target-absent no-upstream unknown-upstream regression-report dep-missing \
+		fixes-tag-mismatch reverts-stable objection; do
+		grep -q "\"kind\":\"$k\"" r44.json || { echo "no $k"; exit 1; }
+	done
+'
+test_expect_success 'the fix-of-fix chain runs from the upstream commit to the fix' '
+	python3 -c "
+import json
+r = json.loads(open(\"r44.json\").readline())
+a = json.load(open(\"kernel/answers.json\"))[\"threads\"][\"review-4.4\"]
+ups = {p[\"index\"]: p[\"upstreams\"] for p in a[\"patches\"]}
+chains = [f[\"chain\"] for p in r[\"patches\"] for f in p[\"findings\"] if len(f[\"chain\"]) >= 3]
+assert chains, \"no chain of three or more\"
+for p in r[\"patches\"]:
+    for f in p[\"findings\"]:
+        if f[\"chain\"]:
+            assert f[\"chain\"][0] in ups[p[\"index\"]], (p[\"index\"], f[\"chain\"])
+            assert f[\"chain\"][-1] == f[\"commit\"], (p[\"index\"], f[\"chain\"])
+"
+'
+test_expect_code 1 'review of the 4.5 thread (no cover letter)' '
+	"$FIXSCAN" review --repo kernel --json "path:review-4.5/**" >r45.json
+'
+test_expect_success 'every expected finding of the 4.5 thread, and nothing else' '
+	python3 check.py review-4.5 r45.json
+'
+test_expect_code 1 'text report: blocks, summary, the branch and where it came from' '
+	"$FIXSCAN" review --repo kernel "path:review-4.4/**" >r44.txt
+'
+test_expect_success 'text report content' '
+	grep -q "^branch: linux-4.4.y (from X-KernelTest-Branch), base: v4.4.6 (from X-KernelTest-Version)" r44.txt &&
+	grep -q "^summary: .*fix-missing" r44.txt &&
+	grep -q "^  fix-queued .* is queued as 0[0-9][0-9]/024" r44.txt &&
+	grep -q "matched by subject only" r44.txt &&
+	! grep -q "$(printf "\033")" r44.txt
+'
+test_expect_code 1 'the thread by cover Message-Id with angle brackets' '
+	"$FIXSCAN" review --repo kernel --json "$cover" >by-mid.json
+'
+test_expect_success 'the same review whichever way the thread is named' '
+	bare=$(echo "$cover" | tr -d "<>") &&
+	"$FIXSCAN" review --repo kernel --json "id:$bare" >by-id.json;
+	tid=$(notmuch search --output=threads "id:$bare") &&
+	"$FIXSCAN" review --repo kernel --json "$tid" >by-thread.json;
+	"$FIXSCAN" review --repo kernel --json - <"$(notmuch search --output=files "id:$bare")" >by-stdin.json;
+	test_cmp r44.json by-mid.json && test_cmp r44.json by-id.json &&
+	test_cmp r44.json by-thread.json && test_cmp r44.json by-stdin.json
+'
+test_expect_code 0 '--all with an ignore file that silences everything exits 0' '
+	python3 -c "
+import json
+r = json.loads(open(\"r44.json\").readline())
+with open(\"ignore\", \"w\") as f:
+    f.write(\"# silence every finding, by commit or by patch\n\")
+    for p in r[\"patches\"]:
+        for x in p[\"findings\"]:
+            f.write(\"%s %s test reason\n\" % (x[\"commit\"] or \"*\", p[\"upstream\"] or \"*\"))
+" &&
+	"$FIXSCAN" review --repo kernel --ignore ignore --json "path:review-4.4/**" >ign.json
+'
+test_expect_success 'ignored findings stay in JSON with their reason and are counted' '
+	python3 -c "
+import json
+r = json.loads(open(\"ign.json\").readline())
+fs = [f for p in r[\"patches\"] for f in p[\"findings\"]]
+assert fs and all(f[\"ignored\"] == \"test reason\" for f in fs), fs[:2]
+assert r[\"summary\"][\"ignored\"] == len(fs)
+assert r[\"summary\"][\"fix-missing\"] == 0
+" &&
+	"$FIXSCAN" review --repo kernel --ignore ignore "path:review-4.4/**" | grep -q "ignored)"
+'
+test_expect_success '--base changes what counts as in the branch' '
+	"$FIXSCAN" review --repo kernel --base v4.4.1 --json "path:review-4.4/**" >b441.json;
+	test $? -eq 1 &&
+	grep -q "\"base\":\"v4.4.1\",\"base_source\":\"--base\"" b441.json &&
+	! cmp -s r44.json b441.json
+'
+test_expect_code 2 'a query with no review thread' '
+	"$FIXSCAN" review --repo kernel "subject:no-such-thing-anywhere" 2>err;
+	rc=$?; test $(wc -l <err) -eq 1 && grep -q "^fixscan: no stable review thread" err; exit $rc
+'
+test_expect_code 2 'a missing kernel repository' '
+	"$FIXSCAN" review --repo "$TRASH/nowhere" "path:review-4.4/**" 2>err;
+	rc=$?; test $(wc -l <err) -eq 1 && grep -q "^fixscan: .*nowhere" err; exit $rc
+'
+test_expect_code 2 'a missing notmuch database' '
+	NOTMUCH_CONFIG="$TRASH/no-config" "$FIXSCAN" review --repo kernel "path:review-4.4/**" 2>err;
+	rc=$?; test $(wc -l <err) -eq 1 && grep -q "^fixscan: " err; exit $rc
+'
+test_expect_code 2 'no thread given is a usage error' '
+	"$FIXSCAN" review --repo kernel
+'
+test_done
