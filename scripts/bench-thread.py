@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Write a stable review thread of N patches for the benchmark.
+
+usage: bench-thread.py REPO MAILDIR N
+
+The patches backport N mainline commits of REPO made after the fork of its
+first stable branch, in the format of a real review thread (a cover letter,
+then one reply per patch).  Their upstream ids are printed, one per line.
+"""
+import os
+import subprocess
+import sys
+
+
+def git(repo, *args):
+    return subprocess.run(["git", "-C", repo, *args], check=True,
+                          capture_output=True, text=True).stdout
+
+
+def main():
+    repo, maildir, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    branches = git(repo, "for-each-ref", "--format=%(refname:short)",
+                   "refs/heads/linux-*.y").split()
+    if not branches:
+        sys.exit("bench-thread: no stable branch in " + repo)
+    branch = branches[0]
+    series = branch[len("linux-"):-len(".y")]
+    tags = git(repo, "tag", "--list", "v%s.*" % series, "--sort=v:refname").split()
+    last = int(tags[-1].rsplit(".", 1)[1]) if tags else 0
+    release = "%s.%d" % (series, last + 1)
+    commits = git(repo, "rev-list", "--no-merges", "--format=%H %s",
+                  "v%s..refs/heads/master" % series).splitlines()
+    commits = [c for c in commits if not c.startswith("commit ")]
+    step = max(1, len(commits) // n)
+    picked = [c.split(" ", 1) for c in commits[::step][:n]]
+    for d in ("cur", "new", "tmp"):
+        os.makedirs(os.path.join(maildir, d), exist_ok=True)
+    cover_id = "bench-0@stable.example.org"  # the Message-Id write() gives i = 0
+    total = len(picked)
+
+    def write(i, subject, body, extra=""):
+        text = ("From: Stable Maintainer <stable@example.org>\n"
+                "To: linux-kernel@vger.kernel.org\n"
+                "Subject: %s\n"
+                "Date: Mon, 01 Jan 2024 00:00:%02d +0000\n"
+                "Message-Id: <bench-%d@stable.example.org>\n"
+                "%s"
+                "X-KernelTest-Branch: %s\n"
+                "X-KernelTest-Version: %s-rc1\n"
+                "\n%s") % (subject, i % 60, i, extra, branch, release, body)
+        with open(os.path.join(maildir, "cur", "%08d.bench:2,S" % i), "w") as f:
+            f.write(text)
+
+    write(0, "[PATCH %s 000/%03d] %s-stable review" % (series, total, release),
+          "This is the start of the stable review cycle for the %s release.\n"
+          "There are %d patches in this series.\n" % (release, total))
+    for i, (cid, subject) in enumerate(picked, 1):
+        body = ("%s-stable review patch.  If anyone has any objections, please let me know.\n\n"
+                "------------------\n\n"
+                "From: Some Author <author@example.org>\n\n"
+                "commit %s upstream.\n\n"
+                "A change worth backporting.\n\n"
+                "Signed-off-by: Some Author <author@example.org>\n"
+                "---\n"
+                " kernel/file.c | 2 +-\n"
+                " 1 file changed, 1 insertion(+), 1 deletion(-)\n") % (series, cid)
+        write(i, "[PATCH %s %03d/%03d] %s" % (series, i, total, subject), body,
+              "In-Reply-To: <%s>\nReferences: <%s>\n" % (cover_id, cover_id))
+        print(cid)
+
+
+if __name__ == "__main__":
+    main()
