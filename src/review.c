@@ -137,114 +137,127 @@ struct upstream_list {
 	size_t n;
 };
 
-/* Regression reports: one store query for the whole series, then each hit
- * read to see which commits it names. */
+/* Regression reports: one store query per upstream commit (one query
+ * OR-ing hundreds of ids costs notmuch far more than the queries one by
+ * one), then each hit read to check it really names the commit. */
 static int find_reports(const struct fs_review *r, const struct fs_index *idx,
 			struct fs_store *store, const struct upstream_list *ups,
 			struct fs_report_mail **out, size_t *nout,
 			struct fs_store_messages *hits, char ***dates, struct fs_error *err)
 {
-	GString *q = g_string_new(NULL);
+	GString *words = g_string_new(NULL), *q = g_string_new(NULL);
 	struct fs_store_message cover_msg;
 	const struct fs_thread_series *s = r->series;
-	size_t i, k, w, terms = 0, cap = 0;
+	const struct fs_patch *anchor = s->cover ? s->cover : s->patches[0];
+	size_t i, k, w, cap = 0, dcap = 0;
 	char hex[41];
 	int rc = 0;
 
 	*out = NULL;
 	*nout = 0;
 	memset(&cover_msg, 0, sizeof(cover_msg));
-	g_string_append(q, "(");
-	for (i = 0; i < r->npatches; i++) {
-		for (k = 0; k < ups[i].n; k++) {
-			char *quoted = fs_store_quote(fs_index_commit_subject(idx, ups[i].ids[k]));
-			fs_index_commit_hex(idx, ups[i].ids[k], hex);
-			g_string_append_printf(q, "%s%.12s* OR %s", terms ? " OR " : "", hex,
-					       quoted ? quoted : "\"\"");
-			free(quoted);
-			terms++;
-		}
-	}
-	if (!terms)
-		goto out;
-	g_string_append(q, ") AND (");
+	g_string_append(words, " AND (");
 	for (w = 0; w < sizeof(regression_words) / sizeof(*regression_words); w++) {
 		char *quoted = fs_store_quote(regression_words[w]);
-		g_string_append_printf(q, "%s%s", w ? " OR " : "", quoted ? quoted : "\"\"");
+		g_string_append_printf(words, "%s%s", w ? " OR " : "", quoted ? quoted : "\"\"");
 		free(quoted);
 	}
-	g_string_append(q, ")");
-	{
-		const struct fs_patch *anchor = s->cover ? s->cover : s->patches[0];
-		if (fs_patch_message_id(anchor) &&
-		    fs_store_find_message(store, fs_patch_message_id(anchor), &cover_msg, NULL) == 0)
-			g_string_append_printf(q, " AND NOT thread:%s", cover_msg.thread_id);
-	}
-	rc = fs_store_search(store, q->str, hits, err);
-	if (rc < 0)
-		goto out;
-	*dates = calloc(hits->n + 1, sizeof(**dates));
-	if (!*dates) {
-		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
-		goto out;
-	}
-	for (i = 0; i < hits->n; i++) {
-		char buf[64];
-		time_t t = hits->v[i].date;
-		struct tm tm;
-		if (gmtime_r(&t, &tm) && strftime(buf, sizeof(buf), "%a, %d %b %Y %H:%M:%S +0000", &tm))
-			(*dates)[i] = strdup(buf);
-	}
-	for (i = 0; i < hits->n; i++) {
-		struct fs_patch *m = NULL;
-		const char *body;
-		size_t blen, p;
-		/* A mail that cannot be parsed cannot be quoted either. */
-		if (fs_patch_parse_file(&m, hits->v[i].filename, NULL) < 0)
-			continue;
-		/* Covers and patch mails of other series quote ids and
-		 * subjects in their shortlogs; only people's mails report. */
-		if (fs_patch_series(m) && strncasecmp(fs_patch_subject(m), "re:", 3)) {
-			fs_patch_free(m);
-			continue;
-		}
-		body = fs_patch_body(m, &blen);
-		for (p = 0; p < r->npatches; p++) {
-			for (k = 0; k < ups[p].n; k++) {
-				const char *subj = fs_index_commit_subject(idx, ups[p].ids[k]);
+	g_string_append(words, ")");
+	if (fs_patch_message_id(anchor) &&
+	    fs_store_find_message(store, fs_patch_message_id(anchor), &cover_msg, NULL) == 0)
+		g_string_append_printf(words, " AND NOT thread:%s", cover_msg.thread_id);
+	for (i = 0; i < r->npatches; i++) {
+		for (k = 0; k < ups[i].n; k++) {
+			struct fs_store_messages one = { NULL, 0 };
+			const char *subj = fs_index_commit_subject(idx, ups[i].ids[k]);
+			char *quoted = fs_store_quote(subj);
+			size_t h;
+
+			fs_index_commit_hex(idx, ups[i].ids[k], hex);
+			g_string_printf(q, "(%.12s OR %s OR %s)%s", hex, hex,
+					quoted ? quoted : "\"\"", words->str);
+			free(quoted);
+			rc = fs_store_search(store, q->str, &one, err);
+			if (rc < 0) {
+				fs_store_messages_free(&one);
+				goto out;
+			}
+			hex[12] = '\0';
+			for (h = 0; h < one.n; h++) {
+				struct fs_patch *m = NULL;
+				const char *body, *msubj;
+				size_t blen;
 				bool named;
-				fs_index_commit_hex(idx, ups[p].ids[k], hex);
-				hex[12] = '\0';
-				named = has_word_ci(body, blen, hex) ||
-					has_word_ci(fs_patch_subject(m), strlen(fs_patch_subject(m)), hex) ||
-					(*subj && (memmem(body, blen, subj, strlen(subj)) ||
-						   strstr(fs_patch_subject(m), subj)));
+				char buf[64];
+				time_t t = one.v[h].date;
+				struct tm tm;
+
+				/* A mail that cannot be parsed cannot be quoted. */
+				if (fs_patch_parse_file(&m, one.v[h].filename, NULL) < 0)
+					continue;
+				msubj = fs_patch_subject(m);
+				/* Covers and patch mails of other series quote ids
+				 * and subjects in their shortlogs; only people's
+				 * mails report. */
+				named = !(fs_patch_series(m) && strncasecmp(msubj, "re:", 3));
+				body = fs_patch_body(m, &blen);
+				named = named && (has_word_ci(body, blen, hex) ||
+						  has_word_ci(msubj, strlen(msubj), hex) ||
+						  (*subj && (memmem(body, blen, subj, strlen(subj)) ||
+							     strstr(msubj, subj))));
+				fs_patch_free(m);
 				if (!named)
 					continue;
+				/* Keep the hit: move it into HITS, which owns the
+				 * strings the report points at. */
+				if (hits->n == dcap) {
+					size_t nc = dcap ? dcap * 2 : 8;
+					struct fs_store_message *g = realloc(hits->v, nc * sizeof(*g));
+					char **gd = realloc(*dates, nc * sizeof(*gd));
+					if (g)
+						hits->v = g;
+					if (gd)
+						*dates = gd;
+					if (!g || !gd) {
+						fs_store_messages_free(&one);
+						rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+						goto out;
+					}
+					dcap = nc;
+				}
+				hits->v[hits->n] = one.v[h];
+				memset(&one.v[h], 0, sizeof(one.v[h]));
+				(*dates)[hits->n] = NULL;
+				if (gmtime_r(&t, &tm) &&
+				    strftime(buf, sizeof(buf), "%a, %d %b %Y %H:%M:%S +0000", &tm))
+					(*dates)[hits->n] = strdup(buf);
 				if (*nout == cap) {
 					size_t nc = cap ? cap * 2 : 8;
 					struct fs_report_mail *g = realloc(*out, nc * sizeof(*g));
 					if (!g) {
-						fs_patch_free(m);
+						hits->n++;
+						fs_store_messages_free(&one);
 						rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 						goto out;
 					}
 					*out = g;
 					cap = nc;
 				}
-				(*out)[*nout].upstream = ups[p].ids[k];
-				(*out)[*nout].message_id = hits->v[i].message_id;
-				(*out)[*nout].from = hits->v[i].from;
-				(*out)[*nout].date = (*dates)[i];
-				(*out)[*nout].subject = hits->v[i].subject;
+				(*out)[*nout].upstream = ups[i].ids[k];
+				(*out)[*nout].message_id = hits->v[hits->n].message_id;
+				(*out)[*nout].from = hits->v[hits->n].from;
+				(*out)[*nout].date = (*dates)[hits->n];
+				(*out)[*nout].subject = hits->v[hits->n].subject;
 				(*nout)++;
+				hits->n++;
 			}
+			fs_store_messages_free(&one);
 		}
-		fs_patch_free(m);
 	}
 out:
 	fs_store_message_clear(&cover_msg);
 	g_string_free(q, TRUE);
+	g_string_free(words, TRUE);
 	return rc;
 }
 
