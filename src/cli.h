@@ -53,9 +53,15 @@ int cli_load_threads(struct fs_store *store, const char *query,
  * $XDG_CONFIG_HOME/fixscan/ignore.  A new string in *OUT. */
 int cli_ignore_path(struct fs_config *cfg, const char *flag, char **out);
 
+/* Print TEXT (lines separated by '\n') on OUT with each line wrapped at
+ * WIDTH columns, continuation lines indented four columns deeper. */
+void cli_print_wrapped(FILE *out, const char *text, int width);
+
 int cmd_review(int argc, char **argv, struct fs_error *err);
 int cmd_parse(int argc, char **argv, struct fs_error *err);
 int cmd_index(int argc, char **argv, struct fs_error *err);
 int cmd_show(int argc, char **argv, struct fs_error *err);
+int cmd_check(int argc, char **argv, struct fs_error *err);
+int cmd_digest(int argc, char **argv, struct fs_error *err);
 
 #endif
