@@ -419,6 +419,7 @@ struct worker {
 	git_odb *odb;
 	struct pool pool;
 	VEC(struct fs_disk_ref) refs;
+	VEC(git_oid) parents; /* the parents of the batch being read */
 	pthread_t thread;
 };
 
@@ -533,10 +534,11 @@ static int add_ref(struct worker *wk, enum fs_ref_kind kind, const char *hex,
 	return VEC_PUSH(wk->refs, r);
 }
 
-/* Read one commit: its parents go to *PARENTS, its subject and refs to the
- * worker's pools.  Returns 0, 1 when the object is missing, <0 on error. */
+/* Read one commit: its parents are appended to wk->parents (*NPARENTS of
+ * them, at most 255), its subject and refs go to the worker's pools.
+ * Returns 0, 1 when the object is missing, <0 on error. */
 static int read_commit(struct worker *wk, struct node *n, uint32_t slot,
-		       git_oid *parents, int *nparents, struct fs_error *err)
+		       int *nparents, struct fs_error *err)
 {
 	git_odb_object *obj = NULL;
 	const char *data, *end, *p, *msg, *eol;
@@ -565,9 +567,16 @@ static int read_commit(struct worker *wk, struct node *n, uint32_t slot,
 		eol = memchr(p, '\n', end - p);
 		if (!eol)
 			eol = end;
-		if (eol - p >= 7 + GIT_OID_HEXSZ && !memcmp(p, "parent ", 7) && *nparents < 255 &&
-		    git_oid_fromstrn(&parents[*nparents], p + 7, GIT_OID_HEXSZ) == 0)
-			(*nparents)++;
+		if (eol - p >= 7 + GIT_OID_HEXSZ && !memcmp(p, "parent ", 7) && *nparents < 255) {
+			git_oid poid;
+			if (git_oid_fromstrn(&poid, p + 7, GIT_OID_HEXSZ) == 0) {
+				if (VEC_PUSH(wk->parents, poid)) {
+					git_odb_object_free(obj);
+					return fs_error_set(err, FS_ENOMEM, "out of memory");
+				}
+				(*nparents)++;
+			}
+		}
 		if (eol == end)
 			break;
 	}
@@ -671,11 +680,10 @@ static void *worker_main(void *arg)
 	struct worker *wk = arg;
 	struct walk *w = wk->w;
 	uint32_t batch[BATCH];
-	static __thread git_oid parents[BATCH][16];
 	int nparents[BATCH];
 	int missing[BATCH];
 	struct fs_error err = FS_ERROR_INIT;
-	size_t nb, i;
+	size_t nb, i, pos;
 	int j, rc;
 
 	pthread_mutex_lock(&w->lock);
@@ -691,6 +699,9 @@ static void *worker_main(void *arg)
 		pthread_mutex_unlock(&w->lock);
 
 		rc = 0;
+		wk->parents.n = 0;
+		for (i = 0; i < nb; i++)
+			nparents[i] = 0;
 		for (i = 0; i < nb && rc >= 0; i++) {
 			/* Nodes live in chunks that never move, and only this
 			 * worker touches a node it popped. */
@@ -698,12 +709,10 @@ static void *worker_main(void *arg)
 			pthread_mutex_lock(&w->lock);
 			n = node_at(w, batch[i]);
 			pthread_mutex_unlock(&w->lock);
-			rc = read_commit(wk, n, batch[i], parents[i], &nparents[i], &err);
+			rc = read_commit(wk, n, batch[i], &nparents[i], &err);
 			missing[i] = rc == 1;
 			if (rc == 1)
 				rc = 0;
-			/* Octopus merges with more than 16 parents are rare;
-			 * the extra parents are looked up again below. */
 		}
 
 		pthread_mutex_lock(&w->lock);
@@ -716,13 +725,13 @@ static void *worker_main(void *arg)
 			pthread_cond_broadcast(&w->cond);
 			break;
 		}
-		for (i = 0; i < nb; i++) {
+		for (i = 0, pos = 0; i < nb; pos += nparents[i], i++) {
 			struct node *n = node_at(w, batch[i]);
 			n->state = missing[i] ? NODE_MISSING : NODE_READ;
 			n->parent_first = (uint32_t)w->parents.n;
 			n->nparents = 0;
-			for (j = 0; j < nparents[i] && j < 16; j++) {
-				long gid = intern(w, &parents[i][j]);
+			for (j = 0; j < nparents[i] && !w->failed; j++) {
+				long gid = intern(w, &wk->parents.v[pos + j]);
 				if (gid < 0 || VEC_PUSH(w->parents, (uint32_t)gid)) {
 					w->failed = 1;
 					fs_error_set(&w->err, FS_ENOMEM, "out of memory");
@@ -974,10 +983,15 @@ static int old_still_valid(struct build *b, git_repository *repo, char *note, si
 			return 0;
 		}
 	}
-	/* A new tag that sorts before an indexed tag of its own line could
-	 * own commits an indexed tag claimed. */
+	/* A new tag that sorts before an indexed tag could own commits the
+	 * indexed tag claimed: one of its own line; any stable tag, for a new
+	 * mainline tag (a stable tag reaches the mainline up to its fork, which
+	 * a late fork tag must own); and a mainline tag, for a new stable tag
+	 * whose fork tag is missing (it then claims mainline commits itself).
+	 * Tags of unrelated lines cannot reach each other's commits. */
 	for (i = 0; i < b->ts.t.n; i++) {
 		struct tip *t = &b->ts.t.v[i];
+		int fork_known = 1;
 		if (t->kind != FS_TIP_TAG)
 			continue;
 		for (j = 0; j < notips; j++)
@@ -985,14 +999,26 @@ static int old_still_valid(struct build *b, git_repository *repo, char *note, si
 				break;
 		if (j < notips)
 			continue;
+		if (t->stable_tag) {
+			char fork[80];
+			struct tip key;
+			snprintf(fork, sizeof(fork), "refs/tags/v%ld.%ld", t->major, t->minor);
+			key.name = fork;
+			fork_known = bsearch(&key, b->ts.t.v, b->ts.t.n, sizeof(key),
+					     tip_cmp_name) != NULL;
+		}
 		for (j = 0; j < notips; j++) {
 			const char *on = strings + otips[j].name;
 			long ma, mi;
-			int st;
+			int st, related;
 			if (otips[j].kind != FS_TIP_TAG ||
 			    !classify_tag(on + strlen("refs/tags/"), &ma, &mi, &st))
 				continue;
-			if (st != t->stable_tag || (st && (ma != t->major || mi != t->minor)))
+			if (st == t->stable_tag)
+				related = !st || (ma == t->major && mi == t->minor);
+			else
+				related = !t->stable_tag || !fork_known;
+			if (!related)
 				continue;
 			if (fs_release_cmp(on + strlen("refs/tags/"), t->release) > 0) {
 				snprintf(note, nlen, "new tag '%s' sorts before indexed tags; rebuilding the cache",
@@ -1725,6 +1751,7 @@ out:
 			git_repository_free(b.workers[k].repo);
 			free(b.workers[k].pool.p);
 			free(b.workers[k].refs.v);
+			free(b.workers[k].parents.v);
 		}
 		free(b.workers);
 	}
