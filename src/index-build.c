@@ -1690,7 +1690,7 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 	{
 		uint64_t hh = wr->h;
 		hh = (hh ^ 0) * 0x100000001b3ull;
-		hdr.checksum = hh ^ (hh >> 32);
+		hdr.checksum = fs_idx_file_checksum(&hdr, hh ^ (hh >> 32));
 	}
 	if (!wr->failed && (fseek(f, 0, SEEK_SET) || fwrite(&hdr, sizeof(hdr), 1, f) != 1))
 		wr->failed = 1;

@@ -17,7 +17,9 @@
  *
  * All integers are in host byte order: the cache is a local file, rebuilt
  * when the version or the byte-order mark differs.  The checksum covers
- * everything after the header.
+ * the whole file: the body, then the header with the body's checksum in
+ * place of its own (so a flipped section count or flag is caught too, and
+ * the loader need not walk the big tables to distrust them).
  */
 #ifndef FIXSCAN_INDEX_PRIVATE_H
 #define FIXSCAN_INDEX_PRIVATE_H
@@ -27,7 +29,7 @@
 #include "fixscan/index.h"
 
 #define FS_IDX_MAGIC "FSIDX\0\r\n"
-#define FS_IDX_VERSION 1
+#define FS_IDX_VERSION 2
 #define FS_IDX_BOM 0x01020304u
 
 enum fs_idx_section {
@@ -107,6 +109,9 @@ struct fs_disk_tip {
 
 /* The checksum of a byte range: 64-bit, word at a time. */
 uint64_t fs_idx_checksum(const void *data, size_t len);
+/* The file's checksum from header H and BODY, the fs_idx_checksum() of
+ * everything after the header: that of H with BODY as its checksum. */
+uint64_t fs_idx_file_checksum(const struct fs_disk_header *h, uint64_t body);
 /* 64-bit FNV-1a of a NUL-terminated string. */
 uint64_t fs_idx_hash_str(const char *s);
 /* Hash of a subject after fs_tags_normalize_subject(); 0 when empty. */

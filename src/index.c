@@ -128,6 +128,14 @@ uint64_t fs_idx_checksum(const void *data, size_t len)
 	return h ^ (h >> 32);
 }
 
+uint64_t fs_idx_file_checksum(const struct fs_disk_header *h, uint64_t body)
+{
+	struct fs_disk_header copy = *h;
+
+	copy.checksum = body;
+	return fs_idx_checksum(&copy, sizeof(copy));
+}
+
 uint64_t fs_idx_hash_str(const char *s)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
@@ -315,7 +323,8 @@ int fs_idx_load(struct fs_index **out, const char *path, struct fs_error *err)
 	/* The checksum reads the file through a small buffer, not through
 	 * the mapping, so that a lookup's resident memory stays the few
 	 * pages it touches rather than the whole file. */
-	if (checksum_fd(fd, sizeof(*h), idx->map_len - sizeof(*h)) != h->checksum) {
+	if (fs_idx_file_checksum(h, checksum_fd(fd, sizeof(*h), idx->map_len - sizeof(*h))) !=
+	    h->checksum) {
 		rc = fs_error_set(err, FS_ECORRUPT, "cache '%s' fails its checksum", path);
 		goto out;
 	}
