@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <glib.h>
+
 #include "fixscan/index.h"
 #include "fixscan/tags.h"
 #include "index-private.h"
@@ -867,109 +869,142 @@ static size_t refkeys_lower_bound(const struct fs_index *idx, const uint8_t *key
 	return lo;
 }
 
-/* Call FN for every ref position whose id is a prefix of commit C's id
- * (any length 7..40) or whose quoted subject hashes like C's subject. */
-typedef int (*ref_visit_fn)(const struct fs_index *idx, size_t pos, void *data);
+/* A growable array of ref positions or commits, for the lookups below. */
+struct u32vec {
+	uint32_t *v;
+	size_t n, cap;
+};
 
-static void candidate_refs(const struct fs_index *idx, fs_cid c, ref_visit_fn fn,
-			   void *data)
+static int u32_push(struct u32vec *a, uint32_t x)
+{
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 32;
+		uint32_t *g = realloc(a->v, cap * sizeof(*g));
+		if (!g)
+			return -1;
+		a->v = g;
+		a->cap = cap;
+	}
+	a->v[a->n++] = x;
+	return 0;
+}
+
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort A and drop repeats. */
+static void u32_uniq(struct u32vec *a)
+{
+	size_t i, j;
+
+	if (a->n < 2)
+		return;
+	qsort(a->v, a->n, sizeof(*a->v), u32_cmp);
+	for (i = 1, j = 1; i < a->n; i++)
+		if (a->v[i] != a->v[j - 1])
+			a->v[j++] = a->v[i];
+	a->n = j;
+}
+
+/* The positions of every ref of a kind in KINDS that names commit C: by
+ * its id or an abbreviation of it (4..40 digits), or by C's subject, and
+ * that fs_index_ref_target() resolves to C.  In ref position order, each
+ * once.  Returns 0 or -1 when out of memory. */
+static int refs_naming(const struct fs_index *idx, fs_cid c, unsigned kinds,
+		       struct u32vec *out)
 {
 	const uint8_t *oid = idx->commits[c].oid;
+	struct u32vec cand = { NULL, 0, 0 };
+	struct fs_index_ref ref;
 	uint8_t key[20];
 	size_t len, i;
 	uint64_t h;
 
+	out->n = 0;
 	for (len = 4; len <= 40; len++) {
 		memset(key, 0, 20);
 		memcpy(key, oid, len / 2);
 		if (len % 2)
 			key[len / 2] = oid[len / 2] & 0xf0;
 		for (i = refkeys_lower_bound(idx, key, len); i < idx->nrefs; i++) {
-			const struct fs_disk_ref *r = &idx->refs[idx->refkeys[i]];
-			if (refkey_cmp(r, key, len))
+			uint32_t pos = idx->refkeys[i];
+			if (refkey_cmp(&idx->refs[pos], key, len))
 				break;
-			fn(idx, idx->refkeys[i], data);
+			if ((kinds & FS_REF_BIT(idx->refs[pos].kind)) && u32_push(&cand, pos) < 0)
+				goto oom;
 		}
 	}
 	h = fs_idx_subject_hash(fs_index_commit_subject(idx, c));
-	if (!h)
-		return;
-	for (i = hash_lower_bound(idx->refsubj, idx->nrefsubj, h);
-	     i < idx->nrefsubj && idx->refsubj[i].hash == h; i++)
-		fn(idx, idx->refsubj[i].value, data);
-}
-
-struct refs_to_ctx {
-	fs_cid target;
-	unsigned kinds;
-	struct fs_index_ref *out;
-	size_t max, n;
-	size_t *seen;
-	size_t nseen, capseen;
-};
-
-static int collect_ref(const struct fs_index *idx, size_t pos, void *data)
-{
-	struct refs_to_ctx *ctx = data;
-	struct fs_index_ref ref;
-	size_t i;
-
-	if (!(ctx->kinds & FS_REF_BIT(idx->refs[pos].kind)))
-		return 0;
-	for (i = 0; i < ctx->nseen; i++)
-		if (ctx->seen[i] == pos)
-			return 0;
-	fill_ref(idx, pos, &ref);
-	if (fs_index_ref_target(idx, &ref, NULL, NULL) != ctx->target)
-		return 0;
-	if (ctx->nseen == ctx->capseen) {
-		size_t cap = ctx->capseen ? ctx->capseen * 2 : 16;
-		size_t *grown = realloc(ctx->seen, cap * sizeof(*grown));
-		if (!grown)
-			return -1;
-		ctx->seen = grown;
-		ctx->capseen = cap;
+	for (i = h ? hash_lower_bound(idx->refsubj, idx->nrefsubj, h) : idx->nrefsubj;
+	     i < idx->nrefsubj && idx->refsubj[i].hash == h; i++) {
+		uint32_t pos = idx->refsubj[i].value;
+		if ((kinds & FS_REF_BIT(idx->refs[pos].kind)) && u32_push(&cand, pos) < 0)
+			goto oom;
 	}
-	ctx->seen[ctx->nseen++] = pos;
-	if (ctx->n < ctx->max)
-		ctx->out[ctx->n] = ref;
-	ctx->n++;
+	u32_uniq(&cand);
+	for (i = 0; i < cand.n; i++) {
+		fill_ref(idx, cand.v[i], &ref);
+		if (fs_index_ref_target(idx, &ref, NULL, NULL) == c && u32_push(out, cand.v[i]) < 0)
+			goto oom;
+	}
+	free(cand.v);
 	return 0;
+oom:
+	free(cand.v);
+	return -1;
 }
 
 size_t fs_index_refs_to(const struct fs_index *idx, fs_cid c, unsigned kinds,
 			struct fs_index_ref *out, size_t max)
 {
-	struct refs_to_ctx ctx = { c, kinds, out, max, 0, NULL, 0, 0 };
+	struct u32vec pos = { NULL, 0, 0 };
+	size_t i, n;
 
-	candidate_refs(idx, c, collect_ref, &ctx);
-	free(ctx.seen);
-	return ctx.n;
+	/* Out of memory reports what was found so far; there is no error
+	 * return in this interface. */
+	refs_naming(idx, c, kinds, &pos);
+	for (i = 0; i < pos.n && i < max; i++)
+		fill_ref(idx, pos.v[i], &out[i]);
+	n = pos.n;
+	free(pos.v);
+	return n;
+}
+
+/* Every stable backport of C into OUT (sorted, each once). */
+static int backports_all(const struct fs_index *idx, fs_cid c, struct u32vec *out)
+{
+	struct u32vec pos = { NULL, 0, 0 };
+	size_t i;
+	int rc;
+
+	out->n = 0;
+	rc = refs_naming(idx, c, FS_REF_BIT(FS_REF_UPSTREAM), &pos);
+	for (i = 0; rc == 0 && i < pos.n; i++) {
+		fs_cid s = idx->refs[pos.v[i]].source;
+		if (s != c && idx->commits[s].branch != 0 && u32_push(out, s) < 0)
+			rc = -1;
+	}
+	free(pos.v);
+	u32_uniq(out);
+	return rc;
 }
 
 size_t fs_index_backports(const struct fs_index *idx, fs_cid c, fs_cid *out,
 			  size_t max)
 {
-	struct fs_index_ref refs[64];
-	size_t n = fs_index_refs_to(idx, c, FS_REF_BIT(FS_REF_UPSTREAM), refs, 64);
-	size_t i, j, m = 0;
+	struct u32vec bp = { NULL, 0, 0 };
+	size_t i, n;
 
-	if (n > 64)
-		n = 64;
-	for (i = 0; i < n; i++) {
-		fs_cid s = refs[i].source;
-		if (s == c || idx->commits[s].branch == 0)
-			continue;
-		for (j = 0; j < m && j < max; j++)
-			if (out[j] == s)
-				break;
-		if (j < m && j < max)
-			continue;
-		if (m < max)
-			out[m] = s;
-		m++;
-	}
-	return m;
+	backports_all(idx, c, &bp);
+	for (i = 0; i < bp.n && i < max; i++)
+		out[i] = bp.v[i];
+	n = bp.n;
+	free(bp.v);
+	return n;
 }
 
 fs_cid fs_index_upstream_of(const struct fs_index *idx, fs_cid c)
@@ -989,57 +1024,65 @@ fs_cid fs_index_upstream_of(const struct fs_index *idx, fs_cid c)
 	return FS_CID_NONE;
 }
 
-static const struct fs_index *order_idx; /* for qsort, which has no context */
-
-static int fix_cmp(const void *a, const void *b)
+static int fix_cmp(const void *a, const void *b, void *data)
 {
+	const struct fs_index *idx = data;
 	const struct fs_index_fix *x = a, *y = b;
 
 	if (x->fixed != y->fixed)
 		return x->fixed < y->fixed ? -1 : 1;
-	return memcmp(order_idx->commits[x->fixer].oid, order_idx->commits[y->fixer].oid, 20);
+	return memcmp(idx->commits[x->fixer].oid, idx->commits[y->fixer].oid, 20);
+}
+
+/* The first entry of SORTED (N entries, by fixed) whose fixed is C. */
+static size_t fixed_lower_bound(const struct fs_index_fix *sorted, size_t n, fs_cid c)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (sorted[mid].fixed < c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* Reorder a breadth-first result into a tree walk (each fix followed by
  * the fixes of it), siblings by id, so the output does not depend on the
- * order the index happens to store references in. */
+ * order the index happens to store references in.  Every fixer appears
+ * once and its FIXED was found before it, so the entries form a tree under
+ * ROOT. */
 static int tree_order(const struct fs_index *idx, fs_cid root,
 		      struct fs_index_fix *res, size_t n)
 {
 	struct fs_index_fix *sorted = malloc(n * sizeof(*sorted));
-	struct fs_index_fix *outv = malloc(n * sizeof(*outv));
-	fs_cid *stack = malloc((n + 1) * sizeof(*stack));
-	size_t nout = 0, nstack = 0, lo, hi, i;
+	size_t *stack = malloc(n * sizeof(*stack)); /* positions in SORTED */
+	size_t nout = 0, nstack = 0, lo, hi;
+	fs_cid parent = root;
 
-	if (!sorted || !outv || !stack) {
+	if (!sorted || !stack) {
 		free(sorted);
-		free(outv);
 		free(stack);
 		return -1;
 	}
 	memcpy(sorted, res, n * sizeof(*sorted));
-	order_idx = idx;
-	qsort(sorted, n, sizeof(*sorted), fix_cmp);
-	stack[nstack++] = root;
-	while (nstack) {
-		fs_cid parent = stack[--nstack];
-		if (parent != root) {
-			for (i = 0; i < n; i++)
-				if (sorted[i].fixer == parent)
-					outv[nout++] = sorted[i];
-		}
+	qsort_r(sorted, n, sizeof(*sorted), fix_cmp, (void *)idx);
+	for (;;) {
 		/* Children of PARENT form one run in SORTED; push them in
 		 * reverse so the smallest id comes out first. */
-		for (lo = 0; lo < n && sorted[lo].fixed != parent; lo++)
-			;
+		lo = fixed_lower_bound(sorted, n, parent);
 		for (hi = lo; hi < n && sorted[hi].fixed == parent; hi++)
 			;
-		while (hi > lo)
-			stack[nstack++] = sorted[--hi].fixer;
+		while (hi > lo && nstack < n)
+			stack[nstack++] = --hi;
+		if (!nstack)
+			break;
+		res[nout] = sorted[stack[--nstack]];
+		parent = res[nout++].fixer;
 	}
-	memcpy(res, outv, nout * sizeof(*res));
 	free(sorted);
-	free(outv);
 	free(stack);
 	return 0;
 }
@@ -1047,65 +1090,62 @@ static int tree_order(const struct fs_index *idx, fs_cid root,
 int fs_index_fixes_of(const struct fs_index *idx, fs_cid root,
 		      struct fs_index_fix **out)
 {
+	/* RES doubles as the breadth-first queue, with the root as an
+	 * implicit first entry; SEEN holds every commit already in it. */
 	struct fs_index_fix *res = NULL;
-	size_t n = 0, cap = 0, head = 0, i, j, k;
-	/* Work list of (commit, depth) whose fixers are still to be found;
-	 * res doubles as the queue, with the root as an implicit first. */
-	fs_cid names[65];
-	struct fs_index_ref refs[128];
+	size_t n = 0, cap = 0, head = 0, i, j;
+	struct u32vec names = { NULL, 0, 0 }, pos = { NULL, 0, 0 };
+	GHashTable *seen = g_hash_table_new(NULL, NULL);
 	fs_cid cur = root;
 	unsigned depth = 0;
 	const unsigned kinds = FS_REF_BIT(FS_REF_FIXES) | FS_REF_BIT(FS_REF_REVERTS) |
 			       FS_REF_BIT(FS_REF_REVERTS_UPSTREAM);
 
 	*out = NULL;
+	/* Keys are cid + 1: NULL is no key for a GHashTable of pointers. */
+	g_hash_table_add(seen, GUINT_TO_POINTER(root + 1));
 	for (;;) {
-		size_t nnames;
-
-		names[0] = cur;
-		nnames = 1 + fs_index_backports(idx, cur, names + 1, 64);
-		if (nnames > 65)
-			nnames = 65;
-		for (i = 0; i < nnames; i++) {
-			size_t nr = fs_index_refs_to(idx, names[i], kinds, refs, 128);
-			if (nr > 128)
-				nr = 128;
-			for (j = 0; j < nr; j++) {
-				fs_cid f = refs[j].source, up;
+		/* CUR is named by its own id and by its backports' ids. */
+		if (backports_all(idx, cur, &names) < 0)
+			goto oom;
+		for (i = 0; i <= names.n; i++) {
+			fs_cid name = i == 0 ? cur : names.v[i - 1];
+			if (refs_naming(idx, name, kinds, &pos) < 0)
+				goto oom;
+			for (j = 0; j < pos.n; j++) {
+				struct fs_index_ref ref;
 				enum fs_evidence ev;
 				bool mm;
+				fs_cid f, up;
+
+				fill_ref(idx, pos.v[j], &ref);
+				f = ref.source;
 				/* A stable backport of a fix carries the fix's
 				 * Fixes: line too; it stands for its mainline
 				 * commit, which is the fix to report. */
 				if (idx->commits[f].branch != 0 &&
 				    (up = fs_index_upstream_of(idx, f)) != FS_CID_NONE)
 					f = up;
-				if (f == root || f == cur)
-					continue;
-				for (k = 0; k < n; k++)
-					if (res[k].fixer == f)
-						break;
-				if (k < n)
+				if (f == cur || g_hash_table_contains(seen, GUINT_TO_POINTER(f + 1)))
 					continue;
 				if (n == cap) {
 					size_t nc = cap ? cap * 2 : 16;
 					struct fs_index_fix *g = realloc(res, nc * sizeof(*g));
-					if (!g) {
-						free(res);
-						return FS_ENOMEM;
-					}
+					if (!g)
+						goto oom;
 					res = g;
 					cap = nc;
 				}
-				fs_index_ref_target(idx, &refs[j], &ev, &mm);
+				fs_index_ref_target(idx, &ref, &ev, &mm);
 				if (i > 0)
 					ev = FS_EVIDENCE_STABLE;
 				res[n].fixer = f;
 				res[n].fixed = cur;
 				res[n].depth = depth + 1;
-				res[n].revert = refs[j].kind != FS_REF_FIXES;
+				res[n].revert = ref.kind != FS_REF_FIXES;
 				res[n].evidence = ev;
 				n++;
+				g_hash_table_add(seen, GUINT_TO_POINTER(f + 1));
 			}
 		}
 		if (head == n)
@@ -1114,12 +1154,25 @@ int fs_index_fixes_of(const struct fs_index *idx, fs_cid root,
 		depth = res[head].depth;
 		head++;
 	}
+	free(names.v);
+	free(pos.v);
+	g_hash_table_destroy(seen);
 	if (n > 1 && tree_order(idx, root, res, n) < 0) {
+		free(res);
+		return FS_ENOMEM;
+	}
+	if (n > INT32_MAX) {
 		free(res);
 		return FS_ENOMEM;
 	}
 	*out = res;
 	return (int)n;
+oom:
+	free(names.v);
+	free(pos.v);
+	g_hash_table_destroy(seen);
+	free(res);
+	return FS_ENOMEM;
 }
 
 static int release_index(const struct fs_index *idx, const char *name)
