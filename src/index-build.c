@@ -1110,31 +1110,28 @@ out:
 	return rc;
 }
 
-struct sort_ctx {
-	struct walk *w;
-};
-
-static struct walk *sort_walk; /* qsort has no context argument */
-
-static int slot_oid_cmp(const void *a, const void *b)
+/* Comparators take their context through qsort_r(), not a global, so two
+ * builds in one process (two threads) cannot disturb each other's sort. */
+static int slot_oid_cmp(const void *a, const void *b, void *data)
 {
-	return git_oid_cmp(&node_at(sort_walk, *(const uint32_t *)a)->oid,
-			   &node_at(sort_walk, *(const uint32_t *)b)->oid);
+	struct walk *w = data;
+
+	return git_oid_cmp(&node_at(w, *(const uint32_t *)a)->oid,
+			   &node_at(w, *(const uint32_t *)b)->oid);
 }
 
-static const struct fs_disk_ref *sort_refs;
-
-static int refpos_cmp(const void *a, const void *b)
+static int refpos_cmp(const void *a, const void *b, void *data)
 {
-	const struct fs_disk_ref *x = &sort_refs[*(const uint32_t *)a];
-	const struct fs_disk_ref *y = &sort_refs[*(const uint32_t *)b];
+	const struct fs_disk_ref *refs = data;
+	uint32_t pa = *(const uint32_t *)a, pb = *(const uint32_t *)b;
+	const struct fs_disk_ref *x = &refs[pa], *y = &refs[pb];
 	int c = memcmp(x->key, y->key, 20);
 
 	if (c)
 		return c;
 	if (x->keylen != y->keylen)
 		return (int)x->keylen - (int)y->keylen;
-	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+	return pa < pb ? -1 : pa > pb;
 }
 
 static int hash_cmp(const void *a, const void *b)
@@ -1370,8 +1367,7 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 		if (node_at(w, i)->state == NODE_READ)
 			new_order[j++] = (uint32_t)i;
 	nnew = j;
-	sort_walk = w;
-	qsort(new_order, nnew, sizeof(*new_order), slot_oid_cmp);
+	qsort_r(new_order, nnew, sizeof(*new_order), slot_oid_cmp, w);
 	for (i = 0; i < w->nnodes; i++)
 		final_of_new[i] = UINT32_MAX;
 	for (i = 0, j = 0; i < b.nold || j < nnew;) {
@@ -1489,11 +1485,10 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 		}
 		for (i = 0; i < nn; i++)
 			newpos[i] = (uint32_t)(b.old_nrefs + i);
-		sort_refs = refs;
-		qsort(newpos, nn, sizeof(*newpos), refpos_cmp);
+		qsort_r(newpos, nn, sizeof(*newpos), refpos_cmp, refs);
 		for (i = 0, j = 0, k = 0; i < b.old_nrefs || j < nn; k++) {
 			if (j == nn || (i < b.old_nrefs &&
-					refpos_cmp(&b.old_refkeys[i], &newpos[j]) < 0))
+					refpos_cmp(&b.old_refkeys[i], &newpos[j], refs) < 0))
 				refkeys[k] = b.old_refkeys[i++];
 			else
 				refkeys[k] = newpos[j++];
@@ -1523,7 +1518,8 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 				}
 			}
 		}
-		qsort(refsubj.v, refsubj.n, sizeof(*refsubj.v), hash_cmp);
+		if (refsubj.n) /* qsort(NULL, 0, ...) is undefined */
+			qsort(refsubj.v, refsubj.n, sizeof(*refsubj.v), hash_cmp);
 		(void)first_new;
 	}
 	/* Subject hashes of commits. */
@@ -1545,7 +1541,8 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 			goto out;
 		}
 	}
-	qsort(subjects.v, subjects.n, sizeof(*subjects.v), hash_cmp);
+	if (subjects.n)
+		qsort(subjects.v, subjects.n, sizeof(*subjects.v), hash_cmp);
 
 	/* Lay out and write the file. */
 	if (asprintf(&tmp_path, "%s.tmp.XXXXXX", cache_path) < 0) {
