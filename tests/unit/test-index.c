@@ -1,0 +1,1512 @@
+/* Unit tests for the fixes index: real git repositories made with
+ * git fast-import in a temporary directory, indexed through the public API.
+ *
+ * Commit dates are fixed and messages deterministic, so the same test
+ * always makes the same ids; ids that a message must quote are read back
+ * from fast-import's marks file, importing in as many rounds as needed.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib.h>
+
+#include "fixscan/index.h"
+
+/* ---- a tiny repository builder on top of git fast-import ---------------- */
+
+#define MAX_MARKS 4096
+
+struct repo {
+	char *dir;            /* the work tree (git init'ed) */
+	char *marks;          /* fast-import's marks file */
+	char *stream;
+	GString *fi;          /* commands not yet imported */
+	int next_mark;
+	int loaded;           /* marks 1..loaded are known */
+	char ids[MAX_MARKS][41];
+	long when;
+};
+
+static char tmp_root[512];
+
+static void run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void run(const char *fmt, ...)
+{
+	char cmd[4 * PATH_MAX];
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	rc = system(cmd);
+	if (rc != 0)
+		fail_msg("command failed (%d): %s", rc, cmd);
+}
+
+static struct repo *repo_new(const char *name)
+{
+	struct repo *r = calloc(1, sizeof(*r));
+
+	assert_non_null(r);
+	r->dir = g_strdup_printf("%s/%s", tmp_root, name);
+	r->marks = g_strdup_printf("%s/%s.marks", tmp_root, name);
+	r->stream = g_strdup_printf("%s/%s.fi", tmp_root, name);
+	r->fi = g_string_new(NULL);
+	r->next_mark = 1;
+	r->when = 1450000000;
+	run("git init -q '%s'", r->dir);
+	return r;
+}
+
+static void repo_free(struct repo *r)
+{
+	if (!r)
+		return;
+	g_string_free(r->fi, TRUE);
+	g_free(r->dir);
+	g_free(r->marks);
+	g_free(r->stream);
+	free(r);
+}
+
+static void repo_flush(struct repo *r)
+{
+	FILE *f, *m;
+	char line[256];
+
+	if (r->fi->len == 0)
+		return;
+	f = fopen(r->stream, "w");
+	assert_non_null(f);
+	fwrite(r->fi->str, 1, r->fi->len, f);
+	fclose(f);
+	g_string_truncate(r->fi, 0);
+	run("git -C '%s' fast-import --quiet --force --import-marks-if-exists='%s' "
+	    "--export-marks='%s' <'%s'", r->dir, r->marks, r->marks, r->stream);
+	m = fopen(r->marks, "r");
+	assert_non_null(m);
+	while (fgets(line, sizeof(line), m)) {
+		int mark;
+		char hex[41];
+		if (sscanf(line, ":%d %40s", &mark, hex) == 2 && mark > 0 && mark < MAX_MARKS) {
+			memcpy(r->ids[mark], hex, 41);
+			if (mark > r->loaded)
+				r->loaded = mark;
+		}
+	}
+	fclose(m);
+}
+
+/* The full id of MARK, importing what is pending first if needed. */
+static const char *id(struct repo *r, int mark)
+{
+	if (mark > r->loaded)
+		repo_flush(r);
+	assert_true(mark <= r->loaded);
+	return r->ids[mark];
+}
+
+/* A commit on BRANCH (short name under refs/heads/) with parents PARENTS
+ * (marks, ending with 0; none: a root commit) and message FMT. */
+static int commit_v(struct repo *r, const char *branch, const int *parents,
+		    const char *fmt, va_list ap)
+{
+	char *msg = g_strdup_vprintf(fmt, ap);
+	int mark = r->next_mark++, i;
+
+	assert_true(mark < MAX_MARKS);
+	if (!parents || !parents[0])
+		g_string_append_printf(r->fi, "reset refs/heads/%s\n", branch);
+	g_string_append_printf(r->fi, "commit refs/heads/%s\nmark :%d\n", branch, mark);
+	g_string_append_printf(r->fi, "author A U Thor <author@example.org> %ld +0000\n", r->when);
+	g_string_append_printf(r->fi, "committer C O Mitter <committer@example.org> %ld +0000\n",
+			       r->when);
+	r->when += 60;
+	g_string_append_printf(r->fi, "data %zu\n%s\n", strlen(msg), msg);
+	for (i = 0; parents && parents[i]; i++)
+		g_string_append_printf(r->fi, "%s :%d\n", i ? "merge" : "from", parents[i]);
+	g_string_append_printf(r->fi, "M 644 inline file-%d\ndata 2\n%c\n\n", mark % 7,
+			       'a' + mark % 26);
+	g_free(msg);
+	return mark;
+}
+
+static int commit(struct repo *r, const char *branch, int parent, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int commit(struct repo *r, const char *branch, int parent, const char *fmt, ...)
+{
+	int parents[2] = { parent, 0 };
+	va_list ap;
+	int m;
+
+	va_start(ap, fmt);
+	m = commit_v(r, branch, parents, fmt, ap);
+	va_end(ap);
+	return m;
+}
+
+static int merge(struct repo *r, const char *branch, const int *parents, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int merge(struct repo *r, const char *branch, const int *parents, const char *fmt, ...)
+{
+	va_list ap;
+	int m;
+
+	va_start(ap, fmt);
+	m = commit_v(r, branch, parents, fmt, ap);
+	va_end(ap);
+	return m;
+}
+
+static void tag_light(struct repo *r, const char *name, int mark)
+{
+	g_string_append_printf(r->fi, "reset refs/tags/%s\nfrom :%d\n\n", name, mark);
+}
+
+static void tag_annotated(struct repo *r, const char *name, int mark)
+{
+	char msg[128];
+
+	snprintf(msg, sizeof(msg), "Linux %s", name + 1);
+	g_string_append_printf(r->fi, "tag %s\nfrom :%d\n", name, mark);
+	g_string_append_printf(r->fi, "tagger T A Gger <tagger@example.org> %ld +0000\n", r->when);
+	r->when += 60;
+	g_string_append_printf(r->fi, "data %zu\n%s\n", strlen(msg), msg);
+}
+
+/* ---- the standard kernel-like history ----------------------------------- */
+
+struct kernel {
+	struct repo *r;
+	/* mainline */
+	int base, a, x, b, c, rev, d, e, f, ping, pong, self, g;
+	/* linux-4.4.y */
+	int s1, s2, s3, s4, s5;
+};
+
+/* mainline (master):
+ *   base, A, X          v4.4-rc1 (annotated) on X
+ *   B  Fixes A          v4.4 (light) on B
+ *   C  Fixes B
+ *   R  reverts C
+ *   D
+ *   E  Fixes: the stable id of D's backport
+ *   F  Fixes: A's id with X's subject (the id is wrong)
+ *   PING Fixes: a bogus id with PONG's subject; PONG Fixes PING; SELF fixes
+ *        itself by subject             v4.5-rc1 on SELF
+ *   G (untagged tip)
+ * linux-4.4.y, forked at B:
+ *   S1 = C "commit X upstream." (carrying C's Fixes: B line too)
+ *   S2 = D "[ Upstream commit X ]"  v4.4.1
+ *   S3 = R "(cherry picked from commit X)"
+ *   S4 = E "commit X upstream" (no dot)      v4.4.2
+ *   S5 stable-only, untagged tip
+ */
+static void build_kernel(struct kernel *k, const char *name)
+{
+	struct repo *r = repo_new(name);
+
+	k->r = r;
+	k->base = commit(r, "master", 0, "Initial import\n");
+	k->a = commit(r, "master", k->base, "mm: add frobnicator\n\nA new allocator helper.\n");
+	k->x = commit(r, "master", k->a, "net: tidy up the socket code\n");
+	tag_annotated(r, "v4.4-rc1", k->x);
+	k->b = commit(r, "master", k->x,
+		      "mm: fix frobnicator leak\n\nThe frobnicator forgot to free its buffer.\n\n"
+		      "Fixes: %.12s (\"mm: add frobnicator\")\n"
+		      "Signed-off-by: A U Thor <author@example.org>\n", id(r, k->a));
+	tag_light(r, "v4.4", k->b);
+	k->c = commit(r, "master", k->b,
+		      "mm: fix the leak fix\n\nThe free came too early.\n\n"
+		      "Fixes: %.16s (\"mm: fix frobnicator leak\")\n", id(r, k->b));
+	k->rev = commit(r, "master", k->c,
+			"Revert \"mm: fix the leak fix\"\n\nThis reverts commit %s.\n\n"
+			"It broke the build on arm.\n", id(r, k->c));
+	k->d = commit(r, "master", k->rev, "drm: add widget\n\nWidgets for everyone.\n");
+	/* The stable branch forks at v4.4. */
+	k->s1 = commit(r, "linux-4.4.y", k->b,
+		       "mm: fix the leak fix\n\ncommit %s upstream.\n\nThe free came too early.\n\n"
+		       "Fixes: %.12s (\"mm: fix frobnicator leak\")\n", id(r, k->c), id(r, k->b));
+	k->s2 = commit(r, "linux-4.4.y", k->s1,
+		       "drm: add widget\n\n[ Upstream commit %s ]\n\nWidgets for everyone.\n",
+		       id(r, k->d));
+	tag_annotated(r, "v4.4.1", k->s2);
+	k->s3 = commit(r, "linux-4.4.y", k->s2,
+		       "Revert \"mm: fix the leak fix\"\n\nThis reverts commit %s.\n\n"
+		       "(cherry picked from commit %s)\n", id(r, k->s1), id(r, k->rev));
+	k->e = commit(r, "master", k->d,
+		      "drm: fix widget refcount\n\nFixes: %.12s (\"drm: add widget\")\n",
+		      id(r, k->s2));
+	k->s4 = commit(r, "linux-4.4.y", k->s3,
+		       "drm: fix widget refcount\n\ncommit %s upstream\n\n"
+		       "Fixes: %.12s (\"drm: add widget\")\n", id(r, k->e), id(r, k->s2));
+	tag_light(r, "v4.4.2", k->s4);
+	k->s5 = commit(r, "linux-4.4.y", k->s4, "usb: stable-only quirk\n\nNo upstream.\n");
+	k->f = commit(r, "master", k->e,
+		      "mm: harden frobnicator\n\nFixes: %.12s (\"net: tidy up the socket code\")\n",
+		      id(r, k->a));
+	k->ping = commit(r, "master", k->f,
+			 "fs: make ping\n\nFixes: 0123456789ab (\"fs: make pong\")\n");
+	k->pong = commit(r, "master", k->ping,
+			 "fs: make pong\n\nFixes: %.12s (\"fs: make ping\")\n", id(r, k->ping));
+	k->self = commit(r, "master", k->pong,
+			 "fs: fix myself\n\nFixes: fedcba987654 (\"fs: fix myself\")\n");
+	tag_annotated(r, "v4.5-rc1", k->self);
+	k->g = commit(r, "master", k->self, "kernel: untagged work\n");
+	repo_flush(r);
+}
+
+/* ---- per-test environment ---------------------------------------------- */
+
+static int setup(void **state)
+{
+	char path[PATH_MAX];
+
+	snprintf(tmp_root, sizeof(tmp_root), "%s/fixscan-test-index.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(tmp_root))
+		return -1;
+	snprintf(path, sizeof(path), "%s/cache", tmp_root);
+	setenv("XDG_CACHE_HOME", path, 1);
+	snprintf(path, sizeof(path), "%s/home", tmp_root);
+	mkdir(path, 0700);
+	setenv("HOME", path, 1);
+	snprintf(path, sizeof(path), "%s/config", tmp_root);
+	setenv("XDG_CONFIG_HOME", path, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	unsetenv("GIT_DIR");
+	unsetenv("GIT_WORK_TREE");
+	*state = NULL;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_root);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* ---- helpers on the index ---------------------------------------------- */
+
+static struct fs_index *open_idx(const char *repo, const char *cache, bool rebuild,
+				 struct fs_index_stats *st)
+{
+	struct fs_index_opts o = FS_INDEX_OPTS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_index *idx = NULL;
+	int rc;
+
+	o.repo_path = repo;
+	o.cache_path = cache;
+	o.rebuild = rebuild;
+	o.threads = 2;
+	rc = fs_index_open(&idx, &o, st, &err);
+	if (rc < 0)
+		fail_msg("fs_index_open: %s", err.message);
+	assert_non_null(idx);
+	return idx;
+}
+
+static fs_cid cid_of(const struct fs_index *idx, const char *hex)
+{
+	struct fs_error err = FS_ERROR_INIT;
+	fs_cid c = FS_CID_NONE;
+
+	if (fs_index_resolve(idx, hex, &c, &err) < 0)
+		fail_msg("resolve %s: %s", hex, err.message);
+	return c;
+}
+
+static const char *hex_of(const struct fs_index *idx, fs_cid c)
+{
+	static char buf[8][41];
+	static int n;
+	char *h = buf[n++ % 8];
+
+	fs_index_commit_hex(idx, c, h);
+	return h;
+}
+
+static void assert_release(const struct fs_index *idx, const char *hex, const char *want)
+{
+	const char *got = fs_index_commit_release(idx, cid_of(idx, hex));
+
+	if (!want) {
+		if (got)
+			fail_msg("%.12s: release %s, want none", hex, got);
+		return;
+	}
+	if (!got || strcmp(got, want))
+		fail_msg("%.12s: release %s, want %s", hex, got ? got : "(none)", want);
+}
+
+/* Everything the index says about every commit, one line per fact, by id:
+ * two indexes that print the same dump give the same answers. */
+static char *dump(const struct fs_index *idx)
+{
+	GString *s = g_string_new(NULL);
+	size_t n = fs_index_count(idx), c, i, m;
+
+	for (c = 0; c < n; c++) {
+		struct fs_index_ref refs[32];
+		struct fs_index_fix *fx = NULL;
+		fs_cid list[32], up;
+		const char *rel = fs_index_commit_release(idx, (fs_cid)c);
+		int nf;
+
+		g_string_append_printf(s, "%s %s | %s | %s | in-4.4:%d\n", hex_of(idx, (fs_cid)c),
+				       fs_index_commit_subject(idx, (fs_cid)c),
+				       fs_index_commit_branch(idx, (fs_cid)c), rel ? rel : "-",
+				       fs_index_in_branch(idx, (fs_cid)c, "linux-4.4.y", NULL));
+		up = fs_index_upstream_of(idx, (fs_cid)c);
+		if (up != FS_CID_NONE)
+			g_string_append_printf(s, "  upstream %s\n", hex_of(idx, up));
+		m = fs_index_backports(idx, (fs_cid)c, list, 32);
+		for (i = 0; i < m && i < 32; i++)
+			g_string_append_printf(s, "  backport %s\n", hex_of(idx, list[i]));
+		m = fs_index_commit_refs(idx, (fs_cid)c, refs, 32);
+		for (i = 0; i < m && i < 32; i++) {
+			enum fs_evidence ev = 0;
+			bool mm = false;
+			fs_cid t = fs_index_ref_target(idx, &refs[i], &ev, &mm);
+			g_string_append_printf(s, "  ref %s %s (%s) -> %s %s%s\n",
+					       fs_ref_kind_name(refs[i].kind), refs[i].hex,
+					       refs[i].subject ? refs[i].subject : "",
+					       t == FS_CID_NONE ? "none" : hex_of(idx, t),
+					       t == FS_CID_NONE ? "" : fs_evidence_name(ev),
+					       mm ? " mismatch" : "");
+		}
+		nf = fs_index_fixes_of(idx, (fs_cid)c, &fx);
+		assert_true(nf >= 0);
+		for (i = 0; i < (size_t)nf; i++)
+			g_string_append_printf(s, "  fixed-by %s of %s depth %u %s %s\n",
+					       hex_of(idx, fx[i].fixer), hex_of(idx, fx[i].fixed),
+					       fx[i].depth, fx[i].revert ? "revert" : "fix",
+					       fs_evidence_name(fx[i].evidence));
+		free(fx);
+	}
+	return g_string_free(s, FALSE);
+}
+
+static void assert_same_dump(const char *want, const char *got)
+{
+	if (strcmp(want, got)) {
+		fprintf(stderr, "--- want\n%s--- got\n%s", want, got);
+		fail_msg("the two indexes differ");
+	}
+}
+
+static char *rebuilt_dump(const char *repo)
+{
+	char cache[PATH_MAX];
+	struct fs_index_stats st;
+	struct fs_index *idx;
+	char *d;
+
+	snprintf(cache, sizeof(cache), "%s/fresh-%d.idx", tmp_root, (int)g_random_int_range(0, 1 << 30));
+	idx = open_idx(repo, cache, true, &st);
+	assert_true(st.rebuilt);
+	d = dump(idx);
+	fs_index_free(idx);
+	unlink(cache);
+	return d;
+}
+
+/* ---- tests ---------------------------------------------------------- */
+
+static void test_resolve_prefixes(void **state)
+{
+	struct kernel k;
+	struct fs_index *idx;
+	struct fs_error err = FS_ERROR_INIT;
+	fs_cid c, want;
+	char hex[41], up[41];
+	size_t len, i;
+	int m;
+
+	build_kernel(&k, "kernel");
+	idx = open_idx(k.r->dir, NULL, false, NULL);
+	assert_int_equal(fs_index_count(idx), 18);
+	for (m = 1; m <= k.r->loaded; m++) {
+		const char *full = id(k.r, m);
+		want = cid_of(idx, full);
+		assert_string_equal(hex_of(idx, want), full);
+		for (len = 7; len <= 40; len++) {
+			memcpy(hex, full, len);
+			hex[len] = '\0';
+			assert_int_equal(fs_index_resolve(idx, hex, &c, &err), 0);
+			assert_int_equal(c, want);
+		}
+		for (i = 0; i <= 40; i++)
+			up[i] = (char)g_ascii_toupper(full[i]);
+		assert_int_equal(fs_index_resolve(idx, up, &c, &err), 0);
+		assert_int_equal(c, want);
+	}
+	/* An id no commit has: flip the first digit of a real one. */
+	memcpy(hex, id(k.r, k.a), 41);
+	hex[0] = hex[0] == 'f' ? '0' : 'f';
+	hex[12] = '\0';
+	while (fs_index_resolve_all(idx, hex, &c, 1))
+		hex[1] = hex[1] == '0' ? '1' : '0';
+	assert_int_equal(fs_index_resolve(idx, hex, &c, &err), FS_ENOTFOUND);
+	assert_non_null(strstr(err.message, hex));
+	assert_null(strchr(err.message, '\n'));
+	assert_int_equal(fs_index_resolve(idx, "xyz123456", &c, &err), FS_EUSAGE);
+	assert_int_equal(fs_index_resolve(idx, "", &c, &err), FS_EUSAGE);
+	memset(hex, 'a', 40);
+	hex[40] = '\0';
+	{
+		char longer[42];
+		snprintf(longer, sizeof(longer), "%s0", hex);
+		assert_int_equal(fs_index_resolve(idx, longer, &c, &err), FS_EUSAGE);
+	}
+	fs_index_free(idx);
+	repo_free(k.r);
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void test_resolve_ambiguous(void **state)
+{
+	struct repo *r = repo_new("many");
+	struct fs_index *idx;
+	struct fs_error err = FS_ERROR_INIT;
+	const char *sorted[1000];
+	char prefix[5], *s1, *s2;
+	int prev = 0, i, n = 600, found = -1;
+	fs_cid c, all[8];
+
+	for (i = 0; i < n; i++)
+		prev = commit(r, "master", prev, "lib: change number %d\n", i);
+	repo_flush(r);
+	for (i = 0; i < n; i++)
+		sorted[i] = r->ids[i + 1];
+	qsort(sorted, n, sizeof(*sorted), str_cmp);
+	for (i = 1; i < n && found < 0; i++)
+		if (!strncmp(sorted[i - 1], sorted[i], 4) && (i + 1 == n || strncmp(sorted[i], sorted[i + 1], 4)))
+			found = i;
+	assert_true(found > 0); /* 600 ids almost surely share 4 digits somewhere */
+	memcpy(prefix, sorted[found], 4);
+	prefix[4] = '\0';
+	idx = open_idx(r->dir, NULL, false, NULL);
+	assert_int_equal(fs_index_count(idx), n);
+	assert_int_equal(fs_index_resolve(idx, prefix, &c, &err), FS_EAMBIGUOUS);
+	assert_non_null(strstr(err.message, "ambiguous"));
+	assert_non_null(strstr(err.message, prefix));
+	s1 = g_strndup(sorted[found - 1], 12);
+	s2 = g_strndup(sorted[found], 12);
+	assert_non_null(strstr(err.message, s1));
+	assert_non_null(strstr(err.message, s2));
+	assert_null(strchr(err.message, '\n'));
+	assert_int_equal(fs_index_resolve_all(idx, prefix, all, 8), 2);
+	assert_string_equal(hex_of(idx, all[0]), sorted[found - 1]);
+	assert_string_equal(hex_of(idx, all[1]), sorted[found]);
+	/* resolve_all reports the total even beyond MAX. */
+	assert_int_equal(fs_index_resolve_all(idx, prefix, all, 1), 2);
+	/* A longer prefix that tells them apart resolves. */
+	for (i = 5; i <= 40; i++) {
+		if (strncmp(sorted[found - 1], sorted[found], i))
+			break;
+	}
+	{
+		char longer[41];
+		memcpy(longer, sorted[found], i);
+		longer[i] = '\0';
+		assert_int_equal(fs_index_resolve(idx, longer, &c, &err), 0);
+		assert_string_equal(hex_of(idx, c), sorted[found]);
+	}
+	g_free(s1);
+	g_free(s2);
+	fs_index_free(idx);
+	repo_free(r);
+}
+
+static void test_transitive_fixes(void **state)
+{
+	struct kernel k;
+	struct fs_index *idx;
+	struct fs_index_fix *fx = NULL;
+	int n;
+
+	build_kernel(&k, "kernel");
+	idx = open_idx(k.r->dir, NULL, false, NULL);
+	n = fs_index_fixes_of(idx, cid_of(idx, id(k.r, k.a)), &fx);
+	assert_int_equal(n, 3);
+	/* B fixes A; C fixes B (its stable backport S1, which carries the same
+	 * Fixes: line, stands for C); R reverts C. */
+	assert_string_equal(hex_of(idx, fx[0].fixer), id(k.r, k.b));
+	assert_string_equal(hex_of(idx, fx[0].fixed), id(k.r, k.a));
+	assert_int_equal(fx[0].depth, 1);
+	assert_false(fx[0].revert);
+	assert_int_equal(fx[0].evidence, FS_EVIDENCE_PREFIX);
+	assert_string_equal(hex_of(idx, fx[1].fixer), id(k.r, k.c));
+	assert_string_equal(hex_of(idx, fx[1].fixed), id(k.r, k.b));
+	assert_int_equal(fx[1].depth, 2);
+	assert_false(fx[1].revert);
+	assert_string_equal(hex_of(idx, fx[2].fixer), id(k.r, k.rev));
+	assert_string_equal(hex_of(idx, fx[2].fixed), id(k.r, k.c));
+	assert_int_equal(fx[2].depth, 3);
+	assert_true(fx[2].revert);
+	assert_int_equal(fx[2].evidence, FS_EVIDENCE_EXACT);
+	free(fx);
+
+	n = fs_index_fixes_of(idx, cid_of(idx, id(k.r, k.c)), &fx);
+	assert_int_equal(n, 1);
+	assert_string_equal(hex_of(idx, fx[0].fixer), id(k.r, k.rev));
+	assert_int_equal(fx[0].depth, 1);
+	free(fx);
+
+	/* The stable commit S1 is reverted by S3, which stands for its
+	 * mainline commit R. */
+	n = fs_index_fixes_of(idx, cid_of(idx, id(k.r, k.s1)), &fx);
+	assert_int_equal(n, 1);
+	assert_string_equal(hex_of(idx, fx[0].fixer), id(k.r, k.rev));
+	assert_true(fx[0].revert);
+	free(fx);
+
+	/* Nothing fixes G. */
+	fx = (void *)1;
+	n = fs_index_fixes_of(idx, cid_of(idx, id(k.r, k.g)), &fx);
+	assert_int_equal(n, 0);
+	free(fx);
+
+	/* refs_to: B is named by C's Fixes and by S1's. */
+	{
+		struct fs_index_ref refs[8];
+		size_t m = fs_index_refs_to(idx, cid_of(idx, id(k.r, k.b)),
+					    FS_REF_BIT(FS_REF_FIXES), refs, 8);
+		assert_int_equal(m, 2);
+		m = fs_index_refs_to(idx, cid_of(idx, id(k.r, k.b)),
+				     FS_REF_BIT(FS_REF_UPSTREAM), refs, 8);
+		assert_int_equal(m, 0);
+	}
+	fs_index_free(idx);
+	repo_free(k.r);
+}
+
+static void test_fix_cycle(void **state)
+{
+	struct kernel k;
+	struct fs_index *idx;
+	struct fs_index_fix *fx = NULL;
+	int n;
+
+	build_kernel(&k, "kernel");
+	idx = open_idx(k.r->dir, NULL, false, NULL);
+	/* PING names PONG by subject, PONG names PING by id. */
+	n = fs_index_fixes_of(idx, cid_of(idx, id(k.r, k.ping)), &fx);
+	assert_int_equal(n, 1);
+	assert_string_equal(hex_of(idx, fx[0].fixer), id(k.r, k.pong));
+	assert_int_equal(fx[0].depth, 1);
+	free(fx);
+	n = fs_index_fixes_of(idx, cid_of(idx, id(k.r, k.pong)), &fx);
+	assert_int_equal(n, 1);
+	assert_string_equal(hex_of(idx, fx[0].fixer), id(k.r, k.ping));
+	assert_int_equal(fx[0].evidence, FS_EVIDENCE_SUBJECT);
+	free(fx);
+	/* SELF names itself: it is not its own fix. */
+	n = fs_index_fixes_of(idx, cid_of(idx, id(k.r, k.self)), &fx);
+	assert_int_equal(n, 0);
+	free(fx);
+	fs_index_free(idx);
+	repo_free(k.r);
+}
+
+static void test_long_cycle(void **state)
+{
+	/* A ring of five commits, each naming the next by subject, plus a
+	 * chord: every commit appears once, depths are breadth first. */
+	struct repo *r = repo_new("ring");
+	struct fs_index *idx;
+	struct fs_index_fix *fx = NULL;
+	int m[5], i, n, j, prev;
+
+	prev = commit(r, "master", 0, "Initial import\n");
+	for (i = 0; i < 5; i++)
+		prev = m[i] = commit(r, "master", prev,
+				     "ring: step %d\n\nFixes: 00000000000%d (\"ring: step %d\")\n"
+				     "Fixes: 11111111111%d (\"ring: step %d\")\n",
+				     i, i, (i + 4) % 5, i, (i + 3) % 5);
+	repo_flush(r);
+	idx = open_idx(r->dir, NULL, false, NULL);
+	n = fs_index_fixes_of(idx, cid_of(idx, id(r, m[0])), &fx);
+	assert_int_equal(n, 4);
+	for (i = 0; i < n; i++) {
+		assert_true(fx[i].depth >= 1 && fx[i].depth <= 2);
+		assert_true(fx[i].fixer != cid_of(idx, id(r, m[0])));
+		for (j = 0; j < i; j++)
+			assert_true(fx[i].fixer != fx[j].fixer);
+	}
+	free(fx);
+	fs_index_free(idx);
+	repo_free(r);
+}
+
+static void test_backports(void **state)
+{
+	struct kernel k;
+	struct fs_index *idx;
+	fs_cid list[4];
+	size_t n;
+
+	build_kernel(&k, "kernel");
+	idx = open_idx(k.r->dir, NULL, false, NULL);
+	/* "commit X upstream." */
+	n = fs_index_backports(idx, cid_of(idx, id(k.r, k.c)), list, 4);
+	assert_int_equal(n, 1);
+	assert_string_equal(hex_of(idx, list[0]), id(k.r, k.s1));
+	assert_string_equal(hex_of(idx, fs_index_upstream_of(idx, list[0])), id(k.r, k.c));
+	/* "[ Upstream commit X ]" */
+	n = fs_index_backports(idx, cid_of(idx, id(k.r, k.d)), list, 4);
+	assert_int_equal(n, 1);
+	assert_string_equal(hex_of(idx, list[0]), id(k.r, k.s2));
+	assert_string_equal(hex_of(idx, fs_index_upstream_of(idx, list[0])), id(k.r, k.d));
+	/* "(cherry picked from commit X)" */
+	n = fs_index_backports(idx, cid_of(idx, id(k.r, k.rev)), list, 4);
+	assert_int_equal(n, 1);
+	assert_string_equal(hex_of(idx, list[0]), id(k.r, k.s3));
+	assert_string_equal(hex_of(idx, fs_index_upstream_of(idx, list[0])), id(k.r, k.rev));
+	/* "commit X upstream" without the dot */
+	n = fs_index_backports(idx, cid_of(idx, id(k.r, k.e)), list, 4);
+	assert_int_equal(n, 1);
+	assert_string_equal(hex_of(idx, list[0]), id(k.r, k.s4));
+	/* No backports of A (it is in the fork), none of G; mainline commits
+	 * and stable-only ones have no upstream. */
+	assert_int_equal(fs_index_backports(idx, cid_of(idx, id(k.r, k.a)), list, 4), 0);
+	assert_int_equal(fs_index_backports(idx, cid_of(idx, id(k.r, k.g)), list, 4), 0);
+	assert_int_equal(fs_index_upstream_of(idx, cid_of(idx, id(k.r, k.c))), FS_CID_NONE);
+	assert_int_equal(fs_index_upstream_of(idx, cid_of(idx, id(k.r, k.s5))), FS_CID_NONE);
+	/* Branches. */
+	assert_string_equal(fs_index_commit_branch(idx, cid_of(idx, id(k.r, k.a))), "mainline");
+	assert_true(fs_index_commit_is_mainline(idx, cid_of(idx, id(k.r, k.g))));
+	assert_string_equal(fs_index_commit_branch(idx, cid_of(idx, id(k.r, k.s1))), "linux-4.4.y");
+	assert_string_equal(fs_index_commit_branch(idx, cid_of(idx, id(k.r, k.s5))), "linux-4.4.y");
+	assert_false(fs_index_commit_is_mainline(idx, cid_of(idx, id(k.r, k.s5))));
+	assert_string_equal(fs_index_commit_subject(idx, cid_of(idx, id(k.r, k.s2))),
+			    "drm: add widget");
+	/* Subject lookup: mainline first. */
+	n = fs_index_find_subject(idx, "DRM:  add widget", list, 4);
+	assert_int_equal(n, 2);
+	assert_string_equal(hex_of(idx, list[0]), id(k.r, k.d));
+	assert_string_equal(hex_of(idx, list[1]), id(k.r, k.s2));
+	assert_int_equal(fs_index_find_subject(idx, "no such subject", list, 4), 0);
+	fs_index_free(idx);
+	repo_free(k.r);
+}
+
+static void test_fixes_via_stable_id(void **state)
+{
+	struct kernel k;
+	struct fs_index *idx;
+	struct fs_index_fix *fx = NULL;
+	struct fs_index_ref refs[4];
+	enum fs_evidence ev;
+	bool mm = true;
+	fs_cid e;
+	int n;
+
+	build_kernel(&k, "kernel");
+	idx = open_idx(k.r->dir, NULL, false, NULL);
+	/* E's Fixes: names S2, D's backport. */
+	e = cid_of(idx, id(k.r, k.e));
+	assert_int_equal(fs_index_commit_refs(idx, e, refs, 4), 1);
+	assert_int_equal(refs[0].kind, FS_REF_FIXES);
+	assert_int_equal(strlen(refs[0].hex), 12);
+	assert_string_equal(refs[0].subject, "drm: add widget");
+	assert_int_equal(refs[0].source, e);
+	assert_string_equal(hex_of(idx, fs_index_ref_target(idx, &refs[0], &ev, &mm)),
+			    id(k.r, k.s2));
+	assert_false(mm);
+	n = fs_index_fixes_of(idx, cid_of(idx, id(k.r, k.d)), &fx);
+	assert_int_equal(n, 1);
+	assert_string_equal(hex_of(idx, fx[0].fixer), id(k.r, k.e));
+	assert_string_equal(hex_of(idx, fx[0].fixed), id(k.r, k.d));
+	assert_int_equal(fx[0].evidence, FS_EVIDENCE_STABLE);
+	assert_false(fx[0].revert);
+	free(fx);
+	fs_index_free(idx);
+	repo_free(k.r);
+}
+
+static void test_subject_mismatch(void **state)
+{
+	struct kernel k;
+	struct fs_index *idx;
+	struct fs_index_fix *fx = NULL;
+	struct fs_index_ref refs[4];
+	enum fs_evidence ev = 0;
+	bool mm = false;
+	fs_cid t;
+	int n;
+
+	build_kernel(&k, "kernel");
+	idx = open_idx(k.r->dir, NULL, false, NULL);
+	assert_int_equal(fs_index_commit_refs(idx, cid_of(idx, id(k.r, k.f)), refs, 4), 1);
+	t = fs_index_ref_target(idx, &refs[0], &ev, &mm);
+	assert_string_equal(hex_of(idx, t), id(k.r, k.x));
+	assert_true(mm);
+	assert_int_equal(ev, FS_EVIDENCE_SUBJECT);
+	/* So F fixes X, not A. */
+	n = fs_index_fixes_of(idx, cid_of(idx, id(k.r, k.x)), &fx);
+	assert_int_equal(n, 1);
+	assert_string_equal(hex_of(idx, fx[0].fixer), id(k.r, k.f));
+	assert_int_equal(fx[0].evidence, FS_EVIDENCE_SUBJECT);
+	free(fx);
+	/* An unknown id whose subject matches: subject evidence, mismatch. */
+	assert_int_equal(fs_index_commit_refs(idx, cid_of(idx, id(k.r, k.ping)), refs, 4), 1);
+	t = fs_index_ref_target(idx, &refs[0], &ev, &mm);
+	assert_string_equal(hex_of(idx, t), id(k.r, k.pong));
+	assert_int_equal(ev, FS_EVIDENCE_SUBJECT);
+	/* A matching id and subject: prefix evidence, no mismatch. */
+	assert_int_equal(fs_index_commit_refs(idx, cid_of(idx, id(k.r, k.b)), refs, 4), 1);
+	t = fs_index_ref_target(idx, &refs[0], &ev, &mm);
+	assert_string_equal(hex_of(idx, t), id(k.r, k.a));
+	assert_false(mm);
+	assert_int_equal(ev, FS_EVIDENCE_PREFIX);
+	/* Neither id nor subject known. */
+	{
+		struct fs_index_ref bogus = { FS_REF_FIXES, "0000000000000000", "no such thing",
+					      0 };
+		assert_int_equal(fs_index_ref_target(idx, &bogus, NULL, NULL), FS_CID_NONE);
+		bogus.subject = NULL;
+		assert_int_equal(fs_index_ref_target(idx, &bogus, NULL, NULL), FS_CID_NONE);
+	}
+	fs_index_free(idx);
+	repo_free(k.r);
+}
+
+static void test_releases(void **state)
+{
+	struct kernel k;
+	struct fs_index *idx;
+
+	build_kernel(&k, "kernel");
+	idx = open_idx(k.r->dir, NULL, false, NULL);
+	assert_release(idx, id(k.r, k.base), "v4.4-rc1");
+	assert_release(idx, id(k.r, k.a), "v4.4-rc1");
+	assert_release(idx, id(k.r, k.x), "v4.4-rc1");
+	assert_release(idx, id(k.r, k.b), "v4.4");
+	assert_release(idx, id(k.r, k.c), "v4.5-rc1");
+	assert_release(idx, id(k.r, k.rev), "v4.5-rc1");
+	assert_release(idx, id(k.r, k.e), "v4.5-rc1");
+	assert_release(idx, id(k.r, k.self), "v4.5-rc1");
+	assert_release(idx, id(k.r, k.g), NULL);
+	assert_release(idx, id(k.r, k.s1), "v4.4.1");
+	assert_release(idx, id(k.r, k.s2), "v4.4.1");
+	assert_release(idx, id(k.r, k.s3), "v4.4.2");
+	assert_release(idx, id(k.r, k.s4), "v4.4.2");
+	assert_release(idx, id(k.r, k.s5), NULL);
+	assert_true(fs_index_has_branch(idx, "linux-4.4.y"));
+	assert_false(fs_index_has_branch(idx, "linux-4.5.y"));
+	assert_false(fs_index_has_branch(idx, "mainline"));
+	assert_string_equal(fs_index_branch_fork(idx, "linux-4.4.y"), "v4.4");
+	assert_null(fs_index_branch_fork(idx, "linux-9.9.y"));
+	fs_index_free(idx);
+	repo_free(k.r);
+}
+
+static void test_release_cmp(void **state)
+{
+	static const char *const order[] = {
+		"v2.6.32", "v3.0-rc1", "v3.0", "v3.0.1", "v3.1", "v3.9", "v3.10-rc1",
+		"v3.10", "v3.10.9", "v3.10.10", "v3.10.100", "v4.4-rc1", "v4.4-rc2",
+		"v4.4-rc10", "v4.4", "v4.4.1", "v4.4.2", "v4.4.10", "v4.5-rc1", "v4.5",
+		"v4.10", "v5.0",
+	};
+	size_t n = sizeof(order) / sizeof(order[0]), i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++) {
+			int c = fs_release_cmp(order[i], order[j]);
+			if ((i < j && c >= 0) || (i == j && c != 0) || (i > j && c <= 0))
+				fail_msg("fs_release_cmp(%s, %s) = %d", order[i], order[j], c);
+		}
+	assert_int_equal(fs_release_cmp("v4.4", "v4.4"), 0);
+	assert_true(fs_release_cmp("v4.4-rc3", "v4.4-rc12") < 0);
+	assert_true(fs_release_cmp("v4.19.300", "v4.20-rc1") < 0);
+}
+
+static void test_in_branch(void **state)
+{
+	struct kernel k;
+	struct fs_index *idx;
+	const char *br = "linux-4.4.y";
+
+	build_kernel(&k, "kernel");
+	idx = open_idx(k.r->dir, NULL, false, NULL);
+#define IN(m, base) fs_index_in_branch(idx, cid_of(idx, id(k.r, (m))), br, (base))
+	/* Mainline up to the fork is in, whatever the base. */
+	assert_true(IN(k.a, NULL));
+	assert_true(IN(k.b, NULL));
+	assert_true(IN(k.b, "v4.4.1"));
+	assert_false(IN(k.c, NULL));
+	assert_false(IN(k.g, NULL));
+	/* Stable commits by release. */
+	assert_true(IN(k.s1, NULL));
+	assert_true(IN(k.s1, "v4.4.1"));
+	assert_true(IN(k.s2, "v4.4.1"));
+	assert_false(IN(k.s3, "v4.4.1"));
+	assert_true(IN(k.s3, "v4.4.2"));
+	assert_true(IN(k.s5, NULL));
+	assert_false(IN(k.s5, "v4.4.2"));
+	/* A base the index does not know sorts by version. */
+	assert_true(IN(k.s4, "v4.4.3"));
+	assert_false(IN(k.s4, "v4.4.1"));
+	/* An unknown branch holds nothing. */
+	assert_false(fs_index_in_branch(idx, cid_of(idx, id(k.r, k.a)), "linux-4.9.y", NULL));
+	assert_false(fs_index_in_branch(idx, cid_of(idx, id(k.r, k.s1)), "linux-4.9.y", NULL));
+#undef IN
+	fs_index_free(idx);
+	repo_free(k.r);
+}
+
+static void test_cache_round_trip(void **state)
+{
+	struct kernel k;
+	struct fs_index *idx;
+	struct fs_index_stats st;
+	char *d1, *d2, *path;
+	struct stat sb;
+
+	build_kernel(&k, "kernel");
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	assert_int_equal(st.commits, 18);
+	assert_int_equal(st.new_commits, 18);
+	assert_true(st.rebuilt);
+	assert_string_equal(st.note, "");
+	path = strdup(fs_index_cache_path(idx));
+	/* The default cache lives under $XDG_CACHE_HOME/fixscan/. */
+	assert_true(g_str_has_prefix(path, getenv("XDG_CACHE_HOME")));
+	assert_non_null(strstr(path, "/fixscan/"));
+	d1 = dump(idx);
+	fs_index_free(idx);
+	assert_int_equal(stat(path, &sb), 0);
+
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	assert_int_equal(st.commits, 18);
+	assert_int_equal(st.new_commits, 0);
+	assert_false(st.rebuilt);
+	assert_string_equal(st.note, "");
+	assert_string_equal(fs_index_cache_path(idx), path);
+	d2 = dump(idx);
+	assert_same_dump(d1, d2);
+	fs_index_free(idx);
+	g_free(d2);
+
+	/* --no-update reads the cache even after the refs moved. */
+	commit(k.r, "master", k.g, "kernel: one more\n");
+	repo_flush(k.r);
+	{
+		struct fs_index_opts o = FS_INDEX_OPTS_INIT;
+		struct fs_error err = FS_ERROR_INIT;
+		o.repo_path = k.r->dir;
+		o.no_update = true;
+		assert_int_equal(fs_index_open(&idx, &o, &st, &err), 0);
+		assert_int_equal(st.new_commits, 0);
+		assert_int_equal(fs_index_count(idx), 18);
+		fs_index_free(idx);
+	}
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	assert_int_equal(st.new_commits, 1);
+	assert_int_equal(fs_index_count(idx), 19);
+	fs_index_free(idx);
+	g_free(d1);
+	free(path);
+	repo_free(k.r);
+}
+
+/* Damage the cache file at PATH in one of several ways. */
+enum damage { FLIP_BODY, FLIP_LAST, FLIP_HEADER, FLIP_SECTIONS, FLIP_COUNT, TRUNCATE, EMPTY,
+	      MAGIC, VERSION, GARBAGE, DAMAGE_COUNT };
+
+static void damage(const char *path, enum damage how)
+{
+	struct stat sb;
+	unsigned char byte;
+	off_t at = 0;
+	int fd;
+
+	assert_int_equal(stat(path, &sb), 0);
+	fd = open(path, O_RDWR);
+	assert_true(fd >= 0);
+	switch (how) {
+	case FLIP_BODY: at = sb.st_size / 2; break;
+	case FLIP_LAST: at = sb.st_size - 1; break;
+	case FLIP_HEADER: at = 32; break;   /* the repository path's offset */
+	case FLIP_SECTIONS: at = 40 + 16 * 3; break; /* a section's offset */
+	case FLIP_COUNT: at = 48; break;    /* the number of commits */
+	case TRUNCATE: assert_int_equal(ftruncate(fd, sb.st_size / 2), 0); break;
+	case EMPTY: assert_int_equal(ftruncate(fd, 0), 0); break;
+	case MAGIC: at = 0; break;
+	case VERSION: at = 8; break;
+	case GARBAGE: {
+		char junk[4096];
+		memset(junk, 'x', sizeof(junk));
+		assert_int_equal(ftruncate(fd, 0), 0);
+		assert_int_equal(pwrite(fd, junk, sizeof(junk), 0), (ssize_t)sizeof(junk));
+		break;
+	}
+	default: break;
+	}
+	if (how != TRUNCATE && how != EMPTY && how != GARBAGE) {
+		assert_int_equal(pread(fd, &byte, 1, at), 1);
+		byte ^= how == VERSION ? 0x07 : 0x10;
+		assert_int_equal(pwrite(fd, &byte, 1, at), 1);
+	}
+	close(fd);
+}
+
+static void test_corrupt_cache(void **state)
+{
+	struct kernel k;
+	struct fs_index *idx;
+	struct fs_index_stats st;
+	char *want, *got, *path;
+	int how;
+
+	build_kernel(&k, "kernel");
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	want = dump(idx);
+	path = strdup(fs_index_cache_path(idx));
+	fs_index_free(idx);
+	for (how = 0; how < DAMAGE_COUNT; how++) {
+		damage(path, how);
+		idx = open_idx(k.r->dir, NULL, false, &st);
+		if (!strstr(st.note, "cache"))
+			fail_msg("damage %d: note '%s' does not mention the cache", how, st.note);
+		assert_null(strchr(st.note, '\n'));
+		assert_true(st.rebuilt);
+		assert_int_equal(st.new_commits, 18);
+		got = dump(idx);
+		assert_same_dump(want, got);
+		g_free(got);
+		fs_index_free(idx);
+		/* And the rebuilt file is good again. */
+		idx = open_idx(k.r->dir, NULL, false, &st);
+		assert_string_equal(st.note, "");
+		assert_int_equal(st.new_commits, 0);
+		fs_index_free(idx);
+	}
+	/* A directory where the cache should be is an error, not a crash. */
+	{
+		struct fs_index_opts o = FS_INDEX_OPTS_INIT;
+		struct fs_error err = FS_ERROR_INIT;
+		char dir[PATH_MAX];
+		snprintf(dir, sizeof(dir), "%s/adir.idx", tmp_root);
+		mkdir(dir, 0700);
+		o.repo_path = k.r->dir;
+		o.cache_path = dir;
+		idx = NULL;
+		if (fs_index_open(&idx, &o, &st, &err) == 0) {
+			got = dump(idx);
+			assert_same_dump(want, got);
+			g_free(got);
+			fs_index_free(idx);
+		} else {
+			assert_true(err.message[0] != '\0');
+			assert_null(idx);
+		}
+	}
+	free(path);
+	g_free(want);
+	repo_free(k.r);
+}
+
+static void test_incremental_equals_rebuild(void **state)
+{
+	struct kernel k;
+	struct fs_index *idx;
+	struct fs_index_stats st;
+	char *want, *got;
+	int h, s6, s7;
+
+	build_kernel(&k, "kernel");
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	fs_index_free(idx);
+	/* New mainline commits: a fix of an old commit, a fix of the fix, a
+	 * new tag that also claims the old untagged tip. */
+	h = commit(k.r, "master", k.g,
+		   "kernel: fix untagged work\n\nFixes: %.12s (\"kernel: untagged work\")\n",
+		   id(k.r, k.g));
+	h = commit(k.r, "master", h,
+		   "mm: fix the revert\n\nFixes: %.12s (\"Revert \"mm: fix the leak fix\"\")\n",
+		   id(k.r, k.rev));
+	tag_annotated(k.r, "v4.5-rc2", h);
+	h = commit(k.r, "master", h, "kernel: after rc2\n");
+	/* Stable: a backport of the new fix, a tag on the old tip and on it. */
+	tag_light(k.r, "v4.4.3", k.s5);
+	s6 = commit(k.r, "linux-4.4.y", k.s5, "kernel: fix untagged work\n\n"
+		    "commit %s upstream.\n", id(k.r, k.g + 1));
+	s7 = commit(k.r, "linux-4.4.y", s6, "usb: another stable-only change\n");
+	tag_light(k.r, "v4.4.4", s7);
+	/* And a new stable branch forking at v4.5-rc1... of v4.5. */
+	tag_light(k.r, "v4.5", k.self);
+	commit(k.r, "linux-4.5.y", k.self, "drm: backport to 4.5\n\n"
+	       "[ Upstream commit %s ]\n", id(k.r, k.g + 1));
+	repo_flush(k.r);
+
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	assert_false(st.rebuilt);
+	assert_int_equal(st.new_commits, 6);
+	assert_int_equal(st.commits, 24);
+	assert_string_equal(st.note, "");
+	got = dump(idx);
+	assert_release(idx, id(k.r, k.g), "v4.5-rc2");
+	assert_release(idx, id(k.r, k.s5), "v4.4.3");
+	assert_release(idx, id(k.r, s6), "v4.4.4");
+	assert_release(idx, id(k.r, k.self), "v4.5-rc1");
+	assert_release(idx, id(k.r, h), NULL);
+	assert_string_equal(fs_index_branch_fork(idx, "linux-4.5.y"), "v4.5");
+	fs_index_free(idx);
+	want = rebuilt_dump(k.r->dir);
+	assert_same_dump(want, got);
+	g_free(want);
+	g_free(got);
+
+	/* A second update with nothing new. */
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	assert_int_equal(st.new_commits, 0);
+	fs_index_free(idx);
+	repo_free(k.r);
+}
+
+static void test_late_tags(void **state)
+{
+	/* Tags added after the commits they contain were indexed under a later
+	 * tag: the answers must still be those of a full build. */
+	struct repo *r = repo_new("late");
+	struct fs_index *idx;
+	struct fs_index_stats st;
+	char *want, *got;
+	int a, b, c, s1;
+
+	a = commit(r, "master", 0, "Initial import\n");
+	b = commit(r, "master", a, "mm: one\n");
+	c = commit(r, "master", b, "mm: two\n");
+	s1 = commit(r, "linux-4.4.y", b, "mm: stable one\n\ncommit %s upstream.\n", id(r, c));
+	tag_light(r, "v4.4.1", s1);
+	repo_flush(r);
+	idx = open_idx(r->dir, NULL, false, &st);
+	fs_index_free(idx);
+
+	/* v4.4, the fork, tagged late: it sorts before v4.4.1 (another line)
+	 * and is the first mainline tag. */
+	tag_light(r, "v4.4", b);
+	tag_light(r, "v4.5-rc1", c);
+	repo_flush(r);
+	idx = open_idx(r->dir, NULL, false, &st);
+	assert_release(idx, id(r, a), "v4.4");
+	assert_release(idx, id(r, b), "v4.4");
+	assert_release(idx, id(r, c), "v4.5-rc1");
+	assert_release(idx, id(r, s1), "v4.4.1");
+	assert_string_equal(fs_index_branch_fork(idx, "linux-4.4.y"), "v4.4");
+	assert_true(fs_index_in_branch(idx, cid_of(idx, id(r, b)), "linux-4.4.y", NULL));
+	got = dump(idx);
+	fs_index_free(idx);
+	want = rebuilt_dump(r->dir);
+	assert_same_dump(want, got);
+	g_free(want);
+	g_free(got);
+
+	/* An -rc tag before an indexed release of the same line. */
+	tag_light(r, "v4.4-rc1", a);
+	repo_flush(r);
+	idx = open_idx(r->dir, NULL, false, &st);
+	assert_release(idx, id(r, a), "v4.4-rc1");
+	assert_release(idx, id(r, b), "v4.4");
+	got = dump(idx);
+	fs_index_free(idx);
+	want = rebuilt_dump(r->dir);
+	assert_same_dump(want, got);
+	g_free(want);
+	g_free(got);
+	repo_free(r);
+}
+
+static void test_force_push(void **state)
+{
+	struct kernel k;
+	struct fs_index *idx;
+	struct fs_index_stats st;
+	struct fs_error err = FS_ERROR_INIT;
+	char *want, *got, *g_hex, *s5_hex;
+	fs_cid c;
+	int s5b;
+
+	build_kernel(&k, "kernel");
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	fs_index_free(idx);
+	g_hex = strdup(id(k.r, k.g));
+	s5_hex = strdup(id(k.r, k.s5));
+
+	/* Rewind mainline by one commit. */
+	run("git -C '%s' update-ref refs/heads/master %s", k.r->dir, id(k.r, k.self));
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	if (!strstr(st.note, "rewound") && !strstr(st.note, "force-pushed"))
+		fail_msg("note '%s'", st.note);
+	assert_non_null(strstr(st.note, "refs/heads/master"));
+	assert_int_equal(fs_index_count(idx), 17);
+	assert_int_equal(fs_index_resolve(idx, g_hex, &c, &err), FS_ENOTFOUND);
+	got = dump(idx);
+	fs_index_free(idx);
+	want = rebuilt_dump(k.r->dir);
+	assert_same_dump(want, got);
+	g_free(want);
+	g_free(got);
+
+	/* Rewrite the stable tip: S5 replaced by another commit. */
+	s5b = commit(k.r, "linux-4.4.y", k.s4, "usb: stable-only quirk, take two\n");
+	repo_flush(k.r);
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	if (!strstr(st.note, "rewound") && !strstr(st.note, "force-pushed"))
+		fail_msg("note '%s'", st.note);
+	assert_non_null(strstr(st.note, "linux-4.4.y"));
+	assert_int_equal(fs_index_count(idx), 17);
+	assert_int_equal(fs_index_resolve(idx, s5_hex, &c, &err), FS_ENOTFOUND);
+	assert_string_equal(fs_index_commit_branch(idx, cid_of(idx, id(k.r, s5b))), "linux-4.4.y");
+	got = dump(idx);
+	fs_index_free(idx);
+	want = rebuilt_dump(k.r->dir);
+	assert_same_dump(want, got);
+	g_free(want);
+	g_free(got);
+
+	/* A tag moved and a stable branch deleted. */
+	run("git -C '%s' tag -f v4.4.2 %s >/dev/null", k.r->dir, id(k.r, k.s3));
+	run("git -C '%s' tag -d v4.4.1 >/dev/null", k.r->dir);
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	assert_true(st.note[0] != '\0');
+	assert_release(idx, id(k.r, k.s1), "v4.4.2");
+	assert_release(idx, id(k.r, k.s4), NULL);
+	got = dump(idx);
+	fs_index_free(idx);
+	want = rebuilt_dump(k.r->dir);
+	assert_same_dump(want, got);
+	g_free(want);
+	g_free(got);
+	run("git -C '%s' branch -q -D linux-4.4.y", k.r->dir);
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	assert_true(st.note[0] != '\0');
+	assert_int_equal(fs_index_resolve(idx, id(k.r, s5b), &c, &err), FS_ENOTFOUND);
+	/* The tags still hold the released stable commits. */
+	assert_release(idx, id(k.r, k.s3), "v4.4.2");
+	assert_string_equal(fs_index_commit_branch(idx, cid_of(idx, id(k.r, k.s3))), "linux-4.4.y");
+	got = dump(idx);
+	fs_index_free(idx);
+	want = rebuilt_dump(k.r->dir);
+	assert_same_dump(want, got);
+	g_free(want);
+	g_free(got);
+	free(g_hex);
+	free(s5_hex);
+	repo_free(k.r);
+}
+
+static void test_concurrent_opens(void **state)
+{
+	struct kernel k;
+	struct fs_index *idx;
+	struct fs_index_stats st;
+	pid_t pid[3];
+	int i, status;
+	char *want;
+
+	build_kernel(&k, "kernel");
+	/* Enough commits that the builds overlap. */
+	{
+		int prev = k.g;
+		for (i = 0; i < 2000; i++)
+			prev = commit(k.r, "master", prev, "lib: bulk change %d\n\nFixes: %.12s (\"mm: add frobnicator\")\n",
+				      i, id(k.r, k.a));
+		repo_flush(k.r);
+	}
+	for (i = 0; i < 3; i++) {
+		pid[i] = fork();
+		assert_true(pid[i] >= 0);
+		if (pid[i] == 0) {
+			struct fs_index_opts o = FS_INDEX_OPTS_INIT;
+			struct fs_error err = FS_ERROR_INIT;
+			struct fs_index *ci = NULL;
+			int rc;
+			o.repo_path = k.r->dir;
+			o.threads = 2;
+			rc = fs_index_open(&ci, &o, NULL, &err);
+			if (rc == 0 && fs_index_count(ci) == 2018) {
+				fs_index_free(ci);
+				_exit(0);
+			}
+			fprintf(stderr, "child: %d %s\n", rc, err.message);
+			_exit(1);
+		}
+	}
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(waitpid(pid[i], &status, 0), pid[i]);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	assert_string_equal(st.note, "");
+	assert_int_equal(st.new_commits, 0);
+	assert_int_equal(fs_index_count(idx), 2018);
+	{
+		struct fs_index_fix *fx = NULL;
+		int n = fs_index_fixes_of(idx, cid_of(idx, id(k.r, k.a)), &fx);
+		assert_int_equal(n, 2003);
+		free(fx);
+	}
+	fs_index_free(idx);
+	want = rebuilt_dump(k.r->dir);
+	g_free(want);
+	repo_free(k.r);
+}
+
+static void test_not_a_repo(void **state)
+{
+	struct fs_index_opts o = FS_INDEX_OPTS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_index *idx = (void *)1;
+	char dir[PATH_MAX];
+	int rc;
+
+	snprintf(dir, sizeof(dir), "%s/plain", tmp_root);
+	mkdir(dir, 0700);
+	o.repo_path = dir;
+	rc = fs_index_open(&idx, &o, NULL, &err);
+	assert_int_equal(rc, FS_ENOTFOUND);
+	assert_null(idx);
+	assert_non_null(strstr(err.message, dir));
+	assert_non_null(strstr(err.message, "not a git repository"));
+	assert_null(strchr(err.message, '\n'));
+
+	snprintf(dir, sizeof(dir), "%s/missing/nowhere", tmp_root);
+	fs_error_clear(&err);
+	rc = fs_index_open(&idx, &o, NULL, &err);
+	assert_int_equal(rc, FS_ENOTFOUND);
+	assert_non_null(strstr(err.message, dir));
+	assert_null(strchr(err.message, '\n'));
+
+	/* A given cache path does not hide the missing repository. */
+	{
+		char cache[PATH_MAX];
+		snprintf(cache, sizeof(cache), "%s/c.idx", tmp_root);
+		o.cache_path = cache;
+		fs_error_clear(&err);
+		assert_int_equal(fs_index_open(&idx, &o, NULL, &err), FS_ENOTFOUND);
+		assert_non_null(strstr(err.message, dir));
+		o.rebuild = true;
+		fs_error_clear(&err);
+		assert_int_equal(fs_index_open(&idx, &o, NULL, &err), FS_ENOTFOUND);
+		assert_non_null(strstr(err.message, dir));
+	}
+	o.repo_path = NULL;
+	assert_true(fs_index_open(&idx, &o, NULL, &err) < 0);
+}
+
+static void test_no_mainline(void **state)
+{
+	struct repo *r = repo_new("nomain");
+	struct fs_index_opts o = FS_INDEX_OPTS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_index *idx = NULL;
+	struct fs_index_stats st;
+
+	commit(r, "devel", 0, "Initial import\n");
+	repo_flush(r);
+	o.repo_path = r->dir;
+	assert_int_equal(fs_index_open(&idx, &o, &st, &err), FS_ENOTFOUND);
+	assert_null(idx);
+	assert_non_null(strstr(err.message, "fixscan.mainline"));
+	assert_null(strchr(err.message, '\n'));
+
+	/* An empty repository has no mainline either. */
+	{
+		struct repo *e = repo_new("empty");
+		o.repo_path = e->dir;
+		fs_error_clear(&err);
+		assert_int_equal(fs_index_open(&idx, &o, &st, &err), FS_ENOTFOUND);
+		assert_non_null(strstr(err.message, "fixscan.mainline"));
+		repo_free(e);
+	}
+	/* A configured mainline that does not exist is named. */
+	run("git -C '%s' config fixscan.mainline refs/heads/nosuch", r->dir);
+	o.repo_path = r->dir;
+	fs_error_clear(&err);
+	assert_int_equal(fs_index_open(&idx, &o, &st, &err), FS_ENOTFOUND);
+	assert_non_null(strstr(err.message, "fixscan.mainline"));
+	assert_non_null(strstr(err.message, "nosuch"));
+	/* The right one works. */
+	run("git -C '%s' config fixscan.mainline devel", r->dir);
+	fs_error_clear(&err);
+	assert_int_equal(fs_index_open(&idx, &o, &st, &err), 0);
+	assert_int_equal(fs_index_count(idx), 1);
+	fs_index_free(idx);
+	repo_free(r);
+}
+
+static void test_config_keys(void **state)
+{
+	struct repo *r = repo_new("config");
+	struct fs_index *idx;
+	struct fs_index_stats st;
+	int a, b, m1, s1, s2, o1;
+
+	a = commit(r, "torvalds", 0, "Initial import\n");
+	b = commit(r, "torvalds", a, "mm: one\n");
+	tag_light(r, "v4.4", b);
+	m1 = commit(r, "master", b, "junk: not mainline\n");
+	s1 = commit(r, "stable/linux-4.4.y", b, "mm: stable one\n\ncommit %s upstream.\n",
+		    id(r, b));
+	s2 = commit(r, "queue/linux-4.5.y", b, "mm: queued\n");
+	o1 = commit(r, "linux-4.4.y", b, "other: default-glob branch\n");
+	repo_flush(r);
+	run("git -C '%s' config fixscan.mainline torvalds", r->dir);
+	run("git -C '%s' config --add fixscan.stable 'refs/heads/stable/*'", r->dir);
+	run("git -C '%s' config --add fixscan.stable 'refs/heads/queue/*'", r->dir);
+	idx = open_idx(r->dir, NULL, false, &st);
+	/* master and refs/heads/linux-4.4.y are not indexed: config wins. */
+	assert_int_equal(fs_index_count(idx), 4);
+	assert_true(fs_index_resolve_all(idx, id(r, m1), NULL, 0) == 0);
+	assert_true(fs_index_resolve_all(idx, id(r, o1), NULL, 0) == 0);
+	assert_string_equal(fs_index_commit_branch(idx, cid_of(idx, id(r, b))), "mainline");
+	assert_string_equal(fs_index_commit_branch(idx, cid_of(idx, id(r, s1))), "linux-4.4.y");
+	assert_string_equal(fs_index_commit_branch(idx, cid_of(idx, id(r, s2))), "linux-4.5.y");
+	assert_string_equal(fs_index_branch_fork(idx, "linux-4.4.y"), "v4.4");
+	fs_index_free(idx);
+
+	/* Changing the config changes what is indexed. */
+	run("git -C '%s' config --unset-all fixscan.stable", r->dir);
+	idx = open_idx(r->dir, NULL, false, &st);
+	assert_int_equal(fs_index_count(idx), 3);
+	assert_string_equal(fs_index_commit_branch(idx, cid_of(idx, id(r, o1))), "linux-4.4.y");
+	fs_index_free(idx);
+	repo_free(r);
+}
+
+static void test_odd_objects(void **state)
+{
+	/* Tags of trees and blobs, nested tags, a tag named like a release
+	 * that is not one, an octopus merge with many parents, a commit
+	 * with an empty message. */
+	struct repo *r = repo_new("odd");
+	struct fs_index *idx;
+	struct fs_index_stats st;
+	int base, side[20], oct, i, empty;
+
+	base = commit(r, "master", 0, "Initial import\n");
+	for (i = 0; i < 20; i++)
+		side[i] = commit(r, "side", 0, "side: root %d\n", i);
+	{
+		int parents[22];
+		parents[0] = base;
+		for (i = 0; i < 20; i++)
+			parents[i + 1] = side[i];
+		parents[21] = 0;
+		oct = merge(r, "master", parents, "Merge twenty roots\n");
+	}
+	empty = commit(r, "master", oct, "%s", "");
+	tag_light(r, "v4.4", empty);
+	repo_flush(r);
+	run("git -C '%s' branch -q -D side", r->dir);
+	run("git -C '%s' tag v4.8 %s^{tree}", r->dir, id(r, base));
+	run("blob=$(echo hello | git -C '%s' hash-object -w --stdin) && git -C '%s' tag v4.9 $blob",
+	    r->dir, r->dir);
+	run("git -C '%s' -c user.name=T -c user.email=t@example.org tag -a -m tree v4.10 %s^{tree}",
+	    r->dir, id(r, base));
+	run("git -C '%s' -c user.name=T -c user.email=t@example.org tag -a -m inner inner %s",
+	    r->dir, id(r, oct));
+	run("git -C '%s' -c user.name=T -c user.email=t@example.org tag -a -m outer v4.4-rc1 inner",
+	    r->dir);
+	run("git -C '%s' tag vmlinux %s", r->dir, id(r, base));
+	idx = open_idx(r->dir, NULL, false, &st);
+	assert_int_equal(fs_index_count(idx), 23);
+	for (i = 0; i < 20; i++)
+		assert_release(idx, id(r, side[i]), "v4.4-rc1");
+	assert_release(idx, id(r, oct), "v4.4-rc1");
+	assert_release(idx, id(r, empty), "v4.4");
+	assert_string_equal(fs_index_commit_subject(idx, cid_of(idx, id(r, empty))), "");
+	fs_index_free(idx);
+	idx = open_idx(r->dir, NULL, false, &st);
+	assert_int_equal(st.new_commits, 0);
+	fs_index_free(idx);
+	repo_free(r);
+}
+
+static void test_shallow(void **state)
+{
+	struct kernel k;
+	struct fs_index *idx;
+	struct fs_index_stats st;
+	char clone[PATH_MAX];
+
+	build_kernel(&k, "kernel");
+	snprintf(clone, sizeof(clone), "%s/shallow", tmp_root);
+	run("git clone -q --depth 3 --no-single-branch file://'%s' '%s' 2>/dev/null", k.r->dir, clone);
+	idx = open_idx(clone, NULL, false, &st);
+	assert_non_null(strstr(st.note, "shallow"));
+	assert_true(fs_index_count(idx) >= 3);
+	assert_true(fs_index_count(idx) < 20);
+	assert_string_equal(fs_index_commit_subject(idx, cid_of(idx, id(k.r, k.g))),
+			    "kernel: untagged work");
+	fs_index_free(idx);
+	repo_free(k.r);
+}
+
+static void test_names(void **state)
+{
+	assert_string_equal(fs_ref_kind_name(FS_REF_UPSTREAM), "upstream");
+	assert_string_equal(fs_ref_kind_name(FS_REF_FIXES), "fixes");
+	assert_string_equal(fs_ref_kind_name(FS_REF_REVERTS), "reverts");
+	assert_string_equal(fs_evidence_name(FS_EVIDENCE_EXACT), "exact");
+	assert_string_equal(fs_evidence_name(FS_EVIDENCE_STABLE), "stable");
+	fs_index_free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_release_cmp),
+		cmocka_unit_test_setup_teardown(test_resolve_prefixes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_resolve_ambiguous, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_transitive_fixes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fix_cycle, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_long_cycle, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_backports, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fixes_via_stable_id, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_subject_mismatch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_releases, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_in_branch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cache_round_trip, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_corrupt_cache, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_incremental_equals_rebuild, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_late_tags, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_force_push, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_concurrent_opens, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_not_a_repo, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_mainline, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_config_keys, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_odd_objects, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_shallow, setup, teardown),
+	};
+
+	return cmocka_run_group_tests_name("index", tests, NULL, NULL);
+}
