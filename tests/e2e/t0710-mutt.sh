@@ -1,0 +1,150 @@
+#!/bin/sh
+# Real mutt in tmux, with contrib/fixscan.muttrc: the check key on a
+# patch with a missing fix shows that finding, the review key writes
+# drafts into the drafts maildir.
+. "$(dirname "$0")/lib.sh"
+. "$SRC/tests/e2e/lib-notmuch.sh"
+
+for tool in mutt tmux notmuch; do
+	if ! command -v $tool >/dev/null 2>&1; then
+		echo "# skipped: '$tool' is not installed (scripts/deps.sh --test installs it)"
+		test_done
+	fi
+done
+
+python3 "$SRC/scripts/gen-kernel.py" sample "$TRASH/kernel" >/dev/null || exit 1
+setup_notmuch "$TRASH/mail" "$SRC/maildirs/review-4.4" "$SRC/maildirs/lists" || exit 1
+"$FIXSCAN" index --repo "$TRASH/kernel" >/dev/null || exit 1
+# The macros run a plain "fixscan check": the repository comes from git
+# config, the binary under test from PATH.
+git config --global fixscan.repo "$TRASH/kernel" || exit 1
+mkdir -p bin
+# The tmux server's environment is not ours: name everything the binary
+# needs (the sanitizer settings too) in the wrapper.
+cat >bin/fixscan <<WRAP
+#!/bin/sh
+export HOME='$HOME' XDG_CACHE_HOME='$XDG_CACHE_HOME' XDG_CONFIG_HOME='$XDG_CONFIG_HOME'
+export NOTMUCH_CONFIG='$NOTMUCH_CONFIG' GIT_CONFIG_NOSYSTEM=1 LC_ALL=C.UTF-8 TZ=UTC
+export ASAN_OPTIONS='${ASAN_OPTIONS:-}' LSAN_OPTIONS='${LSAN_OPTIONS:-}' UBSAN_OPTIONS='${UBSAN_OPTIONS:-}'
+echo "\$*" >>'$TRASH/fixscan-calls'
+'$FIXSCAN' "\$@" 2>>'$TRASH/fixscan-stderr'
+rc=\$?
+echo "exit \$rc" >>'$TRASH/fixscan-calls'
+exit \$rc
+WRAP
+chmod +x bin/fixscan
+
+drafts=$("$FIXSCAN" check --help | grep -c -- '--drafts')
+cat >muttrc <<MUTTRC
+set folder="$TRASH/mail"
+set spoolfile="$TRASH/mail/review-4.4"
+set mbox_type=Maildir
+set sort=date
+set mailcap_path=/dev/null
+set header_cache=""
+set postponed="$TRASH/mail/Drafts"
+set record=""
+set editor=true
+set mark_old=no
+set help=no
+set move=no
+set quit=yes
+set beep=no
+set sleep_time=0
+source "$SRC/contrib/fixscan.muttrc"
+MUTTRC
+
+SOCK="fixscan-t0710-$$"
+tm() { tmux -L "$SOCK" "$@"; }
+# Always stop our own tmux server (and only it), whatever happens.
+trap 'tmux -L "$SOCK" kill-server >/dev/null 2>&1' EXIT INT TERM
+
+# Wait up to $2 seconds (default 20) until the screen shows $1.
+wait_screen() {
+	n=0
+	limit=$(( ${2:-20} * 10 ))
+	while [ $n -lt $limit ]; do
+		if tm capture-pane -p -t mutt -S - 2>/dev/null | grep -q -- "$1"; then
+			return 0
+		fi
+		sleep 0.1
+		n=$((n + 1))
+	done
+	echo "timed out waiting for '$1'; the screen:"
+	tm capture-pane -p -t mutt -S - 2>/dev/null | grep -v '^$'
+	return 1
+}
+
+# Wait until the fixscan run the wrapper logged as call $1 has ended.
+wait_exit() {
+	n=0
+	while [ $n -lt 600 ]; do
+		[ "$(grep -c '^exit ' fixscan-calls 2>/dev/null)" -ge "$1" ] && return 0
+		sleep 0.1
+		n=$((n + 1))
+	done
+	echo "timed out waiting for fixscan run $1 to end"
+	return 1
+}
+
+fixid=$(python3 -c '
+import json
+a = json.load(open("kernel/answers.json"))["threads"]["review-4.4"]
+for p in a["patches"]:
+    if p["index"] == 3:
+        print([e["commit"] for e in p["expected"] if e["kind"] == "fix-missing"][0][:12])
+')
+
+test_expect_success 'mutt starts on the sample maildir' '
+	tm new-session -d -s mutt -x 100 -y 50 \
+		"env PATH=$TRASH/bin:$PATH TERM=xterm HOME=$HOME mutt -n -F $TRASH/muttrc" &&
+	wait_screen "4.4.7-stable review"
+'
+test_expect_success 'search for patch 03 and press the check key' '
+	tm send-keys -t mutt "/" &&
+	tm send-keys -t mutt -l "counters offset in compat mode" &&
+	tm send-keys -t mutt Enter &&
+	sleep 0.2 &&
+	tm send-keys -t mutt -l ",c" &&
+	wait_exit 1 &&
+	wait_screen "Press any key to continue"
+'
+test_expect_success 'the pager shows the missing fix of patch 03' '
+	tm capture-pane -p -t mutt -S - >screen1 &&
+	grep "fix-missing $fixid" screen1 &&
+	grep "^003/024 netfilter: x_tables: check the counters offset" screen1 &&
+	grep -q "^check\$" fixscan-calls &&
+	grep -q "^exit 1\$" fixscan-calls
+'
+test_expect_success 'the output fits 80 columns' '
+	sed -n "/^review:/,/^summary:/p" screen1 >out1 &&
+	test -s out1 &&
+	! awk "length > 79" out1 | grep .
+'
+if [ "$drafts" -gt 0 ]; then
+	test_expect_success 'the review key writes drafts into the drafts maildir' '
+		tm send-keys -t mutt Enter &&
+		sleep 0.3 &&
+		tm send-keys -t mutt -l ",r" &&
+		wait_exit 2 &&
+		wait_screen "Press any key to continue" &&
+		grep -q "^check --thread --drafts\$" fixscan-calls &&
+		ls "$TRASH"/mail/Drafts/cur/* >files &&
+		grep -l "^In-Reply-To: <" $(cat files) >drafts &&
+		test "$(wc -l <drafts)" -ge 2 &&
+		test "$(notmuch count tag:draft and tag:fixscan)" -ge 2
+	'
+else
+	echo "# skipped the review key: 'fixscan check' has no --drafts yet"
+fi
+test_expect_success 'mutt quits' '
+	tm send-keys -t mutt Enter &&
+	sleep 0.3 &&
+	tm send-keys -t mutt q &&
+	n=0 &&
+	while tm has-session -t mutt 2>/dev/null && [ $n -lt 50 ]; do
+		sleep 0.1; n=$((n + 1))
+	done &&
+	! tm has-session -t mutt 2>/dev/null
+'
+test_done
