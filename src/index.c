@@ -424,6 +424,11 @@ static char *default_cache_path(const char *repo_path, struct fs_error *err)
 			     repo_path, strerror(errno));
 		return NULL;
 	}
+	/* "R" and "R/.git" (what repository discovery gives) are one
+	 * repository and share one cache. */
+	n = strlen(abs);
+	if (n > 5 && !strcmp(abs + n - 5, "/.git"))
+		abs[n - 5] = '\0';
 	if (xdg && *xdg == '/')
 		n = asprintf(&dir, "%s/fixscan", xdg);
 	else if (home && *home)
