@@ -1,0 +1,194 @@
+#!/bin/sh
+# fixscan digest over a store with three review threads: the 4.4 and 4.5
+# sample threads as if they had arrived a few hours ago, and an older copy
+# of the 4.4 thread (its dates as generated, in 2016).  Only the new two
+# are in the digest, ranked as fixscan-digest(1) says; --mail writes one
+# message, once.
+. "$(dirname "$0")/lib.sh"
+. "$SRC/tests/e2e/lib-notmuch.sh"
+
+python3 "$SRC/scripts/gen-kernel.py" sample "$TRASH/kernel" >/dev/null || exit 1
+
+# new-4.4, new-4.5: the sample threads with every Date moved so the last
+# mail of each is 3 hours (4.4) or 2 hours (4.5) old, order kept.  notmuch
+# indexes the Date header, so that is what date: queries see.  old-4.4:
+# the 4.4 cover and patches under other Message-Ids, dates untouched, and
+# without the replies (their words would be regression reports on the
+# new thread).
+python3 - "$SRC/maildirs" "$TRASH/src" <<'PY' || exit 1
+import email.utils, os, re, sys, time
+src, dst = sys.argv[1], sys.argv[2]
+now = time.time()
+
+def files(d):
+    return sorted(os.path.join(d, "cur", f) for f in os.listdir(os.path.join(d, "cur")))
+
+def date_of(text):
+    m = re.search(r"^Date: (.*)$", text, re.M)
+    return email.utils.parsedate_to_datetime(m.group(1)).timestamp()
+
+def copy(name, out, age=None, rename=False):
+    texts = [open(f, encoding="utf-8", errors="surrogateescape").read() for f in files(os.path.join(src, name))]
+    shift = 0
+    if age is not None:
+        shift = now - age - max(date_of(t) for t in texts)
+    for d in ("cur", "new", "tmp"):
+        os.makedirs(os.path.join(dst, out, d), exist_ok=True)
+    for i, t in enumerate(texts):
+        head, _, body = t.partition("\n\n")
+        if rename:
+            if re.search(r"^Subject: Re:", head, re.M):
+                continue
+            head = head.replace("@stable.example.org>", "@old.example.org>")
+        if shift:
+            d = date_of(t) + shift
+            head = re.sub(r"^Date: .*$", "Date: " + email.utils.formatdate(d),
+                          head, count=1, flags=re.M)
+        with open(os.path.join(dst, out, "cur", "%d.%06d.t0720:2,S" % (int(now), i)),
+                  "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(head + "\n\n" + body)
+
+copy("review-4.4", "new-4.4", age=3 * 3600)
+copy("review-4.5", "new-4.5", age=2 * 3600)
+copy("review-4.4", "old-4.4", rename=True)
+PY
+setup_notmuch "$TRASH/mail" src/new-4.4 src/new-4.5 src/old-4.4 "$SRC/maildirs/lists" || exit 1
+"$FIXSCAN" index --repo kernel >/dev/null || exit 1
+
+ids=$(python3 -c '
+import json
+t = json.load(open("kernel/answers.json"))["threads"]
+print(t["review-4.4"]["cover"], t["review-4.5"]["patches"][0]["message_id"])
+')
+set -- $ids
+cover44=$1 first45=$2
+
+test_expect_success 'the store holds three review threads' '
+	test "$(notmuch count --output=threads "subject:\"stable review\" or subject:AUTOSEL")" = 3
+'
+test_expect_code 1 'digest --json over the last day (risky patches: exit 1)' '
+	"$FIXSCAN" digest --repo kernel --json >d.json
+'
+cat >check.py <<'PY'
+import json, sys
+d = json.loads(open(sys.argv[1]).read())
+weights = {"fix-missing": 16, "reverted-upstream": 16, "regression-report": 8,
+           "objection": 8, "already-applied": 4, "target-absent": 2,
+           "dep-missing": 2, "unknown-upstream": 1, "no-upstream": 1,
+           "fixes-tag-mismatch": 1}
+# The schema of fixscan-digest(1).
+assert set(d) == {"since", "query", "series", "risky"}, sorted(d)
+for s in d["series"]:
+    assert set(s) == {"message_id", "subject", "cover", "branch", "base", "release",
+                      "deadline", "patches", "risky", "summary", "error"}, sorted(s)
+    assert isinstance(s["patches"], int) and isinstance(s["risky"], int)
+    assert isinstance(s["cover"], bool)
+for r in d["risky"]:
+    assert set(r) == {"rank", "score", "series", "branch", "release", "deadline", "index",
+                      "total", "message_id", "subject", "upstream", "link", "findings"}, sorted(r)
+    assert r["link"] == "https://lore.kernel.org/r/" + r["message_id"]
+    for f in r["findings"]:
+        assert set(f) == {"kind", "weight", "commit", "subject", "release", "message_id",
+                          "evidence", "text"}, sorted(f)
+        assert f["weight"] == weights.get(f["kind"], 0), f
+    assert r["score"] == sum(weights.get(f["kind"], 0) for f in r["findings"]), r
+    assert r["score"] > 0
+# Only the two new series, not the old copy of 4.4.
+got = sorted("<%s>" % s["message_id"] for s in d["series"])
+assert got == sorted(sys.argv[2:4]), got
+# Ranked: score down; among equals a known deadline first (4.4 has one,
+# the 4.5 AUTOSEL series none), then series and patch order.
+series = d["series"]
+def key(r):
+    dl = series[r["series"]]["deadline"]
+    return (-r["score"], dl is None, r["series"], r["index"])
+assert [r["rank"] for r in d["risky"]] == list(range(1, len(d["risky"]) + 1))
+assert d["risky"] == sorted(d["risky"], key=key), [(r["score"], r["branch"], r["index"]) for r in d["risky"]]
+top = d["risky"][0]
+assert (top["branch"], top["index"], top["score"]) == ("linux-4.4.y", 22, 48), top
+# The 4.5 patch with a missing fix comes after every 4.4 patch of score 16.
+pos45 = [i for i, r in enumerate(d["risky"]) if r["branch"] == "linux-4.5.y" and r["index"] == 5][0]
+assert d["risky"][pos45]["score"] == 16
+assert all(r["branch"] == "linux-4.4.y" for r in d["risky"][:pos45] )
+assert all(r["score"] < 16 or r["branch"] == "linux-4.5.y" for r in d["risky"][pos45 + 1:])
+print(len(d["risky"]), "risky patches in order")
+PY
+test_expect_success 'only the new threads, ranked in the documented order, schema' '
+	python3 check.py d.json "$cover44" "$first45"
+'
+test_expect_code 1 'the text digest' '
+	"$FIXSCAN" digest --repo kernel >d.txt
+'
+test_expect_success 'text: series, the top patch, release, deadline, lore link' '
+	grep -q "^stable review digest: 2 series since " d.txt &&
+	grep -q "^  \[PATCH 4.4 00/24\] 4.4.7-stable review\$" d.txt &&
+	! grep -q "old.example.org" d.txt &&
+	sed -n "/^1\. /,/^\$/p" d.txt >top &&
+	grep -q "^1\. \[score 48\] 4.4.7-rc1 022/024 " top &&
+	grep -q "^  release 4.4.7-rc1 (linux-4.4.y), deadline 2016-04-17 01:44 UTC\$" top &&
+	grep -q "^  fix-missing " top &&
+	grep -q "^  https://lore.kernel.org/r/.*@stable.example.org\$" top &&
+	! awk "length > 79" d.txt | grep .
+'
+test_expect_code 1 'a wider --since takes in the old thread too' '
+	"$FIXSCAN" digest --repo kernel --since 2016-01-01 --json >all.json
+'
+test_expect_success '... which has three series' '
+	python3 -c "import json; d = json.load(open(\"all.json\")); assert len(d[\"series\"]) == 3, d[\"series\"]"
+'
+test_expect_code 1 '--mail writes the digest (and prints nothing)' '
+	"$FIXSCAN" digest --repo kernel --mail >out &&
+	test ! -s out
+'
+test_expect_success 'one message in INBOX/new, indexed and tagged' '
+	ls mail/INBOX/new >files && test "$(wc -l <files)" = 1 &&
+	test "$(notmuch count tag:fixscan-digest)" = 1 &&
+	f=mail/INBOX/new/$(cat files) &&
+	grep -q "^From: Rita Reviewer <rita@example.org>\$" "$f" &&
+	grep -q "^Subject: fixscan digest .*: [0-9]* risky patches in 2 series\$" "$f" &&
+	grep -q "^Message-Id: <fixscan-digest-[0-9]\{8\}-[0-9a-f]\{16\}@example.org>\$" "$f" &&
+	grep -q "^1\. \[score 48\] 4.4.7-rc1 022/024 " "$f" &&
+	test ! -e mail/INBOX/tmp/* 2>/dev/null
+'
+test_expect_code 1 '--mail again the same day' '
+	"$FIXSCAN" digest --repo kernel --mail
+'
+test_expect_success '... writes no second copy' '
+	test "$(ls mail/INBOX/new | wc -l)" = 1 &&
+	test "$(notmuch count tag:fixscan-digest)" = 1
+'
+test_expect_code 1 'a digest written but not indexed is indexed by the next run' '
+	f=$(ls mail/INBOX/new/*) &&
+	notmuch search --output=messages tag:fixscan-digest >ids &&
+	mv "$f" "$TRASH/saved" && notmuch new --quiet &&
+	test "$(notmuch count tag:fixscan-digest)" = 0 &&
+	mv "$TRASH/saved" "$f" &&
+	"$FIXSCAN" digest --repo kernel --mail
+'
+test_expect_success '... once, with its tag' '
+	test "$(ls mail/INBOX/new | wc -l)" = 1 &&
+	test "$(notmuch count tag:fixscan-digest)" = 1
+'
+test_expect_success 'fixscan.digestFolder names another maildir' '
+	notmuch config set fixscan.digestFolder Digests &&
+	"$FIXSCAN" digest --repo kernel --since 2016-01-01 --mail;
+	test $? = 1 &&
+	test "$(ls mail/Digests/new | wc -l)" = 1 &&
+	test "$(notmuch count tag:fixscan-digest)" = 2 &&
+	notmuch config set fixscan.digestFolder
+'
+test_expect_success 'fixscan.digestQuery narrows the threads' '
+	notmuch config set fixscan.digestQuery "subject:AUTOSEL" &&
+	"$FIXSCAN" digest --repo kernel --json >q.json;
+	test $? = 1 &&
+	notmuch config set fixscan.digestQuery &&
+	python3 -c "import json; d = json.load(open(\"q.json\")); assert [s[\"branch\"] for s in d[\"series\"]] == [\"linux-4.5.y\"], d[\"series\"]"
+'
+test_expect_code 0 'nothing since an hour ago: exit 0' '
+	"$FIXSCAN" digest --repo kernel --since 1h >none.txt &&
+	grep -q "^stable review digest: 0 series since" none.txt
+'
+test_expect_code 2 'a --since that is not a time' '
+	"$FIXSCAN" digest --repo kernel --since yesterday-ish
+'
+test_done
