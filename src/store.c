@@ -833,3 +833,21 @@ out:
 				  db_status(st, s, buf, sizeof(buf)));
 	return rc;
 }
+
+int fs_store_remove_file(struct fs_store *st, const char *path,
+			 struct fs_error *err)
+{
+	char buf[FS_ERROR_MESSAGE_MAX / 2];
+	notmuch_status_t s;
+
+	if (!st->writable)
+		return fs_error_set(err, FS_ESTORE,
+				    "cannot remove '%s' from the index: the notmuch database at '%s' is open read-only",
+				    path, st->path);
+	s = notmuch_database_remove_message(st->db, path);
+	/* DUPLICATE_MESSAGE_ID: the message lives on in another file. */
+	if (s == NOTMUCH_STATUS_SUCCESS || s == NOTMUCH_STATUS_DUPLICATE_MESSAGE_ID)
+		return 0;
+	return fs_error_set(err, FS_ESTORE, "cannot remove '%s' from the index: %s",
+			    path, db_status(st, s, buf, sizeof(buf)));
+}

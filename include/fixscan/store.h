@@ -86,4 +86,12 @@ char *fs_store_quote(const char *s);
 int fs_store_index_file(struct fs_store *st, const char *path,
 			const char *const *tags, struct fs_error *err);
 
+/* Forget the file PATH (inside the mail root): the draft module calls it
+ * for an outdated draft of its own just before removing the file, so the
+ * database does not keep a message whose file is gone.  A file the
+ * database does not know is not an error.  Needs a writable store.
+ * Returns 0 or FS_ESTORE with ERR set. */
+int fs_store_remove_file(struct fs_store *st, const char *path,
+			 struct fs_error *err);
+
 #endif
