@@ -1,0 +1,1725 @@
+/* fixscan: draft replies, composed with GMime and written into a maildir.
+ *
+ * Text that comes from mail (subjects, names, addresses, ids, dates) is
+ * passed through clean_line() or clean_id() before it goes anywhere near
+ * a header, so a CR or LF in it can never start a header of its own.
+ * Nothing here runs a program.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <glib.h>
+#include <gmime/gmime.h>
+
+#include "fixscan/draft.h"
+#include "fixscan/findings.h"
+
+#define WRAP 72
+
+static pthread_once_t gmime_once = PTHREAD_ONCE_INIT;
+
+static void gmime_init_once(void)
+{
+	/* g_mime_init counts its callers, so sharing it with mail.c is
+	 * harmless. */
+	g_mime_init();
+}
+
+/* ---- text helpers --------------------------------------------------------- */
+
+/* S on one line: control characters (CR and LF included) become spaces,
+ * runs of spaces one, no space at either end.  New string; "" for NULL. */
+static char *clean_line(const char *s)
+{
+	GString *o = g_string_new(NULL);
+	bool space = false;
+
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f || c == ' ') {
+			space = o->len > 0;
+			continue;
+		}
+		if (space)
+			g_string_append_c(o, ' ');
+		space = false;
+		g_string_append_c(o, (char)c);
+	}
+	return g_string_free(o, FALSE);
+}
+
+/* A message id fit for a header: printable ASCII without spaces or angle
+ * brackets.  New string, or NULL when nothing is left. */
+static char *clean_id(const char *s)
+{
+	GString *o = g_string_new(NULL);
+
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c > 0x20 && c < 0x7f && c != '<' && c != '>')
+			g_string_append_c(o, (char)c);
+	}
+	if (!o->len) {
+		g_string_free(o, TRUE);
+		return NULL;
+	}
+	return g_string_free(o, FALSE);
+}
+
+/* Split "Name <addr>" (as fs_patch_from gives it) into its parts; a bare
+ * address has an empty name.  Both new strings, cleaned. */
+static void split_mailbox(const char *from, char **name, char **addr)
+{
+	const char *lt = from ? strrchr(from, '<') : NULL;
+	const char *gt = lt ? strchr(lt, '>') : NULL;
+	char *n, *a;
+
+	if (lt && gt) {
+		n = g_strndup(from, lt - from);
+		a = g_strndup(lt + 1, gt - lt - 1);
+	} else {
+		n = g_strdup("");
+		a = g_strdup(from ? from : "");
+	}
+	g_strstrip(n);
+	/* An RFC 5322 quoted name keeps its quotes in the decoded text. */
+	if (strlen(n) >= 2 && n[0] == '"' && n[strlen(n) - 1] == '"') {
+		memmove(n, n + 1, strlen(n) - 2);
+		n[strlen(n) - 2] = '\0';
+	}
+	*name = clean_line(n);
+	*addr = clean_line(a);
+	g_free(n);
+	g_free(a);
+}
+
+/* The name to address a person by: the display name, else the address. */
+static char *display_name(const char *from)
+{
+	char *name, *addr;
+
+	split_mailbox(from, &name, &addr);
+	if (*name) {
+		g_free(addr);
+		return name;
+	}
+	g_free(name);
+	return *addr ? addr : (g_free(addr), g_strdup("you"));
+}
+
+/* Append TEXT as a paragraph wrapped at WRAP columns, then a blank line. */
+static void add_para(GString *s, const char *text)
+{
+	char **words = g_strsplit(text, " ", -1);
+	size_t col = 0, i;
+
+	for (i = 0; words[i]; i++) {
+		size_t n = strlen(words[i]);
+
+		if (!n)
+			continue;
+		if (col && col + 1 + n > WRAP) {
+			g_string_append_c(s, '\n');
+			col = 0;
+		} else if (col) {
+			g_string_append_c(s, ' ');
+			col++;
+		}
+		g_string_append(s, words[i]);
+		col += n;
+	}
+	g_string_append(s, "\n\n");
+	g_strfreev(words);
+}
+
+static void add_paraf(GString *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_paraf(GString *s, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+
+	va_start(ap, fmt);
+	text = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	add_para(s, text);
+	g_free(text);
+}
+
+/* '0123456789ab ("subject")', the way a Fixes: tag names a commit. */
+static char *commit_ref(const char *hex, const char *subject)
+{
+	char *subj = clean_line(subject), *ret;
+
+	if (*subj)
+		ret = g_strdup_printf("%.12s (\"%s\")", hex, subj);
+	else
+		ret = g_strdup_printf("%.12s", hex);
+	g_free(subj);
+	return ret;
+}
+
+static int series_total(const struct fs_review *r)
+{
+	return r->series && r->series->total > 0 ? r->series->total : 0;
+}
+
+/* The index of the patch (in R) whose upstream commit is HEX, or -1. */
+static const struct fs_finding *queued_finding(const struct fs_review_patch *rp,
+					       const char *hex)
+{
+	size_t i;
+
+	for (i = 0; i < rp->findings.n; i++) {
+		const struct fs_finding *f = &rp->findings.v[i];
+
+		if (f->kind == FS_FIND_FIX_QUEUED && !f->ignored && !strcmp(f->commit, hex))
+			return f;
+	}
+	return NULL;
+}
+
+/* ---- identity ------------------------------------------------------------- */
+
+static bool set(const char *s)
+{
+	return s && *s;
+}
+
+int fs_identity_pick(struct fs_identity *out, const char *nm_name,
+		     const char *nm_email, const char *git_name,
+		     const char *git_email, struct fs_error *err)
+{
+	const char *name, *email, *source;
+
+	memset(out, 0, sizeof(*out));
+	if (set(nm_email)) {
+		email = nm_email;
+		name = set(nm_name) ? nm_name : git_name;
+		source = "notmuch config";
+	} else if (set(git_email)) {
+		email = git_email;
+		name = set(git_name) ? git_name : nm_name;
+		source = "git config";
+	} else {
+		return fs_error_set(err, FS_ENOTFOUND,
+				    "no identity for the drafts: set user.name and user.primary_email in the notmuch config (notmuch config set user.primary_email ...), or user.name and user.email in git config");
+	}
+	out->email = clean_id(email);
+	if (!out->email || !strchr(out->email, '@') || out->email[0] == '@') {
+		int rc = fs_error_set(err, FS_EPARSE,
+				      "the %s address '%s' is not a mail address",
+				      source, email);
+		fs_identity_clear(out);
+		return rc;
+	}
+	out->name = clean_line(name);
+	out->source = source;
+	return 0;
+}
+
+int fs_identity_lookup(struct fs_identity *out, struct fs_store *st,
+		       struct fs_config *cfg, struct fs_error *err)
+{
+	char *git_name = NULL, *git_email = NULL;
+	int rc;
+
+	if (cfg) {
+		fs_config_get_string(cfg, "user.name", &git_name);
+		fs_config_get_string(cfg, "user.email", &git_email);
+	}
+	rc = fs_identity_pick(out, st ? fs_store_config(st, "user.name") : NULL,
+			      st ? fs_store_config(st, "user.primary_email") : NULL,
+			      git_name, git_email, err);
+	free(git_name);
+	free(git_email);
+	return rc;
+}
+
+void fs_identity_clear(struct fs_identity *id)
+{
+	if (!id)
+		return;
+	g_free(id->name);
+	g_free(id->email);
+	memset(id, 0, sizeof(*id));
+}
+
+int fs_draft_mode_from_name(const char *name)
+{
+	if (!name || !strcmp(name, "all"))
+		return FS_DRAFTS_ALL;
+	if (!strcmp(name, "summary"))
+		return FS_DRAFTS_SUMMARY;
+	if (!strcmp(name, "patches"))
+		return FS_DRAFTS_PATCHES;
+	return -1;
+}
+
+/* ---- subjects and digests --------------------------------------------------- */
+
+char *fs_draft_reply_subject(const char *subject)
+{
+	char *clean = clean_line(subject), *p = clean, *ret;
+
+	for (;;) {
+		char *q = p;
+
+		if (g_ascii_strncasecmp(q, "re", 2))
+			break;
+		q += 2;
+		/* "Re[2]:", as some clients count replies */
+		if (*q == '[') {
+			char *e = q + 1;
+
+			while (g_ascii_isdigit(*e))
+				e++;
+			if (*e != ']')
+				break;
+			q = e + 1;
+		}
+		while (*q == ' ')
+			q++;
+		if (*q != ':')
+			break;
+		q++;
+		while (*q == ' ')
+			q++;
+		p = q;
+	}
+	ret = g_strdup_printf("Re: %s", p);
+	g_free(clean);
+	return ret;
+}
+
+char *fs_draft_digest(const char *body, size_t len)
+{
+	GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
+	size_t end = len, i, start = 0;
+	char *ret;
+
+	while (end > 0 && g_ascii_isspace(body[end - 1]))
+		end--;
+	for (i = 0; i < end; i++) {
+		if (body[i] != '\r')
+			continue;
+		g_checksum_update(sum, (const guchar *)body + start, i - start);
+		start = i + 1;
+	}
+	g_checksum_update(sum, (const guchar *)body + start, end - start);
+	ret = g_strdup(g_checksum_get_string(sum));
+	g_checksum_free(sum);
+	return ret;
+}
+
+/* ---- bodies --------------------------------------------------------------- */
+
+/* "On <date>, <name> wrote:" for message P. */
+static void add_attribution(GString *s, const struct fs_patch *p)
+{
+	char *date = clean_line(fs_patch_date(p));
+	char *who = display_name(fs_patch_from(p));
+
+	if (*date)
+		g_string_append_printf(s, "On %s, %s wrote:\n", date, who);
+	else
+		g_string_append_printf(s, "%s wrote:\n", who);
+	g_free(date);
+	g_free(who);
+}
+
+/* The line of P's body that names its upstream commit ("commit X
+ * upstream.", "[ Upstream commit X ]", "(cherry picked from commit X)"),
+ * as a new string, or NULL. */
+static char *upstream_line(const struct fs_patch *p)
+{
+	const char *const *ids;
+	const char *body, *hit = NULL, *bol, *eol, *hay;
+	size_t n, len;
+	char *lower, *needle;
+
+	ids = fs_patch_tags(p) ? fs_tags_upstream(fs_patch_tags(p), &n) : NULL;
+	body = fs_patch_body(p, &len);
+	if (!ids || !n || !body)
+		return NULL;
+	lower = g_ascii_strdown(body, len);
+	needle = g_ascii_strdown(ids[0], -1);
+	hay = lower;
+	hit = strstr(hay, needle);
+	g_free(needle);
+	if (!hit) {
+		g_free(lower);
+		return NULL;
+	}
+	bol = hit;
+	while (bol > lower && bol[-1] != '\n')
+		bol--;
+	eol = strchr(hit, '\n');
+	if (!eol)
+		eol = lower + strlen(lower);
+	/* Take the bytes from the original body: same offsets. */
+	hay = g_strndup(body + (bol - lower), eol - bol);
+	g_free(lower);
+	lower = clean_line(hay);
+	g_free((char *)hay);
+	return lower;
+}
+
+/* The first line of text of P's body (the cover's opening sentence). */
+static char *first_body_line(const struct fs_patch *p)
+{
+	size_t len;
+	const char *body = fs_patch_body(p, &len), *e, *end;
+
+	if (!body)
+		return NULL;
+	end = body + len;
+	while (body < end) {
+		e = memchr(body, '\n', end - body);
+		if (!e)
+			e = end;
+		if (e > body && strspn(body, " \t\r") < (size_t)(e - body)) {
+			char *raw = g_strndup(body, e - body), *ret = clean_line(raw);
+			g_free(raw);
+			return ret;
+		}
+		body = e + 1;
+	}
+	return NULL;
+}
+
+static bool is_shown(const struct fs_finding *f)
+{
+	return !f->ignored;
+}
+
+/* The "(a fix of ...)" note of a fix-of-a-fix: which commit of the chain
+ * this one fixes, and where that one is. */
+static void add_chain_note(GString *s, const struct fs_review_patch *rp,
+			   const struct fs_finding *f, const struct fs_review *r)
+{
+	const char *prev;
+	const struct fs_finding *q;
+	size_t i;
+	bool listed = false;
+
+	if (f->nchain < 3)
+		return;
+	prev = f->chain[f->nchain - 2];
+	q = queued_finding(rp, prev);
+	for (i = 0; i < rp->findings.n; i++) {
+		const struct fs_finding *o = &rp->findings.v[i];
+
+		if (o != f && o->kind == FS_FIND_FIX_MISSING && is_shown(o) &&
+		    !strcmp(o->commit, prev))
+			listed = true;
+	}
+	g_string_append_printf(s, "    which %s %.12s", strcmp(f->evidence, "revert") ? "fixes" : "reverts",
+			       prev);
+	if (q)
+		g_string_append_printf(s, ", queued here as %03d/%03d", q->series_index,
+				       series_total(r));
+	else if (listed)
+		g_string_append(s, " above");
+	g_string_append_c(s, '\n');
+}
+
+/* The indented line of a commit in a list: id, subject, release. */
+static void add_commit_item(GString *s, const struct fs_finding *f)
+{
+	char *ref = commit_ref(f->commit, f->subject);
+	char *rel = clean_line(f->release);
+
+	g_string_append_printf(s, "  %s%s%s\n", ref, *rel ? " in " : "", rel);
+	g_free(ref);
+	g_free(rel);
+}
+
+static void para_fix_missing(GString *s, const struct fs_review *r,
+			     const struct fs_review_patch *rp)
+{
+	size_t i, n = 0;
+	bool subject_only = false;
+
+	for (i = 0; i < rp->findings.n; i++)
+		n += rp->findings.v[i].kind == FS_FIND_FIX_MISSING && is_shown(&rp->findings.v[i]);
+	if (!n)
+		return;
+	add_para(s, n == 1 ?
+		 "This commit has a known follow-up fix upstream that is not in this series:" :
+		 "This commit has known follow-up fixes upstream that are not in this series:");
+	for (i = 0; i < rp->findings.n; i++) {
+		const struct fs_finding *f = &rp->findings.v[i];
+
+		if (f->kind != FS_FIND_FIX_MISSING || !is_shown(f))
+			continue;
+		add_commit_item(s, f);
+		if (f->note) {
+			/* a stable-only fix: the note says where it is */
+			char *note = clean_line(f->note);
+			g_string_append_printf(s, "    (%s)\n", note);
+			g_free(note);
+		}
+		add_chain_note(s, rp, f, r);
+		if (!strcmp(f->evidence, "subject"))
+			subject_only = true;
+	}
+	g_string_append_c(s, '\n');
+	if (subject_only)
+		add_para(s, "(One of these names its target only by subject in its Fixes: tag, so it is worth a second look.)");
+	add_para(s, n == 1 ? "Please queue it as well." : "Please queue them as well.");
+}
+
+static void para_fix_queued(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	char *ref = commit_ref(f->commit, f->subject);
+
+	add_paraf(s, "Its follow-up fix %s is queued as %03d/%03d, so that one is covered.",
+		  ref, f->series_index, series_total(r));
+	g_free(ref);
+}
+
+static void para_fix_present(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	char *ref = commit_ref(f->commit, f->subject);
+	char *branch = clean_line(r->branch);
+
+	if (f->stable_commit)
+		add_paraf(s, "Its known follow-up fix %s is already in %s as %.12s%s%s, so nothing more is needed for this one.",
+			  ref, branch, f->stable_commit, f->stable_release ? " in " : "",
+			  f->stable_release ? f->stable_release : "");
+	else
+		add_paraf(s, "Its known follow-up fix %s is already in %s, so nothing more is needed for this one.",
+			  ref, branch);
+	g_free(branch);
+	g_free(ref);
+}
+
+static void para_reverted(GString *s, const struct fs_finding *f)
+{
+	add_para(s, "This commit was reverted upstream:");
+	add_commit_item(s, f);
+	g_string_append_c(s, '\n');
+	add_para(s, "Please drop it from this series, unless there is a reason the revert does not apply here.");
+}
+
+static void para_applied(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	char *branch = clean_line(r->branch);
+
+	if (f->stable_commit) {
+		char *ref = commit_ref(f->stable_commit, f->subject);
+		char *rel = clean_line(f->stable_release);
+
+		add_paraf(s, "This commit is already in %s: it was backported before as", branch);
+		g_string_append_printf(s, "  %s%s%s\n\n", ref, *rel ? " in " : "", rel);
+		add_para(s, "so this looks like a duplicate. Please drop it.");
+		g_free(rel);
+		g_free(ref);
+	} else {
+		char *rel = clean_line(f->release);
+
+		add_paraf(s, "This commit is already in %s: it went into mainline in %s, before the branch was forked, so this backport is a duplicate. Please drop it.",
+			  branch, *rel ? rel : "a release the branch contains");
+		g_free(rel);
+	}
+	g_free(branch);
+}
+
+static void para_target_absent(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	char *branch = clean_line(r->branch);
+	char *base = clean_line(r->base);
+
+	add_para(s, "The commit this one fixes,");
+	add_commit_item(s, f);
+	g_string_append_c(s, '\n');
+	add_paraf(s, "is neither in %s%s%s nor in this series, so this fix may not be needed here. Is it?",
+		  branch, *base ? " as of " : "", base);
+	g_free(base);
+	g_free(branch);
+}
+
+static void para_unknown(GString *s, const struct fs_finding *f)
+{
+	char *id = clean_line(f->commit);
+
+	if (f->note && strstr(f->note, "ambiguous"))
+		add_paraf(s, "The upstream id in the changelog, %s, is ambiguous: it matches more than one commit. Could you give the full id?",
+			  id);
+	else
+		add_paraf(s, "I cannot find the upstream commit the changelog names, %s, in mainline. Could you check the id?",
+			  id);
+	g_free(id);
+}
+
+static void para_report(GString *s, const struct fs_finding *f)
+{
+	char *from = clean_line(f->from), *date = clean_line(f->date);
+	char *subj = clean_line(f->note), *id = clean_id(f->message_id);
+	size_t n = strlen(subj);
+
+	/* The findings module quotes the subject in the note. */
+	if (n >= 2 && subj[0] == '"' && subj[n - 1] == '"') {
+		memmove(subj, subj + 1, n - 2);
+		subj[n - 2] = '\0';
+	}
+	add_para(s, "There is a regression report for the upstream commit:");
+	if (*from)
+		g_string_append_printf(s, "  From: %s\n", from);
+	if (*date)
+		g_string_append_printf(s, "  Date: %s\n", date);
+	if (*subj)
+		g_string_append_printf(s, "  Subject: %s\n", subj);
+	if (id)
+		g_string_append_printf(s, "  https://lore.kernel.org/r/%s\n", id);
+	g_string_append_c(s, '\n');
+	add_para(s, "Has it been resolved upstream? If not, this one may be better left out for now.");
+	g_free(from);
+	g_free(date);
+	g_free(subj);
+	g_free(id);
+}
+
+static void para_dep(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	char *branch = clean_line(r->branch);
+	char *ref = commit_ref(f->commit, f->subject);
+
+	if (f->note && strstr(f->note, "Stable-dep-of")) {
+		add_para(s, "This patch is here as a prerequisite (Stable-dep-of) of");
+		g_string_append_printf(s, "  %s\n\n", ref);
+		add_paraf(s, "but that commit is neither in %s nor in this series, so on its own this one may not be needed.",
+			  branch);
+	} else if (f->note && strstr(f->note, "not in the kernel repository")) {
+		add_paraf(s, "The changelog names %s as a prerequisite, but I cannot find that commit. Could you check the id?",
+			  ref);
+	} else {
+		add_para(s, "The changelog names a prerequisite that is neither in this series nor in the branch:");
+		g_string_append_printf(s, "  %s\n\n", ref);
+		add_para(s, "Please queue it too, or drop this one.");
+	}
+	g_free(ref);
+	g_free(branch);
+}
+
+static void para_mismatch(GString *s, const struct fs_finding *f)
+{
+	char *ref = commit_ref(f->commit, f->subject);
+
+	if (!strcmp(f->evidence, "stable")) {
+		char *note = clean_line(f->note);
+
+		add_paraf(s, "The Fixes: tag in the changelog names a stable commit, not a mainline one%s%s%s. The mainline commit it means is",
+			  *note ? " (" : "", note, *note ? ")" : "");
+		g_free(note);
+	} else {
+		add_para(s, "The Fixes: tag in the changelog does not match itself: the subject it quotes is that of");
+	}
+	g_string_append_printf(s, "  %s\n\n", ref);
+	if (strcmp(f->evidence, "stable"))
+		add_para(s, "but the id is another commit's. Going by the subject, the commit above is the one it fixes.");
+	g_free(ref);
+}
+
+static void para_reverts_stable(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	char *branch = clean_line(r->branch);
+	char *ref = commit_ref(f->commit, f->subject);
+
+	if (f->stable_commit && strcmp(f->stable_commit, f->commit))
+		add_paraf(s, "This reverts %.12s, the %s backport of", f->stable_commit, branch);
+	else
+		add_paraf(s, "This reverts a commit of %s:", branch);
+	g_string_append_printf(s, "  %s\n\n", ref);
+	if (f->note && strstr(f->note, "duplicate"))
+		add_paraf(s, "%s already has that commit from mainline, so the backport was a duplicate and the revert makes sense.",
+			  branch);
+	else
+		add_para(s, "Should the revert go upstream as well, or is only the backport broken?");
+	g_free(ref);
+	g_free(branch);
+}
+
+static void para_objection(GString *s, const struct fs_finding *f)
+{
+	char *who = display_name(f->from), *line = clean_line(f->note);
+	char *id = clean_id(f->message_id);
+
+	add_paraf(s, "%s objected to this patch in the thread:", who);
+	g_string_append_printf(s, "> %s\n", line);
+	if (id)
+		g_string_append_printf(s, "(https://lore.kernel.org/r/%s)\n", id);
+	g_string_append_c(s, '\n');
+	g_free(id);
+	g_free(line);
+	g_free(who);
+}
+
+/* The order of the paragraphs: what to act on first. */
+static const enum fs_finding_kind patch_order[] = {
+	FS_FIND_FIX_MISSING, FS_FIND_DEP_MISSING, FS_FIND_REVERTED_UPSTREAM,
+	FS_FIND_ALREADY_APPLIED, FS_FIND_REGRESSION_REPORT, FS_FIND_OBJECTION,
+	FS_FIND_FIXES_TAG_MISMATCH, FS_FIND_TARGET_ABSENT, FS_FIND_REVERTS_STABLE,
+	FS_FIND_UNKNOWN_UPSTREAM, FS_FIND_NO_UPSTREAM, FS_FIND_FIX_QUEUED,
+	FS_FIND_FIX_PRESENT,
+};
+
+char *fs_draft_patch_body(const struct fs_review *r, const struct fs_review_patch *rp)
+{
+	const struct fs_patch *p = rp->patch;
+	size_t i, k, shown = 0, present = 0;
+	GString *s;
+	char *title, *up;
+
+	for (i = 0; i < rp->findings.n; i++) {
+		if (!is_shown(&rp->findings.v[i]))
+			continue;
+		shown++;
+		present += rp->findings.v[i].kind == FS_FIND_FIX_PRESENT;
+	}
+	if (!shown)
+		return NULL;
+
+	s = g_string_new(NULL);
+	add_attribution(s, p);
+	title = clean_line(fs_patch_title(p));
+	g_string_append_printf(s, "> %s\n", title);
+	up = upstream_line(p);
+	if (up)
+		g_string_append_printf(s, ">\n> %s\n", up);
+	g_string_append_c(s, '\n');
+	g_free(up);
+	g_free(title);
+
+	for (k = 0; k < G_N_ELEMENTS(patch_order); k++) {
+		enum fs_finding_kind kind = patch_order[k];
+
+		if (kind == FS_FIND_FIX_MISSING) {
+			para_fix_missing(s, r, rp);
+			continue;
+		}
+		/* A fix that is there already is worth a line only when
+		 * there is nothing else to say. */
+		if (kind == FS_FIND_FIX_PRESENT && present != shown)
+			continue;
+		for (i = 0; i < rp->findings.n; i++) {
+			const struct fs_finding *f = &rp->findings.v[i];
+
+			if (f->kind != kind || !is_shown(f))
+				continue;
+			switch (kind) {
+			case FS_FIND_FIX_QUEUED: para_fix_queued(s, r, f); break;
+			case FS_FIND_FIX_PRESENT: para_fix_present(s, r, f); break;
+			case FS_FIND_REVERTED_UPSTREAM: para_reverted(s, f); break;
+			case FS_FIND_ALREADY_APPLIED: para_applied(s, r, f); break;
+			case FS_FIND_TARGET_ABSENT: para_target_absent(s, r, f); break;
+			case FS_FIND_NO_UPSTREAM:
+				add_para(s, "The changelog does not say which upstream commit this is. If it is a stable-only change, please say why in the changelog; otherwise please add the upstream commit id.");
+				break;
+			case FS_FIND_UNKNOWN_UPSTREAM: para_unknown(s, f); break;
+			case FS_FIND_REGRESSION_REPORT: para_report(s, f); break;
+			case FS_FIND_DEP_MISSING: para_dep(s, r, f); break;
+			case FS_FIND_FIXES_TAG_MISMATCH: para_mismatch(s, f); break;
+			case FS_FIND_REVERTS_STABLE: para_reverts_stable(s, r, f); break;
+			case FS_FIND_OBJECTION: para_objection(s, f); break;
+			default: break;
+			}
+		}
+	}
+	/* One blank line at the end, not two. */
+	while (s->len >= 2 && s->str[s->len - 1] == '\n' && s->str[s->len - 2] == '\n')
+		g_string_truncate(s, s->len - 1);
+	return g_string_free(s, FALSE);
+}
+
+/* ---- the summary ---------------------------------------------------------- */
+
+enum group { G_FIXES, G_DUPLICATES, G_REVERTED, G_REPORTS, G_OTHER, G_NONE };
+
+static const char *const group_title[] = {
+	"Fixes to add:",
+	"Likely duplicates:",
+	"Reverted upstream:",
+	"Reports:",
+	"Other notes:",
+};
+
+static enum group group_of(enum fs_finding_kind k)
+{
+	switch (k) {
+	case FS_FIND_FIX_MISSING:
+	case FS_FIND_DEP_MISSING:
+		return G_FIXES;
+	case FS_FIND_ALREADY_APPLIED:
+		return G_DUPLICATES;
+	case FS_FIND_REVERTED_UPSTREAM:
+		return G_REVERTED;
+	case FS_FIND_REGRESSION_REPORT:
+	case FS_FIND_OBJECTION:
+		return G_REPORTS;
+	case FS_FIND_TARGET_ABSENT:
+	case FS_FIND_NO_UPSTREAM:
+	case FS_FIND_UNKNOWN_UPSTREAM:
+	case FS_FIND_FIXES_TAG_MISMATCH:
+	case FS_FIND_REVERTS_STABLE:
+		return G_OTHER;
+	default:
+		/* fix-queued, fix-present: nothing for the maintainer to do */
+		return G_NONE;
+	}
+}
+
+/* One summary line (after the patch's own line) for F. */
+static void add_summary_item(GString *s, const struct fs_review *r,
+			     const struct fs_finding *f)
+{
+	char *ref = f->commit[0] ? commit_ref(f->commit, f->subject) : g_strdup("");
+	char *rel = clean_line(f->release);
+	char *branch = clean_line(r->branch);
+
+	switch (f->kind) {
+	case FS_FIND_FIX_MISSING:
+		g_string_append_printf(s, "    %s%s%s\n", ref, *rel ? " in " : "", rel);
+		break;
+	case FS_FIND_DEP_MISSING:
+		if (f->note && strstr(f->note, "Stable-dep-of"))
+			g_string_append_printf(s, "    is only a prerequisite of %s, which is not queued\n", ref);
+		else
+			g_string_append_printf(s, "    needs its prerequisite %s\n", ref);
+		break;
+	case FS_FIND_ALREADY_APPLIED:
+		if (f->stable_commit)
+			g_string_append_printf(s, "    already backported as %.12s%s%s\n", f->stable_commit,
+					       f->stable_release ? " in " : "",
+					       f->stable_release ? f->stable_release : "");
+		else
+			g_string_append_printf(s, "    in %s since %s\n", branch, *rel ? rel : "before it forked");
+		break;
+	case FS_FIND_REVERTED_UPSTREAM:
+		g_string_append_printf(s, "    reverted by %s%s%s\n", ref, *rel ? " in " : "", rel);
+		break;
+	case FS_FIND_REGRESSION_REPORT: {
+		char *who = display_name(f->from), *id = clean_id(f->message_id);
+
+		g_string_append_printf(s, "    regression report from %s%s%s\n", who,
+				       id ? ": https://lore.kernel.org/r/" : "", id ? id : "");
+		g_free(id);
+		g_free(who);
+		break;
+	}
+	case FS_FIND_OBJECTION: {
+		char *who = display_name(f->from), *line = clean_line(f->note);
+
+		g_string_append_printf(s, "    %s objected: \"%s\"\n", who, line);
+		g_free(line);
+		g_free(who);
+		break;
+	}
+	case FS_FIND_TARGET_ABSENT:
+		g_string_append_printf(s, "    fixes %s, which %s does not have\n", ref, branch);
+		break;
+	case FS_FIND_NO_UPSTREAM:
+		g_string_append(s, "    the changelog names no upstream commit\n");
+		break;
+	case FS_FIND_UNKNOWN_UPSTREAM:
+		g_string_append_printf(s, "    upstream id %.40s %s\n", f->commit,
+				       f->note && strstr(f->note, "ambiguous") ? "is ambiguous" :
+				       "not found in mainline");
+		break;
+	case FS_FIND_FIXES_TAG_MISMATCH:
+		if (!strcmp(f->evidence, "stable"))
+			g_string_append_printf(s, "    its Fixes: tag names a stable commit instead of %s\n", ref);
+		else
+			g_string_append_printf(s, "    its Fixes: tag quotes the subject of %s but gives another id\n", ref);
+		break;
+	case FS_FIND_REVERTS_STABLE:
+		if (f->stable_commit && strcmp(f->stable_commit, f->commit))
+			g_string_append_printf(s, "    reverts %.12s, the backport of %s\n", f->stable_commit, ref);
+		else
+			g_string_append_printf(s, "    reverts %s\n", ref);
+		break;
+	default:
+		break;
+	}
+	g_free(branch);
+	g_free(rel);
+	g_free(ref);
+}
+
+char *fs_draft_summary_body(const struct fs_review *r, bool patch_replies)
+{
+	const struct fs_patch *cover = r->series ? r->series->cover : NULL;
+	int total = series_total(r);
+	size_t g, i, k, listed = 0;
+	GString *s;
+	char *line, *branch, *base;
+
+	if (!cover)
+		return NULL;
+	s = g_string_new(NULL);
+	add_attribution(s, cover);
+	line = first_body_line(cover);
+	g_string_append_printf(s, "> %s\n\n", line ? line : "");
+	g_free(line);
+	branch = clean_line(r->branch);
+	base = clean_line(r->base);
+	add_paraf(s, "I went through this series against %s%s%s%s looking for known upstream follow-up fixes, reverts and duplicates. These patches need a look:",
+		  branch, *base ? " (" : "", base, *base ? ")" : "");
+	g_free(base);
+	g_free(branch);
+
+	for (g = 0; g < G_NONE; g++) {
+		bool header = false;
+
+		for (i = 0; i < r->npatches; i++) {
+			const struct fs_review_patch *rp = &r->patches[i];
+			bool patch_line = false;
+
+			for (k = 0; k < rp->findings.n; k++) {
+				const struct fs_finding *f = &rp->findings.v[k];
+
+				if (!is_shown(f) || group_of(f->kind) != (enum group)g)
+					continue;
+				if (!header) {
+					g_string_append_printf(s, "%s\n\n", group_title[g]);
+					header = true;
+				}
+				if (!patch_line) {
+					char *title = clean_line(fs_patch_title(rp->patch));
+					g_string_append_printf(s, "  %03d/%03d %s\n", rp->index, total, title);
+					g_free(title);
+					patch_line = true;
+					listed++;
+				}
+				add_summary_item(s, r, f);
+			}
+		}
+		if (header)
+			g_string_append_c(s, '\n');
+	}
+	if (!listed) {
+		g_string_free(s, TRUE);
+		return NULL;
+	}
+	if (patch_replies)
+		add_para(s, "Details are in my replies to the patches.");
+	while (s->len >= 2 && s->str[s->len - 1] == '\n' && s->str[s->len - 2] == '\n')
+		g_string_truncate(s, s->len - 1);
+	return g_string_free(s, FALSE);
+}
+
+/* ---- composing ------------------------------------------------------------ */
+
+static bool same_addr(const char *a, const char *b)
+{
+	return a && b && !g_ascii_strcasecmp(a, b);
+}
+
+/* Add the mailboxes of LIST (groups flattened) to DST, skipping any
+ * address in SKIP (a hash set of lower-case addresses), which grows with
+ * each one added so nobody is named twice. */
+static void add_addresses(InternetAddressList *dst, InternetAddressList *list,
+			  GHashTable *skip)
+{
+	int i, n = list ? internet_address_list_length(list) : 0;
+
+	for (i = 0; i < n; i++) {
+		InternetAddress *ia = internet_address_list_get_address(list, i);
+
+		if (INTERNET_ADDRESS_IS_GROUP(ia)) {
+			add_addresses(dst, internet_address_group_get_members(INTERNET_ADDRESS_GROUP(ia)),
+				      skip);
+		} else if (INTERNET_ADDRESS_IS_MAILBOX(ia)) {
+			const char *addr = internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(ia));
+			char *a = clean_id(addr), *name, *lower;
+			InternetAddress *mb;
+
+			if (!a || !strchr(a, '@')) {
+				g_free(a);
+				continue;
+			}
+			lower = g_ascii_strdown(a, -1);
+			if (g_hash_table_contains(skip, lower)) {
+				g_free(lower);
+				g_free(a);
+				continue;
+			}
+			g_hash_table_add(skip, lower);
+			name = clean_line(internet_address_get_name(ia));
+			mb = internet_address_mailbox_new(*name ? name : NULL, a);
+			internet_address_set_charset(mb, "utf-8");
+			internet_address_list_add(dst, mb);
+			g_object_unref(mb);
+			g_free(name);
+			g_free(a);
+		}
+	}
+}
+
+static bool is_ascii(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80)
+			return false;
+	return true;
+}
+
+/* Parse a decoded address list as fs_patch_to/cc give it. */
+static InternetAddressList *parse_list(const char *s)
+{
+	return s && *s ? internet_address_list_parse(NULL, s) : NULL;
+}
+
+/* A new Message-Id on ME's domain: a part derived from KEY, so ids of
+ * drafts answering the same mail look alike, then the time and random
+ * bits so every draft's id is unique. */
+static char *new_message_id(const char *email, const char *key, time_t now)
+{
+	const char *at = strrchr(email, '@');
+	char *hash = g_compute_checksum_for_string(G_CHECKSUM_SHA256, key, -1);
+	GString *dom = g_string_new(NULL);
+	struct tm tm;
+	char stamp[32];
+	char *id;
+
+	for (at = at ? at + 1 : ""; *at; at++)
+		if (g_ascii_isalnum(*at) || *at == '.' || *at == '-')
+			g_string_append_c(dom, *at);
+	if (!dom->len)
+		g_string_append(dom, "localhost");
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm);
+	id = g_strdup_printf("fixscan.%.12s.%s.%08x@%s", hash, stamp, g_random_int(), dom->str);
+	g_string_free(dom, TRUE);
+	g_free(hash);
+	return id;
+}
+
+int fs_draft_compose(struct fs_draft *out, const struct fs_patch *orig,
+		     const struct fs_identity *me, const char *key,
+		     const char *label, const char *body, time_t now,
+		     struct fs_error *err)
+{
+	GMimeMessage *msg = NULL;
+	GMimeTextPart *part = NULL;
+	GMimeStream *stream = NULL;
+	GMimeDataWrapper *wrapper = NULL;
+	GMimeContentType *ctype;
+	GMimeContentEncoding enc;
+	GDateTime *date = NULL;
+	GHashTable *skip = NULL;
+	InternetAddressList *to_list = NULL, *cc_list = NULL;
+	InternetAddress *mb;
+	GString *refs = NULL;
+	char *orig_id = NULL, *subject = NULL, *ckey = NULL, *sname = NULL, *saddr = NULL;
+	char *myname = NULL, *myaddr = NULL;
+	char *hdr;
+	const char *const *r;
+	size_t nr, i;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	pthread_once(&gmime_once, gmime_init_once);
+	orig_id = clean_id(fs_patch_message_id(orig));
+	if (!orig_id)
+		return fs_error_set(err, FS_EPARSE, "cannot reply to '%s': it has no Message-Id",
+				    fs_patch_subject(orig));
+	ckey = clean_line(key);
+	msg = g_mime_message_new(TRUE);
+	skip = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+
+	/* From: the reviewer.  Nobody gets their own reply. */
+	/* The identity may not come from fs_identity_pick: clean it too. */
+	myname = clean_line(me->name);
+	myaddr = clean_id(me->email);
+	if (!myaddr) {
+		rc = fs_error_set(err, FS_EUSAGE, "no address to send the reply to '%s' from", orig_id);
+		goto out;
+	}
+	mb = internet_address_mailbox_new(*myname ? myname : NULL, myaddr);
+	internet_address_set_charset(mb, "utf-8");
+	internet_address_list_add(g_mime_message_get_from(msg), mb);
+	g_object_unref(mb);
+	g_hash_table_add(skip, g_ascii_strdown(myaddr, -1));
+
+	/* To: the sender; Cc: everyone else the mail went to. */
+	split_mailbox(fs_patch_from(orig), &sname, &saddr);
+	if (*saddr && !same_addr(saddr, myaddr)) {
+		mb = internet_address_mailbox_new(*sname ? sname : NULL, saddr);
+		internet_address_set_charset(mb, "utf-8");
+		internet_address_list_add(g_mime_message_get_addresses(msg, GMIME_ADDRESS_TYPE_TO), mb);
+		g_object_unref(mb);
+	}
+	if (*saddr)
+		g_hash_table_add(skip, g_ascii_strdown(saddr, -1));
+	to_list = parse_list(fs_patch_to(orig));
+	cc_list = parse_list(fs_patch_cc(orig));
+	add_addresses(g_mime_message_get_addresses(msg, GMIME_ADDRESS_TYPE_CC), to_list, skip);
+	add_addresses(g_mime_message_get_addresses(msg, GMIME_ADDRESS_TYPE_CC), cc_list, skip);
+
+	subject = fs_draft_reply_subject(fs_patch_subject(orig));
+	g_mime_message_set_subject(msg, subject, "utf-8");
+	out->message_id = new_message_id(myaddr, ckey, now);
+	g_mime_message_set_message_id(msg, out->message_id);
+	date = g_date_time_new_from_unix_local(now);
+	g_mime_message_set_date(msg, date);
+
+	hdr = g_strdup_printf("<%s>", orig_id);
+	g_mime_object_set_header(GMIME_OBJECT(msg), "In-Reply-To", hdr, NULL);
+	g_free(hdr);
+	refs = g_string_new(NULL);
+	r = fs_patch_references(orig, &nr);
+	for (i = 0; i < nr; i++) {
+		char *id = clean_id(r[i]);
+
+		if (id && strcmp(id, orig_id))
+			g_string_append_printf(refs, "%s<%s>", refs->len ? " " : "", id);
+		g_free(id);
+	}
+	g_string_append_printf(refs, "%s<%s>", refs->len ? " " : "", orig_id);
+	g_mime_object_set_header(GMIME_OBJECT(msg), "References", refs->str, NULL);
+
+	out->digest = fs_draft_digest(body, strlen(body));
+	g_mime_object_set_header(GMIME_OBJECT(msg), "X-Fixscan-Key", ckey, NULL);
+	g_mime_object_set_header(GMIME_OBJECT(msg), "X-Fixscan-Digest", out->digest, NULL);
+
+	/* The body as UTF-8 whatever it holds: g_mime_text_part_set_text
+	 * would pick ISO-8859-1 for text that fits it, and recode. */
+	part = g_mime_text_part_new_with_subtype("plain");
+	stream = g_mime_stream_mem_new_with_buffer(body, strlen(body));
+	wrapper = g_mime_data_wrapper_new_with_stream(stream, GMIME_CONTENT_ENCODING_DEFAULT);
+	g_mime_part_set_content(GMIME_PART(part), wrapper);
+	ctype = g_mime_object_get_content_type(GMIME_OBJECT(part));
+	g_mime_content_type_set_parameter(ctype, "charset", "utf-8");
+	/* For an 8-bit channel GMime only says when an encoding is needed
+	 * (quoted-printable for lines over 998 bytes, base64 for NULs);
+	 * otherwise it answers "default", and the header must still say
+	 * 8bit when the text is not ASCII. */
+	enc = g_mime_part_get_best_content_encoding(GMIME_PART(part),
+						    GMIME_ENCODING_CONSTRAINT_8BIT);
+	if (enc == GMIME_CONTENT_ENCODING_DEFAULT)
+		enc = is_ascii(body) ? GMIME_CONTENT_ENCODING_7BIT : GMIME_CONTENT_ENCODING_8BIT;
+	g_mime_part_set_content_encoding(GMIME_PART(part), enc);
+	g_mime_message_set_mime_part(msg, GMIME_OBJECT(part));
+
+	out->text = g_mime_object_to_string(GMIME_OBJECT(msg), NULL);
+	out->len = out->text ? strlen(out->text) : 0;
+	out->key = g_strdup(ckey);
+	out->label = clean_line(label);
+	if (!out->text)
+		rc = fs_error_set(err, FS_ENOMEM, "cannot compose the reply to '%s'", orig_id);
+out:
+	if (rc < 0)
+		fs_draft_clear(out);
+
+	if (refs)
+		g_string_free(refs, TRUE);
+	if (to_list)
+		g_object_unref(to_list);
+	if (cc_list)
+		g_object_unref(cc_list);
+	if (date)
+		g_date_time_unref(date);
+	if (wrapper)
+		g_object_unref(wrapper);
+	if (stream)
+		g_object_unref(stream);
+	if (part)
+		g_object_unref(part);
+	g_object_unref(msg);
+	g_hash_table_destroy(skip);
+	g_free(subject);
+	g_free(sname);
+	g_free(saddr);
+	g_free(myname);
+	g_free(myaddr);
+	g_free(ckey);
+	g_free(orig_id);
+	return rc;
+}
+
+void fs_draft_clear(struct fs_draft *d)
+{
+	if (!d)
+		return;
+	g_free(d->key);
+	g_free(d->label);
+	g_free(d->message_id);
+	g_free(d->digest);
+	g_free(d->text);
+	memset(d, 0, sizeof(*d));
+}
+
+void fs_drafts_clear(struct fs_drafts *d)
+{
+	size_t i;
+
+	if (!d)
+		return;
+	for (i = 0; i < d->n; i++)
+		fs_draft_clear(&d->v[i]);
+	g_free(d->v);
+	d->v = NULL;
+	d->n = 0;
+}
+
+static int append_draft(struct fs_drafts *out, const struct fs_patch *orig,
+			const struct fs_identity *me, const char *kind,
+			const char *label, const char *body, time_t now,
+			struct fs_error *err)
+{
+	struct fs_draft d;
+	char *key = g_strdup_printf("%s <%s>", kind, fs_patch_message_id(orig) ?
+				    fs_patch_message_id(orig) : "");
+	int rc;
+
+	rc = fs_draft_compose(&d, orig, me, key, label, body, now, err);
+	g_free(key);
+	if (rc < 0)
+		return rc;
+	out->v = g_renew(struct fs_draft, out->v, out->n + 1);
+	out->v[out->n++] = d;
+	return 1;
+}
+
+int fs_drafts_build(struct fs_drafts *out, const struct fs_review *r,
+		    const struct fs_identity *me, enum fs_draft_mode mode,
+		    time_t now, struct fs_error *err)
+{
+	int added = 0, rc, total = series_total(r);
+	size_t i;
+
+	if (mode != FS_DRAFTS_PATCHES && r->series && r->series->cover) {
+		char *body = fs_draft_summary_body(r, mode == FS_DRAFTS_ALL);
+
+		if (body) {
+			char *label = g_strdup_printf("%03d/%03d %s", 0, total,
+						      fs_patch_subject(r->series->cover));
+			rc = append_draft(out, r->series->cover, me, "summary", label, body, now, err);
+			g_free(label);
+			g_free(body);
+			if (rc < 0)
+				return rc;
+			added += rc;
+		}
+	}
+	if (mode == FS_DRAFTS_SUMMARY)
+		return added;
+	for (i = 0; i < r->npatches; i++) {
+		const struct fs_review_patch *rp = &r->patches[i];
+		char *body = fs_draft_patch_body(r, rp), *label;
+
+		if (!body)
+			continue;
+		label = g_strdup_printf("%03d/%03d %s", rp->index, total, fs_patch_title(rp->patch));
+		rc = append_draft(out, rp->patch, me, "patch", label, body, now, err);
+		g_free(label);
+		g_free(body);
+		if (rc < 0)
+			return rc;
+		added += rc;
+	}
+	return added;
+}
+
+/* ---- the drafts folder ------------------------------------------------------ */
+
+char *fs_drafts_dir(const char *flag, struct fs_store *st, struct fs_error *err)
+{
+	const char *cfg, *root = st ? fs_store_path(st) : NULL;
+
+	if (flag && *flag)
+		return g_strdup(flag);
+	cfg = st ? fs_store_config(st, "fixscan.drafts") : NULL;
+	if (cfg && *cfg) {
+		if (cfg[0] == '/' || !root)
+			return g_strdup(cfg);
+		return g_build_filename(root, cfg, NULL);
+	}
+	if (!root) {
+		fs_error_set(err, FS_ENOTFOUND, "no drafts folder: give --drafts-dir or set fixscan.drafts");
+		return NULL;
+	}
+	return g_build_filename(root, "Drafts", NULL);
+}
+
+char **fs_drafts_tags(struct fs_store *st)
+{
+	const char *cfg = st ? fs_store_config(st, "fixscan.draft_tags") : NULL;
+	GPtrArray *v = g_ptr_array_new();
+	char **parts;
+	size_t i;
+
+	if (cfg && *cfg) {
+		parts = g_strsplit(cfg, ";", -1);
+		for (i = 0; parts[i]; i++) {
+			char *t = clean_line(parts[i]);
+
+			if (*t)
+				g_ptr_array_add(v, t);
+			else
+				g_free(t);
+		}
+		g_strfreev(parts);
+	}
+	if (!v->len) {
+		g_ptr_array_add(v, g_strdup("draft"));
+		g_ptr_array_add(v, g_strdup("fixscan"));
+	}
+	g_ptr_array_add(v, NULL);
+	return (char **)g_ptr_array_free(v, FALSE);
+}
+
+static int make_dir(const char *path, struct fs_error *err)
+{
+	struct stat sb;
+
+	if (mkdir(path, 0700) == 0)
+		return 0;
+	if (errno == EEXIST && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+		return 0;
+	if (errno == EEXIST)
+		errno = ENOTDIR;
+	return fs_error_set(err, FS_EIO, "cannot create the drafts folder '%s': %s",
+			    path, strerror(errno));
+}
+
+/* DIR as a maildir: the folder and its cur/, new/ and tmp/. */
+static int ensure_maildir(const char *dir, struct fs_error *err)
+{
+	static const char *const subs[] = { "cur", "new", "tmp" };
+	size_t i;
+	int rc;
+
+	if (g_mkdir_with_parents(dir, 0700) < 0)
+		return fs_error_set(err, FS_EIO, "cannot create the drafts folder '%s': %s",
+				    dir, strerror(errno));
+	for (i = 0; i < G_N_ELEMENTS(subs); i++) {
+		char *p = g_build_filename(dir, subs[i], NULL);
+
+		rc = make_dir(p, err);
+		g_free(p);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* A draft found in the folder. */
+struct existing {
+	char *path;
+	char *key;
+	char *digest;     /* the X-Fixscan-Digest header, or NULL */
+	char *message_id;
+	int edited;       /* -1 not yet known, 0 no, 1 yes */
+};
+
+static void existing_free(gpointer p)
+{
+	struct existing *e = p;
+
+	g_free(e->path);
+	g_free(e->key);
+	g_free(e->digest);
+	g_free(e->message_id);
+	g_free(e);
+}
+
+/* The value of header NAME in the header block HDRS (unfolded, cleaned),
+ * or NULL. */
+static char *header_value(const char *hdrs, const char *name)
+{
+	size_t nlen = strlen(name);
+	const char *p = hdrs;
+
+	while (*p) {
+		const char *eol = strchr(p, '\n');
+
+		if (!eol)
+			eol = p + strlen(p);
+		if (!g_ascii_strncasecmp(p, name, nlen) && p[nlen] == ':') {
+			GString *v = g_string_new_len(p + nlen + 1, eol - p - nlen - 1);
+			char *ret;
+
+			/* continuation lines */
+			while (*eol == '\n' && (eol[1] == ' ' || eol[1] == '\t')) {
+				const char *next = strchr(eol + 1, '\n');
+
+				if (!next)
+					next = eol + 1 + strlen(eol + 1);
+				g_string_append_len(v, eol + 1, next - eol - 1);
+				eol = next;
+			}
+			ret = clean_line(v->str);
+			g_string_free(v, TRUE);
+			return ret;
+		}
+		p = *eol ? eol + 1 : eol;
+	}
+	return NULL;
+}
+
+/* Read the header block of PATH (up to the first blank line, at most
+ * 64 KiB): enough for the X-Fixscan-* headers without reading bodies of
+ * the user's other drafts.  New string or NULL. */
+static char *read_headers(const char *path)
+{
+	char buf[65536 + 1];
+	ssize_t n;
+	size_t got = 0;
+	char *end;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+
+	if (fd < 0)
+		return NULL;
+	while (got < sizeof(buf) - 1 && (n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
+		got += n;
+	close(fd);
+	buf[got] = '\0';
+	/* a CRLF file reads the same */
+	for (end = buf; (end = strchr(end, '\r')); )
+		memmove(end, end + 1, strlen(end));
+	end = strstr(buf, "\n\n");
+	if (end)
+		end[1] = '\0';
+	return g_strdup(buf);
+}
+
+/* Every file of DIR/cur and DIR/new that carries an X-Fixscan-Key. */
+static GPtrArray *scan_folder(const char *dir)
+{
+	static const char *const subs[] = { "cur", "new" };
+	GPtrArray *found = g_ptr_array_new_with_free_func(existing_free);
+	size_t i;
+
+	for (i = 0; i < G_N_ELEMENTS(subs); i++) {
+		char *sub = g_build_filename(dir, subs[i], NULL);
+		DIR *d = opendir(sub);
+		struct dirent *de;
+
+		while (d && (de = readdir(d))) {
+			char *path, *hdrs, *key;
+			struct stat sb;
+
+			if (de->d_name[0] == '.')
+				continue;
+			path = g_build_filename(sub, de->d_name, NULL);
+			if (lstat(path, &sb) < 0 || !S_ISREG(sb.st_mode) ||
+			    !(hdrs = read_headers(path))) {
+				g_free(path);
+				continue;
+			}
+			key = header_value(hdrs, "X-Fixscan-Key");
+			if (key) {
+				struct existing *e = g_new0(struct existing, 1);
+				char *id = header_value(hdrs, "Message-Id");
+
+				e->path = path;
+				e->key = key;
+				e->digest = header_value(hdrs, "X-Fixscan-Digest");
+				e->message_id = clean_id(id);
+				e->edited = -1;
+				g_free(id);
+				g_ptr_array_add(found, e);
+				path = NULL;
+			}
+			g_free(hdrs);
+			g_free(path);
+		}
+		if (d)
+			closedir(d);
+		g_free(sub);
+	}
+	return found;
+}
+
+/* Whether the reviewer changed E: its body no longer matches the digest
+ * fixscan wrote, or the digest is gone.  Unreadable counts as edited, so
+ * it is never removed. */
+static bool is_edited(struct existing *e)
+{
+	struct fs_patch *p = NULL;
+	struct fs_error err = FS_ERROR_INIT;
+	const char *body;
+	size_t len;
+	char *digest;
+
+	if (e->edited >= 0)
+		return e->edited;
+	e->edited = 1;
+	if (!e->digest || fs_patch_parse_file(&p, e->path, &err) < 0)
+		return true;
+	body = fs_patch_body(p, &len);
+	if (body) {
+		digest = fs_draft_digest(body, len);
+		e->edited = strcmp(digest, e->digest) != 0;
+		g_free(digest);
+	}
+	fs_patch_free(p);
+	return e->edited;
+}
+
+/* A maildir file name: unique per host, process and call. */
+static char *unique_name(void)
+{
+	static unsigned counter;
+	char host[256] = "localhost";
+	struct timeval tv;
+	size_t i;
+
+	gettimeofday(&tv, NULL);
+	if (gethostname(host, sizeof(host) - 1) < 0 || !host[0])
+		strcpy(host, "localhost");
+	host[sizeof(host) - 1] = '\0';
+	/* '/' and ':' cannot be in a maildir name; maildir says \057, \072 */
+	for (i = 0; host[i]; i++)
+		if (host[i] == '/' || host[i] == ':')
+			host[i] = '_';
+	return g_strdup_printf("%lld.M%06ldP%dQ%uR%08x.%s", (long long)tv.tv_sec,
+			       (long)tv.tv_usec, (int)getpid(), ++counter,
+			       g_random_int(), host);
+}
+
+static int fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
+/* Write D to DIR/tmp, fsync, and move it to DIR/cur with the draft flag.
+ * On failure nothing is left behind: the tmp file goes, and cur/ only
+ * ever gets complete files. */
+static int write_one(const struct fs_draft *d, const char *dir, char **path,
+		     struct fs_error *err)
+{
+	char *name = unique_name();
+	char *tmp = g_strdup_printf("%s/tmp/%s", dir, name);
+	char *cur = g_strdup_printf("%s/cur/%s:2,D", dir, name);
+	char *curdir = g_strdup_printf("%s/cur", dir);
+	size_t off = 0;
+	int fd, rc = 0, saved;
+
+	*path = NULL;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		rc = fs_error_set(err, FS_EIO, "cannot write a draft in '%s/tmp': %s", dir,
+				  strerror(errno));
+		goto out;
+	}
+	while (off < d->len) {
+		ssize_t n = write(fd, d->text + off, d->len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			break;
+		}
+		off += n;
+	}
+	saved = errno;
+	if (off < d->len || fsync(fd) < 0) {
+		if (off >= d->len)
+			saved = errno;
+		close(fd);
+		unlink(tmp);
+		rc = fs_error_set(err, FS_EIO, "cannot write '%s': %s", tmp, strerror(saved));
+		goto out;
+	}
+	if (close(fd) < 0) {
+		saved = errno;
+		unlink(tmp);
+		rc = fs_error_set(err, FS_EIO, "cannot write '%s': %s", tmp, strerror(saved));
+		goto out;
+	}
+	/* link() refuses to replace an existing file, which a rename would
+	 * do silently; fall back to rename where links are not supported. */
+	if (link(tmp, cur) == 0) {
+		unlink(tmp);
+	} else if (errno == EEXIST || rename(tmp, cur) < 0) {
+		saved = errno;
+		unlink(tmp);
+		rc = fs_error_set(err, FS_EIO, "cannot move the draft into '%s': %s", curdir,
+				  strerror(saved));
+		goto out;
+	}
+	fsync_dir(curdir);
+	*path = cur;
+	cur = NULL;
+out:
+	g_free(curdir);
+	g_free(cur);
+	g_free(tmp);
+	g_free(name);
+	return rc;
+}
+
+int fs_drafts_write(struct fs_draft_result **results, const struct fs_drafts *d,
+		    const char *dir, struct fs_error *err)
+{
+	struct fs_draft_result *res;
+	GPtrArray *found = NULL;
+	size_t i, k;
+	int rc;
+
+	*results = res = g_new0(struct fs_draft_result, d->n ? d->n : 1);
+	rc = ensure_maildir(dir, err);
+	if (rc < 0)
+		return rc;
+	found = scan_folder(dir);
+	for (i = 0; i < d->n; i++) {
+		const struct fs_draft *dr = &d->v[i];
+		struct existing *match = NULL, *unedited = NULL, *edited = NULL;
+		GPtrArray *stale = g_ptr_array_new();
+
+		for (k = 0; k < found->len; k++) {
+			struct existing *e = found->pdata[k];
+
+			if (strcmp(e->key, dr->key))
+				continue;
+			if (!match && e->digest && !strcmp(e->digest, dr->digest)) {
+				match = e;
+				continue;
+			}
+			if (is_edited(e)) {
+				if (!edited)
+					edited = e;
+			} else {
+				if (!unedited)
+					unedited = e;
+				g_ptr_array_add(stale, g_strdup(e->path));
+			}
+		}
+		if (match) {
+			res[i].action = is_edited(match) ? FS_DRAFT_UNCHANGED_EDITED : FS_DRAFT_UNCHANGED;
+			res[i].path = g_strdup(match->path);
+			res[i].message_id = g_strdup(match->message_id);
+		} else {
+			rc = write_one(dr, dir, &res[i].path, err);
+			if (rc < 0) {
+				g_ptr_array_free(stale, TRUE);
+				break;
+			}
+			res[i].message_id = g_strdup(dr->message_id);
+			if (unedited) {
+				res[i].action = FS_DRAFT_REPLACED;
+				res[i].other = g_strdup(unedited->path);
+			} else if (edited) {
+				res[i].action = FS_DRAFT_KEPT_EDITED;
+				res[i].other = g_strdup(edited->path);
+			} else {
+				res[i].action = FS_DRAFT_WROTE;
+			}
+		}
+		if (stale->len) {
+			g_ptr_array_add(stale, NULL);
+			res[i].stale = (char **)g_ptr_array_free(stale, FALSE);
+		} else {
+			g_ptr_array_free(stale, TRUE);
+		}
+	}
+	g_ptr_array_free(found, TRUE);
+	return rc;
+}
+
+void fs_draft_results_free(struct fs_draft_result *res, size_t n)
+{
+	size_t i;
+
+	if (!res)
+		return;
+	for (i = 0; i < n; i++) {
+		g_free(res[i].path);
+		g_free(res[i].message_id);
+		g_free(res[i].other);
+		g_strfreev(res[i].stale);
+	}
+	g_free(res);
+}
+
+int fs_drafts_index(struct fs_draft_result *res, size_t n, struct fs_store *st,
+		    const char *const *tags, struct fs_error *err)
+{
+	size_t i, k;
+	int rc;
+
+	for (i = 0; st && i < n; i++) {
+		if (!res[i].path || res[i].indexed)
+			continue;
+		rc = fs_store_index_file(st, res[i].path, tags, err);
+		if (rc < 0)
+			return rc;
+		res[i].indexed = true;
+	}
+	/* Only now that the new drafts are safe in the database do the
+	 * outdated ones go; a run that stops before here leaves them for
+	 * the next run, which finds them stale again. */
+	for (i = 0; i < n; i++) {
+		for (k = 0; res[i].stale && res[i].stale[k]; k++) {
+			rc = st ? fs_store_remove_file(st, res[i].stale[k], err) : 0;
+			if (rc < 0)
+				return rc;
+			if (unlink(res[i].stale[k]) < 0 && errno != ENOENT)
+				return fs_error_set(err, FS_EIO, "cannot remove the outdated draft '%s': %s",
+						    res[i].stale[k], strerror(errno));
+		}
+	}
+	return 0;
+}
+
+void fs_drafts_check_indexed(struct fs_draft_result *res, size_t n, struct fs_store *st)
+{
+	size_t i;
+
+	for (i = 0; st && i < n; i++) {
+		struct fs_store_message m;
+		struct fs_error err = FS_ERROR_INIT;
+
+		if (!res[i].path || res[i].indexed || !res[i].message_id)
+			continue;
+		if (fs_store_find_message(st, res[i].message_id, &m, &err) == 0) {
+			res[i].indexed = true;
+			fs_store_message_clear(&m);
+		}
+	}
+}
+
+bool fs_drafts_need_store(const struct fs_draft_result *res, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((res[i].path && !res[i].indexed) || res[i].stale)
+			return true;
+	return false;
+}
+
+bool fs_draft_is_draft(const char *path, const struct fs_patch *p)
+{
+	const char *base = path ? strrchr(path, '/') : NULL;
+	const char *info;
+
+	if (p && fs_patch_header(p, "X-Fixscan-Key"))
+		return true;
+	base = base ? base + 1 : path;
+	info = base ? strstr(base, ":2,") : NULL;
+	/* maildir flags: capital letters in ASCII order after ":2," */
+	return info && strchr(info + 3, 'D');
+}
