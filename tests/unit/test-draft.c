@@ -1,0 +1,1113 @@
+/* Unit tests for src/draft.c: reply composition, the bodies written for
+ * each finding kind, and writing into a maildir.
+ *
+ * Reviews are built by hand: the patches are parsed from invented mails
+ * written to a temporary directory, the findings filled in directly.  The
+ * composed messages are parsed back with GMime to check their headers as
+ * a mail client would see them.
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <git2.h>
+#include <glib.h>
+#include <gmime/gmime.h>
+
+#include "fixscan/config.h"
+#include "fixscan/draft.h"
+#include "fixscan/review.h"
+
+static char tmpdir[256];
+static int nfiles;
+
+#define NOW ((time_t)1700000000)
+
+/* A mail in a file of its own, parsed. */
+static struct fs_patch *mail(const char *text)
+{
+	char path[512];
+	struct fs_patch *p = NULL;
+	struct fs_error err = FS_ERROR_INIT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/mail%d.eml", tmpdir, nfiles++);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(fs_patch_parse_file(&p, path, &err), 0);
+	return p;
+}
+
+#define PATCH_MAIL \
+	"From: Greta Kroll <greta@stable.example.org>\n" \
+	"To: linux-kernel@vger.kernel.org\n" \
+	"Cc: stable@vger.kernel.org, Rita Reviewer <RITA@example.org>,\n" \
+	" Dmitri Orlov <dorlov@example.com>, greta@stable.example.org\n" \
+	"Subject: [PATCH 4.4 03/24] netfilter: x_tables: check the offset\n" \
+	"Date: Fri, 15 Apr 2016 03:44:54 +0200\n" \
+	"Message-Id: <patch3@stable.example.org>\n" \
+	"In-Reply-To: <cover@stable.example.org>\n" \
+	"References: <cover@stable.example.org>\n" \
+	"\n" \
+	"4.4-stable review patch.  If anyone has any objections, please let me know.\n" \
+	"\n" \
+	"------------------\n" \
+	"\n" \
+	"commit 404cd27d8378ed8ee4484af6268453059eb27a44 upstream.\n" \
+	"\n" \
+	"Check the offset.\n" \
+	"\n" \
+	"Signed-off-by: Someone <someone@example.org>\n"
+
+#define COVER_MAIL \
+	"From: Greta Kroll <greta@stable.example.org>\n" \
+	"To: linux-kernel@vger.kernel.org\n" \
+	"Cc: stable@vger.kernel.org\n" \
+	"Subject: [PATCH 4.4 00/24] 4.4.7-stable review\n" \
+	"Date: Fri, 15 Apr 2016 03:44:51 +0200\n" \
+	"Message-Id: <cover@stable.example.org>\n" \
+	"\n" \
+	"This is the start of the stable review cycle for the 4.4.7 release.\n" \
+	"There are 24 patches in this series.\n"
+
+static struct fs_identity rita = { (char *)"Rita Reviewer", (char *)"rita@example.org",
+				   "notmuch config" };
+
+/* ---- parsing a composed draft back ----------------------------------------- */
+
+static GMimeMessage *parse_back(const struct fs_draft *d)
+{
+	GMimeStream *s = g_mime_stream_mem_new_with_buffer(d->text, d->len);
+	GMimeParser *p = g_mime_parser_new_with_stream(s);
+	GMimeMessage *m = g_mime_parser_construct_message(p, NULL);
+
+	g_object_unref(p);
+	g_object_unref(s);
+	assert_non_null(m);
+	return m;
+}
+
+static const char *header(GMimeMessage *m, const char *name)
+{
+	return g_mime_object_get_header(GMIME_OBJECT(m), name);
+}
+
+/* A header of the body part (Content-Type and friends live there). */
+static const char *part_header(GMimeMessage *m, const char *name)
+{
+	const char *v = g_mime_object_get_header(g_mime_message_get_mime_part(m), name);
+
+	return v ? v : "";
+}
+
+/* The addresses of one header, "a, b, c" (addresses only). */
+static char *addrs(GMimeMessage *m, GMimeAddressType type)
+{
+	InternetAddressList *l = g_mime_message_get_addresses(m, type);
+	GString *s = g_string_new(NULL);
+	int i;
+
+	for (i = 0; l && i < internet_address_list_length(l); i++) {
+		InternetAddress *ia = internet_address_list_get_address(l, i);
+		g_string_append_printf(s, "%s%s", i ? ", " : "",
+				       internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(ia)));
+	}
+	return g_string_free(s, FALSE);
+}
+
+/* The header block of a composed draft (up to the blank line). */
+static char *header_block(const struct fs_draft *d)
+{
+	const char *e = strstr(d->text, "\n\n");
+
+	assert_non_null(e);
+	return g_strndup(d->text, e - d->text + 1);
+}
+
+static void compose(struct fs_draft *d, struct fs_patch *p, const struct fs_identity *me,
+		    const char *body)
+{
+	struct fs_error err = FS_ERROR_INIT;
+
+	assert_int_equal(fs_draft_compose(d, p, me, "patch <patch3@stable.example.org>",
+					  "003/024 x", body, NOW, &err), 0);
+}
+
+/* ---- subjects ------------------------------------------------------------ */
+
+static void test_reply_subject(void **state)
+{
+	static const struct { const char *in, *out; } cases[] = {
+		{ "[PATCH 4.4 03/24] foo", "Re: [PATCH 4.4 03/24] foo" },
+		{ "Re: [PATCH] foo", "Re: [PATCH] foo" },
+		{ "Re: Re: foo", "Re: foo" },
+		{ "RE: foo", "Re: foo" },
+		{ "re:foo", "Re: foo" },
+		{ "Re[2]: foo", "Re: foo" },
+		{ "Re :  RE: foo", "Re: foo" },
+		{ "Reply to foo", "Re: Reply to foo" },
+		{ "Red: foo", "Re: Red: foo" },
+		{ "foo\r\nBcc: evil@example.com", "Re: foo Bcc: evil@example.com" },
+		{ "  foo\tbar  ", "Re: foo bar" },
+		{ "", "Re: " },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char *s = fs_draft_reply_subject(cases[i].in);
+		assert_string_equal(s, cases[i].out);
+		g_free(s);
+	}
+}
+
+static void test_digest(void **state)
+{
+	char *a = fs_draft_digest("one\ntwo\n", 8);
+	char *b = fs_draft_digest("one\r\ntwo\r\n\r\n", 12);
+	char *c = fs_draft_digest("one\ntwo", 7);
+	char *d = fs_draft_digest("one\ntwo!\n", 9);
+
+	assert_int_equal(strlen(a), 64);
+	assert_string_equal(a, b);
+	assert_string_equal(a, c);
+	assert_string_not_equal(a, d);
+	g_free(a);
+	g_free(b);
+	g_free(c);
+	g_free(d);
+}
+
+/* ---- identity ------------------------------------------------------------ */
+
+static void test_identity_pick(void **state)
+{
+	struct fs_identity id;
+	struct fs_error err = FS_ERROR_INIT;
+
+	assert_int_equal(fs_identity_pick(&id, "Nm Name", "nm@example.org", "Git Name",
+					  "git@example.org", &err), 0);
+	assert_string_equal(id.name, "Nm Name");
+	assert_string_equal(id.email, "nm@example.org");
+	assert_string_equal(id.source, "notmuch config");
+	fs_identity_clear(&id);
+
+	/* notmuch has only the address: the name comes from git */
+	assert_int_equal(fs_identity_pick(&id, NULL, "nm@example.org", "Git Name",
+					  "git@example.org", &err), 0);
+	assert_string_equal(id.name, "Git Name");
+	assert_string_equal(id.email, "nm@example.org");
+	fs_identity_clear(&id);
+
+	assert_int_equal(fs_identity_pick(&id, "", "", "Git Name", "git@example.org", &err), 0);
+	assert_string_equal(id.name, "Git Name");
+	assert_string_equal(id.email, "git@example.org");
+	assert_string_equal(id.source, "git config");
+	fs_identity_clear(&id);
+
+	/* a name with a header in it stays one line */
+	assert_int_equal(fs_identity_pick(&id, "Eve\r\nBcc: x@example.org", "eve@example.org",
+					  NULL, NULL, &err), 0);
+	assert_string_equal(id.name, "Eve Bcc: x@example.org");
+	fs_identity_clear(&id);
+
+	assert_int_equal(fs_identity_pick(&id, "Nm Name", NULL, "Git Name", NULL, &err),
+			 FS_ENOTFOUND);
+	assert_non_null(strstr(err.message, "user.primary_email"));
+	assert_non_null(strstr(err.message, "user.email"));
+	assert_null(id.email);
+
+	assert_int_equal(fs_identity_pick(&id, NULL, "not-an-address", NULL, NULL, &err),
+			 FS_EPARSE);
+	assert_non_null(strstr(err.message, "'not-an-address'"));
+}
+
+/* A repository with CONFIG_TEXT as its config, through libgit2. */
+static struct fs_config *repo_config(const char *name, const char *user, const char *email)
+{
+	char path[512];
+	git_repository *repo = NULL;
+	git_config *cfg = NULL;
+	struct fs_config *out = NULL;
+	struct fs_error err = FS_ERROR_INIT;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	assert_int_equal(git_repository_init(&repo, path, 1), 0);
+	assert_int_equal(git_repository_config(&cfg, repo), 0);
+	if (user)
+		assert_int_equal(git_config_set_string(cfg, "user.name", user), 0);
+	if (email)
+		assert_int_equal(git_config_set_string(cfg, "user.email", email), 0);
+	git_config_free(cfg);
+	git_repository_free(repo);
+	assert_int_equal(fs_config_open(&out, path, &err), 0);
+	return out;
+}
+
+static void test_identity_lookup_git(void **state)
+{
+	struct fs_identity id;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_config *cfg = repo_config("repo-with-user", "Gita Git", "gita@example.net");
+
+	assert_int_equal(fs_identity_lookup(&id, NULL, cfg, &err), 0);
+	assert_string_equal(id.name, "Gita Git");
+	assert_string_equal(id.email, "gita@example.net");
+	assert_string_equal(id.source, "git config");
+	fs_identity_clear(&id);
+	fs_config_free(cfg);
+
+	cfg = repo_config("repo-without-user", NULL, NULL);
+	assert_int_equal(fs_identity_lookup(&id, NULL, cfg, &err), FS_ENOTFOUND);
+	assert_non_null(strstr(err.message, "user.name"));
+	fs_config_free(cfg);
+}
+
+/* ---- composing ----------------------------------------------------------- */
+
+static void test_compose_headers(void **state)
+{
+	struct fs_patch *p = mail(PATCH_MAIL);
+	struct fs_draft d;
+	GMimeMessage *m;
+	char *s, *body;
+	const char *ct;
+
+	compose(&d, p, &rita, "On a date, someone wrote:\n> x\n\nPlain text.\n");
+	m = parse_back(&d);
+	s = addrs(m, GMIME_ADDRESS_TYPE_FROM);
+	assert_string_equal(s, "rita@example.org");
+	g_free(s);
+	s = addrs(m, GMIME_ADDRESS_TYPE_TO);
+	assert_string_equal(s, "greta@stable.example.org");
+	g_free(s);
+	/* reply-all minus the reviewer (any case) and the sender */
+	s = addrs(m, GMIME_ADDRESS_TYPE_CC);
+	assert_string_equal(s, "linux-kernel@vger.kernel.org, stable@vger.kernel.org, dorlov@example.com");
+	g_free(s);
+	assert_string_equal(g_mime_message_get_subject(m),
+			    "Re: [PATCH 4.4 03/24] netfilter: x_tables: check the offset");
+	assert_string_equal(header(m, "In-Reply-To"), "<patch3@stable.example.org>");
+	body = g_strdup(header(m, "References"));
+	g_strdelimit(body, "\t\n", ' ');
+	assert_non_null(strstr(body, "<cover@stable.example.org>"));
+	assert_true(strstr(body, "<cover@stable.example.org>") < strstr(body, "<patch3@stable.example.org>"));
+	g_free(body);
+	assert_string_equal(g_mime_message_get_message_id(m), d.message_id);
+	assert_true(g_str_has_prefix(d.message_id, "fixscan."));
+	assert_true(g_str_has_suffix(d.message_id, "@example.org"));
+	assert_string_equal(header(m, "X-Fixscan-Key"), "patch <patch3@stable.example.org>");
+	assert_string_equal(header(m, "X-Fixscan-Digest"), d.digest);
+	assert_non_null(header(m, "Date"));
+	assert_non_null(strstr(header(m, "Date"), "2023"));
+	ct = part_header(m, "Content-Type");
+	assert_non_null(strstr(ct, "charset=utf-8"));
+	assert_string_equal(part_header(m, "Content-Transfer-Encoding"), "7bit");
+	assert_string_equal(d.key, "patch <patch3@stable.example.org>");
+	assert_string_equal(d.label, "003/024 x");
+	g_object_unref(m);
+	fs_draft_clear(&d);
+	fs_patch_free(p);
+}
+
+/* Message-Ids are unique even for one key at one second. */
+static void test_compose_unique_ids(void **state)
+{
+	struct fs_patch *p = mail(PATCH_MAIL);
+	struct fs_draft a, b;
+
+	compose(&a, p, &rita, "x\n");
+	compose(&b, p, &rita, "x\n");
+	assert_string_not_equal(a.message_id, b.message_id);
+	/* the part derived from the key is the same */
+	assert_memory_equal(a.message_id, b.message_id, strlen("fixscan.") + 12);
+	fs_draft_clear(&a);
+	fs_draft_clear(&b);
+	fs_patch_free(p);
+}
+
+static void test_compose_references_growth(void **state)
+{
+	struct fs_patch *p = mail(
+		"From: a@example.org\n"
+		"To: b@example.org\n"
+		"Subject: Re: Re: RE: foo\n"
+		"Message-Id: <three@example.org>\n"
+		"In-Reply-To: <two@example.org>\n"
+		"References: <one@example.org> <two@example.org>\n"
+		"\n"
+		"text\n");
+	struct fs_patch *q = mail(
+		"From: a@example.org\n"
+		"Subject: lone\n"
+		"Message-Id: <lone@example.org>\n"
+		"\n"
+		"text\n");
+	struct fs_draft d;
+	GMimeMessage *m;
+	GMimeReferences *refs;
+
+	compose(&d, p, &rita, "x\n");
+	m = parse_back(&d);
+	assert_string_equal(g_mime_message_get_subject(m), "Re: foo");
+	refs = g_mime_references_parse(NULL, header(m, "References"));
+	assert_int_equal(g_mime_references_length(refs), 3);
+	assert_string_equal(g_mime_references_get_message_id(refs, 0), "one@example.org");
+	assert_string_equal(g_mime_references_get_message_id(refs, 1), "two@example.org");
+	assert_string_equal(g_mime_references_get_message_id(refs, 2), "three@example.org");
+	g_mime_references_free(refs);
+	assert_string_equal(header(m, "In-Reply-To"), "<three@example.org>");
+	{
+		char *to = addrs(m, GMIME_ADDRESS_TYPE_TO), *cc = addrs(m, GMIME_ADDRESS_TYPE_CC);
+
+		assert_string_equal(to, "a@example.org");
+		assert_string_equal(cc, "b@example.org");
+		g_free(to);
+		g_free(cc);
+	}
+	g_object_unref(m);
+	fs_draft_clear(&d);
+
+	compose(&d, q, &rita, "x\n");
+	m = parse_back(&d);
+	assert_string_equal(header(m, "References"), "<lone@example.org>");
+	assert_string_equal(g_mime_message_get_subject(m), "Re: lone");
+	g_object_unref(m);
+	fs_draft_clear(&d);
+	fs_patch_free(p);
+	fs_patch_free(q);
+}
+
+static void test_compose_encodings(void **state)
+{
+	struct fs_patch *p = mail(
+		"From: =?UTF-8?Q?J=C3=B6rg_M=C3=BCller?= <joerg@example.de>\n"
+		"To: =?UTF-8?B?S2FpIFPDuHJlbnNlbg==?= <kai@example.dk>\n"
+		"Subject: =?UTF-8?Q?[PATCH_4.4_10/24]_iio:_report_the_temperature_in_m=C2=B0C?=\n"
+		"Message-Id: <temp@example.org>\n"
+		"\n"
+		"text\n");
+	struct fs_identity me = { (char *)"Zoë Reviewer", (char *)"zoe@example.org", "notmuch config" };
+	struct fs_draft d;
+	GMimeMessage *m;
+	InternetAddressList *l;
+	char *hdrs, *longline, *body;
+	const char *c;
+
+	compose(&d, p, &me, "Über alles: 25 m°C\n");
+	hdrs = header_block(&d);
+	/* nothing but ASCII in the header block: RFC 2047 words */
+	for (c = hdrs; *c; c++)
+		assert_true((unsigned char)*c < 0x80);
+	assert_non_null(strstr(hdrs, "=?"));
+	m = parse_back(&d);
+	assert_string_equal(g_mime_message_get_subject(m),
+			    "Re: [PATCH 4.4 10/24] iio: report the temperature in m°C");
+	l = g_mime_message_get_from(m);
+	assert_string_equal(internet_address_get_name(internet_address_list_get_address(l, 0)),
+			    "Zoë Reviewer");
+	l = g_mime_message_get_addresses(m, GMIME_ADDRESS_TYPE_TO);
+	assert_string_equal(internet_address_get_name(internet_address_list_get_address(l, 0)),
+			    "Jörg Müller");
+	l = g_mime_message_get_addresses(m, GMIME_ADDRESS_TYPE_CC);
+	assert_string_equal(internet_address_get_name(internet_address_list_get_address(l, 0)),
+			    "Kai Sørensen");
+	assert_non_null(strstr(part_header(m, "Content-Type"), "charset=utf-8"));
+	assert_string_equal(part_header(m, "Content-Transfer-Encoding"), "8bit");
+	assert_non_null(strstr(d.text, "\n\nÜber alles: 25 m°C\n"));
+	g_object_unref(m);
+	g_free(hdrs);
+	fs_draft_clear(&d);
+
+	/* a line too long for SMTP: quoted-printable, decoding to the same */
+	longline = g_strnfill(1200, 'a');
+	body = g_strdup_printf("%s\nend\n", longline);
+	compose(&d, p, &me, body);
+	m = parse_back(&d);
+	assert_string_equal(part_header(m, "Content-Transfer-Encoding"), "quoted-printable");
+	{
+		GMimeTextPart *tp = GMIME_TEXT_PART(g_mime_message_get_body(m));
+		char *text = g_mime_text_part_get_text(tp);
+		char *dg = fs_draft_digest(text, strlen(text));
+
+		assert_string_equal(dg, d.digest);
+		g_free(dg);
+		g_free(text);
+	}
+	g_object_unref(m);
+	fs_draft_clear(&d);
+	g_free(body);
+	g_free(longline);
+	fs_patch_free(p);
+}
+
+static void test_compose_injection(void **state)
+{
+	/* Folded header lines unfold to one line with the CRLF inside the
+	 * decoded text; encoded words can carry a raw CR LF too. */
+	struct fs_patch *p = mail(
+		"From: =?UTF-8?Q?Mallory=0D=0ABcc:_evil@example.com?= <mallory@example.org>\n"
+		"To: b@example.org\n"
+		"Subject: =?UTF-8?Q?hello=0D=0ABcc:_evil@example.com=0D=0A?=\n"
+		"Message-Id: <inject@example.org>\n"
+		"References: <ok@example.org>\n"
+		"\n"
+		"text\n");
+	struct fs_identity me = { (char *)"Rita\r\nBcc: x@example.com", (char *)"rita@example.org",
+				  "notmuch config" };
+	struct fs_draft d;
+	GMimeMessage *m;
+	char *hdrs;
+
+	compose(&d, p, &me, "x\n");
+	hdrs = header_block(&d);
+	assert_null(strstr(hdrs, "\nBcc:"));
+	assert_null(strchr(hdrs, '\r'));
+	m = parse_back(&d);
+	assert_null(header(m, "Bcc"));
+	assert_non_null(strstr(g_mime_message_get_subject(m), "hello"));
+	assert_null(strchr(g_mime_message_get_subject(m), '\n'));
+	g_object_unref(m);
+	g_free(hdrs);
+	fs_draft_clear(&d);
+	fs_patch_free(p);
+}
+
+static void test_compose_no_message_id(void **state)
+{
+	struct fs_patch *p = mail("From: a@example.org\nSubject: x\n\ntext\n");
+	struct fs_draft d;
+	struct fs_error err = FS_ERROR_INIT;
+
+	assert_int_equal(fs_draft_compose(&d, p, &rita, "k", "l", "b\n", NOW, &err), FS_EPARSE);
+	assert_null(d.text);
+	fs_patch_free(p);
+}
+
+/* ---- bodies -------------------------------------------------------------- */
+
+struct fixture {
+	struct fs_patch *cover, *patch;
+	const struct fs_patch *patches[1];
+	struct fs_thread_series series;
+	struct fs_review_patch rp;
+	struct fs_review review;
+	struct fs_finding f[16];
+};
+
+static char chain3[3][41] = {
+	"404cd27d8378ed8ee4484af6268453059eb27a44",
+	"8028d6694e09aaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+	"c5fef009a731bbbbbbbbbbbbbbbbbbbbbbbbbbbb",
+};
+
+static struct fs_finding finding(enum fs_finding_kind kind, const char *commit,
+				 const char *subject, const char *release)
+{
+	struct fs_finding f;
+
+	memset(&f, 0, sizeof(f));
+	f.kind = kind;
+	snprintf(f.commit, sizeof(f.commit), "%s", commit ? commit : "");
+	f.subject = (char *)subject;
+	f.release = (char *)release;
+	f.series_index = -1;
+	f.evidence = "exact";
+	return f;
+}
+
+static struct fixture *fixture(void)
+{
+	struct fixture *x = calloc(1, sizeof(*x));
+
+	x->cover = mail(COVER_MAIL);
+	x->patch = mail(PATCH_MAIL);
+	x->patches[0] = x->patch;
+	x->series.cover = x->cover;
+	x->series.patches = x->patches;
+	x->series.npatches = 1;
+	x->series.total = 24;
+	x->rp.patch = x->patch;
+	x->rp.index = 3;
+	x->rp.findings.v = x->f;
+	snprintf(x->rp.findings.upstream, sizeof(x->rp.findings.upstream), "%s", chain3[0]);
+	x->review.series = &x->series;
+	x->review.branch = (char *)"linux-4.4.y";
+	x->review.base = (char *)"v4.4.6";
+	x->review.patches = &x->rp;
+	x->review.npatches = 1;
+	return x;
+}
+
+static void fixture_free(struct fixture *x)
+{
+	fs_patch_free(x->cover);
+	fs_patch_free(x->patch);
+	free(x);
+}
+
+static void add(struct fixture *x, struct fs_finding f)
+{
+	x->f[x->rp.findings.n++] = f;
+}
+
+static char *patch_body(struct fixture *x)
+{
+	char *b = fs_draft_patch_body(&x->review, &x->rp);
+
+	assert_non_null(b);
+	return b;
+}
+
+/* S with every run of white space (newlines too) made one space. */
+static char *squash(const char *s)
+{
+	GString *o = g_string_new(NULL);
+
+	for (; *s; s++) {
+		if (g_ascii_isspace(*s)) {
+			if (o->len && o->str[o->len - 1] != ' ')
+				g_string_append_c(o, ' ');
+		} else {
+			g_string_append_c(o, *s);
+		}
+	}
+	return g_string_free(o, FALSE);
+}
+
+/* NEEDLE in HAY, up to where the paragraphs wrap: the wording is what
+ * matters here, the line breaks are the wrapper's business. */
+static void assert_has(const char *hay, const char *needle)
+{
+	char *h = squash(hay), *n = squash(needle);
+	bool found = strstr(h, n) != NULL;
+
+	g_free(h);
+	g_free(n);
+	if (!found)
+		fail_msg("'%s' not in:\n%s", needle, hay);
+}
+
+static void test_body_quotes(void **state)
+{
+	struct fixture *x = fixture();
+	char *b;
+
+	add(x, finding(FS_FIND_NO_UPSTREAM, NULL, NULL, NULL));
+	b = patch_body(x);
+	assert_true(g_str_has_prefix(b, "On Fri, 15 Apr 2016 03:44:54 +0200, Greta Kroll wrote:\n"
+				       "> netfilter: x_tables: check the offset\n"
+				       ">\n"
+				       "> commit 404cd27d8378ed8ee4484af6268453059eb27a44 upstream.\n"
+				       "\n"));
+	/* not the whole mail */
+	assert_null(strstr(b, "Signed-off-by"));
+	assert_null(strstr(b, "Check the offset"));
+	/* one newline at the end */
+	assert_true(g_str_has_suffix(b, ".\n"));
+	assert_false(g_str_has_suffix(b, "\n\n"));
+	g_free(b);
+	fixture_free(x);
+}
+
+static void test_body_fix_missing(void **state)
+{
+	struct fixture *x = fixture();
+	struct fs_finding f = finding(FS_FIND_FIX_MISSING, "80e046b0715bcccccccccccccccccccccccccccc",
+				      "netfilter: x_tables: fix the check", "v4.7-rc3");
+	char *b;
+
+	add(x, f);
+	b = patch_body(x);
+	assert_has(b, "This commit has a known follow-up fix upstream that is not in this\nseries:\n\n"
+		      "  80e046b0715b (\"netfilter: x_tables: fix the check\") in v4.7-rc3\n\n"
+		      "Please queue it as well.");
+	g_free(b);
+
+	/* a fix of a queued fix: the chain says which */
+	f = finding(FS_FIND_FIX_QUEUED, chain3[1], "sched: first fix", "v4.6-rc1");
+	f.series_index = 21;
+	add(x, f);
+	f = finding(FS_FIND_FIX_MISSING, chain3[2], "sched: second fix", "v4.7-rc1");
+	f.chain = chain3;
+	f.nchain = 3;
+	add(x, f);
+	b = patch_body(x);
+	assert_has(b, "known follow-up fixes upstream that are not in this series:");
+	assert_has(b, "  c5fef009a731 (\"sched: second fix\") in v4.7-rc1\n"
+		      "    which fixes 8028d6694e09, queued here as 021/024\n");
+	assert_has(b, "Please queue them as well.");
+	assert_has(b, "Its follow-up fix 8028d6694e09 (\"sched: first fix\") is queued as\n021/024");
+	g_free(b);
+	fixture_free(x);
+}
+
+static void test_body_each_kind(void **state)
+{
+	static const struct {
+		enum fs_finding_kind kind;
+		const char *commit, *note, *evidence;
+		const char *want;
+	} cases[] = {
+		{ FS_FIND_REVERTED_UPSTREAM, "08fed77bca31dddddddddddddddddddddddddddd", NULL, "revert",
+		  "This commit was reverted upstream:\n\n  08fed77bca31 (\"subj\") in v4.6-rc2\n\nPlease drop it" },
+		{ FS_FIND_ALREADY_APPLIED, "2a6edf04f148eeeeeeeeeeeeeeeeeeeeeeeeeeee", NULL, "exact",
+		  "already in linux-4.4.y: it went into mainline in v4.6-rc2, before the\nbranch was forked" },
+		{ FS_FIND_TARGET_ABSENT, "c0697f5044f7ffffffffffffffffffffffffffff", NULL, "exact",
+		  "is neither in linux-4.4.y as of v4.4.6 nor in this series, so this fix\nmay not be needed here." },
+		{ FS_FIND_NO_UPSTREAM, NULL, NULL, "exact",
+		  "The changelog does not say which upstream commit this is." },
+		{ FS_FIND_UNKNOWN_UPSTREAM, "cdf4294f5a34", "the id is not in the kernel repository", "prefix",
+		  "I cannot find the upstream commit the changelog names, cdf4294f5a34,\nin mainline." },
+		{ FS_FIND_UNKNOWN_UPSTREAM, "abc1234", "the id is ambiguous: it matches 2 commits", "prefix",
+		  "abc1234, is ambiguous" },
+		{ FS_FIND_DEP_MISSING, "6e7333a713b1aaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		  "named as a prerequisite; neither in linux-4.4.y nor in this series", "prefix",
+		  "The changelog names a prerequisite that is neither in this series nor\nin the branch:\n\n  6e7333a713b1 (\"subj\")\n\nPlease queue it too" },
+		{ FS_FIND_DEP_MISSING, "6e7333a713b1aaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		  "this patch is a prerequisite (Stable-dep-of) of a commit that is neither in linux-4.4.y nor in this series",
+		  "exact", "prerequisite (Stable-dep-of) of" },
+		{ FS_FIND_FIXES_TAG_MISMATCH, "12c09ccaa0f5bbbbbbbbbbbbbbbbbbbbbbbbbbbb",
+		  "Fixes: 134c9203c797 is the id of \"x\"; the quoted subject is that of this commit",
+		  "subject", "does not match itself: the subject it\nquotes is that of\n\n  12c09ccaa0f5 (\"subj\")" },
+		{ FS_FIND_FIXES_TAG_MISMATCH, "ee2a5e1b690ecccccccccccccccccccccccccccc",
+		  "Fixes: 3a993044c725 names the linux-4.4.y commit 3a993044c725 in v4.4.2, not a mainline id",
+		  "stable", "names a stable commit, not a mainline" },
+		{ FS_FIND_FIX_PRESENT, "60e7c3ca5b7bdddddddddddddddddddddddddddd", NULL, "exact",
+		  "Its known follow-up fix 60e7c3ca5b7b (\"subj\") is already in\nlinux-4.4.y" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct fixture *x = fixture();
+		struct fs_finding f = finding(cases[i].kind, cases[i].commit, "subj", "v4.6-rc2");
+		char *b;
+
+		f.note = (char *)cases[i].note;
+		f.evidence = cases[i].evidence;
+		add(x, f);
+		b = patch_body(x);
+		assert_has(b, cases[i].want);
+		/* no machine words in what people read */
+		assert_null(strstr(b, fs_finding_kind_name(cases[i].kind)));
+		assert_null(strstr(b, "(null)"));
+		g_free(b);
+		fixture_free(x);
+	}
+}
+
+static void test_body_mail_kinds(void **state)
+{
+	struct fixture *x = fixture();
+	struct fs_finding f;
+	char *b;
+
+	f = finding(FS_FIND_REGRESSION_REPORT, chain3[0], NULL, NULL);
+	f.message_id = (char *)"report1@example.com";
+	f.from = (char *)"Ravi Menon <ravi@example.com>";
+	f.date = (char *)"Sat, 09 Apr 2016 01:44:51 +0000";
+	f.note = (char *)"\"[REGRESSION] drain never returns\"";
+	f.evidence = "mail";
+	add(x, f);
+	f = finding(FS_FIND_OBJECTION, NULL, NULL, NULL);
+	f.message_id = (char *)"obj1@example.net";
+	f.from = (char *)"Chen Weilin <weilin@example.net>";
+	f.note = (char *)"Please drop this, it breaks the build";
+	f.evidence = "mail";
+	add(x, f);
+	f = finding(FS_FIND_REVERTS_STABLE, "f8ca9f47ac0caaaaaaaaaaaaaaaaaaaaaaaaaaaa", "regulator: core: x", NULL);
+	f.stable_commit = (char *)"3c8bba439ed6bbbbbbbbbbbbbbbbbbbbbbbbbbbb";
+	f.evidence = "revert";
+	add(x, f);
+	b = patch_body(x);
+	assert_has(b, "There is a regression report for the upstream commit:\n\n"
+		      "  From: Ravi Menon <ravi@example.com>\n"
+		      "  Date: Sat, 09 Apr 2016 01:44:51 +0000\n"
+		      "  Subject: [REGRESSION] drain never returns\n"
+		      "  https://lore.kernel.org/r/report1@example.com\n");
+	assert_has(b, "Chen Weilin objected to this patch in the thread:\n\n"
+		      "> Please drop this, it breaks the build\n"
+		      "(https://lore.kernel.org/r/obj1@example.net)\n");
+	assert_has(b, "This reverts 3c8bba439ed6, the linux-4.4.y backport of\n\n"
+		      "  f8ca9f47ac0c (\"regulator: core: x\")");
+	/* the report comes before the objection: order of action */
+	assert_true(strstr(b, "regression report") < strstr(b, "objected"));
+	g_free(b);
+	fixture_free(x);
+}
+
+static void test_body_ignored_and_present(void **state)
+{
+	struct fixture *x = fixture();
+	struct fs_finding f;
+	char *b;
+
+	/* only ignored findings: nothing to say */
+	f = finding(FS_FIND_FIX_MISSING, "80e046b0715bcccccccccccccccccccccccccccc", "ignored fix", NULL);
+	f.ignored = (char *)"not a real fix";
+	add(x, f);
+	assert_null(fs_draft_patch_body(&x->review, &x->rp));
+	assert_null(fs_draft_summary_body(&x->review, true));
+
+	/* a fix already present is not mentioned next to a real problem */
+	f = finding(FS_FIND_FIX_PRESENT, "60e7c3ca5b7bdddddddddddddddddddddddddddd", "present fix", NULL);
+	add(x, f);
+	f = finding(FS_FIND_REVERTED_UPSTREAM, "08fed77bca31dddddddddddddddddddddddddddd", "the revert", NULL);
+	add(x, f);
+	b = patch_body(x);
+	assert_null(strstr(b, "present fix"));
+	assert_null(strstr(b, "ignored fix"));
+	assert_has(b, "reverted upstream");
+	g_free(b);
+	fixture_free(x);
+}
+
+static void test_summary(void **state)
+{
+	struct fixture *x = fixture();
+	struct fs_finding f;
+	char *b;
+	const char *fixes, *dups, *rev, *reports, *other;
+
+	f = finding(FS_FIND_OBJECTION, NULL, NULL, NULL);
+	f.from = (char *)"Dmitri Orlov <dorlov@example.com>";
+	f.note = (char *)"This needs another commit";
+	add(x, f);
+	add(x, finding(FS_FIND_NO_UPSTREAM, NULL, NULL, NULL));
+	add(x, finding(FS_FIND_REVERTED_UPSTREAM, "08fed77bca31dddddddddddddddddddddddddddd", "Revert it", "v4.6-rc2"));
+	f = finding(FS_FIND_ALREADY_APPLIED, "cc3f5ac80b2deeeeeeeeeeeeeeeeeeeeeeeeeeee", "dup", NULL);
+	f.stable_commit = (char *)"cc3f5ac80b2deeeeeeeeeeeeeeeeeeeeeeeeeeee";
+	f.stable_release = (char *)"v4.4.2";
+	add(x, f);
+	add(x, finding(FS_FIND_FIX_MISSING, "80e046b0715bcccccccccccccccccccccccccccc", "the fix", "v4.7-rc1"));
+	f = finding(FS_FIND_FIX_QUEUED, chain3[1], "queued fix", NULL);
+	f.series_index = 21;
+	add(x, f);
+
+	b = fs_draft_summary_body(&x->review, true);
+	assert_non_null(b);
+	assert_true(g_str_has_prefix(b, "On Fri, 15 Apr 2016 03:44:51 +0200, Greta Kroll wrote:\n"
+				       "> This is the start of the stable review cycle for the 4.4.7 release.\n\n"));
+	fixes = strstr(b, "Fixes to add:\n\n"
+			  "  003/024 netfilter: x_tables: check the offset\n"
+			  "    80e046b0715b (\"the fix\") in v4.7-rc1\n");
+	dups = strstr(b, "Likely duplicates:\n\n"
+			 "  003/024 netfilter: x_tables: check the offset\n"
+			 "    already backported as cc3f5ac80b2d in v4.4.2\n");
+	rev = strstr(b, "Reverted upstream:\n\n"
+			"  003/024 netfilter: x_tables: check the offset\n"
+			"    reverted by 08fed77bca31 (\"Revert it\") in v4.6-rc2\n");
+	reports = strstr(b, "Reports:\n\n  003/024 netfilter: x_tables: check the offset\n"
+			    "    Dmitri Orlov objected: \"This needs another commit\"\n");
+	other = strstr(b, "Other notes:\n\n  003/024 netfilter: x_tables: check the offset\n"
+			  "    the changelog names no upstream commit\n");
+	if (!fixes || !dups || !rev || !reports || !other)
+		fail_msg("summary groups missing:\n%s", b);
+	assert_true(fixes < dups && dups < rev && rev < reports && reports < other);
+	/* the queued fix needs nothing from the maintainer */
+	assert_null(strstr(b, "queued fix"));
+	assert_true(g_str_has_suffix(b, "Details are in my replies to the patches.\n"));
+	g_free(b);
+
+	b = fs_draft_summary_body(&x->review, false);
+	assert_null(strstr(b, "Details are in my replies"));
+	g_free(b);
+
+	/* no cover, no summary */
+	x->series.cover = NULL;
+	assert_null(fs_draft_summary_body(&x->review, true));
+	fixture_free(x);
+}
+
+static void test_build_modes(void **state)
+{
+	struct fixture *x = fixture();
+	struct fs_drafts dl = FS_DRAFTS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+
+	add(x, finding(FS_FIND_FIX_MISSING, "80e046b0715bcccccccccccccccccccccccccccc", "the fix", "v4.7-rc1"));
+	assert_int_equal(fs_drafts_build(&dl, &x->review, &rita, FS_DRAFTS_ALL, NOW, &err), 2);
+	assert_string_equal(dl.v[0].key, "summary <cover@stable.example.org>");
+	assert_string_equal(dl.v[1].key, "patch <patch3@stable.example.org>");
+	assert_string_equal(dl.v[1].label, "003/024 netfilter: x_tables: check the offset");
+	assert_int_equal(fs_drafts_build(&dl, &x->review, &rita, FS_DRAFTS_SUMMARY, NOW, &err), 1);
+	assert_int_equal(fs_drafts_build(&dl, &x->review, &rita, FS_DRAFTS_PATCHES, NOW, &err), 1);
+	assert_int_equal(dl.n, 4);
+	assert_string_equal(dl.v[2].key, "summary <cover@stable.example.org>");
+	assert_string_equal(dl.v[3].key, "patch <patch3@stable.example.org>");
+	fs_drafts_clear(&dl);
+	assert_int_equal(dl.n, 0);
+
+	assert_int_equal(fs_draft_mode_from_name(NULL), FS_DRAFTS_ALL);
+	assert_int_equal(fs_draft_mode_from_name("summary"), FS_DRAFTS_SUMMARY);
+	assert_int_equal(fs_draft_mode_from_name("patches"), FS_DRAFTS_PATCHES);
+	assert_int_equal(fs_draft_mode_from_name("some"), -1);
+	fixture_free(x);
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+static int count_files(const char *dir, const char *sub)
+{
+	char *p = g_build_filename(dir, sub, NULL);
+	GDir *d = g_dir_open(p, 0, NULL);
+	int n = 0;
+
+	while (d && g_dir_read_name(d))
+		n++;
+	if (d)
+		g_dir_close(d);
+	g_free(p);
+	return n;
+}
+
+static void one_draft(struct fs_drafts *dl, const char *body)
+{
+	struct fs_patch *p = mail(PATCH_MAIL);
+	struct fs_error err = FS_ERROR_INIT;
+
+	dl->v = g_renew(struct fs_draft, dl->v, dl->n + 1);
+	assert_int_equal(fs_draft_compose(&dl->v[dl->n], p, &rita, "patch <patch3@stable.example.org>",
+					  "003/024 x", body, NOW, &err), 0);
+	dl->n++;
+	fs_patch_free(p);
+}
+
+static void test_write_idempotent(void **state)
+{
+	char *dir = g_build_filename(tmpdir, "Drafts", NULL);
+	struct fs_drafts dl = FS_DRAFTS_INIT, dl2 = FS_DRAFTS_INIT;
+	struct fs_draft_result *res = NULL;
+	struct fs_error err = FS_ERROR_INIT;
+	char *first, *edited, *text;
+	gsize len;
+	FILE *f;
+
+	one_draft(&dl, "The first findings.\n");
+	assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), 0);
+	assert_int_equal(res[0].action, FS_DRAFT_WROTE);
+	assert_true(g_str_has_suffix(res[0].path, ":2,D"));
+	assert_non_null(strstr(res[0].path, "/Drafts/cur/"));
+	assert_string_equal(res[0].message_id, dl.v[0].message_id);
+	assert_int_equal(count_files(dir, "cur"), 1);
+	assert_int_equal(count_files(dir, "tmp"), 0);
+	assert_int_equal(count_files(dir, "new"), 0);
+	assert_true(g_file_get_contents(res[0].path, &text, &len, NULL));
+	assert_int_equal(len, dl.v[0].len);
+	assert_memory_equal(text, dl.v[0].text, len);
+	g_free(text);
+	first = g_strdup(res[0].path);
+	fs_draft_results_free(res, 1);
+
+	/* the same findings again (a new Message-Id and Date): unchanged */
+	one_draft(&dl2, "The first findings.\n");
+	assert_int_equal(fs_drafts_write(&res, &dl2, dir, &err), 0);
+	assert_int_equal(res[0].action, FS_DRAFT_UNCHANGED);
+	assert_string_equal(res[0].path, first);
+	assert_string_equal(res[0].message_id, dl.v[0].message_id);
+	assert_null(res[0].stale);
+	assert_int_equal(count_files(dir, "cur"), 1);
+	fs_draft_results_free(res, 1);
+	fs_drafts_clear(&dl2);
+
+	/* other findings: the unedited draft is replaced */
+	one_draft(&dl2, "Other findings.\n");
+	assert_int_equal(fs_drafts_write(&res, &dl2, dir, &err), 0);
+	assert_int_equal(res[0].action, FS_DRAFT_REPLACED);
+	assert_string_equal(res[0].other, first);
+	assert_non_null(res[0].stale);
+	assert_string_equal(res[0].stale[0], first);
+	assert_null(res[0].stale[1]);
+	assert_int_equal(count_files(dir, "cur"), 2);
+	/* without a store only the stale file goes */
+	assert_int_equal(fs_drafts_index(res, 1, NULL, NULL, &err), 0);
+	assert_int_equal(count_files(dir, "cur"), 1);
+	assert_false(g_file_test(first, G_FILE_TEST_EXISTS));
+	edited = g_strdup(res[0].path);
+	fs_draft_results_free(res, 1);
+	fs_drafts_clear(&dl2);
+
+	/* the reviewer edits it */
+	f = fopen(edited, "a");
+	assert_non_null(f);
+	fputs("My own words.\n", f);
+	fclose(f);
+	one_draft(&dl2, "Other findings.\n");
+	assert_int_equal(fs_drafts_write(&res, &dl2, dir, &err), 0);
+	assert_int_equal(res[0].action, FS_DRAFT_UNCHANGED_EDITED);
+	assert_string_equal(res[0].path, edited);
+	assert_null(res[0].stale);
+	fs_draft_results_free(res, 1);
+	fs_drafts_clear(&dl2);
+
+	/* ... and the findings change: the edited one stays, a new one comes */
+	one_draft(&dl2, "Third findings.\n");
+	assert_int_equal(fs_drafts_write(&res, &dl2, dir, &err), 0);
+	assert_int_equal(res[0].action, FS_DRAFT_KEPT_EDITED);
+	assert_string_equal(res[0].other, edited);
+	assert_null(res[0].stale);
+	assert_int_equal(count_files(dir, "cur"), 2);
+	assert_true(g_file_test(edited, G_FILE_TEST_EXISTS));
+	fs_draft_results_free(res, 1);
+	fs_drafts_clear(&dl2);
+
+	fs_drafts_clear(&dl);
+	g_free(edited);
+	g_free(first);
+	g_free(dir);
+}
+
+/* A draft a mail client moved to new/ still counts. */
+static void test_write_finds_new(void **state)
+{
+	char *dir = g_build_filename(tmpdir, "Drafts-new", NULL);
+	struct fs_drafts dl = FS_DRAFTS_INIT;
+	struct fs_draft_result *res = NULL;
+	struct fs_error err = FS_ERROR_INIT;
+	char *moved;
+
+	one_draft(&dl, "Findings.\n");
+	assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), 0);
+	moved = g_build_filename(dir, "new", "moved", NULL);
+	assert_int_equal(rename(res[0].path, moved), 0);
+	fs_draft_results_free(res, 1);
+	assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), 0);
+	assert_int_equal(res[0].action, FS_DRAFT_UNCHANGED);
+	assert_string_equal(res[0].path, moved);
+	fs_draft_results_free(res, 1);
+	fs_drafts_clear(&dl);
+	g_free(moved);
+	g_free(dir);
+}
+
+static void test_write_errors(void **state)
+{
+	char *file = g_build_filename(tmpdir, "a-file", NULL);
+	char *dir = g_build_filename(file, "Drafts", NULL);
+	struct fs_drafts dl = FS_DRAFTS_INIT;
+	struct fs_draft_result *res = NULL;
+	struct fs_error err = FS_ERROR_INIT;
+
+	assert_true(g_file_set_contents(file, "x", 1, NULL));
+	one_draft(&dl, "Findings.\n");
+	assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), FS_EIO);
+	assert_non_null(strstr(err.message, "cannot create the drafts folder"));
+	assert_non_null(strstr(err.message, "Not a directory"));
+	assert_null(res[0].path);
+	fs_draft_results_free(res, 1);
+	g_free(dir);
+
+	/* tmp/ that is not a directory: nothing reaches cur/ */
+	dir = g_build_filename(tmpdir, "Drafts-badtmp", NULL);
+	assert_int_equal(g_mkdir_with_parents(dir, 0700), 0);
+	{
+		char *tmp = g_build_filename(dir, "tmp", NULL);
+		char *cur = g_build_filename(dir, "cur", NULL);
+		assert_int_equal(mkdir(cur, 0700), 0);
+		assert_true(g_file_set_contents(tmp, "x", 1, NULL));
+		assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), FS_EIO);
+		assert_int_equal(count_files(dir, "cur"), 0);
+		fs_draft_results_free(res, 1);
+		g_free(tmp);
+		g_free(cur);
+	}
+	fs_drafts_clear(&dl);
+	g_free(dir);
+	g_free(file);
+}
+
+static void test_dir_and_tags(void **state)
+{
+	struct fs_error err = FS_ERROR_INIT;
+	char *d = fs_drafts_dir("/some/where", NULL, &err);
+	char **tags = fs_drafts_tags(NULL);
+
+	assert_string_equal(d, "/some/where");
+	g_free(d);
+	assert_null(fs_drafts_dir(NULL, NULL, &err));
+	assert_non_null(strstr(err.message, "--drafts-dir"));
+	assert_string_equal(tags[0], "draft");
+	assert_string_equal(tags[1], "fixscan");
+	assert_null(tags[2]);
+	g_strfreev(tags);
+
+	assert_true(fs_draft_is_draft("/m/Drafts/cur/123.host:2,DS", NULL));
+	assert_true(fs_draft_is_draft("/m/Drafts/cur/123.host:2,D", NULL));
+	assert_false(fs_draft_is_draft("/m/inbox/cur/123.host:2,S", NULL));
+	assert_false(fs_draft_is_draft("/m/D:2/cur/123.host", NULL));
+	assert_false(fs_draft_is_draft(NULL, NULL));
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static int setup(void **state)
+{
+	char home[300];
+
+	snprintf(tmpdir, sizeof(tmpdir), "%s/fixscan-test-draft.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(tmpdir))
+		return -1;
+	/* git config: only the test repositories' own files count */
+	snprintf(home, sizeof(home), "%s/home", tmpdir);
+	mkdir(home, 0700);
+	setenv("HOME", home, 1);
+	setenv("XDG_CONFIG_HOME", home, 1);
+	git_libgit2_init();
+	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_GLOBAL, home);
+	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_XDG, home);
+	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_SYSTEM, home);
+	git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, GIT_CONFIG_LEVEL_PROGRAMDATA, home);
+	g_mime_init();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	g_mime_shutdown();
+	git_libgit2_shutdown();
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reply_subject),
+		cmocka_unit_test(test_digest),
+		cmocka_unit_test(test_identity_pick),
+		cmocka_unit_test(test_identity_lookup_git),
+		cmocka_unit_test(test_compose_headers),
+		cmocka_unit_test(test_compose_unique_ids),
+		cmocka_unit_test(test_compose_references_growth),
+		cmocka_unit_test(test_compose_encodings),
+		cmocka_unit_test(test_compose_injection),
+		cmocka_unit_test(test_compose_no_message_id),
+		cmocka_unit_test(test_body_quotes),
+		cmocka_unit_test(test_body_fix_missing),
+		cmocka_unit_test(test_body_each_kind),
+		cmocka_unit_test(test_body_mail_kinds),
+		cmocka_unit_test(test_body_ignored_and_present),
+		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_build_modes),
+		cmocka_unit_test(test_write_idempotent),
+		cmocka_unit_test(test_write_finds_new),
+		cmocka_unit_test(test_write_errors),
+		cmocka_unit_test(test_dir_and_tags),
+	};
+
+	return cmocka_run_group_tests_name("draft", tests, setup, teardown);
+}
