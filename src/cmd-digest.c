@@ -35,12 +35,13 @@
 #define DIGEST_WIDTH 78
 #define LORE "https://lore.kernel.org/r/"
 
-/* Subjects of stable review mail: Greg's "[PATCH x.y 00/NN] x.y.z-stable
- * review" covers and their patches, AUTOSEL series, "[PATCH x.y.y NN/MM]"
- * backports. */
-#define DEFAULT_QUERY \
-	"subject:\"stable review\" OR subject:AUTOSEL OR " \
-	"subject:\"/\\[PATCH (AUTOSEL )?[0-9]+\\.[0-9]+[^]]* [0-9]+\\/[0-9]+\\]/\""
+/* Without fixscan.digestQuery or --query: every message with PATCH in its
+ * subject is a candidate, and fixscan keeps the threads of those whose
+ * "[...]" prefix names a kernel version or AUTOSEL ("[PATCH 4.4 03/24]",
+ * "[PATCH AUTOSEL 4.5 01/05]", "[PATCH 5.10.y]"), replies included.  This is
+ * done on the subjects notmuch returns rather than with a subject:/regex/
+ * query, which costs as much and leaks in libnotmuch. */
+#define CANDIDATE_QUERY "subject:PATCH"
 
 static const char usage_text[] =
 	"usage: fixscan digest [options]\n"
@@ -695,6 +696,56 @@ out:
 	return rc;
 }
 
+/* The threads of the stable patches among the messages matching
+ * CANDIDATE_QUERY since SINCE, as a query "thread:A OR thread:B ...", or
+ * NULL in *OUT when there is none. */
+static int default_threads_query(struct fs_store *store, time_t since, char **out,
+				 struct fs_error *err)
+{
+	struct fs_store_messages msgs = { NULL, 0 };
+	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+	GString *q = g_string_new(NULL);
+	char *query = NULL;
+	size_t i;
+	int rc;
+
+	*out = NULL;
+	if (asprintf(&query, "%s AND date:@%lld..", CANDIDATE_QUERY, (long long)since) < 0) {
+		query = NULL;
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = fs_store_search(store, query, &msgs, err);
+	if (rc < 0)
+		goto out;
+	for (i = 0; i < msgs.n; i++) {
+		const char *subj = msgs.v[i].subject ? msgs.v[i].subject : "";
+		struct fs_series ser;
+		bool stable;
+
+		if (!msgs.v[i].thread_id || g_hash_table_contains(seen, msgs.v[i].thread_id))
+			continue;
+		/* Replies count: a thread with fresh answers is news too,
+		 * and fs_series_parse() looks past "Re:". */
+		if (!fs_series_parse(subj, &ser, NULL))
+			continue;
+		stable = ser.version || ser.autosel;
+		fs_series_clear(&ser);
+		if (!stable)
+			continue;
+		g_hash_table_add(seen, msgs.v[i].thread_id);
+		g_string_append_printf(q, "%sthread:%s", q->len ? " OR " : "", msgs.v[i].thread_id);
+	}
+	if (q->len && !(*out = strdup(q->str)))
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+out:
+	g_hash_table_destroy(seen);
+	fs_store_messages_free(&msgs);
+	g_string_free(q, TRUE);
+	free(query);
+	return rc;
+}
+
 /* ---- the command ------------------------------------------------------- */
 
 int cmd_digest(int argc, char **argv, struct fs_error *err)
@@ -789,20 +840,21 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 		goto out;
 	if (!base_query)
 		base_query = config_value(store, cfg, "fixscan.digestQuery");
-	if (!base_query && !(base_query = strdup(DEFAULT_QUERY))) {
-		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
-		goto out;
-	}
 	/* notmuch's date: range matches the Date header of each message; a
 	 * thread is in when any of its messages is. */
-	if (asprintf(&query, "(%s) AND date:@%lld..", base_query, (long long)since) < 0) {
+	if (!base_query) {
+		rc = default_threads_query(store, since, &query, err);
+	} else if (asprintf(&query, "(%s) AND date:@%lld..", base_query, (long long)since) < 0) {
 		query = NULL;
 		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
-		goto out;
 	}
-	rc = cli_load_threads(store, query, &threads, &nthreads, err);
 	if (rc < 0)
 		goto out;
+	if (query) {
+		rc = cli_load_threads(store, query, &threads, &nthreads, err);
+		if (rc < 0)
+			goto out;
+	}
 	if (nthreads) {
 		iopts.repo_path = repo;
 		rc = fs_index_open(&idx, &iopts, &stats, err);
