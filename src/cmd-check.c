@@ -6,12 +6,15 @@
  * or progress.  The patch is judged within its series when the notmuch
  * store has its thread, else on its own. */
 #include <getopt.h>
+#include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "fixscan/config.h"
+#include "fixscan/draft.h"
 #include "fixscan/findings.h"
 #include "fixscan/index.h"
 #include "fixscan/mail.h"
@@ -31,6 +34,12 @@ static const char usage_text[] =
 	"on its own. Plain text under 80 columns, for a mail client's pager.\n"
 	"\n"
 	"    --thread         review the whole thread the message belongs to\n"
+	"    --drafts[=WHICH] write draft replies into the drafts maildir: with\n"
+	"                     --thread one per patch with findings and a summary\n"
+	"                     to the cover (WHICH: all, the default; summary;\n"
+	"                     patches), else the reply to this patch\n"
+	"    --drafts-dir DIR the maildir for drafts (default: fixscan.drafts in\n"
+	"                     the notmuch config, else <mail root>/Drafts)\n"
 	"    --repo PATH      the kernel repository\n"
 	"    --ignore FILE    pairs to silence (default: fixscan.ignore, or\n"
 	"                     $XDG_CONFIG_HOME/fixscan/ignore)\n"
@@ -104,44 +113,46 @@ void cli_print_wrapped(FILE *out, const char *text, int width)
 	}
 }
 
-/* Print the text report of R (or of the one patch PATCH of it, when not
- * NULL) to stdout, wrapped. */
-static int print_review(const struct fs_review *r, const struct fs_review_patch *patch)
+/* Fill *ONE with review R narrowed to its patch PATCH, so the report's
+ * header and summary (and the drafts) speak of that patch only.  *SERIES
+ * is the storage for the narrowed series: what is missing from the series
+ * is not this patch's business.  Both borrow from R. */
+static void narrow_review(struct fs_review *one, struct fs_thread_series *series,
+			  const struct fs_review *r, const struct fs_review_patch *patch)
+{
+	size_t k;
+
+	*one = *r;
+	*series = *r->series;
+	series->nmissing = 0;
+	series->duplicates = 0;
+	one->series = series;
+	one->patches = (struct fs_review_patch *)patch;
+	one->npatches = 1;
+	one->ignored = 0;
+	one->problems = 0;
+	for (k = 0; k < FS_FIND_KIND_COUNT; k++) {
+		one->counts[k] = fs_findings_count(&patch->findings, k);
+		if (fs_finding_kind_is_problem(k))
+			one->problems += one->counts[k];
+	}
+	for (k = 0; k < patch->findings.n; k++)
+		one->ignored += patch->findings.v[k].ignored != NULL;
+}
+
+/* Print the text report of R to stdout, wrapped; ALL lists patches
+ * without findings too.  Returns R's number of problems, or -1. */
+static int print_review(const struct fs_review *r, bool all)
 {
 	struct fs_report_opts popts = FS_REPORT_OPTS_INIT;
-	struct fs_review one;
-	struct fs_thread_series series;
 	char *buf = NULL;
-	size_t len = 0, k;
+	size_t len = 0;
 	FILE *mem;
 	int rc;
 
 	popts.color = false;
 	popts.width = CHECK_WIDTH;
-	if (patch) {
-		/* The same review narrowed to one patch, so the report's
-		 * header and summary speak of that patch only. */
-		one = *r;
-		/* What is missing from the series is not this patch's
-		 * business. */
-		series = *r->series;
-		series.nmissing = 0;
-		series.duplicates = 0;
-		one.series = &series;
-		one.patches = (struct fs_review_patch *)patch;
-		one.npatches = 1;
-		one.ignored = 0;
-		one.problems = 0;
-		for (k = 0; k < FS_FIND_KIND_COUNT; k++) {
-			one.counts[k] = fs_findings_count(&patch->findings, k);
-			if (fs_finding_kind_is_problem(k))
-				one.problems += one.counts[k];
-		}
-		for (k = 0; k < patch->findings.n; k++)
-			one.ignored += patch->findings.v[k].ignored != NULL;
-		popts.all = true;
-		r = &one;
-	}
+	popts.all = all;
 	mem = open_memstream(&buf, &len);
 	if (!mem)
 		return -1;
@@ -153,6 +164,94 @@ static int print_review(const struct fs_review *r, const struct fs_review_patch 
 	cli_print_wrapped(stdout, buf, CHECK_WIDTH);
 	free(buf);
 	return (int)r->problems;
+}
+
+/* PATH for people: relative to the mail root ROOT when inside it. */
+static const char *shown_path(const char *path, const char *root)
+{
+	size_t n = root ? strlen(root) : 0;
+
+	if (n && !strncmp(path, root, n) && path[n] == '/')
+		return path + n + 1;
+	return path;
+}
+
+/* Write the drafts DL into the maildir DIR and index them when DIR is
+ * inside the mail root.  *STORE (read-only, may be NULL) is closed here
+ * when the database must be opened for writing.  Says what it did on
+ * stdout, one line per draft: that is the pager the user looks at. */
+static int write_drafts(struct fs_store **store, const struct fs_drafts *dl,
+			const char *dir_in, struct fs_error *err)
+{
+	struct fs_draft_result *res = NULL;
+	struct fs_store *wst = NULL;
+	struct fs_error werr = FS_ERROR_INIT;
+	char **tags = NULL, *dir = g_canonicalize_filename(dir_in, NULL);
+	char *root = *store ? g_canonicalize_filename(fs_store_path(*store), NULL) : NULL;
+	bool inside = root && !strncmp(dir, root, strlen(root)) && dir[strlen(root)] == '/';
+	size_t i;
+	int rc, irc = 0;
+
+	rc = fs_drafts_write(&res, dl, dir, err);
+	if (inside) {
+		fs_drafts_check_indexed(res, dl->n, *store);
+		tags = fs_drafts_tags(*store);
+	}
+	if (!inside) {
+		printf("draft: '%s' is outside the notmuch mail root; the drafts are not indexed\n",
+		       dir);
+		irc = fs_drafts_index(res, dl->n, NULL, NULL, &werr);
+	} else if (fs_drafts_need_store(res, dl->n)) {
+		/* Index even after a failed write: what was written must
+		 * not wait for the next run. */
+		fs_store_free(*store);
+		*store = NULL;
+		irc = fs_store_open(&wst, true, 5.0, &werr);
+		if (irc == 0)
+			irc = fs_drafts_index(res, dl->n, wst, (const char *const *)tags, &werr);
+	}
+	for (i = 0; i < dl->n; i++) {
+		const struct fs_draft_result *x = &res[i];
+		const char *path = x->path ? shown_path(x->path, root) : NULL;
+		const char *other = x->other ? shown_path(x->other, root) : "";
+
+		if (!path)
+			continue;
+		switch (x->action) {
+		case FS_DRAFT_WROTE:
+			printf("draft: wrote %s\n", path);
+			break;
+		case FS_DRAFT_UNCHANGED:
+			printf("draft: unchanged %s\n", path);
+			break;
+		case FS_DRAFT_UNCHANGED_EDITED:
+			printf("draft: unchanged, edited by you: %s\n", path);
+			break;
+		case FS_DRAFT_REPLACED:
+			printf("draft: replaced %s with %s, the findings changed\n", other, path);
+			break;
+		case FS_DRAFT_KEPT_EDITED:
+			printf("draft: kept your edited draft %s, wrote %s\n", other, path);
+			break;
+		}
+		{
+			char *line = g_strdup_printf("    (re: %s)", dl->v[i].label);
+			cli_print_wrapped(stdout, line, CHECK_WIDTH);
+			g_free(line);
+		}
+	}
+	fs_store_free(wst);
+	fs_draft_results_free(res, dl->n);
+	g_strfreev(tags);
+	g_free(root);
+	g_free(dir);
+	if (rc < 0)
+		return rc;
+	if (irc < 0) {
+		*err = werr;
+		return irc;
+	}
+	return 0;
 }
 
 /* Whether P looks like a patch of a stable series (or, with COVER_OK, a
@@ -174,6 +273,8 @@ int cmd_check(int argc, char **argv, struct fs_error *err)
 {
 	static const struct option options[] = {
 		{ "thread", no_argument, NULL, 't' },
+		{ "drafts", optional_argument, NULL, 'D' },
+		{ "drafts-dir", required_argument, NULL, 'O' },
 		{ "repo", required_argument, NULL, 'r' },
 		{ "ignore", required_argument, NULL, 'i' },
 		{ "no-reports", no_argument, NULL, 'R' },
@@ -197,7 +298,13 @@ int cmd_check(int argc, char **argv, struct fs_error *err)
 	const char *repo_flag = NULL, *ignore_flag = NULL, *file = "-";
 	char *msgid = NULL, *repo = NULL, *ignore_path = NULL, *query = NULL;
 	bool whole = false, in_store = false, matched = false;
-	int c, rc, status = FS_EXIT_CLEAN, trouble = 0;
+	int c, rc, status = FS_EXIT_CLEAN, trouble = 0, mode = FS_DRAFTS_ALL;
+	bool drafts = false;
+	const char *drafts_dir_flag = NULL;
+	struct fs_identity me = FS_IDENTITY_INIT;
+	struct fs_drafts dl = FS_DRAFTS_INIT;
+	char *drafts_dir = NULL;
+	time_t now = time(NULL);
 
 	memset(&found, 0, sizeof(found));
 	opterr = 0;
@@ -205,6 +312,14 @@ int cmd_check(int argc, char **argv, struct fs_error *err)
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (c) {
 		case 't': whole = true; break;
+		case 'D':
+			drafts = true;
+			mode = fs_draft_mode_from_name(optarg);
+			if (mode < 0)
+				return cli_usage_error(argv[0], "--drafts takes all, summary or patches, not '%s'",
+						       optarg);
+			break;
+		case 'O': drafts = true; drafts_dir_flag = optarg; break;
 		case 'r': repo_flag = optarg; break;
 		case 'i': ignore_flag = optarg; break;
 		case 'R': ropts.no_reports = true; break;
@@ -276,6 +391,21 @@ int cmd_check(int argc, char **argv, struct fs_error *err)
 	}
 	if (store && msgid && fs_store_find_message(store, msgid, &found, NULL) == 0)
 		in_store = true;
+	if (drafts) {
+		/* Before the review, so a missing identity costs nothing. */
+		rc = fs_identity_lookup(&me, store, cfg, err);
+		if (rc < 0)
+			goto out;
+		if (!store && !drafts_dir_flag) {
+			rc = fs_error_set(err, FS_ENOTFOUND,
+					  "no notmuch store to find the drafts folder in: use --drafts-dir");
+			goto out;
+		}
+		if (!(drafts_dir = fs_drafts_dir(drafts_dir_flag, store, err))) {
+			rc = err->code;
+			goto out;
+		}
+	}
 	if (in_store) {
 		if (asprintf(&query, "thread:%s", found.thread_id) < 0) {
 			query = NULL;
@@ -323,7 +453,9 @@ int cmd_check(int argc, char **argv, struct fs_error *err)
 		for (k = 0; k < fs_thread_count(threads[i]); k++) {
 			const struct fs_thread_series *s = fs_thread_get(threads[i], k);
 			const struct fs_review_patch *mine = NULL;
-			struct fs_review *r = NULL;
+			struct fs_review *r = NULL, narrowed;
+			const struct fs_review *view;
+			struct fs_thread_series nseries;
 			struct fs_error one = FS_ERROR_INIT;
 			size_t j;
 			int problems;
@@ -361,7 +493,20 @@ int cmd_check(int argc, char **argv, struct fs_error *err)
 			}
 			if (reviewed)
 				putchar('\n');
-			problems = print_review(r, mine);
+			if (mine) {
+				narrow_review(&narrowed, &nseries, r, mine);
+				view = &narrowed;
+			} else {
+				view = r;
+			}
+			problems = print_review(view, mine != NULL);
+			/* Without --thread only the reply to this patch. */
+			if (problems >= 0 && drafts &&
+			    fs_drafts_build(&dl, view, &me, mine ? FS_DRAFTS_PATCHES : mode,
+					    now, &one) < 0) {
+				cli_error(&one);
+				trouble = 1;
+			}
 			if (problems < 0) {
 				fs_review_free(r);
 				rc = fs_error_set(err, FS_ENOMEM, "out of memory");
@@ -383,8 +528,19 @@ int cmd_check(int argc, char **argv, struct fs_error *err)
 				  msgid ? ">" : "");
 		goto out;
 	}
+	if (drafts && dl.n) {
+		fflush(stdout);
+		rc = write_drafts(&store, &dl, drafts_dir, err);
+		if (rc < 0)
+			goto out;
+	} else if (drafts) {
+		printf("draft: no findings to answer, no drafts written\n");
+	}
 	rc = trouble ? FS_EXIT_TROUBLE : status;
 out:
+	fs_drafts_clear(&dl);
+	fs_identity_clear(&me);
+	g_free(drafts_dir);
 	for (i = 0; i < nthreads; i++)
 		fs_thread_free(threads[i]);
 	free(threads);

@@ -137,6 +137,11 @@ if [ "$drafts" -gt 0 ]; then
 else
 	echo "# skipped the review key: 'fixscan check' has no --drafts yet"
 fi
+test_expect_success 'fixscan said nothing on stderr, exited 1 (findings) each time' '
+	touch fixscan-stderr &&
+	! grep . fixscan-stderr &&
+	! grep -v "^exit 1\$" fixscan-calls | grep "^exit"
+'
 test_expect_success 'mutt quits' '
 	tm send-keys -t mutt Enter &&
 	sleep 0.3 &&
