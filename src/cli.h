@@ -61,6 +61,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err);
 int cmd_parse(int argc, char **argv, struct fs_error *err);
 int cmd_index(int argc, char **argv, struct fs_error *err);
 int cmd_show(int argc, char **argv, struct fs_error *err);
+int cmd_stats(int argc, char **argv, struct fs_error *err);
 int cmd_check(int argc, char **argv, struct fs_error *err);
 int cmd_digest(int argc, char **argv, struct fs_error *err);
 

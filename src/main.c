@@ -25,6 +25,7 @@ static const struct cli_command commands[] = {
 	{ "parse", cmd_parse, "print the headers and changelog tags of patch mails" },
 	{ "review", cmd_review, "review a stable review thread from the notmuch store" },
 	{ "show", cmd_show, "show what the index knows of commits: fixes, reverts, backports" },
+	{ "stats", cmd_stats, "how many patches of a stable series needed a fix from it" },
 };
 
 static void usage(FILE *out)
