@@ -804,7 +804,8 @@ static void add_summary_item(GString *s, const struct fs_review *r,
 					       f->stable_release ? " in " : "",
 					       f->stable_release ? f->stable_release : "");
 		else
-			g_string_append_printf(s, "    in %s since %s\n", branch, *rel ? rel : "before it forked");
+			g_string_append_printf(s, "    %.12s is in %s since %s\n", f->commit, branch,
+					       *rel ? rel : "before it forked");
 		break;
 	case FS_FIND_REVERTED_UPSTREAM:
 		g_string_append_printf(s, "    reverted by %s%s%s\n", ref, *rel ? " in " : "", rel);
