@@ -7,6 +7,7 @@
 
 #include <glib.h>
 
+#include "fixscan/draft.h"
 #include "fixscan/review.h"
 
 #define MAX_UPSTREAM 16
@@ -195,6 +196,13 @@ static int find_reports(const struct fs_review *r, const struct fs_index *idx,
 				/* A mail that cannot be parsed cannot be quoted. */
 				if (fs_patch_parse_file(&m, one.v[h].filename, NULL) < 0)
 					continue;
+				/* An unsent draft (fixscan's replies to another
+				 * series quote ids and "regression") reports
+				 * nothing. */
+				if (fs_draft_is_draft(one.v[h].filename, m)) {
+					fs_patch_free(m);
+					continue;
+				}
 				msubj = fs_patch_subject(m);
 				/* Covers and patch mails of other series quote ids
 				 * and subjects in their shortlogs; only people's
