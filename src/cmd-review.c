@@ -1,12 +1,15 @@
 /* fixscan review: a whole stable review thread, cross-referenced. */
 #include <getopt.h>
+#include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "fixscan/config.h"
+#include "fixscan/draft.h"
 #include "fixscan/findings.h"
 #include "fixscan/index.h"
 #include "fixscan/mail.h"
@@ -33,6 +36,13 @@ static const char usage_text[] =
 	"                     $XDG_CONFIG_HOME/fixscan/ignore)\n"
 	"    --no-reports     do not search the store for regression reports\n"
 	"    --no-update      use the index as it is, even if the refs moved\n"
+	"    --drafts[=WHICH] write draft replies into the drafts maildir: one\n"
+	"                     per patch with findings and a summary to the cover\n"
+	"                     (WHICH: all, the default; summary; patches)\n"
+	"    --drafts-dir DIR the maildir for drafts (default: fixscan.drafts in\n"
+	"                     the notmuch config, else <mail root>/Drafts)\n"
+	"    --dry-run        print the drafts to standard output as an mbox and\n"
+	"                     write nothing\n"
 	"    -h, --help       show this help\n"
 	"\n"
 	"Exit status: 0 no findings, 1 findings, 2 trouble.\n";
@@ -97,6 +107,13 @@ int cli_load_threads(struct fs_store *store, const char *query,
 			if (fs_patch_parse_file(&patches[np], msgs.v[k].filename, &one) < 0) {
 				/* One unreadable mail does not stop the review. */
 				cli_error(&one);
+				continue;
+			}
+			/* Unsent drafts (fixscan's own among them) are no
+			 * part of the discussion. */
+			if (fs_draft_is_draft(msgs.v[k].filename, patches[np])) {
+				fs_patch_free(patches[np]);
+				patches[np] = NULL;
 				continue;
 			}
 			np++;
@@ -170,6 +187,137 @@ static int stdin_query(char **query, struct fs_error *err)
 	return *query ? 0 : fs_error_set(err, FS_ENOMEM, "out of memory");
 }
 
+/* PATH for people: relative to the mail root ROOT when inside it. */
+static const char *shown_path(const char *path, const char *root)
+{
+	size_t n = root ? strlen(root) : 0;
+
+	if (n && !strncmp(path, root, n) && path[n] == '/')
+		return path + n + 1;
+	return path;
+}
+
+/* Print the drafts as an mbox (mboxrd quoting), for --dry-run. */
+static void print_drafts(FILE *out, const struct fs_drafts *dl, time_t now)
+{
+	char stamp[64];
+	struct tm tm;
+	size_t i;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%a %b %e %H:%M:%S %Y", &tm);
+	for (i = 0; i < dl->n; i++) {
+		const char *p = dl->v[i].text, *end = p + dl->v[i].len;
+
+		fprintf(out, "From fixscan@localhost %s\n", stamp);
+		while (p < end) {
+			const char *e = memchr(p, '\n', end - p), *q = p;
+			if (!e)
+				e = end;
+			while (q < e && *q == '>')
+				q++;
+			if (e - q >= 5 && !strncmp(q, "From ", 5))
+				fputc('>', out);
+			fwrite(p, 1, e - p, out);
+			fputc('\n', out);
+			p = e + 1;
+		}
+		fputc('\n', out);
+	}
+}
+
+/* Write the drafts DL into DIR and index them.  *STORE is the read-only
+ * store of the review; it is closed here when the database must be
+ * opened for writing.  Prints one line per draft on stderr. */
+static int write_drafts(struct fs_store **store, const struct fs_drafts *dl,
+			const char *dir_in, struct fs_error *err)
+{
+	struct fs_draft_result *res = NULL;
+	struct fs_store *wst = NULL;
+	char **tags = NULL, *dir = g_canonicalize_filename(dir_in, NULL);
+	char *root = g_canonicalize_filename(fs_store_path(*store), NULL);
+	bool inside, *was = g_new0(bool, dl->n + 1);
+	size_t i, k, nwritten = 0;
+	int rc, irc = 0;
+
+	inside = !strncmp(dir, root, strlen(root)) && dir[strlen(root)] == '/';
+	rc = fs_drafts_write(&res, dl, dir, err);
+	if (inside) {
+		fs_drafts_check_indexed(res, dl->n, *store);
+		tags = fs_drafts_tags(*store);
+	}
+	for (i = 0; i < dl->n; i++) {
+		was[i] = res[i].indexed;
+		nwritten += res[i].path && !res[i].indexed;
+	}
+	if (!inside && rc == 0) {
+		fprintf(stderr, "draft: '%s' is outside the notmuch mail root '%s'; the drafts are not indexed\n",
+			dir, root);
+		irc = fs_drafts_index(res, dl->n, NULL, NULL, err);
+	} else if (fs_drafts_need_store(res, dl->n)) {
+		/* Index even after a failed write: what was written must
+		 * not wait for the next run. */
+		struct fs_error werr = FS_ERROR_INIT;
+
+		fs_store_free(*store);
+		*store = NULL;
+		irc = fs_store_open(&wst, true, 5.0, &werr);
+		if (irc == 0)
+			irc = fs_drafts_index(res, dl->n, wst, (const char *const *)tags, &werr);
+		if (irc < 0 && rc == 0) {
+			*err = werr;
+			if (irc == FS_ELOCKED && nwritten)
+				fs_error_prefix(err, "%zu draft%s written but not indexed (run again to index %s)",
+						nwritten, nwritten == 1 ? "" : "s",
+						nwritten == 1 ? "it" : "them");
+		} else if (irc < 0) {
+			cli_error(&werr);
+		}
+	}
+	for (i = 0; i < dl->n; i++) {
+		const struct fs_draft_result *x = &res[i];
+		const char *label = dl->v[i].label;
+		const char *path = x->path ? shown_path(x->path, root) : NULL;
+		const char *other = x->other ? shown_path(x->other, root) : NULL;
+		bool kept = x->action == FS_DRAFT_UNCHANGED || x->action == FS_DRAFT_UNCHANGED_EDITED;
+		const char *late = kept && x->indexed && !was[i] ? ", indexed now" : "";
+
+		if (!path)
+			continue;
+		switch (x->action) {
+		case FS_DRAFT_WROTE:
+			fprintf(stderr, "draft: wrote %s (re: %s)\n", path, label);
+			break;
+		case FS_DRAFT_UNCHANGED:
+			fprintf(stderr, "draft: unchanged %s%s (re: %s)\n", path, late, label);
+			break;
+		case FS_DRAFT_UNCHANGED_EDITED:
+			fprintf(stderr, "draft: unchanged, edited by you: %s%s (re: %s)\n", path, late, label);
+			break;
+		case FS_DRAFT_REPLACED:
+			fprintf(stderr, "draft: replaced %s with %s, the findings changed (re: %s)\n",
+				other, path, label);
+			break;
+		case FS_DRAFT_KEPT_EDITED:
+			fprintf(stderr, "draft: kept your edited draft %s, wrote %s (re: %s)\n",
+				other, path, label);
+			break;
+		}
+		for (k = 0; x->action != FS_DRAFT_REPLACED && !irc && x->stale && x->stale[k]; k++)
+			fprintf(stderr, "draft: removed the outdated %s (re: %s)\n",
+				shown_path(x->stale[k], root), label);
+	}
+	fs_store_free(wst);
+	fs_draft_results_free(res, dl->n);
+	g_strfreev(tags);
+	g_free(was);
+	g_free(root);
+	g_free(dir);
+	if (rc < 0)
+		return rc;
+	return irc < 0 ? err->code : 0;
+}
+
 int cmd_review(int argc, char **argv, struct fs_error *err)
 {
 	static const struct option options[] = {
@@ -181,6 +329,9 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		{ "ignore", required_argument, NULL, 'i' },
 		{ "no-reports", no_argument, NULL, 'R' },
 		{ "no-update", no_argument, NULL, 'N' },
+		{ "drafts", optional_argument, NULL, 'D' },
+		{ "drafts-dir", required_argument, NULL, 'O' },
+		{ "dry-run", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -197,6 +348,12 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	const char *repo_flag = NULL, *ignore_flag = NULL;
 	char *repo = NULL, *query = NULL, *ignore_path = NULL;
 	int c, json = 0, rc, status = FS_EXIT_CLEAN, trouble = 0;
+	int drafts = 0, dry_run = 0, mode = FS_DRAFTS_ALL;
+	const char *drafts_dir_flag = NULL;
+	struct fs_identity me = FS_IDENTITY_INIT;
+	struct fs_drafts dl = FS_DRAFTS_INIT;
+	char *drafts_dir = NULL;
+	time_t now = time(NULL);
 
 	opterr = 0;
 	optind = 1;
@@ -210,6 +367,15 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		case 'i': ignore_flag = optarg; break;
 		case 'R': ropts.no_reports = true; break;
 		case 'N': iopts.no_update = true; break;
+		case 'D':
+			drafts = 1;
+			mode = fs_draft_mode_from_name(optarg);
+			if (mode < 0)
+				return cli_usage_error(argv[0], "--drafts takes all, summary or patches, not '%s'",
+						       optarg);
+			break;
+		case 'O': drafts = 1; drafts_dir_flag = optarg; break;
+		case 'n': drafts = 1; dry_run = 1; break;
 		case 'h': fputs(usage_text, stdout); return FS_EXIT_CLEAN;
 		default:
 			return cli_usage_error(argv[0], "unknown option '%s'", argv[optind - 1]);
@@ -248,6 +414,16 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	rc = fs_store_open(&store, false, 5.0, err);
 	if (rc < 0)
 		goto out;
+	if (drafts) {
+		/* Before the review, so a missing identity costs nothing. */
+		rc = fs_identity_lookup(&me, store, cfg, err);
+		if (rc < 0)
+			goto out;
+		if (!dry_run && !(drafts_dir = fs_drafts_dir(drafts_dir_flag, store, err))) {
+			rc = err->code;
+			goto out;
+		}
+	}
 	rc = cli_load_threads(store, query, &threads, &nthreads, err);
 	if (rc < 0)
 		goto out;
@@ -283,6 +459,10 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 				fs_report_text(stdout, r, &popts);
 			if (r->problems)
 				status = FS_EXIT_FINDINGS;
+			if (drafts && fs_drafts_build(&dl, r, &me, mode, now, &one) < 0) {
+				cli_error(&one);
+				trouble = 1;
+			}
 			reviewed++;
 			fs_review_free(r);
 		}
@@ -292,8 +472,22 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 				  argv[optind]);
 		goto out;
 	}
+	if (drafts && dry_run) {
+		fflush(stdout);
+		print_drafts(stdout, &dl, now);
+	} else if (drafts && dl.n) {
+		fflush(stdout);
+		rc = write_drafts(&store, &dl, drafts_dir, err);
+		if (rc < 0)
+			goto out;
+	} else if (drafts) {
+		fprintf(stderr, "draft: no findings to answer, no drafts written\n");
+	}
 	rc = trouble ? FS_EXIT_TROUBLE : status;
 out:
+	fs_drafts_clear(&dl);
+	fs_identity_clear(&me);
+	g_free(drafts_dir);
 	for (i = 0; i < nthreads; i++)
 		fs_thread_free(threads[i]);
 	free(threads);
