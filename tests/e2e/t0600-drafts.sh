@@ -1,0 +1,359 @@
+#!/bin/sh
+# fixscan review --drafts on the sample 4.4 thread: the drafts it writes
+# into the notmuch maildir, how they thread and what they say, and how a
+# second run, an edit by hand, changed findings, a locked database and
+# an unwritable folder are handled.
+. "$(dirname "$0")/lib.sh"
+. "$SRC/tests/e2e/lib-notmuch.sh"
+
+python3 "$SRC/scripts/gen-kernel.py" sample "$TRASH/kernel" >/dev/null || exit 1
+setup_notmuch "$TRASH/mail" "$SRC/maildirs/review-4.4" "$SRC/maildirs/review-4.5" \
+	"$SRC/maildirs/lists" || exit 1
+"$FIXSCAN" index --repo kernel >/dev/null 2>&1 || exit 1
+Q='path:review-4.4/**'
+D="$TRASH/mail/Drafts"
+
+# The drafts a run should write: one per patch with findings, plus the
+# summary to the cover.
+"$FIXSCAN" review --repo kernel --json "$Q" >review.json
+ndrafts=$(python3 -c '
+import json
+r = json.loads(open("review.json").readline())
+print(1 + sum(1 for p in r["patches"] if p["findings"]))')
+
+# Everything about the drafts of folder $1 that a test compares: for each
+# file, its Message-Id, In-Reply-To, Subject, X-Fixscan-Key and body.
+cat >drafts.py <<'PY'
+import email, email.policy, glob, json, os, sys
+out = []
+for sub in ("cur", "new"):
+    for f in sorted(glob.glob(os.path.join(sys.argv[1], sub, "*"))):
+        m = email.message_from_binary_file(open(f, "rb"), policy=email.policy.default)
+        out.append({"file": f, "id": m["Message-Id"].strip("<>"),
+                    "irt": (m["In-Reply-To"] or "").strip("<>"),
+                    "subject": str(m["Subject"]), "key": str(m["X-Fixscan-Key"]),
+                    "from": str(m["From"]), "to": str(m["To"]), "cc": str(m["Cc"] or ""),
+                    "cte": str(m.get_body().get("Content-Transfer-Encoding", "7bit")),
+                    "charset": m.get_body().get_content_charset(),
+                    "body": m.get_body().get_content()})
+json.dump(out, open(sys.argv[2], "w"))
+PY
+
+test_expect_code 1 'review --drafts writes the report and exits 1 (findings)' '
+	"$FIXSCAN" review --repo kernel --drafts "$Q" >run1.out 2>run1.err &&
+	grep -q "^summary:" run1.out
+'
+test_expect_success 'one draft per patch with findings, plus the summary' '
+	test "$(ls "$D/cur" | wc -l)" -eq "$ndrafts" &&
+	test "$(grep -c "^draft: wrote Drafts/cur/.*:2,D (re: " run1.err)" -eq "$ndrafts" &&
+	test "$(ls "$D/tmp" | wc -l)" -eq 0 &&
+	! grep -v "^draft: " run1.err
+'
+test_expect_success 'each draft parses back with fixscan parse' '
+	for f in "$D"/cur/*; do
+		"$FIXSCAN" parse --json "$f" >p.json || exit 1
+		python3 -c "
+import json, sys
+p = json.loads(open(\"p.json\").readline())
+assert p[\"message_id\"].startswith(\"fixscan.\") and p[\"message_id\"].endswith(\"@example.org\"), p
+assert p[\"in_reply_to\"], p
+assert p[\"subject\"].startswith(\"Re: [PATCH 4.4 \") and not p[\"subject\"].startswith(\"Re: Re:\"), p
+assert p[\"from\"] == \"Rita Reviewer <rita@example.org>\", p
+assert p[\"references\"][-1] == p[\"in_reply_to\"], p
+" || exit 1
+	done
+'
+test_expect_success 'each draft threads under the message it answers' '
+	python3 drafts.py "$D" d1.json &&
+	python3 -c "
+import json
+for d in json.load(open(\"d1.json\")): print(d[\"id\"], d[\"irt\"])" >pairs &&
+	test -s pairs &&
+	while read -r id irt; do
+		a=$(notmuch search --output=threads "id:$id") &&
+		b=$(notmuch search --output=threads "id:$irt") &&
+		test -n "$a" && test "$a" = "$b" || { echo "$id: $a, $irt: $b"; exit 1; }
+	done <pairs
+'
+test_expect_success 'every draft is tagged draft and fixscan' '
+	test "$(notmuch count tag:draft)" -eq "$ndrafts" &&
+	test "$(notmuch count tag:draft and tag:fixscan)" -eq "$ndrafts" &&
+	notmuch search --output=files tag:draft | sort >indexed &&
+	ls "$D"/cur/* | sort >ondisk &&
+	test_cmp ondisk indexed
+'
+test_expect_success 'the drafts carry the findings, in words' '
+	python3 - <<-\PY
+	import json, re
+	r = json.loads(open("review.json").readline())
+	drafts = {d["irt"]: d for d in json.load(open("d1.json"))}
+	ok = True
+	summary = drafts[r["cover"]["message_id"]]
+	assert summary["key"] == "summary <%s>" % r["cover"]["message_id"], summary["key"]
+	for p in r["patches"]:
+	    if not p["findings"]:
+	        assert p["message_id"] not in drafts, p["index"]
+	        continue
+	    d = drafts[p["message_id"]]
+	    body = d["body"]
+	    assert d["key"] == "patch <%s>" % p["message_id"], d["key"]
+	    assert body.startswith("On "), body
+	    title = re.sub(r"^\[[^]]*\]\s*", "", p["subject"])
+	    assert "> " + title + "\n" in body, (title, body)
+	    kinds = {f["kind"] for f in p["findings"]}
+	    for f in p["findings"]:
+	        c = (f["commit"] or "")[:12]
+	        if f["kind"] == "fix-present" and kinds != {"fix-present"}:
+	            continue
+	        if f["kind"] in ("regression-report", "objection"):
+	            want = "https://lore.kernel.org/r/" + f["message_id"]
+	        elif f["kind"] == "no-upstream":
+	            want = "does not say which upstream commit"
+	        else:
+	            want = c
+	        if want not in body:
+	            print(p["index"], f["kind"], "missing", want); ok = False
+	        if f["kind"] not in ("regression-report", "objection", "no-upstream", "unknown-upstream") \
+	           and f["kind"] not in ("fix-queued", "fix-present") and c not in summary["body"]:
+	            print("summary misses", p["index"], f["kind"], c); ok = False
+	    for word in ("fix-missing", "fix-queued", "reverted-upstream", "already-applied",
+	                 "dep-missing", "fixes-tag-mismatch", "(null)", "[prefix]"):
+	        if word in body:
+	            print(p["index"], "machine word", word); ok = False
+	for g in ("Fixes to add:", "Likely duplicates:", "Reverted upstream:", "Reports:", "Other notes:"):
+	    assert g in summary["body"], g
+	pos = [summary["body"].index(g) for g in ("Fixes to add:", "Likely duplicates:",
+	       "Reverted upstream:", "Reports:", "Other notes:")]
+	assert pos == sorted(pos), pos
+	raise SystemExit(0 if ok else 1)
+	PY
+'
+test_expect_success 'reply-all: To the sender, Cc the rest, never the reviewer' '
+	python3 -c "
+import json
+for d in json.load(open(\"d1.json\")):
+    assert \"greta@stable.example.org\" in d[\"to\"], d[\"to\"]
+    assert \"stable@vger.kernel.org\" in d[\"cc\"], d[\"cc\"]
+    assert \"rita@example.org\" not in d[\"cc\"] + d[\"to\"], d
+    assert \"greta@stable.example.org\" not in d[\"cc\"], d[\"cc\"]
+    assert d[\"charset\"] == \"utf-8\", d[\"charset\"]
+    nonascii = any(ord(c) > 127 for c in d[\"body\"])
+    assert d[\"cte\"] == (\"8bit\" if nonascii else \"7bit\"), (d[\"cte\"], d[\"subject\"])
+"
+'
+test_expect_success 'a non-ASCII subject is encoded in the header and decodes back' '
+	f=$(grep -l "^> iio: adc: report the die temperature in m°C$" "$D"/cur/*) &&
+	test -n "$f" &&
+	sed -n "/^Subject:/,/^[^ ]/p" "$f" | grep -q "=?UTF-8?" &&
+	sed "/^$/q" "$f" | LC_ALL=C grep -q "[^ -~	]" && exit 1
+	"$FIXSCAN" parse --json "$f" | grep -q "\"subject\":\"Re: \[PATCH 4.4 10/24\] iio: adc: report the die temperature in m°C\""
+'
+
+test_expect_success 'a second run writes nothing new' '
+	ls "$D/cur" | sort >before &&
+	{ "$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>run2.err; test $? -eq 1; } &&
+	ls "$D/cur" | sort >after &&
+	test_cmp before after &&
+	test "$(grep -c "^draft: unchanged " run2.err)" -eq "$ndrafts" &&
+	! grep -q "^draft: wrote" run2.err &&
+	test "$(notmuch count tag:draft)" -eq "$ndrafts"
+'
+
+# Pick the drafts for 022 (three missing fixes) and 020 (a fix of a
+# queued fix) from the first run.
+pick() {
+	python3 -c "
+import json, sys
+r = json.loads(open('review.json').readline())
+p = [p for p in r['patches'] if p['index'] == int(sys.argv[1])][0]
+d = [d for d in json.load(open('d1.json')) if d['irt'] == p['message_id']][0]
+f = [f for f in p['findings'] if f['kind'] == 'fix-missing'][-1]
+print(d['file'], f['commit'], p['upstream'])" "$1"
+}
+set -- $(pick 22)
+edited=$1 fix22=$2 up22=$3
+set -- $(pick 20)
+d20=$1 fix20=$2 up20=$3
+
+test_expect_success 'after an edit by hand, a third run leaves the draft alone' '
+	printf "\nI have checked the rest of this one too.\n" >>"$edited" &&
+	cp "$edited" edited.copy &&
+	ls "$D/cur" | sort >before &&
+	{ "$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>run3.err; test $? -eq 1; } &&
+	ls "$D/cur" | sort >after &&
+	test_cmp before after &&
+	test_cmp edited.copy "$edited" &&
+	grep -q "^draft: unchanged, edited by you: Drafts/cur/$(basename "$edited")" run3.err
+'
+test_expect_success 'changed findings: the edited draft stays, the unedited one is replaced' '
+	printf "%s %s not relevant here\n%s %s not relevant here\n" \
+		"$fix22" "$up22" "$fix20" "$up20" >ignore &&
+	{ "$FIXSCAN" review --repo kernel --ignore ignore --drafts "$Q" >/dev/null 2>run4.err; test $? -eq 1; } &&
+	grep -q "^draft: kept your edited draft Drafts/cur/$(basename "$edited"), wrote Drafts/cur/" run4.err &&
+	grep -q "^draft: replaced Drafts/cur/$(basename "$d20") with Drafts/cur/.*, the findings changed" run4.err &&
+	test_cmp edited.copy "$edited" &&
+	test ! -e "$d20" &&
+	# one more file (the new 022 draft); 020 and the summary were replaced
+	test "$(ls "$D/cur" | wc -l)" -eq $((ndrafts + 1)) &&
+	test "$(notmuch count tag:draft)" -eq $((ndrafts + 1)) &&
+	notmuch search --output=files tag:draft | sort >indexed &&
+	ls "$D"/cur/* | sort >ondisk &&
+	test_cmp ondisk indexed &&
+	python3 drafts.py "$D" d4.json &&
+	python3 - "$fix22" "$fix20" <<-\PY
+	import json, sys
+	r = json.loads(open("review.json").readline())
+	ids = {p["index"]: p["message_id"] for p in r["patches"]}
+	ds = json.load(open("d4.json"))
+	for_22 = [d for d in ds if d["irt"] == ids[22]]
+	for_20 = [d for d in ds if d["irt"] == ids[20]]
+	assert len(for_22) == 2, for_22
+	assert sum(sys.argv[1][:12] in d["body"] for d in for_22) == 1, "the edited draft keeps it"
+	assert len(for_20) == 1 and sys.argv[2][:12] not in for_20[0]["body"], for_20
+	PY
+'
+
+test_expect_success 'and running that again changes nothing' '
+	ls "$D/cur" | sort >before &&
+	"$FIXSCAN" review --repo kernel --ignore ignore --drafts "$Q" >/dev/null 2>run5.err
+	ls "$D/cur" | sort >after &&
+	test_cmp before after &&
+	! grep -q -e "^draft: wrote" -e "^draft: replaced" -e "^draft: kept" run5.err
+'
+
+test_expect_success '--dry-run prints full messages and writes nothing' '
+	ls -R "$D" >before &&
+	n=$(notmuch count "*") &&
+	"$FIXSCAN" review --repo kernel --dry-run "$Q" >dry.out 2>dry.err
+	ls -R "$D" >after &&
+	test_cmp before after &&
+	test "$(notmuch count "*")" -eq "$n" &&
+	test "$(grep -c "^From fixscan@localhost " dry.out)" -eq "$ndrafts" &&
+	test "$(grep -c "^X-Fixscan-Key: " dry.out)" -eq "$ndrafts" &&
+	test "$(grep -c "^In-Reply-To: <" dry.out)" -eq "$ndrafts" &&
+	grep -q "^Fixes to add:" dry.out &&
+	! grep -q "^draft:" dry.err
+'
+test_expect_success '--drafts=summary and --drafts=patches' '
+	"$FIXSCAN" review --repo kernel --dry-run --drafts=summary "$Q" >s.out
+	test "$(grep -c "^From fixscan@localhost " s.out)" -eq 1 &&
+	grep -q "^X-Fixscan-Key: summary" s.out &&
+	"$FIXSCAN" review --repo kernel --dry-run --drafts=patches "$Q" >p.out
+	test "$(grep -c "^From fixscan@localhost " p.out)" -eq $((ndrafts - 1)) &&
+	! grep -q "^X-Fixscan-Key: summary" p.out
+'
+test_expect_code 2 'a bad --drafts value is a usage error' '
+	"$FIXSCAN" review --repo kernel --drafts=some "$Q"
+'
+
+# A process that holds the notmuch write lock until it is killed.
+cat >lockdb.c <<'EOF'
+#include <notmuch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	notmuch_database_t *db = NULL;
+	char *msg = NULL;
+	FILE *f;
+
+	if (notmuch_database_open_with_config(NULL, NOTMUCH_DATABASE_MODE_READ_WRITE,
+					      NULL, NULL, &db, &msg)) {
+		fprintf(stderr, "lockdb: %s\n", msg ? msg : "cannot open");
+		return 1;
+	}
+	f = fopen(argv[1], "w");
+	fputs("locked\n", f);
+	fclose(f);
+	sleep(atoi(argv[2]));
+	notmuch_database_destroy(db);
+	return 0;
+}
+EOF
+cc -o lockdb lockdb.c -lnotmuch 2>lockdb.err || { cat lockdb.err >&2; exit 1; }
+
+test_expect_success 'a locked database: the drafts are written, not indexed, and the error says so' '
+	rm -f locked &&
+	./lockdb locked 60 &
+	pid=$! &&
+	echo $pid >lock.pid &&
+	i=0 && while [ ! -e locked ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done &&
+	test -e locked &&
+	"$FIXSCAN" review --repo kernel --drafts --drafts-dir "$TRASH/mail/Locked" "$Q" >/dev/null 2>lock.err
+	rc=$?
+	cat lock.err
+	test $rc -eq 2 &&
+	grep -q "^fixscan: $ndrafts drafts written but not indexed (run again to index them): the notmuch database at .* is locked by another process$" lock.err &&
+	test "$(ls "$TRASH/mail/Locked/cur" | wc -l)" -eq "$ndrafts" &&
+	test "$(ls "$TRASH/mail/Locked/tmp" | wc -l)" -eq 0
+'
+kill "$(cat lock.pid)" 2>/dev/null
+wait 2>/dev/null
+test_expect_success 'the next run indexes them, without writing them twice' '
+	test "$(notmuch count path:Locked/**)" -eq 0 &&
+	ls "$TRASH/mail/Locked/cur" | sort >before &&
+	{ "$FIXSCAN" review --repo kernel --drafts --drafts-dir "$TRASH/mail/Locked" "$Q" >/dev/null 2>relock.err; test $? -eq 1; } &&
+	ls "$TRASH/mail/Locked/cur" | sort >after &&
+	test_cmp before after &&
+	test "$(grep -c "^draft: unchanged .*, indexed now (re: " relock.err)" -eq "$ndrafts" &&
+	test "$(notmuch count "path:Locked/** and tag:draft and tag:fixscan")" -eq "$ndrafts"
+'
+
+test_expect_code 2 'a drafts folder that cannot be created: one clear line' '
+	echo x >plainfile &&
+	"$FIXSCAN" review --repo kernel --drafts --drafts-dir "$TRASH/plainfile/Drafts" "$Q" >/dev/null 2>bad.err
+	rc=$?
+	cat bad.err
+	test "$(grep -c . bad.err)" -eq 1 &&
+	grep -q "^fixscan: cannot create the drafts folder .*plainfile/Drafts.*: Not a directory$" bad.err &&
+	exit $rc
+'
+
+# A folder whose cur/ refuses new files, even to root: the immutable
+# attribute where the file system has it, else write permission (which
+# only stops other users).
+RO="$TRASH/mail/ReadOnly"
+mkdir -p "$RO/cur" "$RO/new" "$RO/tmp"
+chmod a-w "$RO/cur"
+chattr +i "$RO/cur" 2>/dev/null
+if touch "$RO/cur/probe" 2>/dev/null; then
+	rm -f "$RO/cur/probe"
+	echo "ok - # skip a read-only cur/: nothing here stops writes into it"
+else
+	test_expect_code 2 'a read-only cur/: a clear error, nothing left in cur/ or tmp/' '
+		"$FIXSCAN" review --repo kernel --drafts --drafts-dir "$RO" "$Q" >/dev/null 2>ro.err
+		rc=$?
+		cat ro.err
+		grep -q "^fixscan: cannot move the draft into .*ReadOnly/cur.*: Operation not permitted$\|^fixscan: cannot move the draft into .*ReadOnly/cur.*: Permission denied$" ro.err &&
+		test "$(ls "$RO/cur" | wc -l)" -eq 0 &&
+		test "$(ls "$RO/tmp" | wc -l)" -eq 0 &&
+		exit $rc
+	'
+fi
+chattr -i "$RO/cur" 2>/dev/null
+chmod u+w "$RO/cur"
+
+test_expect_code 2 'no identity anywhere: the error names the keys to set' '
+	sed "/^\[user\]/,/^$/d" "$NOTMUCH_CONFIG" >nouser.config &&
+	NOTMUCH_CONFIG=$TRASH/nouser.config "$FIXSCAN" review --repo kernel --dry-run "$Q" >/dev/null 2>id.err
+	rc=$?
+	cat id.err
+	grep -q "user.primary_email" id.err && grep -q "user.email" id.err &&
+	exit $rc
+'
+test_expect_success 'the identity falls back to git config' '
+	git config --global user.name "Gil Git" &&
+	git config --global user.email "gil@git.example.net" &&
+	NOTMUCH_CONFIG=$TRASH/nouser.config "$FIXSCAN" review --repo kernel --dry-run --drafts=summary "$Q" >git.out
+	grep -q "^From: Gil Git <gil@git.example.net>$" git.out &&
+	grep -q "^Message-Id: <fixscan\..*@git.example.net>$" git.out &&
+	git config --global --unset user.name && git config --global --unset user.email
+'
+
+test_expect_success "no sanitizer reports in any run" '
+	! grep -l "ERROR: \(Address\|Leak\)Sanitizer\|runtime error:" *.err
+'
+
+test_done
