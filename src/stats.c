@@ -44,7 +44,7 @@ struct fs_stats {
 	GArray *keys;    /* struct st_key, sorted by fs_stats_finish() */
 	GArray *fixes;   /* struct st_fix */
 	GArray *pairs;   /* struct fs_stats_pair */
-	unsigned short_lens; /* bit L set: some key has L < 40 digits */
+	uint64_t short_lens; /* bit L - MIN_HEX set: some key has L < 40 digits */
 };
 
 /* ------------------------------------------------------------------ */
@@ -251,7 +251,7 @@ int fs_stats_add_key(struct fs_stats *st, size_t p, const char *hex)
 	if (len < MIN_HEX)
 		return 0;
 	if (len < 40)
-		st->short_lens |= 1u << (len - MIN_HEX);
+		st->short_lens |= UINT64_C(1) << (len - MIN_HEX);
 	k.patch = p;
 	g_array_append_val(st->keys, k);
 	return 0;
@@ -334,7 +334,7 @@ static void match_hex(const struct fs_stats *st, const char *hex, GArray *out)
 	}
 	/* Keys shorter than HEX: an upstream id written abbreviated. */
 	for (l = MIN_HEX; l < len; l++) {
-		if (!(st->short_lens & (1u << (l - MIN_HEX))))
+		if (!(st->short_lens & (UINT64_C(1) << (l - MIN_HEX))))
 			continue;
 		memcpy(probe, hex, l);
 		probe[l] = '\0';
@@ -407,7 +407,8 @@ int fs_stats_finish(struct fs_stats *st, struct fs_error *err)
 	guint i, j, n;
 
 	g_array_set_size(st->pairs, 0);
-	qsort(st->keys->data, st->keys->len, sizeof(struct st_key), key_cmp);
+	if (st->keys->len > 1)
+		qsort(st->keys->data, st->keys->len, sizeof(struct st_key), key_cmp);
 	for (i = 0; i < st->fixes->len; i++) {
 		const struct st_fix *f = &g_array_index(st->fixes, struct st_fix, i);
 
@@ -425,6 +426,8 @@ int fs_stats_finish(struct fs_stats *st, struct fs_error *err)
 	}
 	g_array_free(hits, TRUE);
 	/* One pair per (introducer, fixer), however many lines name it. */
+	if (st->pairs->len < 2)
+		return 0; /* qsort() must not see the NULL data of an empty array */
 	pv = (struct fs_stats_pair *)st->pairs->data;
 	qsort(pv, st->pairs->len, sizeof(*pv), pair_id_cmp);
 	for (i = 0, n = 0; i < st->pairs->len; i++)
