@@ -13,6 +13,29 @@ setup_notmuch "$TRASH/mail" "$SRC/maildirs/review-4.4" "$SRC/maildirs/review-4.5
 Q='path:review-4.4/**'
 D="$TRASH/mail/Drafts"
 
+# A draft of the reviewer's own, in the same folder and the same thread:
+# fixscan must neither touch it nor read it as an objection to patch 1.
+p1=$(python3 -c '
+import json
+t = json.load(open("kernel/answers.json"))["threads"]["review-4.4"]
+print(t["cover"], [p for p in t["patches"] if p["index"] == 1][0]["message_id"])')
+mkdir -p "$D/cur" "$D/new" "$D/tmp" || exit 1
+set -- $p1
+MINE="$D/cur/1460000000.M1P1.mine:2,DS"
+cat >"$MINE" <<EOF
+From: Rita Reviewer <rita@example.org>
+To: Greta Kroll <greta@stable.example.org>
+Subject: Re: [PATCH 4.4 01/24] not sent yet
+Date: Sat, 16 Apr 2016 10:00:00 +0000
+Message-Id: <my-own-draft@example.org>
+In-Reply-To: $2
+References: $1 $2
+
+Please drop this, it breaks the build.
+EOF
+cp "$MINE" mine.copy
+notmuch new --quiet || exit 1
+
 # The drafts a run should write: one per patch with findings, plus the
 # summary to the cover.
 "$FIXSCAN" review --repo kernel --json "$Q" >review.json
@@ -29,6 +52,8 @@ out = []
 for sub in ("cur", "new"):
     for f in sorted(glob.glob(os.path.join(sys.argv[1], sub, "*"))):
         m = email.message_from_binary_file(open(f, "rb"), policy=email.policy.default)
+        if m["X-Fixscan-Key"] is None:
+            continue
         out.append({"file": f, "id": m["Message-Id"].strip("<>"),
                     "irt": (m["In-Reply-To"] or "").strip("<>"),
                     "subject": str(m["Subject"]), "key": str(m["X-Fixscan-Key"]),
@@ -39,18 +64,26 @@ for sub in ("cur", "new"):
 json.dump(out, open(sys.argv[2], "w"))
 PY
 
+test_expect_success 'the reviewer'"'"'s own unsent draft is no objection' '
+	test "$(notmuch count id:my-own-draft@example.org)" -eq 1 &&
+	python3 -c "
+import json
+r = json.loads(open(\"review.json\").readline())
+p = [p for p in r[\"patches\"] if p[\"index\"] == 1][0]
+assert not p[\"findings\"], p"
+'
 test_expect_code 1 'review --drafts writes the report and exits 1 (findings)' '
 	"$FIXSCAN" review --repo kernel --drafts "$Q" >run1.out 2>run1.err &&
 	grep -q "^summary:" run1.out
 '
 test_expect_success 'one draft per patch with findings, plus the summary' '
-	test "$(ls "$D/cur" | wc -l)" -eq "$ndrafts" &&
+	test "$(ls "$D/cur" | grep -vc mine)" -eq "$ndrafts" &&
 	test "$(grep -c "^draft: wrote Drafts/cur/.*:2,D (re: " run1.err)" -eq "$ndrafts" &&
 	test "$(ls "$D/tmp" | wc -l)" -eq 0 &&
 	! grep -v "^draft: " run1.err
 '
 test_expect_success 'each draft parses back with fixscan parse' '
-	for f in "$D"/cur/*; do
+	for f in $(grep -l "^X-Fixscan-Key: " "$D"/cur/*); do
 		"$FIXSCAN" parse --json "$f" >p.json || exit 1
 		python3 -c "
 import json, sys
@@ -76,10 +109,10 @@ for d in json.load(open(\"d1.json\")): print(d[\"id\"], d[\"irt\"])" >pairs &&
 	done <pairs
 '
 test_expect_success 'every draft is tagged draft and fixscan' '
-	test "$(notmuch count tag:draft)" -eq "$ndrafts" &&
+	test "$(notmuch count tag:draft)" -eq $((ndrafts + 1)) &&
 	test "$(notmuch count tag:draft and tag:fixscan)" -eq "$ndrafts" &&
-	notmuch search --output=files tag:draft | sort >indexed &&
-	ls "$D"/cur/* | sort >ondisk &&
+	notmuch search --output=files tag:fixscan | sort >indexed &&
+	ls "$D"/cur/* | grep -v mine | sort >ondisk &&
 	test_cmp ondisk indexed
 '
 test_expect_success 'the drafts carry the findings, in words' '
@@ -156,7 +189,7 @@ test_expect_success 'a second run writes nothing new' '
 	test_cmp before after &&
 	test "$(grep -c "^draft: unchanged " run2.err)" -eq "$ndrafts" &&
 	! grep -q "^draft: wrote" run2.err &&
-	test "$(notmuch count tag:draft)" -eq "$ndrafts"
+	test "$(notmuch count tag:fixscan)" -eq "$ndrafts"
 '
 
 # Pick the drafts for 022 (three missing fixes) and 020 (a fix of a
@@ -194,10 +227,10 @@ test_expect_success 'changed findings: the edited draft stays, the unedited one 
 	test_cmp edited.copy "$edited" &&
 	test ! -e "$d20" &&
 	# one more file (the new 022 draft); 020 and the summary were replaced
-	test "$(ls "$D/cur" | wc -l)" -eq $((ndrafts + 1)) &&
-	test "$(notmuch count tag:draft)" -eq $((ndrafts + 1)) &&
-	notmuch search --output=files tag:draft | sort >indexed &&
-	ls "$D"/cur/* | sort >ondisk &&
+	test "$(ls "$D/cur" | grep -vc mine)" -eq $((ndrafts + 1)) &&
+	test "$(notmuch count tag:fixscan)" -eq $((ndrafts + 1)) &&
+	notmuch search --output=files tag:fixscan | sort >indexed &&
+	ls "$D"/cur/* | grep -v mine | sort >ondisk &&
 	test_cmp ondisk indexed &&
 	python3 drafts.py "$D" d4.json &&
 	python3 - "$fix22" "$fix20" <<-\PY
@@ -352,6 +385,10 @@ test_expect_success 'the identity falls back to git config' '
 	git config --global --unset user.name && git config --global --unset user.email
 '
 
+test_expect_success 'the reviewer'"'"'s own draft was never touched' '
+	test_cmp mine.copy "$MINE" &&
+	test "$(notmuch count id:my-own-draft@example.org)" -eq 1
+'
 test_expect_success "no sanitizer reports in any run" '
 	! grep -l "ERROR: \(Address\|Leak\)Sanitizer\|runtime error:" *.err
 '
