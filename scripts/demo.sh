@@ -40,4 +40,19 @@ set +e
 rc=$?
 set -e
 # Exit status 1 means "findings", which is what the sample is made to show.
-[ "$rc" -le 1 ]
+[ "$rc" -le 1 ] || exit 1
+
+echo
+echo "demo: fixscan review --drafts: one reply per patch with findings, and a summary"
+set +e
+"$fixscan" review --repo "$dir/kernel" --drafts 'path:review-4.4/**' >/dev/null
+rc=$?
+set -e
+[ "$rc" -le 1 ] || exit 1
+summary=$(grep -l '^X-Fixscan-Key: summary' "$dir"/mail/Drafts/cur/* | head -n 1)
+echo
+echo "demo: the summary draft to the cover letter ($summary):"
+echo
+cat "$summary"
+echo
+echo "demo: open $dir/mail/Drafts in mutt (set postponed) to edit and send them"
