@@ -19,7 +19,7 @@ struct cli_command {
 };
 
 static const struct cli_command commands[] = {
-	{ "check", cmd_check, "check the one patch mail on standard input (for mutt)" },
+	{ "check", cmd_check, "check one patch mail from standard input or a file (for mutt)" },
 	{ "digest", cmd_digest, "the risky patches of the review threads that arrived lately" },
 	{ "index", cmd_index, "build or update the fixes index of the kernel repository" },
 	{ "parse", cmd_parse, "print the headers and changelog tags of patch mails" },
