@@ -53,6 +53,17 @@ int cli_load_threads(struct fs_store *store, const char *query,
  * $XDG_CONFIG_HOME/fixscan/ignore.  A new string in *OUT. */
 int cli_ignore_path(struct fs_config *cfg, const char *flag, char **out);
 
+struct fs_ignore;
+
+/* What review, check and digest all start with: the kernel repository
+ * (cli_repo_path()), its config over the global one (the global one alone
+ * when the repository cannot be read: the index reports that better), and
+ * the ignore file.  On error the caller still frees *REPO, *CFG and
+ * *IGNORE, which are NULL or valid. */
+int cli_review_setup(const char *repo_flag, const char *ignore_flag, char **repo,
+		     struct fs_config **cfg, struct fs_ignore **ignore,
+		     struct fs_error *err);
+
 /* Print TEXT (lines separated by '\n') on OUT with each line wrapped at
  * WIDTH columns, continuation lines indented four columns deeper. */
 void cli_print_wrapped(FILE *out, const char *text, int width);

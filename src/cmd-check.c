@@ -296,7 +296,7 @@ int cmd_check(int argc, char **argv, struct fs_error *err)
 	struct fs_thread *alone = NULL;
 	size_t nthreads = 0, i, k, reviewed = 0;
 	const char *repo_flag = NULL, *ignore_flag = NULL, *file = "-";
-	char *msgid = NULL, *repo = NULL, *ignore_path = NULL, *query = NULL;
+	char *msgid = NULL, *repo = NULL, *query = NULL;
 	bool whole = false, in_store = false, matched = false;
 	int c, rc, status = FS_EXIT_CLEAN, trouble = 0, mode = FS_DRAFTS_ALL;
 	bool drafts = false;
@@ -359,21 +359,9 @@ int cmd_check(int argc, char **argv, struct fs_error *err)
 		goto out;
 	}
 
-	rc = cli_repo_path(repo_flag, &repo, err);
+	rc = cli_review_setup(repo_flag, ignore_flag, &repo, &cfg, &ignore, err);
 	if (rc < 0)
 		goto out;
-	rc = fs_config_open(&cfg, repo, err);
-	if (rc < 0) {
-		fs_error_clear(err);
-		rc = fs_config_open(&cfg, NULL, err);
-		if (rc < 0)
-			goto out;
-	}
-	if (cli_ignore_path(cfg, ignore_flag, &ignore_path) == 0) {
-		rc = fs_ignore_load(&ignore, ignore_path, err);
-		if (rc < 0)
-			goto out;
-	}
 	ropts.cfg = cfg;
 	ropts.ignore = ignore;
 
@@ -552,7 +540,6 @@ out:
 	fs_store_free(store);
 	fs_ignore_free(ignore);
 	fs_config_free(cfg);
-	free(ignore_path);
 	free(query);
 	free(msgid);
 	free(repo);

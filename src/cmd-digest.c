@@ -774,7 +774,7 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 	struct risky_patch *risky = NULL;
 	size_t nthreads = 0, nseries = 0, nrisky = 0, cap = 0, i, k;
 	const char *repo_flag = NULL, *ignore_flag = NULL, *since_arg = "1d";
-	char *repo = NULL, *ignore_path = NULL, *query = NULL, *base_query = NULL;
+	char *repo = NULL, *query = NULL, *base_query = NULL;
 	char *text = NULL;
 	size_t text_len = 0;
 	time_t now = time(NULL), since;
@@ -818,21 +818,9 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 				       since_arg);
 	}
 
-	rc = cli_repo_path(repo_flag, &repo, err);
+	rc = cli_review_setup(repo_flag, ignore_flag, &repo, &cfg, &ignore, err);
 	if (rc < 0)
 		goto out;
-	rc = fs_config_open(&cfg, repo, err);
-	if (rc < 0) {
-		fs_error_clear(err);
-		rc = fs_config_open(&cfg, NULL, err);
-		if (rc < 0)
-			goto out;
-	}
-	if (cli_ignore_path(cfg, ignore_flag, &ignore_path) == 0) {
-		rc = fs_ignore_load(&ignore, ignore_path, err);
-		if (rc < 0)
-			goto out;
-	}
 	ropts.cfg = cfg;
 	ropts.ignore = ignore;
 	rc = fs_store_open(&store, false, 5.0, err);
@@ -979,7 +967,6 @@ out:
 	fs_store_free(store);
 	fs_ignore_free(ignore);
 	fs_config_free(cfg);
-	free(ignore_path);
 	free(base_query);
 	free(query);
 	free(repo);

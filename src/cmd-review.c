@@ -160,6 +160,36 @@ int cli_ignore_path(struct fs_config *cfg, const char *flag, char **out)
 	return *out ? 0 : FS_ENOTFOUND;
 }
 
+int cli_review_setup(const char *repo_flag, const char *ignore_flag, char **repo,
+		     struct fs_config **cfg, struct fs_ignore **ignore,
+		     struct fs_error *err)
+{
+	char *ignore_path = NULL;
+	int rc;
+
+	*cfg = NULL;
+	*ignore = NULL;
+	rc = cli_repo_path(repo_flag, repo, err);
+	if (rc < 0)
+		return rc;
+	rc = fs_config_open(cfg, *repo, err);
+	if (rc < 0) {
+		/* A missing or broken repository is reported by the index,
+		 * with a better message; the global config still counts. */
+		fs_error_clear(err);
+		rc = fs_config_open(cfg, NULL, err);
+		if (rc < 0)
+			return rc;
+	}
+	if (cli_ignore_path(*cfg, ignore_flag, &ignore_path) == 0) {
+		rc = fs_ignore_load(ignore, ignore_path, err);
+		free(ignore_path);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 /* The message on standard input, as a query for its own id. */
 static int stdin_query(char **query, struct fs_error *err)
 {
@@ -346,7 +376,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	struct fs_thread **threads = NULL;
 	size_t nthreads = 0, i, k, reviewed = 0;
 	const char *repo_flag = NULL, *ignore_flag = NULL;
-	char *repo = NULL, *query = NULL, *ignore_path = NULL;
+	char *repo = NULL, *query = NULL;
 	int c, json = 0, rc, status = FS_EXIT_CLEAN, trouble = 0;
 	int drafts = 0, dry_run = 0, mode = FS_DRAFTS_ALL;
 	const char *drafts_dir_flag = NULL;
@@ -392,23 +422,9 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 			fs_error_set(err, FS_ENOMEM, "out of memory");
 	if (rc < 0)
 		goto out;
-	rc = cli_repo_path(repo_flag, &repo, err);
+	rc = cli_review_setup(repo_flag, ignore_flag, &repo, &cfg, &ignore, err);
 	if (rc < 0)
 		goto out;
-	rc = fs_config_open(&cfg, repo, err);
-	if (rc < 0) {
-		/* A missing or broken repository is reported by the index,
-		 * with a better message; the global config still counts. */
-		fs_error_clear(err);
-		rc = fs_config_open(&cfg, NULL, err);
-		if (rc < 0)
-			goto out;
-	}
-	if (cli_ignore_path(cfg, ignore_flag, &ignore_path) == 0) {
-		rc = fs_ignore_load(&ignore, ignore_path, err);
-		if (rc < 0)
-			goto out;
-	}
 	ropts.cfg = cfg;
 	ropts.ignore = ignore;
 	rc = fs_store_open(&store, false, 5.0, err);
@@ -495,7 +511,6 @@ out:
 	fs_store_free(store);
 	fs_ignore_free(ignore);
 	fs_config_free(cfg);
-	free(ignore_path);
 	free(query);
 	free(repo);
 	return rc;
