@@ -390,6 +390,17 @@ struct node {
 
 struct worker;
 
+/* A commit waiting to be read.  The walk reads newest first, by the commit
+ * time of the child that named it, as git log does: every line of history
+ * (mainline and the mainline below each stable fork) then advances through
+ * the same years at once, which keeps the reads within a few pack windows
+ * instead of one front per branch spread over the whole pack. */
+struct pending {
+	int64_t when;
+	uint64_t seq; /* ties: first named, first read */
+	uint32_t slot;
+};
+
 struct walk {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -397,8 +408,8 @@ struct walk {
 	uint32_t nnodes;
 	uint32_t *table; /* open addressing, slot + 1, 0 = empty */
 	size_t table_size;
-	VEC(uint32_t) queue;
-	size_t queue_head;
+	VEC(struct pending) queue; /* a heap, newest first */
+	uint64_t queue_seq;
 	VEC(uint32_t) parents; /* global ids: old cid, or nold + slot */
 	int active;
 	int failed;
@@ -410,6 +421,8 @@ struct walk {
 	const char *repo_path;
 	const struct fs_index_opts *opts;
 	size_t expect_total;
+	int nworkers;
+	size_t dropped_at; /* w->done when pack pages were last dropped */
 };
 
 struct worker {
@@ -426,6 +439,49 @@ struct worker {
 static inline struct node *node_at(struct walk *w, uint32_t slot)
 {
 	return &w->chunks[slot >> CHUNK_BITS][slot & (CHUNK_SIZE - 1)];
+}
+
+static inline int pending_before(const struct pending *a, const struct pending *b)
+{
+	return a->when != b->when ? a->when > b->when : a->seq < b->seq;
+}
+
+static int queue_push(struct walk *w, uint32_t slot, int64_t when)
+{
+	struct pending p = { when, w->queue_seq++, slot };
+	size_t i;
+
+	if (VEC_RESERVE(w->queue, w->queue.n + 1))
+		return -1;
+	i = w->queue.n++;
+	while (i > 0 && pending_before(&p, &w->queue.v[(i - 1) / 2])) {
+		w->queue.v[i] = w->queue.v[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	w->queue.v[i] = p;
+	return 0;
+}
+
+static uint32_t queue_pop(struct walk *w)
+{
+	uint32_t top = w->queue.v[0].slot;
+	struct pending last = w->queue.v[--w->queue.n];
+	size_t i = 0, n = w->queue.n;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && pending_before(&w->queue.v[c + 1], &w->queue.v[c]))
+			c++;
+		if (!pending_before(&w->queue.v[c], &last))
+			break;
+		w->queue.v[i] = w->queue.v[c];
+		i = c;
+	}
+	if (n)
+		w->queue.v[i] = last;
+	return top;
 }
 
 static inline size_t oid_hash(const git_oid *oid)
@@ -476,9 +532,10 @@ static int table_grow(struct walk *w)
 	return 0;
 }
 
-/* The global id of OID, adding it as a new pending node when it is neither
- * in the old index nor seen before.  Called with the lock held. */
-static long intern(struct walk *w, const git_oid *oid)
+/* The global id of OID, adding it as a new pending node, to be read in
+ * WHEN order, when it is neither in the old index nor seen before.  Called
+ * with the lock held. */
+static long intern(struct walk *w, const git_oid *oid, int64_t when)
 {
 	long old = w->nold ? old_lookup(w, oid) : -1;
 	uint32_t slot;
@@ -506,7 +563,7 @@ static long intern(struct walk *w, const git_oid *oid)
 	n->oid = *oid;
 	w->nnodes++;
 	w->table[j] = slot + 1;
-	if (VEC_PUSH(w->queue, slot))
+	if (queue_push(w, slot, when))
 		return -1;
 	return (long)(w->nold + slot);
 }
@@ -538,7 +595,7 @@ static int add_ref(struct worker *wk, enum fs_ref_kind kind, const char *hex,
  * them, at most 255), its subject and refs go to the worker's pools.
  * Returns 0, 1 when the object is missing, <0 on error. */
 static int read_commit(struct worker *wk, struct node *n, uint32_t slot,
-		       int *nparents, struct fs_error *err)
+		       int *nparents, int64_t *when, struct fs_error *err)
 {
 	git_odb_object *obj = NULL;
 	const char *data, *end, *p, *msg, *eol;
@@ -547,6 +604,7 @@ static int read_commit(struct worker *wk, struct node *n, uint32_t slot,
 	int rc;
 
 	*nparents = 0;
+	*when = 0;
 	rc = git_odb_read(&obj, wk->odb, &n->oid);
 	if (rc == GIT_ENOTFOUND)
 		return 1;
@@ -576,6 +634,13 @@ static int read_commit(struct worker *wk, struct node *n, uint32_t slot,
 				}
 				(*nparents)++;
 			}
+		}
+		if (eol - p > 10 && !memcmp(p, "committer ", 10)) {
+			/* "committer NAME <EMAIL> SECONDS ZONE" */
+			const char *gt = p + 10;
+			while (gt < eol && memchr(gt, '>', eol - gt))
+				gt = (const char *)memchr(gt, '>', eol - gt) + 1;
+			*when = strtoll(gt, NULL, 10);
 		}
 		if (eol == end)
 			break;
@@ -674,6 +739,8 @@ static int read_commit(struct worker *wk, struct node *n, uint32_t slot,
 }
 
 #define BATCH 128
+/* Commits read between two fs_git_drop_pack_pages(). */
+#define DROP_EVERY 16384
 
 static void *worker_main(void *arg)
 {
@@ -682,19 +749,28 @@ static void *worker_main(void *arg)
 	uint32_t batch[BATCH];
 	int nparents[BATCH];
 	int missing[BATCH];
+	int64_t when[BATCH];
 	struct fs_error err = FS_ERROR_INIT;
-	size_t nb, i, pos;
+	size_t nb, i, pos, take;
 	int j, rc;
 
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
-		while (w->queue_head == w->queue.n && w->active > 0 && !w->failed)
+		while (w->queue.n == 0 && w->active > 0 && !w->failed)
 			pthread_cond_wait(&w->cond, &w->lock);
-		if (w->failed || w->queue_head == w->queue.n)
+		if (w->failed || w->queue.n == 0)
 			break;
+		/* Share the front among the workers rather than take a whole
+		 * batch: a batch wider than the front would reach back into
+		 * old history and read two places of the pack at once. */
+		take = w->queue.n / (size_t)w->nworkers;
+		if (take < 1)
+			take = 1;
+		if (take > BATCH)
+			take = BATCH;
 		nb = 0;
-		while (nb < BATCH && w->queue_head < w->queue.n)
-			batch[nb++] = w->queue.v[w->queue_head++];
+		while (nb < take && w->queue.n)
+			batch[nb++] = queue_pop(w);
 		w->active++;
 		pthread_mutex_unlock(&w->lock);
 
@@ -709,7 +785,7 @@ static void *worker_main(void *arg)
 			pthread_mutex_lock(&w->lock);
 			n = node_at(w, batch[i]);
 			pthread_mutex_unlock(&w->lock);
-			rc = read_commit(wk, n, batch[i], &nparents[i], &err);
+			rc = read_commit(wk, n, batch[i], &nparents[i], &when[i], &err);
 			missing[i] = rc == 1;
 			if (rc == 1)
 				rc = 0;
@@ -731,7 +807,7 @@ static void *worker_main(void *arg)
 			n->parent_first = (uint32_t)w->parents.n;
 			n->nparents = 0;
 			for (j = 0; j < nparents[i] && !w->failed; j++) {
-				long gid = intern(w, &wk->parents.v[pos + j]);
+				long gid = intern(w, &wk->parents.v[pos + j], when[i]);
 				if (gid < 0 || VEC_PUSH(w->parents, (uint32_t)gid)) {
 					w->failed = 1;
 					fs_error_set(&w->err, FS_ENOMEM, "out of memory");
@@ -742,6 +818,10 @@ static void *worker_main(void *arg)
 			}
 		}
 		w->done += nb;
+		if (w->done - w->dropped_at >= DROP_EVERY) {
+			w->dropped_at = w->done;
+			fs_git_drop_pack_pages();
+		}
 		if (wk->id == 0 && w->opts->progress)
 			w->opts->progress(w->done, w->expect_total, w->opts->progress_data);
 		pthread_cond_broadcast(&w->cond);
@@ -1090,6 +1170,7 @@ static int run_walk(struct build *b, struct fs_error *err)
 		if (rc < 0)
 			goto out;
 	}
+	w->nworkers = b->nworkers;
 	for (i = 0; i < b->nworkers; i++) {
 		if (pthread_create(&b->workers[i].thread, NULL, worker_main, &b->workers[i])) {
 			pthread_mutex_lock(&w->lock);
@@ -1206,7 +1287,7 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 	w->opts = opts;
 	w->repo_path = opts->repo_path;
 	for (i = 0; i < b.ts.t.n; i++)
-		if (intern(w, &b.ts.t.v[i].oid) < 0) {
+		if (intern(w, &b.ts.t.v[i].oid, INT64_MAX) < 0) {
 			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 			goto out;
 		}
@@ -1353,6 +1434,12 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 		if (rc < 0)
 			goto out;
 	}
+
+	/* The oid table was for finding commits by id; what follows goes
+	 * by slot. */
+	free(w->table);
+	w->table = NULL;
+	w->table_size = 0;
 
 	/* Final order: old commits and new ones merged by id. */
 	new_order = malloc((nnew + 1) * sizeof(*new_order));
