@@ -93,3 +93,14 @@ if "$fixscan" stats --help >/dev/null 2>&1; then
 	set -- $(measure "$fixscan" stats --no-update --repo "$repo" "$branch")
 	echo "stats of $branch: ${1}s (goal well under 1s)"
 fi
+
+# The same data in SQLite (the store issue 4 weighs against fixscan's own
+# format): write time against the full build above, size, and lookups of
+# the same ids from both.  make bench builds the program; without it this
+# section is skipped.
+compare=$top/build/bench-sqlite-compare
+if [ -x "$compare" ]; then
+	BENCH_FULL_SECONDS=$full "$compare" "$repo" "$bench/ids" "$bench/sqlite.db" ||
+		echo "bench: the SQLite comparison failed" >&2
+	rm -f "$bench/sqlite.db" "$bench/sqlite.db-wal" "$bench/sqlite.db-shm"
+fi

@@ -4,15 +4,21 @@
 # sudo when that works without a password, otherwise it prints the exact
 # command to run and fails.
 #
-# usage: scripts/deps.sh [--test]   (--test adds what only the tests need)
+# usage: scripts/deps.sh [--test|--bench]
+#   --test adds what only the tests need, --bench what only make bench
+#   needs (its timing tools and libsqlite3 for the SQLite comparison).
 set -eu
 
 build_pkgs="gcc make pkg-config git libgmime-3.0-dev libgit2-dev libpcre2-dev
 libnotmuch-dev notmuch libjson-glib-dev libcmocka-dev"
 test_pkgs="mandoc mutt tmux python3 time"
+bench_pkgs="python3 time libsqlite3-dev"
 
 pkgs=$build_pkgs
-[ "${1:-}" = "--test" ] && pkgs="$build_pkgs $test_pkgs"
+case "${1:-}" in
+--test) pkgs="$build_pkgs $test_pkgs" ;;
+--bench) pkgs="$build_pkgs $bench_pkgs" ;;
+esac
 
 missing=""
 for p in $pkgs; do
