@@ -72,6 +72,8 @@ static long pool_add(struct pool *pl, const char *s, size_t len)
 
 /* ---- refs and tags of the repository ------------------------------------ */
 
+#define LINE_MAX_LEN 32
+
 struct tip {
 	char *name;       /* full ref name */
 	int kind;         /* enum fs_tip_kind */
@@ -79,7 +81,7 @@ struct tip {
 	char *release;    /* tags: "v4.4.7"; NULL for branches */
 	char *branch;     /* stable refs and stable tags: "linux-4.4.y" */
 	int stable_tag;   /* a vX.Y.Z tag */
-	long major, minor;
+	char line[LINE_MAX_LEN]; /* tags: "4.4", "2.6.32" */
 };
 
 struct tips {
@@ -102,36 +104,59 @@ static void tips_clear(struct tips *ts)
 	memset(ts, 0, sizeof(*ts));
 }
 
-/* "v4.4-rc3" is mainline, "v4.4.7" stable; anything else is not a release. */
-static int classify_tag(const char *name, long *major, long *minor, int *stable)
+/* Read the decimal number at *P into *N, moving *P past it. */
+static int take_number(const char **p, long *n)
+{
+	char *end;
+
+	if (**p < '0' || **p > '9')
+		return 0;
+	errno = 0;
+	*n = strtol(*p, &end, 10);
+	*p = end;
+	return errno == 0 && *n >= 0 && *n < 100000;
+}
+
+/* Whether NAME is a release tag, and of which line.  "v4.4", "v4.4-rc3"
+ * are mainline releases of line "4.4", "v4.4.7" a stable release of line
+ * "4.4" (branch linux-4.4.y).  Before 3.0 the mainline had three numbers:
+ * "v2.6.32" and "v2.6.32-rc1" are mainline releases of line "2.6.32", and
+ * "v2.6.32.5" a stable release of it (branch linux-2.6.32.y).  Anything
+ * else is not a release. */
+static int classify_tag(const char *name, char line[LINE_MAX_LEN], int *stable)
 {
 	const char *p = name;
-	char *end;
-	long a, b;
+	long n[4];
+	int parts = 0, rc = 0, mainline_parts;
 
-	if (*p++ != 'v' || *p < '0' || *p > '9')
+	if (*p++ != 'v')
 		return 0;
-	a = strtol(p, &end, 10);
-	if (*end != '.' || end[1] < '0' || end[1] > '9')
+	for (;;) {
+		if (!take_number(&p, &n[parts]))
+			return 0;
+		parts++;
+		if (*p != '.' || parts == 4)
+			break;
+		p++;
+	}
+	if (!strncmp(p, "-rc", 3)) {
+		long k;
+		p += 3;
+		if (!take_number(&p, &k))
+			return 0;
+		rc = 1;
+	}
+	if (*p != '\0' || parts < 2)
 		return 0;
-	b = strtol(end + 1, &end, 10);
-	*major = a;
-	*minor = b;
-	if (*end == '\0') {
-		*stable = 0;
-		return 1;
-	}
-	if (!strncmp(end, "-rc", 3) && end[3] >= '0' && end[3] <= '9') {
-		strtol(end + 3, &end, 10);
-		*stable = 0;
-		return *end == '\0';
-	}
-	if (*end == '.' && end[1] >= '0' && end[1] <= '9') {
-		strtol(end + 1, &end, 10);
-		*stable = 1;
-		return *end == '\0';
-	}
-	return 0;
+	mainline_parts = n[0] == 2 && n[1] == 6 ? 3 : 2;
+	if (parts < mainline_parts || parts > mainline_parts + 1 || (rc && parts != mainline_parts))
+		return 0;
+	*stable = parts > mainline_parts;
+	if (mainline_parts == 3)
+		snprintf(line, LINE_MAX_LEN, "%ld.%ld.%ld", n[0], n[1], n[2]);
+	else
+		snprintf(line, LINE_MAX_LEN, "%ld.%ld", n[0], n[1]);
+	return 1;
 }
 
 static int add_tip(struct tips *ts, const char *name, int kind, const git_oid *oid)
@@ -182,10 +207,11 @@ static int stable_ref_cb(const char *name, void *data)
 	base = base ? base + 1 : name;
 	if (peel_commit(g->repo, name, &oid) < 0)
 		return 0;
-	/* The same branch from two remotes: the first one found counts. */
+	/* The same branch on two remotes (a stale origin, a fresh stable
+	 * remote) is one branch: every such ref is a tip, and the branch is
+	 * what any of them reaches. */
 	for (i = 0; i < g->ts->t.n; i++)
-		if (g->ts->t.v[i].branch && g->ts->t.v[i].kind == FS_TIP_STABLE &&
-		    !strcmp(g->ts->t.v[i].branch, base))
+		if (!strcmp(g->ts->t.v[i].name, name))
 			return 0;
 	if (add_tip(g->ts, name, FS_TIP_STABLE, &oid) < 0 ||
 	    !(g->ts->t.v[g->ts->t.n - 1].branch = strdup(base))) {
@@ -199,12 +225,12 @@ static int tag_cb(const char *name, void *data)
 {
 	struct glob_ctx *g = data;
 	struct tip *t;
-	long major, minor;
+	char line[LINE_MAX_LEN];
 	int stable;
 	git_oid oid;
 	const char *short_name = name + strlen("refs/tags/");
 
-	if (!classify_tag(short_name, &major, &minor, &stable))
+	if (!classify_tag(short_name, line, &stable))
 		return 0;
 	if (peel_commit(g->repo, name, &oid) < 0)
 		return 0; /* a tag of a tree or blob names no release */
@@ -215,10 +241,9 @@ static int tag_cb(const char *name, void *data)
 	t = &g->ts->t.v[g->ts->t.n - 1];
 	t->release = strdup(short_name);
 	t->stable_tag = stable;
-	t->major = major;
-	t->minor = minor;
+	memcpy(t->line, line, sizeof(t->line));
 	if (stable && t->release &&
-	    asprintf(&t->branch, "linux-%ld.%ld.y", major, minor) < 0)
+	    asprintf(&t->branch, "linux-%s.y", line) < 0)
 		t->branch = NULL, g->oom = 1;
 	if (!t->release)
 		g->oom = 1;
@@ -837,29 +862,16 @@ struct writer {
 	FILE *f;
 	unsigned char buf[1 << 16];
 	size_t len;
-	uint64_t h;
+	struct fs_idx_ck ck;
 	uint64_t written; /* bytes after the header */
 	int failed;
 };
-
-static void ck_words(struct writer *wr, const unsigned char *p, size_t len)
-{
-	uint64_t w;
-
-	while (len >= 8) {
-		memcpy(&w, p, 8);
-		wr->h = (wr->h ^ w) * 0x100000001b3ull;
-		wr->h ^= wr->h >> 29;
-		p += 8;
-		len -= 8;
-	}
-}
 
 static void wr_flush(struct writer *wr)
 {
 	if (!wr->len)
 		return;
-	ck_words(wr, wr->buf, wr->len);
+	fs_idx_ck_update(&wr->ck, wr->buf, wr->len);
 	if (fwrite(wr->buf, 1, wr->len, wr->f) != wr->len)
 		wr->failed = 1;
 	wr->written += wr->len;
@@ -1082,20 +1094,20 @@ static int old_still_valid(struct build *b, git_repository *repo, char *note, si
 		if (t->stable_tag) {
 			char fork[80];
 			struct tip key;
-			snprintf(fork, sizeof(fork), "refs/tags/v%ld.%ld", t->major, t->minor);
+			snprintf(fork, sizeof(fork), "refs/tags/v%s", t->line);
 			key.name = fork;
 			fork_known = bsearch(&key, b->ts.t.v, b->ts.t.n, sizeof(key),
 					     tip_cmp_name) != NULL;
 		}
 		for (j = 0; j < notips; j++) {
 			const char *on = strings + otips[j].name;
-			long ma, mi;
+			char oline[LINE_MAX_LEN];
 			int st, related;
 			if (otips[j].kind != FS_TIP_TAG ||
-			    !classify_tag(on + strlen("refs/tags/"), &ma, &mi, &st))
+			    !classify_tag(on + strlen("refs/tags/"), oline, &st))
 				continue;
 			if (st == t->stable_tag)
-				related = !st || (ma == t->major && mi == t->minor);
+				related = !st || !strcmp(oline, t->line);
 			else
 				related = !t->stable_tag || !fork_known;
 			if (!related)
@@ -1137,6 +1149,74 @@ static void load_old(struct build *b, const struct fs_index *old)
 	b->old_nreleases = n;
 	b->old_branches = fs_idx_section(old, SEC_BRANCHES, &n);
 	b->old_nbranches = n;
+}
+
+/* ---- an estimate of the work, for the progress line ---------------------- */
+
+static uint64_t be32(const unsigned char *p)
+{
+	return (uint64_t)p[0] << 24 | (uint64_t)p[1] << 16 | (uint64_t)p[2] << 8 | p[3];
+}
+
+/* The number of commits in one commit-graph file (git's
+ * Documentation/gitformat-commit-graph: header "CGPH", a chunk table of
+ * 12-byte entries, the OIDF chunk's last fan-out entry is the count), or 0
+ * when it cannot be read. */
+static size_t graph_file_count(const char *path)
+{
+	unsigned char head[8], entry[12], fan[4];
+	size_t count = 0;
+	uint64_t off;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), i;
+
+	if (fd < 0)
+		return 0;
+	if (pread(fd, head, 8, 0) != 8 || memcmp(head, "CGPH", 4) || head[4] != 1)
+		goto out;
+	for (i = 0; i < head[6]; i++) {
+		if (pread(fd, entry, 12, 8 + 12 * i) != 12)
+			goto out;
+		if (memcmp(entry, "OIDF", 4))
+			continue;
+		off = be32(entry + 4) << 32 | be32(entry + 8);
+		if (pread(fd, fan, 4, (off_t)(off + 255 * 4)) == 4)
+			count = (size_t)be32(fan);
+		break;
+	}
+out:
+	close(fd);
+	return count;
+}
+
+/* How many commits the repository has, from its commit-graph (one file or
+ * a chain of them) when git has written one; 0 when unknown.  Only an
+ * estimate: the graph may be older than the refs, or hold commits the
+ * indexed refs do not reach. */
+static size_t commit_graph_count(git_repository *repo)
+{
+	const char *common = git_repository_commondir(repo);
+	char path[4096], line[128];
+	size_t total;
+	FILE *chain;
+
+	snprintf(path, sizeof(path), "%s/objects/info/commit-graph", common);
+	total = graph_file_count(path);
+	if (total)
+		return total;
+	snprintf(path, sizeof(path), "%s/objects/info/commit-graphs/commit-graph-chain", common);
+	chain = fopen(path, "re");
+	if (!chain)
+		return 0;
+	while (fgets(line, sizeof(line), chain)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strlen(line) != GIT_OID_HEXSZ)
+			continue;
+		snprintf(path, sizeof(path), "%s/objects/info/commit-graphs/graph-%s.graph",
+			 common, line);
+		total += graph_file_count(path);
+	}
+	fclose(chain);
+	return total;
 }
 
 static int cpu_count(void)
@@ -1224,6 +1304,35 @@ static int hash_cmp(const void *a, const void *b)
 	return x->value < y->value ? -1 : x->value > y->value;
 }
 
+/* V[0..NOLD) is sorted (the old index's table, renumbered in order);
+ * sort the new entries V[NOLD..N) and merge them in, so an update costs a
+ * pass over the table rather than a sort of it. */
+static int merge_new_hashes(struct fs_disk_hash *v, size_t n, size_t nold)
+{
+	struct fs_disk_hash *tail;
+	size_t ntail = n - nold, i, j, k;
+
+	if (!ntail)
+		return 0;
+	qsort(v + nold, ntail, sizeof(*v), hash_cmp);
+	if (!nold)
+		return 0;
+	tail = malloc(ntail * sizeof(*tail));
+	if (!tail)
+		return -1;
+	memcpy(tail, v + nold, ntail * sizeof(*tail));
+	/* Merge from the back, into the room the tail occupied. */
+	i = nold, j = ntail, k = n;
+	while (j > 0) {
+		if (i > 0 && hash_cmp(&v[i - 1], &tail[j - 1]) > 0)
+			v[--k] = v[--i];
+		else
+			v[--k] = tail[--j];
+	}
+	free(tail);
+	return 0;
+}
+
 int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 		 const struct fs_index *old, struct fs_index_stats *stats,
 		 struct fs_error *err)
@@ -1254,6 +1363,8 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 	uint16_t *release_map = NULL;
 	uint8_t *branch_map = NULL;
 
+	size_t expect_total = 0;
+
 	memset(&b, 0, sizeof(b));
 	b.opts = opts;
 	rc = open_repo(&repo, opts->repo_path, err);
@@ -1272,6 +1383,13 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 			load_old(&b, NULL);
 	}
 	stats->rebuilt = b.nold == 0;
+	/* The progress line's total: git's own count when it has one, else
+	 * on a rebuild the size of the cache it replaces. */
+	if (opts->progress && !b.nold) {
+		expect_total = commit_graph_count(repo);
+		if (!expect_total && old)
+			expect_total = fs_index_count(old);
+	}
 
 	w = calloc(1, sizeof(*w));
 	if (!w) {
@@ -1285,6 +1403,7 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 	w->old_commits = b.old_commits;
 	w->nold = b.nold;
 	w->opts = opts;
+	w->expect_total = expect_total;
 	w->repo_path = opts->repo_path;
 	for (i = 0; i < b.ts.t.n; i++)
 		if (intern(w, &b.ts.t.v[i].oid, INT64_MAX) < 0) {
@@ -1348,12 +1467,14 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 		}
 	}
 	for (i = 1; i < b.br_names.n; i++) {
-		/* linux-4.4.y forked from v4.4. */
-		long ma, mi;
+		/* linux-4.4.y forked from v4.4, linux-2.6.32.y from v2.6.32. */
+		const char *name = b.br_names.v[i];
+		size_t len = strlen(name);
 		char fork[64];
-		if (sscanf(b.br_names.v[i], "linux-%ld.%ld.y", &ma, &mi) == 2) {
+		if (len > 8 && len < sizeof(fork) && !strncmp(name, "linux-", 6) &&
+		    !strcmp(name + len - 2, ".y")) {
 			int r;
-			snprintf(fork, sizeof(fork), "v%ld.%ld", ma, mi);
+			snprintf(fork, sizeof(fork), "v%.*s", (int)(len - 8), name + 6);
 			r = find_name(b.rel_names.v, b.rel_names.n, 1, fork);
 			b.br_fork.v[i] = r > 0 ? (uint16_t)r : 0;
 		}
@@ -1605,11 +1726,16 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 				}
 			}
 		}
-		if (refsubj.n) /* qsort(NULL, 0, ...) is undefined */
-			qsort(refsubj.v, refsubj.n, sizeof(*refsubj.v), hash_cmp);
-		(void)first_new;
+		if (merge_new_hashes(refsubj.v, refsubj.n, first_new) < 0) {
+			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+			goto out;
+		}
 	}
 	/* Subject hashes of commits. */
+	if (VEC_RESERVE(subjects, b.old_nsubjects + nnew + 1)) {
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+		goto out;
+	}
 	for (i = 0; i < b.old_nsubjects; i++) {
 		struct fs_disk_hash hh = b.old_subjects[i];
 		hh.value = final_of_old[hh.value];
@@ -1628,8 +1754,10 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 			goto out;
 		}
 	}
-	if (subjects.n)
-		qsort(subjects.v, subjects.n, sizeof(*subjects.v), hash_cmp);
+	if (merge_new_hashes(subjects.v, subjects.n, b.old_nsubjects) < 0) {
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+		goto out;
+	}
 
 	/* Lay out and write the file. */
 	if (asprintf(&tmp_path, "%s.tmp.XXXXXX", cache_path) < 0) {
@@ -1682,7 +1810,7 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 		hdr.file_size = off;
 	}
 	wr->f = f;
-	wr->h = 0x9e3779b97f4a7c15ull ^ (hdr.file_size - sizeof(hdr));
+	fs_idx_ck_init(&wr->ck, hdr.file_size - sizeof(hdr));
 	if (fwrite(&hdr, sizeof(hdr), 1, f) != 1)
 		wr->failed = 1;
 	{
@@ -1771,11 +1899,7 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 	wr_put(wr, names.p, names.n);
 	wr_align(wr);
 	wr_flush(wr);
-	{
-		uint64_t hh = wr->h;
-		hh = (hh ^ 0) * 0x100000001b3ull;
-		hdr.checksum = fs_idx_file_checksum(&hdr, hh ^ (hh >> 32));
-	}
+	hdr.checksum = fs_idx_file_checksum(&hdr, fs_idx_ck_final(&wr->ck));
 	if (!wr->failed && (fseek(f, 0, SEEK_SET) || fwrite(&hdr, sizeof(hdr), 1, f) != 1))
 		wr->failed = 1;
 	if (wr->failed || fflush(f) || fsync(fileno(f))) {

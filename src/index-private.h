@@ -29,7 +29,7 @@
 #include "fixscan/index.h"
 
 #define FS_IDX_MAGIC "FSIDX\0\r\n"
-#define FS_IDX_VERSION 2
+#define FS_IDX_VERSION 3
 #define FS_IDX_BOM 0x01020304u
 
 enum fs_idx_section {
@@ -107,7 +107,17 @@ struct fs_disk_tip {
 	uint32_t pad;
 };
 
-/* The checksum of a byte range: 64-bit, word at a time. */
+/* The checksum of a byte range: 64-bit words mixed into four independent
+ * lanes (so the multiplications overlap), folded at the end.  Streamed:
+ * init with the total length, update with pieces (all but the last a
+ * multiple of 8 bytes), final. */
+struct fs_idx_ck {
+	uint64_t lane[4];
+	uint64_t words;
+};
+void fs_idx_ck_init(struct fs_idx_ck *ck, uint64_t len);
+void fs_idx_ck_update(struct fs_idx_ck *ck, const void *data, size_t len);
+uint64_t fs_idx_ck_final(const struct fs_idx_ck *ck);
 uint64_t fs_idx_checksum(const void *data, size_t len);
 /* The file's checksum from header H and BODY, the fs_idx_checksum() of
  * everything after the header: that of H with BODY as its checksum. */

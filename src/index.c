@@ -19,6 +19,7 @@
 
 struct fs_index {
 	char *cache_path;
+	struct stat file; /* of the cache file when it was loaded */
 	void *map;
 	size_t map_len;
 	const struct fs_disk_header *hdr;
@@ -67,20 +68,21 @@ const char *fs_evidence_name(enum fs_evidence ev)
 /* ---- release names ---------------------------------------------------- */
 
 struct version {
-	long part[3];
+	long part[4];
 	long rc; /* -rcN, or LONG_MAX for a release */
 	int ok;
 };
 
 static struct version parse_version(const char *s)
 {
-	struct version v = { { 0, 0, 0 }, 0, 0 };
+	struct version v = { { 0, 0, 0, 0 }, 0, 0 };
 	char *end;
 	int i;
 
 	if (*s == 'v')
 		s++;
-	for (i = 0; i < 3; i++) {
+	/* four numbers: v2.6.32.5 */
+	for (i = 0; i < 4; i++) {
 		if (*s < '0' || *s > '9')
 			break;
 		v.part[i] = strtol(s, &end, 10);
@@ -101,7 +103,7 @@ int fs_release_cmp(const char *a, const char *b)
 	struct version va = parse_version(a), vb = parse_version(b);
 	int i;
 
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 4; i++)
 		if (va.part[i] != vb.part[i])
 			return va.part[i] < vb.part[i] ? -1 : 1;
 	if (va.rc != vb.rc)
@@ -111,23 +113,79 @@ int fs_release_cmp(const char *a, const char *b)
 
 /* ---- hashing ------------------------------------------------------------ */
 
-uint64_t fs_idx_checksum(const void *data, size_t len)
+#define CK_PRIME 0x100000001b3ull
+
+static inline uint64_t ck_mix(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * CK_PRIME;
+	return h ^ (h >> 29);
+}
+
+void fs_idx_ck_init(struct fs_idx_ck *ck, uint64_t len)
+{
+	int k;
+
+	for (k = 0; k < 4; k++)
+		ck->lane[k] = (0x9e3779b97f4a7c15ull + (uint64_t)k) ^ len;
+	ck->words = 0;
+}
+
+void fs_idx_ck_update(struct fs_idx_ck *ck, const void *data, size_t len)
 {
 	const unsigned char *p = data;
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ len;
-	uint64_t w;
+	uint64_t w[4];
 
-	while (len >= 8) {
-		memcpy(&w, p, 8);
-		h = (h ^ w) * 0x100000001b3ull;
-		h ^= h >> 29;
+	while (len >= 8 && (ck->words & 3)) {
+		memcpy(w, p, 8);
+		ck->lane[ck->words & 3] = ck_mix(ck->lane[ck->words & 3], w[0]);
+		ck->words++;
 		p += 8;
 		len -= 8;
 	}
-	w = 0;
-	memcpy(&w, p, len);
-	h = (h ^ w) * 0x100000001b3ull;
+	while (len >= 32) {
+		memcpy(w, p, 32);
+		ck->lane[0] = ck_mix(ck->lane[0], w[0]);
+		ck->lane[1] = ck_mix(ck->lane[1], w[1]);
+		ck->lane[2] = ck_mix(ck->lane[2], w[2]);
+		ck->lane[3] = ck_mix(ck->lane[3], w[3]);
+		ck->words += 4;
+		p += 32;
+		len -= 32;
+	}
+	while (len >= 8) {
+		memcpy(w, p, 8);
+		ck->lane[ck->words & 3] = ck_mix(ck->lane[ck->words & 3], w[0]);
+		ck->words++;
+		p += 8;
+		len -= 8;
+	}
+	if (len) {
+		/* Only the last piece may end in a partial word. */
+		w[0] = 0;
+		memcpy(w, p, len);
+		ck->lane[ck->words & 3] = ck_mix(ck->lane[ck->words & 3], w[0]);
+		ck->words++;
+	}
+}
+
+uint64_t fs_idx_ck_final(const struct fs_idx_ck *ck)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ ck->words;
+	int k;
+
+	for (k = 0; k < 4; k++)
+		h = ck_mix(h, ck->lane[k]);
+	h *= CK_PRIME;
 	return h ^ (h >> 32);
+}
+
+uint64_t fs_idx_checksum(const void *data, size_t len)
+{
+	struct fs_idx_ck ck;
+
+	fs_idx_ck_init(&ck, len);
+	fs_idx_ck_update(&ck, data, len);
+	return fs_idx_ck_final(&ck);
 }
 
 uint64_t fs_idx_file_checksum(const struct fs_disk_header *h, uint64_t body)
@@ -217,11 +275,12 @@ static uint64_t checksum_fd(int fd, size_t offset, size_t len)
 {
 	enum { CHUNK = 1 << 20 };
 	unsigned char *buf = malloc(CHUNK);
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ len, w;
-	size_t done = 0, i;
+	struct fs_idx_ck ck;
+	size_t done = 0;
 
 	if (!buf)
 		return 0;
+	fs_idx_ck_init(&ck, len);
 	while (done < len) {
 		size_t want = len - done < CHUNK ? len - done : CHUNK;
 		ssize_t got = pread(fd, buf, want, (off_t)(offset + done));
@@ -229,28 +288,17 @@ static uint64_t checksum_fd(int fd, size_t offset, size_t len)
 			free(buf);
 			return 0;
 		}
-		for (i = 0; i + 8 <= (size_t)got; i += 8) {
-			memcpy(&w, buf + i, 8);
-			h = (h ^ w) * 0x100000001b3ull;
-			h ^= h >> 29;
-		}
-		if ((size_t)got % 8) {
-			/* Only the file's last bytes can be a partial word. */
-			w = 0;
-			memcpy(&w, buf + i, (size_t)got - i);
-			done += (size_t)got;
-			free(buf);
-			h = (h ^ w) * 0x100000001b3ull;
-			return h ^ (h >> 32);
-		}
+		fs_idx_ck_update(&ck, buf, (size_t)got);
 		done += (size_t)got;
 	}
 	free(buf);
-	h = (h ^ 0) * 0x100000001b3ull;
-	return h ^ (h >> 32);
+	return fs_idx_ck_final(&ck);
 }
 
-int fs_idx_load(struct fs_index **out, const char *path, struct fs_error *err)
+/* VERIFY 0 skips the checksum: only for a file this process has just
+ * written and synced, under the lock. */
+static int idx_load(struct fs_index **out, const char *path, int verify,
+		    struct fs_error *err)
 {
 	static const size_t elem[SEC_COUNT] = {
 		[SEC_COMMITS] = sizeof(struct fs_disk_commit),
@@ -292,6 +340,7 @@ int fs_idx_load(struct fs_index **out, const char *path, struct fs_error *err)
 		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 		goto out;
 	}
+	idx->file = st;
 	idx->map_len = st.st_size;
 	idx->map = mmap(NULL, idx->map_len, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (idx->map == MAP_FAILED) {
@@ -325,7 +374,8 @@ int fs_idx_load(struct fs_index **out, const char *path, struct fs_error *err)
 	/* The checksum reads the file through a small buffer, not through
 	 * the mapping, so that a lookup's resident memory stays the few
 	 * pages it touches rather than the whole file. */
-	if (fs_idx_file_checksum(h, checksum_fd(fd, sizeof(*h), idx->map_len - sizeof(*h))) !=
+	if (verify &&
+	    fs_idx_file_checksum(h, checksum_fd(fd, sizeof(*h), idx->map_len - sizeof(*h))) !=
 	    h->checksum) {
 		rc = fs_error_set(err, FS_ECORRUPT, "cache '%s' fails its checksum", path);
 		goto out;
@@ -385,6 +435,22 @@ out:
 	close(fd);
 	fs_index_free(idx);
 	return rc;
+}
+
+int fs_idx_load(struct fs_index **out, const char *path, struct fs_error *err)
+{
+	return idx_load(out, path, 1, err);
+}
+
+/* Is the cache file at PATH still the one IDX was loaded from? */
+static int same_file(const struct fs_index *idx, const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && st.st_dev == idx->file.st_dev &&
+	       st.st_ino == idx->file.st_ino && st.st_size == idx->file.st_size &&
+	       st.st_mtim.tv_sec == idx->file.st_mtim.tv_sec &&
+	       st.st_mtim.tv_nsec == idx->file.st_mtim.tv_nsec;
 }
 
 const struct fs_disk_header *fs_idx_header(const struct fs_index *idx)
@@ -520,8 +586,8 @@ int fs_index_open(struct fs_index **out, const struct fs_index_opts *opts,
 				goto out;
 			if (rc == 1)
 				goto done;
-			fs_index_free(old);
-			old = NULL;
+			/* Kept: if nobody replaces the file meanwhile, it is
+			 * the base of the update. */
 		}
 	}
 
@@ -558,6 +624,12 @@ int fs_index_open(struct fs_index **out, const struct fs_index_opts *opts,
 			goto out;
 		}
 	}
+	/* Another process may have updated the cache while this one waited;
+	 * a cache renamed over it is a new file. */
+	if (old && same_file(old, cache_path))
+		goto build;
+	fs_index_free(old);
+	old = NULL;
 	fs_error_clear(&load_err);
 	rc = opts->rebuild ? FS_ENOTFOUND : fs_idx_load(&old, cache_path, &load_err);
 	if (rc == 0) {
@@ -572,12 +644,13 @@ int fs_index_open(struct fs_index **out, const struct fs_index_opts *opts,
 		snprintf(stats->note, sizeof(stats->note), "%s; rebuilding it",
 			 load_err.message);
 	}
+build:
 	rc = fs_idx_build(opts, cache_path, old, stats, err);
 	if (rc < 0)
 		goto out;
 	fs_index_free(old);
 	old = NULL;
-	rc = fs_idx_load(&old, cache_path, err);
+	rc = idx_load(&old, cache_path, 0, err);
 	if (rc < 0)
 		goto out;
 done:

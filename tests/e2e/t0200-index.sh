@@ -122,6 +122,17 @@ test_expect_success 'index --no-progress and --progress are accepted' '
 	grep -q "0 new" out
 '
 
+test_expect_success 'index --progress: a total and an ETA from the commit-graph' '
+	cp -r R RG &&
+	"$FIXSCAN" index --repo RG --progress >out 2>err &&
+	grep -q "indexing: [0-9]* commits, " err &&
+	! grep -q ETA err &&
+	git -C RG commit-graph write --reachable &&
+	"$FIXSCAN" index --repo RG --rebuild --progress >out 2>err &&
+	grep -q "indexing: [0-9]*/12 commits, [0-9]*/s, ETA [0-9]*s" err &&
+	grep -q "^indexed 12 commits (12 new, full build)" out
+'
+
 test_expect_success 'index: found from the current directory without --repo' '
 	(cd R && "$FIXSCAN" index) >out &&
 	grep -q "^indexed 12 commits (0 new)" out

@@ -24,6 +24,7 @@
 #include <glib.h>
 
 #include "fixscan/index.h"
+#include "../../src/index-private.h"
 
 /* ---- a tiny repository builder on top of git fast-import ---------------- */
 
@@ -1401,6 +1402,71 @@ static void test_config_keys(void **state)
 	repo_free(r);
 }
 
+static void test_two_six_tags(void **state)
+{
+	/* Before 3.0 the mainline released v2.6.N and its stable branch
+	 * linux-2.6.N.y released v2.6.N.M. */
+	struct repo *r = repo_new("twosix");
+	struct fs_index *idx;
+	int a, b, c, s1, s2, s3, m;
+
+	a = commit(r, "master", 0, "Linux 2.6.31\n");
+	tag_light(r, "v2.6.31", a);
+	b = commit(r, "master", a, "Linux 2.6.32-rc1\n");
+	tag_light(r, "v2.6.32-rc1", b);
+	c = commit(r, "master", b, "Linux 2.6.32\n");
+	tag_light(r, "v2.6.32", c);
+	m = commit(r, "master", c, "mm: a change after 2.6.32\n");
+	s1 = commit(r, "linux-2.6.32.y", c, "Linux 2.6.32.1\n");
+	tag_light(r, "v2.6.32.1", s1);
+	s2 = commit(r, "linux-2.6.32.y", s1, "Linux 2.6.32.9\n");
+	tag_light(r, "v2.6.32.9", s2);
+	s3 = commit(r, "linux-2.6.32.y", s2, "Linux 2.6.32.10\n");
+	tag_light(r, "v2.6.32.10", s3);
+	repo_flush(r);
+	idx = open_idx(r->dir, NULL, false, NULL);
+	assert_release(idx, id(r, a), "v2.6.31");
+	assert_release(idx, id(r, b), "v2.6.32-rc1");
+	assert_release(idx, id(r, c), "v2.6.32");
+	assert_release(idx, id(r, m), NULL);
+	assert_true(fs_index_commit_is_mainline(idx, cid_of(idx, id(r, c))));
+	assert_string_equal(fs_index_commit_branch(idx, cid_of(idx, id(r, s1))), "linux-2.6.32.y");
+	assert_release(idx, id(r, s1), "v2.6.32.1");
+	assert_release(idx, id(r, s2), "v2.6.32.9");
+	assert_release(idx, id(r, s3), "v2.6.32.10");
+	assert_string_equal(fs_index_branch_fork(idx, "linux-2.6.32.y"), "v2.6.32");
+	assert_true(fs_index_in_branch(idx, cid_of(idx, id(r, s2)), "linux-2.6.32.y", "v2.6.32.9"));
+	assert_false(fs_index_in_branch(idx, cid_of(idx, id(r, s3)), "linux-2.6.32.y", "v2.6.32.9"));
+	assert_false(fs_index_in_branch(idx, cid_of(idx, id(r, m)), "linux-2.6.32.y", NULL));
+	fs_index_free(idx);
+	repo_free(r);
+}
+
+static void test_branch_on_two_remotes(void **state)
+{
+	/* A stale origin and a fresh stable remote carry linux-4.4.y: the
+	 * commits only the fresh one has are on the branch too. */
+	struct repo *r = repo_new("remotes");
+	struct fs_index *idx;
+	int a, s1, s2;
+
+	a = commit(r, "master", 0, "Linux 4.4\n");
+	tag_light(r, "v4.4", a);
+	s1 = commit(r, "linux-4.4.y", a, "usb: a backport\n");
+	s2 = commit(r, "linux-4.4.y", s1, "net: a later backport\n");
+	repo_flush(r);
+	run("git -C '%s' update-ref refs/remotes/aaa/linux-4.4.y %s", r->dir, id(r, s1));
+	run("git -C '%s' update-ref refs/remotes/zzz/linux-4.4.y %s", r->dir, id(r, s2));
+	run("git -C '%s' branch -q -D linux-4.4.y", r->dir);
+	idx = open_idx(r->dir, NULL, false, NULL);
+	assert_int_equal(fs_index_count(idx), 3);
+	assert_string_equal(fs_index_commit_branch(idx, cid_of(idx, id(r, s1))), "linux-4.4.y");
+	assert_string_equal(fs_index_commit_branch(idx, cid_of(idx, id(r, s2))), "linux-4.4.y");
+	assert_true(fs_index_in_branch(idx, cid_of(idx, id(r, s2)), "linux-4.4.y", NULL));
+	fs_index_free(idx);
+	repo_free(r);
+}
+
 static void test_odd_objects(void **state)
 {
 	/* Tags of trees and blobs, nested tags, a tag named like a release
@@ -1470,6 +1536,46 @@ static void test_shallow(void **state)
 	repo_free(k.r);
 }
 
+/* The cache checksum is streamed by the writer in 64 KB pieces and by the
+ * loader in 1 MB pieces: any split must give the same sum, and a changed,
+ * moved or missing word must change it. */
+static void test_checksum_pieces(void **state)
+{
+	enum { LEN = 8 * 1001 + 5 };
+	static const size_t cuts[] = { 8, 24, 40, 32, 8, 800, 64 };
+	unsigned char *buf = malloc(LEN), tmp[8];
+	struct fs_idx_ck ck;
+	uint64_t whole;
+	size_t i, off = 0;
+
+	(void)state;
+	assert_non_null(buf);
+	for (i = 0; i < LEN; i++)
+		buf[i] = (unsigned char)(i * 131 + 7);
+	whole = fs_idx_checksum(buf, LEN);
+	fs_idx_ck_init(&ck, LEN);
+	for (i = 0; off < LEN; i = (i + 1) % (sizeof(cuts) / sizeof(*cuts))) {
+		size_t n = LEN - off < cuts[i] ? LEN - off : cuts[i];
+		fs_idx_ck_update(&ck, buf + off, n);
+		off += n;
+	}
+	assert_int_equal(fs_idx_ck_final(&ck), whole);
+
+	buf[4000] ^= 1;
+	assert_int_not_equal(fs_idx_checksum(buf, LEN), whole);
+	buf[4000] ^= 1;
+	/* words 0 and 4 share a lane, words 0 and 1 do not */
+	memcpy(tmp, buf, 8), memcpy(buf, buf + 32, 8), memcpy(buf + 32, tmp, 8);
+	assert_int_not_equal(fs_idx_checksum(buf, LEN), whole);
+	memcpy(tmp, buf, 8), memcpy(buf, buf + 32, 8), memcpy(buf + 32, tmp, 8);
+	memcpy(tmp, buf, 8), memcpy(buf, buf + 8, 8), memcpy(buf + 8, tmp, 8);
+	assert_int_not_equal(fs_idx_checksum(buf, LEN), whole);
+	memcpy(tmp, buf, 8), memcpy(buf, buf + 8, 8), memcpy(buf + 8, tmp, 8);
+	assert_int_equal(fs_idx_checksum(buf, LEN), whole);
+	assert_int_not_equal(fs_idx_checksum(buf, LEN - 8), whole);
+	free(buf);
+}
+
 static void test_names(void **state)
 {
 	assert_string_equal(fs_ref_kind_name(FS_REF_UPSTREAM), "upstream");
@@ -1484,6 +1590,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_checksum_pieces),
+		cmocka_unit_test_setup_teardown(test_two_six_tags, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_branch_on_two_remotes, setup, teardown),
 		cmocka_unit_test(test_release_cmp),
 		cmocka_unit_test_setup_teardown(test_resolve_prefixes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resolve_ambiguous, setup, teardown),
