@@ -372,7 +372,7 @@ int fs_idx_up_to_date(const struct fs_index *old, const char *repo_path,
 	struct tips ts;
 	const struct fs_disk_tip *otips;
 	const char *strings;
-	uint64_t notips, nstr;
+	uint64_t notips;
 	size_t i;
 	int rc;
 
@@ -383,8 +383,7 @@ int fs_idx_up_to_date(const struct fs_index *old, const char *repo_path,
 	git_repository_free(repo);
 	if (rc < 0)
 		return rc;
-	otips = fs_idx_section(old, SEC_TIPS, &notips);
-	strings = fs_idx_section(old, SEC_STRINGS, &nstr);
+	otips = fs_idx_tips(old, &notips, &strings);
 	rc = notips == ts.t.n;
 	for (i = 0; rc && i < ts.t.n; i++)
 		rc = !strcmp(strings + otips[i].name, ts.t.v[i].name) &&
@@ -560,15 +559,25 @@ static int table_grow(struct walk *w)
 /* The global id of OID, adding it as a new pending node, to be read in
  * WHEN order, when it is neither in the old index nor seen before.  Called
  * with the lock held. */
+static long add_node(struct walk *w, const git_oid *oid, int queue, int64_t when);
+
 static long intern(struct walk *w, const git_oid *oid, int64_t when)
 {
 	long old = w->nold ? old_lookup(w, oid) : -1;
+
+	if (old >= 0)
+		return old;
+	return add_node(w, oid, 1, when);
+}
+
+/* The global id of OID among the nodes, adding a node when it is new: to
+ * be read (QUEUE), or already known (a commit of the old delta). */
+static long add_node(struct walk *w, const git_oid *oid, int queue, int64_t when)
+{
 	uint32_t slot;
 	size_t j;
 	struct node *n;
 
-	if (old >= 0)
-		return old;
 	if ((w->nnodes + 1) * 2 > w->table_size && table_grow(w) < 0)
 		return -1;
 	j = oid_hash(oid) & (w->table_size - 1);
@@ -588,7 +597,7 @@ static long intern(struct walk *w, const git_oid *oid, int64_t when)
 	n->oid = *oid;
 	w->nnodes++;
 	w->table[j] = slot + 1;
-	if (queue_push(w, slot, when))
+	if (queue && queue_push(w, slot, when))
 		return -1;
 	return (long)(w->nold + slot);
 }
@@ -764,6 +773,10 @@ static int read_commit(struct worker *wk, struct node *n, uint32_t slot,
 }
 
 #define BATCH 128
+/* An update writes a delta while the commits since the cache are at most
+ * one in DELTA_RATIO of it (168,000 at kernel scale): then rewriting the
+ * delta each time stays small against rewriting the cache. */
+#define DELTA_RATIO 8
 /* Commits read between two fs_git_drop_pack_pages(). */
 #define DROP_EVERY 16384
 
@@ -847,7 +860,9 @@ static void *worker_main(void *arg)
 			w->dropped_at = w->done;
 			fs_git_drop_pack_pages();
 		}
-		if (wk->id == 0 && w->opts->progress)
+		/* Under the lock, so calls never overlap; whichever worker
+		 * finished a batch reports it. */
+		if (w->opts->progress)
 			w->opts->progress(w->done, w->expect_total, w->opts->progress_data);
 		pthread_cond_broadcast(&w->cond);
 	}
@@ -862,7 +877,7 @@ struct writer {
 	FILE *f;
 	unsigned char buf[1 << 16];
 	size_t len;
-	struct fs_idx_ck ck;
+	struct fs_idx_body_ck ck;
 	uint64_t written; /* bytes after the header */
 	int failed;
 };
@@ -871,7 +886,7 @@ static void wr_flush(struct writer *wr)
 {
 	if (!wr->len)
 		return;
-	fs_idx_ck_update(&wr->ck, wr->buf, wr->len);
+	fs_idx_body_ck_update(&wr->ck, wr->buf, wr->len);
 	if (fwrite(wr->buf, 1, wr->len, wr->f) != wr->len)
 		wr->failed = 1;
 	wr->written += wr->len;
@@ -927,6 +942,8 @@ struct build {
 	struct walk *w;
 	struct worker *workers;
 	int nworkers;
+	size_t npools;      /* workers, and one pool for the old delta */
+	size_t npreloaded;  /* nodes that are the old delta's commits */
 	struct tips ts;
 
 	/* Per global id (old cids first, then new slots). */
@@ -1041,9 +1058,9 @@ static long global_id(struct build *b, const git_oid *oid)
  * NOTE and returns 0 when a full rebuild is needed. */
 static int old_still_valid(struct build *b, git_repository *repo, char *note, size_t nlen)
 {
-	uint64_t notips, nstr;
-	const struct fs_disk_tip *otips = fs_idx_section(b->old, SEC_TIPS, &notips);
-	const char *strings = fs_idx_section(b->old, SEC_STRINGS, &nstr);
+	uint64_t notips;
+	const char *strings;
+	const struct fs_disk_tip *otips = fs_idx_tips(b->old, &notips, &strings);
 	const struct fs_disk_header *h = fs_idx_header(b->old);
 	size_t i, j;
 
@@ -1231,18 +1248,8 @@ static int run_walk(struct build *b, struct fs_error *err)
 	struct walk *w = b->w;
 	int i, rc = 0, started = 0;
 
-	b->nworkers = b->opts->threads > 0 ? b->opts->threads : cpu_count();
-	if (b->nworkers > 8)
-		b->nworkers = 8;
-	b->workers = calloc(b->nworkers, sizeof(*b->workers));
-	if (!b->workers)
-		return fs_error_set(err, FS_ENOMEM, "out of memory");
 	for (i = 0; i < b->nworkers; i++) {
 		struct worker *wk = &b->workers[i];
-		wk->w = w;
-		wk->id = i;
-		if (pool_add(&wk->pool, "", 0) < 0)
-			return fs_error_set(err, FS_ENOMEM, "out of memory");
 		rc = open_repo(&wk->repo, b->opts->repo_path, err);
 		if (rc == 0 && git_repository_odb(&wk->odb, wk->repo) < 0)
 			rc = fs_error_set_git(err, FS_EGIT, "cannot open the object database of '%s'",
@@ -1304,6 +1311,74 @@ static int hash_cmp(const void *a, const void *b)
 	return x->value < y->value ? -1 : x->value > y->value;
 }
 
+/* Make the old delta's commits nodes that are already read, so that the
+ * walk stops at them as it stops at the cache's, and the new delta or
+ * cache is written from them as from the commits just read.  Their
+ * subjects and refs are copied into the last pool.  Slot J is the delta's
+ * commit J, so a parent number in the delta maps to a slot directly. */
+static int preload_delta(struct build *b, struct fs_error *err)
+{
+	const struct fs_index *old = b->old;
+	struct worker *pw = &b->workers[b->nworkers];
+	struct walk *w = b->w;
+	const struct fs_disk_commit *dc;
+	const uint32_t *dparents;
+	const struct fs_disk_ref *drefs;
+	const char *dstr;
+	uint64_t dn, n;
+	size_t j, k;
+
+	dc = fs_idx_delta_section(old, SEC_COMMITS, &dn);
+	if (!dn)
+		return 0;
+	dparents = fs_idx_delta_section(old, SEC_PARENTS, &n);
+	drefs = fs_idx_delta_section(old, SEC_REFS, &n);
+	dstr = fs_idx_delta_section(old, SEC_STRINGS, &n);
+	for (j = 0; j < dn; j++) {
+		git_oid oid;
+		long slot, off;
+		struct node *nd;
+
+		memcpy(oid.id, dc[j].oid, 20);
+		slot = add_node(w, &oid, 0, 0);
+		if (slot < 0 || (size_t)slot != b->nold + j)
+			goto oom;
+		nd = node_at(w, (uint32_t)j);
+		off = pool_add(&pw->pool, dstr + dc[j].subject, strlen(dstr + dc[j].subject));
+		if (off < 0)
+			goto oom;
+		nd->subject = (uint32_t)off;
+		nd->ref_first = (uint32_t)pw->refs.n;
+		nd->nrefs = dc[j].nrefs;
+		for (k = 0; k < dc[j].nrefs; k++) {
+			struct fs_disk_ref r = drefs[dc[j].ref_first + k];
+			r.source = (uint32_t)j;
+			if (r.subject) {
+				off = pool_add(&pw->pool, dstr + r.subject, strlen(dstr + r.subject));
+				if (off < 0)
+					goto oom;
+				r.subject = (uint32_t)off;
+			}
+			if (VEC_PUSH(pw->refs, r))
+				goto oom;
+		}
+		nd->parent_first = (uint32_t)w->parents.n;
+		nd->nparents = dc[j].nparents;
+		for (k = 0; k < dc[j].nparents; k++) {
+			/* global numbers in the old index are global ids here:
+			 * the cache's first, then the delta's in slot order */
+			if (VEC_PUSH(w->parents, dparents[dc[j].parent_first + k]))
+				goto oom;
+		}
+		nd->thread = (uint8_t)b->nworkers;
+		nd->state = NODE_READ;
+	}
+	b->npreloaded = dn;
+	return 0;
+oom:
+	return fs_error_set(err, FS_ENOMEM, "out of memory");
+}
+
 /* V[0..NOLD) is sorted (the old index's table, renumbered in order);
  * sort the new entries V[NOLD..N) and merge them in, so an update costs a
  * pass over the table rather than a sort of it. */
@@ -1349,6 +1424,7 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 	uint32_t *refkeys = NULL;
 	VEC(struct fs_disk_hash) refsubj = { NULL, 0, 0 };
 	VEC(struct fs_disk_hash) subjects = { NULL, 0, 0 };
+	VEC(struct fs_disk_relset) relset = { NULL, 0, 0 };
 	size_t *thread_str_base = NULL, *thread_ref_base = NULL;
 	struct pool names = { NULL, 0, 0 };
 	uint32_t *rel_off = NULL, *br_off = NULL, *tip_off = NULL;
@@ -1358,8 +1434,10 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 	FILE *f = NULL;
 	struct writer *wr = NULL;
 	struct fs_disk_header hdr;
-	int rc = 0, fd = -1;
-	size_t g;
+	int rc = 0, fd = -1, delta = 0;
+	size_t g, keep_old = 0, cid_off = 0, kept_refs;
+	char *delta_path = NULL;
+	const char *target;
 	uint16_t *release_map = NULL;
 	uint8_t *branch_map = NULL;
 
@@ -1405,6 +1483,30 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 	w->opts = opts;
 	w->expect_total = expect_total;
 	w->repo_path = opts->repo_path;
+	/* The reading threads, and one more pool for the old delta's
+	 * commits. */
+	b.nworkers = opts->threads > 0 ? opts->threads : cpu_count();
+	if (b.nworkers > 8)
+		b.nworkers = 8;
+	b.npools = b.nworkers + 1;
+	b.workers = calloc(b.npools, sizeof(*b.workers));
+	if (!b.workers) {
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (k = 0; k < b.npools; k++) {
+		b.workers[k].w = w;
+		b.workers[k].id = (int)k;
+		if (pool_add(&b.workers[k].pool, "", 0) < 0) {
+			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	if (b.nold) {
+		rc = preload_delta(&b, err);
+		if (rc < 0)
+			goto out;
+	}
 	for (i = 0; i < b.ts.t.n; i++)
 		if (intern(w, &b.ts.t.v[i].oid, INT64_MAX) < 0) {
 			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
@@ -1422,6 +1524,17 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 		snprintf(stats->note, sizeof(stats->note),
 			 "%zu commits named as parents are missing from '%s'",
 			 nnew - stats->new_commits, opts->repo_path);
+	/* Few commits since the cache: write them as its delta and leave the
+	 * cache as it is.  Many: one new cache with everything (the delta's
+	 * commits are among the nodes). */
+	delta = b.nold && stats->new_commits * DELTA_RATIO <= b.nold;
+	{
+		/* Tests take either path on small histories. */
+		const char *t = getenv("FIXSCAN_TEST_DELTA");
+		if (t && b.nold)
+			delta = !strcmp(t, "always") ? 1 : !strcmp(t, "never") ? 0 : delta;
+	}
+	stats->new_commits -= b.npreloaded;
 
 	/* Release table: the old names plus the tags, in version order. */
 	b.ntotal = b.nold + nnew;
@@ -1499,6 +1612,20 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 			b.release[g] = release_map[b.old_commits[g].release];
 			b.branch[g] = branch_map[b.old_commits[g].branch];
 			b.assigned[g] = 1;
+		}
+		/* Cache commits a tag newer than the cache has claimed. */
+		{
+			uint64_t nset, n;
+			const struct fs_disk_relset *set =
+				fs_idx_delta_section(b.old, SEC_RELSET, &nset);
+			const uint32_t *drel = fs_idx_delta_section(b.old, SEC_RELEASES, &n);
+			const char *dstr = fs_idx_delta_section(b.old, SEC_STRINGS, &n);
+			for (i = 0; i < nset; i++) {
+				int r = find_name(b.rel_names.v, b.rel_names.n, 1,
+						  dstr + drel[set[i].release]);
+				if (set[i].cid < b.nold)
+					b.release[set[i].cid] = r > 0 ? (uint16_t)r : 0;
+			}
 		}
 	}
 	/* Releases: tags in version order; a commit belongs to the first tag
@@ -1578,9 +1705,16 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 	qsort_r(new_order, nnew, sizeof(*new_order), slot_oid_cmp, w);
 	for (i = 0; i < w->nnodes; i++)
 		final_of_new[i] = UINT32_MAX;
-	for (i = 0, j = 0; i < b.nold || j < nnew;) {
+	/* A delta holds the nodes only, numbered after the cache's commits,
+	 * which keep their numbers. */
+	keep_old = delta ? 0 : b.nold;
+	cid_off = delta ? b.nold : 0;
+	if (delta)
+		for (i = 0; i < b.nold; i++)
+			final_of_old[i] = (uint32_t)i;
+	for (i = 0, j = 0; i < keep_old || j < nnew;) {
 		int take_old;
-		if (i == b.nold)
+		if (i == keep_old)
 			take_old = 0;
 		else if (j == nnew)
 			take_old = 1;
@@ -1591,28 +1725,29 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 			final_src[nfinal++] = (int32_t)i;
 			i++;
 		} else {
-			final_of_new[new_order[j]] = (uint32_t)nfinal;
+			final_of_new[new_order[j]] = (uint32_t)(cid_off + nfinal);
 			final_src[nfinal++] = -(int32_t)new_order[j] - 1;
 			j++;
 		}
 	}
-	if (nfinal >= UINT32_MAX / 2) {
+	kept_refs = keep_old ? b.old_nrefs : 0;
+	if (cid_off + nfinal >= UINT32_MAX / 2) {
 		rc = fs_error_set(err, FS_EGENERIC, "too many commits");
 		goto out;
 	}
 
 	/* Strings: the old pool, each thread's pool, then the names. */
-	thread_str_base = calloc(b.nworkers + 1, sizeof(*thread_str_base));
-	thread_ref_base = calloc(b.nworkers + 1, sizeof(*thread_ref_base));
+	thread_str_base = calloc(b.npools + 1, sizeof(*thread_str_base));
+	thread_ref_base = calloc(b.npools + 1, sizeof(*thread_ref_base));
 	if (!thread_str_base || !thread_ref_base) {
 		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 		goto out;
 	}
 	{
-		size_t base = b.nold ? b.old_strings_len : 0, rbase = b.old_nrefs;
-		if (!b.nold)
+		size_t base = keep_old ? b.old_strings_len : 0, rbase = kept_refs;
+		if (!keep_old)
 			base = 1; /* offset 0 is the "" that starts the file's pool */
-		for (k = 0; k < (size_t)b.nworkers; k++) {
+		for (k = 0; k < b.npools; k++) {
 			thread_str_base[k] = base;
 			thread_ref_base[k] = rbase;
 			base += b.workers[k].pool.n;
@@ -1661,11 +1796,11 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < b.old_nrefs; i++) {
+	for (i = 0; i < kept_refs; i++) {
 		refs[i] = b.old_refs[i];
 		refs[i].source = final_of_old[refs[i].source];
 	}
-	for (k = 0; k < (size_t)b.nworkers; k++) {
+	for (k = 0; k < b.npools; k++) {
 		struct worker *wk = &b.workers[k];
 		for (i = 0; i < wk->refs.n; i++) {
 			struct fs_disk_ref *r = &refs[thread_ref_base[k] + i];
@@ -1685,17 +1820,17 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 		goto out;
 	}
 	{
-		size_t nn = nrefs - b.old_nrefs;
+		size_t nn = nrefs - kept_refs;
 		uint32_t *newpos = malloc((nn + 1) * sizeof(*newpos));
 		if (!newpos) {
 			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 			goto out;
 		}
 		for (i = 0; i < nn; i++)
-			newpos[i] = (uint32_t)(b.old_nrefs + i);
+			newpos[i] = (uint32_t)(kept_refs + i);
 		qsort_r(newpos, nn, sizeof(*newpos), refpos_cmp, refs);
-		for (i = 0, j = 0, k = 0; i < b.old_nrefs || j < nn; k++) {
-			if (j == nn || (i < b.old_nrefs &&
+		for (i = 0, j = 0, k = 0; i < kept_refs || j < nn; k++) {
+			if (j == nn || (i < kept_refs &&
 					refpos_cmp(&b.old_refkeys[i], &newpos[j], refs) < 0))
 				refkeys[k] = b.old_refkeys[i++];
 			else
@@ -1705,14 +1840,14 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 	}
 	/* Hashes of the quoted subjects of Fixes: tags, for tags whose id is
 	 * wrong. */
-	for (i = 0; i < b.old_nrefsubj; i++)
+	for (i = 0; keep_old && i < b.old_nrefsubj; i++)
 		if (VEC_PUSH(refsubj, b.old_refsubj[i])) {
 			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 			goto out;
 		}
 	{
 		size_t first_new = refsubj.n;
-		for (k = 0; k < (size_t)b.nworkers; k++) {
+		for (k = 0; k < b.npools; k++) {
 			struct worker *wk = &b.workers[k];
 			for (i = 0; i < wk->refs.n; i++) {
 				struct fs_disk_hash hh = { 0, 0, 0 };
@@ -1732,11 +1867,11 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 		}
 	}
 	/* Subject hashes of commits. */
-	if (VEC_RESERVE(subjects, b.old_nsubjects + nnew + 1)) {
+	if (VEC_RESERVE(subjects, (keep_old ? b.old_nsubjects : 0) + nnew + 1)) {
 		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < b.old_nsubjects; i++) {
+	for (i = 0; keep_old && i < b.old_nsubjects; i++) {
 		struct fs_disk_hash hh = b.old_subjects[i];
 		hh.value = final_of_old[hh.value];
 		if (VEC_PUSH(subjects, hh)) {
@@ -1754,13 +1889,32 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 			goto out;
 		}
 	}
-	if (merge_new_hashes(subjects.v, subjects.n, b.old_nsubjects) < 0) {
+	if (merge_new_hashes(subjects.v, subjects.n, keep_old ? b.old_nsubjects : 0) < 0) {
 		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 		goto out;
 	}
 
+	/* A delta's view of the cache's commits: those a tag newer than the
+	 * cache has claimed.  (relmap, the cache's releases renumbered, is
+	 * release_map.) */
+	if (delta)
+		for (g = 0; g < b.nold; g++) {
+			struct fs_disk_relset e = { (uint32_t)g, b.release[g], 0 };
+			if (b.release[g] != release_map[b.old_commits[g].release] &&
+			    VEC_PUSH(relset, e)) {
+				rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+				goto out;
+			}
+		}
+
 	/* Lay out and write the file. */
-	if (asprintf(&tmp_path, "%s.tmp.XXXXXX", cache_path) < 0) {
+	delta_path = fs_idx_delta_path(cache_path);
+	if (!delta_path) {
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+		goto out;
+	}
+	target = delta ? delta_path : cache_path;
+	if (asprintf(&tmp_path, "%s.tmp.XXXXXX", target) < 0) {
 		tmp_path = NULL;
 		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 		goto out;
@@ -1785,6 +1939,20 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 	hdr.bom = FS_IDX_BOM;
 	hdr.repo_path = repo_off;
 	hdr.flags = b.ts.shallow ? FS_IDX_SHALLOW : 0;
+	if (delta) {
+		hdr.flags |= FS_IDX_DELTA;
+		hdr.base_checksum = fs_idx_header(b.old)->checksum;
+		hdr.base_commits = (uint32_t)b.nold;
+		hdr.base_refs = (uint32_t)b.old_nrefs;
+	} else {
+		/* No two caches have the same checksum, even of the same
+		 * history, so a delta left over from an earlier one never
+		 * fits a new one. */
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		hdr.base_checksum = ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) ^
+				    ((uint64_t)getpid() << 40);
+	}
 	{
 		size_t nparents_total = 0;
 		uint64_t off = sizeof(hdr);
@@ -1806,11 +1974,13 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 		LAY(SEC_BRANCHES, b.br_names.n, sizeof(struct fs_disk_branch));
 		LAY(SEC_TIPS, b.ts.t.n, sizeof(struct fs_disk_tip));
 		LAY(SEC_STRINGS, strings_len, 1);
+		LAY(SEC_RELSET, relset.n, sizeof(struct fs_disk_relset));
+		LAY(SEC_RELMAP, delta ? b.old_nreleases : 0, sizeof(uint16_t));
 #undef LAY
 		hdr.file_size = off;
 	}
 	wr->f = f;
-	fs_idx_ck_init(&wr->ck, hdr.file_size - sizeof(hdr));
+	fs_idx_body_ck_init(&wr->ck, hdr.file_size - sizeof(hdr));
 	if (fwrite(&hdr, sizeof(hdr), 1, f) != 1)
 		wr->failed = 1;
 	{
@@ -1859,7 +2029,7 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 					/* A missing parent (shallow clone) points
 					 * at the commit itself, which walks ignore. */
 					if (p == UINT32_MAX)
-						p = (uint32_t)i;
+						p = (uint32_t)(cid_off + i);
 					wr_put(wr, &p, sizeof(p));
 				}
 			}
@@ -1890,16 +2060,21 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 		wr_put(wr, &t, sizeof(t));
 	}
 	wr_align(wr);
-	if (b.nold)
+	if (keep_old)
 		wr_put(wr, b.old_strings, b.old_strings_len);
 	else
 		wr_put(wr, "", 1);
-	for (k = 0; k < (size_t)b.nworkers; k++)
+	for (k = 0; k < b.npools; k++)
 		wr_put(wr, b.workers[k].pool.p, b.workers[k].pool.n);
 	wr_put(wr, names.p, names.n);
 	wr_align(wr);
+	wr_put(wr, relset.v, relset.n * sizeof(*relset.v));
+	wr_align(wr);
+	if (delta)
+		wr_put(wr, release_map, b.old_nreleases * sizeof(*release_map));
+	wr_align(wr);
 	wr_flush(wr);
-	hdr.checksum = fs_idx_file_checksum(&hdr, fs_idx_ck_final(&wr->ck));
+	hdr.checksum = fs_idx_file_checksum(&hdr, fs_idx_body_ck_final(&wr->ck));
 	if (!wr->failed && (fseek(f, 0, SEEK_SET) || fwrite(&hdr, sizeof(hdr), 1, f) != 1))
 		wr->failed = 1;
 	if (wr->failed || fflush(f) || fsync(fileno(f))) {
@@ -1912,11 +2087,15 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 		goto out;
 	}
 	f = NULL;
-	if (rename(tmp_path, cache_path) < 0) {
+	if (rename(tmp_path, target) < 0) {
 		rc = fs_error_set(err, FS_EIO, "cannot rename '%s' to '%s': %s", tmp_path,
-				  cache_path, strerror(errno));
+				  target, strerror(errno));
 		goto out;
 	}
+	/* The new cache has the delta's commits; the delta no longer fits
+	 * it (see above), and goes. */
+	if (!delta)
+		unlink(delta_path);
 	free(tmp_path);
 	tmp_path = NULL;
 	rc = 0;
@@ -1930,6 +2109,8 @@ out:
 		free(tmp_path);
 	}
 	free(wr);
+	free(delta_path);
+	free(relset.v);
 	free(release_map);
 	free(branch_map);
 	free(rel_off);
@@ -1954,7 +2135,7 @@ out:
 	free(b.br_names.v);
 	free(b.br_fork.v);
 	if (b.workers) {
-		for (k = 0; k < (size_t)b.nworkers; k++) {
+		for (k = 0; k < b.npools; k++) {
 			git_odb_free(b.workers[k].odb);
 			git_repository_free(b.workers[k].repo);
 			free(b.workers[k].pool.p);

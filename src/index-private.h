@@ -14,6 +14,20 @@
  *   branches  struct fs_disk_branch[]; entry 0 is mainline
  *   tips      struct fs_disk_tip[]: the refs and tags indexed, for updates
  *   strings   NUL-terminated strings; offset 0 is ""
+ *   relset    struct fs_disk_relset[] (a delta only, see below)
+ *   relmap    uint16_t[] (a delta only)
+ *
+ * An update writes a delta beside the cache ("<cache>.delta") instead of
+ * rewriting it, while the commits since the cache are few: the same layout
+ * holding only those commits.  Commit numbers go on from the cache's (a
+ * delta's first commit is number base_commits), as do ref positions
+ * (base_refs); parents and ref sources are global numbers, and section
+ * positions (ref_first, refkeys, refsubj values) are the delta's own.  The
+ * delta's release and branch tables and tips are complete and replace the
+ * cache's: the branch table keeps the cache's numbers, relmap renumbers the
+ * cache's releases, and relset gives the release of cache commits that a
+ * tag newer than the cache has claimed.  base_checksum ties a delta to its
+ * cache: a delta whose cache was replaced is stale and ignored.
  *
  * All integers are in host byte order: the cache is a local file, rebuilt
  * when the version or the byte-order mark differs.  The checksum covers
@@ -43,6 +57,8 @@ enum fs_idx_section {
 	SEC_BRANCHES,
 	SEC_TIPS,
 	SEC_STRINGS,
+	SEC_RELSET,
+	SEC_RELMAP,
 	SEC_COUNT
 };
 
@@ -58,11 +74,21 @@ struct fs_disk_header {
 	uint64_t file_size;
 	uint64_t checksum;
 	uint32_t repo_path;   /* string offset */
-	uint32_t flags;       /* FS_IDX_SHALLOW */
+	uint32_t flags;       /* FS_IDX_SHALLOW, FS_IDX_DELTA */
+	uint64_t base_checksum; /* a delta: the checksum of its cache */
+	uint32_t base_commits;  /* a delta: commits in its cache */
+	uint32_t base_refs;     /* a delta: refs in its cache */
 	struct fs_disk_section sec[SEC_COUNT];
 };
 
 #define FS_IDX_SHALLOW 1u
+#define FS_IDX_DELTA 2u
+
+struct fs_disk_relset {
+	uint32_t cid;     /* a commit of the cache, ascending */
+	uint16_t release; /* in the delta's release table */
+	uint16_t pad;
+};
 
 struct fs_disk_commit {
 	uint8_t oid[20];
@@ -119,6 +145,19 @@ void fs_idx_ck_init(struct fs_idx_ck *ck, uint64_t len);
 void fs_idx_ck_update(struct fs_idx_ck *ck, const void *data, size_t len);
 uint64_t fs_idx_ck_final(const struct fs_idx_ck *ck);
 uint64_t fs_idx_checksum(const void *data, size_t len);
+
+/* The checksum of a cache file's body: that of its first and second
+ * halves (split at a multiple of 32 bytes), folded, so that a loader can
+ * sum the two halves at once on two cores.  Streamed like the above. */
+struct fs_idx_body_ck {
+	struct fs_idx_ck half[2];
+	uint64_t split, pos;
+};
+uint64_t fs_idx_body_split(uint64_t len);
+void fs_idx_body_ck_init(struct fs_idx_body_ck *ck, uint64_t len);
+void fs_idx_body_ck_update(struct fs_idx_body_ck *ck, const void *data, size_t len);
+uint64_t fs_idx_body_fold(uint64_t first, uint64_t second);
+uint64_t fs_idx_body_ck_final(const struct fs_idx_body_ck *ck);
 /* The file's checksum from header H and BODY, the fs_idx_checksum() of
  * everything after the header: that of H with BODY as its checksum. */
 uint64_t fs_idx_file_checksum(const struct fs_disk_header *h, uint64_t body);
@@ -146,9 +185,19 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 int fs_idx_up_to_date(const struct fs_index *old, const char *repo_path,
 		      struct fs_error *err);
 
-/* Accessors the builder uses on an old index. */
+/* The delta file beside the cache file PATH (malloc'ed, caller frees). */
+char *fs_idx_delta_path(const char *path);
+
+/* Accessors the builder uses on an old index: the header and sections of
+ * the cache file (fs_idx_section) and of its delta (fs_idx_delta_section:
+ * NULL and a count of 0 without one), and the tips of the newest of the
+ * two with the strings their names are in. */
 const struct fs_disk_header *fs_idx_header(const struct fs_index *idx);
 const void *fs_idx_section(const struct fs_index *idx, enum fs_idx_section s,
 			   uint64_t *count);
+const void *fs_idx_delta_section(const struct fs_index *idx, enum fs_idx_section s,
+				 uint64_t *count);
+const struct fs_disk_tip *fs_idx_tips(const struct fs_index *idx, uint64_t *count,
+				      const char **strings);
 
 #endif

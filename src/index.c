@@ -2,6 +2,7 @@
  * the file layout, index-build.c for how it is made). */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +18,8 @@
 #include "fixscan/tags.h"
 #include "index-private.h"
 
-struct fs_index {
-	char *cache_path;
-	struct stat file; /* of the cache file when it was loaded */
+/* One mapped file: the cache, or the delta on top of it. */
+struct layer {
 	void *map;
 	size_t map_len;
 	const struct fs_disk_header *hdr;
@@ -37,8 +37,26 @@ struct fs_index {
 	size_t nreleases;
 	const struct fs_disk_branch *branches;
 	size_t nbranches;
+	const struct fs_disk_tip *tips;
+	size_t ntips;
 	const char *strings;
 	size_t strings_len;
+	const struct fs_disk_relset *relset;
+	size_t nrelset;
+	const uint16_t *relmap;
+	size_t nrelmap;
+	size_t cid_base; /* the number of its first commit */
+	size_t ref_base; /* the global position of its first ref */
+};
+
+struct fs_index {
+	char *cache_path;
+	struct stat file;  /* the cache file when it was loaded */
+	struct stat delta; /* its delta, st_ino 0 when there was none */
+	struct layer layer[2];
+	int nlayers;       /* 2 with a delta */
+	size_t ncommits;
+	size_t nrefs;
 };
 
 const char *fs_ref_kind_name(enum fs_ref_kind kind)
@@ -188,6 +206,49 @@ uint64_t fs_idx_checksum(const void *data, size_t len)
 	return fs_idx_ck_final(&ck);
 }
 
+uint64_t fs_idx_body_split(uint64_t len)
+{
+	return len / 2 / 32 * 32;
+}
+
+void fs_idx_body_ck_init(struct fs_idx_body_ck *ck, uint64_t len)
+{
+	ck->split = fs_idx_body_split(len);
+	ck->pos = 0;
+	fs_idx_ck_init(&ck->half[0], ck->split);
+	fs_idx_ck_init(&ck->half[1], len - ck->split);
+}
+
+void fs_idx_body_ck_update(struct fs_idx_body_ck *ck, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	if (ck->pos < ck->split) {
+		size_t n = ck->split - ck->pos < len ? (size_t)(ck->split - ck->pos) : len;
+		fs_idx_ck_update(&ck->half[0], p, n);
+		ck->pos += n;
+		p += n;
+		len -= n;
+	}
+	if (len) {
+		fs_idx_ck_update(&ck->half[1], p, len);
+		ck->pos += len;
+	}
+}
+
+uint64_t fs_idx_body_fold(uint64_t first, uint64_t second)
+{
+	uint64_t h = ck_mix(0x9e3779b97f4a7c15ull, first);
+
+	h = ck_mix(h, second) * CK_PRIME;
+	return h ^ (h >> 32);
+}
+
+uint64_t fs_idx_body_ck_final(const struct fs_idx_body_ck *ck)
+{
+	return fs_idx_body_fold(fs_idx_ck_final(&ck->half[0]), fs_idx_ck_final(&ck->half[1]));
+}
+
 uint64_t fs_idx_file_checksum(const struct fs_disk_header *h, uint64_t body)
 {
 	struct fs_disk_header copy = *h;
@@ -268,9 +329,11 @@ static int section_ok(const struct fs_disk_header *h, enum fs_idx_section s,
 	return 1;
 }
 
-/* fs_idx_checksum() of LEN bytes of FD from OFFSET, read in chunks; the
- * chunks are multiples of 8 bytes, so the result is the same.  Returns 0
- * on a read error, which no valid file has as its checksum in practice. */
+/* fs_idx_checksum() of LEN bytes of FD from OFFSET, read in pieces
+ * through a buffer rather than the mapping, so that a lookup's resident
+ * memory stays the few pages it touches rather than the whole file.
+ * Returns 0 on a read error, which no valid file has as its checksum in
+ * practice. */
 static uint64_t checksum_fd(int fd, size_t offset, size_t len)
 {
 	enum { CHUNK = 1 << 20 };
@@ -295,10 +358,49 @@ static uint64_t checksum_fd(int fd, size_t offset, size_t len)
 	return fs_idx_ck_final(&ck);
 }
 
-/* VERIFY 0 skips the checksum: only for a file this process has just
- * written and synced, under the lock. */
-static int idx_load(struct fs_index **out, const char *path, int verify,
-		    struct fs_error *err)
+struct half_job {
+	int fd;
+	size_t offset, len;
+	uint64_t sum;
+};
+
+static void *half_main(void *arg)
+{
+	struct half_job *j = arg;
+
+	j->sum = checksum_fd(j->fd, j->offset, j->len);
+	return NULL;
+}
+
+/* The body checksum of the LEN bytes of FD from OFFSET, the second half
+ * summed by another thread (or this one, if none can start). */
+static uint64_t body_checksum_fd(int fd, size_t offset, size_t len)
+{
+	size_t split = (size_t)fs_idx_body_split(len);
+	struct half_job second = { fd, offset + split, len - split, 0 };
+	pthread_t t;
+	int threaded = pthread_create(&t, NULL, half_main, &second) == 0;
+	uint64_t first = checksum_fd(fd, offset, split);
+
+	if (threaded)
+		pthread_join(t, NULL);
+	else
+		half_main(&second);
+	return fs_idx_body_fold(first, second.sum);
+}
+
+static void layer_unmap(struct layer *L)
+{
+	if (L->map)
+		munmap(L->map, L->map_len);
+	memset(L, 0, sizeof(*L));
+}
+
+/* Map and check one file.  VERIFY 0 skips the checksum: only for a file
+ * this process has just written and synced, under the lock.  ST gets the
+ * file's status. */
+static int layer_load(struct layer *L, const char *path, int verify, struct stat *st,
+		      struct fs_error *err)
 {
 	static const size_t elem[SEC_COUNT] = {
 		[SEC_COMMITS] = sizeof(struct fs_disk_commit),
@@ -311,14 +413,14 @@ static int idx_load(struct fs_index **out, const char *path, int verify,
 		[SEC_BRANCHES] = sizeof(struct fs_disk_branch),
 		[SEC_TIPS] = sizeof(struct fs_disk_tip),
 		[SEC_STRINGS] = 1,
+		[SEC_RELSET] = sizeof(struct fs_disk_relset),
+		[SEC_RELMAP] = sizeof(uint16_t),
 	};
-	struct fs_index *idx = NULL;
 	const struct fs_disk_header *h;
-	struct stat st;
 	int fd, rc = 0;
 	size_t i;
 
-	*out = NULL;
+	memset(L, 0, sizeof(*L));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno == ENOENT)
@@ -326,32 +428,26 @@ static int idx_load(struct fs_index **out, const char *path, int verify,
 		return fs_error_set(err, FS_EIO, "cannot open '%s': %s", path,
 				    strerror(errno));
 	}
-	if (fstat(fd, &st) < 0) {
+	if (fstat(fd, st) < 0) {
 		rc = fs_error_set(err, FS_EIO, "cannot stat '%s': %s", path, strerror(errno));
 		goto out;
 	}
-	if ((size_t)st.st_size < sizeof(struct fs_disk_header)) {
+	if ((size_t)st->st_size < sizeof(struct fs_disk_header)) {
 		rc = fs_error_set(err, FS_ECORRUPT, "cache '%s' is truncated (%lld bytes)",
-				  path, (long long)st.st_size);
+				  path, (long long)st->st_size);
 		goto out;
 	}
-	idx = calloc(1, sizeof(*idx));
-	if (!idx || !(idx->cache_path = strdup(path))) {
-		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
-		goto out;
-	}
-	idx->file = st;
-	idx->map_len = st.st_size;
-	idx->map = mmap(NULL, idx->map_len, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (idx->map == MAP_FAILED) {
-		idx->map = NULL;
+	L->map_len = st->st_size;
+	L->map = mmap(NULL, L->map_len, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (L->map == MAP_FAILED) {
+		L->map = NULL;
 		rc = fs_error_set(err, FS_EIO, "cannot map '%s': %s", path, strerror(errno));
 		goto out;
 	}
 	/* Lookups are binary searches: read-ahead around each fault would
 	 * only pull in pages nobody asked for. */
-	madvise(idx->map, idx->map_len, MADV_RANDOM);
-	h = idx->hdr = idx->map;
+	madvise(L->map, L->map_len, MADV_RANDOM);
+	h = L->hdr = L->map;
 	if (memcmp(h->magic, FS_IDX_MAGIC, 8)) {
 		rc = fs_error_set(err, FS_ECORRUPT, "'%s' is not a fixscan cache", path);
 		goto out;
@@ -361,78 +457,156 @@ static int idx_load(struct fs_index **out, const char *path, int verify,
 				  path, h->version, FS_IDX_VERSION);
 		goto out;
 	}
-	if (h->file_size != idx->map_len) {
+	if (h->file_size != L->map_len) {
 		rc = fs_error_set(err, FS_ECORRUPT, "cache '%s' is truncated", path);
 		goto out;
 	}
 	for (i = 0; i < SEC_COUNT; i++) {
-		if (!section_ok(h, i, elem[i], idx->map_len)) {
+		if (!section_ok(h, i, elem[i], L->map_len)) {
 			rc = fs_error_set(err, FS_ECORRUPT, "cache '%s' has a bad section table", path);
 			goto out;
 		}
 	}
-	/* The checksum reads the file through a small buffer, not through
-	 * the mapping, so that a lookup's resident memory stays the few
-	 * pages it touches rather than the whole file. */
 	if (verify &&
-	    fs_idx_file_checksum(h, checksum_fd(fd, sizeof(*h), idx->map_len - sizeof(*h))) !=
+	    fs_idx_file_checksum(h, body_checksum_fd(fd, sizeof(*h), L->map_len - sizeof(*h))) !=
 	    h->checksum) {
 		rc = fs_error_set(err, FS_ECORRUPT, "cache '%s' fails its checksum", path);
 		goto out;
 	}
-#define SEC(s) ((const void *)((const char *)idx->map + h->sec[s].offset))
-	idx->commits = SEC(SEC_COMMITS);
-	idx->ncommits = h->sec[SEC_COMMITS].count;
-	idx->parents = SEC(SEC_PARENTS);
-	idx->refs = SEC(SEC_REFS);
-	idx->nrefs = h->sec[SEC_REFS].count;
-	idx->refkeys = SEC(SEC_REFKEYS);
-	idx->refsubj = SEC(SEC_REFSUBJ);
-	idx->nrefsubj = h->sec[SEC_REFSUBJ].count;
-	idx->subjects = SEC(SEC_SUBJECTS);
-	idx->nsubjects = h->sec[SEC_SUBJECTS].count;
-	idx->releases = SEC(SEC_RELEASES);
-	idx->nreleases = h->sec[SEC_RELEASES].count;
-	idx->branches = SEC(SEC_BRANCHES);
-	idx->nbranches = h->sec[SEC_BRANCHES].count;
-	idx->strings = SEC(SEC_STRINGS);
-	idx->strings_len = h->sec[SEC_STRINGS].count;
+#define SEC(s) ((const void *)((const char *)L->map + h->sec[s].offset))
+	L->commits = SEC(SEC_COMMITS);
+	L->ncommits = h->sec[SEC_COMMITS].count;
+	L->parents = SEC(SEC_PARENTS);
+	L->refs = SEC(SEC_REFS);
+	L->nrefs = h->sec[SEC_REFS].count;
+	L->refkeys = SEC(SEC_REFKEYS);
+	L->refsubj = SEC(SEC_REFSUBJ);
+	L->nrefsubj = h->sec[SEC_REFSUBJ].count;
+	L->subjects = SEC(SEC_SUBJECTS);
+	L->nsubjects = h->sec[SEC_SUBJECTS].count;
+	L->releases = SEC(SEC_RELEASES);
+	L->nreleases = h->sec[SEC_RELEASES].count;
+	L->branches = SEC(SEC_BRANCHES);
+	L->nbranches = h->sec[SEC_BRANCHES].count;
+	L->tips = SEC(SEC_TIPS);
+	L->ntips = h->sec[SEC_TIPS].count;
+	L->strings = SEC(SEC_STRINGS);
+	L->strings_len = h->sec[SEC_STRINGS].count;
+	L->relset = SEC(SEC_RELSET);
+	L->nrelset = h->sec[SEC_RELSET].count;
+	L->relmap = SEC(SEC_RELMAP);
+	L->nrelmap = h->sec[SEC_RELMAP].count;
 #undef SEC
 	/* Cheap structural checks, so a file with a valid checksum but wrong
 	 * contents (a bug, not a disk error) cannot send lookups astray. */
-	if (idx->strings_len == 0 || idx->strings[idx->strings_len - 1] != '\0' ||
-	    idx->nreleases == 0 || idx->nbranches == 0 ||
-	    h->sec[SEC_REFKEYS].count != idx->nrefs) {
+	if (L->strings_len == 0 || L->strings[L->strings_len - 1] != '\0' ||
+	    L->nreleases == 0 || L->nbranches == 0 ||
+	    h->sec[SEC_REFKEYS].count != L->nrefs) {
 		rc = fs_error_set(err, FS_ECORRUPT, "cache '%s' is inconsistent", path);
 		goto out;
 	}
 	/* The large tables are not walked here: the checksum vouches for
 	 * them, and walking them would make every lookup resident in all of
 	 * the file (220 MB at kernel scale) instead of the pages it needs. */
-	for (i = 0; i < idx->nreleases; i++)
-		if (idx->releases[i] >= idx->strings_len) {
-			rc = fs_error_set(err, FS_ECORRUPT, "cache '%s' is inconsistent", path);
-			goto out;
-		}
-	for (i = 0; i < idx->nbranches; i++)
-		if (idx->branches[i].name >= idx->strings_len ||
-		    idx->branches[i].fork >= idx->nreleases) {
-			rc = fs_error_set(err, FS_ECORRUPT, "cache '%s' is inconsistent", path);
-			goto out;
-		}
+	for (i = 0; i < L->nreleases; i++)
+		if (L->releases[i] >= L->strings_len)
+			goto inconsistent;
+	for (i = 0; i < L->nbranches; i++)
+		if (L->branches[i].name >= L->strings_len ||
+		    L->branches[i].fork >= L->nreleases)
+			goto inconsistent;
+	for (i = 0; i < L->ntips; i++)
+		if (L->tips[i].name >= L->strings_len)
+			goto inconsistent;
+	for (i = 0; i < L->nrelset; i++)
+		if (L->relset[i].release >= L->nreleases ||
+		    (i && L->relset[i].cid <= L->relset[i - 1].cid))
+			goto inconsistent;
+	for (i = 0; i < L->nrelmap; i++)
+		if (L->relmap[i] >= L->nreleases)
+			goto inconsistent;
+	goto out;
+inconsistent:
+	rc = fs_error_set(err, FS_ECORRUPT, "cache '%s' is inconsistent", path);
+out:
+	close(fd);
+	if (rc < 0)
+		layer_unmap(L);
+	return rc;
+}
+
+char *fs_idx_delta_path(const char *path)
+{
+	char *d = NULL;
+
+	return asprintf(&d, "%s.delta", path) < 0 ? NULL : d;
+}
+
+/* Does delta D extend cache B?  A delta left from before B was replaced
+ * does not. */
+static int delta_fits(const struct layer *b, const struct layer *d)
+{
+	size_t i;
+
+	if (!(d->hdr->flags & FS_IDX_DELTA) || d->hdr->base_checksum != b->hdr->checksum ||
+	    d->hdr->base_commits != b->ncommits || d->hdr->base_refs != b->nrefs ||
+	    d->nrelmap != b->nreleases || d->nbranches < b->nbranches)
+		return 0;
+	for (i = 1; i < b->nbranches; i++)
+		if (strcmp(b->strings + b->branches[i].name, d->strings + d->branches[i].name))
+			return 0;
+	return d->nrelset == 0 || d->relset[d->nrelset - 1].cid < b->ncommits;
+}
+
+static int idx_load(struct fs_index **out, const char *path, int verify,
+		    struct fs_error *err)
+{
+	struct fs_index *idx = calloc(1, sizeof(*idx));
+	char *dpath = NULL;
+	int rc;
+
+	*out = NULL;
+	if (!idx || !(idx->cache_path = strdup(path)) || !(dpath = fs_idx_delta_path(path))) {
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = layer_load(&idx->layer[0], path, verify, &idx->file, err);
+	if (rc < 0)
+		goto out;
+	idx->nlayers = 1;
+	if (idx->layer[0].hdr->flags & FS_IDX_DELTA) {
+		rc = fs_error_set(err, FS_ECORRUPT, "cache '%s' is inconsistent", path);
+		goto out;
+	}
 	{
-		uint64_t ntips;
-		const struct fs_disk_tip *tips = fs_idx_section(idx, SEC_TIPS, &ntips);
-		for (i = 0; i < ntips; i++)
-			if (tips[i].name >= idx->strings_len) {
-				rc = fs_error_set(err, FS_ECORRUPT, "cache '%s' is inconsistent", path);
-				goto out;
-			}
+		struct fs_error derr = FS_ERROR_INIT;
+		rc = layer_load(&idx->layer[1], dpath, verify, &idx->delta, &derr);
+		if (rc == FS_ENOTFOUND) {
+			memset(&idx->delta, 0, sizeof(idx->delta));
+		} else if (rc < 0) {
+			/* A damaged delta loses the commits it held: the
+			 * caller rebuilds, as for a damaged cache. */
+			rc = fs_error_set(err, derr.code, "%s", derr.message);
+			goto out;
+		} else if (delta_fits(&idx->layer[0], &idx->layer[1])) {
+			idx->nlayers = 2;
+		} else {
+			layer_unmap(&idx->layer[1]);
+		}
+		rc = 0;
+	}
+	idx->layer[1].cid_base = idx->layer[0].ncommits;
+	idx->layer[1].ref_base = idx->layer[0].nrefs;
+	idx->ncommits = idx->layer[0].ncommits + (idx->nlayers > 1 ? idx->layer[1].ncommits : 0);
+	idx->nrefs = idx->layer[0].nrefs + (idx->nlayers > 1 ? idx->layer[1].nrefs : 0);
+	if (idx->ncommits > UINT32_MAX / 2) {
+		rc = fs_error_set(err, FS_ECORRUPT, "cache '%s' is inconsistent", path);
+		goto out;
 	}
 	*out = idx;
 	idx = NULL;
 out:
-	close(fd);
+	free(dpath);
 	fs_index_free(idx);
 	return rc;
 }
@@ -442,35 +616,74 @@ int fs_idx_load(struct fs_index **out, const char *path, struct fs_error *err)
 	return idx_load(out, path, 1, err);
 }
 
-/* Is the cache file at PATH still the one IDX was loaded from? */
+static int same_stat(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+/* Are the cache file at PATH and its delta still those IDX was loaded
+ * from? */
 static int same_file(const struct fs_index *idx, const char *path)
 {
 	struct stat st;
+	char *dpath = fs_idx_delta_path(path);
+	int same;
 
-	return stat(path, &st) == 0 && st.st_dev == idx->file.st_dev &&
-	       st.st_ino == idx->file.st_ino && st.st_size == idx->file.st_size &&
-	       st.st_mtim.tv_sec == idx->file.st_mtim.tv_sec &&
-	       st.st_mtim.tv_nsec == idx->file.st_mtim.tv_nsec;
+	if (!dpath)
+		return 0;
+	same = stat(path, &st) == 0 && same_stat(&st, &idx->file);
+	if (same && stat(dpath, &st) == 0)
+		same = idx->delta.st_ino && same_stat(&st, &idx->delta);
+	else if (same)
+		same = idx->delta.st_ino == 0;
+	free(dpath);
+	return same;
 }
 
 const struct fs_disk_header *fs_idx_header(const struct fs_index *idx)
 {
-	return idx->hdr;
+	return idx->layer[0].hdr;
 }
 
 const void *fs_idx_section(const struct fs_index *idx, enum fs_idx_section s,
 			   uint64_t *count)
 {
-	*count = idx->hdr->sec[s].count;
-	return (const char *)idx->map + idx->hdr->sec[s].offset;
+	const struct layer *L = &idx->layer[0];
+
+	*count = L->hdr->sec[s].count;
+	return (const char *)L->map + L->hdr->sec[s].offset;
+}
+
+const void *fs_idx_delta_section(const struct fs_index *idx, enum fs_idx_section s,
+				 uint64_t *count)
+{
+	const struct layer *L = &idx->layer[1];
+
+	if (idx->nlayers < 2) {
+		*count = 0;
+		return NULL;
+	}
+	*count = L->hdr->sec[s].count;
+	return (const char *)L->map + L->hdr->sec[s].offset;
+}
+
+const struct fs_disk_tip *fs_idx_tips(const struct fs_index *idx, uint64_t *count,
+				      const char **strings)
+{
+	const struct layer *L = &idx->layer[idx->nlayers - 1];
+
+	*count = L->ntips;
+	*strings = L->strings;
+	return L->tips;
 }
 
 void fs_index_free(struct fs_index *idx)
 {
 	if (!idx)
 		return;
-	if (idx->map)
-		munmap(idx->map, idx->map_len);
+	layer_unmap(&idx->layer[0]);
+	layer_unmap(&idx->layer[1]);
 	free(idx->cache_path);
 	free(idx);
 }
@@ -680,9 +893,77 @@ size_t fs_index_count(const struct fs_index *idx)
 
 /* ---- lookups ------------------------------------------------------------ */
 
-static const char *str(const struct fs_index *idx, uint32_t off)
+static inline const struct layer *top(const struct fs_index *idx)
 {
-	return off < idx->strings_len ? idx->strings + off : "";
+	return &idx->layer[idx->nlayers - 1];
+}
+
+static inline const struct layer *layer_of(const struct fs_index *idx, fs_cid c)
+{
+	return idx->nlayers > 1 && c >= idx->layer[1].cid_base ? &idx->layer[1] : &idx->layer[0];
+}
+
+static inline const struct fs_disk_commit *commit_at(const struct fs_index *idx, fs_cid c,
+						     const struct layer **lp)
+{
+	const struct layer *L = layer_of(idx, c);
+
+	if (lp)
+		*lp = L;
+	return &L->commits[c - L->cid_base];
+}
+
+static inline const struct layer *ref_layer(const struct fs_index *idx, size_t pos)
+{
+	return idx->nlayers > 1 && pos >= idx->layer[1].ref_base ? &idx->layer[1] : &idx->layer[0];
+}
+
+static inline const struct fs_disk_ref *ref_at(const struct fs_index *idx, size_t pos)
+{
+	const struct layer *L = ref_layer(idx, pos);
+
+	return &L->refs[pos - L->ref_base];
+}
+
+static const char *lstr(const struct layer *L, uint32_t off)
+{
+	return off < L->strings_len ? L->strings + off : "";
+}
+
+/* C's release, as a number in the newest layer's release table. */
+static unsigned release_of(const struct fs_index *idx, fs_cid c)
+{
+	const struct layer *L, *T = top(idx);
+	const struct fs_disk_commit *dc = commit_at(idx, c, &L);
+	size_t lo = 0, hi;
+
+	if (L == T)
+		return dc->release;
+	/* A cache commit under a delta: claimed by a newer tag, or its own
+	 * release renumbered. */
+	hi = T->nrelset;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (T->relset[mid].cid < c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < T->nrelset && T->relset[lo].cid == c)
+		return T->relset[lo].release;
+	return T->relmap[dc->release];
+}
+
+static const uint8_t *oid_of(const struct fs_index *idx, fs_cid c)
+{
+	return commit_at(idx, c, NULL)->oid;
+}
+
+static int cid_oid_cmp(const void *a, const void *b, void *data)
+{
+	const struct fs_index *idx = data;
+
+	return memcmp(oid_of(idx, *(const fs_cid *)a), oid_of(idx, *(const fs_cid *)b), 20);
 }
 
 /* Compare the first LEN hex digits of KEY with OID. */
@@ -696,15 +977,14 @@ static int prefix_cmp(const uint8_t *key, size_t len, const uint8_t *oid)
 	return (int)(key[full] >> 4) - (int)(oid[full] >> 4);
 }
 
-/* First commit whose id is >= the prefix. */
-static size_t lower_bound_prefix(const struct fs_index *idx, const uint8_t *key,
-				 size_t len)
+/* First commit of L whose id is >= the prefix. */
+static size_t lower_bound_prefix(const struct layer *L, const uint8_t *key, size_t len)
 {
-	size_t lo = 0, hi = idx->ncommits;
+	size_t lo = 0, hi = L->ncommits;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (prefix_cmp(key, len, idx->commits[mid].oid) > 0)
+		if (prefix_cmp(key, len, L->commits[mid].oid) > 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -726,17 +1006,26 @@ size_t fs_index_resolve_all(const struct fs_index *idx, const char *hex,
 			    fs_cid *out, size_t max)
 {
 	uint8_t key[20];
-	size_t len, i, n = 0;
+	size_t len, i, n = 0, stored = 0;
+	int l;
 
 	if (!valid_hex(hex, &len))
 		return 0;
 	fs_idx_pack_hex(key, hex, len);
-	for (i = lower_bound_prefix(idx, key, len);
-	     i < idx->ncommits && prefix_cmp(key, len, idx->commits[i].oid) == 0; i++) {
-		if (n < max)
-			out[n] = (fs_cid)i;
-		n++;
+	for (l = 0; l < idx->nlayers; l++) {
+		const struct layer *L = &idx->layer[l];
+		for (i = lower_bound_prefix(L, key, len);
+		     i < L->ncommits && prefix_cmp(key, len, L->commits[i].oid) == 0; i++) {
+			if (stored < max)
+				out[stored++] = (fs_cid)(L->cid_base + i);
+			n++;
+		}
 	}
+	/* In id order whichever layer holds them; with more matches than
+	 * MAX the first MAX found are kept, which is only used to say an id
+	 * is ambiguous. */
+	if (idx->nlayers > 1 && stored > 1)
+		qsort_r(out, stored, sizeof(*out), cid_oid_cmp, (void *)idx);
 	return n;
 }
 
@@ -768,51 +1057,59 @@ int fs_index_resolve(const struct fs_index *idx, const char *hex, fs_cid *out,
 
 void fs_index_commit_hex(const struct fs_index *idx, fs_cid c, char hex[41])
 {
-	unpack_hex(hex, idx->commits[c].oid, 40);
+	unpack_hex(hex, oid_of(idx, c), 40);
 }
 
 const char *fs_index_commit_subject(const struct fs_index *idx, fs_cid c)
 {
-	return str(idx, idx->commits[c].subject);
+	const struct layer *L;
+	const struct fs_disk_commit *dc = commit_at(idx, c, &L);
+
+	return lstr(L, dc->subject);
 }
 
 const char *fs_index_commit_branch(const struct fs_index *idx, fs_cid c)
 {
-	if (idx->commits[c].branch == 0)
+	const struct fs_disk_commit *dc = commit_at(idx, c, NULL);
+
+	/* The newest layer's table keeps the numbers of the older one. */
+	if (dc->branch == 0)
 		return "mainline";
-	return str(idx, idx->branches[idx->commits[c].branch].name);
+	return lstr(top(idx), top(idx)->branches[dc->branch].name);
 }
 
 bool fs_index_commit_is_mainline(const struct fs_index *idx, fs_cid c)
 {
-	return idx->commits[c].branch == 0;
+	return commit_at(idx, c, NULL)->branch == 0;
 }
 
 const char *fs_index_commit_release(const struct fs_index *idx, fs_cid c)
 {
-	uint16_t r = idx->commits[c].release;
+	unsigned r = release_of(idx, c);
 
-	return r ? str(idx, idx->releases[r]) : NULL;
+	return r ? lstr(top(idx), top(idx)->releases[r]) : NULL;
 }
 
 static void fill_ref(const struct fs_index *idx, size_t pos, struct fs_index_ref *out)
 {
-	const struct fs_disk_ref *r = &idx->refs[pos];
+	const struct layer *L = ref_layer(idx, pos);
+	const struct fs_disk_ref *r = &L->refs[pos - L->ref_base];
 
 	out->kind = r->kind;
 	unpack_hex(out->hex, r->key, r->keylen);
-	out->subject = r->subject ? str(idx, r->subject) : NULL;
+	out->subject = r->subject ? lstr(L, r->subject) : NULL;
 	out->source = r->source;
 }
 
 size_t fs_index_commit_refs(const struct fs_index *idx, fs_cid c,
 			    struct fs_index_ref *out, size_t max)
 {
-	const struct fs_disk_commit *dc = &idx->commits[c];
+	const struct layer *L;
+	const struct fs_disk_commit *dc = commit_at(idx, c, &L);
 	size_t i;
 
 	for (i = 0; i < dc->nrefs && i < max; i++)
-		fill_ref(idx, dc->ref_first + i, &out[i]);
+		fill_ref(idx, L->ref_base + dc->ref_first + i, &out[i]);
 	return dc->nrefs;
 }
 
@@ -841,28 +1138,64 @@ static size_t hash_lower_bound(const struct fs_disk_hash *a, size_t n, uint64_t 
 	return lo;
 }
 
+/* A growable array of ref positions or commits, for the lookups below. */
+struct u32vec {
+	uint32_t *v;
+	size_t n, cap;
+};
+
+static int u32_push(struct u32vec *a, uint32_t x)
+{
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 32;
+		uint32_t *g = realloc(a->v, cap * sizeof(*g));
+		if (!g)
+			return -1;
+		a->v = g;
+		a->cap = cap;
+	}
+	a->v[a->n++] = x;
+	return 0;
+}
+
 size_t fs_index_find_subject(const struct fs_index *idx, const char *subject,
 			     fs_cid *out, size_t max)
 {
 	uint64_t h = fs_idx_subject_hash(subject);
-	size_t i, n = 0, pass;
+	struct u32vec found = { NULL, 0, 0 };
+	size_t i, n = 0, pass, first;
+	int l;
 
 	if (!h)
 		return 0;
-	/* Two passes so that mainline commits come first. */
+	/* Two passes so that mainline commits come first; each pass in id
+	 * order, whichever layer holds the commits. */
 	for (pass = 0; pass < 2; pass++) {
-		for (i = hash_lower_bound(idx->subjects, idx->nsubjects, h);
-		     i < idx->nsubjects && idx->subjects[i].hash == h; i++) {
-			fs_cid c = idx->subjects[i].value;
-			if ((idx->commits[c].branch == 0) != (pass == 0))
-				continue;
-			if (!subjects_equal(subject, fs_index_commit_subject(idx, c)))
-				continue;
-			if (n < max)
-				out[n] = c;
-			n++;
+		first = found.n;
+		for (l = 0; l < idx->nlayers; l++) {
+			const struct layer *L = &idx->layer[l];
+			for (i = hash_lower_bound(L->subjects, L->nsubjects, h);
+			     i < L->nsubjects && L->subjects[i].hash == h; i++) {
+				fs_cid c = L->subjects[i].value;
+				if (fs_index_commit_is_mainline(idx, c) != (pass == 0))
+					continue;
+				if (!subjects_equal(subject, fs_index_commit_subject(idx, c)))
+					continue;
+				if (u32_push(&found, c) < 0)
+					goto done;
+			}
 		}
+		if (found.n - first > 1)
+			qsort_r(found.v + first, found.n - first, sizeof(*found.v), cid_oid_cmp,
+				(void *)idx);
 	}
+done:
+	for (i = 0; i < found.n; i++) {
+		if (n < max)
+			out[n] = found.v[i];
+		n++;
+	}
+	free(found.v);
 	return n;
 }
 
@@ -932,39 +1265,18 @@ static int refkey_cmp(const struct fs_disk_ref *r, const uint8_t *key, size_t le
 	return (int)r->keylen - (int)len;
 }
 
-static size_t refkeys_lower_bound(const struct fs_index *idx, const uint8_t *key,
-				  size_t len)
+static size_t refkeys_lower_bound(const struct layer *L, const uint8_t *key, size_t len)
 {
-	size_t lo = 0, hi = idx->nrefs;
+	size_t lo = 0, hi = L->nrefs;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (refkey_cmp(&idx->refs[idx->refkeys[mid]], key, len) < 0)
+		if (refkey_cmp(&L->refs[L->refkeys[mid]], key, len) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	return lo;
-}
-
-/* A growable array of ref positions or commits, for the lookups below. */
-struct u32vec {
-	uint32_t *v;
-	size_t n, cap;
-};
-
-static int u32_push(struct u32vec *a, uint32_t x)
-{
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 32;
-		uint32_t *g = realloc(a->v, cap * sizeof(*g));
-		if (!g)
-			return -1;
-		a->v = g;
-		a->cap = cap;
-	}
-	a->v[a->n++] = x;
-	return 0;
 }
 
 static int u32_cmp(const void *a, const void *b)
@@ -995,33 +1307,39 @@ static void u32_uniq(struct u32vec *a)
 static int refs_naming(const struct fs_index *idx, fs_cid c, unsigned kinds,
 		       struct u32vec *out)
 {
-	const uint8_t *oid = idx->commits[c].oid;
+	const uint8_t *oid = oid_of(idx, c);
 	struct u32vec cand = { NULL, 0, 0 };
 	struct fs_index_ref ref;
 	uint8_t key[20];
 	size_t len, i;
 	uint64_t h;
+	int l;
 
 	out->n = 0;
-	for (len = 4; len <= 40; len++) {
-		memset(key, 0, 20);
-		memcpy(key, oid, len / 2);
-		if (len % 2)
-			key[len / 2] = oid[len / 2] & 0xf0;
-		for (i = refkeys_lower_bound(idx, key, len); i < idx->nrefs; i++) {
-			uint32_t pos = idx->refkeys[i];
-			if (refkey_cmp(&idx->refs[pos], key, len))
-				break;
-			if ((kinds & FS_REF_BIT(idx->refs[pos].kind)) && u32_push(&cand, pos) < 0)
+	h = fs_idx_subject_hash(fs_index_commit_subject(idx, c));
+	for (l = 0; l < idx->nlayers; l++) {
+		const struct layer *L = &idx->layer[l];
+		for (len = 4; len <= 40; len++) {
+			memset(key, 0, 20);
+			memcpy(key, oid, len / 2);
+			if (len % 2)
+				key[len / 2] = oid[len / 2] & 0xf0;
+			for (i = refkeys_lower_bound(L, key, len); i < L->nrefs; i++) {
+				uint32_t pos = L->refkeys[i];
+				if (refkey_cmp(&L->refs[pos], key, len))
+					break;
+				if ((kinds & FS_REF_BIT(L->refs[pos].kind)) &&
+				    u32_push(&cand, (uint32_t)(L->ref_base + pos)) < 0)
+					goto oom;
+			}
+		}
+		for (i = h ? hash_lower_bound(L->refsubj, L->nrefsubj, h) : L->nrefsubj;
+		     i < L->nrefsubj && L->refsubj[i].hash == h; i++) {
+			uint32_t pos = L->refsubj[i].value;
+			if ((kinds & FS_REF_BIT(L->refs[pos].kind)) &&
+			    u32_push(&cand, (uint32_t)(L->ref_base + pos)) < 0)
 				goto oom;
 		}
-	}
-	h = fs_idx_subject_hash(fs_index_commit_subject(idx, c));
-	for (i = h ? hash_lower_bound(idx->refsubj, idx->nrefsubj, h) : idx->nrefsubj;
-	     i < idx->nrefsubj && idx->refsubj[i].hash == h; i++) {
-		uint32_t pos = idx->refsubj[i].value;
-		if ((kinds & FS_REF_BIT(idx->refs[pos].kind)) && u32_push(&cand, pos) < 0)
-			goto oom;
 	}
 	u32_uniq(&cand);
 	for (i = 0; i < cand.n; i++) {
@@ -1052,7 +1370,7 @@ size_t fs_index_refs_to(const struct fs_index *idx, fs_cid c, unsigned kinds,
 	return n;
 }
 
-/* Every stable backport of C into OUT (sorted, each once). */
+/* Every stable backport of C into OUT (by id, each once). */
 static int backports_all(const struct fs_index *idx, fs_cid c, struct u32vec *out)
 {
 	struct u32vec pos = { NULL, 0, 0 };
@@ -1062,12 +1380,14 @@ static int backports_all(const struct fs_index *idx, fs_cid c, struct u32vec *ou
 	out->n = 0;
 	rc = refs_naming(idx, c, FS_REF_BIT(FS_REF_UPSTREAM), &pos);
 	for (i = 0; rc == 0 && i < pos.n; i++) {
-		fs_cid s = idx->refs[pos.v[i]].source;
-		if (s != c && idx->commits[s].branch != 0 && u32_push(out, s) < 0)
+		fs_cid s = ref_at(idx, pos.v[i])->source;
+		if (s != c && !fs_index_commit_is_mainline(idx, s) && u32_push(out, s) < 0)
 			rc = -1;
 	}
 	free(pos.v);
 	u32_uniq(out);
+	if (out->n > 1)
+		qsort_r(out->v, out->n, sizeof(*out->v), cid_oid_cmp, (void *)idx);
 	return rc;
 }
 
@@ -1087,14 +1407,15 @@ size_t fs_index_backports(const struct fs_index *idx, fs_cid c, fs_cid *out,
 
 fs_cid fs_index_upstream_of(const struct fs_index *idx, fs_cid c)
 {
-	const struct fs_disk_commit *dc = &idx->commits[c];
+	const struct layer *L;
+	const struct fs_disk_commit *dc = commit_at(idx, c, &L);
 	struct fs_index_ref ref;
 	size_t i;
 
 	for (i = 0; i < dc->nrefs; i++) {
-		if (idx->refs[dc->ref_first + i].kind != FS_REF_UPSTREAM)
+		if (L->refs[dc->ref_first + i].kind != FS_REF_UPSTREAM)
 			continue;
-		fill_ref(idx, dc->ref_first + i, &ref);
+		fill_ref(idx, L->ref_base + dc->ref_first + i, &ref);
 		fs_cid u = fs_index_ref_target(idx, &ref, NULL, NULL);
 		if (u != FS_CID_NONE && u != c)
 			return u;
@@ -1109,7 +1430,7 @@ static int fix_cmp(const void *a, const void *b, void *data)
 
 	if (x->fixed != y->fixed)
 		return x->fixed < y->fixed ? -1 : 1;
-	return memcmp(idx->commits[x->fixer].oid, idx->commits[y->fixer].oid, 20);
+	return memcmp(oid_of(idx, x->fixer), oid_of(idx, y->fixer), 20);
 }
 
 /* The first entry of SORTED (N entries, by fixed) whose fixed is C. */
@@ -1201,7 +1522,7 @@ int fs_index_fixes_of(const struct fs_index *idx, fs_cid root,
 				/* A stable backport of a fix carries the fix's
 				 * Fixes: line too; it stands for its mainline
 				 * commit, which is the fix to report. */
-				if (idx->commits[f].branch != 0 &&
+				if (!fs_index_commit_is_mainline(idx, f) &&
 				    (up = fs_index_upstream_of(idx, f)) != FS_CID_NONE)
 					f = up;
 				if (f == cur || g_hash_table_contains(seen, GUINT_TO_POINTER(f + 1)))
@@ -1255,20 +1576,22 @@ oom:
 
 static int release_index(const struct fs_index *idx, const char *name)
 {
+	const struct layer *T = top(idx);
 	size_t i;
 
-	for (i = 1; i < idx->nreleases; i++)
-		if (!strcmp(str(idx, idx->releases[i]), name))
+	for (i = 1; i < T->nreleases; i++)
+		if (!strcmp(lstr(T, T->releases[i]), name))
 			return (int)i;
 	return -1;
 }
 
 static int branch_index(const struct fs_index *idx, const char *name)
 {
+	const struct layer *T = top(idx);
 	size_t i;
 
-	for (i = 1; i < idx->nbranches; i++)
-		if (!strcmp(str(idx, idx->branches[i].name), name))
+	for (i = 1; i < T->nbranches; i++)
+		if (!strcmp(lstr(T, T->branches[i].name), name))
 			return (int)i;
 	return -1;
 }
@@ -1280,34 +1603,36 @@ bool fs_index_has_branch(const struct fs_index *idx, const char *branch)
 
 const char *fs_index_branch_fork(const struct fs_index *idx, const char *branch)
 {
+	const struct layer *T = top(idx);
 	int b = branch_index(idx, branch);
 
-	if (b <= 0 || !idx->branches[b].fork)
+	if (b <= 0 || !T->branches[b].fork)
 		return NULL;
-	return str(idx, idx->releases[idx->branches[b].fork]);
+	return lstr(T, T->releases[T->branches[b].fork]);
 }
 
 bool fs_index_in_branch(const struct fs_index *idx, fs_cid c, const char *branch,
 			const char *base)
 {
-	const struct fs_disk_commit *dc = &idx->commits[c];
-	int b = branch_index(idx, branch);
-	const char *rel;
+	const struct layer *T = top(idx);
+	const struct fs_disk_commit *dc = commit_at(idx, c, NULL);
+	unsigned rel = release_of(idx, c);
+	int b = branch_index(idx, branch), r;
 
 	if (b <= 0)
 		return false;
 	if (dc->branch == 0) {
-		uint16_t fork = idx->branches[b].fork;
-		return fork && dc->release && dc->release <= fork;
+		uint16_t fork = T->branches[b].fork;
+		return fork && rel && rel <= fork;
 	}
 	if (dc->branch != b)
 		return false;
 	if (!base)
 		return true;
-	if (!dc->release)
+	if (!rel)
 		return false;
-	rel = str(idx, idx->releases[dc->release]);
-	if (release_index(idx, base) > 0)
-		return dc->release <= release_index(idx, base);
-	return fs_release_cmp(rel, base) <= 0;
+	r = release_index(idx, base);
+	if (r > 0)
+		return rel <= (unsigned)r;
+	return fs_release_cmp(lstr(T, T->releases[rel]), base) <= 0;
 }

@@ -14,7 +14,9 @@
  * that are not indexed yet.  The repository is never written to.
  *
  * Commits are named by fs_cid, a number valid for the life of one
- * struct fs_index (not across updates).
+ * struct fs_index (not across updates), from 0 to fs_index_count() - 1.
+ * Their order is not that of the ids; lists this interface returns are
+ * in id order where their order matters.
  */
 #ifndef FIXSCAN_INDEX_H
 #define FIXSCAN_INDEX_H

@@ -144,6 +144,29 @@ test_expect_success 'index: a new commit is read incrementally' '
 	grep -q "^indexed 13 commits (1 new) in" out
 '
 
+test_expect_success 'index: a few new commits go to a delta; the cache is left as it was' '
+	cache=$(ls "$XDG_CACHE_HOME"/fixscan/*R-*.idx) &&
+	test -f "$cache.delta" &&
+	H=$(git -C R rev-parse master) &&
+	"$FIXSCAN" show --repo R --json "$A" "$H" "$S1" >with-delta &&
+	grep -q "\"subject\":\"kernel: one more change\"" with-delta &&
+	ls -l --time-style=full-iso "$cache" >stat1 &&
+	mk H2 master "$H" "kernel: and one after that" &&
+	FIXSCAN_TEST_DELTA=always "$FIXSCAN" index --repo R >out &&
+	grep -q "^indexed 14 commits (1 new) in" out &&
+	ls -l --time-style=full-iso "$cache" >stat2 &&
+	test_cmp stat1 stat2 &&
+	"$FIXSCAN" show --repo R --json "$A" "$H" "$S1" "$H2" >delta-json &&
+	"$FIXSCAN" index --repo R --rebuild >out &&
+	test ! -e "$cache.delta" &&
+	"$FIXSCAN" show --repo R --json "$A" "$H" "$S1" "$H2" >full-json &&
+	test_cmp delta-json full-json &&
+	git -C R update-ref refs/heads/master "$H" &&
+	"$FIXSCAN" index --repo R >out 2>err &&
+	grep -q "rewound" err &&
+	grep -q "^indexed 13 commits" out
+'
+
 # ---- fixscan show ------------------------------------------------------------
 
 test_expect_success 'show --json: a mainline commit and its transitive fixes' '

@@ -359,12 +359,29 @@ static void assert_release(const struct fs_index *idx, const char *hex, const ch
 
 /* Everything the index says about every commit, one line per fact, by id:
  * two indexes that print the same dump give the same answers. */
+static int by_hex(const void *a, const void *b, void *data)
+{
+	char x[41], y[41];
+
+	fs_index_commit_hex(data, *(const fs_cid *)a, x);
+	fs_index_commit_hex(data, *(const fs_cid *)b, y);
+	return strcmp(x, y);
+}
+
 static char *dump(const struct fs_index *idx)
 {
 	GString *s = g_string_new(NULL);
-	size_t n = fs_index_count(idx), c, i, m;
+	size_t n = fs_index_count(idx), c, i, m, k;
+	fs_cid *order = malloc((n + 1) * sizeof(*order));
 
-	for (c = 0; c < n; c++) {
+	/* By id: commit numbers follow ids only within one layer of the
+	 * cache. */
+	assert_non_null(order);
+	for (k = 0; k < n; k++)
+		order[k] = (fs_cid)k;
+	qsort_r(order, n, sizeof(*order), by_hex, (void *)idx);
+	for (k = 0; k < n; k++) {
+		c = order[k];
 		struct fs_index_ref refs[32];
 		struct fs_index_fix *fx = NULL;
 		fs_cid list[32], up;
@@ -402,6 +419,7 @@ static char *dump(const struct fs_index *idx)
 					       fs_evidence_name(fx[i].evidence));
 		free(fx);
 	}
+	free(order);
 	return g_string_free(s, FALSE);
 }
 
@@ -1032,7 +1050,10 @@ static void test_corrupt_cache(void **state)
 	repo_free(k.r);
 }
 
-static void test_incremental_equals_rebuild(void **state)
+/* One update of the kernel history, checked against a rebuild.  DELTA
+ * "always": the update is written as a delta beside the cache, which is
+ * left as it was; "never": one new cache. */
+static void incremental_case(const char *delta)
 {
 	struct kernel k;
 	struct fs_index *idx;
@@ -1040,8 +1061,15 @@ static void test_incremental_equals_rebuild(void **state)
 	char *want, *got;
 	int h, s6, s7;
 
+	struct stat before, after;
+	char *dpath;
+	int prev;
+
+	setenv("FIXSCAN_TEST_DELTA", delta, 1);
 	build_kernel(&k, "kernel");
 	idx = open_idx(k.r->dir, NULL, false, &st);
+	dpath = g_strdup_printf("%s.delta", fs_index_cache_path(idx));
+	assert_int_equal(stat(fs_index_cache_path(idx), &before), 0);
 	fs_index_free(idx);
 	/* New mainline commits: a fix of an old commit, a fix of the fix, a
 	 * new tag that also claims the old untagged tip. */
@@ -1071,6 +1099,14 @@ static void test_incremental_equals_rebuild(void **state)
 	assert_int_equal(st.commits, 24);
 	assert_string_equal(st.note, "");
 	got = dump(idx);
+	assert_int_equal(stat(fs_index_cache_path(idx), &after), 0);
+	if (!strcmp(delta, "always")) {
+		assert_int_equal(access(dpath, F_OK), 0);
+		assert_int_equal(before.st_ino, after.st_ino);
+		assert_int_equal(before.st_mtim.tv_nsec, after.st_mtim.tv_nsec);
+	} else {
+		assert_int_not_equal(access(dpath, F_OK), 0);
+	}
 	assert_release(idx, id(k.r, k.g), "v4.5-rc2");
 	assert_release(idx, id(k.r, k.s5), "v4.4.3");
 	assert_release(idx, id(k.r, s6), "v4.4.4");
@@ -1087,6 +1123,109 @@ static void test_incremental_equals_rebuild(void **state)
 	idx = open_idx(k.r->dir, NULL, false, &st);
 	assert_int_equal(st.new_commits, 0);
 	fs_index_free(idx);
+
+	/* A second delta on the same cache holds the first one's commits
+	 * too; a new tag claims commits of both. */
+	prev = h;
+	h = commit(k.r, "master", h, "kernel: after the delta\n");
+	tag_light(k.r, "v4.6-rc1", h);
+	repo_flush(k.r);
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	assert_int_equal(st.new_commits, 1);
+	assert_int_equal(st.commits, 25);
+	assert_release(idx, id(k.r, h), "v4.6-rc1");
+	assert_release(idx, id(k.r, prev), "v4.6-rc1");
+	got = dump(idx);
+	fs_index_free(idx);
+	want = rebuilt_dump(k.r->dir);
+	assert_same_dump(want, got);
+	g_free(want);
+	g_free(got);
+
+	/* Many commits since the cache: one new cache, and the delta goes. */
+	setenv("FIXSCAN_TEST_DELTA", "never", 1);
+	h = commit(k.r, "master", h, "kernel: and one more\n");
+	repo_flush(k.r);
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	assert_int_equal(st.new_commits, 1);
+	assert_int_not_equal(access(dpath, F_OK), 0);
+	got = dump(idx);
+	fs_index_free(idx);
+	want = rebuilt_dump(k.r->dir);
+	assert_same_dump(want, got);
+	g_free(want);
+	g_free(got);
+	unsetenv("FIXSCAN_TEST_DELTA");
+	g_free(dpath);
+	repo_free(k.r);
+}
+
+static void test_incremental_equals_rebuild(void **state)
+{
+	incremental_case("never");
+}
+
+static void test_incremental_delta(void **state)
+{
+	incremental_case("always");
+}
+
+/* A damaged delta is reported and the cache rebuilt; a delta left over
+ * from an earlier cache is ignored. */
+static void test_delta_damaged_or_stale(void **state)
+{
+	struct kernel k;
+	struct fs_index *idx;
+	struct fs_index_stats st;
+	char *dpath, *saved, *want, *got;
+	int h, fd;
+
+	setenv("FIXSCAN_TEST_DELTA", "always", 1);
+	build_kernel(&k, "kernel");
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	dpath = g_strdup_printf("%s.delta", fs_index_cache_path(idx));
+	saved = g_strdup_printf("%s.saved", dpath);
+	fs_index_free(idx);
+	h = commit(k.r, "master", k.g, "kernel: in the delta\n");
+	repo_flush(k.r);
+	fs_index_free(open_idx(k.r->dir, NULL, false, &st));
+	assert_int_equal(st.new_commits, 1);
+	run("cp '%s' '%s'", dpath, saved);
+
+	/* one flipped byte in the delta's body */
+	fd = open(dpath, O_RDWR);
+	assert_true(fd >= 0);
+	{
+		struct stat dst;
+		unsigned char byte;
+		assert_int_equal(fstat(fd, &dst), 0);
+		assert_int_equal(pread(fd, &byte, 1, dst.st_size - 12), 1);
+		byte ^= 0x20;
+		assert_int_equal(pwrite(fd, &byte, 1, dst.st_size - 12), 1);
+	}
+	close(fd);
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	assert_true(st.rebuilt);
+	assert_non_null(strstr(st.note, "fails its checksum"));
+	assert_non_null(strstr(st.note, ".delta"));
+	assert_int_not_equal(access(dpath, F_OK), 0);
+	assert_release(idx, id(k.r, h), NULL);
+	got = dump(idx);
+	fs_index_free(idx);
+
+	/* the old delta put back beside the rebuilt cache */
+	run("cp '%s' '%s'", saved, dpath);
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	assert_int_equal(st.new_commits, 0);
+	assert_int_equal(st.commits, fs_index_count(idx));
+	want = dump(idx);
+	assert_same_dump(want, got);
+	fs_index_free(idx);
+	g_free(want);
+	g_free(got);
+	unsetenv("FIXSCAN_TEST_DELTA");
+	g_free(dpath);
+	g_free(saved);
 	repo_free(k.r);
 }
 
@@ -1607,6 +1746,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cache_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_corrupt_cache, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_incremental_equals_rebuild, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_incremental_delta, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_delta_damaged_or_stale, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_late_tags, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_force_push, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_concurrent_opens, setup, teardown),
