@@ -192,21 +192,78 @@ static int peel_commit(git_repository *repo, const char *refname, git_oid *out)
 
 struct glob_ctx {
 	git_repository *repo;
+	git_odb *odb;
 	struct tips *ts;
 	int kind;
 	int oom;
 };
 
-static int stable_ref_cb(const char *name, void *data)
+/* The commit REF leads to, through a symbolic ref and tags; <0 when it
+ * leads to none.  Object headers tell commits from tags, so a ref to a
+ * commit costs no inflating. */
+static int ref_commit(struct glob_ctx *g, const git_reference *ref, git_oid *out)
 {
-	struct glob_ctx *g = data;
-	const char *base = strrchr(name, '/');
+	git_reference *resolved = NULL;
 	git_oid oid;
+	int depth;
+
+	if (git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC) {
+		if (git_reference_resolve(&resolved, ref) < 0)
+			return -1;
+		ref = resolved;
+	}
+	git_oid_cpy(&oid, git_reference_target(ref));
+	git_reference_free(resolved);
+	for (depth = 0; depth < 16; depth++) {
+		git_object_t type;
+		git_tag *tag;
+		size_t len;
+
+		if (git_odb_read_header(&len, &type, g->odb, &oid) < 0)
+			return -1;
+		if (type == GIT_OBJECT_COMMIT) {
+			git_oid_cpy(out, &oid);
+			return 0;
+		}
+		if (type != GIT_OBJECT_TAG || git_tag_lookup(&tag, g->repo, &oid) < 0)
+			return -1;
+		git_oid_cpy(&oid, git_tag_target_id(tag));
+		git_tag_free(tag);
+	}
+	return -1;
+}
+
+/* CB(G, name, commit) for each ref matching GLOB that leads to a commit;
+ * stops at a non-zero return of CB, which it returns.  Each ref is read
+ * once (a lookup by name after a listing would read it again). */
+static int foreach_commit_ref(struct glob_ctx *g, const char *glob,
+			      int (*cb)(struct glob_ctx *, const char *, const git_oid *))
+{
+	git_reference_iterator *it = NULL;
+	git_reference *ref;
+	int rc;
+
+	if (git_reference_iterator_glob_new(&it, g->repo, glob) < 0)
+		return -1;
+	while ((rc = git_reference_next(&ref, it)) == 0) {
+		git_oid oid;
+		if (ref_commit(g, ref, &oid) == 0)
+			rc = cb(g, git_reference_name(ref), &oid);
+		git_reference_free(ref);
+		if (rc)
+			break;
+	}
+	git_reference_iterator_free(it);
+	return rc == GIT_ITEROVER ? 0 : rc;
+}
+
+static int stable_ref_cb(struct glob_ctx *g, const char *name, const git_oid *commit)
+{
+	const char *base = strrchr(name, '/');
+	git_oid oid = *commit;
 	size_t i;
 
 	base = base ? base + 1 : name;
-	if (peel_commit(g->repo, name, &oid) < 0)
-		return 0;
 	/* The same branch on two remotes (a stale origin, a fresh stable
 	 * remote) is one branch: every such ref is a tip, and the branch is
 	 * what any of them reaches. */
@@ -221,20 +278,17 @@ static int stable_ref_cb(const char *name, void *data)
 	return 0;
 }
 
-static int tag_cb(const char *name, void *data)
+/* A tag of a tree or a blob leads to no commit and names no release. */
+static int tag_cb(struct glob_ctx *g, const char *name, const git_oid *commit)
 {
-	struct glob_ctx *g = data;
 	struct tip *t;
 	char line[LINE_MAX_LEN];
 	int stable;
-	git_oid oid;
 	const char *short_name = name + strlen("refs/tags/");
 
 	if (!classify_tag(short_name, line, &stable))
 		return 0;
-	if (peel_commit(g->repo, name, &oid) < 0)
-		return 0; /* a tag of a tree or blob names no release */
-	if (add_tip(g->ts, name, FS_TIP_TAG, &oid) < 0) {
+	if (add_tip(g->ts, name, FS_TIP_TAG, commit) < 0) {
 		g->oom = 1;
 		return -1;
 	}
@@ -266,16 +320,21 @@ static int read_tips(git_repository *repo, const char *repo_path, struct tips *t
 		"refs/remotes/*/linux-*.y", "refs/heads/linux-*.y",
 	};
 	struct fs_config *cfg = NULL;
-	struct glob_ctx g = { repo, ts, 0, 0 };
+	struct glob_ctx g = { repo, NULL, ts, 0, 0 };
 	char *configured = NULL, **globs = NULL;
 	git_oid oid;
 	int rc, nglobs, i;
 
 	memset(ts, 0, sizeof(*ts));
 	ts->shallow = git_repository_is_shallow(repo) == 1;
+	if (git_repository_odb(&g.odb, repo) < 0)
+		return fs_error_set_git(err, FS_EGIT, "cannot open the object database of '%s'",
+					repo_path);
 	rc = fs_config_open(&cfg, repo_path, err);
-	if (rc < 0)
+	if (rc < 0) {
+		git_odb_free(g.odb);
 		return rc;
+	}
 	fs_config_get_string(cfg, "fixscan.mainline", &configured);
 	if (configured) {
 		git_reference *ref = NULL;
@@ -316,17 +375,16 @@ static int read_tips(git_repository *repo, const char *repo_path, struct tips *t
 	}
 	g.kind = FS_TIP_STABLE;
 	for (i = 0; i < (nglobs ? nglobs : 2); i++) {
-		rc = git_reference_foreach_glob(repo, nglobs ? globs[i] : default_stable[i],
-						stable_ref_cb, &g);
+		rc = foreach_commit_ref(&g, nglobs ? globs[i] : default_stable[i], stable_ref_cb);
 		if (g.oom)
 			goto oom;
-		if (rc < 0 && rc != GIT_EUSER) {
+		if (rc < 0) {
 			rc = fs_error_set_git(err, FS_EGIT, "cannot list refs of '%s'", repo_path);
 			goto out;
 		}
 	}
 	g.kind = FS_TIP_TAG;
-	rc = git_reference_foreach_glob(repo, "refs/tags/v*", tag_cb, &g);
+	rc = foreach_commit_ref(&g, "refs/tags/v*", tag_cb);
 	if (g.oom)
 		goto oom;
 	if (rc < 0) {
@@ -342,6 +400,7 @@ out:
 	free(configured);
 	fs_config_strv_free(globs);
 	fs_config_free(cfg);
+	git_odb_free(g.odb);
 	if (rc < 0)
 		tips_clear(ts);
 	return rc;
@@ -946,8 +1005,12 @@ struct build {
 	size_t npreloaded;  /* nodes that are the old delta's commits */
 	struct tips ts;
 
-	/* Per global id (old cids first, then new slots). */
+	/* Per global id (old cids first, then new slots); for old commits
+	 * release is only a release a newer tag gave them (see old_release),
+	 * and branch is unused. */
 	uint16_t *release;
+	uint16_t *release_map; /* old release number -> new */
+	VEC(uint32_t) claimed_old;
 	uint8_t *branch;
 	uint8_t *assigned;
 	size_t ntotal;
@@ -992,30 +1055,51 @@ static size_t parents_of(struct build *b, size_t g, const uint32_t **out,
 	}
 }
 
-/* Claim every commit reachable from START whose MARK is 0, setting it to
- * VALUE via SET; stops at claimed commits, whose ancestors are claimed too. */
+/* The release of old commit G, as a number in the new release table: one
+ * a newer tag gave it in this build or the old delta, else its own. */
+static unsigned old_release(const struct build *b, size_t g)
+{
+	return b->release[g] ? b->release[g] : b->release_map[b->old_commits[g].release];
+}
+
+/* Old commits whose release is known stop a release claim; every old
+ * commit stops a branch claim (old commits keep their branch).  Asking
+ * the old table instead of copying it for every commit keeps an update's
+ * cost to the commits it touches. */
+static int settled_release(const struct build *b, size_t g)
+{
+	return g < b->nold && old_release(b, g) != 0;
+}
+
+static int settled_branch(const struct build *b, size_t g)
+{
+	return g < b->nold;
+}
+
+/* Claim every commit reachable from START whose MARK is 0 and that is not
+ * SETTLED, setting it to VALUE via SET; stops at claimed commits, whose
+ * ancestors are claimed too. */
 static int claim(struct build *b, size_t start, uint8_t *mark,
-		 void (*set)(struct build *, size_t, unsigned), unsigned value)
+		 int (*settled)(const struct build *, size_t),
+		 int (*set)(struct build *, size_t, unsigned), unsigned value)
 {
 	VEC(uint32_t) stack = { NULL, 0, 0 };
 	const uint32_t *par;
 	size_t np, i, g;
 
-	if (mark[start])
+	if (mark[start] || settled(b, start))
 		return 0;
 	mark[start] = 1;
-	set(b, start, value);
-	if (VEC_PUSH(stack, (uint32_t)start))
+	if (set(b, start, value) < 0 || VEC_PUSH(stack, (uint32_t)start))
 		return -1;
 	while (stack.n) {
 		g = stack.v[--stack.n];
 		np = parents_of(b, g, &par, NULL);
 		for (i = 0; i < np; i++) {
-			if (mark[par[i]])
+			if (mark[par[i]] || settled(b, par[i]))
 				continue;
 			mark[par[i]] = 1;
-			set(b, par[i], value);
-			if (VEC_PUSH(stack, par[i])) {
+			if (set(b, par[i], value) < 0 || VEC_PUSH(stack, par[i])) {
 				free(stack.v);
 				return -1;
 			}
@@ -1025,14 +1109,36 @@ static int claim(struct build *b, size_t start, uint8_t *mark,
 	return 0;
 }
 
-static void set_release(struct build *b, size_t g, unsigned v)
+static int set_release(struct build *b, size_t g, unsigned v)
 {
 	b->release[g] = (uint16_t)v;
+	/* old commits given a release: the delta's relset */
+	return g < b->nold ? VEC_PUSH(b->claimed_old, (uint32_t)g) : 0;
 }
 
-static void set_branch(struct build *b, size_t g, unsigned v)
+static int set_branch(struct build *b, size_t g, unsigned v)
 {
 	b->branch[g] = (uint8_t)v;
+	return 0;
+}
+
+/* The number of release NAME in the new table (sorted by version), 0 if
+ * it is not there. */
+static unsigned release_number(const struct build *b, const char *name)
+{
+	size_t lo = 1, hi = b->rel_names.n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = fs_release_cmp(b->rel_names.v[mid], name);
+		if (c == 0)
+			return (unsigned)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
 }
 
 static long global_id(struct build *b, const git_oid *oid)
@@ -1302,6 +1408,13 @@ static int refpos_cmp(const void *a, const void *b, void *data)
 	return pa < pb ? -1 : pa > pb;
 }
 
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static int hash_cmp(const void *a, const void *b)
 {
 	const struct fs_disk_hash *x = a, *y = b;
@@ -1439,7 +1552,6 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 	char *delta_path = NULL;
 	const char *target;
 	uint16_t *release_map = NULL;
-	uint8_t *branch_map = NULL;
 
 	size_t expect_total = 0;
 
@@ -1596,23 +1708,13 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 	/* Old commits keep their release (renumbered) and branch. */
 	if (b.nold) {
 		release_map = calloc(b.old_nreleases + 1, sizeof(*release_map));
-		branch_map = calloc(b.old_nbranches + 1, 1);
-		if (!release_map || !branch_map) {
+		if (!release_map) {
 			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 			goto out;
 		}
-		for (i = 1; i < b.old_nreleases; i++) {
-			int r = find_name(b.rel_names.v, b.rel_names.n, 1,
-					  b.old_strings + b.old_releases[i]);
-			release_map[i] = r > 0 ? (uint16_t)r : 0;
-		}
-		for (i = 1; i < b.old_nbranches; i++)
-			branch_map[i] = (uint8_t)i;
-		for (g = 0; g < b.nold; g++) {
-			b.release[g] = release_map[b.old_commits[g].release];
-			b.branch[g] = branch_map[b.old_commits[g].branch];
-			b.assigned[g] = 1;
-		}
+		for (i = 1; i < b.old_nreleases; i++)
+			release_map[i] = (uint16_t)release_number(&b, b.old_strings + b.old_releases[i]);
+		b.release_map = release_map;
 		/* Cache commits a tag newer than the cache has claimed. */
 		{
 			uint64_t nset, n;
@@ -1621,10 +1723,12 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 			const uint32_t *drel = fs_idx_delta_section(b.old, SEC_RELEASES, &n);
 			const char *dstr = fs_idx_delta_section(b.old, SEC_STRINGS, &n);
 			for (i = 0; i < nset; i++) {
-				int r = find_name(b.rel_names.v, b.rel_names.n, 1,
-						  dstr + drel[set[i].release]);
-				if (set[i].cid < b.nold)
-					b.release[set[i].cid] = r > 0 ? (uint16_t)r : 0;
+				unsigned r = release_number(&b, dstr + drel[set[i].release]);
+				if (set[i].cid < b.nold && r &&
+				    set_release(&b, set[i].cid, r) < 0) {
+					rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+					goto out;
+				}
 			}
 		}
 	}
@@ -1637,9 +1741,8 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 			goto out;
 		}
-		for (g = 0; g < b.ntotal; g++)
-			mark[g] = b.release[g] != 0 ||
-				  (g >= b.nold && node_at(w, g - b.nold)->state != NODE_READ);
+		for (g = b.nold; g < b.ntotal; g++)
+			mark[g] = node_at(w, g - b.nold)->state != NODE_READ;
 		for (r = 1; r < b.rel_names.n && rc == 0; r++) {
 			for (i = 0; i < b.ts.t.n; i++) {
 				struct tip *t = &b.ts.t.v[i];
@@ -1647,7 +1750,8 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 				if (!t->release || strcmp(t->release, b.rel_names.v[r]))
 					continue;
 				gid = global_id(&b, &t->oid);
-				if (gid >= 0 && claim(&b, gid, mark, set_release, (unsigned)r) < 0)
+				if (gid >= 0 &&
+				    claim(&b, gid, mark, settled_release, set_release, (unsigned)r) < 0)
 					rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 			}
 		}
@@ -1675,7 +1779,8 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 					br = (unsigned)x;
 				}
 				gid = global_id(&b, &t->oid);
-				if (gid >= 0 && claim(&b, gid, b.assigned, set_branch, br) < 0)
+				if (gid >= 0 &&
+				    claim(&b, gid, b.assigned, settled_branch, set_branch, br) < 0)
 					rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 			}
 		}
@@ -1709,9 +1814,6 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 	 * which keep their numbers. */
 	keep_old = delta ? 0 : b.nold;
 	cid_off = delta ? b.nold : 0;
-	if (delta)
-		for (i = 0; i < b.nold; i++)
-			final_of_old[i] = (uint32_t)i;
 	for (i = 0, j = 0; i < keep_old || j < nnew;) {
 		int take_old;
 		if (i == keep_old)
@@ -1897,15 +1999,19 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 	/* A delta's view of the cache's commits: those a tag newer than the
 	 * cache has claimed.  (relmap, the cache's releases renumbered, is
 	 * release_map.) */
-	if (delta)
-		for (g = 0; g < b.nold; g++) {
-			struct fs_disk_relset e = { (uint32_t)g, b.release[g], 0 };
-			if (b.release[g] != release_map[b.old_commits[g].release] &&
-			    VEC_PUSH(relset, e)) {
+	if (delta && b.claimed_old.n) {
+		qsort(b.claimed_old.v, b.claimed_old.n, sizeof(*b.claimed_old.v), u32_cmp);
+		for (i = 0; i < b.claimed_old.n; i++) {
+			struct fs_disk_relset e = { b.claimed_old.v[i], 0, 0 };
+			if (i && b.claimed_old.v[i] == b.claimed_old.v[i - 1])
+				continue;
+			e.release = b.release[e.cid];
+			if (VEC_PUSH(relset, e)) {
 				rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 				goto out;
 			}
 		}
+	}
 
 	/* Lay out and write the file. */
 	delta_path = fs_idx_delta_path(cache_path);
@@ -1992,8 +2098,7 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 			memset(&c, 0, sizeof(c));
 			if (s >= 0) {
 				c = b.old_commits[s];
-				c.release = b.release[s];
-				c.branch = b.branch[s];
+				c.release = (uint16_t)old_release(&b, (size_t)s);
 			} else {
 				struct node *n = node_at(w, -s - 1);
 				memcpy(c.oid, n->oid.id, 20);
@@ -2022,8 +2127,8 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 				struct node *n = node_at(w, -s - 1);
 				for (j = 0; j < n->nparents; j++) {
 					uint32_t gp = w->parents.v[n->parent_first + j], p;
-					if (gp < b.nold)
-						p = final_of_old[gp];
+					if (gp < b.nold) /* a delta keeps the cache's numbers */
+						p = delta ? gp : final_of_old[gp];
 					else
 						p = final_of_new[gp - b.nold];
 					/* A missing parent (shallow clone) points
@@ -2112,7 +2217,6 @@ out:
 	free(delta_path);
 	free(relset.v);
 	free(release_map);
-	free(branch_map);
 	free(rel_off);
 	free(br_off);
 	free(tip_off);
@@ -2131,6 +2235,7 @@ out:
 	free(b.release);
 	free(b.branch);
 	free(b.assigned);
+	free(b.claimed_old.v);
 	free(b.rel_names.v);
 	free(b.br_names.v);
 	free(b.br_fork.v);

@@ -678,6 +678,14 @@ const struct fs_disk_tip *fs_idx_tips(const struct fs_index *idx, uint64_t *coun
 	return L->tips;
 }
 
+void fs_index_trim(struct fs_index *idx)
+{
+	int l;
+
+	for (l = 0; l < idx->nlayers; l++)
+		madvise(idx->layer[l].map, idx->layer[l].map_len, MADV_DONTNEED);
+}
+
 void fs_index_free(struct fs_index *idx)
 {
 	if (!idx)
@@ -1311,27 +1319,29 @@ static int refs_naming(const struct fs_index *idx, fs_cid c, unsigned kinds,
 	struct u32vec cand = { NULL, 0, 0 };
 	struct fs_index_ref ref;
 	uint8_t key[20];
-	size_t len, i;
+	size_t i;
 	uint64_t h;
 	int l;
 
 	out->n = 0;
 	h = fs_idx_subject_hash(fs_index_commit_subject(idx, c));
+	/* Every ref naming C by 4 or more digits starts with C's first four:
+	 * they all lie in the one run of refs whose keys start so (sorted by
+	 * key), a handful, so one search and a short scan find them. */
+	memset(key, 0, 20);
+	memcpy(key, oid, 2);
 	for (l = 0; l < idx->nlayers; l++) {
 		const struct layer *L = &idx->layer[l];
-		for (len = 4; len <= 40; len++) {
-			memset(key, 0, 20);
-			memcpy(key, oid, len / 2);
-			if (len % 2)
-				key[len / 2] = oid[len / 2] & 0xf0;
-			for (i = refkeys_lower_bound(L, key, len); i < L->nrefs; i++) {
-				uint32_t pos = L->refkeys[i];
-				if (refkey_cmp(&L->refs[pos], key, len))
-					break;
-				if ((kinds & FS_REF_BIT(L->refs[pos].kind)) &&
-				    u32_push(&cand, (uint32_t)(L->ref_base + pos)) < 0)
-					goto oom;
-			}
+		for (i = refkeys_lower_bound(L, key, 4); i < L->nrefs; i++) {
+			uint32_t pos = L->refkeys[i];
+			const struct fs_disk_ref *r = &L->refs[pos];
+			if (memcmp(r->key, oid, 2))
+				break;
+			if (r->keylen < 4 || prefix_cmp(r->key, r->keylen, oid) != 0 ||
+			    !(kinds & FS_REF_BIT(r->kind)))
+				continue;
+			if (u32_push(&cand, (uint32_t)(L->ref_base + pos)) < 0)
+				goto oom;
 		}
 		for (i = h ? hash_lower_bound(L->refsubj, L->nrefsubj, h) : L->nrefsubj;
 		     i < L->nrefsubj && L->refsubj[i].hash == h; i++) {

@@ -87,6 +87,12 @@ int fs_index_open(struct fs_index **out, const struct fs_index_opts *opts,
 		  struct fs_index_stats *stats, struct fs_error *err);
 void fs_index_free(struct fs_index *idx);
 
+/* Give back the resident pages of the cache file that lookups have
+ * touched (they stay mapped and come back from the page cache when read
+ * again).  A long run of lookups calls it now and then so that its memory
+ * stays what a few lookups touch, not most of the file. */
+void fs_index_trim(struct fs_index *idx);
+
 /* The cache file in use (borrowed). */
 const char *fs_index_cache_path(const struct fs_index *idx);
 size_t fs_index_count(const struct fs_index *idx);

@@ -1160,6 +1160,41 @@ static void incremental_case(const char *delta)
 	repo_free(k.r);
 }
 
+static void test_trim(void **state)
+{
+	/* Pages given back come back with the same contents, with and
+	 * without a delta. */
+	struct kernel k;
+	struct fs_index *idx;
+	char *before, *after;
+	int l;
+
+	for (l = 0; l < 2; l++) {
+		setenv("FIXSCAN_TEST_DELTA", "always", 1);
+		build_kernel(&k, l ? "kernel-delta" : "kernel");
+		if (l) {
+			fs_index_free(open_idx(k.r->dir, NULL, false, NULL));
+			commit(k.r, "master", k.g, "kernel: one in the delta\n");
+			repo_flush(k.r);
+		}
+		idx = open_idx(k.r->dir, NULL, false, NULL);
+		before = dump(idx);
+		fs_index_trim(idx);
+		after = dump(idx);
+		assert_same_dump(before, after);
+		fs_index_trim(idx);
+		fs_index_trim(idx);
+		g_free(after);
+		after = dump(idx);
+		assert_same_dump(before, after);
+		g_free(before);
+		g_free(after);
+		fs_index_free(idx);
+		repo_free(k.r);
+	}
+	unsetenv("FIXSCAN_TEST_DELTA");
+}
+
 static void test_incremental_equals_rebuild(void **state)
 {
 	incremental_case("never");
@@ -1746,6 +1781,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cache_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_corrupt_cache, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_incremental_equals_rebuild, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trim, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_incremental_delta, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_delta_damaged_or_stale, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_late_tags, setup, teardown),
