@@ -1167,10 +1167,9 @@ static int old_still_valid(struct build *b, git_repository *repo, char *note, si
 	uint64_t notips;
 	const char *strings;
 	const struct fs_disk_tip *otips = fs_idx_tips(b->old, &notips, &strings);
-	const struct fs_disk_header *h = fs_idx_header(b->old);
 	size_t i, j;
 
-	if (h->flags & FS_IDX_SHALLOW) {
+	if (fs_idx_flags(b->old) & FS_IDX_SHALLOW) {
 		snprintf(note, nlen, "the cache was made from a shallow clone; rebuilding it");
 		return 0;
 	}
@@ -2033,12 +2032,13 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 		goto out;
 	}
 	f = fdopen(fd, "wb");
+	if (f)
+		fd = -1; /* closed with F */
 	wr = calloc(1, sizeof(*wr));
 	if (!f || !wr) {
 		rc = fs_error_set(err, FS_EIO, "cannot write '%s': %s", tmp_path, strerror(errno));
 		goto out;
 	}
-	fd = -1;
 	memset(&hdr, 0, sizeof(hdr));
 	memcpy(hdr.magic, FS_IDX_MAGIC, 8);
 	hdr.version = FS_IDX_VERSION;

@@ -197,6 +197,9 @@ const void *fs_idx_section(const struct fs_index *idx, enum fs_idx_section s,
 			   uint64_t *count);
 const void *fs_idx_delta_section(const struct fs_index *idx, enum fs_idx_section s,
 				 uint64_t *count);
+/* FS_IDX_SHALLOW when the cache or its delta was made from a shallow
+ * clone. */
+uint32_t fs_idx_flags(const struct fs_index *idx);
 const struct fs_disk_tip *fs_idx_tips(const struct fs_index *idx, uint64_t *count,
 				      const char **strings);
 

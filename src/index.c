@@ -345,14 +345,20 @@ static uint64_t checksum_fd(int fd, size_t offset, size_t len)
 		return 0;
 	fs_idx_ck_init(&ck, len);
 	while (done < len) {
-		size_t want = len - done < CHUNK ? len - done : CHUNK;
-		ssize_t got = pread(fd, buf, want, (off_t)(offset + done));
-		if (got <= 0) {
-			free(buf);
-			return 0;
+		size_t want = len - done < CHUNK ? len - done : CHUNK, got = 0;
+		/* whole pieces: all but the last must be whole words */
+		while (got < want) {
+			ssize_t r = pread(fd, buf + got, want - got, (off_t)(offset + done + got));
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0) {
+				free(buf);
+				return 0;
+			}
+			got += (size_t)r;
 		}
-		fs_idx_ck_update(&ck, buf, (size_t)got);
-		done += (size_t)got;
+		fs_idx_ck_update(&ck, buf, got);
+		done += got;
 	}
 	free(buf);
 	return fs_idx_ck_final(&ck);
@@ -653,6 +659,15 @@ const void *fs_idx_section(const struct fs_index *idx, enum fs_idx_section s,
 
 	*count = L->hdr->sec[s].count;
 	return (const char *)L->map + L->hdr->sec[s].offset;
+}
+
+uint32_t fs_idx_flags(const struct fs_index *idx)
+{
+	uint32_t f = idx->layer[0].hdr->flags;
+
+	if (idx->nlayers > 1)
+		f |= idx->layer[1].hdr->flags;
+	return f & ~FS_IDX_DELTA;
 }
 
 const void *fs_idx_delta_section(const struct fs_index *idx, enum fs_idx_section s,
@@ -974,6 +989,26 @@ static int cid_oid_cmp(const void *a, const void *b, void *data)
 	return memcmp(oid_of(idx, *(const fs_cid *)a), oid_of(idx, *(const fs_cid *)b), 20);
 }
 
+/* A growable array of ref positions or commits, for the lookups below. */
+struct u32vec {
+	uint32_t *v;
+	size_t n, cap;
+};
+
+static int u32_push(struct u32vec *a, uint32_t x)
+{
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 32;
+		uint32_t *g = realloc(a->v, cap * sizeof(*g));
+		if (!g)
+			return -1;
+		a->v = g;
+		a->cap = cap;
+	}
+	a->v[a->n++] = x;
+	return 0;
+}
+
 /* Compare the first LEN hex digits of KEY with OID. */
 static int prefix_cmp(const uint8_t *key, size_t len, const uint8_t *oid)
 {
@@ -1014,26 +1049,38 @@ size_t fs_index_resolve_all(const struct fs_index *idx, const char *hex,
 			    fs_cid *out, size_t max)
 {
 	uint8_t key[20];
-	size_t len, i, n = 0, stored = 0;
+	size_t len, i, n = 0;
+	struct u32vec all = { NULL, 0, 0 };
 	int l;
 
 	if (!valid_hex(hex, &len))
 		return 0;
 	fs_idx_pack_hex(key, hex, len);
+	if (idx->nlayers == 1) {
+		const struct layer *L = &idx->layer[0];
+		for (i = lower_bound_prefix(L, key, len);
+		     i < L->ncommits && prefix_cmp(key, len, L->commits[i].oid) == 0; i++) {
+			if (n < max)
+				out[n] = (fs_cid)i;
+			n++;
+		}
+		return n;
+	}
+	/* Two layers: the first MAX in id order over both, as one file
+	 * would give them.  Out of memory gives what was gathered. */
 	for (l = 0; l < idx->nlayers; l++) {
 		const struct layer *L = &idx->layer[l];
 		for (i = lower_bound_prefix(L, key, len);
-		     i < L->ncommits && prefix_cmp(key, len, L->commits[i].oid) == 0; i++) {
-			if (stored < max)
-				out[stored++] = (fs_cid)(L->cid_base + i);
-			n++;
-		}
+		     i < L->ncommits && prefix_cmp(key, len, L->commits[i].oid) == 0; i++)
+			if (u32_push(&all, (uint32_t)(L->cid_base + i)) < 0)
+				break;
 	}
-	/* In id order whichever layer holds them; with more matches than
-	 * MAX the first MAX found are kept, which is only used to say an id
-	 * is ambiguous. */
-	if (idx->nlayers > 1 && stored > 1)
-		qsort_r(out, stored, sizeof(*out), cid_oid_cmp, (void *)idx);
+	if (all.n > 1)
+		qsort_r(all.v, all.n, sizeof(*all.v), cid_oid_cmp, (void *)idx);
+	for (i = 0; i < all.n && i < max; i++)
+		out[i] = all.v[i];
+	n = all.n;
+	free(all.v);
 	return n;
 }
 
@@ -1144,26 +1191,6 @@ static size_t hash_lower_bound(const struct fs_disk_hash *a, size_t n, uint64_t 
 			hi = mid;
 	}
 	return lo;
-}
-
-/* A growable array of ref positions or commits, for the lookups below. */
-struct u32vec {
-	uint32_t *v;
-	size_t n, cap;
-};
-
-static int u32_push(struct u32vec *a, uint32_t x)
-{
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 32;
-		uint32_t *g = realloc(a->v, cap * sizeof(*g));
-		if (!g)
-			return -1;
-		a->v = g;
-		a->cap = cap;
-	}
-	a->v[a->n++] = x;
-	return 0;
 }
 
 size_t fs_index_find_subject(const struct fs_index *idx, const char *subject,
@@ -1308,10 +1335,30 @@ static void u32_uniq(struct u32vec *a)
 	a->n = j;
 }
 
+/* Refs by the commit carrying them, mainline before stable (a fix's own
+ * ref before its backports' copies), then by id; one commit's refs in
+ * changelog order.  Positions follow the order a build happened to read
+ * commits in (threads, cache and delta), so they cannot order answers. */
+static int refpos_source_cmp(const void *a, const void *b, void *data)
+{
+	const struct fs_index *idx = data;
+	uint32_t pa = *(const uint32_t *)a, pb = *(const uint32_t *)b;
+	fs_cid sa = ref_at(idx, pa)->source, sb = ref_at(idx, pb)->source;
+
+	if (sa != sb) {
+		int ma = fs_index_commit_is_mainline(idx, sa);
+		int mb = fs_index_commit_is_mainline(idx, sb);
+		if (ma != mb)
+			return mb - ma;
+		return memcmp(oid_of(idx, sa), oid_of(idx, sb), 20);
+	}
+	return pa < pb ? -1 : pa > pb;
+}
+
 /* The positions of every ref of a kind in KINDS that names commit C: by
  * its id or an abbreviation of it (4..40 digits), or by C's subject, and
- * that fs_index_ref_target() resolves to C.  In ref position order, each
- * once.  Returns 0 or -1 when out of memory. */
+ * that fs_index_ref_target() resolves to C.  Each once, in
+ * refpos_source_cmp() order.  Returns 0 or -1 when out of memory. */
 static int refs_naming(const struct fs_index *idx, fs_cid c, unsigned kinds,
 		       struct u32vec *out)
 {
@@ -1357,6 +1404,8 @@ static int refs_naming(const struct fs_index *idx, fs_cid c, unsigned kinds,
 		if (fs_index_ref_target(idx, &ref, NULL, NULL) == c && u32_push(out, cand.v[i]) < 0)
 			goto oom;
 	}
+	if (out->n > 1)
+		qsort_r(out->v, out->n, sizeof(*out->v), refpos_source_cmp, (void *)idx);
 	free(cand.v);
 	return 0;
 oom:

@@ -1195,6 +1195,113 @@ static void test_trim(void **state)
 	unsetenv("FIXSCAN_TEST_DELTA");
 }
 
+/* A fix reached by two refs: its own Fixes: line (by id) and its stable
+ * backport's (a wrong id, the right subject).  The answer must not depend
+ * on which ref the index stores first: cache then delta, or one file. */
+static void test_fix_named_twice(void **state)
+{
+	struct repo *r = repo_new("twice");
+	struct fs_index *idx;
+	struct fs_index_fix *fx = NULL;
+	char *want, *got;
+	int a, x, f, s;
+
+	a = commit(r, "master", 0, "mm: add thing\n");
+	x = commit(r, "master", a, "Linux 4.4\n");
+	tag_light(r, "v4.4", x);
+	f = commit(r, "master", x, "mm: fix thing\n\nFixes: %.12s (\"mm: add thing\")\n",
+		   id(r, a));
+	repo_flush(r);
+	setenv("FIXSCAN_TEST_DELTA", "always", 1);
+	fs_index_free(open_idx(r->dir, NULL, false, NULL));
+	s = commit(r, "linux-4.4.y", x, "mm: fix thing\n\ncommit %s upstream.\n\n"
+		   "Fixes: 0123456789ab (\"mm: add thing\")\n", id(r, f));
+	repo_flush(r);
+	idx = open_idx(r->dir, NULL, false, NULL);
+	assert_int_equal(fs_index_fixes_of(idx, cid_of(idx, id(r, a)), &fx), 1);
+	assert_string_equal(hex_of(idx, fx[0].fixer), id(r, f));
+	assert_int_equal(fx[0].evidence, FS_EVIDENCE_PREFIX);
+	free(fx);
+	assert_int_equal(fs_index_backports(idx, cid_of(idx, id(r, f)), NULL, 0), 1);
+	(void)s;
+	got = dump(idx);
+	fs_index_free(idx);
+	want = rebuilt_dump(r->dir);
+	assert_same_dump(want, got);
+	g_free(want);
+	g_free(got);
+	unsetenv("FIXSCAN_TEST_DELTA");
+	repo_free(r);
+}
+
+/* The same history rebuilt gives a cache with a new checksum, so a delta
+ * of the old cache (left behind by a crash between writing the cache and
+ * removing the delta) is not taken for the new one's. */
+static void test_delta_of_an_identical_cache(void **state)
+{
+	struct kernel k;
+	struct fs_index *idx;
+	struct fs_index_stats st;
+	char *dpath, *saved;
+	int h;
+
+	setenv("FIXSCAN_TEST_DELTA", "always", 1);
+	build_kernel(&k, "kernel");
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	dpath = g_strdup_printf("%s.delta", fs_index_cache_path(idx));
+	saved = g_strdup_printf("%s.saved", dpath);
+	fs_index_free(idx);
+	h = commit(k.r, "master", k.g, "kernel: only in the delta\n");
+	repo_flush(k.r);
+	fs_index_free(open_idx(k.r->dir, NULL, false, &st));
+	assert_int_equal(st.new_commits, 1);
+	run("cp '%s' '%s'", dpath, saved);
+	/* master back where the cache was made: the same commits again */
+	run("git -C '%s' update-ref refs/heads/master %s", k.r->dir, id(k.r, k.g));
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	assert_true(st.rebuilt);
+	fs_index_free(idx);
+	run("cp '%s' '%s'", saved, dpath);
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	assert_int_equal(st.new_commits, 0);
+	assert_int_equal(fs_index_resolve_all(idx, id(k.r, h), NULL, 0), 0);
+	fs_index_free(idx);
+	unsetenv("FIXSCAN_TEST_DELTA");
+	g_free(dpath);
+	g_free(saved);
+	repo_free(k.r);
+}
+
+/* The body checksum streamed in the writer's 64 KB pieces equals the two
+ * halves summed apart and folded, as the loader does. */
+static void test_body_checksum_halves(void **state)
+{
+	enum { LEN = (1 << 20) + 8 * 13 };
+	unsigned char *buf = malloc(LEN);
+	struct fs_idx_body_ck ck;
+	uint64_t split, streamed, folded;
+	size_t i, off;
+
+	(void)state;
+	assert_non_null(buf);
+	for (i = 0; i < LEN; i++)
+		buf[i] = (unsigned char)(i * 7 + (i >> 9));
+	fs_idx_body_ck_init(&ck, LEN);
+	for (off = 0; off < LEN; off += 65536)
+		fs_idx_body_ck_update(&ck, buf + off, LEN - off < 65536 ? LEN - off : 65536);
+	streamed = fs_idx_body_ck_final(&ck);
+	split = fs_idx_body_split(LEN);
+	assert_int_equal(split % 32, 0);
+	folded = fs_idx_body_fold(fs_idx_checksum(buf, split),
+				  fs_idx_checksum(buf + split, LEN - split));
+	assert_int_equal(streamed, folded);
+	buf[LEN - 1] ^= 1;
+	assert_int_not_equal(fs_idx_body_fold(fs_idx_checksum(buf, split),
+					      fs_idx_checksum(buf + split, LEN - split)),
+			     streamed);
+	free(buf);
+}
+
 static void test_incremental_equals_rebuild(void **state)
 {
 	incremental_case("never");
@@ -1782,6 +1889,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_corrupt_cache, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_incremental_equals_rebuild, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trim, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fix_named_twice, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_delta_of_an_identical_cache, setup, teardown),
+		cmocka_unit_test(test_body_checksum_halves),
 		cmocka_unit_test_setup_teardown(test_incremental_delta, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_delta_damaged_or_stale, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_late_tags, setup, teardown),
