@@ -48,24 +48,29 @@ cache_size=$(du -k "$XDG_CACHE_HOME"/fixscan/*.idx | cut -f1)
 echo "full index build:     ${full}s vs git log --all ${git_log}s: $(ratio "$full" "$git_log")x (goal <= 1.0x)"
 echo "peak RSS of the build: $((full_rss / 1024)) MB (goal < 400 MB); cache on disk: $((cache_size / 1024)) MB"
 
-# Incremental: 1,000 new mainline commits, then the ref is put back so
-# the repository stays as generated.
+# Incremental: 1,000 new mainline commits, then the refs and the
+# generator's state are put back, so that the repository stays as
+# generated and the next run appends the same commits.
+state=$repo/.git/gen-kernel-scale
+for f in ids json kind; do cp "$state.$f" "$bench/state.$f"; done
+git -C "$repo" for-each-ref --format='%(refname) %(objectname)' | sort >"$bench/refs.before"
 master=$(git -C "$repo" rev-parse refs/heads/master)
 python3 "$top/scripts/gen-kernel.py" scale --append 1000 "$repo" >/dev/null 2>&1
-# Each run appends after the last run's appended commits (the generator
-# keeps its state), though master is put back: measure from the first
-# 1,000 or so of them.
 added=$(git -C "$repo" rev-list --count "$master..refs/heads/master")
-if [ "$added" -gt 1000 ]; then
-	git -C "$repo" update-ref refs/heads/master "$(git -C "$repo" rev-parse "refs/heads/master~$((added - 1000))")"
-	added=$(git -C "$repo" rev-list --count "$master..refs/heads/master")
-fi
 set -- $(measure "$fixscan" index --no-progress --repo "$repo")
 inc=$1
 echo "incremental update:   ${inc}s for $added new commits vs full build: $(calc "round(100.0 * $inc / $full, 2)")% (goal < 1%)"
 set -- $(measure "$fixscan" index --no-progress --repo "$repo")
 echo "up-to-date check:     ${1}s (what every command pays before its work, the cache checksum included)"
-git -C "$repo" update-ref refs/heads/master "$master"
+git -C "$repo" for-each-ref --format='%(refname) %(objectname)' | sort >"$bench/refs.after"
+# refs the append made go; refs it moved go back
+cut -d' ' -f1 "$bench/refs.before" >"$bench/names.before"
+cut -d' ' -f1 "$bench/refs.after" >"$bench/names.after"
+{
+	comm -13 "$bench/names.before" "$bench/names.after" | awk '{ print "delete " $1 }'
+	comm -23 "$bench/refs.before" "$bench/refs.after" | awk '{ print "update " $1 " " $2 }'
+} | git -C "$repo" update-ref --stdin
+for f in ids json kind; do cp "$bench/state.$f" "$state.$f"; done
 "$fixscan" index --no-progress --repo "$repo" >/dev/null 2>&1
 
 # fixes-of for 500 commits against git log --grep for 5, extrapolated.
