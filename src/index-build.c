@@ -498,10 +498,8 @@ struct walk {
 	int failed;
 	struct fs_error err;
 	size_t done;
-	const struct fs_index *old;
 	const struct fs_disk_commit *old_commits;
 	size_t nold;
-	const char *repo_path;
 	const struct fs_index_opts *opts;
 	size_t expect_total;
 	int nworkers;
@@ -1532,7 +1530,6 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 	size_t nnew = 0, nfinal = 0, i, j, k;
 	struct fs_disk_ref *refs = NULL;
 	size_t nrefs = 0;
-	uint32_t *ref_first_of_final = NULL;
 	uint32_t *refkeys = NULL;
 	VEC(struct fs_disk_hash) refsubj = { NULL, 0, 0 };
 	VEC(struct fs_disk_hash) subjects = { NULL, 0, 0 };
@@ -1588,12 +1585,10 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 	b.w = w;
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->cond, NULL);
-	w->old = b.old;
 	w->old_commits = b.old_commits;
 	w->nold = b.nold;
 	w->opts = opts;
 	w->expect_total = expect_total;
-	w->repo_path = opts->repo_path;
 	/* The reading threads, and one more pool for the old delta's
 	 * commits. */
 	b.nworkers = opts->threads > 0 ? opts->threads : cpu_count();
@@ -1892,7 +1887,6 @@ int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
 	/* Refs: old refs as they were (sources renumbered), then the
 	 * threads' refs in thread order. */
 	refs = malloc((nrefs + 1) * sizeof(*refs));
-	ref_first_of_final = NULL;
 	if (!refs) {
 		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 		goto out;
@@ -2225,7 +2219,6 @@ out:
 	free(refsubj.v);
 	free(refkeys);
 	free(refs);
-	free(ref_first_of_final);
 	free(thread_str_base);
 	free(thread_ref_base);
 	free(new_order);
