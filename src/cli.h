@@ -68,6 +68,10 @@ int cli_review_setup(const char *repo_flag, const char *ignore_flag, char **repo
  * WIDTH columns, continuation lines indented four columns deeper. */
 void cli_print_wrapped(FILE *out, const char *text, int width);
 
+/* PATH for people: relative to the mail root ROOT when inside it
+ * (ROOT may be NULL).  Borrowed from PATH. */
+const char *cli_shown_path(const char *path, const char *root);
+
 int cmd_review(int argc, char **argv, struct fs_error *err);
 int cmd_parse(int argc, char **argv, struct fs_error *err);
 int cmd_index(int argc, char **argv, struct fs_error *err);

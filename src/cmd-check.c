@@ -166,16 +166,6 @@ static int print_review(const struct fs_review *r, bool all)
 	return (int)r->problems;
 }
 
-/* PATH for people: relative to the mail root ROOT when inside it. */
-static const char *shown_path(const char *path, const char *root)
-{
-	size_t n = root ? strlen(root) : 0;
-
-	if (n && !strncmp(path, root, n) && path[n] == '/')
-		return path + n + 1;
-	return path;
-}
-
 /* Write the drafts DL into the maildir DIR and index them when DIR is
  * inside the mail root.  *STORE (read-only, may be NULL) is closed here
  * when the database must be opened for writing.  Says what it did on
@@ -212,8 +202,8 @@ static int write_drafts(struct fs_store **store, const struct fs_drafts *dl,
 	}
 	for (i = 0; i < dl->n; i++) {
 		const struct fs_draft_result *x = &res[i];
-		const char *path = x->path ? shown_path(x->path, root) : NULL;
-		const char *other = x->other ? shown_path(x->other, root) : "";
+		const char *path = x->path ? cli_shown_path(x->path, root) : NULL;
+		const char *other = x->other ? cli_shown_path(x->other, root) : "";
 
 		if (!path)
 			continue;

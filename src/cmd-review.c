@@ -217,8 +217,7 @@ static int stdin_query(char **query, struct fs_error *err)
 	return *query ? 0 : fs_error_set(err, FS_ENOMEM, "out of memory");
 }
 
-/* PATH for people: relative to the mail root ROOT when inside it. */
-static const char *shown_path(const char *path, const char *root)
+const char *cli_shown_path(const char *path, const char *root)
 {
 	size_t n = root ? strlen(root) : 0;
 
@@ -307,8 +306,8 @@ static int write_drafts(struct fs_store **store, const struct fs_drafts *dl,
 	for (i = 0; i < dl->n; i++) {
 		const struct fs_draft_result *x = &res[i];
 		const char *label = dl->v[i].label;
-		const char *path = x->path ? shown_path(x->path, root) : NULL;
-		const char *other = x->other ? shown_path(x->other, root) : NULL;
+		const char *path = x->path ? cli_shown_path(x->path, root) : NULL;
+		const char *other = x->other ? cli_shown_path(x->other, root) : NULL;
 		bool kept = x->action == FS_DRAFT_UNCHANGED || x->action == FS_DRAFT_UNCHANGED_EDITED;
 		const char *late = kept && x->indexed && !was[i] ? ", indexed now" : "";
 
@@ -335,7 +334,7 @@ static int write_drafts(struct fs_store **store, const struct fs_drafts *dl,
 		}
 		for (k = 0; x->action != FS_DRAFT_REPLACED && !irc && x->stale && x->stale[k]; k++)
 			fprintf(stderr, "draft: removed the outdated %s (re: %s)\n",
-				shown_path(x->stale[k], root), label);
+				cli_shown_path(x->stale[k], root), label);
 	}
 	fs_store_free(wst);
 	fs_draft_results_free(res, dl->n);
