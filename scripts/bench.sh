@@ -35,6 +35,16 @@ measure() {
 }
 ratio() { python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); print('%.3f' % (a / b if b else 0))" "$1" "$2"; }
 calc() { python3 -c "print($1)"; }
+# Seconds git log --all --grep takes for the first 5 ids of FILE (each as
+# a 12-digit Fixes:-style abbreviation), times 100: the naive way, for 500.
+grep_x100() {
+	t0=$(now)
+	for id in $(head -n 5 "$1"); do
+		git -C "$repo" log --all --format=%H --grep="$(echo "$id" | cut -c1-12)" >/dev/null
+	done
+	t1=$(now)
+	calc "($t1 - $t0) * 100"
+}
 
 ncommits=$(git -C "$repo" rev-list --all --count)
 echo "bench: repository with $ncommits commits"
@@ -77,12 +87,7 @@ for f in ids json kind; do cp "$bench/state.$f" "$state.$f"; done
 git -C "$repo" rev-list --first-parent refs/heads/master | awk 'NR % 2500 == 1' | head -n 500 >"$bench/ids"
 set -- $(measure "$fixscan" show --no-update --repo "$repo" $(cat "$bench/ids"))
 show=$1 show_rss=$2
-t0=$(now)
-for id in $(head -n 5 "$bench/ids"); do
-	git -C "$repo" log --all --format=%H --grep="$(echo "$id" | cut -c1-12)" >/dev/null
-done
-t1=$(now)
-grep500=$(calc "($t1 - $t0) * 100")
+grep500=$(grep_x100 "$bench/ids")
 echo "fixes-of 500 commits: ${show}s vs git log --grep (5 timed, x100) ${grep500}s: $(calc "round($grep500 / max($show, 0.001))")x faster"
 echo "peak RSS of a warm lookup: $((show_rss / 1024)) MB (goal < 100 MB)"
 
@@ -95,12 +100,7 @@ export NOTMUCH_CONFIG="$bench/notmuch-config"
 notmuch new --quiet
 set -- $(measure sh -c "\"$fixscan\" review --no-update --repo \"$repo\" 'path:review/**'; test \$? -le 1")
 review=$1
-t0=$(now)
-for id in $(head -n 5 "$bench/thread-ids"); do
-	git -C "$repo" log --all --format=%H --grep="$(echo "$id" | cut -c1-12)" >/dev/null
-done
-t1=$(now)
-naive=$(calc "($t1 - $t0) * 100")
+naive=$(grep_x100 "$bench/thread-ids")
 echo "review of 500 patches: ${review}s (goal < 1s) vs git log --grep per upstream id (5 timed, x100) ${naive}s: $(calc "round($naive / max($review, 0.001))")x faster"
 
 if "$fixscan" stats --help >/dev/null 2>&1; then
