@@ -19,22 +19,22 @@ WARN = -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2
 ifeq ($(STRICT),1)
 WARN += -Werror
 endif
-override CFLAGS += -std=gnu11 $(WARN) -Iinclude $(PKG_CFLAGS) -D_GNU_SOURCE \
+override CFLAGS += -std=gnu11 $(WARN) -Iinclude -Ilib $(PKG_CFLAGS) -D_GNU_SOURCE \
 	-DFIXSCAN_VERSION='"$(VERSION)"'
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 VERSION = $(shell cat VERSION 2>/dev/null || echo 0.0)
 
 B = build
-LIB_SRCS = $(filter-out src/main.c src/cmd-%.c,$(wildcard src/*.c))
-CLI_SRCS = src/main.c $(wildcard src/cmd-*.c)
+LIB_SRCS = $(wildcard lib/*.c lib/*/*.c)
+CLI_SRCS = $(wildcard cli/*.c)
 UNIT_SRCS = $(wildcard tests/unit/test-*.c)
 
-LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/obj/%.o)
-CLI_OBJS = $(CLI_SRCS:src/%.c=$(B)/obj/%.o)
+LIB_OBJS = $(LIB_SRCS:%.c=$(B)/obj/%.o)
+CLI_OBJS = $(CLI_SRCS:%.c=$(B)/obj/%.o)
 UNITS = $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
-ASAN_LIB_OBJS = $(LIB_SRCS:src/%.c=$(B)/asan/obj/%.o)
-ASAN_CLI_OBJS = $(CLI_SRCS:src/%.c=$(B)/asan/obj/%.o)
+ASAN_LIB_OBJS = $(LIB_SRCS:%.c=$(B)/asan/obj/%.o)
+ASAN_CLI_OBJS = $(CLI_SRCS:%.c=$(B)/asan/obj/%.o)
 ASAN_UNITS = $(UNIT_SRCS:tests/unit/%.c=$(B)/asan/tests/%)
 
 MAN1 = $(wildcard man/*.1)
@@ -48,7 +48,7 @@ $(B)/cflags: FORCE
 	@mkdir -p $(B)
 	@echo '$(CC) $(CFLAGS)' | cmp -s - $@ || echo '$(CC) $(CFLAGS)' > $@
 
-$(B)/obj/%.o: src/%.c $(B)/cflags
+$(B)/obj/%.o: %.c $(B)/cflags
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -64,7 +64,7 @@ $(B)/tests/%: tests/unit/%.c $(B)/libfixscan.a
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(B)/libfixscan.a $(CMOCKA_LIBS) $(PKG_LIBS)
 
 # The sanitizer build: the same sources with ASan and UBSan.
-$(B)/asan/obj/%.o: src/%.c $(B)/cflags
+$(B)/asan/obj/%.o: %.c $(B)/cflags
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
 

@@ -24,7 +24,7 @@
 #include <glib.h>
 
 #include "fixscan/index.h"
-#include "../../src/index-private.h"
+#include "../../lib/index/index-private.h"
 
 /* ---- a tiny repository builder on top of git fast-import ---------------- */
 
