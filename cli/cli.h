@@ -1,12 +1,20 @@
 /* fixscan: what the command-line front ends share.  Not a library header:
- * only src/main.c and src/cmd-*.c include it. */
+ * only the files of cli/ include it.  Every helper here lives in cli/cli.c; a
+ * command never calls into another command's file. */
 #ifndef FIXSCAN_CLI_H
 #define FIXSCAN_CLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
+#include "fixscan/config.h"
 #include "fixscan/error.h"
+#include "fixscan/ignore.h"
+#include "fixscan/index.h"
+#include "fixscan/review.h"
+#include "fixscan/store.h"
+#include "fixscan/thread.h"
 
 /* Exit statuses, as diff(1): 0 nothing found, 1 findings, 2 trouble. */
 enum {
@@ -39,30 +47,58 @@ int cli_repo_path(const char *flag, char **out, struct fs_error *err);
 /* Whether to draw a progress line: stderr is a terminal. */
 int cli_progress_wanted(void);
 
-struct fs_store;
-struct fs_thread;
-struct fs_config;
+/* What a command works with, opened step by step as it needs them and
+ * closed together by cli_ctx_close().  The command sets the flag fields,
+ * then calls the steps it needs in order: setup (repository, config,
+ * ignore file, and the config keys resolved into the option structs),
+ * then the store and the index. */
+struct cli_ctx {
+	/* from the command's flags */
+	const char *repo_flag;       /* --repo */
+	const char *ignore_flag;     /* --ignore */
+	struct fs_review_opts ropts; /* --branch, --base, --no-reports */
+	struct fs_index_opts iopts;  /* --no-update, --rebuild ... */
 
-/* Every thread matching QUERY, each sorted out into series, in *OUT (an
- * array of *NOUT threads; free each with fs_thread_free() and the array
- * with free()).  A mail that cannot be read is reported and skipped. */
+	/* filled by the steps; owned by the context */
+	char *repo;
+	struct fs_config *cfg;
+	struct fs_ignore *ignore;
+	struct fs_store *store;
+	struct fs_index *idx;
+	struct fs_index_stats istats;
+
+	/* storage behind ropts.branch_names */
+	struct fs_branch_name *branch_names_;
+	char **branch_keys_, **branch_values_;
+};
+void cli_ctx_init(struct cli_ctx *c);
+
+/* The kernel repository (cli_repo_path()), its config over the global
+ * one (the global one alone when the repository cannot be read: the
+ * index reports that better), the ignore file, and fixscan.branch.*
+ * into ropts.  Returns 0 or a negative code with ERR set. */
+int cli_ctx_setup(struct cli_ctx *c, struct fs_error *err);
+
+/* The notmuch store, read-only.  With OPTIONAL, a store that cannot be
+ * opened (other than for a lock) leaves c->store NULL and returns 0. */
+int cli_ctx_open_store(struct cli_ctx *c, bool optional, struct fs_error *err);
+
+/* The fixes index of c->repo, built or updated as needed; a note on why
+ * it was rebuilt is printed on stderr. */
+int cli_ctx_open_index(struct cli_ctx *c, struct fs_error *err);
+
+void cli_ctx_close(struct cli_ctx *c);
+
+/* The threads matching QUERY, sorted into series (fs_review_load()); a
+ * mail that cannot be read is reported on stderr and skipped. */
 int cli_load_threads(struct fs_store *store, const char *query,
 		     struct fs_thread ***out, size_t *nout, struct fs_error *err);
+void cli_free_threads(struct fs_thread **threads, size_t n);
 
-/* The ignore file: FLAG, else fixscan.ignore, else
- * $XDG_CONFIG_HOME/fixscan/ignore.  A new string in *OUT. */
-int cli_ignore_path(struct fs_config *cfg, const char *flag, char **out);
-
-struct fs_ignore;
-
-/* What review, check and digest all start with: the kernel repository
- * (cli_repo_path()), its config over the global one (the global one alone
- * when the repository cannot be read: the index reports that better), and
- * the ignore file.  On error the caller still frees *REPO, *CFG and
- * *IGNORE, which are NULL or valid. */
-int cli_review_setup(const char *repo_flag, const char *ignore_flag, char **repo,
-		     struct fs_config **cfg, struct fs_ignore **ignore,
-		     struct fs_error *err);
+/* The notmuch query for the message MESSAGE_ID (with or without <>),
+ * quoted so that no character of it can change the query.  New string
+ * (free()), or NULL when out of memory. */
+char *cli_id_query(const char *message_id);
 
 /* Print TEXT (lines separated by '\n') on OUT with each line wrapped at
  * WIDTH columns, continuation lines indented four columns deeper. */

@@ -50,96 +50,6 @@ static const char usage_text[] =
 	"A message that is not a stable patch gets one line saying so.\n"
 	"Exit status: 0 no findings, 1 findings, 2 trouble.\n";
 
-/* Print one line of TEXT wrapped at WIDTH columns (bytes; good enough
- * for the mostly ASCII text of reports).  Continuation lines are indented
- * four columns deeper than the line itself.  A word longer than the width
- * (a URL) is left whole. */
-static void print_wrapped_line(FILE *out, const char *line, size_t len, int width)
-{
-	size_t indent = 0, col, start = 0;
-	int first = 1;
-
-	while (indent < len && line[indent] == ' ')
-		indent++;
-	if (width <= 0 || len <= (size_t)width) {
-		fprintf(out, "%.*s\n", (int)len, line);
-		return;
-	}
-	while (start < len) {
-		size_t lead = first ? 0 : indent + 4;
-		size_t room = (size_t)width > lead + 20 ? (size_t)width - lead : 20;
-		size_t brk = len, i;
-
-		if (!first)
-			while (start < len && line[start] == ' ')
-				start++;
-		if (start >= len)
-			break;
-		if (len - start > room) {
-			/* The last space within the room, else the first
-			 * after it. */
-			brk = 0;
-			for (i = start + room; i > start; i--) {
-				if (line[i] == ' ' && (first ? i > indent : 1)) {
-					brk = i;
-					break;
-				}
-			}
-			if (!brk) {
-				for (i = start + room; i < len && line[i] != ' '; i++)
-					;
-				brk = i;
-			}
-		}
-		for (col = 0; col < lead; col++)
-			fputc(' ', out);
-		fprintf(out, "%.*s\n", (int)(brk - start), line + start);
-		start = brk;
-		first = 0;
-	}
-}
-
-void cli_print_wrapped(FILE *out, const char *text, int width)
-{
-	const char *p = text;
-
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		print_wrapped_line(out, p, len, width);
-		if (!nl)
-			break;
-		p = nl + 1;
-	}
-}
-
-/* Fill *ONE with review R narrowed to its patch PATCH, so the report's
- * header and summary (and the drafts) speak of that patch only.  *SERIES
- * is the storage for the narrowed series: what is missing from the series
- * is not this patch's business.  Both borrow from R. */
-static void narrow_review(struct fs_review *one, struct fs_thread_series *series,
-			  const struct fs_review *r, const struct fs_review_patch *patch)
-{
-	size_t k;
-
-	*one = *r;
-	*series = *r->series;
-	series->nmissing = 0;
-	series->duplicates = 0;
-	one->series = series;
-	one->patches = (struct fs_review_patch *)patch;
-	one->npatches = 1;
-	one->ignored = 0;
-	one->problems = 0;
-	for (k = 0; k < FS_FIND_KIND_COUNT; k++) {
-		one->counts[k] = fs_findings_count(&patch->findings, k);
-		if (fs_finding_kind_is_problem(k))
-			one->problems += one->counts[k];
-	}
-	for (k = 0; k < patch->findings.n; k++)
-		one->ignored += patch->findings.v[k].ignored != NULL;
-}
-
 /* Print the text report of R to stdout, wrapped; ALL lists patches
  * without findings too.  Returns R's number of problems, or -1. */
 static int print_review(const struct fs_review *r, bool all)
@@ -259,7 +169,216 @@ static bool is_stable_patch(const struct fs_patch *p, bool cover_ok)
 	return cover_ok || s->index != 0;
 }
 
-int cmd_check(int argc, char **argv, struct fs_error *err)
+/* What one check run works with. */
+struct check {
+	struct cli_ctx ctx;
+	const char *file;        /* FILE, or "-" */
+	bool whole;              /* --thread, or the message is a cover */
+	bool drafts;
+	int mode;                /* enum fs_draft_mode, for --thread */
+	const char *drafts_dir_flag;
+	struct fs_patch *msg;    /* the message read, until the thread owns it */
+	char *msgid;             /* its Message-Id, or NULL */
+	bool in_store;           /* the store has it: review its series */
+	struct fs_thread **threads;
+	size_t nthreads;
+	struct fs_identity me;
+	struct fs_drafts dl;
+	char *drafts_dir;
+	time_t now;
+};
+
+/* Read the one message of C->file into C->msg.  Returns 1 when it is a
+ * stable patch (or cover) to check, 0 when it is not (said on stdout),
+ * or a negative code. */
+static int read_message(struct check *c, struct fs_error *err)
+{
+	struct fs_mail_reader *reader = NULL;
+	int rc;
+
+	rc = fs_mail_reader_open(&reader, c->file, err);
+	if (rc == 0)
+		rc = fs_mail_reader_next(reader, &c->msg, err);
+	fs_mail_reader_free(reader);
+	if (rc == 0)
+		rc = fs_error_set(err, FS_EPARSE, "'%s' holds no message",
+				  strcmp(c->file, "-") ? c->file : "standard input");
+	if (rc < 0)
+		return rc;
+	/* A cover letter is checked as its whole thread: it has no
+	 * findings of its own. */
+	if (is_stable_patch(c->msg, true) && fs_patch_series(c->msg)->index == 0)
+		c->whole = true;
+	if (!is_stable_patch(c->msg, c->whole)) {
+		printf("fixscan: not a stable patch: %s\n",
+		       *fs_patch_subject(c->msg) ? fs_patch_subject(c->msg) : "(no subject)");
+		return 0;
+	}
+	/* A copy: MSG is given away or freed before the review. */
+	if (fs_patch_message_id(c->msg) && !(c->msgid = strdup(fs_patch_message_id(c->msg))))
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	return 1;
+}
+
+/* The identity and the folder drafts are written as, before the review
+ * so that a missing identity costs nothing. */
+static int prepare_drafts(struct check *c, struct fs_error *err)
+{
+	int rc = fs_identity_lookup(&c->me, c->ctx.store, c->ctx.cfg, err);
+
+	if (rc < 0)
+		return rc;
+	if (!c->ctx.store && !c->drafts_dir_flag)
+		return fs_error_set(err, FS_ENOTFOUND,
+				    "no notmuch store to find the drafts folder in: use --drafts-dir");
+	if (!(c->drafts_dir = fs_drafts_dir(c->drafts_dir_flag, c->ctx.store, err)))
+		return err->code;
+	return 0;
+}
+
+/* The threads to review: the message's thread from the store when it is
+ * there, else the message alone as a series of one. */
+static int load_series(struct check *c, struct fs_error *err)
+{
+	struct fs_store_message found;
+	struct fs_patch *one[1];
+	char *quoted, *query = NULL;
+	int rc;
+
+	memset(&found, 0, sizeof(found));
+	if (c->ctx.store && c->msgid &&
+	    fs_store_find_message(c->ctx.store, c->msgid, &found, NULL) == 0) {
+		c->in_store = true;
+		quoted = fs_store_quote(found.thread_id);
+		if (quoted && asprintf(&query, "thread:%s", quoted) < 0)
+			query = NULL;
+		free(quoted);
+		fs_store_message_clear(&found);
+		rc = query ? cli_load_threads(c->ctx.store, query, &c->threads, &c->nthreads, err) :
+			fs_error_set(err, FS_ENOMEM, "out of memory");
+		free(query);
+		fs_patch_free(c->msg); /* the store's copy is used instead */
+		c->msg = NULL;
+		return rc;
+	}
+	if (c->whole)
+		return fs_error_set(err, FS_ENOTFOUND,
+				    "the message %s%s%s is not in the notmuch store: cannot review its thread",
+				    c->msgid ? "<" : "", c->msgid ? c->msgid : "without Message-Id",
+				    c->msgid ? ">" : "");
+	if (!(c->threads = calloc(1, sizeof(*c->threads))))
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	/* A series of one.  The thread owns the message from here. */
+	one[0] = c->msg;
+	c->msg = NULL;
+	rc = fs_thread_build(&c->threads[0], one, 1, err);
+	if (rc == 0)
+		c->nthreads = 1;
+	return rc;
+}
+
+/* Review series S and print the report: of the whole series with
+ * --thread, else of the message's patch alone.  Returns 1 when printed
+ * with findings, 0 when printed without, -1 when S is not the message's
+ * series (nothing printed), or a negative FS_E* code below that. */
+static int check_series(struct check *c, const struct fs_thread_series *s, bool first,
+			bool *trouble, struct fs_error *err)
+{
+	struct fs_review *r = NULL, *view = NULL;
+	struct fs_error one = FS_ERROR_INIT;
+	size_t k;
+	int problems, rc = 0;
+
+	if (fs_review_run(&r, s, c->ctx.idx, c->in_store ? c->ctx.store : NULL,
+			  &c->ctx.ropts, &one) < 0) {
+		cli_error(&one);
+		*trouble = true;
+		return 0;
+	}
+	if (!c->whole) {
+		if (!fs_review_find_patch(r, c->msgid, &k)) {
+			fs_review_free(r);
+			return -1;
+		}
+		rc = fs_review_narrow(&view, r, k, err);
+		if (rc < 0) {
+			fs_review_free(r);
+			return rc;
+		}
+	}
+	if (!first)
+		putchar('\n');
+	problems = print_review(view ? view : r, view != NULL);
+	/* Without --thread only the reply to this patch. */
+	if (problems >= 0 && c->drafts &&
+	    fs_drafts_build(&c->dl, view ? view : r, &c->me,
+			    view ? FS_DRAFTS_PATCHES : c->mode, c->now, &one) < 0) {
+		cli_error(&one);
+		*trouble = true;
+	}
+	fs_review_free(view);
+	fs_review_free(r);
+	if (problems < 0)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	return problems > 0;
+}
+
+/* Whether series S holds the message being checked. */
+static bool holds_message(const struct check *c, const struct fs_thread_series *s)
+{
+	size_t j;
+
+	for (j = 0; j < s->npatches; j++) {
+		const char *id = fs_patch_message_id(s->patches[j]);
+		if (!c->msgid || (id && !strcmp(id, c->msgid)))
+			return true;
+	}
+	return false;
+}
+
+/* Check every series that concerns the message; returns the exit status
+ * or a negative code. */
+static int check_all(struct check *c, struct fs_error *err)
+{
+	size_t i, k, reviewed = 0;
+	bool trouble = false, problems = false;
+	int rc;
+
+	for (i = 0; i < c->nthreads; i++) {
+		for (k = 0; k < fs_thread_count(c->threads[i]); k++) {
+			const struct fs_thread_series *s = fs_thread_get(c->threads[i], k);
+
+			if (!s->npatches || (!c->whole && !holds_message(c, s)))
+				continue;
+			rc = check_series(c, s, !reviewed, &trouble, err);
+			if (rc < -1)
+				return rc;
+			if (rc == -1)
+				continue;
+			problems |= rc > 0;
+			reviewed++;
+			/* Without --thread, only the message's series. */
+			if (!c->whole)
+				goto done;
+		}
+	}
+done:
+	if (!reviewed && !trouble)
+		return fs_error_set(err, FS_ENOTFOUND, "no stable review series found for %s%s%s",
+				    c->msgid ? "<" : "the message", c->msgid ? c->msgid : "",
+				    c->msgid ? ">" : "");
+	if (c->drafts && c->dl.n) {
+		fflush(stdout);
+		rc = write_drafts(&c->ctx.store, &c->dl, c->drafts_dir, err);
+		if (rc < 0)
+			return rc;
+	} else if (c->drafts) {
+		printf("draft: no findings to answer, no drafts written\n");
+	}
+	return trouble ? FS_EXIT_TROUBLE : problems ? FS_EXIT_FINDINGS : FS_EXIT_CLEAN;
+}
+
+static int parse_options(struct check *c, int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "thread", no_argument, NULL, 't' },
@@ -272,48 +391,25 @@ int cmd_check(int argc, char **argv, struct fs_error *err)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct fs_review_opts ropts = FS_REVIEW_OPTS_INIT;
-	struct fs_index_opts iopts = FS_INDEX_OPTS_INIT;
-	struct fs_index_stats stats;
-	struct fs_store_message found;
-	struct fs_mail_reader *reader = NULL;
-	struct fs_patch *msg = NULL;
-	struct fs_index *idx = NULL;
-	struct fs_store *store = NULL;
-	struct fs_config *cfg = NULL;
-	struct fs_ignore *ignore = NULL;
-	struct fs_thread **threads = NULL;
-	struct fs_thread *alone = NULL;
-	size_t nthreads = 0, i, k, reviewed = 0;
-	const char *repo_flag = NULL, *ignore_flag = NULL, *file = "-";
-	char *msgid = NULL, *repo = NULL, *query = NULL;
-	bool whole = false, in_store = false, matched = false;
-	int c, rc, status = FS_EXIT_CLEAN, trouble = 0, mode = FS_DRAFTS_ALL;
-	bool drafts = false;
-	const char *drafts_dir_flag = NULL;
-	struct fs_identity me = FS_IDENTITY_INIT;
-	struct fs_drafts dl = FS_DRAFTS_INIT;
-	char *drafts_dir = NULL;
-	time_t now = time(NULL);
+	int opt;
 
-	memset(&found, 0, sizeof(found));
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-		switch (c) {
-		case 't': whole = true; break;
+	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		switch (opt) {
+		case 't': c->whole = true; break;
 		case 'D':
-			drafts = true;
-			mode = fs_draft_mode_from_name(optarg);
-			if (mode < 0)
+			c->drafts = true;
+			c->mode = fs_draft_mode_from_name(optarg);
+			if (c->mode < 0)
 				return cli_usage_error(argv[0], "--drafts takes all, summary or patches, not '%s'",
 						       optarg);
 			break;
-		case 'O': drafts = true; drafts_dir_flag = optarg; break;
-		case 'r': repo_flag = optarg; break;
-		case 'i': ignore_flag = optarg; break;
-		case 'R': ropts.no_reports = true; break;
-		case 'N': iopts.no_update = true; break;
+		case 'O': c->drafts = true; c->drafts_dir_flag = optarg; break;
+		case 'r': c->ctx.repo_flag = optarg; break;
+		case 'i': c->ctx.ignore_flag = optarg; break;
+		case 'R': c->ctx.ropts.no_reports = true; break;
+		case 'N': c->ctx.iopts.no_update = true; break;
 		case 'h': fputs(usage_text, stdout); return FS_EXIT_CLEAN;
 		default:
 			return cli_usage_error(argv[0], "unknown option '%s'", argv[optind - 1]);
@@ -322,216 +418,53 @@ int cmd_check(int argc, char **argv, struct fs_error *err)
 	if (argc - optind > 1)
 		return cli_usage_error(argv[0], "give at most one FILE");
 	if (optind < argc)
-		file = argv[optind];
+		c->file = argv[optind];
+	return -1;
+}
 
-	rc = fs_mail_reader_open(&reader, file, err);
-	if (rc < 0)
-		goto out;
-	rc = fs_mail_reader_next(reader, &msg, err);
-	if (rc == 0)
-		rc = fs_error_set(err, FS_EPARSE, "'%s' holds no message",
-				  strcmp(file, "-") ? file : "standard input");
-	if (rc < 0)
-		goto out;
-	/* A cover letter is checked as its whole thread: it has no
-	 * findings of its own. */
-	if (is_stable_patch(msg, true) && fs_patch_series(msg)->index == 0)
-		whole = true;
-	if (!is_stable_patch(msg, whole)) {
-		printf("fixscan: not a stable patch: %s\n",
-		       *fs_patch_subject(msg) ? fs_patch_subject(msg) : "(no subject)");
-		rc = FS_EXIT_CLEAN;
-		goto out;
-	}
-	/* A copy: MSG is given away or freed before the review. */
-	if (fs_patch_message_id(msg) && !(msgid = strdup(fs_patch_message_id(msg)))) {
-		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
-		goto out;
-	}
+int cmd_check(int argc, char **argv, struct fs_error *err)
+{
+	static const struct fs_identity no_one = FS_IDENTITY_INIT;
+	static const struct fs_drafts no_drafts = FS_DRAFTS_INIT;
+	struct check c;
+	int rc;
 
-	rc = cli_review_setup(repo_flag, ignore_flag, &repo, &cfg, &ignore, err);
-	if (rc < 0)
+	memset(&c, 0, sizeof(c));
+	cli_ctx_init(&c.ctx);
+	c.file = "-";
+	c.mode = FS_DRAFTS_ALL;
+	c.me = no_one;
+	c.dl = no_drafts;
+	c.now = time(NULL);
+	rc = parse_options(&c, argc, argv);
+	if (rc >= 0)
+		return rc;
+	rc = read_message(&c, err);
+	if (rc <= 0)
 		goto out;
-	ropts.cfg = cfg;
-	ropts.ignore = ignore;
-
+	rc = cli_ctx_setup(&c.ctx, err);
 	/* The store is optional here: without it (or without the message
 	 * in it) the patch is judged alone. */
-	{
-		struct fs_error serr = FS_ERROR_INIT;
-		if (fs_store_open(&store, false, 5.0, &serr) < 0) {
-			if (serr.code == FS_ELOCKED) {
-				rc = fs_error_set(err, serr.code, "%s", serr.message);
-				goto out;
-			}
-			store = NULL;
-		}
-	}
-	if (store && msgid && fs_store_find_message(store, msgid, &found, NULL) == 0)
-		in_store = true;
-	if (drafts) {
-		/* Before the review, so a missing identity costs nothing. */
-		rc = fs_identity_lookup(&me, store, cfg, err);
-		if (rc < 0)
-			goto out;
-		if (!store && !drafts_dir_flag) {
-			rc = fs_error_set(err, FS_ENOTFOUND,
-					  "no notmuch store to find the drafts folder in: use --drafts-dir");
-			goto out;
-		}
-		if (!(drafts_dir = fs_drafts_dir(drafts_dir_flag, store, err))) {
-			rc = err->code;
-			goto out;
-		}
-	}
-	if (in_store) {
-		if (asprintf(&query, "thread:%s", found.thread_id) < 0) {
-			query = NULL;
-			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
-			goto out;
-		}
-		rc = cli_load_threads(store, query, &threads, &nthreads, err);
-		if (rc < 0)
-			goto out;
-		fs_patch_free(msg); /* the store's copy is used instead */
-		msg = NULL;
-	} else if (whole) {
-		rc = fs_error_set(err, FS_ENOTFOUND,
-				  "the message %s%s%s is not in the notmuch store: cannot review its thread",
-				  msgid ? "<" : "", msgid ? msgid : "without Message-Id",
-				  msgid ? ">" : "");
-		goto out;
-	} else {
-		/* A series of one.  The thread owns the message from here. */
-		struct fs_patch *one[1] = { msg };
-		msg = NULL;
-		rc = fs_thread_build(&alone, one, 1, err);
-		if (rc < 0)
-			goto out;
-		threads = calloc(1, sizeof(*threads));
-		if (!threads) {
-			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
-			goto out;
-		}
-		threads[0] = alone;
-		alone = NULL;
-		nthreads = 1;
-	}
-
-	iopts.repo_path = repo;
-	rc = fs_index_open(&idx, &iopts, &stats, err);
+	if (rc == 0)
+		rc = cli_ctx_open_store(&c.ctx, true, err);
+	if (rc == 0 && c.drafts)
+		rc = prepare_drafts(&c, err);
+	if (rc == 0)
+		rc = load_series(&c, err);
+	if (rc == 0)
+		rc = cli_ctx_open_index(&c.ctx, err);
 	if (rc < 0)
 		goto out;
-	if (stats.note[0])
-		fprintf(stderr, "fixscan: %s\n", stats.note);
-	if (!in_store)
+	if (!c.in_store)
 		printf("(not in the notmuch store: judged on its own, without its series)\n");
-
-	for (i = 0; i < nthreads; i++) {
-		for (k = 0; k < fs_thread_count(threads[i]); k++) {
-			const struct fs_thread_series *s = fs_thread_get(threads[i], k);
-			const struct fs_review_patch *mine = NULL;
-			struct fs_review *r = NULL, narrowed;
-			const struct fs_review *view;
-			struct fs_thread_series nseries;
-			struct fs_error one = FS_ERROR_INIT;
-			size_t j;
-			int problems;
-
-			if (!s->npatches)
-				continue;
-			if (!whole) {
-				/* Only the series that holds the message. */
-				for (j = 0; j < s->npatches; j++) {
-					const char *id = fs_patch_message_id(s->patches[j]);
-					if (!msgid || (id && !strcmp(id, msgid)))
-						break;
-				}
-				if (j == s->npatches)
-					continue;
-			}
-			if (fs_review_run(&r, s, idx, in_store ? store : NULL, &ropts, &one) < 0) {
-				cli_error(&one);
-				trouble = 1;
-				continue;
-			}
-			if (!whole) {
-				for (j = 0; j < r->npatches; j++) {
-					const char *id = fs_patch_message_id(r->patches[j].patch);
-					if (!msgid || (id && !strcmp(id, msgid))) {
-						mine = &r->patches[j];
-						break;
-					}
-				}
-				if (!mine) {
-					fs_review_free(r);
-					continue;
-				}
-				matched = true;
-			}
-			if (reviewed)
-				putchar('\n');
-			if (mine) {
-				narrow_review(&narrowed, &nseries, r, mine);
-				view = &narrowed;
-			} else {
-				view = r;
-			}
-			problems = print_review(view, mine != NULL);
-			/* Without --thread only the reply to this patch. */
-			if (problems >= 0 && drafts &&
-			    fs_drafts_build(&dl, view, &me, mine ? FS_DRAFTS_PATCHES : mode,
-					    now, &one) < 0) {
-				cli_error(&one);
-				trouble = 1;
-			}
-			if (problems < 0) {
-				fs_review_free(r);
-				rc = fs_error_set(err, FS_ENOMEM, "out of memory");
-				goto out;
-			}
-			if (problems)
-				status = FS_EXIT_FINDINGS;
-			reviewed++;
-			fs_review_free(r);
-			if (matched)
-				break;
-		}
-		if (matched)
-			break;
-	}
-	if (!reviewed && !trouble) {
-		rc = fs_error_set(err, FS_ENOTFOUND, "no stable review series found for %s%s%s",
-				  msgid ? "<" : "the message", msgid ? msgid : "",
-				  msgid ? ">" : "");
-		goto out;
-	}
-	if (drafts && dl.n) {
-		fflush(stdout);
-		rc = write_drafts(&store, &dl, drafts_dir, err);
-		if (rc < 0)
-			goto out;
-	} else if (drafts) {
-		printf("draft: no findings to answer, no drafts written\n");
-	}
-	rc = trouble ? FS_EXIT_TROUBLE : status;
+	rc = check_all(&c, err);
 out:
-	fs_drafts_clear(&dl);
-	fs_identity_clear(&me);
-	g_free(drafts_dir);
-	for (i = 0; i < nthreads; i++)
-		fs_thread_free(threads[i]);
-	free(threads);
-	fs_thread_free(alone);
-	fs_patch_free(msg);
-	fs_mail_reader_free(reader);
-	fs_store_message_clear(&found);
-	fs_index_free(idx);
-	fs_store_free(store);
-	fs_ignore_free(ignore);
-	fs_config_free(cfg);
-	free(query);
-	free(msgid);
-	free(repo);
+	fs_drafts_clear(&c.dl);
+	fs_identity_clear(&c.me);
+	g_free(c.drafts_dir);
+	cli_free_threads(c.threads, c.nthreads);
+	fs_patch_free(c.msg);
+	free(c.msgid);
+	cli_ctx_close(&c.ctx);
 	return rc;
 }

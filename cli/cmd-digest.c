@@ -762,24 +762,19 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct fs_review_opts ropts = FS_REVIEW_OPTS_INIT;
-	struct fs_index_opts iopts = FS_INDEX_OPTS_INIT;
-	struct fs_index_stats stats;
-	struct fs_index *idx = NULL;
-	struct fs_store *store = NULL;
-	struct fs_config *cfg = NULL;
-	struct fs_ignore *ignore = NULL;
+	struct cli_ctx ctx;
 	struct fs_thread **threads = NULL;
 	struct digest_series *series = NULL;
 	struct risky_patch *risky = NULL;
 	size_t nthreads = 0, nseries = 0, nrisky = 0, cap = 0, i, k;
-	const char *repo_flag = NULL, *ignore_flag = NULL, *since_arg = "1d";
-	char *repo = NULL, *query = NULL, *base_query = NULL;
+	const char *since_arg = "1d";
+	char *query = NULL, *base_query = NULL;
 	char *text = NULL;
 	size_t text_len = 0;
 	time_t now = time(NULL), since;
 	int c, rc, json = 0, mail = 0;
 
+	cli_ctx_init(&ctx);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
@@ -791,10 +786,10 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 			break;
 		case 'j': json = 1; break;
 		case 'm': mail = 1; break;
-		case 'r': repo_flag = optarg; break;
-		case 'i': ignore_flag = optarg; break;
-		case 'R': ropts.no_reports = true; break;
-		case 'N': iopts.no_update = true; break;
+		case 'r': ctx.repo_flag = optarg; break;
+		case 'i': ctx.ignore_flag = optarg; break;
+		case 'R': ctx.ropts.no_reports = true; break;
+		case 'N': ctx.iopts.no_update = true; break;
 		case 'h':
 			free(base_query);
 			fputs(usage_text, stdout);
@@ -818,20 +813,17 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 				       since_arg);
 	}
 
-	rc = cli_review_setup(repo_flag, ignore_flag, &repo, &cfg, &ignore, err);
-	if (rc < 0)
-		goto out;
-	ropts.cfg = cfg;
-	ropts.ignore = ignore;
-	rc = fs_store_open(&store, false, 5.0, err);
+	rc = cli_ctx_setup(&ctx, err);
+	if (rc == 0)
+		rc = cli_ctx_open_store(&ctx, false, err);
 	if (rc < 0)
 		goto out;
 	if (!base_query)
-		base_query = config_value(store, cfg, "fixscan.digestQuery");
+		base_query = config_value(ctx.store, ctx.cfg, "fixscan.digestQuery");
 	/* notmuch's date: range matches the Date header of each message; a
 	 * thread is in when any of its messages is. */
 	if (!base_query) {
-		rc = default_threads_query(store, since, &query, err);
+		rc = default_threads_query(ctx.store, since, &query, err);
 	} else if (asprintf(&query, "(%s) AND date:@%lld..", base_query, (long long)since) < 0) {
 		query = NULL;
 		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
@@ -839,17 +831,14 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 	if (rc < 0)
 		goto out;
 	if (query) {
-		rc = cli_load_threads(store, query, &threads, &nthreads, err);
+		rc = cli_load_threads(ctx.store, query, &threads, &nthreads, err);
 		if (rc < 0)
 			goto out;
 	}
 	if (nthreads) {
-		iopts.repo_path = repo;
-		rc = fs_index_open(&idx, &iopts, &stats, err);
+		rc = cli_ctx_open_index(&ctx, err);
 		if (rc < 0)
 			goto out;
-		if (stats.note[0])
-			fprintf(stderr, "fixscan: %s\n", stats.note);
 	}
 	for (i = 0; i < nthreads; i++)
 		nseries += fs_thread_count(threads[i]);
@@ -873,7 +862,7 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 			/* A series that cannot be reviewed (unknown branch)
 			 * is listed with the reason, not fatal: the digest is
 			 * for all the others too. */
-			if (fs_review_run(&ds->r, s, idx, store, &ropts, &one) < 0) {
+			if (fs_review_run(&ds->r, s, ctx.idx, ctx.store, &ctx.ropts, &one) < 0) {
 				ds->r = NULL;
 				ds->error = strdup(one.message);
 				nseries++;
@@ -940,7 +929,7 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 				rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 				goto out;
 			}
-			rc = mail_digest(&store, cfg, wrapped, series, nseries, nrisky, now, err);
+			rc = mail_digest(&ctx.store, ctx.cfg, wrapped, series, nseries, nrisky, now, err);
 			free(wrapped);
 			if (rc < 0)
 				goto out;
@@ -960,16 +949,10 @@ out:
 	}
 	free(series);
 	free(risky);
-	for (i = 0; i < nthreads; i++)
-		fs_thread_free(threads[i]);
-	free(threads);
-	fs_index_free(idx);
-	fs_store_free(store);
-	fs_ignore_free(ignore);
-	fs_config_free(cfg);
+	cli_free_threads(threads, nthreads);
+	cli_ctx_close(&ctx);
 	free(base_query);
 	free(query);
-	free(repo);
 	free(text);
 	return rc;
 }

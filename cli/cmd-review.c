@@ -47,147 +47,15 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 no findings, 1 findings, 2 trouble.\n";
 
-/* Turn WHAT into a notmuch query. */
+/* Turn WHAT into a notmuch query: a Message-Id (bare, in <>, or after
+ * id: or mid:) becomes a quoted id: query; anything else is a query. */
 static char *what_to_query(const char *what)
 {
-	char *q = NULL;
-	size_t n;
-
 	if (!strncmp(what, "id:", 3) || !strncmp(what, "mid:", 4))
 		what += *what == 'i' ? 3 : 4;
 	else if (strchr(what, ' ') || strchr(what, ':') || !strchr(what, '@'))
 		return strdup(what);
-	n = strlen(what);
-	if (n >= 2 && what[0] == '<' && what[n - 1] == '>') {
-		what++;
-		n -= 2;
-	}
-	if (asprintf(&q, "id:\"%.*s\"", (int)n, what) < 0)
-		return NULL;
-	return q;
-}
-
-int cli_load_threads(struct fs_store *store, const char *query,
-		     struct fs_thread ***out, size_t *nout, struct fs_error *err)
-{
-	char **ids = NULL;
-	struct fs_thread **threads = NULL;
-	size_t n = 0, i, k;
-	int rc;
-
-	*out = NULL;
-	*nout = 0;
-	rc = fs_store_threads(store, query, &ids, err);
-	if (rc < 0)
-		return rc;
-	for (i = 0; ids && ids[i]; i++)
-		;
-	threads = calloc(i + 1, sizeof(*threads));
-	if (!threads) {
-		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
-		goto out;
-	}
-	for (i = 0; ids && ids[i]; i++) {
-		struct fs_store_messages msgs = { NULL, 0 };
-		struct fs_patch **patches;
-		size_t np = 0;
-		rc = fs_store_thread(store, ids[i], &msgs, err);
-		if (rc < 0) {
-			fs_store_messages_free(&msgs);
-			goto out;
-		}
-		patches = calloc(msgs.n + 1, sizeof(*patches));
-		if (!patches) {
-			fs_store_messages_free(&msgs);
-			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
-			goto out;
-		}
-		for (k = 0; k < msgs.n; k++) {
-			struct fs_error one = FS_ERROR_INIT;
-			if (fs_patch_parse_file(&patches[np], msgs.v[k].filename, &one) < 0) {
-				/* One unreadable mail does not stop the review. */
-				cli_error(&one);
-				continue;
-			}
-			/* Unsent drafts (fixscan's own among them) are no
-			 * part of the discussion. */
-			if (fs_draft_is_draft(msgs.v[k].filename, patches[np])) {
-				fs_patch_free(patches[np]);
-				patches[np] = NULL;
-				continue;
-			}
-			np++;
-		}
-		fs_store_messages_free(&msgs);
-		rc = fs_thread_build(&threads[n], patches, np, err);
-		free(patches);
-		if (rc < 0)
-			goto out;
-		n++;
-	}
-	*out = threads;
-	*nout = n;
-	threads = NULL;
-	rc = 0;
-out:
-	if (threads) {
-		for (i = 0; i < n; i++)
-			fs_thread_free(threads[i]);
-		free(threads);
-	}
-	for (i = 0; ids && ids[i]; i++)
-		free(ids[i]);
-	free(ids);
-	return rc;
-}
-
-int cli_ignore_path(struct fs_config *cfg, const char *flag, char **out)
-{
-	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
-
-	*out = NULL;
-	if (flag)
-		return (*out = strdup(flag)) ? 0 : FS_ENOMEM;
-	if (cfg && fs_config_get_string(cfg, "fixscan.ignore", out) == 0)
-		return 0;
-	if (xdg && *xdg == '/') {
-		if (asprintf(out, "%s/fixscan/ignore", xdg) < 0)
-			*out = NULL;
-	} else if (home) {
-		if (asprintf(out, "%s/.config/fixscan/ignore", home) < 0)
-			*out = NULL;
-	}
-	return *out ? 0 : FS_ENOTFOUND;
-}
-
-int cli_review_setup(const char *repo_flag, const char *ignore_flag, char **repo,
-		     struct fs_config **cfg, struct fs_ignore **ignore,
-		     struct fs_error *err)
-{
-	char *ignore_path = NULL;
-	int rc;
-
-	*cfg = NULL;
-	*ignore = NULL;
-	rc = cli_repo_path(repo_flag, repo, err);
-	if (rc < 0)
-		return rc;
-	rc = fs_config_open(cfg, *repo, err);
-	if (rc < 0) {
-		/* A missing or broken repository is reported by the index,
-		 * with a better message; the global config still counts. */
-		fs_error_clear(err);
-		rc = fs_config_open(cfg, NULL, err);
-		if (rc < 0)
-			return rc;
-	}
-	if (cli_ignore_path(*cfg, ignore_flag, &ignore_path) == 0) {
-		rc = fs_ignore_load(ignore, ignore_path, err);
-		free(ignore_path);
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
+	return cli_id_query(what);
 }
 
 /* The message on standard input, as a query for its own id. */
@@ -211,19 +79,9 @@ static int stdin_query(char **query, struct fs_error *err)
 		fs_patch_free(p);
 		return fs_error_set(err, FS_EPARSE, "the message on standard input has no Message-Id");
 	}
-	if (asprintf(query, "id:\"%s\"", fs_patch_message_id(p)) < 0)
-		*query = NULL;
+	*query = cli_id_query(fs_patch_message_id(p));
 	fs_patch_free(p);
 	return *query ? 0 : fs_error_set(err, FS_ENOMEM, "out of memory");
-}
-
-const char *cli_shown_path(const char *path, const char *root)
-{
-	size_t n = root ? strlen(root) : 0;
-
-	if (n && !strncmp(path, root, n) && path[n] == '/')
-		return path + n + 1;
-	return path;
 }
 
 /* Print the drafts as an mbox (mboxrd quoting), for --dry-run. */
@@ -347,6 +205,54 @@ static int write_drafts(struct fs_store **store, const struct fs_drafts *dl,
 	return irc < 0 ? err->code : 0;
 }
 
+/* Review every series of THREADS, print each report, and add the drafts
+ * each asks for to DL when ME is given.  Returns the number of series
+ * reviewed; *PROBLEMS and *TROUBLE say whether any had findings or
+ * failed. */
+static size_t review_threads(struct cli_ctx *c, struct fs_thread **threads, size_t nthreads,
+			     const struct fs_report_opts *popts, bool json,
+			     struct fs_drafts *dl, const struct fs_identity *me,
+			     int mode, time_t now, bool *problems, bool *trouble)
+{
+	size_t i, k, reviewed = 0;
+
+	for (i = 0; i < nthreads; i++) {
+		for (k = 0; k < fs_thread_count(threads[i]); k++) {
+			const struct fs_thread_series *s = fs_thread_get(threads[i], k);
+			struct fs_review *r = NULL;
+			struct fs_error one = FS_ERROR_INIT;
+			if (!s->npatches) {
+				if (s->cover) {
+					fprintf(stderr, "fixscan: '%s': the cover letter has no patches in the store\n",
+						fs_patch_subject(s->cover));
+					*trouble = true;
+				}
+				continue;
+			}
+			if (fs_review_run(&r, s, c->idx, c->store, &c->ropts, &one) < 0) {
+				cli_error(&one);
+				*trouble = true;
+				continue;
+			}
+			if (reviewed && !json)
+				putchar('\n');
+			if (json)
+				fs_report_json(stdout, r);
+			else
+				fs_report_text(stdout, r, popts);
+			if (r->problems)
+				*problems = true;
+			if (me && fs_drafts_build(dl, r, me, mode, now, &one) < 0) {
+				cli_error(&one);
+				*trouble = true;
+			}
+			reviewed++;
+			fs_review_free(r);
+		}
+	}
+	return reviewed;
+}
+
 int cmd_review(int argc, char **argv, struct fs_error *err)
 {
 	static const struct option options[] = {
@@ -364,19 +270,13 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct fs_review_opts ropts = FS_REVIEW_OPTS_INIT;
+	struct cli_ctx ctx;
 	struct fs_report_opts popts = FS_REPORT_OPTS_INIT;
-	struct fs_index_opts iopts = FS_INDEX_OPTS_INIT;
-	struct fs_index_stats stats;
-	struct fs_index *idx = NULL;
-	struct fs_store *store = NULL;
-	struct fs_config *cfg = NULL;
-	struct fs_ignore *ignore = NULL;
 	struct fs_thread **threads = NULL;
-	size_t nthreads = 0, i, k, reviewed = 0;
-	const char *repo_flag = NULL, *ignore_flag = NULL;
-	char *repo = NULL, *query = NULL;
-	int c, json = 0, rc, status = FS_EXIT_CLEAN, trouble = 0;
+	size_t nthreads = 0, reviewed;
+	char *query = NULL;
+	int c, json = 0, rc;
+	bool problems = false, trouble = false;
 	int drafts = 0, dry_run = 0, mode = FS_DRAFTS_ALL;
 	const char *drafts_dir_flag = NULL;
 	struct fs_identity me = FS_IDENTITY_INIT;
@@ -384,18 +284,19 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	char *drafts_dir = NULL;
 	time_t now = time(NULL);
 
+	cli_ctx_init(&ctx);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (c) {
-		case 'r': repo_flag = optarg; break;
-		case 'b': ropts.branch = optarg; break;
-		case 'B': ropts.base = optarg; break;
+		case 'r': ctx.repo_flag = optarg; break;
+		case 'b': ctx.ropts.branch = optarg; break;
+		case 'B': ctx.ropts.base = optarg; break;
 		case 'j': json = 1; break;
 		case 'a': popts.all = true; break;
-		case 'i': ignore_flag = optarg; break;
-		case 'R': ropts.no_reports = true; break;
-		case 'N': iopts.no_update = true; break;
+		case 'i': ctx.ignore_flag = optarg; break;
+		case 'R': ctx.ropts.no_reports = true; break;
+		case 'N': ctx.iopts.no_update = true; break;
 		case 'D':
 			drafts = 1;
 			mode = fs_draft_mode_from_name(optarg);
@@ -419,69 +320,29 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	else
 		rc = (query = what_to_query(argv[optind])) ? 0 :
 			fs_error_set(err, FS_ENOMEM, "out of memory");
-	if (rc < 0)
-		goto out;
-	rc = cli_review_setup(repo_flag, ignore_flag, &repo, &cfg, &ignore, err);
-	if (rc < 0)
-		goto out;
-	ropts.cfg = cfg;
-	ropts.ignore = ignore;
-	rc = fs_store_open(&store, false, 5.0, err);
+	if (rc == 0)
+		rc = cli_ctx_setup(&ctx, err);
+	if (rc == 0)
+		rc = cli_ctx_open_store(&ctx, false, err);
 	if (rc < 0)
 		goto out;
 	if (drafts) {
 		/* Before the review, so a missing identity costs nothing. */
-		rc = fs_identity_lookup(&me, store, cfg, err);
+		rc = fs_identity_lookup(&me, ctx.store, ctx.cfg, err);
 		if (rc < 0)
 			goto out;
-		if (!dry_run && !(drafts_dir = fs_drafts_dir(drafts_dir_flag, store, err))) {
+		if (!dry_run && !(drafts_dir = fs_drafts_dir(drafts_dir_flag, ctx.store, err))) {
 			rc = err->code;
 			goto out;
 		}
 	}
-	rc = cli_load_threads(store, query, &threads, &nthreads, err);
+	rc = cli_load_threads(ctx.store, query, &threads, &nthreads, err);
+	if (rc == 0)
+		rc = cli_ctx_open_index(&ctx, err);
 	if (rc < 0)
 		goto out;
-	iopts.repo_path = repo;
-	rc = fs_index_open(&idx, &iopts, &stats, err);
-	if (rc < 0)
-		goto out;
-	if (stats.note[0])
-		fprintf(stderr, "fixscan: %s\n", stats.note);
-	for (i = 0; i < nthreads; i++) {
-		for (k = 0; k < fs_thread_count(threads[i]); k++) {
-			const struct fs_thread_series *s = fs_thread_get(threads[i], k);
-			struct fs_review *r = NULL;
-			struct fs_error one = FS_ERROR_INIT;
-			if (!s->npatches) {
-				if (s->cover) {
-					fprintf(stderr, "fixscan: '%s': the cover letter has no patches in the store\n",
-						fs_patch_subject(s->cover));
-					trouble = 1;
-				}
-				continue;
-			}
-			if (fs_review_run(&r, s, idx, store, &ropts, &one) < 0) {
-				cli_error(&one);
-				trouble = 1;
-				continue;
-			}
-			if (reviewed && !json)
-				putchar('\n');
-			if (json)
-				fs_report_json(stdout, r);
-			else
-				fs_report_text(stdout, r, &popts);
-			if (r->problems)
-				status = FS_EXIT_FINDINGS;
-			if (drafts && fs_drafts_build(&dl, r, &me, mode, now, &one) < 0) {
-				cli_error(&one);
-				trouble = 1;
-			}
-			reviewed++;
-			fs_review_free(r);
-		}
-	}
+	reviewed = review_threads(&ctx, threads, nthreads, &popts, json, &dl,
+				  drafts ? &me : NULL, mode, now, &problems, &trouble);
 	if (!reviewed && !trouble) {
 		rc = fs_error_set(err, FS_ENOTFOUND, "no stable review thread matches '%s'",
 				  argv[optind]);
@@ -492,25 +353,19 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		print_drafts(stdout, &dl, now);
 	} else if (drafts && dl.n) {
 		fflush(stdout);
-		rc = write_drafts(&store, &dl, drafts_dir, err);
+		rc = write_drafts(&ctx.store, &dl, drafts_dir, err);
 		if (rc < 0)
 			goto out;
 	} else if (drafts) {
 		fprintf(stderr, "draft: no findings to answer, no drafts written\n");
 	}
-	rc = trouble ? FS_EXIT_TROUBLE : status;
+	rc = trouble ? FS_EXIT_TROUBLE : problems ? FS_EXIT_FINDINGS : FS_EXIT_CLEAN;
 out:
 	fs_drafts_clear(&dl);
 	fs_identity_clear(&me);
 	g_free(drafts_dir);
-	for (i = 0; i < nthreads; i++)
-		fs_thread_free(threads[i]);
-	free(threads);
-	fs_index_free(idx);
-	fs_store_free(store);
-	fs_ignore_free(ignore);
-	fs_config_free(cfg);
+	cli_free_threads(threads, nthreads);
+	cli_ctx_close(&ctx);
 	free(query);
-	free(repo);
 	return rc;
 }

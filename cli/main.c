@@ -1,16 +1,12 @@
-/* fixscan: the command table.  Each command lives in src/cmd-<name>.c; this
+/* fixscan: the command table.  Each command lives in cli/cmd-<name>.c; this
  * file only dispatches and prints the one error a command returns. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <stdlib.h>
 #include <unistd.h>
 
-#include <git2.h>
-
 #include "cli.h"
-#include "fixscan/config.h"
 
 struct cli_command {
 	const char *name;
@@ -37,59 +33,6 @@ static void usage(FILE *out)
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "   %-8s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\n'fixscan <command> --help' describes one command.\n");
-}
-
-void cli_error(const struct fs_error *err)
-{
-	fprintf(stderr, "fixscan: %s\n",
-		err->message[0] ? err->message : "unknown error");
-}
-
-int cli_usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "fixscan: %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, " (see 'fixscan %s --help')\n", cmd);
-	return FS_EXIT_TROUBLE;
-}
-
-int cli_repo_path(const char *flag, char **out, struct fs_error *err)
-{
-	struct fs_config *cfg = NULL;
-	git_buf found = GIT_BUF_INIT;
-	int rc;
-
-	*out = NULL;
-	if (flag) {
-		*out = strdup(flag);
-		return *out ? 0 : fs_error_set(err, FS_ENOMEM, "out of memory");
-	}
-	if (fs_config_open(&cfg, NULL, NULL) == 0) {
-		fs_config_get_string(cfg, "fixscan.repo", out);
-		fs_config_free(cfg);
-		if (*out)
-			return 0;
-	}
-	git_libgit2_init();
-	rc = git_repository_discover(&found, ".", 0, NULL);
-	if (rc < 0) {
-		git_libgit2_shutdown();
-		return fs_error_set(err, FS_ENOTFOUND,
-				    "no kernel repository: use --repo PATH or set fixscan.repo");
-	}
-	*out = strdup(found.ptr);
-	git_buf_dispose(&found);
-	git_libgit2_shutdown();
-	return *out ? 0 : fs_error_set(err, FS_ENOMEM, "out of memory");
-}
-
-int cli_progress_wanted(void)
-{
-	return isatty(STDERR_FILENO);
 }
 
 int main(int argc, char **argv)

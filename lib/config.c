@@ -1,5 +1,6 @@
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <git2.h>
 
@@ -141,4 +142,66 @@ int fs_config_get_bool(struct fs_config *cfg, const char *key, bool *out,
 				    "config key '%s' is not a boolean", key);
 	*out = value != 0;
 	return 0;
+}
+
+struct prefixed {
+	const char *prefix;
+	size_t len;
+	struct strv names;
+};
+
+static int add_name(const git_config_entry *entry, void *payload)
+{
+	struct prefixed *p = payload;
+	git_config_entry copy = *entry;
+	size_t i;
+
+	if (strncasecmp(entry->name, p->prefix, p->len) || !entry->name[p->len])
+		return 0;
+	for (i = 0; i < p->names.n; i++)
+		if (!strcmp(p->names.v[i], entry->name))
+			return 0;
+	/* add_value() copies the value; here the name is wanted. */
+	copy.value = entry->name;
+	return add_value(&copy, &p->names);
+}
+
+int fs_config_get_prefixed(struct fs_config *cfg, const char *prefix, char ***names,
+			   char ***values, struct fs_error *err)
+{
+	struct prefixed p = { prefix, strlen(prefix), { NULL, 0, 0 } };
+	char **vals;
+	size_t i;
+	int rc;
+
+	*names = *values = NULL;
+	if (!cfg)
+		return 0;
+	rc = git_config_foreach(cfg->snapshot, add_name, &p);
+	if (p.names.oom || (rc < 0 && rc != GIT_ENOTFOUND)) {
+		if (p.names.v)
+			p.names.v[p.names.n] = NULL;
+		fs_config_strv_free(p.names.v);
+		return p.names.oom ? fs_error_set(err, FS_ENOMEM, "out of memory") :
+			fs_error_set_git(err, FS_EGIT, "cannot read git config");
+	}
+	vals = calloc(p.names.n + 1, sizeof(*vals));
+	if (!vals) {
+		fs_config_strv_free(p.names.v);
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	}
+	/* The value that wins (the repository's over the global one), and
+	 * the name without the prefix. */
+	for (i = 0; i < p.names.n; i++) {
+		fs_config_get_string(cfg, p.names.v[i], &vals[i]);
+		memmove(p.names.v[i], p.names.v[i] + p.len, strlen(p.names.v[i] + p.len) + 1);
+		if (!vals[i] && !(vals[i] = strdup(""))) {
+			fs_config_strv_free(p.names.v);
+			fs_config_strv_free(vals);
+			return fs_error_set(err, FS_ENOMEM, "out of memory");
+		}
+	}
+	*names = p.names.v;
+	*values = vals;
+	return (int)p.names.n;
 }

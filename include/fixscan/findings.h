@@ -12,6 +12,8 @@
 
 #include "fixscan/error.h"
 #include "fixscan/index.h"
+#include "fixscan/ignore.h"
+#include "fixscan/mentions.h"
 #include "fixscan/tags.h"
 
 enum fs_finding_kind {
@@ -80,27 +82,6 @@ struct fs_series_entry {
 	size_t nupstream;
 };
 
-/* A mail outside the thread that mentions an upstream commit together
- * with words of regression. */
-struct fs_report_mail {
-	fs_cid upstream;
-	const char *message_id;
-	const char *from;
-	const char *date;
-	const char *subject;
-};
-
-/* A reply in the thread that objects to a patch. */
-struct fs_objection {
-	int series_index;
-	const char *message_id;
-	const char *from;
-	const char *date;
-	const char *line;  /* the objecting line */
-};
-
-struct fs_ignore;
-
 /* Everything a patch is judged against. */
 struct fs_findings_ctx {
 	const struct fs_index *idx;
@@ -133,16 +114,5 @@ size_t fs_findings_resolve_upstream(const struct fs_index *idx,
 int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx,
 		      const struct fs_tags *tags, const char *title, int index,
 		      struct fs_error *err);
-
-/* The ignore file: lines "<commit> <target> <reason...>", '#' comments.
- * COMMIT is the finding's commit (a fix, revert or report), TARGET the
- * patch's upstream commit; either may be abbreviated, or "*" for any.
- * A missing file is an empty list.  Returns 0, or FS_EIO / FS_EPARSE with
- * ERR naming the file and line.  Free with fs_ignore_free(). */
-int fs_ignore_load(struct fs_ignore **out, const char *path, struct fs_error *err);
-/* The reason a (commit, target) pair is silenced, or NULL; borrowed. */
-const char *fs_ignore_match(const struct fs_ignore *ign, const char *commit,
-			    const char *target);
-void fs_ignore_free(struct fs_ignore *ign);
 
 #endif

@@ -1,9 +1,11 @@
 /* fixscan: reviewing one stable series.
  *
- * Ties the parts together: the series sorted out by the thread module, the
- * fixes index, the mail store (regression reports outside the thread), the
- * replies inside it (objections), and the findings module, which judges
- * each patch.  The report module prints the result.
+ * The pipeline every command runs: fs_review_load() reads threads from
+ * the store and sorts them into series (thread module); fs_review_run()
+ * resolves each patch's upstream commits in the fixes index, gathers what
+ * people said (mentions module: objections in the thread, regression
+ * reports elsewhere) and has the findings module judge each patch.  The
+ * report, drafts and digest modules take the result from there.
  */
 #ifndef FIXSCAN_REVIEW_H
 #define FIXSCAN_REVIEW_H
@@ -11,7 +13,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "fixscan/config.h"
 #include "fixscan/error.h"
 #include "fixscan/findings.h"
 #include "fixscan/index.h"
@@ -19,14 +20,22 @@
 #include "fixscan/store.h"
 #include "fixscan/thread.h"
 
+/* The stable branch a series version is reviewed against when the mails
+ * do not name one (git config fixscan.branch.<version>). */
+struct fs_branch_name {
+	const char *version;     /* "4.4" */
+	const char *branch;      /* "linux-4.4.y" */
+};
+
 struct fs_review_opts {
 	const char *branch;      /* --branch: overrides what the mails say */
 	const char *base;        /* --base: likewise */
-	struct fs_config *cfg;   /* for fixscan.branch.<version>; may be NULL */
+	const struct fs_branch_name *branch_names; /* may be NULL */
+	size_t nbranch_names;
 	const struct fs_ignore *ignore; /* may be NULL */
 	bool no_reports;         /* skip the search for regression reports */
 };
-#define FS_REVIEW_OPTS_INIT { NULL, NULL, NULL, NULL, false }
+#define FS_REVIEW_OPTS_INIT { NULL, NULL, NULL, 0, NULL, false }
 
 struct fs_review_patch {
 	const struct fs_patch *patch; /* borrowed from the series */
@@ -45,6 +54,9 @@ struct fs_review {
 	size_t counts[FS_FIND_KIND_COUNT]; /* findings not ignored, per kind */
 	size_t ignored;            /* findings silenced by the ignore file */
 	size_t problems;           /* findings that ask for action */
+	/* private: set on a view made by fs_review_narrow() */
+	bool view_;
+	struct fs_thread_series *own_series_;
 };
 
 /* Review series S against IDX.  STORE may be NULL (no regression search).
@@ -56,9 +68,36 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 		  const struct fs_review_opts *opts, struct fs_error *err);
 void fs_review_free(struct fs_review *r);
 
-/* The first line of BODY (LEN bytes) outside quoted text that objects to
- * a patch ("please drop", "breaks the build", "needs commit ... as well"),
- * as a new string (free()), or NULL. */
-char *fs_review_objection_line(const char *body, size_t len);
+/* A view of review R narrowed to its patch K, so that a report and the
+ * drafts made from it speak of that patch alone: counts are that patch's,
+ * and the series' missing numbers and duplicates are left out.  The view
+ * borrows R's findings: free it with fs_review_free() before R.  Returns
+ * 0 or FS_ENOMEM. */
+int fs_review_narrow(struct fs_review **out, const struct fs_review *r, size_t k,
+		     struct fs_error *err);
+
+/* The patch of R whose Message-Id is MESSAGE_ID (NULL: the first), with
+ * its position in *K (K may be NULL); NULL when R has none. */
+const struct fs_review_patch *fs_review_find_patch(const struct fs_review *r,
+						   const char *message_id, size_t *k);
+
+/* Things worth telling the user that did not stop the work, such as a
+ * mail of the thread that could not be read; each a line without
+ * "fixscan: ".  Start with FS_REVIEW_NOTES_INIT. */
+struct fs_review_notes {
+	char **v;
+	size_t n;
+};
+#define FS_REVIEW_NOTES_INIT { NULL, 0 }
+void fs_review_notes_clear(struct fs_review_notes *notes);
+
+/* The first stage of the pipeline: every thread of STORE matching the
+ * notmuch QUERY, its mails parsed (unsent drafts left out) and sorted
+ * into series, in *OUT, an array of *NOUT threads (free each with
+ * fs_thread_free() and the array with free()).  A mail that cannot be
+ * read is skipped and said in NOTES (may be NULL).  Returns 0, or
+ * FS_ESTORE / FS_EUSAGE / FS_ENOMEM with ERR set. */
+int fs_review_load(struct fs_thread ***out, size_t *nout, struct fs_store *store,
+		   const char *query, struct fs_review_notes *notes, struct fs_error *err);
 
 #endif

@@ -1,0 +1,302 @@
+/* fixscan: what the command-line front ends share (see cli.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <git2.h>
+
+#include "cli.h"
+
+void cli_error(const struct fs_error *err)
+{
+	fprintf(stderr, "fixscan: %s\n",
+		err->message[0] ? err->message : "unknown error");
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "fixscan: %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see 'fixscan %s --help')\n", cmd);
+	return FS_EXIT_TROUBLE;
+}
+
+int cli_repo_path(const char *flag, char **out, struct fs_error *err)
+{
+	struct fs_config *cfg = NULL;
+	git_buf found = GIT_BUF_INIT;
+	int rc;
+
+	*out = NULL;
+	if (flag) {
+		*out = strdup(flag);
+		return *out ? 0 : fs_error_set(err, FS_ENOMEM, "out of memory");
+	}
+	if (fs_config_open(&cfg, NULL, NULL) == 0) {
+		fs_config_get_string(cfg, "fixscan.repo", out);
+		fs_config_free(cfg);
+		if (*out)
+			return 0;
+	}
+	git_libgit2_init();
+	rc = git_repository_discover(&found, ".", 0, NULL);
+	if (rc < 0) {
+		git_libgit2_shutdown();
+		return fs_error_set(err, FS_ENOTFOUND,
+				    "no kernel repository: use --repo PATH or set fixscan.repo");
+	}
+	*out = strdup(found.ptr);
+	git_buf_dispose(&found);
+	git_libgit2_shutdown();
+	return *out ? 0 : fs_error_set(err, FS_ENOMEM, "out of memory");
+}
+
+int cli_progress_wanted(void)
+{
+	return isatty(STDERR_FILENO);
+}
+
+/* ---- the context --------------------------------------------------------- */
+
+void cli_ctx_init(struct cli_ctx *c)
+{
+	static const struct fs_review_opts ropts = FS_REVIEW_OPTS_INIT;
+	static const struct fs_index_opts iopts = FS_INDEX_OPTS_INIT;
+
+	memset(c, 0, sizeof(*c));
+	c->ropts = ropts;
+	c->iopts = iopts;
+}
+
+/* The ignore file: the flag, else fixscan.ignore, else
+ * $XDG_CONFIG_HOME/fixscan/ignore.  A new string in *OUT. */
+static int ignore_path(struct fs_config *cfg, const char *flag, char **out)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+
+	*out = NULL;
+	if (flag)
+		return (*out = strdup(flag)) ? 0 : FS_ENOMEM;
+	if (cfg && fs_config_get_string(cfg, "fixscan.ignore", out) == 0)
+		return 0;
+	if (xdg && *xdg == '/') {
+		if (asprintf(out, "%s/fixscan/ignore", xdg) < 0)
+			*out = NULL;
+	} else if (home) {
+		if (asprintf(out, "%s/.config/fixscan/ignore", home) < 0)
+			*out = NULL;
+	}
+	return *out ? 0 : FS_ENOTFOUND;
+}
+
+/* fixscan.branch.<version> = <branch>, for series whose mails do not say
+ * which branch they are for. */
+static int read_branch_names(struct cli_ctx *c, struct fs_error *err)
+{
+	int n = fs_config_get_prefixed(c->cfg, "fixscan.branch.", &c->branch_keys_,
+				       &c->branch_values_, err);
+	int i;
+
+	if (n <= 0)
+		return n;
+	c->branch_names_ = calloc(n, sizeof(*c->branch_names_));
+	if (!c->branch_names_)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	for (i = 0; i < n; i++) {
+		c->branch_names_[i].version = c->branch_keys_[i];
+		c->branch_names_[i].branch = c->branch_values_[i];
+	}
+	c->ropts.branch_names = c->branch_names_;
+	c->ropts.nbranch_names = n;
+	return 0;
+}
+
+int cli_ctx_setup(struct cli_ctx *c, struct fs_error *err)
+{
+	char *path = NULL;
+	int rc;
+
+	rc = cli_repo_path(c->repo_flag, &c->repo, err);
+	if (rc < 0)
+		return rc;
+	rc = fs_config_open(&c->cfg, c->repo, err);
+	if (rc < 0) {
+		/* A missing or broken repository is reported by the index,
+		 * with a better message; the global config still counts. */
+		fs_error_clear(err);
+		rc = fs_config_open(&c->cfg, NULL, err);
+		if (rc < 0)
+			return rc;
+	}
+	if (ignore_path(c->cfg, c->ignore_flag, &path) == 0) {
+		rc = fs_ignore_load(&c->ignore, path, err);
+		free(path);
+		if (rc < 0)
+			return rc;
+	}
+	c->ropts.ignore = c->ignore;
+	return read_branch_names(c, err);
+}
+
+int cli_ctx_open_store(struct cli_ctx *c, bool optional, struct fs_error *err)
+{
+	struct fs_error serr = FS_ERROR_INIT;
+	int rc = fs_store_open(&c->store, false, 5.0, &serr);
+
+	if (rc == 0)
+		return 0;
+	c->store = NULL;
+	if (optional && rc != FS_ELOCKED)
+		return 0;
+	*err = serr;
+	return rc;
+}
+
+int cli_ctx_open_index(struct cli_ctx *c, struct fs_error *err)
+{
+	int rc;
+
+	c->iopts.repo_path = c->repo;
+	rc = fs_index_open(&c->idx, &c->iopts, &c->istats, err);
+	if (rc < 0)
+		return rc;
+	if (c->istats.note[0])
+		fprintf(stderr, "fixscan: %s\n", c->istats.note);
+	return 0;
+}
+
+void cli_ctx_close(struct cli_ctx *c)
+{
+	fs_index_free(c->idx);
+	fs_store_free(c->store);
+	fs_ignore_free(c->ignore);
+	fs_config_free(c->cfg);
+	free(c->branch_names_);
+	fs_config_strv_free(c->branch_keys_);
+	fs_config_strv_free(c->branch_values_);
+	free(c->repo);
+	memset(c, 0, sizeof(*c));
+}
+
+/* ---- threads and queries ------------------------------------------------- */
+
+int cli_load_threads(struct fs_store *store, const char *query,
+		     struct fs_thread ***out, size_t *nout, struct fs_error *err)
+{
+	struct fs_review_notes notes = FS_REVIEW_NOTES_INIT;
+	size_t i;
+	int rc;
+
+	rc = fs_review_load(out, nout, store, query, &notes, err);
+	for (i = 0; i < notes.n; i++)
+		fprintf(stderr, "fixscan: %s\n", notes.v[i]);
+	fs_review_notes_clear(&notes);
+	return rc;
+}
+
+void cli_free_threads(struct fs_thread **threads, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		fs_thread_free(threads[i]);
+	free(threads);
+}
+
+char *cli_id_query(const char *message_id)
+{
+	size_t n = strlen(message_id);
+	char *bare, *quoted, *q = NULL;
+
+	if (n >= 2 && message_id[0] == '<' && message_id[n - 1] == '>') {
+		message_id++;
+		n -= 2;
+	}
+	bare = strndup(message_id, n);
+	quoted = bare ? fs_store_quote(bare) : NULL;
+	if (quoted && asprintf(&q, "id:%s", quoted) < 0)
+		q = NULL;
+	free(quoted);
+	free(bare);
+	return q;
+}
+
+/* ---- output -------------------------------------------------------------- */
+
+/* Print one line of TEXT wrapped at WIDTH columns (bytes; good enough
+ * for the mostly ASCII text of reports).  Continuation lines are indented
+ * four columns deeper than the line itself.  A word longer than the width
+ * (a URL) is left whole. */
+static void print_wrapped_line(FILE *out, const char *line, size_t len, int width)
+{
+	size_t indent = 0, col, start = 0;
+	int first = 1;
+
+	while (indent < len && line[indent] == ' ')
+		indent++;
+	if (width <= 0 || len <= (size_t)width) {
+		fprintf(out, "%.*s\n", (int)len, line);
+		return;
+	}
+	while (start < len) {
+		size_t lead = first ? 0 : indent + 4;
+		size_t room = (size_t)width > lead + 20 ? (size_t)width - lead : 20;
+		size_t brk = len, i;
+
+		if (!first)
+			while (start < len && line[start] == ' ')
+				start++;
+		if (start >= len)
+			break;
+		if (len - start > room) {
+			/* The last space within the room, else the first
+			 * after it. */
+			brk = 0;
+			for (i = start + room; i > start; i--) {
+				if (line[i] == ' ' && (first ? i > indent : 1)) {
+					brk = i;
+					break;
+				}
+			}
+			if (!brk) {
+				for (i = start + room; i < len && line[i] != ' '; i++)
+					;
+				brk = i;
+			}
+		}
+		for (col = 0; col < lead; col++)
+			fputc(' ', out);
+		fprintf(out, "%.*s\n", (int)(brk - start), line + start);
+		start = brk;
+		first = 0;
+	}
+}
+
+void cli_print_wrapped(FILE *out, const char *text, int width)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		print_wrapped_line(out, p, len, width);
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+}
+
+const char *cli_shown_path(const char *path, const char *root)
+{
+	size_t n = root ? strlen(root) : 0;
+
+	if (n && !strncmp(path, root, n) && path[n] == '/')
+		return path + n + 1;
+	return path;
+}

@@ -1,0 +1,76 @@
+/* fixscan: what people say about the patches of a series.
+ *
+ * Two kinds of mail speak of a patch besides the patch itself: replies in
+ * its thread that object to it ("please drop", "breaks the build"), and
+ * mails elsewhere in the store that report a regression with the upstream
+ * commit it backports.  This module finds both and hands them to the
+ * findings module as plain records; it decides what counts as a person's
+ * word and what does not (quoted text, trailers, unsent drafts).
+ */
+#ifndef FIXSCAN_MENTIONS_H
+#define FIXSCAN_MENTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "fixscan/error.h"
+#include "fixscan/index.h"
+#include "fixscan/mail.h"
+#include "fixscan/store.h"
+#include "fixscan/thread.h"
+
+/* A mail outside the thread that mentions an upstream commit together
+ * with words of regression. */
+struct fs_report_mail {
+	fs_cid upstream;
+	const char *message_id;
+	const char *from;
+	const char *date;
+	const char *subject;
+};
+
+/* A reply in the thread that objects to a patch. */
+struct fs_objection {
+	int series_index;
+	const char *message_id;
+	const char *from;
+	const char *date;
+	const char *line;  /* the objecting line */
+};
+
+/* What was found about one series.  The records' strings are owned by
+ * the struct (or borrowed from the series for objections, which must
+ * outlive it); start with FS_MENTIONS_INIT, release with
+ * fs_mentions_clear(). */
+struct fs_mentions {
+	struct fs_report_mail *reports;
+	size_t nreports;
+	struct fs_objection *objections;
+	size_t nobjections;
+	/* storage behind the records */
+	struct fs_store_messages hits_;
+	char **dates_;
+	char **lines_;
+};
+#define FS_MENTIONS_INIT { NULL, 0, NULL, 0, { NULL, 0 }, NULL, NULL }
+void fs_mentions_clear(struct fs_mentions *m);
+
+/* The first line of BODY (LEN bytes) outside quoted text that objects to
+ * a patch ("please drop", "breaks the build", "needs commit ... as well"),
+ * as a new string (free()), or NULL. */
+char *fs_mentions_objection_line(const char *body, size_t len);
+
+/* Add to M the objections among the replies of series S.  Returns 0 or
+ * FS_ENOMEM. */
+int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series *s,
+			   struct fs_error *err);
+
+/* Add to M the mails of STORE outside S's thread that report trouble
+ * with one of the N commits UPSTREAM (resolved in IDX; repeats give
+ * repeated reports, one per entry).  Returns 0, or FS_ESTORE / FS_ENOMEM
+ * with ERR set. */
+int fs_mentions_reports(struct fs_mentions *m, struct fs_store *store,
+			const struct fs_index *idx, const struct fs_thread_series *s,
+			const fs_cid *upstream, size_t n, struct fs_error *err);
+
+#endif
