@@ -108,12 +108,19 @@ test-e2e: all
 test-e2e-asan: asan
 	@$(SAN_ENV) FIXSCAN=$(CURDIR)/$(B)/asan/fixscan tests/e2e/run.sh
 
-# make check: install what is missing, build with -Werror, run the unit
-# tests plain and under ASan+UBSan, then the end-to-end tests on the real
-# binary (plain and sanitized).
+# make check: install what is missing, build with -Werror, check the
+# architecture rules on the objects, run the unit tests plain and under
+# ASan+UBSan, then the end-to-end tests on the real binary (plain and
+# sanitized).
 check: deps-test
 	@$(MAKE) --no-print-directory STRICT=1 all units asan
+	@$(MAKE) --no-print-directory STRICT=1 check-shape
 	@$(MAKE) --no-print-directory STRICT=1 test-unit test-asan test-e2e test-e2e-asan
+
+# The architecture rules (scripts/check-shape.py says which and why), on
+# the plain objects in $(B)/obj.
+check-shape: all
+	@scripts/check-shape.sh --obj $(B)/obj
 
 DEMO_DIR = $(B)/demo
 demo: deps
@@ -156,5 +163,5 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-.PHONY: all deps deps-test deps-bench units asan test-unit test-asan test-e2e test-e2e-asan check demo bench install uninstall clean FORCE
+.PHONY: all deps deps-test deps-bench units asan test-unit test-asan test-e2e test-e2e-asan check check-shape demo bench install uninstall clean FORCE
 .SECONDARY:

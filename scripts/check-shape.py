@@ -1,0 +1,292 @@
+#!/usr/bin/env python3
+"""Check the shape of the tree: four architecture rules on the built objects
+and the sources.
+
+usage: check-shape.py [--src DIR] [--obj DIR]
+
+  --src DIR  the source tree (default: the repository holding this script)
+  --obj DIR  its objects (default: DIR/build/obj of the source tree)
+
+Rules (one output line per violation, then a summary; exit 1 on any):
+
+ 1. A command object (cli/cmd-*.o) uses no symbol defined in another
+    command object.  Commands share code through cli.o (or main.o, which
+    rule 2 then limits), never through each other, so that any command can
+    be changed or dropped alone.
+ 2. No cycle between objects, library and cli alike: "A uses a symbol B
+    defines" must be a DAG.  Every strongly connected component of more
+    than one object is reported with the symbols that make each edge.
+    main.o calling cmd_review() and cmd-review.o calling back into a
+    helper of main.o is such a cycle: the helper belongs in cli.o.
+ 3. A library object (lib/...) never writes to the terminal by itself: it
+    references none of stdout, stderr, the printf and puts families that
+    have no stream argument, perror.  Writing to a FILE * the caller hands
+    in is how the library prints (fs_report_print(out, ...)), so the
+    functions taking a stream (fprintf, vfprintf, fputs, fputc, fwrite and
+    their _chk/_unlocked aliases) are allowed -- but only in an object that
+    does not also name stdout or stderr: there nm cannot tell
+    fprintf(out, ...) from fprintf(stderr, ...), so each of them is
+    reported too.
+ 4. No function longer than 200 lines in lib/ or cli/ (tests are not
+    checked), counted by universal-ctags from the line of its name to its
+    closing brace.
+
+Everything symbol-based comes from one nm run over the plain objects:
+compiled code, not grep over sources, so a macro or an inline function
+cannot hide a call.  Only global symbols make edges (a static function is
+private to its object); symbols no object defines (libc, glib...) make
+none.  An object whose source file is gone (a file removed or moved since
+the last build) is skipped: it is not part of the program any more.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+MAX_FUNCTION_LINES = 200
+
+# Rule 3.  Symbols that always mean the terminal.  gcc turns printf("x\n")
+# into puts("x") and printf("%c", c) into putchar(c), and _FORTIFY_SOURCE
+# into __printf_chk, hence the aliases.
+TERMINAL_SYMBOLS = {
+    "stdout", "stderr", "_IO_2_1_stdout_", "_IO_2_1_stderr_",
+    "printf", "vprintf", "__printf_chk", "__vprintf_chk",
+    "puts", "putchar", "putchar_unlocked", "perror",
+}
+STD_STREAMS = {"stdout", "stderr", "_IO_2_1_stdout_", "_IO_2_1_stderr_"}
+# Functions that write to a stream given as an argument (gcc turns
+# fprintf(f, "x") into fwrite or fputs, fprintf(f, "%c", c) into fputc).
+STREAM_WRITERS = {
+    "fprintf", "vfprintf", "__fprintf_chk", "__vfprintf_chk",
+    "fputs", "fputs_unlocked", "fputc", "fputc_unlocked",
+    "putc", "putc_unlocked", "_IO_putc", "fwrite", "fwrite_unlocked",
+}
+
+# nm letters: upper case is a global symbol.  U is undefined; on ELF a
+# lower-case w or v is an undefined weak reference, which still uses the
+# symbol.  N (debugging) and - (stabs) are not symbols of the program.
+UNDEFINED_TYPES = set("Uwv")
+NOT_SYMBOLS = set("N-")
+
+
+def die(msg):
+    print("check-shape: " + msg, file=sys.stderr)
+    sys.exit(2)
+
+
+def find_objects(src, obj):
+    """The objects under OBJ whose source still exists, as paths relative to
+    OBJ ("cli/main.o"), sorted."""
+    objs = []
+    for dirpath, _, files in os.walk(obj):
+        for f in files:
+            if not f.endswith(".o"):
+                continue
+            rel = os.path.relpath(os.path.join(dirpath, f), obj)
+            if os.path.exists(os.path.join(src, rel[:-2] + ".c")):
+                objs.append(rel)
+    return sorted(objs)
+
+
+def read_symbols(obj, objs):
+    """{object: (defined globals, referenced undefined symbols)} from one
+    nm run (run inside OBJ so that its output names the objects as OBJS)."""
+    syms = {o: (set(), set()) for o in objs}
+    if not objs:
+        return syms
+    try:
+        out = subprocess.run(["nm", "-P", "-A", "--", *objs], cwd=obj,
+                             check=True, capture_output=True, text=True).stdout
+    except FileNotFoundError:
+        die("nm not found (binutils)")
+    except subprocess.CalledProcessError as e:
+        die("nm failed: " + e.stderr.strip())
+    # POSIX format: "cli/main.o: name type [value [size]]".
+    for line in out.splitlines():
+        path, sep, rest = line.partition(": ")
+        fields = rest.split()
+        if not sep or path not in syms or len(fields) < 2:
+            continue
+        name, kind = fields[0], fields[1]
+        if kind in UNDEFINED_TYPES:
+            syms[path][1].add(name)
+        elif kind.isupper() and kind not in NOT_SYMBOLS:
+            syms[path][0].add(name)
+    return syms
+
+
+def is_command(o):
+    return re.fullmatch(r"cli/cmd-[^/]*\.o", o) is not None
+
+
+def build_edges(syms):
+    """{(user, definer): sorted symbols} for every symbol an object uses
+    and another object defines."""
+    definers = {}
+    for o, (defined, _) in syms.items():
+        for s in defined:
+            definers.setdefault(s, []).append(o)
+    edges = {}
+    for o, (_, used) in syms.items():
+        for s in used:
+            for d in definers.get(s, ()):
+                if d != o:
+                    edges.setdefault((o, d), set()).add(s)
+    return {k: sorted(v) for k, v in edges.items()}
+
+
+def strongly_connected(nodes, edges):
+    """Tarjan's algorithm, iterative (no recursion limit to think about).
+    Returns the components, each a sorted list."""
+    succ = {n: [] for n in nodes}
+    for a, b in edges:
+        succ[a].append(b)
+    for n in succ:
+        succ[n].sort()
+    index, low, on_stack, stack, comps = {}, {}, set(), [], []
+    counter = 0
+    for root in nodes:
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            n, i = work.pop()
+            if i == 0:
+                index[n] = low[n] = counter
+                counter += 1
+                stack.append(n)
+                on_stack.add(n)
+            if i < len(succ[n]):
+                work.append((n, i + 1))
+                m = succ[n][i]
+                if m not in index:
+                    work.append((m, 0))
+                elif m in on_stack:
+                    low[n] = min(low[n], index[m])
+                continue
+            # All successors done: N roots a component when nothing below
+            # it reached further up the stack.
+            if low[n] == index[n]:
+                comp = []
+                while True:
+                    m = stack.pop()
+                    on_stack.discard(m)
+                    comp.append(m)
+                    if m == n:
+                        break
+                comps.append(sorted(comp))
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[n])
+    return comps
+
+
+def rule1(edges):
+    out = []
+    for (a, b), names in sorted(edges.items()):
+        if is_command(a) and is_command(b):
+            for s in names:
+                out.append("rule 1: %s uses %s defined in %s" % (a, s, b))
+    return out
+
+
+def rule2(objs, edges):
+    out = []
+    for comp in sorted(c for c in strongly_connected(objs, edges) if len(c) > 1):
+        inside = set(comp)
+        parts = ["%s -> %s (%s)" % (a, b, ", ".join(names))
+                 for (a, b), names in sorted(edges.items())
+                 if a in inside and b in inside]
+        out.append("rule 2: cycle between %s: %s"
+                   % (" ".join(comp), "; ".join(parts)))
+    return out
+
+
+def rule3(syms):
+    out = []
+    for o, (_, used) in sorted(syms.items()):
+        if not o.startswith("lib/"):
+            continue
+        for s in sorted(used & TERMINAL_SYMBOLS):
+            out.append("rule 3: %s uses %s" % (o, s))
+        streams = sorted(used & STD_STREAMS)
+        if streams:
+            for s in sorted(used & STREAM_WRITERS):
+                out.append("rule 3: %s uses %s next to %s"
+                           % (o, s, ", ".join(streams)))
+    return out
+
+
+def sources_for_rule4(src):
+    files = []
+    for top in ("lib", "cli"):
+        for dirpath, dirs, names in os.walk(os.path.join(src, top)):
+            dirs[:] = sorted(d for d in dirs if d != "tests")
+            for f in names:
+                if f.endswith((".c", ".h")) and not f.startswith("test-"):
+                    files.append(os.path.relpath(os.path.join(dirpath, f), src))
+    return sorted(files)
+
+
+def rule4(src):
+    files = sources_for_rule4(src)
+    if not files:
+        return []
+    # .h is C++ to ctags by default; here every header is C.
+    cmd = ["ctags", "--languages=C", "--langmap=C:.c.h", "--kinds-C=f",
+           "--fields=+ne", "--output-format=json", "-o", "-", *files]
+    try:
+        res = subprocess.run(cmd, cwd=src, check=True, capture_output=True, text=True)
+    except FileNotFoundError:
+        die("ctags not found (Debian: apt-get install universal-ctags)")
+    except subprocess.CalledProcessError as e:
+        die("ctags failed: " + e.stderr.strip())
+    out = []
+    for line in res.stdout.splitlines():
+        try:
+            tag = json.loads(line)
+        except ValueError:
+            # Exuberant ctags has no JSON output: say so instead of
+            # passing with nothing measured.
+            die("ctags gave no JSON; universal-ctags is needed")
+        if tag.get("_type") != "tag" or tag.get("kind") != "function":
+            continue
+        if "end" not in tag:
+            continue
+        n = tag["end"] - tag["line"] + 1
+        if n > MAX_FUNCTION_LINES:
+            out.append((tag["path"], tag["line"], tag["name"], n))
+    return ["rule 4: %s:%d: %s is %d lines (max %d)"
+            % (p, l, name, n, MAX_FUNCTION_LINES) for p, l, name, n in sorted(out)]
+
+
+def main():
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ap = argparse.ArgumentParser(prog="check-shape",
+                                 description="Check the architecture rules of fixscan.")
+    ap.add_argument("--src", default=top, help="source tree (default: %(default)s)")
+    ap.add_argument("--obj", help="object tree (default: SRC/build/obj)")
+    args = ap.parse_args()
+    src = args.src
+    obj = args.obj or os.path.join(src, "build", "obj")
+    if not os.path.isdir(src):
+        die("no source tree " + src)
+    if not os.path.isdir(obj):
+        die("no object tree %s (run make first)" % obj)
+
+    objs = find_objects(src, obj)
+    if not objs:
+        die("no object in %s (run make first)" % obj)
+    syms = read_symbols(obj, objs)
+    edges = build_edges(syms)
+    violations = rule1(edges) + rule2(objs, edges) + rule3(syms) + rule4(src)
+    for v in violations:
+        print("check-shape: " + v)
+    print("check-shape: %d violations" % len(violations))
+    return 1 if violations else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

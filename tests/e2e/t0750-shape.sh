@@ -1,0 +1,149 @@
+#!/bin/sh
+# scripts/check-shape.sh can fail: on small made-up trees compiled here,
+# each architecture rule is broken once and reported exactly, and a tree
+# that keeps them all passes.  (Whether the real tree passes is make
+# check's business, not this test's.)
+. "$(dirname "$0")/lib.sh"
+
+CHECK="$SRC/scripts/check-shape.sh"
+CC=${CC:-cc}
+
+# put TREE FILE: write stdin to TREE/FILE and compile it to
+# TREE/build/obj/FILE.o, as the Makefile lays objects out.  -O0: no
+# _FORTIFY_SOURCE, so printf stays printf whatever the compiler's
+# defaults, and nothing is inlined away.
+put() {
+	mkdir -p "$1/$(dirname "$2")" "$1/build/obj/$(dirname "$2")" &&
+	cat >"$1/$2" &&
+	$CC -O0 -c -o "$1/build/obj/${2%.c}.o" "$1/$2"
+}
+
+# long_function NAME N: a C function of exactly N lines, from the line of
+# its name to its closing brace.
+long_function() {
+	echo "int $1(int x)"
+	echo "{"
+	i=3
+	while [ "$i" -lt "$2" ]; do
+		echo "	x += $i;"
+		i=$((i + 1))
+	done
+	echo "	return x; }"
+}
+
+# The clean tree: main calls the commands, the commands share cli.o, the
+# library prints only to the stream it is given, the longest function is
+# 200 lines.
+make_clean_tree() {
+	put "$1" cli/main.c <<-\EOF &&
+	int cmd_a(void);
+	int cmd_b(void);
+	int main(void) { return cmd_a() + cmd_b(); }
+	EOF
+	put "$1" cli/cli.c <<-\EOF &&
+	int cli_helper(void) { return 1; }
+	EOF
+	put "$1" cli/cmd-a.c <<-\EOF &&
+	int cli_helper(void);
+	int lib_print(void *f);
+	int cmd_a(void) { return cli_helper() + lib_print(0); }
+	EOF
+	put "$1" cli/cmd-b.c <<-\EOF &&
+	int cli_helper(void);
+	int cmd_b(void) { return cli_helper(); }
+	EOF
+	put "$1" lib/print.c <<-\EOF &&
+	#include <stdio.h>
+	int lib_print(FILE *f) { return fprintf(f, "n=%d\n", 1); }
+	EOF
+	long_function just_short 200 | put "$1" lib/long.c
+}
+
+test_expect_success 'a tree that keeps every rule passes' '
+	make_clean_tree clean &&
+	"$CHECK" --src clean >out &&
+	echo "check-shape: 0 violations" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'each broken rule is reported, exit status 1' '
+	make_clean_tree dirty &&
+	# rule 1: cmd-a uses a helper of cmd-b.
+	put dirty cli/cmd-a.c <<-\EOF &&
+	int cli_helper(void);
+	int b_helper(void);
+	int cmd_a(void) { return cli_helper() + b_helper(); }
+	EOF
+	put dirty cli/cmd-b.c <<-\EOF &&
+	int cmd_b(void) { return 2; }
+	int b_helper(void) { return 3; }
+	EOF
+	# rule 2: x.o and y.o use each other.
+	put dirty lib/x.c <<-\EOF &&
+	int y_one(void);
+	int x_one(void) { return y_one(); }
+	int x_two(void) { return 2; }
+	EOF
+	put dirty lib/y.c <<-\EOF &&
+	int x_two(void);
+	int y_one(void) { return x_two(); }
+	EOF
+	# rule 3: printf, and fprintf next to stderr.
+	put dirty lib/out.c <<-\EOF &&
+	#include <stdio.h>
+	void out_hello(int n) { fprintf(stderr, "n=%d\n", n); printf("n=%d\n", n); }
+	EOF
+	# rule 4: one line too many.
+	long_function too_long 201 | put dirty lib/long.c &&
+	cat >expect <<-\EOF &&
+	check-shape: rule 1: cli/cmd-a.o uses b_helper defined in cli/cmd-b.o
+	check-shape: rule 2: cycle between lib/x.o lib/y.o: lib/x.o -> lib/y.o (y_one); lib/y.o -> lib/x.o (x_two)
+	check-shape: rule 3: lib/out.o uses printf
+	check-shape: rule 3: lib/out.o uses stderr
+	check-shape: rule 3: lib/out.o uses fprintf next to stderr
+	check-shape: rule 4: lib/long.c:1: too_long is 201 lines (max 200)
+	check-shape: 6 violations
+	EOF
+	{ "$CHECK" --src dirty >out; test $? -eq 1; } &&
+	test_cmp expect out
+'
+
+test_expect_success 'a command calling back into main.o is a cycle, exit status 1' '
+	make_clean_tree back &&
+	put back cli/main.c <<-\EOF &&
+	int cmd_a(void);
+	int cmd_b(void);
+	int main_helper(void) { return 4; }
+	int main(void) { return cmd_a() + cmd_b(); }
+	EOF
+	put back cli/cmd-b.c <<-\EOF &&
+	int main_helper(void);
+	int cmd_b(void) { return main_helper(); }
+	EOF
+	cat >expect <<-\EOF &&
+	check-shape: rule 2: cycle between cli/cmd-b.o cli/main.o: cli/cmd-b.o -> cli/main.o (main_helper); cli/main.o -> cli/cmd-b.o (cmd_b)
+	check-shape: 1 violations
+	EOF
+	{ "$CHECK" --src back >out; test $? -eq 1; } &&
+	test_cmp expect out
+'
+
+test_expect_success '--obj names the object tree; a stale object is skipped' '
+	make_clean_tree moved &&
+	mv moved/build/obj objects &&
+	# An object left behind by a source file that is gone since.
+	mkdir -p objects/lib/old &&
+	$CC -O0 -c -o objects/lib/old/gone.o -x c - <<-\EOF &&
+	#include <stdio.h>
+	int gone(void) { return puts("x"); }
+	EOF
+	"$CHECK" --src moved --obj objects >out &&
+	echo "check-shape: 0 violations" >expect &&
+	test_cmp expect out
+'
+
+test_expect_code 2 'no object tree is trouble, not a pass' '
+	mkdir -p empty/lib &&
+	"$CHECK" --src empty
+'
+test_done
