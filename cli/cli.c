@@ -95,11 +95,12 @@ static int ignore_path(struct fs_config *cfg, const char *flag, char **out)
 	return *out ? 0 : FS_ENOTFOUND;
 }
 
-/* fixscan.branch.<version> = <branch>, for series whose mails do not say
- * which branch they are for. */
+/* fixscan.<version>.branch = <branch>, for series whose mails do not say
+ * which branch they are for.  (The version is a subsection: git takes no
+ * key whose last part starts with a digit, such as fixscan.branch.4.4.) */
 static int read_branch_names(struct cli_ctx *c, struct fs_error *err)
 {
-	int n = fs_config_get_prefixed(c->cfg, "fixscan.branch.", &c->branch_keys_,
+	int n = fs_config_get_matching(c->cfg, "fixscan.%s.branch", &c->branch_keys_,
 				       &c->branch_values_, err);
 	int i;
 

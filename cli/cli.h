@@ -75,7 +75,7 @@ void cli_ctx_init(struct cli_ctx *c);
 
 /* The kernel repository (cli_repo_path()), its config over the global
  * one (the global one alone when the repository cannot be read: the
- * index reports that better), the ignore file, and fixscan.branch.*
+ * index reports that better), the ignore file, and fixscan.<version>.branch
  * into ropts.  Returns 0 or a negative code with ERR set. */
 int cli_ctx_setup(struct cli_ctx *c, struct fs_error *err);
 

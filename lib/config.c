@@ -144,64 +144,76 @@ int fs_config_get_bool(struct fs_config *cfg, const char *key, bool *out,
 	return 0;
 }
 
-struct prefixed {
-	const char *prefix;
-	size_t len;
+/* Keys of the form PREFIX<middle>SUFFIX, collected once each. */
+struct matching {
+	const char *prefix, *suffix;
+	size_t plen, slen;
 	struct strv names;
 };
 
 static int add_name(const git_config_entry *entry, void *payload)
 {
-	struct prefixed *p = payload;
+	struct matching *m = payload;
 	git_config_entry copy = *entry;
-	size_t i;
+	size_t len = strlen(entry->name), i;
 
-	if (strncasecmp(entry->name, p->prefix, p->len) || !entry->name[p->len])
+	if (len <= m->plen + m->slen || strncasecmp(entry->name, m->prefix, m->plen) ||
+	    strcasecmp(entry->name + len - m->slen, m->suffix))
 		return 0;
-	for (i = 0; i < p->names.n; i++)
-		if (!strcmp(p->names.v[i], entry->name))
+	for (i = 0; i < m->names.n; i++)
+		if (!strcmp(m->names.v[i], entry->name))
 			return 0;
 	/* add_value() copies the value; here the name is wanted. */
 	copy.value = entry->name;
-	return add_value(&copy, &p->names);
+	return add_value(&copy, &m->names);
 }
 
-int fs_config_get_prefixed(struct fs_config *cfg, const char *prefix, char ***names,
+int fs_config_get_matching(struct fs_config *cfg, const char *pattern, char ***names,
 			   char ***values, struct fs_error *err)
 {
-	struct prefixed p = { prefix, strlen(prefix), { NULL, 0, 0 } };
+	const char *hole = strstr(pattern, "%s");
+	struct matching m;
 	char **vals;
 	size_t i;
 	int rc;
 
 	*names = *values = NULL;
-	if (!cfg)
+	if (!cfg || !hole)
 		return 0;
-	rc = git_config_foreach(cfg->snapshot, add_name, &p);
-	if (p.names.oom || (rc < 0 && rc != GIT_ENOTFOUND)) {
-		if (p.names.v)
-			p.names.v[p.names.n] = NULL;
-		fs_config_strv_free(p.names.v);
-		return p.names.oom ? fs_error_set(err, FS_ENOMEM, "out of memory") :
+	memset(&m, 0, sizeof(m));
+	m.prefix = pattern;
+	m.plen = hole - pattern;
+	m.suffix = hole + 2;
+	m.slen = strlen(m.suffix);
+	rc = git_config_foreach(cfg->snapshot, add_name, &m);
+	if (m.names.oom || (rc < 0 && rc != GIT_ENOTFOUND)) {
+		if (m.names.v)
+			m.names.v[m.names.n] = NULL;
+		fs_config_strv_free(m.names.v);
+		return m.names.oom ? fs_error_set(err, FS_ENOMEM, "out of memory") :
 			fs_error_set_git(err, FS_EGIT, "cannot read git config");
 	}
-	vals = calloc(p.names.n + 1, sizeof(*vals));
+	vals = calloc(m.names.n + 1, sizeof(*vals));
 	if (!vals) {
-		fs_config_strv_free(p.names.v);
+		fs_config_strv_free(m.names.v);
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
 	}
 	/* The value that wins (the repository's over the global one), and
-	 * the name without the prefix. */
-	for (i = 0; i < p.names.n; i++) {
-		fs_config_get_string(cfg, p.names.v[i], &vals[i]);
-		memmove(p.names.v[i], p.names.v[i] + p.len, strlen(p.names.v[i] + p.len) + 1);
+	 * of the name only what stood for %s. */
+	for (i = 0; i < m.names.n; i++) {
+		char *name = m.names.v[i];
+		size_t mid = strlen(name) - m.plen - m.slen;
+
+		fs_config_get_string(cfg, name, &vals[i]);
+		memmove(name, name + m.plen, mid);
+		name[mid] = '\0';
 		if (!vals[i] && !(vals[i] = strdup(""))) {
-			fs_config_strv_free(p.names.v);
+			fs_config_strv_free(m.names.v);
 			fs_config_strv_free(vals);
 			return fs_error_set(err, FS_ENOMEM, "out of memory");
 		}
 	}
-	*names = p.names.v;
+	*names = m.names.v;
 	*values = vals;
-	return (int)p.names.n;
+	return (int)m.names.n;
 }

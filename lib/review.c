@@ -31,7 +31,7 @@ void fs_review_free(struct fs_review *r)
 }
 
 /* Branch and base: flags, then what the mails say, then the branch the
- * user named for the series version (fixscan.branch.<version>), then the
+ * user named for the series version (fixscan.<version>.branch), then the
  * one the subject implies. */
 static int choose_branch(struct fs_review *r, const struct fs_thread_series *s,
 			 const struct fs_index *idx, const struct fs_review_opts *o,
@@ -50,7 +50,7 @@ static int choose_branch(struct fs_review *r, const struct fs_thread_series *s,
 			if (strcmp(o->branch_names[i].version, s->version))
 				continue;
 			r->branch = strdup(o->branch_names[i].branch);
-			r->branch_source = "fixscan.branch config";
+			r->branch_source = "fixscan.<version>.branch config";
 			break;
 		}
 	}
@@ -257,7 +257,7 @@ const struct fs_review_patch *fs_review_find_patch(const struct fs_review *r,
 	size_t i;
 
 	for (i = 0; i < r->npatches; i++) {
-		const char *id = fs_patch_message_id(r->patches[i].patch);
+		const char *id = message_id ? fs_patch_message_id(r->patches[i].patch) : NULL;
 		if (!message_id || (id && !strcmp(id, message_id))) {
 			if (k)
 				*k = i;

@@ -31,12 +31,13 @@ int fs_config_get_all(struct fs_config *cfg, const char *key, char ***out,
 		      struct fs_error *err);
 void fs_config_strv_free(char **v);
 
-/* Every key that starts with PREFIX ("fixscan.branch.") and has more
- * after it: in *NAMES the rest of each key name ("4.4"), in *VALUES its
- * value (the one that wins when several files set it), both
- * NULL-terminated arrays of new strings (fs_config_strv_free()) in file
- * order.  Returns their number (0 when none) or FS_EGIT / FS_ENOMEM. */
-int fs_config_get_prefixed(struct fs_config *cfg, const char *prefix, char ***names,
+/* Every key of the form PATTERN, where "%s" in PATTERN stands for a
+ * subsection ("fixscan.%s.branch" matches fixscan.4.4.branch): in *NAMES
+ * what stood for %s ("4.4"), in *VALUES the key's value (the one that
+ * wins when several files set it), both NULL-terminated arrays of new
+ * strings (fs_config_strv_free()) in file order.  Returns their number
+ * (0 when none) or FS_EGIT / FS_ENOMEM. */
+int fs_config_get_matching(struct fs_config *cfg, const char *pattern, char ***names,
 			   char ***values, struct fs_error *err);
 
 /* KEY as a boolean in *OUT; FS_ENOTFOUND when unset, FS_EPARSE with ERR

@@ -21,7 +21,7 @@
 #include "fixscan/thread.h"
 
 /* The stable branch a series version is reviewed against when the mails
- * do not name one (git config fixscan.branch.<version>). */
+ * do not name one (git config fixscan.<version>.branch). */
 struct fs_branch_name {
 	const char *version;     /* "4.4" */
 	const char *branch;      /* "linux-4.4.y" */

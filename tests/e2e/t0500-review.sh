@@ -135,6 +135,25 @@ test_expect_code 2 'a missing notmuch database' '
 	NOTMUCH_CONFIG="$TRASH/no-config" "$FIXSCAN" review --repo kernel "path:review-4.4/**" 2>err;
 	rc=$?; test $(wc -l <err) -eq 1 && grep -q "^fixscan: " err; exit $rc
 '
+test_expect_code 1 'fixscan.<version>.branch names the branch of a series whose mails do not' '
+	git -C kernel config fixscan.4.5.branch linux-4.4.y &&
+	"$FIXSCAN" review --repo kernel --json "path:review-4.5/**" >cfg45.json;
+	rc=$?; git -C kernel config --unset fixscan.4.5.branch; exit $rc
+'
+test_expect_success '... and the report says so' '
+	grep -q "\"branch\":\"linux-4.4.y\",\"branch_source\":\"fixscan.<version>.branch config\"" cfg45.json
+'
+test_expect_code 2 'a Message-Id read from mail cannot widen the notmuch query' '
+	cat >evil.eml <<-\EOF &&
+	From: Mallory <m@example.org>
+	Subject: [PATCH 4.4 01/24] something
+	Message-Id: <a" OR path:review-4.5/** OR id:"b@x>
+
+	commit 1234567890123456789012345678901234567890 upstream.
+	EOF
+	"$FIXSCAN" review --repo kernel --json - <evil.eml >evil.json 2>err;
+	rc=$?; test ! -s evil.json && grep -q "^fixscan: no stable review thread" err; exit $rc
+'
 test_expect_code 2 'no thread given is a usage error' '
 	"$FIXSCAN" review --repo kernel
 '

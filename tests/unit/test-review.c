@@ -1,0 +1,430 @@
+/* Unit tests for the pipeline's pieces in lib/review.c, lib/mentions.c,
+ * lib/ignore.c and the config reading the CLI hands them: loading threads
+ * from a real notmuch database, narrowing a review to one patch, the
+ * objection lines, the ignore file, and fixscan.branch.* from git config.
+ * The mails are invented for these tests. */
+#include <errno.h>
+#include <ftw.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "fixscan/config.h"
+#include "fixscan/ignore.h"
+#include "fixscan/mentions.h"
+#include "fixscan/review.h"
+#include "fixscan/store.h"
+#include "fixscan/thread.h"
+
+static char tmpdir[256];
+static char mailroot[320];
+
+#define COVER "<cover.1@example.org>"
+#define P1 "<p1.2@example.org>"
+#define P2 "<p2.3@example.org>"
+
+static const struct sample {
+	const char *file;
+	const char *text;
+} samples[] = {
+	{ "stable/cur/1.host:2,S",
+	  "From: Greg <greg@example.org>\nTo: stable@example.org\n"
+	  "Subject: [PATCH 4.4 00/02] 4.4.11-stable review\n"
+	  "Date: Tue, 14 Nov 2023 22:00:00 +0000\nMessage-Id: " COVER "\n\n"
+	  "This is the start of the stable review cycle for the 4.4.11 release.\n" },
+	{ "stable/cur/2.host:2,S",
+	  "From: Greg <greg@example.org>\nTo: stable@example.org\n"
+	  "Subject: [PATCH 4.4 01/02] net: fix one\n"
+	  "Date: Tue, 14 Nov 2023 22:00:01 +0000\nMessage-Id: " P1 "\n"
+	  "In-Reply-To: " COVER "\nReferences: " COVER "\n\n"
+	  "commit 1111111111111111111111111111111111111111 upstream.\n" },
+	{ "stable/cur/3.host:2,S",
+	  "From: Greg <greg@example.org>\nTo: stable@example.org\n"
+	  "Subject: [PATCH 4.4 02/02] net: fix two\n"
+	  "Date: Tue, 14 Nov 2023 22:00:02 +0000\nMessage-Id: " P2 "\n"
+	  "In-Reply-To: " COVER "\nReferences: " COVER "\n\n"
+	  "commit 2222222222222222222222222222222222222222 upstream.\n" },
+	/* The reviewer's unsent reply: no part of the discussion. */
+	{ "Drafts/cur/4.host:2,D",
+	  "From: Rita <rita@example.org>\nTo: greg@example.org\n"
+	  "Subject: Re: [PATCH 4.4 01/02] net: fix one\n"
+	  "Date: Tue, 14 Nov 2023 23:00:00 +0000\nMessage-Id: <draft.4@example.org>\n"
+	  "In-Reply-To: " P1 "\nReferences: " COVER " " P1 "\n\n"
+	  "Please drop this one.\n" },
+	/* A reply that objects. */
+	{ "stable/cur/5.host:2,S",
+	  "From: Bo <bo@example.org>\nTo: greg@example.org\n"
+	  "Subject: Re: [PATCH 4.4 02/02] net: fix two\n"
+	  "Date: Wed, 15 Nov 2023 08:00:00 +0000\nMessage-Id: <reply.5@example.org>\n"
+	  "In-Reply-To: " P2 "\nReferences: " COVER " " P2 "\n\n"
+	  "> commit 2222 upstream.\n\nThis breaks the build on arm.\n" },
+};
+#define NSAMPLES (sizeof(samples) / sizeof(samples[0]))
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_true(fputs(text, f) >= 0);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void make_maildir(const char *sub)
+{
+	static const char *const parts[] = { "", "/cur", "/new", "/tmp" };
+	char path[512];
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s/%s%s", mailroot, sub, parts[i]);
+		if (mkdir(path, 0755) && errno != EEXIST)
+			fail_msg("mkdir %s: %s", path, strerror(errno));
+	}
+}
+
+static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static int group_setup(void **state)
+{
+	char path[512], text[1024];
+	size_t i;
+
+	strcpy(tmpdir, "/tmp/fixscan-test-review.XXXXXX");
+	if (!mkdtemp(tmpdir))
+		return -1;
+	snprintf(mailroot, sizeof(mailroot), "%s/mail", tmpdir);
+	if (mkdir(mailroot, 0755))
+		return -1;
+	make_maildir("stable");
+	make_maildir("Drafts");
+	for (i = 0; i < NSAMPLES; i++) {
+		snprintf(path, sizeof(path), "%s/%s", mailroot, samples[i].file);
+		write_file(path, samples[i].text);
+	}
+	snprintf(path, sizeof(path), "%s/notmuch-config", tmpdir);
+	snprintf(text, sizeof(text), "[database]\npath=%s\n\n[new]\ntags=inbox;\n", mailroot);
+	write_file(path, text);
+	setenv("NOTMUCH_CONFIG", path, 1);
+	setenv("HOME", tmpdir, 1);
+	setenv("XDG_CONFIG_HOME", tmpdir, 1);
+	unsetenv("NOTMUCH_DATABASE");
+	unsetenv("NOTMUCH_PROFILE");
+	unsetenv("GIT_CONFIG_GLOBAL");
+	unsetenv("GIT_CONFIG_SYSTEM");
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	if (system("notmuch new --quiet >/dev/null 2>&1") != 0) {
+		fprintf(stderr, "test-review: 'notmuch new' failed; is notmuch installed?\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int group_teardown(void **state)
+{
+	if (tmpdir[0])
+		nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return 0;
+}
+
+static struct fs_store *open_store(void)
+{
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_store *st = NULL;
+
+	if (fs_store_open(&st, false, 1.0, &err))
+		fail_msg("fs_store_open: %s", err.message);
+	return st;
+}
+
+/* The thread comes out as one series of two patches in order, the reply
+ * kept, the draft left out. */
+static void test_load(void **state)
+{
+	struct fs_review_notes notes = FS_REVIEW_NOTES_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_store *st = open_store();
+	struct fs_thread **threads = NULL;
+	const struct fs_thread_series *s;
+	size_t n = 0, i;
+
+	assert_int_equal(fs_review_load(&threads, &n, st, "id:\"p2.3@example.org\"",
+					&notes, &err), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(fs_thread_count(threads[0]), 1);
+	s = fs_thread_get(threads[0], 0);
+	assert_non_null(s->cover);
+	assert_int_equal(s->npatches, 2);
+	assert_string_equal(fs_patch_message_id(s->patches[0]), "p1.2@example.org");
+	assert_string_equal(fs_patch_message_id(s->patches[1]), "p2.3@example.org");
+	assert_int_equal(s->nreplies, 1);
+	assert_string_equal(fs_patch_message_id(s->replies[0]), "reply.5@example.org");
+	assert_int_equal(notes.n, 0);
+	for (i = 0; i < n; i++)
+		fs_thread_free(threads[i]);
+	free(threads);
+
+	/* No match is no thread and no error. */
+	assert_int_equal(fs_review_load(&threads, &n, st, "id:\"nosuch@example.org\"",
+					&notes, &err), 0);
+	assert_int_equal(n, 0);
+	free(threads);
+
+	/* A bad query is the store's error. */
+	assert_int_equal(fs_review_load(&threads, &n, st, "date:garbage..", &notes, &err),
+			 FS_EUSAGE);
+	assert_null(threads);
+	assert_int_equal(n, 0);
+	fs_store_free(st);
+}
+
+/* A mail whose file went away since it was indexed is a note, and the
+ * rest of the thread is still loaded. */
+static void test_load_unreadable(void **state)
+{
+	struct fs_review_notes notes = FS_REVIEW_NOTES_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_thread **threads = NULL;
+	struct fs_store *st;
+	char path[512], gone[520];
+	size_t n = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", mailroot, samples[4].file);
+	snprintf(gone, sizeof(gone), "%s.gone", path);
+	assert_int_equal(rename(path, gone), 0);
+	st = open_store();
+	assert_int_equal(fs_review_load(&threads, &n, st, "id:\"cover.1@example.org\"",
+					&notes, &err), 0);
+	assert_int_equal(rename(gone, path), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(fs_thread_get(threads[0], 0)->npatches, 2);
+	assert_int_equal(fs_thread_get(threads[0], 0)->nreplies, 0);
+	assert_int_equal(notes.n, 1);
+	assert_non_null(strstr(notes.v[0], "5.host"));
+	fs_review_notes_clear(&notes);
+	assert_int_equal(notes.n, 0);
+	fs_thread_free(threads[0]);
+	free(threads);
+	fs_store_free(st);
+}
+
+/* The objections of a series: the reply's own line, not the quote. */
+static void test_objections(void **state)
+{
+	struct fs_review_notes notes = FS_REVIEW_NOTES_INIT;
+	struct fs_mentions m = FS_MENTIONS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_thread **threads = NULL;
+	struct fs_store *st = open_store();
+	size_t n = 0;
+
+	assert_int_equal(fs_review_load(&threads, &n, st, "id:\"cover.1@example.org\"",
+					&notes, &err), 0);
+	assert_int_equal(fs_mentions_objections(&m, fs_thread_get(threads[0], 0), &err), 0);
+	assert_int_equal(m.nobjections, 1);
+	assert_int_equal(m.objections[0].series_index, 2);
+	assert_string_equal(m.objections[0].line, "This breaks the build on arm.");
+	assert_string_equal(m.objections[0].message_id, "reply.5@example.org");
+	assert_int_equal(m.nreports, 0);
+	fs_mentions_clear(&m);
+	assert_null(m.objections);
+	fs_thread_free(threads[0]);
+	free(threads);
+	fs_store_free(st);
+}
+
+static void test_objection_line(void **state)
+{
+	static const struct {
+		const char *body;
+		const char *line; /* NULL: no objection */
+	} cases[] = {
+		{ "Please drop this, it breaks arm.\n", "Please drop this, it breaks arm." },
+		{ "> please drop\n\nThanks, applied.\n", NULL },
+		{ "On Mon, Greg wrote: please drop\n", "On Mon, Greg wrote: please drop" },
+		{ "Greg KH wrote:\n> nak\n", NULL },
+		{ "Tested-by: A <a@b> # needs commit x as well\n", NULL },
+		{ "NAK.\n", "NAK." },
+		{ "snake oil\n", NULL },
+		{ "", NULL },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char *got = fs_mentions_objection_line(cases[i].body, strlen(cases[i].body));
+		if (cases[i].line) {
+			if (!got)
+				fail_msg("case %zu: no objection found", i);
+			assert_string_equal(got, cases[i].line);
+		} else if (got) {
+			fail_msg("case %zu: objection '%s' found", i, got);
+		}
+		free(got);
+	}
+}
+
+static struct fs_finding finding(enum fs_finding_kind kind, const char *ignored)
+{
+	struct fs_finding f;
+
+	memset(&f, 0, sizeof(f));
+	f.kind = kind;
+	f.series_index = -1;
+	f.ignored = ignored ? strdup(ignored) : NULL;
+	return f;
+}
+
+/* A view of one patch counts that patch's findings alone, forgets the
+ * series' gaps, and frees without touching the review it borrows from. */
+static void test_narrow(void **state)
+{
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_thread_series series;
+	struct fs_review *r = calloc(1, sizeof(*r)), *one = NULL;
+	int missing[] = { 3 };
+	size_t k = 99;
+
+	memset(&series, 0, sizeof(series));
+	series.missing = missing;
+	series.nmissing = 1;
+	series.duplicates = 2;
+	r->series = &series;
+	r->branch = strdup("linux-4.4.y");
+	r->base = strdup("v4.4.10");
+	r->npatches = 2;
+	r->patches = calloc(2, sizeof(*r->patches));
+	r->patches[0].index = 1;
+	r->patches[1].index = 2;
+	r->patches[0].findings.v = calloc(1, sizeof(struct fs_finding));
+	r->patches[0].findings.v[0] = finding(FS_FIND_FIX_MISSING, NULL);
+	r->patches[0].findings.n = 1;
+	r->patches[1].findings.v = calloc(3, sizeof(struct fs_finding));
+	r->patches[1].findings.v[0] = finding(FS_FIND_REVERTED_UPSTREAM, NULL);
+	r->patches[1].findings.v[1] = finding(FS_FIND_FIX_PRESENT, NULL);
+	r->patches[1].findings.v[2] = finding(FS_FIND_TARGET_ABSENT, "known");
+	r->patches[1].findings.n = 3;
+	r->counts[FS_FIND_FIX_MISSING] = 1;
+	r->counts[FS_FIND_REVERTED_UPSTREAM] = 1;
+	r->counts[FS_FIND_FIX_PRESENT] = 1;
+	r->problems = 2;
+	r->ignored = 1;
+
+	assert_int_equal(fs_review_narrow(&one, r, 1, &err), 0);
+	assert_int_equal(one->npatches, 1);
+	assert_ptr_equal(one->patches, &r->patches[1]);
+	assert_int_equal(one->counts[FS_FIND_FIX_MISSING], 0);
+	assert_int_equal(one->counts[FS_FIND_REVERTED_UPSTREAM], 1);
+	assert_int_equal(one->counts[FS_FIND_FIX_PRESENT], 1);
+	assert_int_equal(one->counts[FS_FIND_TARGET_ABSENT], 0);
+	assert_int_equal(one->problems, 1);
+	assert_int_equal(one->ignored, 1);
+	assert_int_equal(one->series->nmissing, 0);
+	assert_int_equal(one->series->duplicates, 0);
+	assert_int_equal(series.nmissing, 1); /* the review's own is untouched */
+	assert_string_equal(one->branch, "linux-4.4.y");
+	assert_ptr_not_equal(one->branch, r->branch);
+	assert_string_equal(one->base, "v4.4.10");
+	fs_review_free(one);
+	/* R is whole after its view is gone (ASan would see a double free). */
+	assert_int_equal(r->patches[1].findings.n, 3);
+
+	assert_ptr_equal(fs_review_find_patch(r, NULL, &k), &r->patches[0]);
+	assert_int_equal(k, 0);
+	fs_review_free(r);
+}
+
+static void test_ignore(void **state)
+{
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_ignore *ign = NULL;
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/ignore", tmpdir);
+	write_file(path, "# comment\n\n"
+			 "abcd1234 * not for stable\n"
+			 "* 99887766aa backported by hand\n"
+			 "feedbeef 12345678\n");
+	assert_int_equal(fs_ignore_load(&ign, path, &err), 0);
+	assert_string_equal(fs_ignore_match(ign, "abcd1234ffff", "0000aaaa"), "not for stable");
+	assert_string_equal(fs_ignore_match(ign, "0123", "99887766aabb"), "backported by hand");
+	assert_string_equal(fs_ignore_match(ign, "FEEDBEEF00", "1234567800"), "ignored");
+	assert_null(fs_ignore_match(ign, "abcd1235", "0000aaaa"));
+	assert_null(fs_ignore_match(NULL, "abcd1234", "x"));
+	fs_ignore_free(ign);
+
+	/* A missing file is an empty list. */
+	snprintf(path, sizeof(path), "%s/no-such-ignore", tmpdir);
+	assert_int_equal(fs_ignore_load(&ign, path, &err), 0);
+	assert_null(fs_ignore_match(ign, "abcd1234", "0000aaaa"));
+	fs_ignore_free(ign);
+
+	/* A bad line names the file and the line. */
+	snprintf(path, sizeof(path), "%s/ignore", tmpdir);
+	write_file(path, "abcd1234 * fine\nnot-an-id 1234abcd why\n");
+	assert_int_equal(fs_ignore_load(&ign, path, &err), FS_EPARSE);
+	assert_null(ign);
+	assert_non_null(strstr(err.message, "ignore:2:"));
+}
+
+/* fixscan.<version>.branch: every key of the pattern, the repository's
+ * value over the global one, the version kept whole. */
+static void test_config_prefixed(void **state)
+{
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_config *cfg = NULL;
+	char cmd[2048], repo[300], **names = NULL, **values = NULL;
+	int n;
+
+	snprintf(repo, sizeof(repo), "%s/repo", tmpdir);
+	snprintf(cmd, sizeof(cmd),
+		 "git init -q '%s' && "
+		 "git config --global fixscan.4.4.branch linux-4.4.y-global && "
+		 "git config --global fixscan.5.10.branch linux-5.10.y && "
+		 "git config --global fixscan.3.2.branches nope && "
+		 "git config --global fixscan.branch nope && "
+		 "git -C '%s' config fixscan.4.4.branch linux-4.4.y-repo",
+		 repo, repo);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(fs_config_open(&cfg, repo, &err), 0);
+	n = fs_config_get_matching(cfg, "fixscan.%s.branch", &names, &values, &err);
+	assert_int_equal(n, 2);
+	assert_string_equal(names[0], "4.4");
+	assert_string_equal(values[0], "linux-4.4.y-repo");
+	assert_string_equal(names[1], "5.10");
+	assert_string_equal(values[1], "linux-5.10.y");
+	assert_null(names[2]);
+	fs_config_strv_free(names);
+	fs_config_strv_free(values);
+
+	n = fs_config_get_matching(cfg, "fixscan.%s.nosuch", &names, &values, &err);
+	assert_int_equal(n, 0);
+	assert_null(names);
+	fs_config_strv_free(values);
+	fs_config_free(cfg);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_load_unreadable),
+		cmocka_unit_test(test_objections),
+		cmocka_unit_test(test_objection_line),
+		cmocka_unit_test(test_narrow),
+		cmocka_unit_test(test_ignore),
+		cmocka_unit_test(test_config_prefixed),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
