@@ -129,6 +129,10 @@ static char *release_after(const char *text, size_t len, const char *key)
 		q = hit + klen;
 		while (q < end && *q == ' ')
 			q++;
+		/* Without a key, a release starts a word: not "4.11.2"
+		 * inside "3.14.11.2". */
+		if (!klen && q > text && (isdigit((unsigned char)q[-1]) || q[-1] == '.'))
+			q = end;
 		if (q < end && isdigit((unsigned char)*q)) {
 			const char *e = q;
 			int dots = 0;
@@ -144,7 +148,8 @@ static char *release_after(const char *text, size_t len, const char *key)
 			if (dots == 2)
 				return strndup(q, e - q);
 		}
-		p = hit + klen;
+		/* An empty key matches where it starts: step past it. */
+		p = hit + (klen ? klen : 1);
 	}
 	return NULL;
 }
