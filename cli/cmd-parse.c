@@ -12,6 +12,7 @@
 #include <json-glib/json-glib.h>
 
 #include "cli.h"
+#include "fixscan/text.h"
 #include "fixscan/mail.h"
 #include "fixscan/tags.h"
 
@@ -165,20 +166,20 @@ static void print_json(const struct fs_patch *p)
 
 /* ---- text ------------------------------------------------------------- */
 
-static void print_field(const char *name, const char *value)
+static void print_field(FILE *out, const char *name, const char *value)
 {
-	printf("  %-14s %s\n", name, value ? value : "(none)");
+	fprintf(out, "  %-14s %s\n", name, value ? value : "(none)");
 }
 
-static void print_ref(const char *name, const struct fs_tag_ref *r)
+static void print_ref(FILE *out, const char *name, const struct fs_tag_ref *r)
 {
 	if (r->subject)
-		printf("  %-14s %s (\"%s\")\n", name, r->id, r->subject);
+		fprintf(out, "  %-14s %s (\"%s\")\n", name, r->id, r->subject);
 	else
-		printf("  %-14s %s\n", name, r->id);
+		fprintf(out, "  %-14s %s\n", name, r->id);
 }
 
-static void print_text(const struct fs_patch *p, bool first)
+static void print_text(FILE *out, const struct fs_patch *p, bool first)
 {
 	const struct fs_tags *t = fs_patch_tags(p);
 	const struct fs_series *s = fs_patch_series(p);
@@ -189,68 +190,84 @@ static void print_text(const struct fs_patch *p, bool first)
 	size_t n;
 
 	if (!first)
-		putchar('\n');
+		fputc('\n', out);
 	if (fs_patch_message_id(p))
-		printf("message <%s>\n", fs_patch_message_id(p));
+		fprintf(out, "message <%s>\n", fs_patch_message_id(p));
 	else
-		printf("message (no message-id)\n");
-	print_field("file:", fs_patch_file(p));
-	print_field("subject:", fs_patch_subject(p));
-	print_field("from:", fs_patch_from(p));
-	print_field("author:", fs_patch_author(p));
-	print_field("date:", fs_patch_date(p));
-	print_field("in-reply-to:", fs_patch_in_reply_to(p));
+		fprintf(out, "message (no message-id)\n");
+	print_field(out, "file:", fs_patch_file(p));
+	print_field(out, "subject:", fs_patch_subject(p));
+	print_field(out, "from:", fs_patch_from(p));
+	print_field(out, "author:", fs_patch_author(p));
+	print_field(out, "date:", fs_patch_date(p));
+	print_field(out, "in-reply-to:", fs_patch_in_reply_to(p));
 	list = fs_patch_references(p, &n);
 	if (!n)
-		print_field("references:", NULL);
+		print_field(out, "references:", NULL);
 	for (size_t i = 0; i < n; i++)
-		print_field("references:", list[i]);
+		print_field(out, "references:", list[i]);
 	if (s) {
-		printf("  %-14s prefix \"%s\"", "series:", s->prefix);
+		fprintf(out, "  %-14s prefix \"%s\"", "series:", s->prefix);
 		if (s->version)
-			printf(", version %s", s->version);
+			fprintf(out, ", version %s", s->version);
 		if (s->revision > 0)
-			printf(", v%d", s->revision);
+			fprintf(out, ", v%d", s->revision);
 		if (s->index >= 0)
-			printf(", %d/%d", s->index, s->total);
+			fprintf(out, ", %d/%d", s->index, s->total);
 		if (s->autosel)
-			printf(", autosel");
-		putchar('\n');
+			fprintf(out, ", autosel");
+		fputc('\n', out);
 	} else {
-		print_field("series:", NULL);
+		print_field(out, "series:", NULL);
 	}
 
 	list = fs_tags_upstream(t, &n);
 	for (size_t i = 0; i < n; i++)
-		print_field("upstream:", list[i]);
+		print_field(out, "upstream:", list[i]);
 	refs = fs_tags_fixes(t, &n);
 	for (size_t i = 0; i < n; i++)
-		print_ref("fixes:", &refs[i]);
+		print_ref(out, "fixes:", &refs[i]);
 	rev = fs_tags_reverts(t, &n);
 	for (size_t i = 0; i < n; i++) {
 		if (rev[i].upstream)
-			printf("  %-14s %s (upstream %s)\n", "reverts:",
+			fprintf(out, "  %-14s %s (upstream %s)\n", "reverts:",
 			       rev[i].id, rev[i].upstream);
 		else
-			print_field("reverts:", rev[i].id);
+			print_field(out, "reverts:", rev[i].id);
 	}
 	refs = fs_tags_stable_dep_of(t, &n);
 	for (size_t i = 0; i < n; i++)
-		print_ref("stable-dep-of:", &refs[i]);
+		print_ref(out, "stable-dep-of:", &refs[i]);
 	cc = fs_tags_cc_stable(t, &n);
 	for (size_t i = 0; i < n; i++) {
-		printf("  %-14s %s", "cc-stable:",
+		fprintf(out, "  %-14s %s", "cc-stable:",
 		       cc[i].versions ? cc[i].versions : "(any)");
 		if (cc[i].prerequisite)
-			printf(" (prerequisite %s)", cc[i].prerequisite);
-		putchar('\n');
+			fprintf(out, " (prerequisite %s)", cc[i].prerequisite);
+		fputc('\n', out);
 	}
 	if (fs_patch_revert_title(p))
-		print_field("revert-title:", fs_patch_revert_title(p));
-	print_field("has-diff:", fs_patch_has_diff(p) ? "yes" : "no");
+		print_field(out, "revert-title:", fs_patch_revert_title(p));
+	print_field(out, "has-diff:", fs_patch_has_diff(p) ? "yes" : "no");
 }
 
 /* ---- command ------------------------------------------------------------ */
+
+/* The text of P with control characters shown visibly: mail headers
+ * reach the terminal. */
+static void print_visible(const struct fs_patch *p, bool first)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	if (!mem)
+		return;
+	print_text(mem, p, first);
+	if (fclose(mem) == 0)
+		fs_text_fputs(buf, true, stdout);
+	free(buf);
+}
 
 /* Report ERR for FILE as "fixscan: FILE: ...": the library names the file
  * in its own words, the prefix makes each line start the same way. */
@@ -278,7 +295,7 @@ static int parse_file(const char *file, bool json, bool *first,
 		if (json)
 			print_json(p);
 		else
-			print_text(p, *first);
+			print_visible(p, *first);
 		*first = false;
 		fs_patch_free(p);
 	}

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fixscan/text.h"
 #include "fixscan/index.h"
 #include "fixscan/json.h"
 
@@ -28,7 +29,7 @@ static const char *or_dash(const char *s)
 	return s ? s : "-";
 }
 
-static void print_text(const struct fs_index *idx, fs_cid c)
+static void print_text(FILE *out, const struct fs_index *idx, fs_cid c)
 {
 	struct fs_index_ref refs[MAX_LIST];
 	fs_cid list[MAX_LIST];
@@ -39,20 +40,20 @@ static void print_text(const struct fs_index *idx, fs_cid c)
 	fs_cid up;
 
 	fs_index_commit_hex(idx, c, hex);
-	printf("commit %s\n", hex);
-	printf("  subject:  %s\n", fs_index_commit_subject(idx, c));
-	printf("  branch:   %s\n", fs_index_commit_branch(idx, c));
-	printf("  release:  %s\n", or_dash(fs_index_commit_release(idx, c)));
+	fprintf(out, "commit %s\n", hex);
+	fprintf(out, "  subject:  %s\n", fs_index_commit_subject(idx, c));
+	fprintf(out, "  branch:   %s\n", fs_index_commit_branch(idx, c));
+	fprintf(out, "  release:  %s\n", or_dash(fs_index_commit_release(idx, c)));
 	up = fs_index_upstream_of(idx, c);
 	if (up != FS_CID_NONE) {
 		fs_index_commit_hex(idx, up, other);
-		printf("  upstream: %.12s (\"%s\") %s\n", other,
+		fprintf(out, "  upstream: %.12s (\"%s\") %s\n", other,
 		       fs_index_commit_subject(idx, up), or_dash(fs_index_commit_release(idx, up)));
 	}
 	n = fs_index_backports(idx, c, list, MAX_LIST);
 	for (i = 0; i < n && i < MAX_LIST; i++) {
 		fs_index_commit_hex(idx, list[i], other);
-		printf("  backport: %.12s %s %s\n", other, fs_index_commit_branch(idx, list[i]),
+		fprintf(out, "  backport: %.12s %s %s\n", other, fs_index_commit_branch(idx, list[i]),
 		       or_dash(fs_index_commit_release(idx, list[i])));
 	}
 	n = fs_index_commit_refs(idx, c, refs, MAX_LIST);
@@ -60,21 +61,21 @@ static void print_text(const struct fs_index *idx, fs_cid c)
 		enum fs_evidence ev;
 		bool mismatch;
 		fs_cid t = fs_index_ref_target(idx, &refs[i], &ev, &mismatch);
-		printf("  %-9s %s", fs_ref_kind_name(refs[i].kind), refs[i].hex);
+		fprintf(out, "  %-9s %s", fs_ref_kind_name(refs[i].kind), refs[i].hex);
 		if (refs[i].subject)
-			printf(" (\"%s\")", refs[i].subject);
+			fprintf(out, " (\"%s\")", refs[i].subject);
 		if (t == FS_CID_NONE) {
-			printf(" -> unknown\n");
+			fprintf(out, " -> unknown\n");
 			continue;
 		}
 		fs_index_commit_hex(idx, t, other);
-		printf(" -> %.12s [%s%s]\n", other, fs_evidence_name(ev),
+		fprintf(out, " -> %.12s [%s%s]\n", other, fs_evidence_name(ev),
 		       mismatch ? ", id does not match subject" : "");
 	}
 	nf = fs_index_fixes_of(idx, c, &fixes);
 	for (i = 0; nf > 0 && i < (size_t)nf; i++) {
 		fs_index_commit_hex(idx, fixes[i].fixer, other);
-		printf("  %*s%s %.12s (\"%s\") %s %s [%s]\n", (int)(fixes[i].depth - 1) * 2, "",
+		fprintf(out, "  %*s%s %.12s (\"%s\") %s %s [%s]\n", (int)(fixes[i].depth - 1) * 2, "",
 		       fixes[i].revert ? "reverted-by" : "fixed-by", other,
 		       fs_index_commit_subject(idx, fixes[i].fixer),
 		       fs_index_commit_branch(idx, fixes[i].fixer),
@@ -82,6 +83,22 @@ static void print_text(const struct fs_index *idx, fs_cid c)
 		       fs_evidence_name(fixes[i].evidence));
 	}
 	free(fixes);
+}
+
+/* The text of C with control characters shown visibly: commit subjects
+ * are anyone's words too. */
+static void print_visible(const struct fs_index *idx, fs_cid c)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	if (!mem)
+		return;
+	print_text(mem, idx, c);
+	if (fclose(mem) == 0)
+		fs_text_fputs(buf, true, stdout);
+	free(buf);
 }
 
 static void json_commit_ref(JsonBuilder *b, const struct fs_index *idx, fs_cid c)
@@ -220,7 +237,7 @@ int cmd_show(int argc, char **argv, struct fs_error *err)
 		} else {
 			if (i > optind)
 				putchar('\n');
-			print_text(idx, cid);
+			print_visible(idx, cid);
 		}
 		/* Hundreds of ids touch most of a kernel-sized cache;
 		 * giving the pages back every 64 keeps the memory to what

@@ -7,6 +7,7 @@
 
 #include "fixscan/json.h"
 #include "fixscan/report.h"
+#include "fixscan/text.h"
 
 static const char *kind_color(enum fs_finding_kind k)
 {
@@ -116,9 +117,11 @@ static void print_header(FILE *out, const struct fs_review *r)
 	const struct fs_thread_series *s = r->series;
 	size_t i;
 
-	if (s->cover)
-		fprintf(out, "review: %s\n", fs_patch_subject(s->cover));
-	else
+	if (s->cover) {
+		fputs("review: ", out);
+		fs_text_fputs(fs_patch_subject(s->cover), false, out);
+		fputc('\n', out);
+	} else
 		fprintf(out, "review: %zu patches without a cover letter\n", s->npatches);
 	fprintf(out, "branch: %s (from %s), base: %s%s%s%s\n", r->branch, r->branch_source,
 		r->base ? r->base : "the branch tip", r->base ? " (from " : "",
@@ -146,11 +149,14 @@ int fs_report_text(FILE *out, const struct fs_review *r, const struct fs_report_
 			shown += !rp->findings.v[k].ignored;
 		if (!shown && !o->all)
 			continue;
-		fprintf(out, "\n%03d/%03d %s\n", rp->index, r->series->total > 0 ? r->series->total : 0,
-			fs_patch_title(rp->patch));
-		if (rp->findings.upstream[0])
-			fprintf(out, "  upstream %.12s (\"%s\")\n", rp->findings.upstream,
-				rp->findings.upstream_subject);
+		fprintf(out, "\n%03d/%03d ", rp->index, r->series->total > 0 ? r->series->total : 0);
+		fs_text_fputs(fs_patch_title(rp->patch), false, out);
+		fputc('\n', out);
+		if (rp->findings.upstream[0]) {
+			fprintf(out, "  upstream %.12s (\"", rp->findings.upstream);
+			fs_text_fputs(rp->findings.upstream_subject, false, out);
+			fputs("\")\n", out);
+		}
 		for (k = 0; k < rp->findings.n; k++) {
 			const struct fs_finding *f = &rp->findings.v[k];
 			char *line;
@@ -158,11 +164,13 @@ int fs_report_text(FILE *out, const struct fs_review *r, const struct fs_report_
 			if (f->ignored)
 				continue;
 			line = fs_report_finding_line(r, f);
+			fputs("  ", out);
 			if (o->color)
-				fprintf(out, "  %s%s\033[0m%s\n", kind_color(f->kind), kind,
-					line + strlen(kind));
+				fprintf(out, "%s%s\033[0m", kind_color(f->kind), kind);
 			else
-				fprintf(out, "  %s\n", line);
+				fputs(kind, out);
+			fs_text_fputs(line + strlen(kind), true, out);
+			fputc('\n', out);
 			g_free(line);
 		}
 	}

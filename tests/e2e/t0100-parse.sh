@@ -211,6 +211,17 @@ sys.exit(rc)
 	test $((rss_kb * 1024)) -lt $((size * 2))
 '
 
+test_expect_success 'control characters in headers reach the terminal visibly, not raw' '
+	printf "From: =?UTF-8?Q?Eve=1B]0;owned=07?= <eve@example.org>\nSubject: [PATCH 4.4 01/02] net: \033[2Jclear\nMessage-Id: <esc@x>\n\ncommit 1234567890123456789012345678901234567890 upstream.\n" >esc.eml &&
+	"$FIXSCAN" parse esc.eml >out &&
+	! grep -q "$(printf "\033")" out &&
+	! grep -q "$(printf "\007")" out &&
+	grep -q "subject: *\[PATCH 4.4 01/02\] net: ^\[\[2Jclear" out &&
+	grep -q "from: *Eve^\[\]0;owned^G <eve@example.org>" out &&
+	"$FIXSCAN" parse --json esc.eml >out.json &&
+	grep -q "net: \\\\u001b\[2Jclear" out.json
+'
+
 test_expect_success '--help prints the usage on stdout' '
 	"$FIXSCAN" parse --help >out 2>err &&
 	grep -q "^usage: fixscan parse \[--json\] FILE" out &&

@@ -154,6 +154,15 @@ test_expect_code 2 'a Message-Id read from mail cannot widen the notmuch query' 
 	"$FIXSCAN" review --repo kernel --json - <evil.eml >evil.json 2>err;
 	rc=$?; test ! -s evil.json && grep -q "^fixscan: no stable review thread" err; exit $rc
 '
+test_expect_success 'check and show print control characters from mail and git visibly' '
+	up=$(python3 -c "import json; a = json.load(open(\"kernel/answers.json\"))[\"threads\"][\"review-4.4\"]; print([p for p in a[\"patches\"] if p[\"upstream\"]][0][\"upstream\"])") &&
+	printf "From: A <a@example.org>\nSubject: [PATCH 4.4 01/02] net: \033]0;owned\007title\nMessage-Id: <esc.check@x>\n\ncommit %s upstream.\n" "$up" >esc.eml &&
+	{ "$FIXSCAN" check --repo kernel esc.eml >esc.out; test $? -le 1; } &&
+	grep -q "net: ^\[\]0;owned^Gtitle" esc.out &&
+	! grep -q "$(printf "\033")" esc.out &&
+	"$FIXSCAN" show --repo kernel "$up" >show.out &&
+	! grep -q "$(printf "\033")" show.out
+'
 test_expect_code 2 'no thread given is a usage error' '
 	"$FIXSCAN" review --repo kernel
 '

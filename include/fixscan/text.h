@@ -1,0 +1,28 @@
+/* fixscan: text from mail and git made safe to show in a terminal.
+ *
+ * Subjects, names and quoted lines come from anyone on the internet; an
+ * ESC or BEL in them would reach the reviewer's terminal or mutt's pager
+ * and act there (retitle the window, clear the screen, recolour).  Text
+ * output shows such characters visibly instead, as git and less do: C0
+ * controls as ^X (ESC as ^[), DEL as ^?, and the C1 controls U+0080 to
+ * U+009F as <U+009B>.  JSON output needs none of this: it escapes them.
+ */
+#ifndef FIXSCAN_TEXT_H
+#define FIXSCAN_TEXT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* A copy of S (NULL counts as "") with every control character shown
+ * visibly; tab is kept, and newline too when KEEP_NEWLINES.  Returns a
+ * new string (free()), or NULL when out of memory. */
+char *fs_text_visible(const char *s, bool keep_newlines);
+
+/* Whether S holds a character fs_text_visible() would change. */
+bool fs_text_needs_escaping(const char *s, bool keep_newlines);
+
+/* fputs() of fs_text_visible(S, KEEP_NEWLINES) to OUT.  Returns 0, or -1
+ * when out of memory or the write failed. */
+int fs_text_fputs(const char *s, bool keep_newlines, FILE *out);
+
+#endif

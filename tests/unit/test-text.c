@@ -1,0 +1,61 @@
+/* Unit tests for lib/text.c: control characters shown visibly. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fixscan/text.h"
+
+static void expect(const char *in, bool keep_newlines, const char *want)
+{
+	char *got = fs_text_visible(in, keep_newlines);
+
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	assert_int_equal(fs_text_needs_escaping(in, keep_newlines), strcmp(in ? in : "", want) != 0);
+	free(got);
+}
+
+static void test_visible(void **state)
+{
+	expect("plain text, caf\xc3\xa9", false, "plain text, caf\xc3\xa9");
+	expect(NULL, false, "");
+	expect("title\033]0;owned\007", false, "title^[]0;owned^G");
+	expect("\033[2J\033[H", true, "^[[2J^[[H");
+	expect("a\tb", false, "a\tb");
+	expect("a\nb\r", false, "a^Jb^M");
+	expect("a\nb\r", true, "a\nb^M");
+	expect("del\x7f", false, "del^?");
+	/* C1 controls in UTF-8: CSI (U+009B) acts like ESC [ on some terminals. */
+	expect("x\xc2\x9b" "2J", false, "x<U+009B>2J");
+	expect("\xc2\xa0nbsp stays", false, "\xc2\xa0nbsp stays");
+}
+
+static void test_fputs(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	assert_non_null(mem);
+	assert_int_equal(fs_text_fputs("ok ", false, mem), 0);
+	assert_int_equal(fs_text_fputs("bell\007\n", true, mem), 0);
+	assert_int_equal(fclose(mem), 0);
+	assert_string_equal(buf, "ok bell^G\n");
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_visible),
+		cmocka_unit_test(test_fputs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
