@@ -845,7 +845,20 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 	}
 	if (nthreads) {
 		iopts.repo_path = repo;
-		rc = fs_index_open(&idx, &iopts, &stats, err);
+		{
+			/* The refs to index, from fixscan.mainline and fixscan.stable. */
+			char *mainline = NULL, **stable = NULL;
+			size_t nstable = 0;
+
+			rc = fs_config_index_refs(cfg, &mainline, &stable, &nstable, err);
+			iopts.mainline = mainline;
+			iopts.stable_globs = (const char *const *)stable;
+			iopts.nstable_globs = nstable;
+			if (rc == 0)
+				rc = fs_index_open(&idx, &iopts, &stats, err);
+			free(mainline);
+			fs_config_strv_free(stable);
+		}
 		if (rc < 0)
 			goto out;
 		if (stats.note[0])
