@@ -142,6 +142,12 @@ int cli_ctx_setup(struct cli_ctx *c, struct fs_error *err)
 			return rc;
 	}
 	c->ropts.ignore = c->ignore;
+	rc = fs_config_index_refs(c->cfg, &c->mainline_, &c->stable_globs_,
+				  &c->iopts.nstable_globs, err);
+	if (rc < 0)
+		return rc;
+	c->iopts.mainline = c->mainline_;
+	c->iopts.stable_globs = (const char *const *)c->stable_globs_;
 	return read_branch_names(c, err);
 }
 
@@ -181,6 +187,8 @@ void cli_ctx_close(struct cli_ctx *c)
 	free(c->branch_names_);
 	fs_config_strv_free(c->branch_keys_);
 	fs_config_strv_free(c->branch_values_);
+	free(c->mainline_);
+	fs_config_strv_free(c->stable_globs_);
 	free(c->repo);
 	memset(c, 0, sizeof(*c));
 }

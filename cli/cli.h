@@ -67,16 +67,17 @@ struct cli_ctx {
 	struct fs_index *idx;
 	struct fs_index_stats istats;
 
-	/* storage behind ropts.branch_names */
+	/* storage behind ropts.branch_names and the iopts refs */
 	struct fs_branch_name *branch_names_;
 	char **branch_keys_, **branch_values_;
+	char *mainline_, **stable_globs_;
 };
 void cli_ctx_init(struct cli_ctx *c);
 
 /* The kernel repository (cli_repo_path()), its config over the global
  * one (the global one alone when the repository cannot be read: the
- * index reports that better), the ignore file, and fixscan.<version>.branch
- * into ropts.  Returns 0 or a negative code with ERR set. */
+ * index reports that better), the ignore file, fixscan.<version>.branch
+ * into ropts, and fixscan.mainline and fixscan.stable into iopts.  Returns 0 or a negative code with ERR set. */
 int cli_ctx_setup(struct cli_ctx *c, struct fs_error *err);
 
 /* The notmuch store, read-only.  With OPTIONAL, a store that cannot be

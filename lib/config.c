@@ -217,3 +217,23 @@ int fs_config_get_matching(struct fs_config *cfg, const char *pattern, char ***n
 	*values = vals;
 	return (int)m.names.n;
 }
+
+int fs_config_index_refs(struct fs_config *cfg, char **mainline, char ***stable_globs,
+			 size_t *n, struct fs_error *err)
+{
+	int rc;
+
+	*mainline = NULL;
+	*stable_globs = NULL;
+	*n = 0;
+	if (fs_config_get_string(cfg, "fixscan.mainline", mainline) == FS_ENOMEM)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	rc = fs_config_get_all(cfg, "fixscan.stable", stable_globs, err);
+	if (rc < 0) {
+		free(*mainline);
+		*mainline = NULL;
+		return rc;
+	}
+	*n = (size_t)rc;
+	return 0;
+}

@@ -8,6 +8,7 @@
 #define FIXSCAN_CONFIG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "fixscan/error.h"
 
@@ -44,5 +45,14 @@ int fs_config_get_matching(struct fs_config *cfg, const char *pattern, char ***n
  * set when it is not a boolean. */
 int fs_config_get_bool(struct fs_config *cfg, const char *key, bool *out,
 		       struct fs_error *err);
+
+/* The refs the fixes index reads, as fs_index_opts wants them: *MAINLINE
+ * the value of fixscan.mainline (a new string, free()), NULL when unset;
+ * *STABLE_GLOBS every value of fixscan.stable (a NULL-terminated array,
+ * fs_config_strv_free()) and *N their number, NULL and 0 when unset.  CFG
+ * may be NULL (nothing set).  Returns 0, or FS_EGIT / FS_ENOMEM with ERR
+ * set and nothing to free. */
+int fs_config_index_refs(struct fs_config *cfg, char **mainline, char ***stable_globs,
+			 size_t *n, struct fs_error *err);
 
 #endif

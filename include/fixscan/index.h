@@ -61,8 +61,19 @@ struct fs_index_opts {
 	int threads;            /* 0: one per core, at most 8 */
 	fs_index_progress_fn progress; /* called now and then while reading */
 	void *progress_data;
+	/* The mainline ref, a full name or one git would expand
+	 * ("origin/master"); it must exist.  NULL: the first of
+	 * refs/remotes/origin/master, refs/heads/master, refs/heads/main.
+	 * The library reads no config: callers pass fixscan.mainline here
+	 * (fs_config_index_refs()), and errors name that key. */
+	const char *mainline;
+	/* Globs of the stable branch refs ("refs/heads/linux-*.y"); none
+	 * (NSTABLE_GLOBS 0): the linux-*.y branches of every remote and the
+	 * local ones.  Callers pass fixscan.stable here. */
+	const char *const *stable_globs;
+	size_t nstable_globs;
 };
-#define FS_INDEX_OPTS_INIT { NULL, NULL, false, false, 0, NULL, NULL }
+#define FS_INDEX_OPTS_INIT { NULL, NULL, false, false, 0, NULL, NULL, NULL, NULL, 0 }
 
 /* What the last open or update did, for the one-line summary. */
 struct fs_index_stats {

@@ -23,8 +23,9 @@
 
 #include <glib.h>
 
+#include "fixscan/config.h"
 #include "fixscan/index.h"
-#include "../../lib/index/index-private.h"
+#include "../../lib/index/format.h"
 
 /* ---- a tiny repository builder on top of git fast-import ---------------- */
 
@@ -319,6 +320,49 @@ static struct fs_index *open_idx(const char *repo, const char *cache, bool rebui
 	o.threads = 2;
 	rc = fs_index_open(&idx, &o, st, &err);
 	if (rc < 0)
+		fail_msg("fs_index_open: %s", err.message);
+	assert_non_null(idx);
+	return idx;
+}
+
+/* Open as the commands do: fixscan.mainline and fixscan.stable from the
+ * repository's config (over the global one), passed in the options; the
+ * library reads no config itself. */
+static int open_configured(struct fs_index **idx, struct fs_index_opts *o,
+			   struct fs_index_stats *st, struct fs_error *err)
+{
+	struct fs_config *cfg = NULL;
+	char *mainline = NULL, **globs = NULL;
+	size_t nglobs = 0;
+	int rc;
+
+	if (fs_config_open(&cfg, o->repo_path, NULL) < 0)
+		assert_int_equal(fs_config_open(&cfg, NULL, NULL), 0);
+	rc = fs_config_index_refs(cfg, &mainline, &globs, &nglobs, err);
+	fs_config_free(cfg);
+	if (rc < 0)
+		return rc;
+	o->mainline = mainline;
+	o->stable_globs = (const char *const *)globs;
+	o->nstable_globs = nglobs;
+	rc = fs_index_open(idx, o, st, err);
+	o->mainline = NULL;
+	o->stable_globs = NULL;
+	o->nstable_globs = 0;
+	free(mainline);
+	fs_config_strv_free(globs);
+	return rc;
+}
+
+static struct fs_index *open_idx_configured(const char *repo, struct fs_index_stats *st)
+{
+	struct fs_index_opts o = FS_INDEX_OPTS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_index *idx = NULL;
+
+	o.repo_path = repo;
+	o.threads = 2;
+	if (open_configured(&idx, &o, st, &err) < 0)
 		fail_msg("fs_index_open: %s", err.message);
 	assert_non_null(idx);
 	return idx;
@@ -1278,7 +1322,7 @@ static void test_body_checksum_halves(void **state)
 {
 	enum { LEN = (1 << 20) + 8 * 13 };
 	unsigned char *buf = malloc(LEN);
-	struct fs_idx_body_ck ck;
+	struct fsi_body_ck ck;
 	uint64_t split, streamed, folded;
 	size_t i, off;
 
@@ -1286,18 +1330,18 @@ static void test_body_checksum_halves(void **state)
 	assert_non_null(buf);
 	for (i = 0; i < LEN; i++)
 		buf[i] = (unsigned char)(i * 7 + (i >> 9));
-	fs_idx_body_ck_init(&ck, LEN);
+	fsi_body_ck_init(&ck, LEN);
 	for (off = 0; off < LEN; off += 65536)
-		fs_idx_body_ck_update(&ck, buf + off, LEN - off < 65536 ? LEN - off : 65536);
-	streamed = fs_idx_body_ck_final(&ck);
-	split = fs_idx_body_split(LEN);
+		fsi_body_ck_update(&ck, buf + off, LEN - off < 65536 ? LEN - off : 65536);
+	streamed = fsi_body_ck_final(&ck);
+	split = fsi_body_split(LEN);
 	assert_int_equal(split % 32, 0);
-	folded = fs_idx_body_fold(fs_idx_checksum(buf, split),
-				  fs_idx_checksum(buf + split, LEN - split));
+	folded = fsi_body_fold(fsi_checksum(buf, split),
+				  fsi_checksum(buf + split, LEN - split));
 	assert_int_equal(streamed, folded);
 	buf[LEN - 1] ^= 1;
-	assert_int_not_equal(fs_idx_body_fold(fs_idx_checksum(buf, split),
-					      fs_idx_checksum(buf + split, LEN - split)),
+	assert_int_not_equal(fsi_body_fold(fsi_checksum(buf, split),
+					      fsi_checksum(buf + split, LEN - split)),
 			     streamed);
 	free(buf);
 }
@@ -1632,13 +1676,13 @@ static void test_no_mainline(void **state)
 	run("git -C '%s' config fixscan.mainline refs/heads/nosuch", r->dir);
 	o.repo_path = r->dir;
 	fs_error_clear(&err);
-	assert_int_equal(fs_index_open(&idx, &o, &st, &err), FS_ENOTFOUND);
+	assert_int_equal(open_configured(&idx, &o, &st, &err), FS_ENOTFOUND);
 	assert_non_null(strstr(err.message, "fixscan.mainline"));
 	assert_non_null(strstr(err.message, "nosuch"));
 	/* The right one works. */
 	run("git -C '%s' config fixscan.mainline devel", r->dir);
 	fs_error_clear(&err);
-	assert_int_equal(fs_index_open(&idx, &o, &st, &err), 0);
+	assert_int_equal(open_configured(&idx, &o, &st, &err), 0);
 	assert_int_equal(fs_index_count(idx), 1);
 	fs_index_free(idx);
 	repo_free(r);
@@ -1663,7 +1707,7 @@ static void test_config_keys(void **state)
 	run("git -C '%s' config fixscan.mainline torvalds", r->dir);
 	run("git -C '%s' config --add fixscan.stable 'refs/heads/stable/*'", r->dir);
 	run("git -C '%s' config --add fixscan.stable 'refs/heads/queue/*'", r->dir);
-	idx = open_idx(r->dir, NULL, false, &st);
+	idx = open_idx_configured(r->dir, &st);
 	/* master and refs/heads/linux-4.4.y are not indexed: config wins. */
 	assert_int_equal(fs_index_count(idx), 4);
 	assert_true(fs_index_resolve_all(idx, id(r, m1), NULL, 0) == 0);
@@ -1676,9 +1720,108 @@ static void test_config_keys(void **state)
 
 	/* Changing the config changes what is indexed. */
 	run("git -C '%s' config --unset-all fixscan.stable", r->dir);
-	idx = open_idx(r->dir, NULL, false, &st);
+	idx = open_idx_configured(r->dir, &st);
 	assert_int_equal(fs_index_count(idx), 3);
 	assert_string_equal(fs_index_commit_branch(idx, cid_of(idx, id(r, o1))), "linux-4.4.y");
+	fs_index_free(idx);
+	repo_free(r);
+}
+
+/* The mainline ref given in the options, with no config at all: it wins
+ * over the default master, a short name is expanded, a missing one is
+ * named, and changing it changes what the cache holds. */
+static void test_opts_mainline(void **state)
+{
+	struct repo *r = repo_new("optmain");
+	struct fs_index_opts o = FS_INDEX_OPTS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_index *idx = NULL;
+	struct fs_index_stats st;
+	int a, b, m1;
+
+	a = commit(r, "torvalds", 0, "Initial import\n");
+	b = commit(r, "torvalds", a, "mm: one\n");
+	m1 = commit(r, "master", a, "junk: not mainline\n");
+	repo_flush(r);
+	/* A config the library must not read: only the options count. */
+	run("git -C '%s' config fixscan.mainline refs/heads/nosuch", r->dir);
+	o.repo_path = r->dir;
+	o.threads = 2;
+	o.mainline = "torvalds";
+	assert_int_equal(fs_index_open(&idx, &o, &st, &err), 0);
+	assert_int_equal(fs_index_count(idx), 2);
+	assert_true(fs_index_resolve_all(idx, id(r, m1), NULL, 0) == 0);
+	assert_string_equal(fs_index_commit_branch(idx, cid_of(idx, id(r, b))), "mainline");
+	fs_index_free(idx);
+
+	/* Back to the default (master): the cached tips no longer match. */
+	o.mainline = NULL;
+	assert_int_equal(fs_index_open(&idx, &o, &st, &err), 0);
+	assert_int_equal(fs_index_count(idx), 2);
+	assert_true(fs_index_resolve_all(idx, id(r, b), NULL, 0) == 0);
+	assert_string_equal(fs_index_commit_branch(idx, cid_of(idx, id(r, m1))), "mainline");
+	fs_index_free(idx);
+
+	/* A full name works as well; a missing one is an error naming it. */
+	o.mainline = "refs/heads/torvalds";
+	assert_int_equal(fs_index_open(&idx, &o, &st, &err), 0);
+	assert_true(fs_index_resolve_all(idx, id(r, m1), NULL, 0) == 0);
+	fs_index_free(idx);
+	o.mainline = "nosuch";
+	fs_error_clear(&err);
+	assert_int_equal(fs_index_open(&idx, &o, &st, &err), FS_ENOTFOUND);
+	assert_null(idx);
+	assert_non_null(strstr(err.message, "'nosuch'"));
+	repo_free(r);
+}
+
+/* Stable globs given in the options replace the default ones. */
+static void test_opts_stable_globs(void **state)
+{
+	static const char *const globs[] = { "refs/heads/stable/*", "refs/heads/queue/*" };
+	struct repo *r = repo_new("optstable");
+	struct fs_index_opts o = FS_INDEX_OPTS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_index *idx = NULL;
+	struct fs_index_stats st;
+	int a, b, s1, s2, o1;
+
+	a = commit(r, "master", 0, "Initial import\n");
+	b = commit(r, "master", a, "mm: one\n");
+	tag_light(r, "v4.4", b);
+	s1 = commit(r, "stable/linux-4.4.y", b, "mm: stable one\n\ncommit %s upstream.\n",
+		    id(r, b));
+	s2 = commit(r, "queue/linux-4.5.y", b, "mm: queued\n");
+	o1 = commit(r, "linux-4.4.y", b, "other: default-glob branch\n");
+	repo_flush(r);
+	run("git -C '%s' config fixscan.stable refs/heads/nosuch/*", r->dir);
+	o.repo_path = r->dir;
+	o.threads = 2;
+	o.stable_globs = globs;
+	o.nstable_globs = 2;
+	assert_int_equal(fs_index_open(&idx, &o, &st, &err), 0);
+	assert_int_equal(fs_index_count(idx), 4);
+	assert_true(fs_index_resolve_all(idx, id(r, o1), NULL, 0) == 0);
+	assert_string_equal(fs_index_commit_branch(idx, cid_of(idx, id(r, s1))), "linux-4.4.y");
+	assert_string_equal(fs_index_commit_branch(idx, cid_of(idx, id(r, s2))), "linux-4.5.y");
+	assert_true(fs_index_has_branch(idx, "linux-4.5.y"));
+	fs_index_free(idx);
+
+	/* One glob only: the other branch's commits go. */
+	o.nstable_globs = 1;
+	assert_int_equal(fs_index_open(&idx, &o, &st, &err), 0);
+	assert_int_equal(fs_index_count(idx), 3);
+	assert_true(fs_index_resolve_all(idx, id(r, s2), NULL, 0) == 0);
+	assert_false(fs_index_has_branch(idx, "linux-4.5.y"));
+	fs_index_free(idx);
+
+	/* None: the defaults, which find refs/heads/linux-4.4.y. */
+	o.stable_globs = NULL;
+	o.nstable_globs = 0;
+	assert_int_equal(fs_index_open(&idx, &o, &st, &err), 0);
+	assert_int_equal(fs_index_count(idx), 3);
+	assert_string_equal(fs_index_commit_branch(idx, cid_of(idx, id(r, o1))), "linux-4.4.y");
+	assert_true(fs_index_resolve_all(idx, id(r, s1), NULL, 0) == 0);
 	fs_index_free(idx);
 	repo_free(r);
 }
@@ -1825,7 +1968,7 @@ static void test_checksum_pieces(void **state)
 	enum { LEN = 8 * 1001 + 5 };
 	static const size_t cuts[] = { 8, 24, 40, 32, 8, 800, 64 };
 	unsigned char *buf = malloc(LEN), tmp[8];
-	struct fs_idx_ck ck;
+	struct fsi_ck ck;
 	uint64_t whole;
 	size_t i, off = 0;
 
@@ -1833,27 +1976,27 @@ static void test_checksum_pieces(void **state)
 	assert_non_null(buf);
 	for (i = 0; i < LEN; i++)
 		buf[i] = (unsigned char)(i * 131 + 7);
-	whole = fs_idx_checksum(buf, LEN);
-	fs_idx_ck_init(&ck, LEN);
+	whole = fsi_checksum(buf, LEN);
+	fsi_ck_init(&ck, LEN);
 	for (i = 0; off < LEN; i = (i + 1) % (sizeof(cuts) / sizeof(*cuts))) {
 		size_t n = LEN - off < cuts[i] ? LEN - off : cuts[i];
-		fs_idx_ck_update(&ck, buf + off, n);
+		fsi_ck_update(&ck, buf + off, n);
 		off += n;
 	}
-	assert_int_equal(fs_idx_ck_final(&ck), whole);
+	assert_int_equal(fsi_ck_final(&ck), whole);
 
 	buf[4000] ^= 1;
-	assert_int_not_equal(fs_idx_checksum(buf, LEN), whole);
+	assert_int_not_equal(fsi_checksum(buf, LEN), whole);
 	buf[4000] ^= 1;
 	/* words 0 and 4 share a lane, words 0 and 1 do not */
 	memcpy(tmp, buf, 8), memcpy(buf, buf + 32, 8), memcpy(buf + 32, tmp, 8);
-	assert_int_not_equal(fs_idx_checksum(buf, LEN), whole);
+	assert_int_not_equal(fsi_checksum(buf, LEN), whole);
 	memcpy(tmp, buf, 8), memcpy(buf, buf + 32, 8), memcpy(buf + 32, tmp, 8);
 	memcpy(tmp, buf, 8), memcpy(buf, buf + 8, 8), memcpy(buf + 8, tmp, 8);
-	assert_int_not_equal(fs_idx_checksum(buf, LEN), whole);
+	assert_int_not_equal(fsi_checksum(buf, LEN), whole);
 	memcpy(tmp, buf, 8), memcpy(buf, buf + 8, 8), memcpy(buf + 8, tmp, 8);
-	assert_int_equal(fs_idx_checksum(buf, LEN), whole);
-	assert_int_not_equal(fs_idx_checksum(buf, LEN - 8), whole);
+	assert_int_equal(fsi_checksum(buf, LEN), whole);
+	assert_int_not_equal(fsi_checksum(buf, LEN - 8), whole);
 	free(buf);
 }
 
@@ -1900,6 +2043,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_not_a_repo, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_mainline, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_config_keys, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_opts_mainline, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_opts_stable_globs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_odd_objects, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shallow, setup, teardown),
 	};

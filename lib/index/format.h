@@ -1,5 +1,7 @@
-/* fixscan: the on-disk layout of the fixes index, shared by the reader
- * (index.c) and the builder (index-build.c).  Private to the library.
+/* fixscan: the on-disk layout of the fixes index, and the checksum, hashes
+ * and hex packing both the reader (load.c, query.c) and the writer
+ * (write.c) use (format.c).  The one definition of the file's structures;
+ * private to lib/index/.
  *
  * A cache file is a header followed by sections, each 8-byte aligned:
  *
@@ -35,8 +37,8 @@
  * place of its own (so a flipped section count or flag is caught too, and
  * the loader need not walk the big tables to distrust them).
  */
-#ifndef FIXSCAN_INDEX_PRIVATE_H
-#define FIXSCAN_INDEX_PRIVATE_H
+#ifndef FIXSCAN_INDEX_FORMAT_H
+#define FIXSCAN_INDEX_FORMAT_H
 
 #include <stdint.h>
 
@@ -46,7 +48,7 @@
 #define FS_IDX_VERSION 3
 #define FS_IDX_BOM 0x01020304u
 
-enum fs_idx_section {
+enum fsi_section {
 	SEC_COMMITS,
 	SEC_PARENTS,
 	SEC_REFS,
@@ -137,70 +139,48 @@ struct fs_disk_tip {
  * lanes (so the multiplications overlap), folded at the end.  Streamed:
  * init with the total length, update with pieces (all but the last a
  * multiple of 8 bytes), final. */
-struct fs_idx_ck {
+struct fsi_ck {
 	uint64_t lane[4];
 	uint64_t words;
 };
-void fs_idx_ck_init(struct fs_idx_ck *ck, uint64_t len);
-void fs_idx_ck_update(struct fs_idx_ck *ck, const void *data, size_t len);
-uint64_t fs_idx_ck_final(const struct fs_idx_ck *ck);
-uint64_t fs_idx_checksum(const void *data, size_t len);
+void fsi_ck_init(struct fsi_ck *ck, uint64_t len);
+void fsi_ck_update(struct fsi_ck *ck, const void *data, size_t len);
+uint64_t fsi_ck_final(const struct fsi_ck *ck);
+uint64_t fsi_checksum(const void *data, size_t len);
 
 /* The checksum of a cache file's body: that of its first and second
  * halves (split at a multiple of 32 bytes), folded, so that a loader can
  * sum the two halves at once on two cores.  Streamed like the above. */
-struct fs_idx_body_ck {
-	struct fs_idx_ck half[2];
+struct fsi_body_ck {
+	struct fsi_ck half[2];
 	uint64_t split, pos;
 };
-uint64_t fs_idx_body_split(uint64_t len);
-void fs_idx_body_ck_init(struct fs_idx_body_ck *ck, uint64_t len);
-void fs_idx_body_ck_update(struct fs_idx_body_ck *ck, const void *data, size_t len);
-uint64_t fs_idx_body_fold(uint64_t first, uint64_t second);
-uint64_t fs_idx_body_ck_final(const struct fs_idx_body_ck *ck);
-/* The file's checksum from header H and BODY, the fs_idx_checksum() of
+uint64_t fsi_body_split(uint64_t len);
+void fsi_body_ck_init(struct fsi_body_ck *ck, uint64_t len);
+void fsi_body_ck_update(struct fsi_body_ck *ck, const void *data, size_t len);
+uint64_t fsi_body_fold(uint64_t first, uint64_t second);
+uint64_t fsi_body_ck_final(const struct fsi_body_ck *ck);
+/* The file's checksum from header H and BODY, the fsi_checksum() of
  * everything after the header: that of H with BODY as its checksum. */
-uint64_t fs_idx_file_checksum(const struct fs_disk_header *h, uint64_t body);
+uint64_t fsi_file_checksum(const struct fs_disk_header *h, uint64_t body);
 /* 64-bit FNV-1a of a NUL-terminated string. */
-uint64_t fs_idx_hash_str(const char *s);
+uint64_t fsi_hash_str(const char *s);
 /* Hash of a subject after fs_tags_normalize_subject(); 0 when empty. */
-uint64_t fs_idx_subject_hash(const char *subject);
+uint64_t fsi_subject_hash(const char *subject);
+
+/* The value of hex digit C, or -1. */
+int fsi_hexval(int c);
 
 /* Pack HEX (lower or upper case, LEN digits) into KEY[20]. */
-void fs_idx_pack_hex(uint8_t key[20], const char *hex, size_t len);
+void fsi_pack_hex(uint8_t key[20], const char *hex, size_t len);
 
-/* Load a cache file.  Returns 0, or FS_ECORRUPT / FS_EIO / FS_ENOTFOUND
- * with ERR explaining why it cannot be used. */
-struct fs_index;
-int fs_idx_load(struct fs_index **out, const char *path, struct fs_error *err);
+/* Unpack the first LEN hex digits of KEY into OUT (LEN + 1 bytes). */
+void fsi_unpack_hex(char *out, const uint8_t *key, size_t len);
 
-/* Build or update the cache of REPO_PATH at CACHE_PATH.  OLD is the loaded
- * previous index or NULL. */
-int fs_idx_build(const struct fs_index_opts *opts, const char *cache_path,
-		 const struct fs_index *old, struct fs_index_stats *stats,
-		 struct fs_error *err);
-
-/* Whether the refs and tags of the repository are exactly those OLD was
- * built from (so no update is needed).  Returns 1 yes, 0 no, or <0. */
-int fs_idx_up_to_date(const struct fs_index *old, const char *repo_path,
-		      struct fs_error *err);
+/* The element size of each section (1 for strings). */
+extern const size_t fsi_section_elem[SEC_COUNT];
 
 /* The delta file beside the cache file PATH (malloc'ed, caller frees). */
-char *fs_idx_delta_path(const char *path);
-
-/* Accessors the builder uses on an old index: the header and sections of
- * the cache file (fs_idx_section) and of its delta (fs_idx_delta_section:
- * NULL and a count of 0 without one), and the tips of the newest of the
- * two with the strings their names are in. */
-const struct fs_disk_header *fs_idx_header(const struct fs_index *idx);
-const void *fs_idx_section(const struct fs_index *idx, enum fs_idx_section s,
-			   uint64_t *count);
-const void *fs_idx_delta_section(const struct fs_index *idx, enum fs_idx_section s,
-				 uint64_t *count);
-/* FS_IDX_SHALLOW when the cache or its delta was made from a shallow
- * clone. */
-uint32_t fs_idx_flags(const struct fs_index *idx);
-const struct fs_disk_tip *fs_idx_tips(const struct fs_index *idx, uint64_t *count,
-				      const char **strings);
+char *fsi_delta_path(const char *path);
 
 #endif

@@ -1,0 +1,103 @@
+/* fixscan: building and updating the fixes index.  Private to lib/index/.
+ *
+ * fsi_build() runs in phases over one struct fsi_build, which owns every
+ * temporary: the tips are read (tips.c), the new commits walked in
+ * parallel (walk.c), releases and branches assigned on the in-memory
+ * graph, the tables of the new file made in their final order, and the
+ * file written (write.c).  Releases are assigned by tags in version order,
+ * each claiming the commits it reaches that no earlier tag claimed, which
+ * is exactly "the first release that contains the commit" without one
+ * describe per commit. */
+#ifndef FIXSCAN_INDEX_BUILD_H
+#define FIXSCAN_INDEX_BUILD_H
+
+#include <stdint.h>
+
+#include <git2.h>
+
+#include "fixscan/error.h"
+#include "fixscan/index.h"
+#include "format.h"
+#include "load.h"
+#include "tips.h"
+#include "vec.h"
+#include "walk.h"
+
+struct fsi_build {
+	const struct fs_index_opts *opts;
+	const char *cache_path;
+	struct fs_index_stats *stats;
+	git_repository *repo;
+	struct fsi_tips ts;
+
+	/* The previous index, when it is still a prefix of the repository:
+	 * OLD its delta too, BASE its cache file (NONE, all empty, on a
+	 * rebuild), NOLD the commits of BASE. */
+	const struct fs_index *old;
+	const struct fsi_layer *base;
+	struct fsi_layer none;
+	size_t nold;
+
+	struct fsi_walk *w;
+	size_t nnodes;      /* nodes the walk made */
+	size_t nnew;        /* of them, read commits (after build_order) */
+	int delta;          /* write a delta beside the cache, not a cache */
+
+	/* Per global id (old cids first, then new slots); for old commits
+	 * release is only a release a newer tag gave them (see
+	 * fsi_old_release), and branch is unused. */
+	uint16_t *release;
+	uint16_t *release_map; /* old release number -> new */
+	VEC(uint32_t) claimed_old;
+	uint8_t *branch;
+	uint8_t *assigned;
+	size_t ntotal;
+
+	/* Release and branch tables of the new index. */
+	VEC(const char *) rel_names;   /* [0] = "" */
+	VEC(const char *) br_names;    /* [0] = "mainline" */
+	VEC(uint16_t) br_fork;
+
+	/* The final order: old commits and new ones merged by id. */
+	uint32_t *new_order;    /* new slots in id order */
+	uint32_t *final_of_new; /* slot -> final cid, UINT32_MAX if missing */
+	uint32_t *final_of_old; /* old cid -> final cid */
+	int32_t *final_src;     /* per final cid: old cid, or -(slot+1) */
+	size_t nfinal;
+	size_t keep_old;        /* old commits copied: 0 for a delta */
+	size_t cid_off;         /* the number of the file's first commit */
+	size_t kept_refs;
+
+	/* Strings: the old pool, each pool of the walk, then NAMES. */
+	size_t *str_base, *ref_base; /* per pool */
+	struct fsi_pool names;
+	size_t names_base;
+	uint32_t *rel_off, *br_off, *tip_off, repo_off;
+
+	/* The tables of the new file. */
+	struct fs_disk_ref *refs;
+	size_t nrefs;
+	uint32_t *refkeys;
+	VEC(struct fs_disk_hash) refsubj;
+	VEC(struct fs_disk_hash) subjects;
+	VEC(struct fs_disk_relset) relset;
+};
+
+/* The release of old commit G, as a number in the new release table: one
+ * a newer tag gave it in this build or the old delta, else its own. */
+static inline unsigned fsi_old_release(const struct fsi_build *b, size_t g)
+{
+	return b->release[g] ? b->release[g] : b->release_map[b->base->commits[g].release];
+}
+
+/* Build or update the cache of OPTS->repo_path at CACHE_PATH.  OLD is the
+ * loaded previous index or NULL.  STATS gets what was done. */
+int fsi_build(const struct fs_index_opts *opts, const char *cache_path,
+	      const struct fs_index *old, struct fs_index_stats *stats,
+	      struct fs_error *err);
+
+/* Write the file B describes: a delta beside the cache when B->delta,
+ * else the cache, through a temporary file renamed into place. */
+int fsi_write(const struct fsi_build *b, struct fs_error *err);
+
+#endif

@@ -1,0 +1,263 @@
+/* fixscan: the shared leaf of the index: release-name order, the file's
+ * checksum, hashes and hex packing (see format.h for the layout). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixscan/index.h"
+#include "fixscan/tags.h"
+#include "format.h"
+
+const size_t fsi_section_elem[SEC_COUNT] = {
+	[SEC_COMMITS] = sizeof(struct fs_disk_commit),
+	[SEC_PARENTS] = sizeof(uint32_t),
+	[SEC_REFS] = sizeof(struct fs_disk_ref),
+	[SEC_REFKEYS] = sizeof(uint32_t),
+	[SEC_REFSUBJ] = sizeof(struct fs_disk_hash),
+	[SEC_SUBJECTS] = sizeof(struct fs_disk_hash),
+	[SEC_RELEASES] = sizeof(uint32_t),
+	[SEC_BRANCHES] = sizeof(struct fs_disk_branch),
+	[SEC_TIPS] = sizeof(struct fs_disk_tip),
+	[SEC_STRINGS] = 1,
+	[SEC_RELSET] = sizeof(struct fs_disk_relset),
+	[SEC_RELMAP] = sizeof(uint16_t),
+};
+
+/* ---- release names ---------------------------------------------------- */
+
+struct version {
+	long part[4];
+	long rc; /* -rcN, or LONG_MAX for a release */
+	int ok;
+};
+
+static struct version parse_version(const char *s)
+{
+	struct version v = { { 0, 0, 0, 0 }, 0, 0 };
+	char *end;
+	int i;
+
+	if (*s == 'v')
+		s++;
+	/* four numbers: v2.6.32.5 */
+	for (i = 0; i < 4; i++) {
+		if (*s < '0' || *s > '9')
+			break;
+		v.part[i] = strtol(s, &end, 10);
+		s = end;
+		if (*s != '.')
+			break;
+		s++;
+	}
+	v.ok = i > 0 || v.part[0] > 0;
+	v.rc = 0x7fffffff;
+	if (!strncmp(s, "-rc", 3))
+		v.rc = strtol(s + 3, NULL, 10);
+	return v;
+}
+
+int fs_release_cmp(const char *a, const char *b)
+{
+	struct version va = parse_version(a), vb = parse_version(b);
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (va.part[i] != vb.part[i])
+			return va.part[i] < vb.part[i] ? -1 : 1;
+	if (va.rc != vb.rc)
+		return va.rc < vb.rc ? -1 : 1;
+	return strcmp(a, b);
+}
+
+/* ---- hashing ------------------------------------------------------------ */
+
+#define CK_PRIME 0x100000001b3ull
+
+static inline uint64_t ck_mix(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * CK_PRIME;
+	return h ^ (h >> 29);
+}
+
+void fsi_ck_init(struct fsi_ck *ck, uint64_t len)
+{
+	int k;
+
+	for (k = 0; k < 4; k++)
+		ck->lane[k] = (0x9e3779b97f4a7c15ull + (uint64_t)k) ^ len;
+	ck->words = 0;
+}
+
+void fsi_ck_update(struct fsi_ck *ck, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	uint64_t w[4];
+
+	while (len >= 8 && (ck->words & 3)) {
+		memcpy(w, p, 8);
+		ck->lane[ck->words & 3] = ck_mix(ck->lane[ck->words & 3], w[0]);
+		ck->words++;
+		p += 8;
+		len -= 8;
+	}
+	while (len >= 32) {
+		memcpy(w, p, 32);
+		ck->lane[0] = ck_mix(ck->lane[0], w[0]);
+		ck->lane[1] = ck_mix(ck->lane[1], w[1]);
+		ck->lane[2] = ck_mix(ck->lane[2], w[2]);
+		ck->lane[3] = ck_mix(ck->lane[3], w[3]);
+		ck->words += 4;
+		p += 32;
+		len -= 32;
+	}
+	while (len >= 8) {
+		memcpy(w, p, 8);
+		ck->lane[ck->words & 3] = ck_mix(ck->lane[ck->words & 3], w[0]);
+		ck->words++;
+		p += 8;
+		len -= 8;
+	}
+	if (len) {
+		/* Only the last piece may end in a partial word. */
+		w[0] = 0;
+		memcpy(w, p, len);
+		ck->lane[ck->words & 3] = ck_mix(ck->lane[ck->words & 3], w[0]);
+		ck->words++;
+	}
+}
+
+uint64_t fsi_ck_final(const struct fsi_ck *ck)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ ck->words;
+	int k;
+
+	for (k = 0; k < 4; k++)
+		h = ck_mix(h, ck->lane[k]);
+	h *= CK_PRIME;
+	return h ^ (h >> 32);
+}
+
+uint64_t fsi_checksum(const void *data, size_t len)
+{
+	struct fsi_ck ck;
+
+	fsi_ck_init(&ck, len);
+	fsi_ck_update(&ck, data, len);
+	return fsi_ck_final(&ck);
+}
+
+uint64_t fsi_body_split(uint64_t len)
+{
+	return len / 2 / 32 * 32;
+}
+
+void fsi_body_ck_init(struct fsi_body_ck *ck, uint64_t len)
+{
+	ck->split = fsi_body_split(len);
+	ck->pos = 0;
+	fsi_ck_init(&ck->half[0], ck->split);
+	fsi_ck_init(&ck->half[1], len - ck->split);
+}
+
+void fsi_body_ck_update(struct fsi_body_ck *ck, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	if (ck->pos < ck->split) {
+		size_t n = ck->split - ck->pos < len ? (size_t)(ck->split - ck->pos) : len;
+		fsi_ck_update(&ck->half[0], p, n);
+		ck->pos += n;
+		p += n;
+		len -= n;
+	}
+	if (len) {
+		fsi_ck_update(&ck->half[1], p, len);
+		ck->pos += len;
+	}
+}
+
+uint64_t fsi_body_fold(uint64_t first, uint64_t second)
+{
+	uint64_t h = ck_mix(0x9e3779b97f4a7c15ull, first);
+
+	h = ck_mix(h, second) * CK_PRIME;
+	return h ^ (h >> 32);
+}
+
+uint64_t fsi_body_ck_final(const struct fsi_body_ck *ck)
+{
+	return fsi_body_fold(fsi_ck_final(&ck->half[0]), fsi_ck_final(&ck->half[1]));
+}
+
+uint64_t fsi_file_checksum(const struct fs_disk_header *h, uint64_t body)
+{
+	struct fs_disk_header copy = *h;
+
+	copy.checksum = body;
+	return fsi_checksum(&copy, sizeof(copy));
+}
+
+uint64_t fsi_hash_str(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+uint64_t fsi_subject_hash(const char *subject)
+{
+	char *norm;
+	uint64_t h;
+
+	if (!subject || !*subject)
+		return 0;
+	norm = fs_tags_normalize_subject(subject);
+	if (!norm)
+		return 0;
+	h = *norm ? fsi_hash_str(norm) : 0;
+	free(norm);
+	return h;
+}
+
+int fsi_hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+void fsi_pack_hex(uint8_t key[20], const char *hex, size_t len)
+{
+	size_t i;
+
+	memset(key, 0, 20);
+	for (i = 0; i < len && i < 40; i++) {
+		int v = fsi_hexval(hex[i]);
+		if (v < 0)
+			v = 0;
+		key[i / 2] |= (uint8_t)(i % 2 ? v : v << 4);
+	}
+}
+
+void fsi_unpack_hex(char *out, const uint8_t *key, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		out[i] = digits[i % 2 ? key[i / 2] & 15 : key[i / 2] >> 4];
+	out[len] = '\0';
+}
+
+char *fsi_delta_path(const char *path)
+{
+	char *d = NULL;
+
+	return asprintf(&d, "%s.delta", path) < 0 ? NULL : d;
+}

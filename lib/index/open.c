@@ -1,0 +1,237 @@
+/* fixscan: opening the index, with the cache kept up to date: the lock,
+ * the up-to-date check and the update.  The only caller of the builder. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <git2.h>
+
+#include "fixscan/index.h"
+#include "build.h"
+#include "format.h"
+#include "load.h"
+#include "tips.h"
+
+static char *default_cache_path(const char *repo_path, struct fs_error *err)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	char *abs = realpath(repo_path, NULL);
+	char *dir = NULL, *path = NULL, *name, *p;
+	size_t n;
+
+	if (!abs) {
+		fs_error_set(err, FS_ENOTFOUND, "cannot open repository '%s': %s",
+			     repo_path, strerror(errno));
+		return NULL;
+	}
+	/* "R" and "R/.git" (what repository discovery gives) are one
+	 * repository and share one cache. */
+	n = strlen(abs);
+	if (n > 5 && !strcmp(abs + n - 5, "/.git"))
+		abs[n - 5] = '\0';
+	if (xdg && *xdg == '/')
+		n = asprintf(&dir, "%s/fixscan", xdg);
+	else if (home && *home)
+		n = asprintf(&dir, "%s/.cache/fixscan", home);
+	else {
+		free(abs);
+		fs_error_set(err, FS_ENOTFOUND,
+			     "no cache directory: set XDG_CACHE_HOME or HOME");
+		return NULL;
+	}
+	(void)n;
+	/* A readable name plus a hash, so two repositories whose paths map to
+	 * the same readable name still get their own file. */
+	name = strdup(abs);
+	for (p = name; p && *p; p++)
+		if (*p == '/')
+			*p = '_';
+	if (!name || asprintf(&path, "%s/%.80s-%016llx.idx", dir, name + (name[0] == '_'),
+			      (unsigned long long)fsi_hash_str(abs)) < 0)
+		path = NULL;
+	if (!path)
+		fs_error_set(err, FS_ENOMEM, "out of memory");
+	free(name);
+	free(dir);
+	free(abs);
+	return path;
+}
+
+static int mkdir_p(const char *dir)
+{
+	char *tmp = strdup(dir), *p;
+	int rc = 0;
+
+	if (!tmp)
+		return -1;
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0700) < 0 && errno != EEXIST)
+			rc = -1;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0700) < 0 && errno != EEXIST)
+		rc = -1;
+	free(tmp);
+	return rc;
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Whether the refs and tags of the repository are exactly those OLD was
+ * built from (so no update is needed).  Returns 1 yes, 0 no, or <0. */
+static int up_to_date(const struct fs_index *old, const struct fs_index_opts *opts,
+		      struct fs_error *err)
+{
+	const struct fsi_layer *T = fsi_top(old);
+	git_repository *repo = NULL;
+	struct fsi_tips ts;
+	size_t i;
+	int rc;
+
+	rc = fsi_repo_open(&repo, opts->repo_path, err);
+	if (rc < 0)
+		return rc;
+	rc = fsi_tips_read(repo, opts, &ts, err);
+	git_repository_free(repo);
+	if (rc < 0)
+		return rc;
+	rc = T->ntips == ts.t.n;
+	for (i = 0; rc && i < ts.t.n; i++)
+		rc = !strcmp(T->strings + T->tips[i].name, ts.t.v[i].name) &&
+		     T->tips[i].kind == (uint32_t)ts.t.v[i].kind &&
+		     !memcmp(T->tips[i].oid, ts.t.v[i].oid.id, 20);
+	fsi_tips_clear(&ts);
+	return rc;
+}
+
+/* Create the directory of CACHE_PATH and take the exclusive lock on
+ * "<cache>.lock"; *FD gets the lock's descriptor (closing it unlocks). */
+static int take_lock(const char *cache_path, int *fd, struct fs_error *err)
+{
+	char *dir = strdup(cache_path), *slash, *lock_path = NULL;
+	int rc = 0;
+
+	*fd = -1;
+	if (!dir)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	if (slash && mkdir_p(dir) < 0)
+		rc = fs_error_set(err, FS_EIO, "cannot create cache directory '%s': %s",
+				  dir, strerror(errno));
+	free(dir);
+	if (rc < 0)
+		return rc;
+	if (asprintf(&lock_path, "%s.lock", cache_path) < 0)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	*fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (*fd < 0)
+		rc = fs_error_set(err, FS_EIO, "cannot open '%s': %s", lock_path, strerror(errno));
+	/* One updater at a time; the second finds the work done. */
+	while (rc == 0 && flock(*fd, LOCK_EX) < 0) {
+		if (errno != EINTR)
+			rc = fs_error_set(err, FS_EIO, "cannot lock '%s': %s", lock_path,
+					  strerror(errno));
+	}
+	free(lock_path);
+	return rc;
+}
+
+/* Under the lock: find the cache as another process may have left it,
+ * and bring it up to date.  *OLD is the index loaded before the lock (or
+ * NULL) and on success the current one. */
+static int update_locked(struct fs_index **old, const struct fs_index_opts *opts,
+			 const char *cache_path, struct fs_index_stats *stats,
+			 struct fs_error *err)
+{
+	struct fs_error load_err = FS_ERROR_INIT;
+	int rc;
+
+	/* Another process may have updated the cache while this one waited;
+	 * a cache renamed over it is a new file.  If not, the index loaded
+	 * before is the base of the update. */
+	if (!(*old && fsi_same_file(*old, cache_path))) {
+		fs_index_free(*old);
+		*old = NULL;
+		rc = opts->rebuild ? FS_ENOTFOUND : fsi_load(old, cache_path, 1, &load_err);
+		if (rc == 0) {
+			rc = up_to_date(*old, opts, err);
+			if (rc != 0)
+				return rc < 0 ? rc : 0;
+		} else if (rc == FS_ECORRUPT) {
+			snprintf(stats->note, sizeof(stats->note), "%s; rebuilding it",
+				 load_err.message);
+		}
+	}
+	rc = fsi_build(opts, cache_path, *old, stats, err);
+	if (rc < 0)
+		return rc;
+	fs_index_free(*old);
+	*old = NULL;
+	return fsi_load(old, cache_path, 0, err);
+}
+
+int fs_index_open(struct fs_index **out, const struct fs_index_opts *opts,
+		  struct fs_index_stats *stats, struct fs_error *err)
+{
+	struct fs_index_stats local;
+	struct fs_index *old = NULL;
+	struct fs_error load_err = FS_ERROR_INIT;
+	char *cache_path = NULL;
+	double start = now_seconds();
+	int lock_fd = -1, rc = 0, fresh = 0;
+
+	*out = NULL;
+	if (!stats)
+		stats = &local;
+	memset(stats, 0, sizeof(*stats));
+	if (!opts->repo_path)
+		return fs_error_set(err, FS_EUSAGE, "no kernel repository given");
+	if (opts->cache_path)
+		cache_path = strdup(opts->cache_path);
+	else
+		cache_path = default_cache_path(opts->repo_path, err);
+	if (!cache_path)
+		return err && err->code ? err->code : fs_error_set(err, FS_ENOMEM, "out of memory");
+
+	/* Fast path: a valid cache whose tips match the repository.  One
+	 * that does not match is kept: if nobody replaces the file
+	 * meanwhile, it is the base of the update. */
+	if (!opts->rebuild && fsi_load(&old, cache_path, 1, &load_err) == 0)
+		fresh = opts->no_update ? 1 : up_to_date(old, opts, err);
+	if (fresh < 0) {
+		rc = fresh;
+	} else if (fresh == 0) {
+		rc = take_lock(cache_path, &lock_fd, err);
+		if (rc == 0)
+			rc = update_locked(&old, opts, cache_path, stats, err);
+	}
+	if (rc == 0) {
+		stats->commits = old->ncommits;
+		stats->seconds = now_seconds() - start;
+		*out = old;
+		old = NULL;
+	}
+	if (lock_fd >= 0)
+		close(lock_fd);
+	free(cache_path);
+	fs_index_free(old);
+	return rc;
+}

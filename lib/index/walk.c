@@ -1,0 +1,640 @@
+/* fixscan: the parallel read of new commits (see walk.h). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <git2.h>
+
+#include "fixscan/index.h"
+#include "fixscan/tags.h"
+#include "git-util.h"
+#include "format.h"
+#include "tips.h"
+#include "walk.h"
+
+#define BATCH 128
+/* Commits read between two fs_git_drop_pack_pages(). */
+#define DROP_EVERY 16384
+
+static inline int pending_before(const struct fsi_pending *a, const struct fsi_pending *b)
+{
+	return a->when != b->when ? a->when > b->when : a->seq < b->seq;
+}
+
+static int queue_push(struct fsi_walk *w, uint32_t slot, int64_t when)
+{
+	struct fsi_pending p = { when, w->queue_seq++, slot };
+	size_t i;
+
+	if (VEC_RESERVE(w->queue, w->queue.n + 1))
+		return -1;
+	i = w->queue.n++;
+	while (i > 0 && pending_before(&p, &w->queue.v[(i - 1) / 2])) {
+		w->queue.v[i] = w->queue.v[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	w->queue.v[i] = p;
+	return 0;
+}
+
+static uint32_t queue_pop(struct fsi_walk *w)
+{
+	uint32_t top = w->queue.v[0].slot;
+	struct fsi_pending last = w->queue.v[--w->queue.n];
+	size_t i = 0, n = w->queue.n;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && pending_before(&w->queue.v[c + 1], &w->queue.v[c]))
+			c++;
+		if (!pending_before(&w->queue.v[c], &last))
+			break;
+		w->queue.v[i] = w->queue.v[c];
+		i = c;
+	}
+	if (n)
+		w->queue.v[i] = last;
+	return top;
+}
+
+static inline size_t oid_hash(const git_oid *oid)
+{
+	uint64_t h;
+
+	memcpy(&h, oid->id, 8);
+	return (size_t)h;
+}
+
+/* Binary search the old index for OID; its cid or -1. */
+static long old_lookup(const struct fsi_walk *w, const git_oid *oid)
+{
+	size_t lo = 0, hi = w->nold;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = memcmp(w->old_commits[mid].oid, oid->id, 20);
+		if (c == 0)
+			return (long)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static int table_grow(struct fsi_walk *w)
+{
+	size_t nsize = w->table_size ? w->table_size * 2 : 1u << 16, i, j;
+	uint32_t *nt = calloc(nsize, sizeof(*nt));
+
+	if (!nt)
+		return -1;
+	for (i = 0; i < w->table_size; i++) {
+		uint32_t s = w->table[i];
+		if (!s)
+			continue;
+		j = oid_hash(&fsi_node_at(w, s - 1)->oid) & (nsize - 1);
+		while (nt[j])
+			j = (j + 1) & (nsize - 1);
+		nt[j] = s;
+	}
+	free(w->table);
+	w->table = nt;
+	w->table_size = nsize;
+	return 0;
+}
+
+/* The global id of OID, adding it as a new pending node, to be read in
+ * WHEN order, when it is neither in the old index nor seen before.  Called
+ * with the lock held. */
+static long add_node(struct fsi_walk *w, const git_oid *oid, int queue, int64_t when);
+
+static long intern(struct fsi_walk *w, const git_oid *oid, int64_t when)
+{
+	long old = w->nold ? old_lookup(w, oid) : -1;
+
+	if (old >= 0)
+		return old;
+	return add_node(w, oid, 1, when);
+}
+
+/* The global id of OID among the nodes, adding a node when it is new: to
+ * be read (QUEUE), or already known (a commit of the old delta). */
+static long add_node(struct fsi_walk *w, const git_oid *oid, int queue, int64_t when)
+{
+	uint32_t slot;
+	size_t j;
+	struct fsi_node *n;
+
+	if ((w->nnodes + 1) * 2 > w->table_size && table_grow(w) < 0)
+		return -1;
+	j = oid_hash(oid) & (w->table_size - 1);
+	while (w->table[j]) {
+		if (git_oid_equal(&fsi_node_at(w, w->table[j] - 1)->oid, oid))
+			return (long)(w->nold + w->table[j] - 1);
+		j = (j + 1) & (w->table_size - 1);
+	}
+	slot = w->nnodes;
+	if ((slot >> FSI_CHUNK_BITS) >= FSI_MAX_CHUNKS)
+		return -1;
+	if (!w->chunks[slot >> FSI_CHUNK_BITS] &&
+	    !(w->chunks[slot >> FSI_CHUNK_BITS] = calloc(FSI_CHUNK_SIZE, sizeof(struct fsi_node))))
+		return -1;
+	n = fsi_node_at(w, slot);
+	memset(n, 0, sizeof(*n));
+	n->oid = *oid;
+	w->nnodes++;
+	w->table[j] = slot + 1;
+	if (queue && queue_push(w, slot, when))
+		return -1;
+	return (long)(w->nold + slot);
+}
+
+static int add_ref(struct fsi_worker *wk, enum fs_ref_kind kind, const char *hex,
+		   const char *subject, uint32_t slot)
+{
+	struct fs_disk_ref r;
+	size_t len = strlen(hex);
+	long off = 0;
+
+	if (len < 4 || len > 40)
+		return 0;
+	memset(&r, 0, sizeof(r));
+	fsi_pack_hex(r.key, hex, len);
+	r.keylen = (uint8_t)len;
+	r.kind = (uint8_t)kind;
+	r.source = slot; /* a slot for now; made a commit number when written */
+	if (subject && *subject) {
+		off = fsi_pool_add(&wk->pool, subject, strlen(subject));
+		if (off < 0)
+			return -1;
+	}
+	r.subject = (uint32_t)off;
+	return VEC_PUSH(wk->refs, r);
+}
+
+
+/* The header lines of commit DATA..END up to the blank line: its parents
+ * are appended to wk->parents (*NPARENTS of them, at most 255), its
+ * committer time goes to *WHEN.  Returns where the message starts, or
+ * NULL out of memory. */
+static const char *read_header(struct fsi_worker *wk, const char *data, const char *end,
+			       int *nparents, int64_t *when)
+{
+	const char *p, *eol;
+
+	for (p = data; p < end && *p != '\n'; p = eol + 1) {
+		eol = memchr(p, '\n', end - p);
+		if (!eol)
+			eol = end;
+		if (eol - p >= 7 + GIT_OID_HEXSZ && !memcmp(p, "parent ", 7) && *nparents < 255) {
+			git_oid poid;
+			if (git_oid_fromstrn(&poid, p + 7, GIT_OID_HEXSZ) == 0) {
+				if (VEC_PUSH(wk->parents, poid))
+					return NULL;
+				(*nparents)++;
+			}
+		}
+		if (eol - p > 10 && !memcmp(p, "committer ", 10)) {
+			/* "committer NAME <EMAIL> SECONDS ZONE" */
+			const char *gt = p + 10;
+			while (gt < eol && memchr(gt, '>', eol - gt))
+				gt = (const char *)memchr(gt, '>', eol - gt) + 1;
+			*when = strtoll(gt, NULL, 10);
+		}
+		if (eol == end)
+			break;
+	}
+	return p < end ? p + 1 : end;
+}
+
+/* The subject of message MSG..END into the worker's pool: the first
+ * paragraph, its lines joined by spaces, as git's %s shows it.  Its
+ * offset, or -1 out of memory. */
+static long add_subject(struct fsi_pool *pl, const char *msg, const char *end)
+{
+	const char *s = msg, *e;
+	size_t start;
+
+	while (s < end && (*s == '\n' || *s == ' '))
+		s++;
+	if (fsi_grow((void **)&pl->p, &pl->cap, pl->n + 1, 1))
+		return -1;
+	start = pl->n;
+	for (e = s; e < end;) {
+		const char *nl = memchr(e, '\n', end - e);
+		size_t l = (nl ? nl : end) - e;
+		if (l == 0)
+			break;
+		if (pl->n > start && fsi_grow((void **)&pl->p, &pl->cap, pl->n + 2, 1) == 0)
+			pl->p[pl->n++] = ' ';
+		if (fsi_grow((void **)&pl->p, &pl->cap, pl->n + l + 1, 1) < 0)
+			return -1;
+		memcpy(pl->p + pl->n, e, l);
+		pl->n += l;
+		if (!nl)
+			break;
+		e = nl + 1;
+	}
+	if (fsi_grow((void **)&pl->p, &pl->cap, pl->n + 1, 1))
+		return -1;
+	pl->p[pl->n++] = '\0';
+	return (long)start;
+}
+
+/* The commit references of TAGS, in the order the index keeps them. */
+static int add_tag_refs(struct fsi_worker *wk, const struct fs_tags *tags, uint32_t slot)
+{
+	const char *const *up;
+	const struct fs_tag_ref *fx, *sd;
+	const struct fs_tag_revert *rv;
+	const struct fs_tag_cc_stable *cc;
+	size_t i, cnt;
+	int rc = 0;
+
+	up = fs_tags_upstream(tags, &cnt);
+	for (i = 0; i < cnt && rc == 0; i++)
+		rc = add_ref(wk, FS_REF_UPSTREAM, up[i], NULL, slot);
+	fx = fs_tags_fixes(tags, &cnt);
+	for (i = 0; i < cnt && rc == 0; i++)
+		rc = add_ref(wk, FS_REF_FIXES, fx[i].id, fx[i].subject, slot);
+	rv = fs_tags_reverts(tags, &cnt);
+	for (i = 0; i < cnt && rc == 0; i++) {
+		rc = add_ref(wk, FS_REF_REVERTS, rv[i].id, NULL, slot);
+		if (rc == 0 && rv[i].upstream)
+			rc = add_ref(wk, FS_REF_REVERTS_UPSTREAM, rv[i].upstream, NULL, slot);
+	}
+	sd = fs_tags_stable_dep_of(tags, &cnt);
+	for (i = 0; i < cnt && rc == 0; i++)
+		rc = add_ref(wk, FS_REF_STABLE_DEP_OF, sd[i].id, sd[i].subject, slot);
+	cc = fs_tags_cc_stable(tags, &cnt);
+	for (i = 0; i < cnt && rc == 0; i++)
+		if (cc[i].prerequisite)
+			rc = add_ref(wk, FS_REF_PREREQUISITE, cc[i].prerequisite, NULL, slot);
+	return rc;
+}
+
+/* Read one commit: its parents are appended to wk->parents (*NPARENTS of
+ * them, at most 255), its subject and refs go to the worker's pools.
+ * Returns 0, 1 when the object is missing, <0 on error. */
+static int read_commit(struct fsi_worker *wk, struct fsi_node *n, uint32_t slot,
+		       int *nparents, int64_t *when, struct fs_error *err)
+{
+	git_odb_object *obj = NULL;
+	const char *data, *end, *msg;
+	struct fs_tags *tags = NULL;
+	long off;
+	size_t cnt;
+	int rc;
+
+	*nparents = 0;
+	*when = 0;
+	rc = git_odb_read(&obj, wk->odb, &n->oid);
+	if (rc == GIT_ENOTFOUND)
+		return 1;
+	if (rc < 0) {
+		char hex[GIT_OID_HEXSZ + 1];
+		git_oid_tostr(hex, sizeof(hex), &n->oid);
+		return fs_error_set_git(err, FS_EGIT, "cannot read commit %s", hex);
+	}
+	if (git_odb_object_type(obj) != GIT_OBJECT_COMMIT) {
+		git_odb_object_free(obj);
+		return 1;
+	}
+	data = git_odb_object_data(obj);
+	end = data + git_odb_object_size(obj);
+	msg = read_header(wk, data, end, nparents, when);
+	off = msg ? add_subject(&wk->pool, msg, end) : -1;
+	if (off < 0) {
+		git_odb_object_free(obj);
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	}
+	n->subject = (uint32_t)off;
+	n->ref_first = (uint32_t)wk->refs.n;
+	rc = fs_tags_parse(&tags, msg, end - msg, err);
+	if (rc < 0) {
+		git_odb_object_free(obj);
+		return rc;
+	}
+	rc = add_tag_refs(wk, tags, slot);
+	fs_tags_free(tags);
+	git_odb_object_free(obj);
+	if (rc < 0)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	cnt = wk->refs.n - n->ref_first;
+	if (cnt > 255) {
+		/* More than 255 references in one changelog is not a real
+		 * changelog; keep the first ones. */
+		wk->refs.n = n->ref_first + 255;
+		cnt = 255;
+	}
+	n->nrefs = (uint8_t)cnt;
+	n->thread = (uint8_t)wk->id;
+	return 0;
+}
+
+/* Take the next batch from the queue into BATCH; called with the lock
+ * held.  Returns its size, 0 when the walk is over or failed. */
+static size_t take_batch(struct fsi_walk *w, uint32_t batch[BATCH])
+{
+	size_t nb = 0, take;
+
+	while (w->queue.n == 0 && w->active > 0 && !w->failed)
+		pthread_cond_wait(&w->cond, &w->lock);
+	if (w->failed || w->queue.n == 0)
+		return 0;
+	/* Share the front among the workers rather than take a whole
+	 * batch: a batch wider than the front would reach back into old
+	 * history and read two places of the pack at once. */
+	take = w->queue.n / (size_t)w->nworkers;
+	if (take < 1)
+		take = 1;
+	if (take > BATCH)
+		take = BATCH;
+	while (nb < take && w->queue.n)
+		batch[nb++] = queue_pop(w);
+	w->active++;
+	return nb;
+}
+
+/* Record what reading BATCH found, its parents named and queued; called
+ * with the lock held. */
+static void record_batch(struct fsi_worker *wk, const uint32_t *batch, size_t nb,
+			 const int *nparents, const int *missing, const int64_t *when)
+{
+	struct fsi_walk *w = wk->w;
+	size_t i, pos;
+	int j;
+
+	for (i = 0, pos = 0; i < nb; pos += nparents[i], i++) {
+		struct fsi_node *n = fsi_node_at(w, batch[i]);
+		n->state = missing[i] ? NODE_MISSING : NODE_READ;
+		n->parent_first = (uint32_t)w->parents.n;
+		n->nparents = 0;
+		for (j = 0; j < nparents[i] && !w->failed; j++) {
+			long gid = intern(w, &wk->parents.v[pos + j], when[i]);
+			if (gid < 0 || VEC_PUSH(w->parents, (uint32_t)gid)) {
+				w->failed = 1;
+				fs_error_set(&w->err, FS_ENOMEM, "out of memory");
+				break;
+			}
+			n = fsi_node_at(w, batch[i]);
+			n->nparents++;
+		}
+	}
+	w->done += nb;
+	if (w->done - w->dropped_at >= DROP_EVERY) {
+		w->dropped_at = w->done;
+		fs_git_drop_pack_pages();
+	}
+	/* Under the lock, so calls never overlap; whichever worker finished
+	 * a batch reports it. */
+	if (w->opts->progress)
+		w->opts->progress(w->done, w->expect_total, w->opts->progress_data);
+}
+
+static void *worker_main(void *arg)
+{
+	struct fsi_worker *wk = arg;
+	struct fsi_walk *w = wk->w;
+	uint32_t batch[BATCH];
+	int nparents[BATCH];
+	int missing[BATCH];
+	int64_t when[BATCH];
+	struct fs_error err = FS_ERROR_INIT;
+	size_t nb, i;
+	int rc;
+
+	pthread_mutex_lock(&w->lock);
+	while ((nb = take_batch(w, batch)) > 0) {
+		pthread_mutex_unlock(&w->lock);
+		rc = 0;
+		wk->parents.n = 0;
+		for (i = 0; i < nb; i++)
+			nparents[i] = 0;
+		for (i = 0; i < nb && rc >= 0; i++) {
+			/* Nodes live in chunks that never move, and only this
+			 * worker touches a node it popped. */
+			struct fsi_node *n;
+			pthread_mutex_lock(&w->lock);
+			n = fsi_node_at(w, batch[i]);
+			pthread_mutex_unlock(&w->lock);
+			rc = read_commit(wk, n, batch[i], &nparents[i], &when[i], &err);
+			missing[i] = rc == 1;
+			if (rc == 1)
+				rc = 0;
+		}
+
+		pthread_mutex_lock(&w->lock);
+		w->active--;
+		if (rc < 0) {
+			if (!w->failed) {
+				w->failed = 1;
+				w->err = err;
+			}
+			pthread_cond_broadcast(&w->cond);
+			break;
+		}
+		record_batch(wk, batch, nb, nparents, missing, when);
+		pthread_cond_broadcast(&w->cond);
+	}
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+int fsi_walk_run(struct fsi_walk *w, struct fs_error *err)
+{
+	int i, rc = 0, started = 0;
+
+	for (i = 0; i < w->nworkers; i++) {
+		struct fsi_worker *wk = &w->workers[i];
+		rc = fsi_repo_open(&wk->repo, w->opts->repo_path, err);
+		if (rc == 0 && git_repository_odb(&wk->odb, wk->repo) < 0)
+			rc = fs_error_set_git(err, FS_EGIT, "cannot open the object database of '%s'",
+					      w->opts->repo_path);
+		if (rc < 0)
+			return rc;
+	}
+	for (i = 0; i < w->nworkers; i++) {
+		if (pthread_create(&w->workers[i].thread, NULL, worker_main, &w->workers[i])) {
+			pthread_mutex_lock(&w->lock);
+			w->failed = 1;
+			fs_error_set(&w->err, FS_EGENERIC, "cannot start a thread");
+			pthread_cond_broadcast(&w->cond);
+			pthread_mutex_unlock(&w->lock);
+			break;
+		}
+		started++;
+	}
+	for (i = 0; i < started; i++)
+		pthread_join(w->workers[i].thread, NULL);
+	if (w->failed)
+		rc = fs_error_set(err, w->err.code ? w->err.code : FS_EGENERIC, "%s",
+				  w->err.message);
+	return rc;
+}
+
+/* Copy the subject and refs of the old delta's commit J (layer D) into
+ * POOL and the pool's refs, for node ND. */
+static int preload_texts(struct fsi_worker *pw, const struct fsi_layer *d, size_t j,
+			 struct fsi_node *nd)
+{
+	const struct fs_disk_commit *dc = &d->commits[j];
+	long off;
+	size_t k;
+
+	off = fsi_pool_add(&pw->pool, d->strings + dc->subject, strlen(d->strings + dc->subject));
+	if (off < 0)
+		return -1;
+	nd->subject = (uint32_t)off;
+	nd->ref_first = (uint32_t)pw->refs.n;
+	nd->nrefs = dc->nrefs;
+	for (k = 0; k < dc->nrefs; k++) {
+		struct fs_disk_ref r = d->refs[dc->ref_first + k];
+		r.source = (uint32_t)j;
+		if (r.subject) {
+			off = fsi_pool_add(&pw->pool, d->strings + r.subject,
+					   strlen(d->strings + r.subject));
+			if (off < 0)
+				return -1;
+			r.subject = (uint32_t)off;
+		}
+		if (VEC_PUSH(pw->refs, r))
+			return -1;
+	}
+	return 0;
+}
+
+/* Make the old delta's commits nodes that are already read, so that the
+ * walk stops at them as it stops at the cache's, and the new delta or
+ * cache is written from them as from the commits just read.  Their
+ * subjects and refs are copied into the last pool.  Slot J is the delta's
+ * commit J, so a parent number in the delta maps to a slot directly. */
+int fsi_walk_preload(struct fsi_walk *w, const struct fsi_layer *d, struct fs_error *err)
+{
+	struct fsi_worker *pw = &w->workers[w->nworkers];
+	size_t j, k;
+
+	for (j = 0; d && j < d->ncommits; j++) {
+		const struct fs_disk_commit *dc = &d->commits[j];
+		git_oid oid;
+		long slot;
+		struct fsi_node *nd;
+
+		memcpy(oid.id, dc->oid, 20);
+		slot = add_node(w, &oid, 0, 0);
+		if (slot < 0 || (size_t)slot != w->nold + j)
+			goto oom;
+		nd = fsi_node_at(w, (uint32_t)j);
+		if (preload_texts(pw, d, j, nd) < 0)
+			goto oom;
+		nd->parent_first = (uint32_t)w->parents.n;
+		nd->nparents = dc->nparents;
+		for (k = 0; k < dc->nparents; k++) {
+			/* global numbers in the old index are global ids here:
+			 * the cache's first, then the delta's in slot order */
+			if (VEC_PUSH(w->parents, d->parents[dc->parent_first + k]))
+				goto oom;
+		}
+		nd->thread = (uint8_t)w->nworkers;
+		nd->state = NODE_READ;
+	}
+	w->npreloaded = d ? d->ncommits : 0;
+	return 0;
+oom:
+	return fs_error_set(err, FS_ENOMEM, "out of memory");
+}
+
+long fsi_walk_add_tip(struct fsi_walk *w, const git_oid *oid)
+{
+	return intern(w, oid, INT64_MAX);
+}
+
+long fsi_walk_lookup(const struct fsi_walk *w, const git_oid *oid)
+{
+	long old = w->nold ? old_lookup(w, oid) : -1;
+	size_t j;
+
+	if (old >= 0)
+		return old;
+	if (!w->table_size)
+		return -1;
+	j = oid_hash(oid) & (w->table_size - 1);
+	while (w->table[j]) {
+		if (git_oid_equal(&fsi_node_at(w, w->table[j] - 1)->oid, oid))
+			return (long)(w->nold + w->table[j] - 1);
+		j = (j + 1) & (w->table_size - 1);
+	}
+	return -1;
+}
+
+void fsi_walk_drop_table(struct fsi_walk *w)
+{
+	free(w->table);
+	w->table = NULL;
+	w->table_size = 0;
+}
+
+int fsi_walk_new(struct fsi_walk **out, const struct fs_index_opts *opts,
+		 const struct fs_disk_commit *old_commits, size_t nold, int nworkers,
+		 size_t expect_total, struct fs_error *err)
+{
+	struct fsi_walk *w = calloc(1, sizeof(*w));
+	size_t k;
+
+	*out = NULL;
+	if (!w)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cond, NULL);
+	w->old_commits = old_commits;
+	w->nold = nold;
+	w->opts = opts;
+	w->expect_total = expect_total;
+	w->nworkers = nworkers;
+	w->npools = (size_t)nworkers + 1;
+	w->workers = calloc(w->npools, sizeof(*w->workers));
+	if (!w->workers)
+		goto oom;
+	for (k = 0; k < w->npools; k++) {
+		w->workers[k].w = w;
+		w->workers[k].id = (int)k;
+		if (fsi_pool_add(&w->workers[k].pool, "", 0) < 0)
+			goto oom;
+	}
+	*out = w;
+	return 0;
+oom:
+	fsi_walk_free(w);
+	return fs_error_set(err, FS_ENOMEM, "out of memory");
+}
+
+void fsi_walk_free(struct fsi_walk *w)
+{
+	size_t i;
+
+	if (!w)
+		return;
+	for (i = 0; w->workers && i < w->npools; i++) {
+		git_odb_free(w->workers[i].odb);
+		git_repository_free(w->workers[i].repo);
+		free(w->workers[i].pool.p);
+		free(w->workers[i].refs.v);
+		free(w->workers[i].parents.v);
+	}
+	free(w->workers);
+	for (i = 0; i < FSI_MAX_CHUNKS && w->chunks[i]; i++)
+		free(w->chunks[i]);
+	free(w->table);
+	free(w->queue.v);
+	free(w->parents.v);
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->cond);
+	free(w);
+}
