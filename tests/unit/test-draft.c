@@ -1,4 +1,4 @@
-/* Unit tests for src/draft.c: reply composition, the bodies written for
+/* Unit tests for lib/draft.c (and, for now, lib/identity.c and lib/drafts.c): reply composition, the bodies written for
  * each finding kind, and writing into a maildir.
  *
  * Reviews are built by hand: the patches are parsed from invented mails
@@ -25,6 +25,7 @@
 
 #include "fixscan/config.h"
 #include "fixscan/draft.h"
+#include "fixscan/drafts.h"
 #include "fixscan/review.h"
 
 static char tmpdir[256];
@@ -1029,12 +1030,12 @@ static void test_write_errors(void **state)
 static void test_dir_and_tags(void **state)
 {
 	struct fs_error err = FS_ERROR_INIT;
-	char *d = fs_drafts_dir("/some/where", NULL, &err);
+	char *d = fs_drafts_dir("/some/where", NULL, NULL, &err);
 	char **tags = fs_drafts_tags(NULL);
 
 	assert_string_equal(d, "/some/where");
 	g_free(d);
-	assert_null(fs_drafts_dir(NULL, NULL, &err));
+	assert_null(fs_drafts_dir(NULL, NULL, NULL, &err));
 	assert_non_null(strstr(err.message, "--drafts-dir"));
 	assert_string_equal(tags[0], "draft");
 	assert_string_equal(tags[1], "fixscan");
