@@ -217,6 +217,8 @@ char *fs_digest_compose(const char *body, const char *msgid, const char *name,
 	GMimeMessage *m;
 	GMimeTextPart *part;
 	GMimeFormatOptions *fo;
+	GMimeStream *stream;
+	GMimeDataWrapper *wrapper;
 	GDateTime *dt = g_date_time_new_from_unix_local((gint64)now);
 	char *text, *clean = clean_text(body);
 	const char *p;
@@ -234,8 +236,13 @@ char *fs_digest_compose(const char *body, const char *msgid, const char *name,
 		g_date_time_unref(dt);
 	}
 	g_mime_object_set_header(GMIME_OBJECT(m), "X-Fixscan-Digest", msgid, NULL);
-	g_mime_text_part_set_text(part, clean);
-	g_mime_text_part_set_charset(part, "utf-8");
+	/* The body as UTF-8 whatever it holds: g_mime_text_part_set_text()
+	 * would pick ISO-8859-1 for text that fits it, and recode. */
+	stream = g_mime_stream_mem_new_with_buffer(clean, strlen(clean));
+	wrapper = g_mime_data_wrapper_new_with_stream(stream, GMIME_CONTENT_ENCODING_DEFAULT);
+	g_mime_part_set_content(GMIME_PART(part), wrapper);
+	g_mime_content_type_set_parameter(g_mime_object_get_content_type(GMIME_OBJECT(part)),
+					  "charset", "utf-8");
 	/* Local delivery only: 8bit keeps the text readable in the file;
 	 * pure ASCII becomes 7bit. */
 	for (p = clean; *p && !(*p & 0x80); p++)
@@ -246,6 +253,8 @@ char *fs_digest_compose(const char *body, const char *msgid, const char *name,
 	g_mime_format_options_set_newline_format(fo, GMIME_NEWLINE_FORMAT_UNIX);
 	text = g_mime_object_to_string(GMIME_OBJECT(m), fo);
 	g_mime_format_options_free(fo);
+	g_object_unref(wrapper);
+	g_object_unref(stream);
 	g_object_unref(part);
 	g_object_unref(m);
 	g_free(clean);
@@ -316,6 +325,7 @@ int fs_digest_save(const struct fs_digest *d, const char *body, struct fs_store 
 {
 	static const char *const tags[] = { "fixscan-digest", "inbox", "unread", NULL };
 	struct fs_store_message seen;
+	struct fs_store *wst = NULL;
 	/* Copies: M may borrow from the store, which is closed below. */
 	char *email = g_strdup(m->email), *name = g_strdup(m->name);
 	char *key = fs_digest_key(d, now), *label, *msgid, *dir, *path = NULL;
@@ -344,9 +354,10 @@ int fs_digest_save(const struct fs_digest *d, const char *body, struct fs_store 
 		if (rc < 0)
 			goto out;
 	}
-	rc = fs_store_open(store, true, m->lock_wait, err);
+	rc = fs_store_open(&wst, true, m->lock_wait, err);
 	if (rc == 0)
-		rc = fs_store_index_file(*store, path, tags, err);
+		rc = fs_store_index_file(wst, path, tags, err);
+	fs_store_free(wst);
 	if (rc < 0)
 		fs_error_prefix(err, "the digest is in '%s' but not indexed (the next run indexes it)",
 				path);

@@ -112,9 +112,9 @@ struct fs_digest_mail {
  * and set of series (fs_digest_key()).  A digest the database has
  * already is left alone; one in the folder but not in the database (an
  * earlier run could not index it) is indexed, not written again.  *STORE
- * is the caller's read-only store: it is closed (set to NULL) when there
- * is anything to write or index, and the database opened writable.  The
- * strings of M may be borrowed from *STORE.  Returns 0, or FS_EIO,
+ * is the caller's read-only store: when there is anything to write or
+ * index it is closed (set to NULL) and the database opened writable for
+ * the time it takes.  The strings of M may be borrowed from *STORE.  Returns 0, or FS_EIO,
  * FS_ESTORE, FS_ELOCKED with ERR set (for a written file that could not
  * be indexed, saying so). */
 int fs_digest_save(const struct fs_digest *d, const char *body, struct fs_store **store,
