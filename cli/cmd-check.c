@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "fixscan/config.h"
 #include "fixscan/draft.h"
+#include "fixscan/drafts.h"
 #include "fixscan/findings.h"
 #include "fixscan/index.h"
 #include "fixscan/mail.h"
@@ -76,82 +77,54 @@ static int print_review(const struct fs_review *r, bool all)
 	return (int)r->problems;
 }
 
-/* Write the drafts DL into the maildir DIR and index them when DIR is
- * inside the mail root.  *STORE (read-only, may be NULL) is closed here
- * when the database must be opened for writing.  Says what it did on
+/* Save the drafts DL into the maildir DIR (fs_drafts_save()); *STORE
+ * (read-only, may be NULL) may be closed here.  Says what it did on
  * stdout, one line per draft: that is the pager the user looks at. */
 static int write_drafts(struct fs_store **store, const struct fs_drafts *dl,
-			const char *dir_in, struct fs_error *err)
+			const char *dir, struct fs_error *err)
 {
-	struct fs_draft_result *res = NULL;
-	struct fs_store *wst = NULL;
-	struct fs_error werr = FS_ERROR_INIT;
-	char **tags = NULL, *dir = g_canonicalize_filename(dir_in, NULL);
-	char *root = *store ? g_canonicalize_filename(fs_store_path(*store), NULL) : NULL;
-	bool inside = root && !strncmp(dir, root, strlen(root)) && dir[strlen(root)] == '/';
+	struct fs_drafts_saved saved = FS_DRAFTS_SAVED_INIT;
+	struct fs_drafts_save_opts opts = FS_DRAFTS_SAVE_OPTS_INIT;
+	char **tags = fs_drafts_tags(*store ? fs_store_config(*store, "fixscan.draft_tags") : NULL);
 	size_t i;
-	int rc, irc = 0;
+	int rc;
 
-	rc = fs_drafts_write(&res, dl, dir, err);
-	if (inside) {
-		fs_drafts_check_indexed(res, dl->n, *store);
-		tags = fs_drafts_tags(*store);
-	}
-	if (!inside) {
+	opts.tags = (const char *const *)tags;
+	rc = fs_drafts_save(&saved, dl, dir, store, &opts, err);
+	if (saved.outside)
 		printf("draft: '%s' is outside the notmuch mail root; the drafts are not indexed\n",
-		       dir);
-		irc = fs_drafts_index(res, dl->n, NULL, NULL, &werr);
-	} else if (fs_drafts_need_store(res, dl->n)) {
-		/* Index even after a failed write: what was written must
-		 * not wait for the next run. */
-		fs_store_free(*store);
-		*store = NULL;
-		irc = fs_store_open(&wst, true, 5.0, &werr);
-		if (irc == 0)
-			irc = fs_drafts_index(res, dl->n, wst, (const char *const *)tags, &werr);
-	}
-	for (i = 0; i < dl->n; i++) {
-		const struct fs_draft_result *x = &res[i];
-		const char *path = x->path ? cli_shown_path(x->path, root) : NULL;
-		const char *other = x->other ? cli_shown_path(x->other, root) : "";
+		       saved.dir);
+	for (i = 0; i < saved.n; i++) {
+		const struct fs_drafts_saved_draft *x = &saved.v[i];
+		const char *other = x->other ? x->other : "";
+		char *line;
 
-		if (!path)
+		if (!x->path)
 			continue;
 		switch (x->action) {
 		case FS_DRAFT_WROTE:
-			printf("draft: wrote %s\n", path);
+			printf("draft: wrote %s\n", x->path);
 			break;
 		case FS_DRAFT_UNCHANGED:
-			printf("draft: unchanged %s\n", path);
+			printf("draft: unchanged %s\n", x->path);
 			break;
 		case FS_DRAFT_UNCHANGED_EDITED:
-			printf("draft: unchanged, edited by you: %s\n", path);
+			printf("draft: unchanged, edited by you: %s\n", x->path);
 			break;
 		case FS_DRAFT_REPLACED:
-			printf("draft: replaced %s with %s, the findings changed\n", other, path);
+			printf("draft: replaced %s with %s, the findings changed\n", other, x->path);
 			break;
 		case FS_DRAFT_KEPT_EDITED:
-			printf("draft: kept your edited draft %s, wrote %s\n", other, path);
+			printf("draft: kept your edited draft %s, wrote %s\n", other, x->path);
 			break;
 		}
-		{
-			char *line = g_strdup_printf("    (re: %s)", dl->v[i].label);
-			cli_print_wrapped(stdout, line, CHECK_WIDTH);
-			g_free(line);
-		}
+		line = g_strdup_printf("    (re: %s)", x->label);
+		cli_print_wrapped(stdout, line, CHECK_WIDTH);
+		g_free(line);
 	}
-	fs_store_free(wst);
-	fs_draft_results_free(res, dl->n);
+	fs_drafts_saved_clear(&saved);
 	g_strfreev(tags);
-	g_free(root);
-	g_free(dir);
-	if (rc < 0)
-		return rc;
-	if (irc < 0) {
-		*err = werr;
-		return irc;
-	}
-	return 0;
+	return rc;
 }
 
 /* Whether P looks like a patch of a stable series (or, with COVER_OK, a
@@ -231,7 +204,9 @@ static int prepare_drafts(struct check *c, struct fs_error *err)
 	if (!c->ctx.store && !c->drafts_dir_flag)
 		return fs_error_set(err, FS_ENOTFOUND,
 				    "no notmuch store to find the drafts folder in: use --drafts-dir");
-	if (!(c->drafts_dir = fs_drafts_dir(c->drafts_dir_flag, c->ctx.store, err)))
+	if (!(c->drafts_dir = fs_drafts_dir(c->drafts_dir_flag,
+					    c->ctx.store ? fs_store_config(c->ctx.store, "fixscan.drafts") : NULL,
+					    c->ctx.store ? fs_store_path(c->ctx.store) : NULL, err)))
 		return err->code;
 	return 0;
 }

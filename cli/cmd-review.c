@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "fixscan/config.h"
 #include "fixscan/draft.h"
+#include "fixscan/drafts.h"
 #include "fixscan/findings.h"
 #include "fixscan/index.h"
 #include "fixscan/mail.h"
@@ -113,96 +114,59 @@ static void print_drafts(FILE *out, const struct fs_drafts *dl, time_t now)
 	}
 }
 
-/* Write the drafts DL into DIR and index them.  *STORE is the read-only
- * store of the review; it is closed here when the database must be
- * opened for writing.  Prints one line per draft on stderr. */
+/* Save the drafts DL into DIR (fs_drafts_save()) and say what happened
+ * on stderr, one line per draft.  *STORE is the read-only store of the
+ * review; it may be closed here. */
 static int write_drafts(struct fs_store **store, const struct fs_drafts *dl,
-			const char *dir_in, struct fs_error *err)
+			const char *dir, struct fs_error *err)
 {
-	struct fs_draft_result *res = NULL;
-	struct fs_store *wst = NULL;
-	char **tags = NULL, *dir = g_canonicalize_filename(dir_in, NULL);
-	char *root = g_canonicalize_filename(fs_store_path(*store), NULL);
-	bool inside, *was = g_new0(bool, dl->n + 1);
-	size_t i, k, nwritten = 0;
-	int rc, irc = 0;
+	struct fs_drafts_saved saved = FS_DRAFTS_SAVED_INIT;
+	struct fs_drafts_save_opts opts = FS_DRAFTS_SAVE_OPTS_INIT;
+	char **tags = fs_drafts_tags(fs_store_config(*store, "fixscan.draft_tags"));
+	size_t i, k;
+	int rc;
 
-	inside = !strncmp(dir, root, strlen(root)) && dir[strlen(root)] == '/';
-	rc = fs_drafts_write(&res, dl, dir, err);
-	if (inside) {
-		fs_drafts_check_indexed(res, dl->n, *store);
-		tags = fs_drafts_tags(*store);
-	}
-	for (i = 0; i < dl->n; i++) {
-		was[i] = res[i].indexed;
-		nwritten += res[i].path && !res[i].indexed;
-	}
-	if (!inside && rc == 0) {
+	opts.tags = (const char *const *)tags;
+	rc = fs_drafts_save(&saved, dl, dir, store, &opts, err);
+	if (saved.outside && saved.complete)
 		fprintf(stderr, "draft: '%s' is outside the notmuch mail root '%s'; the drafts are not indexed\n",
-			dir, root);
-		irc = fs_drafts_index(res, dl->n, NULL, NULL, err);
-	} else if (fs_drafts_need_store(res, dl->n)) {
-		/* Index even after a failed write: what was written must
-		 * not wait for the next run. */
-		struct fs_error werr = FS_ERROR_INIT;
+			saved.dir, saved.root);
+	if (saved.index_err.code)
+		cli_error(&saved.index_err);
+	for (i = 0; i < saved.n; i++) {
+		const struct fs_drafts_saved_draft *x = &saved.v[i];
+		const char *late = x->indexed_now ? ", indexed now" : "";
 
-		fs_store_free(*store);
-		*store = NULL;
-		irc = fs_store_open(&wst, true, 5.0, &werr);
-		if (irc == 0)
-			irc = fs_drafts_index(res, dl->n, wst, (const char *const *)tags, &werr);
-		if (irc < 0 && rc == 0) {
-			*err = werr;
-			if (irc == FS_ELOCKED && nwritten)
-				fs_error_prefix(err, "%zu draft%s written but not indexed (run again to index %s)",
-						nwritten, nwritten == 1 ? "" : "s",
-						nwritten == 1 ? "it" : "them");
-		} else if (irc < 0) {
-			cli_error(&werr);
-		}
-	}
-	for (i = 0; i < dl->n; i++) {
-		const struct fs_draft_result *x = &res[i];
-		const char *label = dl->v[i].label;
-		const char *path = x->path ? cli_shown_path(x->path, root) : NULL;
-		const char *other = x->other ? cli_shown_path(x->other, root) : NULL;
-		bool kept = x->action == FS_DRAFT_UNCHANGED || x->action == FS_DRAFT_UNCHANGED_EDITED;
-		const char *late = kept && x->indexed && !was[i] ? ", indexed now" : "";
-
-		if (!path)
+		if (!x->path)
 			continue;
 		switch (x->action) {
 		case FS_DRAFT_WROTE:
-			fprintf(stderr, "draft: wrote %s (re: %s)\n", path, label);
+			fprintf(stderr, "draft: wrote %s (re: %s)\n", x->path, x->label);
 			break;
 		case FS_DRAFT_UNCHANGED:
-			fprintf(stderr, "draft: unchanged %s%s (re: %s)\n", path, late, label);
+			fprintf(stderr, "draft: unchanged %s%s (re: %s)\n", x->path, late, x->label);
 			break;
 		case FS_DRAFT_UNCHANGED_EDITED:
-			fprintf(stderr, "draft: unchanged, edited by you: %s%s (re: %s)\n", path, late, label);
+			fprintf(stderr, "draft: unchanged, edited by you: %s%s (re: %s)\n", x->path,
+				late, x->label);
 			break;
 		case FS_DRAFT_REPLACED:
 			fprintf(stderr, "draft: replaced %s with %s, the findings changed (re: %s)\n",
-				other, path, label);
+				x->other, x->path, x->label);
 			break;
 		case FS_DRAFT_KEPT_EDITED:
 			fprintf(stderr, "draft: kept your edited draft %s, wrote %s (re: %s)\n",
-				other, path, label);
+				x->other, x->path, x->label);
 			break;
 		}
-		for (k = 0; x->action != FS_DRAFT_REPLACED && !irc && x->stale && x->stale[k]; k++)
-			fprintf(stderr, "draft: removed the outdated %s (re: %s)\n",
-				cli_shown_path(x->stale[k], root), label);
+		/* "replaced" says it already. */
+		for (k = 0; x->action != FS_DRAFT_REPLACED && x->removed && x->removed[k]; k++)
+			fprintf(stderr, "draft: removed the outdated %s (re: %s)\n", x->removed[k],
+				x->label);
 	}
-	fs_store_free(wst);
-	fs_draft_results_free(res, dl->n);
+	fs_drafts_saved_clear(&saved);
 	g_strfreev(tags);
-	g_free(was);
-	g_free(root);
-	g_free(dir);
-	if (rc < 0)
-		return rc;
-	return irc < 0 ? err->code : 0;
+	return rc;
 }
 
 /* Review every series of THREADS, print each report, and add the drafts
@@ -331,7 +295,9 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		rc = fs_identity_lookup(&me, ctx.store, ctx.cfg, err);
 		if (rc < 0)
 			goto out;
-		if (!dry_run && !(drafts_dir = fs_drafts_dir(drafts_dir_flag, ctx.store, err))) {
+		if (!dry_run && !(drafts_dir = fs_drafts_dir(drafts_dir_flag,
+							     fs_store_config(ctx.store, "fixscan.drafts"),
+							     fs_store_path(ctx.store), err))) {
 			rc = err->code;
 			goto out;
 		}

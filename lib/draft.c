@@ -1,21 +1,16 @@
-/* fixscan: draft replies, composed with GMime and written into a maildir.
+/* fixscan: draft replies, composed with GMime (no I/O here).
  *
  * Text that comes from mail (subjects, names, addresses, ids, dates) is
- * passed through clean_line() or clean_id() before it goes anywhere near
- * a header, so a CR or LF in it can never start a header of its own.
- * Nothing here runs a program.
+ * passed through fs_draft_clean_line() or fs_draft_clean_id() before it
+ * goes anywhere near a header, so a CR or LF in it can never start a
+ * header of its own.  Nothing here reads or writes a file or runs a
+ * program: saving is fixscan/drafts.h's business.
  */
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/time.h>
-#include <unistd.h>
 
 #include <glib.h>
 #include <gmime/gmime.h>
@@ -36,9 +31,7 @@ static void gmime_init_once(void)
 
 /* ---- text helpers --------------------------------------------------------- */
 
-/* S on one line: control characters (CR and LF included) become spaces,
- * runs of spaces one, no space at either end.  New string; "" for NULL. */
-static char *clean_line(const char *s)
+char *fs_draft_clean_line(const char *s)
 {
 	GString *o = g_string_new(NULL);
 	bool space = false;
@@ -58,9 +51,7 @@ static char *clean_line(const char *s)
 	return g_string_free(o, FALSE);
 }
 
-/* A message id fit for a header: printable ASCII without spaces or angle
- * brackets.  New string, or NULL when nothing is left. */
-static char *clean_id(const char *s)
+char *fs_draft_clean_id(const char *s)
 {
 	GString *o = g_string_new(NULL);
 
@@ -98,8 +89,8 @@ static void split_mailbox(const char *from, char **name, char **addr)
 		memmove(n, n + 1, strlen(n) - 2);
 		n[strlen(n) - 2] = '\0';
 	}
-	*name = clean_line(n);
-	*addr = clean_line(a);
+	*name = fs_draft_clean_line(n);
+	*addr = fs_draft_clean_line(a);
 	g_free(n);
 	g_free(a);
 }
@@ -159,7 +150,7 @@ static void add_paraf(GString *s, const char *fmt, ...)
 /* '0123456789ab ("subject")', the way a Fixes: tag names a commit. */
 static char *commit_ref(const char *hex, const char *subject)
 {
-	char *subj = clean_line(subject), *ret;
+	char *subj = fs_draft_clean_line(subject), *ret;
 
 	if (*subj)
 		ret = g_strdup_printf("%.12s (\"%s\")", hex, subj);
@@ -189,72 +180,6 @@ static const struct fs_finding *queued_finding(const struct fs_review_patch *rp,
 	return NULL;
 }
 
-/* ---- identity ------------------------------------------------------------- */
-
-static bool set(const char *s)
-{
-	return s && *s;
-}
-
-int fs_identity_pick(struct fs_identity *out, const char *nm_name,
-		     const char *nm_email, const char *git_name,
-		     const char *git_email, struct fs_error *err)
-{
-	const char *name, *email, *source;
-
-	memset(out, 0, sizeof(*out));
-	if (set(nm_email)) {
-		email = nm_email;
-		name = set(nm_name) ? nm_name : git_name;
-		source = "notmuch config";
-	} else if (set(git_email)) {
-		email = git_email;
-		name = set(git_name) ? git_name : nm_name;
-		source = "git config";
-	} else {
-		return fs_error_set(err, FS_ENOTFOUND,
-				    "no identity for the drafts: set user.name and user.primary_email in the notmuch config (notmuch config set user.primary_email ...), or user.name and user.email in git config");
-	}
-	out->email = clean_id(email);
-	if (!out->email || !strchr(out->email, '@') || out->email[0] == '@') {
-		int rc = fs_error_set(err, FS_EPARSE,
-				      "the %s address '%s' is not a mail address",
-				      source, email);
-		fs_identity_clear(out);
-		return rc;
-	}
-	out->name = clean_line(name);
-	out->source = source;
-	return 0;
-}
-
-int fs_identity_lookup(struct fs_identity *out, struct fs_store *st,
-		       struct fs_config *cfg, struct fs_error *err)
-{
-	char *git_name = NULL, *git_email = NULL;
-	int rc;
-
-	if (cfg) {
-		fs_config_get_string(cfg, "user.name", &git_name);
-		fs_config_get_string(cfg, "user.email", &git_email);
-	}
-	rc = fs_identity_pick(out, st ? fs_store_config(st, "user.name") : NULL,
-			      st ? fs_store_config(st, "user.primary_email") : NULL,
-			      git_name, git_email, err);
-	free(git_name);
-	free(git_email);
-	return rc;
-}
-
-void fs_identity_clear(struct fs_identity *id)
-{
-	if (!id)
-		return;
-	g_free(id->name);
-	g_free(id->email);
-	memset(id, 0, sizeof(*id));
-}
-
 int fs_draft_mode_from_name(const char *name)
 {
 	if (!name || !strcmp(name, "all"))
@@ -270,7 +195,7 @@ int fs_draft_mode_from_name(const char *name)
 
 char *fs_draft_reply_subject(const char *subject)
 {
-	char *clean = clean_line(subject), *p = clean, *ret;
+	char *clean = fs_draft_clean_line(subject), *p = clean, *ret;
 
 	for (;;) {
 		char *q = p;
@@ -327,7 +252,7 @@ char *fs_draft_digest(const char *body, size_t len)
 /* "On <date>, <name> wrote:" for message P. */
 static void add_attribution(GString *s, const struct fs_patch *p)
 {
-	char *date = clean_line(fs_patch_date(p));
+	char *date = fs_draft_clean_line(fs_patch_date(p));
 	char *who = display_name(fs_patch_from(p));
 
 	if (*date)
@@ -370,7 +295,7 @@ static char *upstream_line(const struct fs_patch *p)
 	/* Take the bytes from the original body: same offsets. */
 	hay = g_strndup(body + (bol - lower), eol - bol);
 	g_free(lower);
-	lower = clean_line(hay);
+	lower = fs_draft_clean_line(hay);
 	g_free((char *)hay);
 	return lower;
 }
@@ -389,7 +314,7 @@ static char *first_body_line(const struct fs_patch *p)
 		if (!e)
 			e = end;
 		if (e > body && strspn(body, " \t\r") < (size_t)(e - body)) {
-			char *raw = g_strndup(body, e - body), *ret = clean_line(raw);
+			char *raw = g_strndup(body, e - body), *ret = fs_draft_clean_line(raw);
 			g_free(raw);
 			return ret;
 		}
@@ -438,7 +363,7 @@ static void add_chain_note(GString *s, const struct fs_review_patch *rp,
 static void add_commit_item(GString *s, const struct fs_finding *f)
 {
 	char *ref = commit_ref(f->commit, f->subject);
-	char *rel = clean_line(f->release);
+	char *rel = fs_draft_clean_line(f->release);
 
 	g_string_append_printf(s, "  %s%s%s\n", ref, *rel ? " in " : "", rel);
 	g_free(ref);
@@ -466,7 +391,7 @@ static void para_fix_missing(GString *s, const struct fs_review *r,
 		add_commit_item(s, f);
 		if (f->note) {
 			/* a stable-only fix: the note says where it is */
-			char *note = clean_line(f->note);
+			char *note = fs_draft_clean_line(f->note);
 			g_string_append_printf(s, "    (%s)\n", note);
 			g_free(note);
 		}
@@ -492,7 +417,7 @@ static void para_fix_queued(GString *s, const struct fs_review *r, const struct 
 static void para_fix_present(GString *s, const struct fs_review *r, const struct fs_finding *f)
 {
 	char *ref = commit_ref(f->commit, f->subject);
-	char *branch = clean_line(r->branch);
+	char *branch = fs_draft_clean_line(r->branch);
 
 	if (f->stable_commit)
 		add_paraf(s, "Its known follow-up fix %s is already in %s as %.12s%s%s, so nothing more is needed for this one.",
@@ -515,11 +440,11 @@ static void para_reverted(GString *s, const struct fs_finding *f)
 
 static void para_applied(GString *s, const struct fs_review *r, const struct fs_finding *f)
 {
-	char *branch = clean_line(r->branch);
+	char *branch = fs_draft_clean_line(r->branch);
 
 	if (f->stable_commit) {
 		char *ref = commit_ref(f->stable_commit, f->subject);
-		char *rel = clean_line(f->stable_release);
+		char *rel = fs_draft_clean_line(f->stable_release);
 
 		add_paraf(s, "This commit is already in %s: it was backported before as", branch);
 		g_string_append_printf(s, "  %s%s%s\n\n", ref, *rel ? " in " : "", rel);
@@ -527,7 +452,7 @@ static void para_applied(GString *s, const struct fs_review *r, const struct fs_
 		g_free(rel);
 		g_free(ref);
 	} else {
-		char *rel = clean_line(f->release);
+		char *rel = fs_draft_clean_line(f->release);
 
 		add_paraf(s, "This commit is already in %s: it went into mainline in %s, before the branch was forked, so this backport is a duplicate. Please drop it.",
 			  branch, *rel ? rel : "a release the branch contains");
@@ -538,8 +463,8 @@ static void para_applied(GString *s, const struct fs_review *r, const struct fs_
 
 static void para_target_absent(GString *s, const struct fs_review *r, const struct fs_finding *f)
 {
-	char *branch = clean_line(r->branch);
-	char *base = clean_line(r->base);
+	char *branch = fs_draft_clean_line(r->branch);
+	char *base = fs_draft_clean_line(r->base);
 
 	add_para(s, "The commit this one fixes,");
 	add_commit_item(s, f);
@@ -552,7 +477,7 @@ static void para_target_absent(GString *s, const struct fs_review *r, const stru
 
 static void para_unknown(GString *s, const struct fs_finding *f)
 {
-	char *id = clean_line(f->commit);
+	char *id = fs_draft_clean_line(f->commit);
 
 	if (f->note && strstr(f->note, "ambiguous"))
 		add_paraf(s, "The upstream id in the changelog, %s, is ambiguous: it matches more than one commit. Could you give the full id?",
@@ -565,8 +490,8 @@ static void para_unknown(GString *s, const struct fs_finding *f)
 
 static void para_report(GString *s, const struct fs_finding *f)
 {
-	char *from = clean_line(f->from), *date = clean_line(f->date);
-	char *subj = clean_line(f->note), *id = clean_id(f->message_id);
+	char *from = fs_draft_clean_line(f->from), *date = fs_draft_clean_line(f->date);
+	char *subj = fs_draft_clean_line(f->note), *id = fs_draft_clean_id(f->message_id);
 	size_t n = strlen(subj);
 
 	/* The findings module quotes the subject in the note. */
@@ -593,7 +518,7 @@ static void para_report(GString *s, const struct fs_finding *f)
 
 static void para_dep(GString *s, const struct fs_review *r, const struct fs_finding *f)
 {
-	char *branch = clean_line(r->branch);
+	char *branch = fs_draft_clean_line(r->branch);
 	char *ref = commit_ref(f->commit, f->subject);
 
 	if (f->note && strstr(f->note, "Stable-dep-of")) {
@@ -618,7 +543,7 @@ static void para_mismatch(GString *s, const struct fs_finding *f)
 	char *ref = commit_ref(f->commit, f->subject);
 
 	if (!strcmp(f->evidence, "stable")) {
-		char *note = clean_line(f->note);
+		char *note = fs_draft_clean_line(f->note);
 
 		add_paraf(s, "The Fixes: tag in the changelog names a stable commit, not a mainline one%s%s%s. The mainline commit it means is",
 			  *note ? " (" : "", note, *note ? ")" : "");
@@ -634,7 +559,7 @@ static void para_mismatch(GString *s, const struct fs_finding *f)
 
 static void para_reverts_stable(GString *s, const struct fs_review *r, const struct fs_finding *f)
 {
-	char *branch = clean_line(r->branch);
+	char *branch = fs_draft_clean_line(r->branch);
 	char *ref = commit_ref(f->commit, f->subject);
 
 	if (f->stable_commit && strcmp(f->stable_commit, f->commit))
@@ -653,8 +578,8 @@ static void para_reverts_stable(GString *s, const struct fs_review *r, const str
 
 static void para_objection(GString *s, const struct fs_finding *f)
 {
-	char *who = display_name(f->from), *line = clean_line(f->note);
-	char *id = clean_id(f->message_id);
+	char *who = display_name(f->from), *line = fs_draft_clean_line(f->note);
+	char *id = fs_draft_clean_id(f->message_id);
 
 	add_paraf(s, "%s objected to this patch in the thread:", who);
 	g_string_append_printf(s, "> %s\n", line);
@@ -693,7 +618,7 @@ char *fs_draft_patch_body(const struct fs_review *r, const struct fs_review_patc
 
 	s = g_string_new(NULL);
 	add_attribution(s, p);
-	title = clean_line(fs_patch_title(p));
+	title = fs_draft_clean_line(fs_patch_title(p));
 	g_string_append_printf(s, "> %s\n", title);
 	up = upstream_line(p);
 	if (up)
@@ -785,8 +710,8 @@ static void add_summary_item(GString *s, const struct fs_review *r,
 			     const struct fs_finding *f)
 {
 	char *ref = f->commit[0] ? commit_ref(f->commit, f->subject) : g_strdup("");
-	char *rel = clean_line(f->release);
-	char *branch = clean_line(r->branch);
+	char *rel = fs_draft_clean_line(f->release);
+	char *branch = fs_draft_clean_line(r->branch);
 
 	switch (f->kind) {
 	case FS_FIND_FIX_MISSING:
@@ -811,7 +736,7 @@ static void add_summary_item(GString *s, const struct fs_review *r,
 		g_string_append_printf(s, "    reverted by %s%s%s\n", ref, *rel ? " in " : "", rel);
 		break;
 	case FS_FIND_REGRESSION_REPORT: {
-		char *who = display_name(f->from), *id = clean_id(f->message_id);
+		char *who = display_name(f->from), *id = fs_draft_clean_id(f->message_id);
 
 		g_string_append_printf(s, "    regression report from %s%s%s\n", who,
 				       id ? ": https://lore.kernel.org/r/" : "", id ? id : "");
@@ -820,7 +745,7 @@ static void add_summary_item(GString *s, const struct fs_review *r,
 		break;
 	}
 	case FS_FIND_OBJECTION: {
-		char *who = display_name(f->from), *line = clean_line(f->note);
+		char *who = display_name(f->from), *line = fs_draft_clean_line(f->note);
 
 		g_string_append_printf(s, "    %s objected: \"%s\"\n", who, line);
 		g_free(line);
@@ -873,8 +798,8 @@ char *fs_draft_summary_body(const struct fs_review *r, bool patch_replies)
 	line = first_body_line(cover);
 	g_string_append_printf(s, "> %s\n\n", line ? line : "");
 	g_free(line);
-	branch = clean_line(r->branch);
-	base = clean_line(r->base);
+	branch = fs_draft_clean_line(r->branch);
+	base = fs_draft_clean_line(r->base);
 	add_paraf(s, "I went through this series against %s%s%s%s looking for known upstream follow-up fixes, reverts and duplicates. These patches need a look:",
 		  branch, *base ? " (" : "", base, *base ? ")" : "");
 	g_free(base);
@@ -897,7 +822,7 @@ char *fs_draft_summary_body(const struct fs_review *r, bool patch_replies)
 					header = true;
 				}
 				if (!patch_line) {
-					char *title = clean_line(fs_patch_title(rp->patch));
+					char *title = fs_draft_clean_line(fs_patch_title(rp->patch));
 					g_string_append_printf(s, "  %03d/%03d %s\n", rp->index, total, title);
 					g_free(title);
 					patch_line = true;
@@ -943,7 +868,7 @@ static void add_addresses(InternetAddressList *dst, InternetAddressList *list,
 				      skip);
 		} else if (INTERNET_ADDRESS_IS_MAILBOX(ia)) {
 			const char *addr = internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(ia));
-			char *a = clean_id(addr), *name, *lower;
+			char *a = fs_draft_clean_id(addr), *name, *lower;
 			InternetAddress *mb;
 
 			if (!a || !strchr(a, '@')) {
@@ -957,7 +882,7 @@ static void add_addresses(InternetAddressList *dst, InternetAddressList *list,
 				continue;
 			}
 			g_hash_table_add(skip, lower);
-			name = clean_line(internet_address_get_name(ia));
+			name = fs_draft_clean_line(internet_address_get_name(ia));
 			mb = internet_address_mailbox_new(*name ? name : NULL, a);
 			internet_address_set_charset(mb, "utf-8");
 			internet_address_list_add(dst, mb);
@@ -1032,18 +957,18 @@ int fs_draft_compose(struct fs_draft *out, const struct fs_patch *orig,
 
 	memset(out, 0, sizeof(*out));
 	pthread_once(&gmime_once, gmime_init_once);
-	orig_id = clean_id(fs_patch_message_id(orig));
+	orig_id = fs_draft_clean_id(fs_patch_message_id(orig));
 	if (!orig_id)
 		return fs_error_set(err, FS_EPARSE, "cannot reply to '%s': it has no Message-Id",
 				    fs_patch_subject(orig));
-	ckey = clean_line(key);
+	ckey = fs_draft_clean_line(key);
 	msg = g_mime_message_new(TRUE);
 	skip = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 
 	/* From: the reviewer.  Nobody gets their own reply. */
 	/* The identity may not come from fs_identity_pick: clean it too. */
-	myname = clean_line(me->name);
-	myaddr = clean_id(me->email);
+	myname = fs_draft_clean_line(me->name);
+	myaddr = fs_draft_clean_id(me->email);
 	if (!myaddr) {
 		rc = fs_error_set(err, FS_EUSAGE, "no address to send the reply to '%s' from", orig_id);
 		goto out;
@@ -1082,7 +1007,7 @@ int fs_draft_compose(struct fs_draft *out, const struct fs_patch *orig,
 	refs = g_string_new(NULL);
 	r = fs_patch_references(orig, &nr);
 	for (i = 0; i < nr; i++) {
-		char *id = clean_id(r[i]);
+		char *id = fs_draft_clean_id(r[i]);
 
 		if (id && strcmp(id, orig_id))
 			g_string_append_printf(refs, "%s<%s>", refs->len ? " " : "", id);
@@ -1117,7 +1042,7 @@ int fs_draft_compose(struct fs_draft *out, const struct fs_patch *orig,
 	out->text = g_mime_object_to_string(GMIME_OBJECT(msg), NULL);
 	out->len = out->text ? strlen(out->text) : 0;
 	out->key = g_strdup(ckey);
-	out->label = clean_line(label);
+	out->label = fs_draft_clean_line(label);
 	if (!out->text)
 		rc = fs_error_set(err, FS_ENOMEM, "cannot compose the reply to '%s'", orig_id);
 out:
@@ -1232,484 +1157,6 @@ int fs_drafts_build(struct fs_drafts *out, const struct fs_review *r,
 		added += rc;
 	}
 	return added;
-}
-
-/* ---- the drafts folder ------------------------------------------------------ */
-
-char *fs_drafts_dir(const char *flag, struct fs_store *st, struct fs_error *err)
-{
-	const char *cfg, *root = st ? fs_store_path(st) : NULL;
-
-	if (flag && *flag)
-		return g_strdup(flag);
-	cfg = st ? fs_store_config(st, "fixscan.drafts") : NULL;
-	if (cfg && *cfg) {
-		if (cfg[0] == '/' || !root)
-			return g_strdup(cfg);
-		return g_build_filename(root, cfg, NULL);
-	}
-	if (!root) {
-		fs_error_set(err, FS_ENOTFOUND, "no drafts folder: give --drafts-dir or set fixscan.drafts");
-		return NULL;
-	}
-	return g_build_filename(root, "Drafts", NULL);
-}
-
-char **fs_drafts_tags(struct fs_store *st)
-{
-	const char *cfg = st ? fs_store_config(st, "fixscan.draft_tags") : NULL;
-	GPtrArray *v = g_ptr_array_new();
-	char **parts;
-	size_t i;
-
-	if (cfg && *cfg) {
-		parts = g_strsplit(cfg, ";", -1);
-		for (i = 0; parts[i]; i++) {
-			char *t = clean_line(parts[i]);
-
-			if (*t)
-				g_ptr_array_add(v, t);
-			else
-				g_free(t);
-		}
-		g_strfreev(parts);
-	}
-	if (!v->len) {
-		g_ptr_array_add(v, g_strdup("draft"));
-		g_ptr_array_add(v, g_strdup("fixscan"));
-	}
-	g_ptr_array_add(v, NULL);
-	return (char **)g_ptr_array_free(v, FALSE);
-}
-
-static int make_dir(const char *path, struct fs_error *err)
-{
-	struct stat sb;
-
-	if (mkdir(path, 0700) == 0)
-		return 0;
-	if (errno == EEXIST && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-		return 0;
-	if (errno == EEXIST)
-		errno = ENOTDIR;
-	return fs_error_set(err, FS_EIO, "cannot create the drafts folder '%s': %s",
-			    path, strerror(errno));
-}
-
-/* DIR as a maildir: the folder and its cur/, new/ and tmp/. */
-static int ensure_maildir(const char *dir, struct fs_error *err)
-{
-	static const char *const subs[] = { "cur", "new", "tmp" };
-	size_t i;
-	int rc;
-
-	if (g_mkdir_with_parents(dir, 0700) < 0)
-		return fs_error_set(err, FS_EIO, "cannot create the drafts folder '%s': %s",
-				    dir, strerror(errno));
-	for (i = 0; i < G_N_ELEMENTS(subs); i++) {
-		char *p = g_build_filename(dir, subs[i], NULL);
-
-		rc = make_dir(p, err);
-		g_free(p);
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
-}
-
-/* A draft found in the folder. */
-struct existing {
-	char *path;
-	char *key;
-	char *digest;     /* the X-Fixscan-Digest header, or NULL */
-	char *message_id;
-	int edited;       /* -1 not yet known, 0 no, 1 yes */
-};
-
-static void existing_free(gpointer p)
-{
-	struct existing *e = p;
-
-	g_free(e->path);
-	g_free(e->key);
-	g_free(e->digest);
-	g_free(e->message_id);
-	g_free(e);
-}
-
-/* The value of header NAME in the header block HDRS (unfolded, cleaned),
- * or NULL. */
-static char *header_value(const char *hdrs, const char *name)
-{
-	size_t nlen = strlen(name);
-	const char *p = hdrs;
-
-	while (*p) {
-		const char *eol = strchr(p, '\n');
-
-		if (!eol)
-			eol = p + strlen(p);
-		if (!g_ascii_strncasecmp(p, name, nlen) && p[nlen] == ':') {
-			GString *v = g_string_new_len(p + nlen + 1, eol - p - nlen - 1);
-			char *ret;
-
-			/* continuation lines */
-			while (*eol == '\n' && (eol[1] == ' ' || eol[1] == '\t')) {
-				const char *next = strchr(eol + 1, '\n');
-
-				if (!next)
-					next = eol + 1 + strlen(eol + 1);
-				g_string_append_len(v, eol + 1, next - eol - 1);
-				eol = next;
-			}
-			ret = clean_line(v->str);
-			g_string_free(v, TRUE);
-			return ret;
-		}
-		p = *eol ? eol + 1 : eol;
-	}
-	return NULL;
-}
-
-/* Read the header block of PATH (up to the first blank line, at most
- * 64 KiB): enough for the X-Fixscan-* headers without reading bodies of
- * the user's other drafts.  New string or NULL. */
-static char *read_headers(const char *path)
-{
-	char buf[65536 + 1];
-	ssize_t n;
-	size_t got = 0;
-	char *end;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-
-	if (fd < 0)
-		return NULL;
-	while (got < sizeof(buf) - 1 && (n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
-		got += n;
-	close(fd);
-	buf[got] = '\0';
-	/* a CRLF file reads the same */
-	for (end = buf; (end = strchr(end, '\r')); )
-		memmove(end, end + 1, strlen(end));
-	end = strstr(buf, "\n\n");
-	if (end)
-		end[1] = '\0';
-	return g_strdup(buf);
-}
-
-/* Every file of DIR/cur and DIR/new that carries an X-Fixscan-Key. */
-static GPtrArray *scan_folder(const char *dir)
-{
-	static const char *const subs[] = { "cur", "new" };
-	GPtrArray *found = g_ptr_array_new_with_free_func(existing_free);
-	size_t i;
-
-	for (i = 0; i < G_N_ELEMENTS(subs); i++) {
-		char *sub = g_build_filename(dir, subs[i], NULL);
-		DIR *d = opendir(sub);
-		struct dirent *de;
-
-		while (d && (de = readdir(d))) {
-			char *path, *hdrs, *key;
-			struct stat sb;
-
-			if (de->d_name[0] == '.')
-				continue;
-			path = g_build_filename(sub, de->d_name, NULL);
-			if (lstat(path, &sb) < 0 || !S_ISREG(sb.st_mode) ||
-			    !(hdrs = read_headers(path))) {
-				g_free(path);
-				continue;
-			}
-			key = header_value(hdrs, "X-Fixscan-Key");
-			if (key) {
-				struct existing *e = g_new0(struct existing, 1);
-				char *id = header_value(hdrs, "Message-Id");
-
-				e->path = path;
-				e->key = key;
-				e->digest = header_value(hdrs, "X-Fixscan-Digest");
-				e->message_id = clean_id(id);
-				e->edited = -1;
-				g_free(id);
-				g_ptr_array_add(found, e);
-				path = NULL;
-			}
-			g_free(hdrs);
-			g_free(path);
-		}
-		if (d)
-			closedir(d);
-		g_free(sub);
-	}
-	return found;
-}
-
-/* Whether the reviewer changed E: its body no longer matches the digest
- * fixscan wrote, or the digest is gone.  Unreadable counts as edited, so
- * it is never removed. */
-static bool is_edited(struct existing *e)
-{
-	struct fs_patch *p = NULL;
-	struct fs_error err = FS_ERROR_INIT;
-	const char *body;
-	size_t len;
-	char *digest;
-
-	if (e->edited >= 0)
-		return e->edited;
-	e->edited = 1;
-	if (!e->digest || fs_patch_parse_file(&p, e->path, &err) < 0)
-		return true;
-	body = fs_patch_body(p, &len);
-	if (body) {
-		digest = fs_draft_digest(body, len);
-		e->edited = strcmp(digest, e->digest) != 0;
-		g_free(digest);
-	}
-	fs_patch_free(p);
-	return e->edited;
-}
-
-/* A maildir file name: unique per host, process and call. */
-static char *unique_name(void)
-{
-	static unsigned counter;
-	char host[256] = "localhost";
-	struct timeval tv;
-	size_t i;
-
-	gettimeofday(&tv, NULL);
-	if (gethostname(host, sizeof(host) - 1) < 0 || !host[0])
-		strcpy(host, "localhost");
-	host[sizeof(host) - 1] = '\0';
-	/* '/' and ':' cannot be in a maildir name; maildir says \057, \072 */
-	for (i = 0; host[i]; i++)
-		if (host[i] == '/' || host[i] == ':')
-			host[i] = '_';
-	return g_strdup_printf("%lld.M%06ldP%dQ%uR%08x.%s", (long long)tv.tv_sec,
-			       (long)tv.tv_usec, (int)getpid(), ++counter,
-			       g_random_int(), host);
-}
-
-static int fsync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
-
-	if (fd < 0)
-		return -1;
-	rc = fsync(fd);
-	close(fd);
-	return rc;
-}
-
-/* Write D to DIR/tmp, fsync, and move it to DIR/cur with the draft flag.
- * On failure nothing is left behind: the tmp file goes, and cur/ only
- * ever gets complete files. */
-static int write_one(const struct fs_draft *d, const char *dir, char **path,
-		     struct fs_error *err)
-{
-	char *name = unique_name();
-	char *tmp = g_strdup_printf("%s/tmp/%s", dir, name);
-	char *cur = g_strdup_printf("%s/cur/%s:2,D", dir, name);
-	char *curdir = g_strdup_printf("%s/cur", dir);
-	size_t off = 0;
-	int fd, rc = 0, saved;
-
-	*path = NULL;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		rc = fs_error_set(err, FS_EIO, "cannot write a draft in '%s/tmp': %s", dir,
-				  strerror(errno));
-		goto out;
-	}
-	while (off < d->len) {
-		ssize_t n = write(fd, d->text + off, d->len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n == 0)
-				errno = EIO;
-			break;
-		}
-		off += n;
-	}
-	saved = errno;
-	if (off < d->len || fsync(fd) < 0) {
-		if (off >= d->len)
-			saved = errno;
-		close(fd);
-		unlink(tmp);
-		rc = fs_error_set(err, FS_EIO, "cannot write '%s': %s", tmp, strerror(saved));
-		goto out;
-	}
-	if (close(fd) < 0) {
-		saved = errno;
-		unlink(tmp);
-		rc = fs_error_set(err, FS_EIO, "cannot write '%s': %s", tmp, strerror(saved));
-		goto out;
-	}
-	/* link() refuses to replace an existing file, which a rename would
-	 * do silently; fall back to rename where links are not supported. */
-	if (link(tmp, cur) == 0) {
-		unlink(tmp);
-	} else if (errno == EEXIST || rename(tmp, cur) < 0) {
-		saved = errno;
-		unlink(tmp);
-		rc = fs_error_set(err, FS_EIO, "cannot move the draft into '%s': %s", curdir,
-				  strerror(saved));
-		goto out;
-	}
-	fsync_dir(curdir);
-	*path = cur;
-	cur = NULL;
-out:
-	g_free(curdir);
-	g_free(cur);
-	g_free(tmp);
-	g_free(name);
-	return rc;
-}
-
-int fs_drafts_write(struct fs_draft_result **results, const struct fs_drafts *d,
-		    const char *dir, struct fs_error *err)
-{
-	struct fs_draft_result *res;
-	GPtrArray *found = NULL;
-	size_t i, k;
-	int rc;
-
-	*results = res = g_new0(struct fs_draft_result, d->n ? d->n : 1);
-	rc = ensure_maildir(dir, err);
-	if (rc < 0)
-		return rc;
-	found = scan_folder(dir);
-	for (i = 0; i < d->n; i++) {
-		const struct fs_draft *dr = &d->v[i];
-		struct existing *match = NULL, *unedited = NULL, *edited = NULL;
-		GPtrArray *stale = g_ptr_array_new();
-
-		for (k = 0; k < found->len; k++) {
-			struct existing *e = found->pdata[k];
-
-			if (strcmp(e->key, dr->key))
-				continue;
-			if (!match && e->digest && !strcmp(e->digest, dr->digest)) {
-				match = e;
-				continue;
-			}
-			if (is_edited(e)) {
-				if (!edited)
-					edited = e;
-			} else {
-				if (!unedited)
-					unedited = e;
-				g_ptr_array_add(stale, g_strdup(e->path));
-			}
-		}
-		if (match) {
-			res[i].action = is_edited(match) ? FS_DRAFT_UNCHANGED_EDITED : FS_DRAFT_UNCHANGED;
-			res[i].path = g_strdup(match->path);
-			res[i].message_id = g_strdup(match->message_id);
-		} else {
-			rc = write_one(dr, dir, &res[i].path, err);
-			if (rc < 0) {
-				g_ptr_array_free(stale, TRUE);
-				break;
-			}
-			res[i].message_id = g_strdup(dr->message_id);
-			if (unedited) {
-				res[i].action = FS_DRAFT_REPLACED;
-				res[i].other = g_strdup(unedited->path);
-			} else if (edited) {
-				res[i].action = FS_DRAFT_KEPT_EDITED;
-				res[i].other = g_strdup(edited->path);
-			} else {
-				res[i].action = FS_DRAFT_WROTE;
-			}
-		}
-		if (stale->len) {
-			g_ptr_array_add(stale, NULL);
-			res[i].stale = (char **)g_ptr_array_free(stale, FALSE);
-		} else {
-			g_ptr_array_free(stale, TRUE);
-		}
-	}
-	g_ptr_array_free(found, TRUE);
-	return rc;
-}
-
-void fs_draft_results_free(struct fs_draft_result *res, size_t n)
-{
-	size_t i;
-
-	if (!res)
-		return;
-	for (i = 0; i < n; i++) {
-		g_free(res[i].path);
-		g_free(res[i].message_id);
-		g_free(res[i].other);
-		g_strfreev(res[i].stale);
-	}
-	g_free(res);
-}
-
-int fs_drafts_index(struct fs_draft_result *res, size_t n, struct fs_store *st,
-		    const char *const *tags, struct fs_error *err)
-{
-	size_t i, k;
-	int rc;
-
-	for (i = 0; st && i < n; i++) {
-		if (!res[i].path || res[i].indexed)
-			continue;
-		rc = fs_store_index_file(st, res[i].path, tags, err);
-		if (rc < 0)
-			return rc;
-		res[i].indexed = true;
-	}
-	/* Only now that the new drafts are safe in the database do the
-	 * outdated ones go; a run that stops before here leaves them for
-	 * the next run, which finds them stale again. */
-	for (i = 0; i < n; i++) {
-		for (k = 0; res[i].stale && res[i].stale[k]; k++) {
-			rc = st ? fs_store_remove_file(st, res[i].stale[k], err) : 0;
-			if (rc < 0)
-				return rc;
-			if (unlink(res[i].stale[k]) < 0 && errno != ENOENT)
-				return fs_error_set(err, FS_EIO, "cannot remove the outdated draft '%s': %s",
-						    res[i].stale[k], strerror(errno));
-		}
-	}
-	return 0;
-}
-
-void fs_drafts_check_indexed(struct fs_draft_result *res, size_t n, struct fs_store *st)
-{
-	size_t i;
-
-	for (i = 0; st && i < n; i++) {
-		struct fs_store_message m;
-		struct fs_error err = FS_ERROR_INIT;
-
-		if (!res[i].path || res[i].indexed || !res[i].message_id)
-			continue;
-		if (fs_store_find_message(st, res[i].message_id, &m, &err) == 0) {
-			res[i].indexed = true;
-			fs_store_message_clear(&m);
-		}
-	}
-}
-
-bool fs_drafts_need_store(const struct fs_draft_result *res, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if ((res[i].path && !res[i].indexed) || res[i].stale)
-			return true;
-	return false;
 }
 
 bool fs_draft_is_draft(const char *path, const struct fs_patch *p)

@@ -1,5 +1,6 @@
-/* Unit tests for src/draft.c: reply composition, the bodies written for
- * each finding kind, and writing into a maildir.
+/* Unit tests for lib/draft.c: reply composition and the bodies written
+ * for each finding kind.  Identity, writing and saving are tested in
+ * test-identity.c, test-maildir.c and test-drafts.c.
  *
  * Reviews are built by hand: the patches are parsed from invented mails
  * written to a temporary directory, the findings filled in directly.  The
@@ -186,91 +187,6 @@ static void test_digest(void **state)
 	g_free(b);
 	g_free(c);
 	g_free(d);
-}
-
-/* ---- identity ------------------------------------------------------------ */
-
-static void test_identity_pick(void **state)
-{
-	struct fs_identity id;
-	struct fs_error err = FS_ERROR_INIT;
-
-	assert_int_equal(fs_identity_pick(&id, "Nm Name", "nm@example.org", "Git Name",
-					  "git@example.org", &err), 0);
-	assert_string_equal(id.name, "Nm Name");
-	assert_string_equal(id.email, "nm@example.org");
-	assert_string_equal(id.source, "notmuch config");
-	fs_identity_clear(&id);
-
-	/* notmuch has only the address: the name comes from git */
-	assert_int_equal(fs_identity_pick(&id, NULL, "nm@example.org", "Git Name",
-					  "git@example.org", &err), 0);
-	assert_string_equal(id.name, "Git Name");
-	assert_string_equal(id.email, "nm@example.org");
-	fs_identity_clear(&id);
-
-	assert_int_equal(fs_identity_pick(&id, "", "", "Git Name", "git@example.org", &err), 0);
-	assert_string_equal(id.name, "Git Name");
-	assert_string_equal(id.email, "git@example.org");
-	assert_string_equal(id.source, "git config");
-	fs_identity_clear(&id);
-
-	/* a name with a header in it stays one line */
-	assert_int_equal(fs_identity_pick(&id, "Eve\r\nBcc: x@example.org", "eve@example.org",
-					  NULL, NULL, &err), 0);
-	assert_string_equal(id.name, "Eve Bcc: x@example.org");
-	fs_identity_clear(&id);
-
-	assert_int_equal(fs_identity_pick(&id, "Nm Name", NULL, "Git Name", NULL, &err),
-			 FS_ENOTFOUND);
-	assert_non_null(strstr(err.message, "user.primary_email"));
-	assert_non_null(strstr(err.message, "user.email"));
-	assert_null(id.email);
-
-	assert_int_equal(fs_identity_pick(&id, NULL, "not-an-address", NULL, NULL, &err),
-			 FS_EPARSE);
-	assert_non_null(strstr(err.message, "'not-an-address'"));
-}
-
-/* A repository with CONFIG_TEXT as its config, through libgit2. */
-static struct fs_config *repo_config(const char *name, const char *user, const char *email)
-{
-	char path[512];
-	git_repository *repo = NULL;
-	git_config *cfg = NULL;
-	struct fs_config *out = NULL;
-	struct fs_error err = FS_ERROR_INIT;
-
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
-	assert_int_equal(git_repository_init(&repo, path, 1), 0);
-	assert_int_equal(git_repository_config(&cfg, repo), 0);
-	if (user)
-		assert_int_equal(git_config_set_string(cfg, "user.name", user), 0);
-	if (email)
-		assert_int_equal(git_config_set_string(cfg, "user.email", email), 0);
-	git_config_free(cfg);
-	git_repository_free(repo);
-	assert_int_equal(fs_config_open(&out, path, &err), 0);
-	return out;
-}
-
-static void test_identity_lookup_git(void **state)
-{
-	struct fs_identity id;
-	struct fs_error err = FS_ERROR_INIT;
-	struct fs_config *cfg = repo_config("repo-with-user", "Gita Git", "gita@example.net");
-
-	assert_int_equal(fs_identity_lookup(&id, NULL, cfg, &err), 0);
-	assert_string_equal(id.name, "Gita Git");
-	assert_string_equal(id.email, "gita@example.net");
-	assert_string_equal(id.source, "git config");
-	fs_identity_clear(&id);
-	fs_config_free(cfg);
-
-	cfg = repo_config("repo-without-user", NULL, NULL);
-	assert_int_equal(fs_identity_lookup(&id, NULL, cfg, &err), FS_ENOTFOUND);
-	assert_non_null(strstr(err.message, "user.name"));
-	fs_config_free(cfg);
 }
 
 /* ---- composing ----------------------------------------------------------- */
@@ -855,192 +771,10 @@ static void test_build_modes(void **state)
 	fixture_free(x);
 }
 
-/* ---- writing ------------------------------------------------------------- */
+/* ---- unsent drafts --------------------------------------------------------- */
 
-static int count_files(const char *dir, const char *sub)
+static void test_is_draft(void **state)
 {
-	char *p = g_build_filename(dir, sub, NULL);
-	GDir *d = g_dir_open(p, 0, NULL);
-	int n = 0;
-
-	while (d && g_dir_read_name(d))
-		n++;
-	if (d)
-		g_dir_close(d);
-	g_free(p);
-	return n;
-}
-
-static void one_draft(struct fs_drafts *dl, const char *body)
-{
-	struct fs_patch *p = mail(PATCH_MAIL);
-	struct fs_error err = FS_ERROR_INIT;
-
-	dl->v = g_renew(struct fs_draft, dl->v, dl->n + 1);
-	assert_int_equal(fs_draft_compose(&dl->v[dl->n], p, &rita, "patch <patch3@stable.example.org>",
-					  "003/024 x", body, NOW, &err), 0);
-	dl->n++;
-	fs_patch_free(p);
-}
-
-static void test_write_idempotent(void **state)
-{
-	char *dir = g_build_filename(tmpdir, "Drafts", NULL);
-	struct fs_drafts dl = FS_DRAFTS_INIT, dl2 = FS_DRAFTS_INIT;
-	struct fs_draft_result *res = NULL;
-	struct fs_error err = FS_ERROR_INIT;
-	char *first, *edited, *text;
-	gsize len;
-	FILE *f;
-
-	one_draft(&dl, "The first findings.\n");
-	assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), 0);
-	assert_int_equal(res[0].action, FS_DRAFT_WROTE);
-	assert_true(g_str_has_suffix(res[0].path, ":2,D"));
-	assert_non_null(strstr(res[0].path, "/Drafts/cur/"));
-	assert_string_equal(res[0].message_id, dl.v[0].message_id);
-	assert_int_equal(count_files(dir, "cur"), 1);
-	assert_int_equal(count_files(dir, "tmp"), 0);
-	assert_int_equal(count_files(dir, "new"), 0);
-	assert_true(g_file_get_contents(res[0].path, &text, &len, NULL));
-	assert_int_equal(len, dl.v[0].len);
-	assert_memory_equal(text, dl.v[0].text, len);
-	g_free(text);
-	first = g_strdup(res[0].path);
-	fs_draft_results_free(res, 1);
-
-	/* the same findings again (a new Message-Id and Date): unchanged */
-	one_draft(&dl2, "The first findings.\n");
-	assert_int_equal(fs_drafts_write(&res, &dl2, dir, &err), 0);
-	assert_int_equal(res[0].action, FS_DRAFT_UNCHANGED);
-	assert_string_equal(res[0].path, first);
-	assert_string_equal(res[0].message_id, dl.v[0].message_id);
-	assert_null(res[0].stale);
-	assert_int_equal(count_files(dir, "cur"), 1);
-	fs_draft_results_free(res, 1);
-	fs_drafts_clear(&dl2);
-
-	/* other findings: the unedited draft is replaced */
-	one_draft(&dl2, "Other findings.\n");
-	assert_int_equal(fs_drafts_write(&res, &dl2, dir, &err), 0);
-	assert_int_equal(res[0].action, FS_DRAFT_REPLACED);
-	assert_string_equal(res[0].other, first);
-	assert_non_null(res[0].stale);
-	assert_string_equal(res[0].stale[0], first);
-	assert_null(res[0].stale[1]);
-	assert_int_equal(count_files(dir, "cur"), 2);
-	/* without a store only the stale file goes */
-	assert_int_equal(fs_drafts_index(res, 1, NULL, NULL, &err), 0);
-	assert_int_equal(count_files(dir, "cur"), 1);
-	assert_false(g_file_test(first, G_FILE_TEST_EXISTS));
-	edited = g_strdup(res[0].path);
-	fs_draft_results_free(res, 1);
-	fs_drafts_clear(&dl2);
-
-	/* the reviewer edits it */
-	f = fopen(edited, "a");
-	assert_non_null(f);
-	fputs("My own words.\n", f);
-	fclose(f);
-	one_draft(&dl2, "Other findings.\n");
-	assert_int_equal(fs_drafts_write(&res, &dl2, dir, &err), 0);
-	assert_int_equal(res[0].action, FS_DRAFT_UNCHANGED_EDITED);
-	assert_string_equal(res[0].path, edited);
-	assert_null(res[0].stale);
-	fs_draft_results_free(res, 1);
-	fs_drafts_clear(&dl2);
-
-	/* ... and the findings change: the edited one stays, a new one comes */
-	one_draft(&dl2, "Third findings.\n");
-	assert_int_equal(fs_drafts_write(&res, &dl2, dir, &err), 0);
-	assert_int_equal(res[0].action, FS_DRAFT_KEPT_EDITED);
-	assert_string_equal(res[0].other, edited);
-	assert_null(res[0].stale);
-	assert_int_equal(count_files(dir, "cur"), 2);
-	assert_true(g_file_test(edited, G_FILE_TEST_EXISTS));
-	fs_draft_results_free(res, 1);
-	fs_drafts_clear(&dl2);
-
-	fs_drafts_clear(&dl);
-	g_free(edited);
-	g_free(first);
-	g_free(dir);
-}
-
-/* A draft a mail client moved to new/ still counts. */
-static void test_write_finds_new(void **state)
-{
-	char *dir = g_build_filename(tmpdir, "Drafts-new", NULL);
-	struct fs_drafts dl = FS_DRAFTS_INIT;
-	struct fs_draft_result *res = NULL;
-	struct fs_error err = FS_ERROR_INIT;
-	char *moved;
-
-	one_draft(&dl, "Findings.\n");
-	assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), 0);
-	moved = g_build_filename(dir, "new", "moved", NULL);
-	assert_int_equal(rename(res[0].path, moved), 0);
-	fs_draft_results_free(res, 1);
-	assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), 0);
-	assert_int_equal(res[0].action, FS_DRAFT_UNCHANGED);
-	assert_string_equal(res[0].path, moved);
-	fs_draft_results_free(res, 1);
-	fs_drafts_clear(&dl);
-	g_free(moved);
-	g_free(dir);
-}
-
-static void test_write_errors(void **state)
-{
-	char *file = g_build_filename(tmpdir, "a-file", NULL);
-	char *dir = g_build_filename(file, "Drafts", NULL);
-	struct fs_drafts dl = FS_DRAFTS_INIT;
-	struct fs_draft_result *res = NULL;
-	struct fs_error err = FS_ERROR_INIT;
-
-	assert_true(g_file_set_contents(file, "x", 1, NULL));
-	one_draft(&dl, "Findings.\n");
-	assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), FS_EIO);
-	assert_non_null(strstr(err.message, "cannot create the drafts folder"));
-	assert_non_null(strstr(err.message, "Not a directory"));
-	assert_null(res[0].path);
-	fs_draft_results_free(res, 1);
-	g_free(dir);
-
-	/* tmp/ that is not a directory: nothing reaches cur/ */
-	dir = g_build_filename(tmpdir, "Drafts-badtmp", NULL);
-	assert_int_equal(g_mkdir_with_parents(dir, 0700), 0);
-	{
-		char *tmp = g_build_filename(dir, "tmp", NULL);
-		char *cur = g_build_filename(dir, "cur", NULL);
-		assert_int_equal(mkdir(cur, 0700), 0);
-		assert_true(g_file_set_contents(tmp, "x", 1, NULL));
-		assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), FS_EIO);
-		assert_int_equal(count_files(dir, "cur"), 0);
-		fs_draft_results_free(res, 1);
-		g_free(tmp);
-		g_free(cur);
-	}
-	fs_drafts_clear(&dl);
-	g_free(dir);
-	g_free(file);
-}
-
-static void test_dir_and_tags(void **state)
-{
-	struct fs_error err = FS_ERROR_INIT;
-	char *d = fs_drafts_dir("/some/where", NULL, &err);
-	char **tags = fs_drafts_tags(NULL);
-
-	assert_string_equal(d, "/some/where");
-	g_free(d);
-	assert_null(fs_drafts_dir(NULL, NULL, &err));
-	assert_non_null(strstr(err.message, "--drafts-dir"));
-	assert_string_equal(tags[0], "draft");
-	assert_string_equal(tags[1], "fixscan");
-	assert_null(tags[2]);
-	g_strfreev(tags);
-
 	assert_true(fs_draft_is_draft("/m/Drafts/cur/123.host:2,DS", NULL));
 	assert_true(fs_draft_is_draft("/m/Drafts/cur/123.host:2,D", NULL));
 	assert_false(fs_draft_is_draft("/m/inbox/cur/123.host:2,S", NULL));
@@ -1088,8 +822,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reply_subject),
 		cmocka_unit_test(test_digest),
-		cmocka_unit_test(test_identity_pick),
-		cmocka_unit_test(test_identity_lookup_git),
 		cmocka_unit_test(test_compose_headers),
 		cmocka_unit_test(test_compose_unique_ids),
 		cmocka_unit_test(test_compose_references_growth),
@@ -1103,10 +835,7 @@ int main(void)
 		cmocka_unit_test(test_body_ignored_and_present),
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_build_modes),
-		cmocka_unit_test(test_write_idempotent),
-		cmocka_unit_test(test_write_finds_new),
-		cmocka_unit_test(test_write_errors),
-		cmocka_unit_test(test_dir_and_tags),
+		cmocka_unit_test(test_is_draft),
 	};
 
 	return cmocka_run_group_tests_name("draft", tests, setup, teardown);

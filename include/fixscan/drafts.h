@@ -1,0 +1,150 @@
+/* fixscan: saving composed drafts into the reviewer's drafts folder.
+ *
+ * The one save policy review and check share: write the drafts into a
+ * maildir (fixscan/maildir.h), and when that folder is inside the
+ * notmuch mail root, index them with their tags and remove the outdated
+ * drafts they replace.  What happened comes back as typed results; the
+ * commands print them, each in its own format.
+ *
+ * A draft whose key already has a file in the folder is not written
+ * twice: enum fs_draft_action says what is done instead.  The only file
+ * ever removed is a draft fixscan wrote itself whose body still matches
+ * its X-Fixscan-Digest (fixscan/draft.h), and only once its replacement
+ * is safely indexed.
+ *
+ * Configuration is resolved by the caller: the functions here take the
+ * values (the --drafts-dir flag, the notmuch config's fixscan.drafts and
+ * fixscan.draft_tags) and never read a config themselves.
+ */
+#ifndef FIXSCAN_DRAFTS_H
+#define FIXSCAN_DRAFTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "fixscan/draft.h"
+#include "fixscan/error.h"
+#include "fixscan/store.h"
+
+/* ---- where and how ------------------------------------------------------ */
+
+/* The drafts folder: FLAG (--drafts-dir) when given, else CFG (the
+ * notmuch config's fixscan.drafts), else ROOT/Drafts.  A relative CFG is
+ * taken from the mail root ROOT.  Any may be NULL.  New string (g_free()),
+ * or NULL with ERR set when there is neither a flag, nor CFG, nor ROOT. */
+char *fs_drafts_dir(const char *flag, const char *cfg, const char *root,
+		    struct fs_error *err);
+
+/* The tags a new draft gets: CFG (the notmuch config's
+ * fixscan.draft_tags, names separated by ';'), else "draft" and
+ * "fixscan".  A NULL-terminated array (g_strfreev()). */
+char **fs_drafts_tags(const char *cfg);
+
+/* ---- the save policy ---------------------------------------------------- */
+
+enum fs_draft_action {
+	FS_DRAFT_WROTE,          /* a new file */
+	FS_DRAFT_UNCHANGED,      /* the draft there says the same already */
+	FS_DRAFT_UNCHANGED_EDITED, /* ... and the reviewer has edited it */
+	FS_DRAFT_REPLACED,       /* a new file; the outdated unedited one goes */
+	FS_DRAFT_KEPT_EDITED,    /* a new file; the reviewer's edited one stays */
+};
+
+/* What fs_drafts_save() did with one draft.  Paths are shown paths:
+ * relative to the mail root when inside it, else absolute. */
+struct fs_drafts_saved_draft {
+	enum fs_draft_action action;
+	char *label;       /* the draft's label ("003/024 ...") */
+	char *path;        /* the file holding the draft now; NULL when the
+			    * save stopped before this draft */
+	char *other;       /* REPLACED / KEPT_EDITED: the older file */
+	char **removed;    /* outdated unedited drafts of the same key that
+			    * were removed; NULL-terminated, or NULL */
+	bool indexed_now;  /* UNCHANGED*: the file was there but not in the
+			    * database, and now is */
+};
+
+/* What fs_drafts_save() did; start with FS_DRAFTS_SAVED_INIT, release
+ * with fs_drafts_saved_clear(). */
+struct fs_drafts_saved {
+	struct fs_drafts_saved_draft *v; /* one per draft, in order */
+	size_t n;
+	char *dir;          /* the folder, canonical */
+	char *root;         /* the mail root, canonical; NULL without a store */
+	bool outside;       /* DIR is not inside ROOT: nothing was indexed,
+			     * outdated drafts were only removed from disk */
+	bool complete;      /* every draft is in the folder: writing did not
+			     * stop half way */
+	struct fs_error index_err; /* writing failed (ERR says why) and indexing
+				    * what was written failed too: why */
+};
+#define FS_DRAFTS_SAVED_INIT { NULL, 0, NULL, NULL, false, false, FS_ERROR_INIT }
+void fs_drafts_saved_clear(struct fs_drafts_saved *s);
+
+struct fs_drafts_save_opts {
+	const char *const *tags; /* tags for new drafts; NULL: fs_drafts_tags(NULL) */
+	double lock_wait;        /* seconds to wait for a locked database */
+};
+#define FS_DRAFTS_SAVE_OPTS_INIT { NULL, 5.0 }
+
+/* Save the drafts D into the maildir DIR (created when missing) and fill
+ * *OUT.  *STORE is the caller's read-only store, or NULL (then DIR counts
+ * as outside the mail root).  When DIR is inside the mail root and there
+ * is anything to index or remove, *STORE is closed (and set to NULL) and
+ * the database opened writable for the time it takes, waiting for a lock
+ * as OPTS says; what was written is indexed even when writing stopped
+ * half way.
+ *
+ * Returns 0; or the writing error (FS_EIO) with ERR set; or the indexing
+ * error (FS_ESTORE, FS_EIO).  A locked database gives FS_ELOCKED with the
+ * drafts written, *OUT filled, and ERR saying "N drafts written but not
+ * indexed (run again to index them): ...": the next run indexes them.
+ * *OUT is filled in every case and must be cleared. */
+int fs_drafts_save(struct fs_drafts_saved *out, const struct fs_drafts *d,
+		   const char *dir, struct fs_store **store,
+		   const struct fs_drafts_save_opts *opts, struct fs_error *err);
+
+/* ---- the steps of the policy -------------------------------------------- */
+
+/* What happened to one draft, with full paths. */
+struct fs_draft_result {
+	enum fs_draft_action action;
+	char *path;        /* the file holding the draft now (new or existing) */
+	char *message_id;  /* the Message-Id of that file, without <> */
+	char *other;       /* REPLACED / KEPT_EDITED: the older file */
+	char **stale;      /* unedited outdated drafts with the same key,
+			    * removed by fs_drafts_index(); NULL-terminated
+			    * (g_strfreev()), may be NULL */
+	bool indexed;      /* set by fs_drafts_index() or by the caller */
+};
+
+/* Write the N drafts of D into the maildir DIR (created with cur/, new/
+ * and tmp/ when missing).  A draft whose key already has a file in cur/
+ * or new/ is handled as enum fs_draft_action says; a new file goes into
+ * cur/ with the ":2,D" flag through fs_maildir_write().  *RESULTS gets one
+ * entry per draft (release with fs_draft_results_free()), also when an
+ * error stops the writing half way (entries not reached have a NULL
+ * path).  Returns 0, or FS_EIO with ERR naming the file; no partial file
+ * is ever left in cur/. */
+int fs_drafts_write(struct fs_draft_result **results, const struct fs_drafts *d,
+		    const char *dir, struct fs_error *err);
+void fs_draft_results_free(struct fs_draft_result *res, size_t n);
+
+/* Mark the results whose Message-Id the store ST (read-only will do)
+ * knows already as indexed.  ST may be NULL: nothing is marked. */
+void fs_drafts_check_indexed(struct fs_draft_result *res, size_t n,
+			     struct fs_store *st);
+
+/* Whether fs_drafts_index() has anything to do: a draft not indexed, or
+ * a stale draft to remove. */
+bool fs_drafts_need_store(const struct fs_draft_result *res, size_t n);
+
+/* Index every result that is not yet indexed into the writable store ST
+ * with TAGS, then remove the stale drafts (from the database and the
+ * disk).  With ST NULL (a folder outside the mail root) nothing is
+ * indexed and the stale files are only removed from the disk.  Stops at
+ * the first failure: FS_ESTORE / FS_EIO with ERR set. */
+int fs_drafts_index(struct fs_draft_result *res, size_t n, struct fs_store *st,
+		    const char *const *tags, struct fs_error *err);
+
+#endif

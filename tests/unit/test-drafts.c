@@ -1,0 +1,680 @@
+/* Unit tests for lib/drafts.c: the drafts folder and tags, writing
+ * drafts into a maildir, and fs_drafts_save(), the save policy review and
+ * check share, against a real notmuch database.
+ *
+ * The group setup writes a notmuch config and a mail root into a
+ * temporary directory, points NOTMUCH_CONFIG at it and runs the real
+ * "notmuch new".  The drafts are composed from an invented mail.
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <glib.h>
+#include <gmime/gmime.h>
+#include <notmuch.h>
+
+#include "fixscan/draft.h"
+#include "fixscan/drafts.h"
+
+static char tmpdir[256], mailroot[300];
+static int nfiles;
+
+#define NOW ((time_t)1700000000)
+
+/* A mail in a file of its own, parsed. */
+static struct fs_patch *mail(const char *text)
+{
+	char path[512];
+	struct fs_patch *p = NULL;
+	struct fs_error err = FS_ERROR_INIT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/mail%d.eml", tmpdir, nfiles++);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(fs_patch_parse_file(&p, path, &err), 0);
+	return p;
+}
+
+#define PATCH_MAIL \
+	"From: Greta Kroll <greta@stable.example.org>\n" \
+	"To: linux-kernel@vger.kernel.org\n" \
+	"Cc: stable@vger.kernel.org, Rita Reviewer <RITA@example.org>,\n" \
+	" Dmitri Orlov <dorlov@example.com>, greta@stable.example.org\n" \
+	"Subject: [PATCH 4.4 03/24] netfilter: x_tables: check the offset\n" \
+	"Date: Fri, 15 Apr 2016 03:44:54 +0200\n" \
+	"Message-Id: <patch3@stable.example.org>\n" \
+	"In-Reply-To: <cover@stable.example.org>\n" \
+	"References: <cover@stable.example.org>\n" \
+	"\n" \
+	"4.4-stable review patch.  If anyone has any objections, please let me know.\n" \
+	"\n" \
+	"------------------\n" \
+	"\n" \
+	"commit 404cd27d8378ed8ee4484af6268453059eb27a44 upstream.\n" \
+	"\n" \
+	"Check the offset.\n" \
+	"\n" \
+	"Signed-off-by: Someone <someone@example.org>\n"
+
+
+static struct fs_identity rita = { (char *)"Rita Reviewer", (char *)"rita@example.org",
+				   "notmuch config" };
+
+/* ---- writing ------------------------------------------------------------- */
+
+static int count_files(const char *dir, const char *sub)
+{
+	char *p = g_build_filename(dir, sub, NULL);
+	GDir *d = g_dir_open(p, 0, NULL);
+	int n = 0;
+
+	while (d && g_dir_read_name(d))
+		n++;
+	if (d)
+		g_dir_close(d);
+	g_free(p);
+	return n;
+}
+
+static void one_draft(struct fs_drafts *dl, const char *body)
+{
+	struct fs_patch *p = mail(PATCH_MAIL);
+	struct fs_error err = FS_ERROR_INIT;
+
+	dl->v = g_renew(struct fs_draft, dl->v, dl->n + 1);
+	assert_int_equal(fs_draft_compose(&dl->v[dl->n], p, &rita, "patch <patch3@stable.example.org>",
+					  "003/024 x", body, NOW, &err), 0);
+	dl->n++;
+	fs_patch_free(p);
+}
+
+static void test_write_idempotent(void **state)
+{
+	char *dir = g_build_filename(tmpdir, "Drafts", NULL);
+	struct fs_drafts dl = FS_DRAFTS_INIT, dl2 = FS_DRAFTS_INIT;
+	struct fs_draft_result *res = NULL;
+	struct fs_error err = FS_ERROR_INIT;
+	char *first, *edited, *text;
+	gsize len;
+	FILE *f;
+
+	one_draft(&dl, "The first findings.\n");
+	assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), 0);
+	assert_int_equal(res[0].action, FS_DRAFT_WROTE);
+	assert_true(g_str_has_suffix(res[0].path, ":2,D"));
+	assert_non_null(strstr(res[0].path, "/Drafts/cur/"));
+	assert_string_equal(res[0].message_id, dl.v[0].message_id);
+	assert_int_equal(count_files(dir, "cur"), 1);
+	assert_int_equal(count_files(dir, "tmp"), 0);
+	assert_int_equal(count_files(dir, "new"), 0);
+	assert_true(g_file_get_contents(res[0].path, &text, &len, NULL));
+	assert_int_equal(len, dl.v[0].len);
+	assert_memory_equal(text, dl.v[0].text, len);
+	g_free(text);
+	first = g_strdup(res[0].path);
+	fs_draft_results_free(res, 1);
+
+	/* the same findings again (a new Message-Id and Date): unchanged */
+	one_draft(&dl2, "The first findings.\n");
+	assert_int_equal(fs_drafts_write(&res, &dl2, dir, &err), 0);
+	assert_int_equal(res[0].action, FS_DRAFT_UNCHANGED);
+	assert_string_equal(res[0].path, first);
+	assert_string_equal(res[0].message_id, dl.v[0].message_id);
+	assert_null(res[0].stale);
+	assert_int_equal(count_files(dir, "cur"), 1);
+	fs_draft_results_free(res, 1);
+	fs_drafts_clear(&dl2);
+
+	/* other findings: the unedited draft is replaced */
+	one_draft(&dl2, "Other findings.\n");
+	assert_int_equal(fs_drafts_write(&res, &dl2, dir, &err), 0);
+	assert_int_equal(res[0].action, FS_DRAFT_REPLACED);
+	assert_string_equal(res[0].other, first);
+	assert_non_null(res[0].stale);
+	assert_string_equal(res[0].stale[0], first);
+	assert_null(res[0].stale[1]);
+	assert_int_equal(count_files(dir, "cur"), 2);
+	/* without a store only the stale file goes */
+	assert_int_equal(fs_drafts_index(res, 1, NULL, NULL, &err), 0);
+	assert_int_equal(count_files(dir, "cur"), 1);
+	assert_false(g_file_test(first, G_FILE_TEST_EXISTS));
+	edited = g_strdup(res[0].path);
+	fs_draft_results_free(res, 1);
+	fs_drafts_clear(&dl2);
+
+	/* the reviewer edits it */
+	f = fopen(edited, "a");
+	assert_non_null(f);
+	fputs("My own words.\n", f);
+	fclose(f);
+	one_draft(&dl2, "Other findings.\n");
+	assert_int_equal(fs_drafts_write(&res, &dl2, dir, &err), 0);
+	assert_int_equal(res[0].action, FS_DRAFT_UNCHANGED_EDITED);
+	assert_string_equal(res[0].path, edited);
+	assert_null(res[0].stale);
+	fs_draft_results_free(res, 1);
+	fs_drafts_clear(&dl2);
+
+	/* ... and the findings change: the edited one stays, a new one comes */
+	one_draft(&dl2, "Third findings.\n");
+	assert_int_equal(fs_drafts_write(&res, &dl2, dir, &err), 0);
+	assert_int_equal(res[0].action, FS_DRAFT_KEPT_EDITED);
+	assert_string_equal(res[0].other, edited);
+	assert_null(res[0].stale);
+	assert_int_equal(count_files(dir, "cur"), 2);
+	assert_true(g_file_test(edited, G_FILE_TEST_EXISTS));
+	fs_draft_results_free(res, 1);
+	fs_drafts_clear(&dl2);
+
+	fs_drafts_clear(&dl);
+	g_free(edited);
+	g_free(first);
+	g_free(dir);
+}
+
+/* A draft a mail client moved to new/ still counts. */
+static void test_write_finds_new(void **state)
+{
+	char *dir = g_build_filename(tmpdir, "Drafts-new", NULL);
+	struct fs_drafts dl = FS_DRAFTS_INIT;
+	struct fs_draft_result *res = NULL;
+	struct fs_error err = FS_ERROR_INIT;
+	char *moved;
+
+	one_draft(&dl, "Findings.\n");
+	assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), 0);
+	moved = g_build_filename(dir, "new", "moved", NULL);
+	assert_int_equal(rename(res[0].path, moved), 0);
+	fs_draft_results_free(res, 1);
+	assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), 0);
+	assert_int_equal(res[0].action, FS_DRAFT_UNCHANGED);
+	assert_string_equal(res[0].path, moved);
+	fs_draft_results_free(res, 1);
+	fs_drafts_clear(&dl);
+	g_free(moved);
+	g_free(dir);
+}
+
+static void test_write_errors(void **state)
+{
+	char *file = g_build_filename(tmpdir, "a-file", NULL);
+	char *dir = g_build_filename(file, "Drafts", NULL);
+	struct fs_drafts dl = FS_DRAFTS_INIT;
+	struct fs_draft_result *res = NULL;
+	struct fs_error err = FS_ERROR_INIT;
+
+	assert_true(g_file_set_contents(file, "x", 1, NULL));
+	one_draft(&dl, "Findings.\n");
+	assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), FS_EIO);
+	assert_non_null(strstr(err.message, "cannot create the drafts folder"));
+	assert_non_null(strstr(err.message, "Not a directory"));
+	assert_null(res[0].path);
+	fs_draft_results_free(res, 1);
+	g_free(dir);
+
+	/* tmp/ that is not a directory: nothing reaches cur/ */
+	dir = g_build_filename(tmpdir, "Drafts-badtmp", NULL);
+	assert_int_equal(g_mkdir_with_parents(dir, 0700), 0);
+	{
+		char *tmp = g_build_filename(dir, "tmp", NULL);
+		char *cur = g_build_filename(dir, "cur", NULL);
+		assert_int_equal(mkdir(cur, 0700), 0);
+		assert_true(g_file_set_contents(tmp, "x", 1, NULL));
+		assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), FS_EIO);
+		assert_int_equal(count_files(dir, "cur"), 0);
+		fs_draft_results_free(res, 1);
+		g_free(tmp);
+		g_free(cur);
+	}
+	fs_drafts_clear(&dl);
+	g_free(dir);
+	g_free(file);
+}
+
+static void test_dir_and_tags(void **state)
+{
+	struct fs_error err = FS_ERROR_INIT;
+	char *d = fs_drafts_dir("/some/where", NULL, NULL, &err);
+	char **tags = fs_drafts_tags(NULL);
+
+	assert_string_equal(d, "/some/where");
+	g_free(d);
+	assert_null(fs_drafts_dir(NULL, NULL, NULL, &err));
+	assert_non_null(strstr(err.message, "--drafts-dir"));
+	assert_string_equal(tags[0], "draft");
+	assert_string_equal(tags[1], "fixscan");
+	assert_null(tags[2]);
+	g_strfreev(tags);
+}
+
+/* The config values, as the caller read them. */
+static void test_dir_and_tags_config(void **state)
+{
+	struct fs_error err = FS_ERROR_INIT;
+	char *d;
+	char **tags;
+
+	d = fs_drafts_dir(NULL, "Mine", "/mail", &err);
+	assert_string_equal(d, "/mail/Mine");
+	g_free(d);
+	d = fs_drafts_dir(NULL, "/abs/Drafts", "/mail", &err);
+	assert_string_equal(d, "/abs/Drafts");
+	g_free(d);
+	d = fs_drafts_dir(NULL, NULL, "/mail", &err);
+	assert_string_equal(d, "/mail/Drafts");
+	g_free(d);
+	d = fs_drafts_dir("/flag", "Mine", "/mail", &err);
+	assert_string_equal(d, "/flag");
+	g_free(d);
+
+	tags = fs_drafts_tags(" review ;;to-send\r\n; ");
+	assert_string_equal(tags[0], "review");
+	assert_string_equal(tags[1], "to-send");
+	assert_null(tags[2]);
+	g_strfreev(tags);
+	tags = fs_drafts_tags(" ; ");
+	assert_string_equal(tags[0], "draft");
+	g_strfreev(tags);
+}
+
+/* ---- the save policy ------------------------------------------------------ */
+
+static void keyed_draft(struct fs_drafts *dl, const char *key, const char *body)
+{
+	struct fs_patch *p = mail(PATCH_MAIL);
+	struct fs_error err = FS_ERROR_INIT;
+
+	dl->v = g_renew(struct fs_draft, dl->v, dl->n + 1);
+	assert_int_equal(fs_draft_compose(&dl->v[dl->n], p, &rita, key, "003/024 x", body, NOW,
+					  &err), 0);
+	dl->n++;
+	fs_patch_free(p);
+}
+
+static struct fs_store *open_ro(void)
+{
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_store *st = NULL;
+
+	if (fs_store_open(&st, false, 1.0, &err) < 0)
+		fail_msg("fs_store_open: %s", err.message);
+	return st;
+}
+
+/* How many messages match "id:ID" plus EXTRA (may be NULL). */
+static size_t count_id(const char *id, const char *extra)
+{
+	struct fs_store *st = open_ro();
+	struct fs_store_messages m = { NULL, 0 };
+	struct fs_error err = FS_ERROR_INIT;
+	char *q = g_strdup_printf("id:\"%s\"%s%s", id, extra ? " and " : "", extra ? extra : "");
+	size_t n;
+
+	assert_int_equal(fs_store_search(st, q, &m, &err), 0);
+	n = m.n;
+	fs_store_messages_free(&m);
+	fs_store_free(st);
+	g_free(q);
+	return n;
+}
+
+static char *in_root(const char *shown)
+{
+	return g_build_filename(mailroot, shown, NULL);
+}
+
+static int save(struct fs_drafts_saved *s, const struct fs_drafts *dl, const char *dir,
+		struct fs_store **st, struct fs_error *err)
+{
+	static const char *const tags[] = { "draft", "mytag", NULL };
+	struct fs_drafts_save_opts opts = FS_DRAFTS_SAVE_OPTS_INIT;
+
+	opts.tags = tags;
+	opts.lock_wait = 0.3;
+	return fs_drafts_save(s, dl, dir, st, &opts, err);
+}
+
+/* Inside the mail root: written, indexed with the tags, unchanged the
+ * second time, replaced (the old one gone from disk and database) when the
+ * findings change, kept when the reviewer edited it. */
+static void test_save_inside(void **state)
+{
+	char *dir = g_build_filename(mailroot, "Drafts", NULL), *first, *edited, *p;
+	struct fs_drafts dl = FS_DRAFTS_INIT;
+	struct fs_drafts_saved s = FS_DRAFTS_SAVED_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_store *st = open_ro();
+	char *old_id;
+	FILE *f;
+
+	one_draft(&dl, "Inside findings.\n");
+	assert_int_equal(save(&s, &dl, dir, &st, &err), 0);
+	assert_null(st); /* closed to open it writable */
+	assert_false(s.outside);
+	assert_true(s.complete);
+	assert_string_equal(s.root, mailroot);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.v[0].action, FS_DRAFT_WROTE);
+	assert_true(g_str_has_prefix(s.v[0].path, "Drafts/cur/"));
+	assert_string_equal(s.v[0].label, "003/024 x");
+	assert_false(s.v[0].indexed_now);
+	assert_null(s.v[0].removed);
+	assert_int_equal(count_id(dl.v[0].message_id, "tag:mytag and tag:draft"), 1);
+	first = g_strdup(s.v[0].path);
+	old_id = g_strdup(dl.v[0].message_id);
+	fs_drafts_saved_clear(&s);
+	fs_drafts_clear(&dl);
+
+	/* the same again: nothing to do, the store stays open read-only */
+	st = open_ro();
+	one_draft(&dl, "Inside findings.\n");
+	assert_int_equal(save(&s, &dl, dir, &st, &err), 0);
+	assert_non_null(st);
+	assert_int_equal(s.v[0].action, FS_DRAFT_UNCHANGED);
+	assert_string_equal(s.v[0].path, first);
+	assert_false(s.v[0].indexed_now);
+	fs_store_free(st);
+	fs_drafts_saved_clear(&s);
+	fs_drafts_clear(&dl);
+
+	/* other findings: replaced */
+	st = open_ro();
+	one_draft(&dl, "Changed findings.\n");
+	assert_int_equal(save(&s, &dl, dir, &st, &err), 0);
+	assert_int_equal(s.v[0].action, FS_DRAFT_REPLACED);
+	assert_string_equal(s.v[0].other, first);
+	assert_non_null(s.v[0].removed);
+	assert_string_equal(s.v[0].removed[0], first);
+	assert_null(s.v[0].removed[1]);
+	p = in_root(first);
+	assert_false(g_file_test(p, G_FILE_TEST_EXISTS));
+	g_free(p);
+	assert_int_equal(count_id(old_id, NULL), 0);
+	assert_int_equal(count_id(dl.v[0].message_id, "tag:mytag"), 1);
+	assert_int_equal(count_files(dir, "cur"), 1);
+	edited = in_root(s.v[0].path);
+	fs_drafts_saved_clear(&s);
+	fs_drafts_clear(&dl);
+
+	/* edited by the reviewer, then the findings change: kept */
+	f = fopen(edited, "a");
+	assert_non_null(f);
+	fputs("My own words.\n", f);
+	fclose(f);
+	st = open_ro();
+	one_draft(&dl, "Third findings.\n");
+	assert_int_equal(save(&s, &dl, dir, &st, &err), 0);
+	assert_int_equal(s.v[0].action, FS_DRAFT_KEPT_EDITED);
+	assert_true(g_str_has_suffix(edited, s.v[0].other));
+	assert_null(s.v[0].removed);
+	assert_true(g_file_test(edited, G_FILE_TEST_EXISTS));
+	assert_int_equal(count_files(dir, "cur"), 2);
+	fs_store_free(st);
+	fs_drafts_saved_clear(&s);
+	fs_drafts_clear(&dl);
+	g_free(old_id);
+	g_free(edited);
+	g_free(first);
+	g_free(dir);
+}
+
+/* A draft on disk that the database does not have (an earlier run could
+ * not index it) is indexed, not written again. */
+static void test_save_indexed_now(void **state)
+{
+	char *dir = g_build_filename(mailroot, "Late", NULL);
+	struct fs_drafts dl = FS_DRAFTS_INIT;
+	struct fs_draft_result *res = NULL;
+	struct fs_drafts_saved s = FS_DRAFTS_SAVED_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_store *st;
+
+	one_draft(&dl, "Late findings.\n");
+	assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), 0);
+	fs_draft_results_free(res, 1);
+	assert_int_equal(count_id(dl.v[0].message_id, NULL), 0);
+
+	st = open_ro();
+	assert_int_equal(save(&s, &dl, dir, &st, &err), 0);
+	assert_int_equal(s.v[0].action, FS_DRAFT_UNCHANGED);
+	assert_true(s.v[0].indexed_now);
+	assert_int_equal(count_files(dir, "cur"), 1);
+	assert_int_equal(count_id(dl.v[0].message_id, "tag:mytag"), 1);
+	fs_store_free(st);
+	fs_drafts_saved_clear(&s);
+	fs_drafts_clear(&dl);
+	g_free(dir);
+}
+
+/* Outside the mail root: written, not indexed, the store left alone;
+ * outdated drafts are still removed from the disk.  Without a store at
+ * all every folder is outside. */
+static void test_save_outside(void **state)
+{
+	char *dir = g_build_filename(tmpdir, "Outside", NULL), *first;
+	struct fs_drafts dl = FS_DRAFTS_INIT;
+	struct fs_drafts_saved s = FS_DRAFTS_SAVED_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_store *st = open_ro(), *none = NULL;
+
+	one_draft(&dl, "Outside findings.\n");
+	assert_int_equal(save(&s, &dl, dir, &st, &err), 0);
+	assert_true(s.outside);
+	assert_non_null(st);
+	assert_string_equal(s.dir, dir);
+	assert_int_equal(s.v[0].action, FS_DRAFT_WROTE);
+	assert_true(g_str_has_prefix(s.v[0].path, dir)); /* absolute */
+	assert_int_equal(count_id(dl.v[0].message_id, NULL), 0);
+	first = g_strdup(s.v[0].path);
+	fs_drafts_saved_clear(&s);
+	fs_drafts_clear(&dl);
+
+	one_draft(&dl, "Other outside findings.\n");
+	assert_int_equal(save(&s, &dl, dir, &st, &err), 0);
+	assert_int_equal(s.v[0].action, FS_DRAFT_REPLACED);
+	assert_string_equal(s.v[0].removed[0], first);
+	assert_false(g_file_test(first, G_FILE_TEST_EXISTS));
+	assert_non_null(st);
+	fs_store_free(st);
+	fs_drafts_saved_clear(&s);
+
+	assert_int_equal(save(&s, &dl, dir, &none, &err), 0);
+	assert_true(s.outside);
+	assert_null(s.root);
+	assert_int_equal(s.v[0].action, FS_DRAFT_UNCHANGED);
+	fs_drafts_saved_clear(&s);
+	fs_drafts_clear(&dl);
+	g_free(first);
+	g_free(dir);
+}
+
+/* Fork a child that holds the database open read-write until *RELEASE
+ * is closed. */
+static pid_t hold_lock(int *release)
+{
+	int ready[2], rel[2];
+	pid_t pid;
+	char c;
+
+	assert_int_equal(pipe(ready), 0);
+	assert_int_equal(pipe(rel), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		notmuch_database_t *db = NULL;
+		char *msg = NULL;
+
+		close(ready[0]);
+		close(rel[1]);
+		if (notmuch_database_open_with_config(NULL, NOTMUCH_DATABASE_MODE_READ_WRITE,
+						      NULL, NULL, &db, &msg) != NOTMUCH_STATUS_SUCCESS)
+			_exit(3);
+		if (write(ready[1], "r", 1) != 1)
+			_exit(4);
+		while (read(rel[0], &c, 1) > 0)
+			;
+		notmuch_database_destroy(db);
+		_exit(0);
+	}
+	close(ready[1]);
+	close(rel[0]);
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	close(ready[0]);
+	*release = rel[1];
+	return pid;
+}
+
+/* A locked database: the drafts are written, the error says they are not
+ * indexed yet, and the next run indexes them without writing them again. */
+static void test_save_locked(void **state)
+{
+	char *dir = g_build_filename(mailroot, "Locked", NULL);
+	struct fs_drafts dl = FS_DRAFTS_INIT;
+	struct fs_drafts_saved s = FS_DRAFTS_SAVED_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_store *st = open_ro();
+	int release, status = 0;
+	pid_t pid;
+
+	keyed_draft(&dl, "patch <a@example.org>", "Locked one.\n");
+	keyed_draft(&dl, "patch <b@example.org>", "Locked two.\n");
+	pid = hold_lock(&release);
+	assert_int_equal(save(&s, &dl, dir, &st, &err), FS_ELOCKED);
+	close(release);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_true(g_str_has_prefix(err.message,
+				     "2 drafts written but not indexed (run again to index them): "));
+	assert_non_null(strstr(err.message, "locked by another process"));
+	assert_int_equal(s.v[0].action, FS_DRAFT_WROTE);
+	assert_non_null(s.v[1].path);
+	assert_int_equal(count_files(dir, "cur"), 2);
+	assert_int_equal(count_files(dir, "tmp"), 0);
+	assert_int_equal(count_id(dl.v[0].message_id, NULL), 0);
+	fs_drafts_saved_clear(&s);
+
+	st = open_ro();
+	assert_int_equal(save(&s, &dl, dir, &st, &err), 0);
+	assert_int_equal(s.v[0].action, FS_DRAFT_UNCHANGED);
+	assert_true(s.v[0].indexed_now);
+	assert_true(s.v[1].indexed_now);
+	assert_int_equal(count_files(dir, "cur"), 2);
+	assert_int_equal(count_id(dl.v[1].message_id, "tag:mytag"), 1);
+	fs_drafts_saved_clear(&s);
+	fs_drafts_clear(&dl);
+
+	/* one draft: singular */
+	keyed_draft(&dl, "patch <c@example.org>", "Locked three.\n");
+	pid = hold_lock(&release);
+	st = open_ro();
+	assert_int_equal(save(&s, &dl, dir, &st, &err), FS_ELOCKED);
+	close(release);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(g_str_has_prefix(err.message,
+				     "1 draft written but not indexed (run again to index it): "));
+	fs_drafts_saved_clear(&s);
+	fs_drafts_clear(&dl);
+	g_free(dir);
+}
+
+/* A folder that cannot be created: the write error, nothing written. */
+static void test_save_write_error(void **state)
+{
+	char *file = g_build_filename(mailroot, "plainfile", NULL);
+	char *dir = g_build_filename(file, "Drafts", NULL);
+	struct fs_drafts dl = FS_DRAFTS_INIT;
+	struct fs_drafts_saved s = FS_DRAFTS_SAVED_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_store *st = open_ro();
+
+	assert_true(g_file_set_contents(file, "x", 1, NULL));
+	one_draft(&dl, "Findings.\n");
+	assert_int_equal(save(&s, &dl, dir, &st, &err), FS_EIO);
+	assert_non_null(strstr(err.message, "cannot create the drafts folder"));
+	assert_false(s.complete);
+	assert_null(s.v[0].path);
+	assert_int_equal(s.index_err.code, 0);
+	fs_store_free(st);
+	fs_drafts_saved_clear(&s);
+	fs_drafts_clear(&dl);
+	g_free(dir);
+	g_free(file);
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static int setup(void **state)
+{
+	char path[600], text[1024];
+
+	snprintf(tmpdir, sizeof(tmpdir), "%s/fixscan-test-drafts.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(tmpdir))
+		return -1;
+	snprintf(mailroot, sizeof(mailroot), "%s/mail", tmpdir);
+	snprintf(path, sizeof(path), "%s/inbox/cur", mailroot);
+	if (g_mkdir_with_parents(path, 0700) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/inbox/cur/1.x:2,S", mailroot);
+	if (!g_file_set_contents(path, PATCH_MAIL, -1, NULL))
+		return -1;
+	snprintf(path, sizeof(path), "%s/notmuch-config", tmpdir);
+	snprintf(text, sizeof(text), "[database]\npath=%s\n\n[user]\nname=Rita Reviewer\n"
+		 "primary_email=rita@example.org\n\n[new]\ntags=inbox;\n", mailroot);
+	if (!g_file_set_contents(path, text, -1, NULL))
+		return -1;
+	setenv("NOTMUCH_CONFIG", path, 1);
+	setenv("HOME", tmpdir, 1);
+	setenv("XDG_CONFIG_HOME", tmpdir, 1);
+	setenv("XDG_DATA_HOME", tmpdir, 1);
+	unsetenv("NOTMUCH_DATABASE");
+	unsetenv("NOTMUCH_PROFILE");
+	if (system("notmuch new --quiet >/dev/null 2>&1") != 0) {
+		fprintf(stderr, "test-drafts: 'notmuch new' failed; is notmuch installed?\n");
+		return -1;
+	}
+	g_mime_init();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	g_mime_shutdown();
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dir_and_tags),
+		cmocka_unit_test(test_dir_and_tags_config),
+		cmocka_unit_test(test_write_idempotent),
+		cmocka_unit_test(test_write_finds_new),
+		cmocka_unit_test(test_write_errors),
+		cmocka_unit_test(test_save_inside),
+		cmocka_unit_test(test_save_indexed_now),
+		cmocka_unit_test(test_save_outside),
+		cmocka_unit_test(test_save_locked),
+		cmocka_unit_test(test_save_write_error),
+	};
+
+	return cmocka_run_group_tests_name("drafts", tests, setup, teardown);
+}
