@@ -8,11 +8,27 @@
 #include <git2.h>
 
 #include "cli.h"
+#include "fixscan/text.h"
+
+void cli_note(const char *fmt, ...)
+{
+	va_list ap;
+	char *msg = NULL;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	/* Messages quote subjects and file names: anyone's words. */
+	fputs("fixscan: ", stderr);
+	fs_text_fputs(n < 0 ? "out of memory" : msg, false, stderr);
+	fputc('\n', stderr);
+	free(msg);
+}
 
 void cli_error(const struct fs_error *err)
 {
-	fprintf(stderr, "fixscan: %s\n",
-		err->message[0] ? err->message : "unknown error");
+	cli_note("%s", err->message[0] ? err->message : "unknown error");
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -178,6 +194,33 @@ int cli_ctx_open_index(struct cli_ctx *c, struct fs_error *err)
 	return 0;
 }
 
+int cli_open_index(struct fs_index **idx, const char *repo, struct fs_index_opts *opts,
+		   struct fs_index_stats *stats, struct fs_error *err)
+{
+	struct fs_config *cfg = NULL;
+	char *mainline = NULL, **stable = NULL;
+	size_t nstable = 0;
+	int rc;
+
+	if (fs_config_open(&cfg, repo, NULL) < 0)
+		(void)fs_config_open(&cfg, NULL, NULL);
+	rc = fs_config_index_refs(cfg, &mainline, &stable, &nstable, err);
+	fs_config_free(cfg);
+	opts->repo_path = repo;
+	opts->mainline = mainline;
+	opts->stable_globs = (const char *const *)stable;
+	opts->nstable_globs = nstable;
+	if (rc == 0)
+		rc = fs_index_open(idx, opts, stats, err);
+	/* The options must not point at what is freed here. */
+	opts->mainline = NULL;
+	opts->stable_globs = NULL;
+	opts->nstable_globs = 0;
+	free(mainline);
+	fs_config_strv_free(stable);
+	return rc;
+}
+
 void cli_ctx_close(struct cli_ctx *c)
 {
 	fs_index_free(c->idx);
@@ -204,7 +247,7 @@ int cli_load_threads(struct fs_store *store, const char *query,
 
 	rc = fs_review_load(out, nout, store, query, &notes, err);
 	for (i = 0; i < notes.n; i++)
-		fprintf(stderr, "fixscan: %s\n", notes.v[i]);
+		cli_note("%s", notes.v[i]);
 	fs_review_notes_clear(&notes);
 	return rc;
 }

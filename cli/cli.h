@@ -30,8 +30,10 @@ enum {
  * and returns FS_EXIT_TROUBLE at the end. */
 typedef int (*cli_fn)(int argc, char **argv, struct fs_error *err);
 
-/* Print "fixscan: <message>" on stderr. */
+/* Print "fixscan: <message>" on stderr, control characters shown
+ * visibly (see fixscan/text.h). */
 void cli_error(const struct fs_error *err);
+void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Print a usage error "fixscan: <cmd>: <fmt>" plus a hint to run --help,
  * and return FS_EXIT_TROUBLE. */
@@ -89,6 +91,14 @@ int cli_ctx_open_store(struct cli_ctx *c, bool optional, struct fs_error *err);
 int cli_ctx_open_index(struct cli_ctx *c, struct fs_error *err);
 
 void cli_ctx_close(struct cli_ctx *c);
+
+/* Open the index of REPO with OPTS, whose refs (mainline and stable
+ * globs) are taken from fixscan.mainline and fixscan.stable: REPO's config
+ * over the global one, the global one alone when REPO's cannot be read
+ * (the index then says why, better).  For the commands that need no more
+ * of the context than this. */
+int cli_open_index(struct fs_index **idx, const char *repo, struct fs_index_opts *opts,
+		   struct fs_index_stats *stats, struct fs_error *err);
 
 /* The threads matching QUERY, sorted into series (fs_review_load()); a
  * mail that cannot be read is reported on stderr and skipped. */

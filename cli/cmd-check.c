@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "fixscan/text.h"
 #include "fixscan/config.h"
 #include "fixscan/draft.h"
 #include "fixscan/drafts.h"
@@ -183,8 +184,10 @@ static int read_message(struct check *c, struct fs_error *err)
 	if (is_stable_patch(c->msg, true) && fs_patch_series(c->msg)->index == 0)
 		c->whole = true;
 	if (!is_stable_patch(c->msg, c->whole)) {
-		printf("fixscan: not a stable patch: %s\n",
-		       *fs_patch_subject(c->msg) ? fs_patch_subject(c->msg) : "(no subject)");
+		fputs("fixscan: not a stable patch: ", stdout);
+		fs_text_fputs(*fs_patch_subject(c->msg) ? fs_patch_subject(c->msg) : "(no subject)",
+			      false, stdout);
+		putchar('\n');
 		return 0;
 	}
 	/* A copy: MSG is given away or freed before the review. */
@@ -252,10 +255,17 @@ static int load_series(struct check *c, struct fs_error *err)
 	return rc;
 }
 
+/* What check_series() did with a series. */
+enum series_outcome {
+	SERIES_CLEAN = 0,     /* reported, without findings */
+	SERIES_FINDINGS = 1,  /* reported, with findings */
+	SERIES_NOT_MINE = 2,  /* not the message's series: nothing printed */
+	SERIES_FAILED = 3,    /* could not be reviewed: said on stderr */
+};
+
 /* Review series S and print the report: of the whole series with
- * --thread, else of the message's patch alone.  Returns 1 when printed
- * with findings, 0 when printed without, -1 when S is not the message's
- * series (nothing printed), or a negative FS_E* code below that. */
+ * --thread, else of the message's patch alone.  Returns an enum
+ * series_outcome, or a negative FS_E* code. */
 static int check_series(struct check *c, const struct fs_thread_series *s, bool first,
 			bool *trouble, struct fs_error *err)
 {
@@ -268,12 +278,12 @@ static int check_series(struct check *c, const struct fs_thread_series *s, bool 
 			  &c->ctx.ropts, &one) < 0) {
 		cli_error(&one);
 		*trouble = true;
-		return 0;
+		return SERIES_FAILED;
 	}
 	if (!c->whole) {
 		if (!fs_review_find_patch(r, c->msgid, &k)) {
 			fs_review_free(r);
-			return -1;
+			return SERIES_NOT_MINE;
 		}
 		rc = fs_review_narrow(&view, r, k, err);
 		if (rc < 0) {
@@ -295,7 +305,7 @@ static int check_series(struct check *c, const struct fs_thread_series *s, bool 
 	fs_review_free(r);
 	if (problems < 0)
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
-	return problems > 0;
+	return problems > 0 ? SERIES_FINDINGS : SERIES_CLEAN;
 }
 
 /* Whether series S holds the message being checked. */
@@ -326,11 +336,11 @@ static int check_all(struct check *c, struct fs_error *err)
 			if (!s->npatches || (!c->whole && !holds_message(c, s)))
 				continue;
 			rc = check_series(c, s, !reviewed, &trouble, err);
-			if (rc < -1)
+			if (rc < 0)
 				return rc;
-			if (rc == -1)
+			if (rc == SERIES_NOT_MINE || rc == SERIES_FAILED)
 				continue;
-			problems |= rc > 0;
+			problems |= rc == SERIES_FINDINGS;
 			reviewed++;
 			/* Without --thread, only the message's series. */
 			if (!c->whole)

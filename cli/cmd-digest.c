@@ -553,7 +553,7 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 	 * daily run every day. */
 	for (i = 0; i < dg.nseries && !mail; i++)
 		if (dg.series[i].error)
-			fprintf(stderr, "fixscan: not reviewed: %s\n", dg.series[i].error);
+			cli_note("not reviewed: %s", dg.series[i].error);
 	rc = dg.nrisky ? FS_EXIT_FINDINGS : FS_EXIT_CLEAN;
 out:
 	fs_digest_clear(&dg);

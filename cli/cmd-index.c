@@ -6,7 +6,6 @@
 #include <time.h>
 
 #include "cli.h"
-#include "fixscan/config.h"
 #include "fixscan/index.h"
 
 static const char usage_text[] =
@@ -97,27 +96,7 @@ int cmd_index(int argc, char **argv, struct fs_error *err)
 		opts.progress = show_progress;
 		opts.progress_data = &prog;
 	}
-	{
-		/* fixscan.mainline and fixscan.stable name the refs to index:
-		 * the repository's config over the global one (the global one
-		 * alone when the repository cannot be read: the index says
-		 * why better). */
-		struct fs_config *cfg = NULL;
-		char *mainline = NULL, **stable = NULL;
-		size_t nstable = 0;
-
-		if (fs_config_open(&cfg, repo, NULL) < 0)
-			(void)fs_config_open(&cfg, NULL, NULL);
-		rc = fs_config_index_refs(cfg, &mainline, &stable, &nstable, err);
-		fs_config_free(cfg);
-		opts.mainline = mainline;
-		opts.stable_globs = (const char *const *)stable;
-		opts.nstable_globs = nstable;
-		if (rc == 0)
-			rc = fs_index_open(&idx, &opts, &stats, err);
-		free(mainline);
-		fs_config_strv_free(stable);
-	}
+	rc = cli_open_index(&idx, repo, &opts, &stats, err);
 	if (prog.shown)
 		fputs("\r\033[K", stderr);
 	if (rc < 0) {

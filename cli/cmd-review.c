@@ -187,8 +187,8 @@ static size_t review_threads(struct cli_ctx *c, struct fs_thread **threads, size
 			struct fs_error one = FS_ERROR_INIT;
 			if (!s->npatches) {
 				if (s->cover) {
-					fprintf(stderr, "fixscan: '%s': the cover letter has no patches in the store\n",
-						fs_patch_subject(s->cover));
+					cli_note("'%s': the cover letter has no patches in the store",
+						 fs_patch_subject(s->cover));
 					*trouble = true;
 				}
 				continue;

@@ -6,7 +6,6 @@
 
 #include "cli.h"
 #include "fixscan/text.h"
-#include "fixscan/config.h"
 #include "fixscan/index.h"
 #include "fixscan/json.h"
 
@@ -215,27 +214,7 @@ int cmd_show(int argc, char **argv, struct fs_error *err)
 	if (rc < 0)
 		return rc;
 	opts.repo_path = repo;
-	{
-		/* fixscan.mainline and fixscan.stable name the refs to index:
-		 * the repository's config over the global one (the global one
-		 * alone when the repository cannot be read: the index says
-		 * why better). */
-		struct fs_config *cfg = NULL;
-		char *mainline = NULL, **stable = NULL;
-		size_t nstable = 0;
-
-		if (fs_config_open(&cfg, repo, NULL) < 0)
-			(void)fs_config_open(&cfg, NULL, NULL);
-		rc = fs_config_index_refs(cfg, &mainline, &stable, &nstable, err);
-		fs_config_free(cfg);
-		opts.mainline = mainline;
-		opts.stable_globs = (const char *const *)stable;
-		opts.nstable_globs = nstable;
-		if (rc == 0)
-			rc = fs_index_open(&idx, &opts, &stats, err);
-		free(mainline);
-		fs_config_strv_free(stable);
-	}
+	rc = cli_open_index(&idx, repo, &opts, &stats, err);
 	if (rc < 0) {
 		free(repo);
 		return rc;

@@ -161,7 +161,10 @@ test_expect_success 'check and show print control characters from mail and git v
 	grep -q "net: ^\[\]0;owned^Gtitle" esc.out &&
 	! grep -q "$(printf "\033")" esc.out &&
 	"$FIXSCAN" show --repo kernel "$up" >show.out &&
-	! grep -q "$(printf "\033")" show.out
+	! grep -q "$(printf "\033")" show.out &&
+	printf "From: A <a@example.org>\nSubject: hello \033[2J there\nMessage-Id: <esc.plain@x>\n\nhi\n" >plain.eml &&
+	"$FIXSCAN" check --repo kernel plain.eml >plain.out 2>&1 &&
+	grep -q "^fixscan: not a stable patch: hello ^\[\[2J there\$" plain.out
 '
 test_expect_code 2 'no thread given is a usage error' '
 	"$FIXSCAN" review --repo kernel
