@@ -194,6 +194,23 @@ int cli_ctx_open_index(struct cli_ctx *c, struct fs_error *err)
 	return 0;
 }
 
+int cli_ctx_identity(const struct cli_ctx *c, struct fs_identity *out, struct fs_error *err)
+{
+	char *git_name = NULL, *git_email = NULL;
+	int rc;
+
+	if (c->cfg) {
+		fs_config_get_string(c->cfg, "user.name", &git_name);
+		fs_config_get_string(c->cfg, "user.email", &git_email);
+	}
+	rc = fs_identity_pick(out, c->store ? fs_store_config(c->store, "user.name") : NULL,
+			      c->store ? fs_store_config(c->store, "user.primary_email") : NULL,
+			      git_name, git_email, err);
+	free(git_name);
+	free(git_email);
+	return rc;
+}
+
 int cli_open_index(struct fs_index **idx, const char *repo, struct fs_index_opts *opts,
 		   struct fs_index_stats *stats, struct fs_error *err)
 {

@@ -10,6 +10,7 @@
 
 #include "fixscan/config.h"
 #include "fixscan/error.h"
+#include "fixscan/identity.h"
 #include "fixscan/ignore.h"
 #include "fixscan/index.h"
 #include "fixscan/review.h"
@@ -91,6 +92,11 @@ int cli_ctx_open_store(struct cli_ctx *c, bool optional, struct fs_error *err);
 int cli_ctx_open_index(struct cli_ctx *c, struct fs_error *err);
 
 void cli_ctx_close(struct cli_ctx *c);
+
+/* Who the drafts are from: notmuch's user.name and user.primary_email
+ * (c->store may be NULL), else git's user.name and user.email from
+ * c->cfg (fs_identity_pick()). */
+int cli_ctx_identity(const struct cli_ctx *c, struct fs_identity *out, struct fs_error *err);
 
 /* Open the index of REPO with OPTS, whose refs (mainline and stable
  * globs) are taken from fixscan.mainline and fixscan.stable: REPO's config

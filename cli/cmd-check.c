@@ -200,7 +200,7 @@ static int read_message(struct check *c, struct fs_error *err)
  * so that a missing identity costs nothing. */
 static int prepare_drafts(struct check *c, struct fs_error *err)
 {
-	int rc = fs_identity_lookup(&c->me, c->ctx.store, c->ctx.cfg, err);
+	int rc = cli_ctx_identity(&c->ctx, &c->me, err);
 
 	if (rc < 0)
 		return rc;

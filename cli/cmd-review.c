@@ -292,7 +292,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		goto out;
 	if (drafts) {
 		/* Before the review, so a missing identity costs nothing. */
-		rc = fs_identity_lookup(&me, ctx.store, ctx.cfg, err);
+		rc = cli_ctx_identity(&ctx, &me, err);
 		if (rc < 0)
 			goto out;
 		if (!dry_run && !(drafts_dir = fs_drafts_dir(drafts_dir_flag,

@@ -45,24 +45,6 @@ int fs_identity_pick(struct fs_identity *out, const char *nm_name,
 	return 0;
 }
 
-int fs_identity_lookup(struct fs_identity *out, struct fs_store *st,
-		       struct fs_config *cfg, struct fs_error *err)
-{
-	char *git_name = NULL, *git_email = NULL;
-	int rc;
-
-	if (cfg) {
-		fs_config_get_string(cfg, "user.name", &git_name);
-		fs_config_get_string(cfg, "user.email", &git_email);
-	}
-	rc = fs_identity_pick(out, st ? fs_store_config(st, "user.name") : NULL,
-			      st ? fs_store_config(st, "user.primary_email") : NULL,
-			      git_name, git_email, err);
-	free(git_name);
-	free(git_email);
-	return rc;
-}
-
 void fs_identity_clear(struct fs_identity *id)
 {
 	if (!id)

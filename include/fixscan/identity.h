@@ -28,10 +28,6 @@ int fs_identity_pick(struct fs_identity *out, const char *nm_name,
 		     const char *nm_email, const char *git_name,
 		     const char *git_email, struct fs_error *err);
 
-/* The same, reading notmuch config from ST and git config from CFG
- * (either may be NULL). */
-int fs_identity_lookup(struct fs_identity *out, struct fs_store *st,
-		       struct fs_config *cfg, struct fs_error *err);
 void fs_identity_clear(struct fs_identity *id);
 
 #endif

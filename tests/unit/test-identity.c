@@ -66,54 +66,13 @@ static void test_identity_pick(void **state)
 	assert_non_null(strstr(err.message, "'not-an-address'"));
 }
 
-/* A repository with CONFIG_TEXT as its config, through libgit2. */
-static struct fs_config *repo_config(const char *name, const char *user, const char *email)
-{
-	char path[512];
-	git_repository *repo = NULL;
-	git_config *cfg = NULL;
-	struct fs_config *out = NULL;
-	struct fs_error err = FS_ERROR_INIT;
-
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
-	assert_int_equal(git_repository_init(&repo, path, 1), 0);
-	assert_int_equal(git_repository_config(&cfg, repo), 0);
-	if (user)
-		assert_int_equal(git_config_set_string(cfg, "user.name", user), 0);
-	if (email)
-		assert_int_equal(git_config_set_string(cfg, "user.email", email), 0);
-	git_config_free(cfg);
-	git_repository_free(repo);
-	assert_int_equal(fs_config_open(&out, path, &err), 0);
-	return out;
-}
-
-static void test_identity_lookup_git(void **state)
-{
-	struct fs_identity id;
-	struct fs_error err = FS_ERROR_INIT;
-	struct fs_config *cfg = repo_config("repo-with-user", "Gita Git", "gita@example.net");
-
-	assert_int_equal(fs_identity_lookup(&id, NULL, cfg, &err), 0);
-	assert_string_equal(id.name, "Gita Git");
-	assert_string_equal(id.email, "gita@example.net");
-	assert_string_equal(id.source, "git config");
-	fs_identity_clear(&id);
-	fs_config_free(cfg);
-
-	cfg = repo_config("repo-without-user", NULL, NULL);
-	assert_int_equal(fs_identity_lookup(&id, NULL, cfg, &err), FS_ENOTFOUND);
-	assert_non_null(strstr(err.message, "user.name"));
-	fs_config_free(cfg);
-}
-
 /* Nothing set anywhere: the error, and nothing to clear. */
-static void test_identity_lookup_none(void **state)
+static void test_identity_none(void **state)
 {
 	struct fs_identity id = FS_IDENTITY_INIT;
 	struct fs_error err = FS_ERROR_INIT;
 
-	assert_int_equal(fs_identity_lookup(&id, NULL, NULL, &err), FS_ENOTFOUND);
+	assert_int_equal(fs_identity_pick(&id, NULL, NULL, NULL, NULL, &err), FS_ENOTFOUND);
 	assert_null(id.email);
 	fs_identity_clear(&id);
 	fs_identity_clear(NULL);
@@ -156,8 +115,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_identity_pick),
-		cmocka_unit_test(test_identity_lookup_git),
-		cmocka_unit_test(test_identity_lookup_none),
+		cmocka_unit_test(test_identity_none),
 	};
 
 	return cmocka_run_group_tests_name("identity", tests, setup, teardown);
