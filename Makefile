@@ -5,6 +5,8 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 DOCDIR ?= $(PREFIX)/share/doc/fixscan
+# Where Debian's bash-completion loads completions on demand from.
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR ?=
 
 CC ?= cc
@@ -37,6 +39,7 @@ ASAN_LIB_OBJS = $(LIB_SRCS:%.c=$(B)/asan/obj/%.o)
 ASAN_CLI_OBJS = $(CLI_SRCS:%.c=$(B)/asan/obj/%.o)
 ASAN_UNITS = $(UNIT_SRCS:tests/unit/%.c=$(B)/asan/tests/%)
 
+CONTRIB_FILES = $(filter-out contrib/completion,$(wildcard contrib/*))
 MAN1 = $(wildcard man/*.1)
 MAN5 = $(wildcard man/*.5)
 
@@ -148,17 +151,20 @@ bench: deps-bench
 	@scripts/bench.sh $(B)/fixscan
 
 install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(DOCDIR)/contrib
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(DOCDIR)/contrib \
+		$(DESTDIR)$(BASHCOMPDIR)
 	install -m 755 $(B)/fixscan $(DESTDIR)$(BINDIR)/fixscan
 	$(if $(MAN1),install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/)
 	$(if $(MAN5),install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/)
-	$(if $(wildcard contrib/*),install -m 644 $(wildcard contrib/*) $(DESTDIR)$(DOCDIR)/contrib/)
+	$(if $(CONTRIB_FILES),install -m 644 $(CONTRIB_FILES) $(DESTDIR)$(DOCDIR)/contrib/)
+	install -m 644 contrib/completion/fixscan.bash $(DESTDIR)$(BASHCOMPDIR)/fixscan
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/fixscan
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5)))
 	rm -rf $(DESTDIR)$(DOCDIR)
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/fixscan
 
 clean:
 	rm -rf $(B)

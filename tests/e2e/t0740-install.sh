@@ -30,9 +30,14 @@ test_expect_success 'every man page is installed in its section' '
 '
 test_expect_success 'the contrib files are installed with the docs' '
 	for f in "$SRC"/contrib/*; do
+		test -f "$f" || continue
 		cmp "$f" "$DEST$PREFIX/share/doc/fixscan/contrib/$(basename "$f")" || exit 1
 	done &&
 	test -f "$DEST$PREFIX/share/doc/fixscan/contrib/fixscan.muttrc"
+'
+test_expect_success 'the bash completion goes where bash-completion loads it' '
+	cmp "$SRC/contrib/completion/fixscan.bash" \
+		"$DEST$PREFIX/share/bash-completion/completions/fixscan"
 '
 test_expect_success 'nothing is installed outside PREFIX' '
 	find "$DEST" -type f | grep -v "^$DEST$PREFIX/" >outside;

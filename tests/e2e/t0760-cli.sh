@@ -1,0 +1,83 @@
+#!/bin/sh
+# The command line behaves as git and notmuch do: help opens the man page,
+# a mistyped command gets a suggestion, -C changes directory, a reader
+# that goes away is no error, and the bash completion offers commands,
+# options and values.
+. "$(dirname "$0")/lib.sh"
+
+test_expect_code 2 'a mistyped command: one error line, then the nearest command' '
+	"$FIXSCAN" reveiw x 2>err;
+	rc=$?;
+	printf "%s\n" "fixscan: '"'"'reveiw'"'"' is not a command (see '"'"'fixscan --help'"'"')" "" \
+		"The most similar command is" "	review" >expect &&
+	test_cmp expect err && exit $rc
+'
+test_expect_code 2 'two equally near commands are both named; a far word gets none' '
+	"$FIXSCAN" s 2>err1;
+	grep -q "^The most similar commands are\$" err1 &&
+	grep -q "^	show\$" err1 && grep -q "^	stats\$" err1 &&
+	"$FIXSCAN" frobnicate 2>err2;
+	rc=$?; test "$(wc -l <err2)" -eq 1 && exit $rc
+'
+test_expect_success 'help COMMAND shows the man page when man has it' '
+	if command -v man >/dev/null 2>&1; then
+		mkdir -p mp/man1 && cp "$SRC"/man/*.1 mp/man1/ &&
+		MANPATH="$TRASH/mp" MANPAGER=cat PAGER=cat "$FIXSCAN" help review >page &&
+		grep -q "fixscan-review - " page
+	fi
+'
+test_expect_success '... and the --help text without man or without the page' '
+	mkdir -p nobin && ln -s "$(command -v sh)" nobin/sh &&
+	PATH="$TRASH/nobin" "$FIXSCAN" help review >h1 &&
+	"$FIXSCAN" review --help >h2 && test_cmp h2 h1 &&
+	MANPATH="$TRASH/empty" "$FIXSCAN" help stats >h3 &&
+	"$FIXSCAN" stats --help >h4 && test_cmp h4 h3
+'
+test_expect_success 'help alone is the general usage' '
+	"$FIXSCAN" help >u1 && "$FIXSCAN" --help >u2 && test_cmp u1 u2 &&
+	grep -q "^usage: fixscan" u1
+'
+test_expect_success '-C PATH runs as if started there' '
+	mkdir -p sub && cp "$SRC/tests/data/mail/qp.eml" sub/ &&
+	"$FIXSCAN" -C sub parse qp.eml >c1 &&
+	(cd sub && "$FIXSCAN" parse qp.eml) >c2 && test_cmp c2 c1
+'
+test_expect_code 2 '-C to a missing directory is one error line' '
+	"$FIXSCAN" -C "$TRASH/nowhere" parse x 2>err;
+	rc=$?; test "$(wc -l <err)" -eq 1 && grep -q "^fixscan: cannot change to .*nowhere" err; exit $rc
+'
+test_expect_success 'a reader that goes away is no error (fixscan ... | head)' '
+	i=0; set --; while [ $i -lt 3000 ]; do set -- "$@" "$SRC/tests/data/mail/qp.eml"; i=$((i + 1)); done;
+	{ "$FIXSCAN" parse "$@" 2>err; echo $? >rc; } | head -n 1 >first &&
+	test -s first && test ! -s err && test "$(cat rc)" -eq 0
+'
+
+if command -v bash >/dev/null 2>&1; then
+	cat >comp.sh <<-\EOF
+	. "$SRC/contrib/completion/fixscan.bash"
+	PATH="$(dirname "$FIXSCAN"):$PATH"
+	comp() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=(); _fixscan; printf "%s\n" "${COMPREPLY[@]}" | sort; }
+	EOF
+	test_expect_success 'completion: the commands' '
+		bash -c ". ./comp.sh; comp fixscan \"\"" >got &&
+		printf "%s\n" --help --version -C check digest help index parse review show stats | sort >expect &&
+		test_cmp expect got
+	'
+	test_expect_success 'completion: every command offers exactly the options of its --help' '
+		for c in check digest index parse review show stats; do
+			bash -c ". ./comp.sh; comp \"$FIXSCAN\" $c -" >got.$c &&
+			"$FIXSCAN" $c --help | grep -o -- "--[a-z][a-z-]*\(\[=\)\{0,1\}" |
+				sed "s/\[=\$/=/" | sort -u >want.$c &&
+			test -s want.$c && test_cmp want.$c got.$c || exit 1
+		done
+	'
+	test_expect_success 'completion: --drafts= values, help topics, -C directories' '
+		bash -c ". ./comp.sh; comp fixscan review --drafts = s" >v1 &&
+		echo summary >e1 && test_cmp e1 v1 &&
+		bash -c ". ./comp.sh; comp fixscan help st" >v2 &&
+		echo stats >e2 && test_cmp e2 v2 &&
+		mkdir -p dir-a && bash -c ". ./comp.sh; comp fixscan -C dir-" >v3 &&
+		echo dir-a >e3 && test_cmp e3 v3
+	'
+fi
+test_done
