@@ -24,8 +24,8 @@ static const char usage_text[] =
 	"\n"
 	"Review every patch of a stable review thread in the notmuch store\n"
 	"against the kernel repository. WHAT is a Message-Id (with or without\n"
-	"id: and <>), a thread: id, any notmuch query, or - for a message on\n"
-	"standard input.\n"
+	"id: and <>), a lore link to one of its mails, a thread: id, any\n"
+	"notmuch query, or - for a message on standard input.\n"
 	"\n"
 	"    --repo PATH      the kernel repository\n"
 	"    --branch B       the stable branch (default: from the mails)\n"
@@ -48,14 +48,66 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 no findings, 1 findings, 2 trouble.\n";
 
-/* Turn WHAT into a notmuch query: a Message-Id (bare, in <>, or after
- * id: or mid:) becomes a quoted id: query; anything else is a query. */
-static char *what_to_query(const char *what)
+/* The Message-Id in a lore or lkml archive link, the form reviewers
+ * paste: https://lore.kernel.org/r/<id>, .../all/<id>/, .../<list>/<id>/T/
+ * (percent-escapes decoded).  A new string (free()), or NULL when WHAT
+ * is no such link. */
+static char *lore_message_id(const char *what)
 {
+	const char *p, *end;
+	char *id, *w;
+
+	if (strncmp(what, "https://", 8) && strncmp(what, "http://", 7))
+		return NULL;
+	p = strstr(what, "://") + 3;
+	p = strchr(p, '/');                /* past the host */
+	while (p && *p == '/') {
+		const char *seg = p + 1, *next = strchr(seg, '/');
+		size_t n = next ? (size_t)(next - seg) : strlen(seg);
+		/* The id is the path segment with an @ (or its escape). */
+		if (memchr(seg, '@', n) || (n > 3 && strstr(seg, "%40") && strstr(seg, "%40") < seg + n)) {
+			end = seg + n;
+			id = malloc(n + 1);
+			if (!id)
+				return NULL;
+			for (w = id; seg < end; seg++) {
+				int hi, lo;
+				if (*seg == '%' && end - seg > 2 &&
+				    (hi = g_ascii_xdigit_value(seg[1])) >= 0 &&
+				    (lo = g_ascii_xdigit_value(seg[2])) >= 0) {
+					*w++ = (char)(hi * 16 + lo);
+					seg += 2;
+				} else {
+					*w++ = *seg;
+				}
+			}
+			*w = '\0';
+			return id;
+		}
+		p = next;
+	}
+	return NULL;
+}
+
+/* Turn WHAT into a notmuch query: a Message-Id (bare, in <>, after id:
+ * or mid:, or in a lore link) becomes a quoted id: query; anything else
+ * is a query.  *MSGID gets the Message-Id when WHAT named one (free()),
+ * else NULL. */
+static char *what_to_query(const char *what, char **msgid)
+{
+	char *lore = lore_message_id(what), *q;
+
+	*msgid = NULL;
+	if (lore) {
+		q = cli_id_query(lore);
+		*msgid = lore;
+		return q;
+	}
 	if (!strncmp(what, "id:", 3) || !strncmp(what, "mid:", 4))
 		what += *what == 'i' ? 3 : 4;
 	else if (strchr(what, ' ') || strchr(what, ':') || !strchr(what, '@'))
 		return strdup(what);
+	*msgid = strdup(what);
 	return cli_id_query(what);
 }
 
@@ -169,6 +221,18 @@ static int write_drafts(struct fs_store **store, const struct fs_drafts *dl,
 	return rc;
 }
 
+/* Whether STORE has the message MSGID (with or without <>). */
+static bool message_known(struct fs_store *store, const char *msgid)
+{
+	struct fs_store_message m;
+	bool known;
+
+	memset(&m, 0, sizeof(m));
+	known = fs_store_find_message(store, msgid, &m, NULL) == 0;
+	fs_store_message_clear(&m);
+	return known;
+}
+
 /* Review every series of THREADS, print each report, and add the drafts
  * each asks for to DL when ME is given.  Returns the number of series
  * reviewed; *PROBLEMS and *TROUBLE say whether any had findings or
@@ -238,7 +302,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	struct fs_report_opts popts = FS_REPORT_OPTS_INIT;
 	struct fs_thread **threads = NULL;
 	size_t nthreads = 0, reviewed;
-	char *query = NULL;
+	char *query = NULL, *msgid = NULL;
 	int c, json = 0, rc;
 	bool problems = false, trouble = false;
 	int drafts = 0, dry_run = 0, mode = FS_DRAFTS_ALL;
@@ -282,7 +346,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	if (!strcmp(argv[optind], "-"))
 		rc = stdin_query(&query, err);
 	else
-		rc = (query = what_to_query(argv[optind])) ? 0 :
+		rc = (query = what_to_query(argv[optind], &msgid)) ? 0 :
 			fs_error_set(err, FS_ENOMEM, "out of memory");
 	if (rc == 0)
 		rc = cli_ctx_setup(&ctx, err);
@@ -310,8 +374,13 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	reviewed = review_threads(&ctx, threads, nthreads, &popts, json, &dl,
 				  drafts ? &me : NULL, mode, now, &problems, &trouble);
 	if (!reviewed && !trouble) {
-		rc = fs_error_set(err, FS_ENOTFOUND, "no stable review thread matches '%s'",
-				  argv[optind]);
+		if (msgid && !message_known(ctx.store, msgid))
+			rc = fs_error_set(err, FS_ENOTFOUND,
+					  "message <%s> is not in the notmuch store: fetch its thread (b4 mbox '%s', or lei q) and run notmuch new",
+					  msgid, msgid);
+		else
+			rc = fs_error_set(err, FS_ENOTFOUND, "no stable review thread matches '%s'",
+					  argv[optind]);
 		goto out;
 	}
 	if (drafts && dry_run) {
@@ -333,5 +402,6 @@ out:
 	cli_free_threads(threads, nthreads);
 	cli_ctx_close(&ctx);
 	free(query);
+	free(msgid);
 	return rc;
 }

@@ -94,6 +94,20 @@ test_expect_success 'the same review whichever way the thread is named' '
 	test_cmp r44.json by-mid.json && test_cmp r44.json by-id.json &&
 	test_cmp r44.json by-thread.json && test_cmp r44.json by-stdin.json
 '
+test_expect_success 'lore links name the thread too' '
+	bare=$(echo "$cover" | tr -d "<>") &&
+	enc=$(echo "$bare" | sed "s/@/%40/") &&
+	"$FIXSCAN" review --repo kernel --json "https://lore.kernel.org/r/$bare" >lore1.json;
+	"$FIXSCAN" review --repo kernel --json "https://lore.kernel.org/all/$enc/" >lore2.json;
+	"$FIXSCAN" review --repo kernel --json "https://lore.kernel.org/stable/$bare/T/#u" >lore3.json;
+	test_cmp r44.json lore1.json && test_cmp r44.json lore2.json && test_cmp r44.json lore3.json
+'
+test_expect_code 2 'a message the store lacks: the error says how to fetch it' '
+	"$FIXSCAN" review --repo kernel "https://lore.kernel.org/r/nosuch.123@example.org" 2>err;
+	rc=$?; test "$(wc -l <err)" -eq 1 &&
+	grep -q "^fixscan: message <nosuch.123@example.org> is not in the notmuch store: fetch its thread (b4 mbox" err;
+	exit $rc
+'
 test_expect_code 0 '--all with an ignore file that silences everything exits 0' '
 	python3 -c "
 import json
