@@ -55,7 +55,7 @@ int cli_repo_path(const char *flag, char **out, struct fs_error *err)
 		return *out ? 0 : fs_error_set(err, FS_ENOMEM, "out of memory");
 	}
 	if (fs_config_open(&cfg, NULL, NULL) == 0) {
-		fs_config_get_string(cfg, "fixscan.repo", out);
+		fs_config_get_path(cfg, "fixscan.repo", out);
 		fs_config_free(cfg);
 		if (*out)
 			return 0;

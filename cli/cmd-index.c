@@ -105,9 +105,11 @@ int cmd_index(int argc, char **argv, struct fs_error *err)
 	}
 	if (stats.note[0])
 		fprintf(stderr, "fixscan: %s\n", stats.note);
-	printf("indexed %zu commits (%zu new%s) in %.2fs\n", stats.commits,
-	       stats.new_commits, stats.rebuilt && stats.new_commits ? ", full build" : "",
-	       stats.seconds);
+	/* Which repository: fixscan.repo, -C and the current directory
+	 * all pick one, and the user should see which. */
+	printf("indexed %zu commit%s (%zu new%s) in %.2fs: %s\n", stats.commits,
+	       stats.commits == 1 ? "" : "s", stats.new_commits,
+	       stats.rebuilt && stats.new_commits ? ", full build" : "", stats.seconds, repo);
 	fs_index_free(idx);
 	free(repo);
 	return FS_EXIT_CLEAN;

@@ -71,6 +71,18 @@ int fs_config_get_string(struct fs_config *cfg, const char *key, char **out)
 	return *out ? 0 : FS_ENOMEM;
 }
 
+int fs_config_get_path(struct fs_config *cfg, const char *key, char **out)
+{
+	git_buf buf = GIT_BUF_INIT;
+
+	*out = NULL;
+	if (!cfg || git_config_get_path(&buf, cfg->snapshot, key) < 0)
+		return FS_ENOTFOUND;
+	*out = strdup(buf.ptr);
+	git_buf_dispose(&buf);
+	return *out ? 0 : FS_ENOMEM;
+}
+
 struct strv {
 	char **v;
 	size_t n;

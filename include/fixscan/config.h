@@ -25,6 +25,10 @@ void fs_config_free(struct fs_config *cfg);
  * Returns 0, or FS_ENOTFOUND when unset (*OUT is then NULL). */
 int fs_config_get_string(struct fs_config *cfg, const char *key, char **out);
 
+/* The value of KEY as a path, with a leading ~/ or ~user/ expanded as
+ * git does for path-type keys; otherwise as fs_config_get_string(). */
+int fs_config_get_path(struct fs_config *cfg, const char *key, char **out);
+
 /* Every value of a multi-valued KEY, as a NULL-terminated array of new
  * strings, in file order; free it with fs_config_strv_free().  Returns the
  * number of values (0 when unset) or FS_EGIT. */

@@ -98,7 +98,7 @@ json_check() {
 test_expect_success 'index: first run reads every commit, quietly when not a TTY' '
 	"$FIXSCAN" index --repo R >out 2>err &&
 	cat out &&
-	grep -q "^indexed 12 commits (12 new, full build) in [0-9.]*s$" out &&
+	grep -q "^indexed 12 commits (12 new, full build) in [0-9.]*s: R$" out &&
 	test ! -s err &&
 	ls "$XDG_CACHE_HOME"/fixscan/*.idx
 '

@@ -42,6 +42,15 @@ test_expect_success '-C PATH runs as if started there' '
 	"$FIXSCAN" -C sub parse qp.eml >c1 &&
 	(cd sub && "$FIXSCAN" parse qp.eml) >c2 && test_cmp c2 c1
 '
+test_expect_success 'fixscan.repo = ~/path is expanded, as git expands path keys' '
+	git init -q "$HOME/kernel" &&
+	git -C "$HOME/kernel" -c user.name=T -c user.email=t@example.org \
+		commit -q --allow-empty -m "first" &&
+	git config --global fixscan.repo "~/kernel" &&
+	"$FIXSCAN" index --no-progress >idx.out 2>&1;
+	rc=$?; git config --global --unset fixscan.repo;
+	test $rc -eq 0 && grep -q "kernel" idx.out
+'
 test_expect_code 2 '-C to a missing directory is one error line' '
 	"$FIXSCAN" -C "$TRASH/nowhere" parse x 2>err;
 	rc=$?; test "$(wc -l <err)" -eq 1 && grep -q "^fixscan: cannot change to .*nowhere" err; exit $rc
