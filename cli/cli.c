@@ -78,6 +78,48 @@ int cli_progress_wanted(void)
 	return isatty(STDERR_FILENO);
 }
 
+static double elapsed(const struct timespec *a, const struct timespec *b)
+{
+	return (b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static void show_progress(size_t done, size_t total, void *data)
+{
+	struct cli_progress *p = data;
+	struct timespec now;
+	double secs, rate;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (p->shown && elapsed(&p->last, &now) < 0.25)
+		return;
+	p->last = now;
+	p->shown = 1;
+	secs = elapsed(&p->start, &now);
+	rate = secs > 0 ? done / secs : 0;
+	if (total > done && rate > 0)
+		fprintf(stderr, "\rindexing: %zu/%zu commits, %.0f/s, ETA %.0fs   ", done,
+			total, rate, (total - done) / rate);
+	else
+		fprintf(stderr, "\rindexing: %zu commits, %.0f/s   ", done, rate);
+}
+
+void cli_progress_attach(struct cli_progress *p, struct fs_index_opts *opts, int wanted)
+{
+	memset(p, 0, sizeof(*p));
+	clock_gettime(CLOCK_MONOTONIC, &p->start);
+	if (!wanted)
+		return;
+	opts->progress = show_progress;
+	opts->progress_data = p;
+}
+
+void cli_progress_done(struct cli_progress *p)
+{
+	if (p->shown)
+		fputs("\r\033[K", stderr);
+	p->shown = 0;
+}
+
 /* ---- the context --------------------------------------------------------- */
 
 void cli_ctx_init(struct cli_ctx *c)
@@ -186,7 +228,11 @@ int cli_ctx_open_index(struct cli_ctx *c, struct fs_error *err)
 	int rc;
 
 	c->iopts.repo_path = c->repo;
+	/* A cold or outdated cache takes seconds to bring up to date: the
+	 * same progress line as fixscan index, on a terminal. */
+	cli_progress_attach(&c->progress, &c->iopts, cli_progress_wanted());
 	rc = fs_index_open(&c->idx, &c->iopts, &c->istats, err);
+	cli_progress_done(&c->progress);
 	if (rc < 0)
 		return rc;
 	if (c->istats.note[0])

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "fixscan/config.h"
 #include "fixscan/error.h"
@@ -50,6 +51,17 @@ int cli_repo_path(const char *flag, char **out, struct fs_error *err);
 /* Whether to draw a progress line: stderr is a terminal. */
 int cli_progress_wanted(void);
 
+/* The "indexing: N/M commits, R/s, ETA Ss" line on stderr while the index
+ * is built or updated: attach to OPTS before opening the index (nothing
+ * when WANTED is 0), done after, which clears the line if one was drawn. */
+struct cli_progress {
+	struct timespec start;
+	struct timespec last;
+	int shown;
+};
+void cli_progress_attach(struct cli_progress *p, struct fs_index_opts *opts, int wanted);
+void cli_progress_done(struct cli_progress *p);
+
 /* What a command works with, opened step by step as it needs them and
  * closed together by cli_ctx_close().  The command sets the flag fields,
  * then calls the steps it needs in order: setup (repository, config,
@@ -69,6 +81,7 @@ struct cli_ctx {
 	struct fs_store *store;
 	struct fs_index *idx;
 	struct fs_index_stats istats;
+	struct cli_progress progress;
 
 	/* storage behind ropts.branch_names and the iopts refs */
 	struct fs_branch_name *branch_names_;

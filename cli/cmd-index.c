@@ -22,37 +22,6 @@ static const char usage_text[] =
 	"    --rebuild       ignore the cache and index everything again\n"
 	"    -h, --help      show this help\n";
 
-struct progress {
-	struct timespec start;
-	struct timespec last;
-	int shown;
-};
-
-static double elapsed(const struct timespec *a, const struct timespec *b)
-{
-	return (b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
-}
-
-static void show_progress(size_t done, size_t total, void *data)
-{
-	struct progress *p = data;
-	struct timespec now;
-	double secs, rate;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (p->shown && elapsed(&p->last, &now) < 0.25)
-		return;
-	p->last = now;
-	p->shown = 1;
-	secs = elapsed(&p->start, &now);
-	rate = secs > 0 ? done / secs : 0;
-	if (total > done && rate > 0)
-		fprintf(stderr, "\rindexing: %zu/%zu commits, %.0f/s, ETA %.0fs   ", done,
-			total, rate, (total - done) / rate);
-	else
-		fprintf(stderr, "\rindexing: %zu commits, %.0f/s   ", done, rate);
-}
-
 int cmd_index(int argc, char **argv, struct fs_error *err)
 {
 	static const struct option options[] = {
@@ -66,7 +35,7 @@ int cmd_index(int argc, char **argv, struct fs_error *err)
 	struct fs_index_opts opts = FS_INDEX_OPTS_INIT;
 	struct fs_index_stats stats;
 	struct fs_index *idx = NULL;
-	struct progress prog;
+	struct cli_progress prog;
 	const char *repo_flag = NULL;
 	char *repo = NULL;
 	int c, want_progress = cli_progress_wanted(), rc;
@@ -90,15 +59,9 @@ int cmd_index(int argc, char **argv, struct fs_error *err)
 	if (rc < 0)
 		return rc;
 	opts.repo_path = repo;
-	memset(&prog, 0, sizeof(prog));
-	clock_gettime(CLOCK_MONOTONIC, &prog.start);
-	if (want_progress) {
-		opts.progress = show_progress;
-		opts.progress_data = &prog;
-	}
+	cli_progress_attach(&prog, &opts, want_progress);
 	rc = cli_open_index(&idx, repo, &opts, &stats, err);
-	if (prog.shown)
-		fputs("\r\033[K", stderr);
+	cli_progress_done(&prog);
 	if (rc < 0) {
 		free(repo);
 		return rc;

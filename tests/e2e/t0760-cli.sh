@@ -51,6 +51,19 @@ test_expect_success 'fixscan.repo = ~/path is expanded, as git expands path keys
 	rc=$?; git config --global --unset fixscan.repo;
 	test $rc -eq 0 && grep -q "kernel" idx.out
 '
+if command -v script >/dev/null 2>&1; then
+	test_expect_success 'an index build started by show draws the progress line on a terminal only' '
+		python3 "$SRC/scripts/gen-kernel.py" sample kernel >/dev/null &&
+		head=$(git -C kernel rev-parse HEAD) &&
+		"$FIXSCAN" show --repo kernel "$head" >plain.out 2>plain.err &&
+		test ! -s plain.err &&
+		rm -rf "$XDG_CACHE_HOME"/fixscan &&
+		script -qec "\"$FIXSCAN\" show --repo kernel $head" /dev/null >tty.out &&
+		grep -q "indexing: [0-9]* commits" tty.out &&
+		script -qec "\"$FIXSCAN\" show --repo kernel $head" /dev/null >tty2.out &&
+		! grep -q "indexing:" tty2.out
+	'
+fi
 test_expect_code 2 '-C to a missing directory is one error line' '
 	"$FIXSCAN" -C "$TRASH/nowhere" parse x 2>err;
 	rc=$?; test "$(wc -l <err)" -eq 1 && grep -q "^fixscan: cannot change to .*nowhere" err; exit $rc
