@@ -407,6 +407,20 @@ void cli_print_wrapped(FILE *out, const char *text, int width)
 	}
 }
 
+const char *cli_store_config(struct fs_store *store, const char *key, const char *old_key)
+{
+	const char *v;
+
+	if (!store)
+		return NULL;
+	if ((v = fs_store_config(store, key)) || !old_key)
+		return v;
+	if ((v = fs_store_config(store, old_key)))
+		cli_note("the notmuch config key %s is now %s (notmuch config set %s '%s')",
+			 old_key, key, key, v);
+	return v;
+}
+
 const char *cli_shown_path(const char *path, const char *root)
 {
 	size_t n = root ? strlen(root) : 0;

@@ -134,6 +134,11 @@ char *cli_id_query(const char *message_id);
  * WIDTH columns, continuation lines indented four columns deeper. */
 void cli_print_wrapped(FILE *out, const char *text, int width);
 
+/* The notmuch config value of KEY (camelCase, "fixscan.draftTags"), or
+ * of OLD_KEY, its name before keys followed git's style, with a note on
+ * stderr that says to rename it.  Borrowed from STORE (may be NULL). */
+const char *cli_store_config(struct fs_store *store, const char *key, const char *old_key);
+
 /* PATH for people: relative to the mail root ROOT when inside it
  * (ROOT may be NULL).  Borrowed from PATH. */
 const char *cli_shown_path(const char *path, const char *root);

@@ -174,7 +174,7 @@ static int write_drafts(struct fs_store **store, const struct fs_drafts *dl,
 {
 	struct fs_drafts_saved saved = FS_DRAFTS_SAVED_INIT;
 	struct fs_drafts_save_opts opts = FS_DRAFTS_SAVE_OPTS_INIT;
-	char **tags = fs_drafts_tags(fs_store_config(*store, "fixscan.draft_tags"));
+	char **tags = fs_drafts_tags(cli_store_config(*store, "fixscan.draftTags", "fixscan.draft_tags"));
 	size_t i, k;
 	int rc;
 

@@ -14,7 +14,7 @@
  *
  * Configuration is resolved by the caller: the functions here take the
  * values (the --drafts-dir flag, the notmuch config's fixscan.drafts and
- * fixscan.draft_tags) and never read a config themselves.
+ * fixscan.draftTags) and never read a config themselves.
  */
 #ifndef FIXSCAN_DRAFTS_H
 #define FIXSCAN_DRAFTS_H
@@ -36,7 +36,7 @@ char *fs_drafts_dir(const char *flag, const char *cfg, const char *root,
 		    struct fs_error *err);
 
 /* The tags a new draft gets: CFG (the notmuch config's
- * fixscan.draft_tags, names separated by ';'), else "draft" and
+ * fixscan.draftTags, names separated by ';'), else "draft" and
  * "fixscan".  A NULL-terminated array (g_strfreev()). */
 char **fs_drafts_tags(const char *cfg);
 

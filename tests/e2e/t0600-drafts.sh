@@ -385,6 +385,22 @@ test_expect_success 'the identity falls back to git config' '
 	git config --global --unset user.name && git config --global --unset user.email
 '
 
+test_expect_success 'fixscan.draftTags tags new drafts; the old name draft_tags still works, with a note' '
+	TD="$TRASH/mail/TagDrafts" &&
+	notmuch config set fixscan.draftTags "draft;stable-review" &&
+	"$FIXSCAN" review --repo kernel --drafts=summary --drafts-dir "$TD" "$Q" >/dev/null 2>tags1.err;
+	test $? -eq 1 && ! grep -q "draft_tags" tags1.err &&
+	test "$(notmuch count "folder:TagDrafts and tag:stable-review")" -eq 1 &&
+	notmuch config set fixscan.draftTags &&
+	notmuch config set fixscan.draft_tags "draft;old-name" &&
+	rm -rf "$TD" && notmuch new --quiet &&
+	"$FIXSCAN" review --repo kernel --drafts=summary --drafts-dir "$TD" "$Q" >/dev/null 2>tags2.err;
+	test $? -eq 1 &&
+	grep -q "^fixscan: the notmuch config key fixscan.draft_tags is now fixscan.draftTags" tags2.err &&
+	test "$(notmuch count "folder:TagDrafts and tag:old-name")" -eq 1 &&
+	notmuch config set fixscan.draft_tags &&
+	rm -rf "$TD" && notmuch new --quiet
+'
 test_expect_success 'the reviewer'"'"'s own draft was never touched' '
 	test_cmp mine.copy "$MINE" &&
 	test "$(notmuch count id:my-own-draft@example.org)" -eq 1

@@ -75,7 +75,7 @@ fi
 test_expect_success 'every fixscan.* key the code reads is in fixscan-config.5, and no other' '
 	grep -oh "\"fixscan\.\(%s\.\)\{0,1\}[A-Za-z_]*\"" "$SRC"/lib/*.c "$SRC"/lib/*/*.c "$SRC"/cli/*.c |
 		tr -d "\"" | sed "s/\.%s\./.<version>./" | sort -u >keys.code &&
-	awk "/^\.TP/ { tp = 1; next } tp && /^\.B fixscan\./ { print \$2 } { tp = 0 }" \
+	awk "/^\.TP/ || /^The older name\$/ { tp = 1; next } tp && /^\.B fixscan\./ { print \$2 } { tp = 0 }" \
 		"$MAN/fixscan-config.5" | sort -u >keys.page &&
 	test "$(wc -l <keys.code)" -ge 8 &&
 	test_cmp keys.code keys.page
