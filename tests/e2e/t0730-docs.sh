@@ -80,6 +80,13 @@ test_expect_success 'every fixscan.* key the code reads is in fixscan-config.5, 
 	test "$(wc -l <keys.code)" -ge 8 &&
 	test_cmp keys.code keys.page
 '
+if command -v mandoc >/dev/null 2>&1; then
+	test_expect_success 'fixscan-config(5) renders its synopsis as one command line' '
+		mandoc -Tascii "$MAN/fixscan-config.5" | col -bx >config.txt &&
+		grep -q "^ *git config --global fixscan\.key value\$" config.txt &&
+		grep -q "^ *notmuch config set fixscan\.key value\$" config.txt
+	'
+fi
 test_expect_success 'fixscan --version prints the version of the VERSION file' '
 	"$FIXSCAN" --version >version &&
 	echo "fixscan $(cat "$SRC/VERSION")" >expect &&
