@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <git2.h>
@@ -71,6 +73,112 @@ int cli_repo_path(const char *flag, char **out, struct fs_error *err)
 	git_buf_dispose(&found);
 	git_libgit2_shutdown();
 	return *out ? 0 : fs_error_set(err, FS_ENOMEM, "out of memory");
+}
+
+/* ---- the pager and colour ------------------------------------------------ */
+
+static int stdout_tty = -1;
+static pid_t pager_pid;
+
+bool cli_stdout_is_tty(void)
+{
+	if (stdout_tty < 0)
+		stdout_tty = isatty(STDOUT_FILENO);
+	return stdout_tty;
+}
+
+/* Whether NAME is an executable in a directory of $PATH. */
+static bool on_path(const char *name)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	char buf[4096];
+
+	for (p = path ? path : ""; *p; p = *end ? end + 1 : end) {
+		end = strchr(p, ':');
+		if (!end)
+			end = p + strlen(p);
+		if ((size_t)(end - p) + strlen(name) + 2 > sizeof(buf))
+			continue;
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)(end - p), p, name);
+		if (end > p && access(buf, X_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void wait_for_pager(void)
+{
+	int status;
+
+	fflush(stdout);
+	fclose(stdout);
+	close(STDOUT_FILENO);
+	while (waitpid(pager_pid, &status, 0) < 0 && errno == EINTR)
+		;
+}
+
+int cli_start_pager(void)
+{
+	const char *pager = getenv("FIXSCAN_PAGER");
+	int fds[2];
+
+	if (!cli_stdout_is_tty() || pager_pid)
+		return 0;
+	if (!pager)
+		pager = getenv("PAGER");
+	/* Without a pager named and without less, the output stays as it
+	 * is: a pager that cannot start would swallow it. */
+	if (!pager && !on_path("less"))
+		return 0;
+	if (!pager)
+		pager = "less";
+	if (!*pager || !strcmp(pager, "cat"))
+		return 0;
+	fflush(stdout);
+	if (pipe(fds) < 0)
+		return -1;
+	pager_pid = fork();
+	if (pager_pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		pager_pid = 0;
+		return -1;
+	}
+	if (pager_pid == 0) {
+		dup2(fds[0], STDIN_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		setenv("LESS", getenv("LESS") ? getenv("LESS") : "FRX", 0);
+		setenv("LV", "-c", 0);
+		execl("/bin/sh", "sh", "-c", pager, (char *)NULL);
+		_exit(127);
+	}
+	dup2(fds[1], STDOUT_FILENO);
+	close(fds[0]);
+	close(fds[1]);
+	atexit(wait_for_pager);
+	return 0;
+}
+
+int cli_color_wanted(const char *when, struct fs_config *cfg)
+{
+	char *configured = NULL;
+	int rc = -1;
+
+	if (!when && cfg && (fs_config_get_string(cfg, "fixscan.color", &configured) == 0 ||
+			     fs_config_get_string(cfg, "color.ui", &configured) == 0))
+		when = configured;
+	if (!when || !strcmp(when, "auto"))
+		rc = cli_stdout_is_tty() && !getenv("NO_COLOR");
+	else if (!strcmp(when, "always") || !strcmp(when, "true"))
+		rc = 1;
+	else if (!strcmp(when, "never") || !strcmp(when, "false"))
+		rc = 0;
+	/* A config value git would take but we do not know: auto. */
+	if (rc < 0 && configured)
+		rc = cli_stdout_is_tty() && !getenv("NO_COLOR");
+	free(configured);
+	return rc;
 }
 
 int cli_progress_wanted(void)

@@ -48,6 +48,23 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
  * code with ERR set. */
 int cli_repo_path(const char *flag, char **out, struct fs_error *err);
 
+/* Whether standard output was a terminal when fixscan started (before
+ * a pager took it). */
+bool cli_stdout_is_tty(void);
+
+/* Start the pager for standard output when it is a terminal: $FIXSCAN_PAGER,
+ * else $PAGER, else less, with LESS=FRX when LESS is unset (git's way: a
+ * short output stays on the screen, colours pass).  "cat" or "" means
+ * none.  Returns 0 also when no pager was started; the pager is waited
+ * for at exit. */
+int cli_start_pager(void);
+
+/* Whether to colour text output: WHEN is "always", "never" or "auto"
+ * (NULL: fixscan.color, else color.ui from CFG, else auto); auto means
+ * standard output is a terminal and NO_COLOR is unset.  Returns 1 or 0,
+ * or -1 when WHEN is none of those words. */
+int cli_color_wanted(const char *when, struct fs_config *cfg);
+
 /* Whether to draw a progress line: stderr is a terminal. */
 int cli_progress_wanted(void);
 

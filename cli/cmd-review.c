@@ -44,6 +44,9 @@ static const char usage_text[] =
 	"                     the notmuch config, else <mail root>/Drafts)\n"
 	"    --dry-run        print the drafts to standard output as an mbox and\n"
 	"                     write nothing\n"
+	"    --color[=WHEN]   colour the finding kinds: always, never or auto (the\n"
+	"                     default: fixscan.color, else color.ui, else auto:\n"
+	"                     on a terminal, unless NO_COLOR is set)\n"
 	"    -h, --help       show this help\n"
 	"\n"
 	"Exit status: 0 no findings, 1 findings, 2 trouble.\n";
@@ -295,6 +298,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		{ "drafts", optional_argument, NULL, 'D' },
 		{ "drafts-dir", required_argument, NULL, 'O' },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "color", optional_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -303,7 +307,8 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	struct fs_thread **threads = NULL;
 	size_t nthreads = 0, reviewed;
 	char *query = NULL, *msgid = NULL;
-	int c, json = 0, rc;
+	const char *color_when = NULL;
+	int c, json = 0, rc, color = 0;
 	bool problems = false, trouble = false;
 	int drafts = 0, dry_run = 0, mode = FS_DRAFTS_ALL;
 	const char *drafts_dir_flag = NULL;
@@ -334,6 +339,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 			break;
 		case 'O': drafts = 1; drafts_dir_flag = optarg; break;
 		case 'n': drafts = 1; dry_run = 1; break;
+		case 'c': color_when = optarg ? optarg : "always"; break;
 		case 'h': fputs(usage_text, stdout); return FS_EXIT_CLEAN;
 		default:
 			return cli_usage_error(argv[0], "unknown option '%s'", argv[optind - 1]);
@@ -342,7 +348,6 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	if (optind != argc - 1)
 		return cli_usage_error(argv[0], optind == argc ? "no thread given" :
 					       "give one WHAT (quote a query with spaces)");
-	popts.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
 	if (!strcmp(argv[optind], "-"))
 		rc = stdin_query(&query, err);
 	else
@@ -350,6 +355,10 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 			fs_error_set(err, FS_ENOMEM, "out of memory");
 	if (rc == 0)
 		rc = cli_ctx_setup(&ctx, err);
+	if (rc == 0 && (color = cli_color_wanted(color_when, ctx.cfg)) < 0)
+		rc = fs_error_set(err, FS_EUSAGE, "review: --color takes always, never or auto, not '%s'",
+				  color_when);
+	popts.color = color > 0;
 	if (rc == 0)
 		rc = cli_ctx_open_store(&ctx, false, err);
 	if (rc < 0)

@@ -16,16 +16,18 @@ struct cli_command {
 	const char *name;
 	cli_fn fn;
 	const char *summary;
+	bool pager;    /* its output goes through the pager on a terminal */
 };
 
 static const struct cli_command commands[] = {
-	{ "check", cmd_check, "check one patch mail from standard input or a file (for mutt)" },
-	{ "digest", cmd_digest, "the risky patches of the review threads that arrived lately" },
-	{ "index", cmd_index, "build or update the fixes index of the kernel repository" },
-	{ "parse", cmd_parse, "print the headers and changelog tags of patch mails" },
-	{ "review", cmd_review, "review a stable review thread from the notmuch store" },
-	{ "show", cmd_show, "show what the index knows of commits: fixes, reverts, backports" },
-	{ "stats", cmd_stats, "how many patches of a stable series needed a fix from it" },
+	/* check writes into the mail client's own pager. */
+	{ "check", cmd_check, "check one patch mail from standard input or a file (for mutt)", false },
+	{ "digest", cmd_digest, "the risky patches of the review threads that arrived lately", true },
+	{ "index", cmd_index, "build or update the fixes index of the kernel repository", false },
+	{ "parse", cmd_parse, "print the headers and changelog tags of patch mails", true },
+	{ "review", cmd_review, "review a stable review thread from the notmuch store", true },
+	{ "show", cmd_show, "show what the index knows of commits: fixes, reverts, backports", true },
+	{ "stats", cmd_stats, "how many patches of a stable series needed a fix from it", true },
 };
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
@@ -33,7 +35,7 @@ static void usage(FILE *out)
 {
 	size_t i;
 
-	fprintf(out, "usage: fixscan [--version] [--help] [-C PATH] <command> [<args>]\n\n"
+	fprintf(out, "usage: fixscan [--version] [--help] [-C PATH] [--no-pager] <command> [<args>]\n\n"
 		     "commands:\n");
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "   %-8s %s\n", commands[i].name, commands[i].summary);
@@ -175,12 +177,21 @@ int main(int argc, char **argv)
 {
 	struct fs_error err = FS_ERROR_INIT;
 	const struct cli_command *c;
+	bool no_pager = false;
 	int rc;
 
 	/* A closed pipe shows as EPIPE from a write, handled in finish(). */
 	signal(SIGPIPE, SIG_IGN);
-	/* -C PATH, as git: run as if started in PATH. */
-	while (argc >= 2 && !strcmp(argv[1], "-C")) {
+	/* Before a pager can take standard output. */
+	cli_stdout_is_tty();
+	/* -C PATH, as git: run as if started in PATH; --no-pager. */
+	while (argc >= 2 && (!strcmp(argv[1], "-C") || !strcmp(argv[1], "--no-pager"))) {
+		if (!strcmp(argv[1], "--no-pager")) {
+			no_pager = true;
+			argc--;
+			argv++;
+			continue;
+		}
 		if (argc < 3)
 			return cli_usage_error("-C", "needs a directory");
 		if (chdir(argv[2]) < 0) {
@@ -204,8 +215,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "help"))
 		rc = help(argc - 1, argv + 1, &err);
-	else if ((c = find_command(argv[1])))
+	else if ((c = find_command(argv[1]))) {
+		if (c->pager && !no_pager && cli_start_pager() < 0)
+			cli_note("cannot start the pager: %s", strerror(errno));
 		rc = c->fn(argc - 1, argv + 1, &err);
+	}
 	else
 		return unknown_command(argv[1]);
 	if (rc < 0) {

@@ -19,6 +19,8 @@ TRASH=$(mktemp -d "${TMPDIR:-/tmp}/fixscan-$TEST_NAME.XXXXXX")
 export HOME="$TRASH/home" XDG_CACHE_HOME="$TRASH/cache" XDG_CONFIG_HOME="$TRASH/config"
 export NOTMUCH_CONFIG="$TRASH/home/.notmuch-config"
 export GIT_CONFIG_NOSYSTEM=1 LC_ALL=C.UTF-8 TZ=UTC NO_COLOR=1
+# Output under script(1) is a terminal: no test waits on a real pager.
+export FIXSCAN_PAGER=cat
 unset NOTMUCH_DATABASE NOTMUCH_PROFILE GIT_DIR GIT_WORK_TREE 2>/dev/null || true
 mkdir -p "$HOME" "$XDG_CACHE_HOME" "$XDG_CONFIG_HOME"
 cd "$TRASH" || exit 1

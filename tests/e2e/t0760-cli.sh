@@ -64,6 +64,44 @@ if command -v script >/dev/null 2>&1; then
 		! grep -q "indexing:" tty2.out
 	'
 fi
+if command -v script >/dev/null 2>&1; then
+	test_expect_success 'on a terminal the output goes through the pager; not with --no-pager, not into a pipe' '
+		head=$(git -C kernel rev-parse HEAD) &&
+		FIXSCAN_PAGER="sed s/^/PAGED:/" script -qec "\"$FIXSCAN\" show --repo kernel $head" /dev/null >p1 &&
+		grep -q "^PAGED:commit $head" p1 &&
+		FIXSCAN_PAGER="sed s/^/PAGED:/" script -qec "\"$FIXSCAN\" --no-pager show --repo kernel $head" /dev/null >p2 &&
+		grep -q "^commit $head" p2 && ! grep -q PAGED p2 &&
+		FIXSCAN_PAGER="sed s/^/PAGED:/" "$FIXSCAN" show --repo kernel "$head" >p3 &&
+		grep -q "^commit $head" p3 && ! grep -q PAGED p3 &&
+		FIXSCAN_PAGER="sed s/^/PAGED:/" script -qec "\"$FIXSCAN\" check --repo kernel /dev/null" /dev/null >p4;
+		! grep -q PAGED p4
+	'
+fi
+. "$SRC/tests/e2e/lib-notmuch.sh"
+setup_notmuch "$TRASH/mail" "$SRC/maildirs/review-4.4" >/dev/null 2>&1 &&
+"$FIXSCAN" index --repo kernel >/dev/null 2>&1
+esc=$(printf "\033")
+test_expect_success '--color=always and never; color.ui and fixscan.color decide without it' '
+	{ "$FIXSCAN" review --repo kernel --color=always "path:review-4.4/**" >c1; test $? -eq 1; } &&
+	grep -q "$esc\[" c1 &&
+	{ "$FIXSCAN" review --repo kernel --color=never "path:review-4.4/**" >c2; test $? -eq 1; } &&
+	! grep -q "$esc" c2 &&
+	git config --global color.ui always &&
+	{ "$FIXSCAN" review --repo kernel "path:review-4.4/**" >c3; test $? -eq 1; } &&
+	grep -q "$esc\[" c3 &&
+	git config --global fixscan.color never &&
+	{ "$FIXSCAN" review --repo kernel "path:review-4.4/**" >c4; test $? -eq 1; } &&
+	! grep -q "$esc" c4 &&
+	{ "$FIXSCAN" review --repo kernel --color "path:review-4.4/**" >c5; test $? -eq 1; } &&
+	grep -q "$esc\[" c5 &&
+	git config --global --unset color.ui && git config --global --unset fixscan.color &&
+	{ "$FIXSCAN" review --repo kernel "path:review-4.4/**" >c6; test $? -eq 1; } &&
+	! grep -q "$esc" c6
+'
+test_expect_code 2 '--color=sometimes is a usage error' '
+	"$FIXSCAN" review --repo kernel --color=sometimes "path:review-4.4/**" >/dev/null 2>err;
+	rc=$?; grep -q "^fixscan: review: --color takes always, never or auto" err; exit $rc
+'
 test_expect_code 2 '-C to a missing directory is one error line' '
 	"$FIXSCAN" -C "$TRASH/nowhere" parse x 2>err;
 	rc=$?; test "$(wc -l <err)" -eq 1 && grep -q "^fixscan: cannot change to .*nowhere" err; exit $rc
