@@ -56,3 +56,13 @@ echo
 cat "$summary"
 echo
 echo "demo: open $dir/mail/Drafts in mutt (set postponed) to edit and send them"
+env="NOTMUCH_CONFIG=$dir/notmuch-config XDG_CACHE_HOME=$dir/cache XDG_CONFIG_HOME=$dir/config GIT_CONFIG_GLOBAL=$dir/gitconfig"
+cat <<NEXT
+
+demo: to go on with the demo's mail store and repository, run for example:
+
+  $env $fixscan review --repo $dir/kernel --all 'path:review-4.5/**'
+  $env $fixscan digest --repo $dir/kernel --since 2016-01-01
+  $env $fixscan show --repo $dir/kernel \$(git -C $dir/kernel rev-parse HEAD)
+  $env $fixscan check --repo $dir/kernel $(grep -l "^Subject: \[PATCH 4.4 03/24\]" "$dir"/mail/review-4.4/cur/*)
+NEXT

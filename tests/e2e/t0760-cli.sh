@@ -140,4 +140,13 @@ if command -v bash >/dev/null 2>&1; then
 		echo dir-a >e3 && test_cmp e3 v3
 	'
 fi
+test_expect_success 'make demo ends with commands that work on its own store and repository' '
+	sh "$SRC/scripts/demo.sh" "$FIXSCAN" "$TRASH/demo" >demo.out 2>&1 &&
+	grep "^  NOTMUCH_CONFIG=" demo.out >next &&
+	test "$(wc -l <next)" -eq 4 &&
+	while read -r line; do
+		sh -c "$line" >one.out 2>one.err; rc=$?;
+		test $rc -le 1 && test -s one.out && test ! -s one.err || { echo "$line: $rc"; cat one.err; exit 1; }
+	done <next
+'
 test_done
