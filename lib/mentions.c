@@ -118,7 +118,7 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 		if (!line)
 			continue;
 		m->lines_[m->nobjections] = line;
-		o->series_index = fs_patch_series(target)->index;
+		o->series_index = fs_thread_patch_number(target);
 		o->message_id = fs_patch_message_id(reply);
 		o->from = fs_patch_from(reply);
 		o->date = fs_patch_date(reply);

@@ -91,7 +91,7 @@ static void resolve_series(struct fs_review *r, const struct fs_index *idx,
 	for (i = 0; i < r->npatches; i++) {
 		const struct fs_patch *p = r->series->patches[i];
 		r->patches[i].patch = p;
-		r->patches[i].index = fs_patch_series(p)->index;
+		r->patches[i].index = fs_thread_patch_number(p);
 		ups[i].n = fs_findings_resolve_upstream(idx, fs_patch_tags(p), fs_patch_title(p),
 							ups[i].ids, MAX_UPSTREAM, NULL);
 		if (ups[i].n > MAX_UPSTREAM)
