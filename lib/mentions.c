@@ -8,7 +8,6 @@
 
 #include <glib.h>
 
-#include "fixscan/draft.h"
 #include "fixscan/mentions.h"
 
 /* Words that make a mention of a commit a report of trouble with it. */
@@ -250,8 +249,50 @@ char *fs_mentions_objection_line(const char *body, size_t len)
 	return found;
 }
 
+/* The address part of FROM ("Name <a@b>" or "a@b"), LEN bytes at *OUT. */
+static bool address_of(const char *from, const char **out, size_t *len)
+{
+	const char *lt = from ? strrchr(from, '<') : NULL, *gt;
+
+	if (lt && (gt = strchr(lt, '>'))) {
+		*out = lt + 1;
+		*len = gt - lt - 1;
+	} else if (from) {
+		*out = from;
+		while (**out == ' ')
+			(*out)++;
+		*len = strlen(*out);
+		while (*len && (*out)[*len - 1] == ' ')
+			(*len)--;
+	}
+	return from && *len;
+}
+
+bool fs_mentions_is_own_mail(const char *path, const struct fs_patch *p,
+			     const char *const *own)
+{
+	const char *base = path ? strrchr(path, '/') : NULL, *info, *addr;
+	size_t alen = 0;
+
+	/* What fixscan wrote: drafts carry their key, the digest (and the
+	 * drafts) the digest they belong to. */
+	if (p && (fs_patch_header(p, "X-Fixscan-Key") || fs_patch_header(p, "X-Fixscan-Digest")))
+		return true;
+	base = base ? base + 1 : path;
+	info = base ? strstr(base, ":2,") : NULL;
+	/* maildir flags: capital letters in ASCII order after ":2," */
+	if (info && strchr(info + 3, 'D'))
+		return true;
+	if (!p || !own || !address_of(fs_patch_from(p), &addr, &alen))
+		return false;
+	for (; *own; own++)
+		if (strlen(*own) == alen && !strncasecmp(*own, addr, alen))
+			return true;
+	return false;
+}
+
 int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series *s,
-			   struct fs_error *err)
+			   const char *const *own, struct fs_error *err)
 {
 	size_t i, cap = m->nobjections + s->nreplies + 1;
 	struct fs_objection *ov = realloc(m->objections, cap * sizeof(*ov));
@@ -271,7 +312,8 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 		size_t blen;
 		char *line;
 
-		if (!target)
+		/* The user's own word is not evidence to cite back to them. */
+		if (!target || fs_mentions_is_own_mail(fs_patch_file(reply), reply, own))
 			continue;
 		body = fs_patch_body(reply, &blen);
 		line = fs_mentions_objection_line(body, blen);
@@ -316,7 +358,8 @@ static char *report_words(struct fs_store *store, const struct fs_thread_series 
 
 /* Whether the mail in FILE speaks of the commit HEX12 / SUBJ as a
  * person's report would. */
-static bool hit_names_commit(const char *file, const char *hex12, const char *subj)
+static bool hit_names_commit(const char *file, const char *hex12, const char *subj,
+			     const char *const *own)
 {
 	struct fs_patch *m = NULL;
 	const char *body, *msubj;
@@ -326,9 +369,9 @@ static bool hit_names_commit(const char *file, const char *hex12, const char *su
 	/* A mail that cannot be parsed cannot be quoted. */
 	if (fs_patch_parse_file(&m, file, NULL) < 0)
 		return false;
-	/* An unsent draft (fixscan's replies to another series quote ids
-	 * and "regression") reports nothing. */
-	if (fs_draft_is_draft(file, m)) {
+	/* The user's own mail (fixscan's drafts and digest quote ids and
+	 * "regression"; so do the replies sent from them) reports nothing. */
+	if (fs_mentions_is_own_mail(file, m, own)) {
 		fs_patch_free(m);
 		return false;
 	}
@@ -384,8 +427,10 @@ static int keep_hit(struct fs_mentions *m, struct fs_store_message *hit, fs_cid 
  * to check it really names the commit. */
 int fs_mentions_reports(struct fs_mentions *m, struct fs_store *store,
 			const struct fs_index *idx, const struct fs_thread_series *s,
-			const fs_cid *upstream, size_t n, struct fs_error *err)
+			const fs_cid *upstream, size_t n, const char *const *own,
+			struct fs_error *err)
 {
+	GHashTable *done;
 	char *words, *quoted, hex[41];
 	size_t i, h;
 	int rc = 0;
@@ -393,11 +438,18 @@ int fs_mentions_reports(struct fs_mentions *m, struct fs_store *store,
 	if (!s->npatches && !s->cover)
 		return 0;
 	words = report_words(store, s);
+	/* Patches that share an upstream share its reports: search each
+	 * commit once, so that a mail is one report of it. */
+	done = g_hash_table_new(g_direct_hash, g_direct_equal);
 	for (i = 0; i < n && rc == 0; i++) {
 		struct fs_store_messages found = { NULL, 0 };
-		const char *subj = fs_index_commit_subject(idx, upstream[i]);
+		const char *subj;
 		char *q;
 
+		if (upstream[i] == FS_CID_NONE ||
+		    !g_hash_table_add(done, GUINT_TO_POINTER(upstream[i] + 1)))
+			continue;
+		subj = fs_index_commit_subject(idx, upstream[i]);
 		fs_index_commit_hex(idx, upstream[i], hex);
 		quoted = fs_store_quote(subj);
 		q = g_strdup_printf("(%.12s OR %s OR %s)%s", hex, hex,
@@ -407,13 +459,14 @@ int fs_mentions_reports(struct fs_mentions *m, struct fs_store *store,
 		g_free(q);
 		hex[12] = '\0';
 		for (h = 0; rc == 0 && h < found.n; h++) {
-			if (!hit_names_commit(found.v[h].filename, hex, subj))
+			if (!hit_names_commit(found.v[h].filename, hex, subj, own))
 				continue;
 			if (keep_hit(m, &found.v[h], upstream[i]) < 0)
 				rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 		}
 		fs_store_messages_free(&found);
 	}
+	g_hash_table_destroy(done);
 	g_free(words);
 	return rc;
 }

@@ -105,10 +105,24 @@ static void test_objection_table(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* Drafts (by maildir flag or fixscan's header), fixscan's digest and
+ * mail from the user's addresses are the user's own; nothing else is. */
+static void test_own_mail(void **state)
+{
+	static const char *const own[] = { "rita@example.org", "rita@work.example", NULL };
+
+	assert_true(fs_mentions_is_own_mail("/m/Drafts/cur/123.host:2,DS", NULL, NULL));
+	assert_true(fs_mentions_is_own_mail("/m/Drafts/cur/123.host:2,D", NULL, own));
+	assert_false(fs_mentions_is_own_mail("/m/inbox/cur/123.host:2,S", NULL, own));
+	assert_false(fs_mentions_is_own_mail("/m/D:2/cur/123.host", NULL, own));
+	assert_false(fs_mentions_is_own_mail(NULL, NULL, own));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_objection_table),
+		cmocka_unit_test(test_own_mail),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
