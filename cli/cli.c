@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <git2.h>
+#include <glib.h>
 
 #include "cli.h"
 #include "fixscan/text.h"
@@ -317,13 +318,42 @@ int cli_ctx_setup(struct cli_ctx *c, struct fs_error *err)
 	return read_branch_names(c, err);
 }
 
+/* The user's addresses: notmuch's user.primary_email and
+ * user.other_email (a list separated by ';'), and git's user.email. */
+static void read_own_addresses(struct cli_ctx *c)
+{
+	const char *keys[] = { "user.primary_email", "user.other_email" };
+	GPtrArray *v = g_ptr_array_new();
+	char *git_email = NULL;
+	size_t k, i;
+
+	for (k = 0; k <= G_N_ELEMENTS(keys); k++) {
+		const char *value = k < G_N_ELEMENTS(keys) ? fs_store_config(c->store, keys[k]) : NULL;
+		char **parts;
+		if (k == G_N_ELEMENTS(keys) && c->cfg &&
+		    fs_config_get_string(c->cfg, "user.email", &git_email) == 0)
+			value = git_email;
+		parts = value ? g_strsplit_set(value, ";, ", -1) : NULL;
+		for (i = 0; parts && parts[i]; i++)
+			if (*parts[i])
+				g_ptr_array_add(v, g_strdup(parts[i]));
+		g_strfreev(parts);
+	}
+	free(git_email);
+	g_ptr_array_add(v, NULL);
+	c->own_addresses_ = (char **)g_ptr_array_free(v, FALSE);
+	c->ropts.own_addresses = (const char *const *)c->own_addresses_;
+}
+
 int cli_ctx_open_store(struct cli_ctx *c, bool optional, struct fs_error *err)
 {
 	struct fs_error serr = FS_ERROR_INIT;
 	int rc = fs_store_open(&c->store, false, 5.0, &serr);
 
-	if (rc == 0)
+	if (rc == 0) {
+		read_own_addresses(c);
 		return 0;
+	}
 	c->store = NULL;
 	if (optional && rc != FS_ELOCKED)
 		return 0;
@@ -403,6 +433,7 @@ void cli_ctx_close(struct cli_ctx *c)
 	fs_config_strv_free(c->branch_values_);
 	free(c->mainline_);
 	fs_config_strv_free(c->stable_globs_);
+	g_strfreev(c->own_addresses_);
 	free(c->repo);
 	memset(c, 0, sizeof(*c));
 }

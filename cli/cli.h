@@ -104,6 +104,8 @@ struct cli_ctx {
 	struct fs_branch_name *branch_names_;
 	char **branch_keys_, **branch_values_;
 	char *mainline_, **stable_globs_;
+	/* storage behind ropts.own_addresses (g_strfreev()) */
+	char **own_addresses_;
 };
 void cli_ctx_init(struct cli_ctx *c);
 
@@ -114,7 +116,10 @@ void cli_ctx_init(struct cli_ctx *c);
 int cli_ctx_setup(struct cli_ctx *c, struct fs_error *err);
 
 /* The notmuch store, read-only.  With OPTIONAL, a store that cannot be
- * opened (other than for a lock) leaves c->store NULL and returns 0. */
+ * opened (other than for a lock) leaves c->store NULL and returns 0.
+ * The user's addresses (notmuch user.primary_email and user.other_email,
+ * and git user.email, which drafts fall back to) go into
+ * ropts.own_addresses: their mail is no evidence. */
 int cli_ctx_open_store(struct cli_ctx *c, bool optional, struct fs_error *err);
 
 /* The fixes index of c->repo, built or updated as needed; a note on why

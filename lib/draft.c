@@ -1158,16 +1158,3 @@ int fs_drafts_build(struct fs_drafts *out, const struct fs_review *r,
 	}
 	return added;
 }
-
-bool fs_draft_is_draft(const char *path, const struct fs_patch *p)
-{
-	const char *base = path ? strrchr(path, '/') : NULL;
-	const char *info;
-
-	if (p && fs_patch_header(p, "X-Fixscan-Key"))
-		return true;
-	base = base ? base + 1 : path;
-	info = base ? strstr(base, ":2,") : NULL;
-	/* maildir flags: capital letters in ASCII order after ":2," */
-	return info && strchr(info + 3, 'D');
-}

@@ -8,7 +8,6 @@
 
 #include <glib.h>
 
-#include "fixscan/draft.h"
 #include "fixscan/mentions.h"
 
 /* Words that make a mention of a commit a report of trouble with it. */
@@ -17,12 +16,38 @@ static const char *const regression_words[] = {
 	"broken", "bisected", "first bad commit",
 };
 
+/* What a person writes to object to a patch.  A phrase counts only as
+ * whole words, outside a question (unless it asks "please"), and not
+ * after a negation in its clause: "no build failures", "doesn't break
+ * anything", "fixes a boot failure" are no objections.  A false objection
+ * costs the reviewer more than a missed one, so the list is of forms that
+ * leave no doubt. */
 static const char *const objection_phrases[] = {
-	"please drop", "drop this", "please don't apply", "please do not apply",
-	"breaks the build", "build failure", "build fails", "fails to build",
-	"build error", "breaks boot", "boot failure", "fails to boot",
-	"needs commit", "as well", "also needs", "is also needed", "regression",
-	"was reverted", "please revert", "nak",
+	"please drop", "drop this", "drop it", "please don't apply",
+	"please do not apply", "please don't queue", "please do not queue",
+	"please revert", "was reverted", "has been reverted", "got reverted",
+	"nak", "nacked-by",
+	"breaks", "broke", "broken", "breakage",
+	"build failure", "build failures", "build fails", "build error",
+	"build errors", "build breakage", "fails to build", "failed to build",
+	"boot failure", "boot failures", "fails to boot", "failed to boot",
+	"doesn't boot", "does not boot", "won't boot", "no longer boots",
+	"doesn't build", "does not build", "won't build", "no longer builds",
+	"causes a regression", "caused a regression", "causing a regression",
+	"introduces a regression", "introduced a regression",
+	"regression caused by", "regression introduced by", "regressed",
+	"regresses", "see a regression", "seeing a regression",
+	"found a regression", "needs commit", "needs the commit", "needs upstream commit",
+	"also needs", "also need", "is also needed", "are also needed",
+	"is also required", "depends on commit", "missing a prerequisite",
+	"missing prerequisite", "missing dependency",
+};
+
+/* Words that undo a phrase after them in the same clause. */
+static const char *const negations[] = {
+	"no", "not", "without", "never", "nor", "none", "nothing", "neither",
+	"zero", "0", "fix", "fixes", "fixed", "fixing", "avoid", "avoids",
+	"prevent", "prevents", "known", "already", "existing", "pre-existing",
 };
 
 static bool has_word_ci(const char *hay, size_t len, const char *needle)
@@ -59,39 +84,215 @@ void fs_mentions_clear(struct fs_mentions *m)
 	memset(m, 0, sizeof(*m));
 }
 
-char *fs_mentions_objection_line(const char *body, size_t len)
+/* Whether the line S..E is a trailer ("Tested-by: ...", "Cc: ...",
+ * "Link: ..."): a tag, not the replier's words.  "Nacked-by:" is not. */
+static bool is_trailer(const char *s, const char *e)
+{
+	const char *c = s;
+
+	while (c < e && (isalnum((unsigned char)*c) || *c == '-'))
+		c++;
+	if (c == s || c >= e || *c != ':' || (c + 1 < e && c[1] != ' '))
+		return false;
+	if (c - s == 9 && !strncasecmp(s, "nacked-by", 9))
+		return false;
+	return (c - s > 3 && !strncasecmp(c - 3, "-by", 3)) ||
+	       (c - s == 2 && !strncasecmp(s, "cc", 2)) ||
+	       (c - s == 4 && !strncasecmp(s, "link", 4)) ||
+	       (c - s == 5 && !strncasecmp(s, "fixes", 5));
+}
+
+/* The replier's own words in BODY: quoted text, attributions, trailers
+ * and the signature left out, lines joined with blanks so that a
+ * sentence may span them, and '\n' where something was left out or a
+ * paragraph ends.  New string (g_free()). */
+static char *own_words(const char *body, size_t len)
 {
 	const char *p = body, *end = body + len;
-	size_t k;
+	GString *out = g_string_new(NULL);
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
 		const char *e = nl ? nl : end, *s = p;
+		size_t l;
+
+		p = e + 1;
 		while (s < e && (*s == ' ' || *s == '\t'))
 			s++;
-		/* Quoted text, attributions and trailers are not the
-		 * replier's own words. */
-		if (s < e && *s != '>' &&
-		    !(e - s > 6 && !strncmp(e - 6, "wrote:", 6)) &&
-		    strncasecmp(s, "tested-by:", 10) && strncasecmp(s, "reviewed-by:", 12)) {
-			for (k = 0; k < G_N_ELEMENTS(objection_phrases); k++) {
-				if (has_word_ci(s, e - s, objection_phrases[k])) {
-					size_t l = e - s;
-					while (l && isspace((unsigned char)s[l - 1]))
-						l--;
-					if (l > 200)
-						l = 200;
-					return strndup(s, l);
-				}
-			}
+		l = e - s;
+		while (l && isspace((unsigned char)s[l - 1]))
+			l--;
+		if ((e - s == 2 || e - s == 3) && !strncmp(s, "--", 2) && (e - s == 2 || s[2] == ' '))
+			break;
+		if (!l || *s == '>' || (l >= 6 && !strncmp(s + l - 6, "wrote:", 6)) ||
+		    is_trailer(s, s + l)) {
+			g_string_append_c(out, '\n');
+			continue;
 		}
-		p = e + 1;
+		if (out->len && out->str[out->len - 1] != '\n')
+			g_string_append_c(out, ' ');
+		g_string_append_len(out, s, l);
 	}
-	return NULL;
+	return g_string_free(out, FALSE);
+}
+
+/* Whether one of NEGATIONS, or a word ending in "n't", is among the words
+ * of S[0..AT) in the clause AT is in. */
+static bool negated(const char *s, size_t at)
+{
+	size_t start = at, i, k;
+
+	while (start > 0 && !strchr(",;:(", s[start - 1]) &&
+	       !(start >= 5 && !strncasecmp(s + start - 5, " but ", 5)))
+		start--;
+	for (i = start; i < at;) {
+		size_t w = i;
+		while (w < at && (isalnum((unsigned char)s[w]) || s[w] == '\'' || s[w] == '-'))
+			w++;
+		if (w > i) {
+			if (w - i >= 3 && !strncasecmp(s + w - 3, "n't", 3))
+				return true;
+			for (k = 0; k < G_N_ELEMENTS(negations); k++)
+				if (strlen(negations[k]) == w - i &&
+				    !strncasecmp(s + i, negations[k], w - i))
+					return true;
+		}
+		i = w > i ? w : i + 1;
+	}
+	return false;
+}
+
+/* Where NEEDLE occurs in S (LEN bytes) as whole words from FROM on, or
+ * LEN. */
+static size_t find_words(const char *s, size_t len, size_t from, const char *needle)
+{
+	size_t n = strlen(needle), i;
+
+	for (i = from; i + n <= len; i++) {
+		if (strncasecmp(s + i, needle, n))
+			continue;
+		if ((i > 0 && isalnum((unsigned char)s[i - 1])) ||
+		    (i + n < len && isalnum((unsigned char)s[i + n])))
+			continue;
+		return i;
+	}
+	return len;
+}
+
+/* "needs <commit> as well" / "too": the patch wants another one with it.
+ * "need this for 5.4 as well" asks for the patch elsewhere instead. */
+static bool needs_as_well(const char *s, size_t len)
+{
+	static const char *const verbs[] = { "needs", "need", "requires" };
+	static const char *const not_after[] = { "this", "it", "these", "to", "that" };
+	size_t v, at, k;
+
+	for (v = 0; v < G_N_ELEMENTS(verbs); v++) {
+		for (at = 0; (at = find_words(s, len, at, verbs[v])) < len; at++) {
+			const char *next = s + at + strlen(verbs[v]);
+			bool elsewhere = false;
+			while (next < s + len && *next == ' ')
+				next++;
+			for (k = 0; k < G_N_ELEMENTS(not_after); k++)
+				elsewhere |= find_words(next, s + len - next, 0, not_after[k]) == 0;
+			if (elsewhere || negated(s, at))
+				continue;
+			if (find_words(s, len, at, "as well") < len || find_words(s, len, at, "too") < len)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Whether the sentence S (LEN bytes) objects to the patch. */
+static bool sentence_objects(const char *s, size_t len)
+{
+	bool question = len && s[len - 1] == '?';
+	bool please = find_words(s, len, 0, "please") < len;
+	size_t k, at;
+
+	for (k = 0; k < G_N_ELEMENTS(objection_phrases); k++) {
+		const char *ph = objection_phrases[k];
+		bool strong = !strcmp(ph, "nak") || !strcmp(ph, "nacked-by");
+		/* A question asks; "Could you please drop it?" still objects. */
+		if (question && !please && !strong)
+			continue;
+		for (at = 0; (at = find_words(s, len, at, ph)) < len; at++)
+			if (strong || !negated(s, at))
+				return true;
+	}
+	return (!question || please) && needs_as_well(s, len);
+}
+
+char *fs_mentions_objection_line(const char *body, size_t len)
+{
+	char *text = own_words(body, len), *p = text, *found = NULL;
+
+	while (*p && !found) {
+		char *e = p;
+		size_t l;
+		while (*e && *e != '\n' &&
+		       !(strchr(".?!", *e) && (!e[1] || isspace((unsigned char)e[1]))))
+			e++;
+		if (*e && *e != '\n')
+			e++;
+		while (p < e && *p == ' ')
+			p++;
+		l = e - p;
+		while (l && isspace((unsigned char)p[l - 1]))
+			l--;
+		if (l && sentence_objects(p, l))
+			found = strndup(p, l > 200 ? 200 : l);
+		p = *e ? e + (*e == '\n' || *e == ' ') : e;
+	}
+	g_free(text);
+	return found;
+}
+
+/* The address part of FROM ("Name <a@b>" or "a@b"), LEN bytes at *OUT. */
+static bool address_of(const char *from, const char **out, size_t *len)
+{
+	const char *lt = from ? strrchr(from, '<') : NULL, *gt;
+
+	if (lt && (gt = strchr(lt, '>'))) {
+		*out = lt + 1;
+		*len = gt - lt - 1;
+	} else if (from) {
+		*out = from;
+		while (**out == ' ')
+			(*out)++;
+		*len = strlen(*out);
+		while (*len && (*out)[*len - 1] == ' ')
+			(*len)--;
+	}
+	return from && *len;
+}
+
+bool fs_mentions_is_own_mail(const char *path, const struct fs_patch *p,
+			     const char *const *own)
+{
+	const char *base = path ? strrchr(path, '/') : NULL, *info, *addr;
+	size_t alen = 0;
+
+	/* What fixscan wrote: drafts carry their key, the digest (and the
+	 * drafts) the digest they belong to. */
+	if (p && (fs_patch_header(p, "X-Fixscan-Key") || fs_patch_header(p, "X-Fixscan-Digest")))
+		return true;
+	base = base ? base + 1 : path;
+	info = base ? strstr(base, ":2,") : NULL;
+	/* maildir flags: capital letters in ASCII order after ":2," */
+	if (info && strchr(info + 3, 'D'))
+		return true;
+	if (!p || !own || !address_of(fs_patch_from(p), &addr, &alen))
+		return false;
+	for (; *own; own++)
+		if (strlen(*own) == alen && !strncasecmp(*own, addr, alen))
+			return true;
+	return false;
 }
 
 int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series *s,
-			   struct fs_error *err)
+			   const char *const *own, struct fs_error *err)
 {
 	size_t i, cap = m->nobjections + s->nreplies + 1;
 	struct fs_objection *ov = realloc(m->objections, cap * sizeof(*ov));
@@ -111,14 +312,15 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 		size_t blen;
 		char *line;
 
-		if (!target)
+		/* The user's own word is not evidence to cite back to them. */
+		if (!target || fs_mentions_is_own_mail(fs_patch_file(reply), reply, own))
 			continue;
 		body = fs_patch_body(reply, &blen);
 		line = fs_mentions_objection_line(body, blen);
 		if (!line)
 			continue;
 		m->lines_[m->nobjections] = line;
-		o->series_index = fs_patch_series(target)->index;
+		o->series_index = fs_thread_patch_number(target);
 		o->message_id = fs_patch_message_id(reply);
 		o->from = fs_patch_from(reply);
 		o->date = fs_patch_date(reply);
@@ -156,7 +358,8 @@ static char *report_words(struct fs_store *store, const struct fs_thread_series 
 
 /* Whether the mail in FILE speaks of the commit HEX12 / SUBJ as a
  * person's report would. */
-static bool hit_names_commit(const char *file, const char *hex12, const char *subj)
+static bool hit_names_commit(const char *file, const char *hex12, const char *subj,
+			     const char *const *own)
 {
 	struct fs_patch *m = NULL;
 	const char *body, *msubj;
@@ -166,9 +369,9 @@ static bool hit_names_commit(const char *file, const char *hex12, const char *su
 	/* A mail that cannot be parsed cannot be quoted. */
 	if (fs_patch_parse_file(&m, file, NULL) < 0)
 		return false;
-	/* An unsent draft (fixscan's replies to another series quote ids
-	 * and "regression") reports nothing. */
-	if (fs_draft_is_draft(file, m)) {
+	/* The user's own mail (fixscan's drafts and digest quote ids and
+	 * "regression"; so do the replies sent from them) reports nothing. */
+	if (fs_mentions_is_own_mail(file, m, own)) {
 		fs_patch_free(m);
 		return false;
 	}
@@ -224,8 +427,10 @@ static int keep_hit(struct fs_mentions *m, struct fs_store_message *hit, fs_cid 
  * to check it really names the commit. */
 int fs_mentions_reports(struct fs_mentions *m, struct fs_store *store,
 			const struct fs_index *idx, const struct fs_thread_series *s,
-			const fs_cid *upstream, size_t n, struct fs_error *err)
+			const fs_cid *upstream, size_t n, const char *const *own,
+			struct fs_error *err)
 {
+	GHashTable *done;
 	char *words, *quoted, hex[41];
 	size_t i, h;
 	int rc = 0;
@@ -233,11 +438,18 @@ int fs_mentions_reports(struct fs_mentions *m, struct fs_store *store,
 	if (!s->npatches && !s->cover)
 		return 0;
 	words = report_words(store, s);
+	/* Patches that share an upstream share its reports: search each
+	 * commit once, so that a mail is one report of it. */
+	done = g_hash_table_new(g_direct_hash, g_direct_equal);
 	for (i = 0; i < n && rc == 0; i++) {
 		struct fs_store_messages found = { NULL, 0 };
-		const char *subj = fs_index_commit_subject(idx, upstream[i]);
+		const char *subj;
 		char *q;
 
+		if (upstream[i] == FS_CID_NONE ||
+		    !g_hash_table_add(done, GUINT_TO_POINTER(upstream[i] + 1)))
+			continue;
+		subj = fs_index_commit_subject(idx, upstream[i]);
 		fs_index_commit_hex(idx, upstream[i], hex);
 		quoted = fs_store_quote(subj);
 		q = g_strdup_printf("(%.12s OR %s OR %s)%s", hex, hex,
@@ -247,13 +459,14 @@ int fs_mentions_reports(struct fs_mentions *m, struct fs_store *store,
 		g_free(q);
 		hex[12] = '\0';
 		for (h = 0; rc == 0 && h < found.n; h++) {
-			if (!hit_names_commit(found.v[h].filename, hex, subj))
+			if (!hit_names_commit(found.v[h].filename, hex, subj, own))
 				continue;
 			if (keep_hit(m, &found.v[h], upstream[i]) < 0)
 				rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 		}
 		fs_store_messages_free(&found);
 	}
+	g_hash_table_destroy(done);
 	g_free(words);
 	return rc;
 }

@@ -115,7 +115,6 @@ char *fs_report_finding_line(const struct fs_review *r, const struct fs_finding 
 static void print_header(FILE *out, const struct fs_review *r)
 {
 	const struct fs_thread_series *s = r->series;
-	size_t i;
 
 	if (s->cover) {
 		fputs("review: ", out);
@@ -127,10 +126,10 @@ static void print_header(FILE *out, const struct fs_review *r)
 		r->base ? r->base : "the branch tip", r->base ? " (from " : "",
 		r->base ? r->base_source : "", r->base ? ")" : "");
 	if (s->nmissing) {
-		fprintf(out, "missing from the series:");
-		for (i = 0; i < s->nmissing; i++)
-			fprintf(out, " %03d/%03d", s->missing[i], s->total);
-		fputc('\n', out);
+		/* Ranges, capped: the numbers come from a subject. */
+		char *text = fs_thread_missing_text(s, 20);
+		fprintf(out, "missing from the series: %s\n", text);
+		g_free(text);
 	}
 	if (s->duplicates)
 		fprintf(out, "received twice: %zu patch%s, reviewed once\n", s->duplicates,

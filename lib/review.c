@@ -7,7 +7,6 @@
 
 #include <glib.h>
 
-#include "fixscan/draft.h"
 #include "fixscan/mentions.h"
 #include "fixscan/review.h"
 
@@ -91,7 +90,7 @@ static void resolve_series(struct fs_review *r, const struct fs_index *idx,
 	for (i = 0; i < r->npatches; i++) {
 		const struct fs_patch *p = r->series->patches[i];
 		r->patches[i].patch = p;
-		r->patches[i].index = fs_patch_series(p)->index;
+		r->patches[i].index = fs_thread_patch_number(p);
 		ups[i].n = fs_findings_resolve_upstream(idx, fs_patch_tags(p), fs_patch_title(p),
 							ups[i].ids, MAX_UPSTREAM, NULL);
 		if (ups[i].n > MAX_UPSTREAM)
@@ -102,11 +101,13 @@ static void resolve_series(struct fs_review *r, const struct fs_index *idx,
 	}
 }
 
-/* The regression reports of every upstream commit of the series, in
+/* The regression reports of the upstream commits of the series, each
+ * distinct commit once (fs_mentions_reports() keeps to that too), in
  * patch order. */
 static int find_reports(struct fs_mentions *m, const struct fs_review *r,
 			const struct fs_index *idx, struct fs_store *store,
-			const struct upstream_list *ups, struct fs_error *err)
+			const struct upstream_list *ups, const char *const *own,
+			struct fs_error *err)
 {
 	fs_cid *flat = calloc(r->npatches * MAX_UPSTREAM + 1, sizeof(*flat));
 	size_t i, k, n = 0;
@@ -117,7 +118,7 @@ static int find_reports(struct fs_mentions *m, const struct fs_review *r,
 	for (i = 0; i < r->npatches; i++)
 		for (k = 0; k < ups[i].n; k++)
 			flat[n++] = ups[i].ids[k];
-	rc = fs_mentions_reports(m, store, idx, r->series, flat, n, err);
+	rc = fs_mentions_reports(m, store, idx, r->series, flat, n, own, err);
 	free(flat);
 	return rc;
 }
@@ -176,9 +177,9 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 		goto out;
 	}
 	resolve_series(r, idx, ups, entries);
-	rc = fs_mentions_objections(&said, s, err);
+	rc = fs_mentions_objections(&said, s, o->own_addresses, err);
 	if (rc == 0 && store && !o->no_reports && s->npatches)
-		rc = find_reports(&said, r, idx, store, ups, err);
+		rc = find_reports(&said, r, idx, store, ups, o->own_addresses, err);
 	if (rc < 0)
 		goto out;
 	memset(&ctx, 0, sizeof(ctx));
@@ -315,9 +316,10 @@ static int load_thread(struct fs_thread **out, struct fs_store *store, const cha
 				add_note(notes, one.message);
 			continue;
 		}
-		/* Unsent drafts (fixscan's own among them) are no part of
-		 * the discussion. */
-		if (fs_draft_is_draft(msgs.v[k].filename, patches[np])) {
+		/* Unsent drafts and fixscan's own mail are no part of the
+		 * discussion.  (Mail the user sent stays: their series is
+		 * still theirs to review; mentions leaves out their word.) */
+		if (fs_mentions_is_own_mail(msgs.v[k].filename, patches[np], NULL)) {
 			fs_patch_free(patches[np]);
 			patches[np] = NULL;
 			continue;

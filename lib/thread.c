@@ -4,11 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "fixscan/thread.h"
 
 struct series_priv {
 	struct fs_thread_series pub;
 	size_t patches_cap, replies_cap;
+	bool single;  /* an un-numbered patch: a series of one, joined by no other */
 };
 
 struct fs_thread {
@@ -16,6 +19,8 @@ struct fs_thread {
 	size_t nmsgs;
 	struct series_priv *series;
 	size_t nseries;
+	/* Message-Id -> 1 + index of the series holding it as cover or patch */
+	GHashTable *where;
 };
 
 static bool is_reply_subject(const char *s)
@@ -26,31 +31,50 @@ static bool is_reply_subject(const char *s)
 	       !strncasecmp(s, "fwd:", 4);
 }
 
-/* The NN a message carries as a patch: -1 for replies and mails without a
- * series prefix. */
-static int patch_number(const struct fs_patch *p)
+/* An un-numbered patch is a backport sent on its own when its prefix
+ * names a kernel series (or AUTOSEL) or it starts its thread; a plain
+ * "[PATCH] x" offered in the middle of a discussion is a reply. */
+static bool is_single_patch(const struct fs_patch *p, const struct fs_series *s)
+{
+	size_t nrefs = 0;
+
+	if (s->version || s->autosel || fs_patch_header(p, "X-KernelTest-Branch"))
+		return true;
+	(void)fs_patch_references(p, &nrefs);
+	return !nrefs && !fs_patch_in_reply_to(p);
+}
+
+int fs_thread_patch_number(const struct fs_patch *p)
 {
 	const struct fs_series *s = fs_patch_series(p);
 
 	if (!s || is_reply_subject(fs_patch_subject(p)))
 		return -1;
+	if (s->index < 0)
+		return is_single_patch(p, s) ? 1 : -1;
 	return s->index;
 }
 
-static bool names_message(const struct fs_patch *p, const char *mid)
+static int patch_number(const struct fs_patch *p)
 {
-	const char *const *refs;
-	size_t n, i;
+	return fs_thread_patch_number(p);
+}
 
-	if (!mid)
-		return false;
-	if (fs_patch_in_reply_to(p) && !strcmp(fs_patch_in_reply_to(p), mid))
-		return true;
+/* The K-th nearest message P answers: In-Reply-To, then References from
+ * the last (the nearest) to the first; NULL past the end. */
+static const char *ancestor(const struct fs_patch *p, size_t k)
+{
+	const char *irt = fs_patch_in_reply_to(p);
+	const char *const *refs;
+	size_t n;
+
+	if (irt) {
+		if (k == 0)
+			return irt;
+		k--;
+	}
 	refs = fs_patch_references(p, &n);
-	for (i = 0; i < n; i++)
-		if (!strcmp(refs[i], mid))
-			return true;
-	return false;
+	return k < n ? refs[n - 1 - k] : NULL;
 }
 
 static int push(const struct fs_patch ***v, size_t *n, size_t *cap, const struct fs_patch *p)
@@ -77,6 +101,14 @@ static struct series_priv *new_series(struct fs_thread *t)
 	memset(&g[t->nseries], 0, sizeof(*g));
 	g[t->nseries].pub.total = -1;
 	return &g[t->nseries++];
+}
+
+/* A total is what the sender claims: one past any real series is taken
+ * as unknown, so that a subject cannot make us allocate or list a
+ * million missing patches. */
+static int sane_total(int total)
+{
+	return total > 0 && total <= FS_THREAD_MAX_TOTAL ? total : -1;
 }
 
 static int cmp_patch_number(const void *a, const void *b)
@@ -240,7 +272,9 @@ static int finish_series(struct series_priv *sp)
 	size_t i, out = 0;
 	int k, have_total = s->total > 0;
 
-	qsort(s->patches, s->npatches, sizeof(*s->patches), cmp_patch_number);
+	/* A cover without patches has no array (qsort takes no NULL). */
+	if (s->npatches)
+		qsort(s->patches, s->npatches, sizeof(*s->patches), cmp_patch_number);
 	for (i = 0; i < s->npatches; i++) {
 		if (out && patch_number(s->patches[out - 1]) == patch_number(s->patches[i])) {
 			s->duplicates++;
@@ -252,7 +286,7 @@ static int finish_series(struct series_priv *sp)
 	if (!have_total)
 		for (i = 0; i < s->npatches; i++) {
 			const struct fs_series *ser = fs_patch_series(s->patches[i]);
-			if (ser && ser->total > s->total)
+			if (ser && sane_total(ser->total) > s->total)
 				s->total = ser->total;
 		}
 	if (s->total > 0) {
@@ -267,6 +301,159 @@ static int finish_series(struct series_priv *sp)
 		}
 	}
 	return describe(sp);
+}
+
+/* Series K as a hash value and back: 0 is "absent" to GHashTable. */
+#define WHERE_VALUE(k) GSIZE_TO_POINTER((k) + 1)
+
+static void remember(struct fs_thread *t, const struct fs_patch *p, size_t k)
+{
+	const char *mid = fs_patch_message_id(p);
+
+	/* The table borrows the ids from the messages, which outlive it. */
+	if (mid && !g_hash_table_contains(t->where, mid))
+		g_hash_table_insert(t->where, (gpointer)mid, WHERE_VALUE(k));
+}
+
+/* The series holding the nearest message P answers, as cover (COVERS_ONLY)
+ * or as cover or patch; NULL when P answers none of them. */
+static struct series_priv *nearest_series(struct fs_thread *t, const struct fs_patch *p,
+					  bool covers_only)
+{
+	const char *mid;
+	size_t k;
+
+	for (k = 0; (mid = ancestor(p, k)); k++) {
+		gpointer v = g_hash_table_lookup(t->where, mid);
+		struct series_priv *sp;
+		if (!v)
+			continue;
+		sp = &t->series[GPOINTER_TO_SIZE(v) - 1];
+		if (!covers_only || (sp->pub.cover && !strcmp(fs_patch_message_id(sp->pub.cover), mid)))
+			return sp;
+	}
+	return NULL;
+}
+
+static bool same_version(const struct fs_series *a, const struct fs_series *b)
+{
+	return (!a->version && !b->version) ||
+	       (a->version && b->version && !strcmp(a->version, b->version));
+}
+
+/* A numbered patch that answers no cover: the one covered series of the
+ * thread when its numbering fits (threading broken by a mail client),
+ * else the coverless series of its version, revision and total. */
+static struct series_priv *series_without_cover(struct fs_thread *t, const struct fs_patch *p)
+{
+	const struct fs_series *a = fs_patch_series(p);
+	struct series_priv *covered = NULL;
+	size_t k, ncovered = 0;
+
+	for (k = 0; k < t->nseries; k++)
+		if (t->series[k].pub.cover) {
+			covered = &t->series[k];
+			ncovered++;
+		}
+	if (ncovered == 1 && t->nseries == 1 &&
+	    (covered->pub.total <= 0 || covered->pub.total == a->total) &&
+	    same_version(a, fs_patch_series(covered->pub.cover)))
+		return covered;
+	for (k = 0; k < t->nseries; k++) {
+		const struct fs_thread_series *s = &t->series[k].pub;
+		const struct fs_series *b = s->npatches ? fs_patch_series(s->patches[0]) : NULL;
+		if (!s->cover && !t->series[k].single && b && a->total == b->total &&
+		    a->revision == b->revision && same_version(a, b))
+			return &t->series[k];
+	}
+	return NULL;
+}
+
+/* Each Message-Id once (the same mail stored twice is one), and a series
+ * for each cover. */
+static int add_messages_and_covers(struct fs_thread *t, struct fs_patch **msgs, size_t n)
+{
+	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *mid = fs_patch_message_id(msgs[i]);
+		if (mid && g_hash_table_contains(seen, mid)) {
+			fs_patch_free(msgs[i]);
+			continue;
+		}
+		if (mid)
+			g_hash_table_add(seen, (gpointer)mid);
+		t->msgs[t->nmsgs++] = msgs[i];
+	}
+	g_hash_table_destroy(seen);
+	for (i = 0; i < t->nmsgs; i++) {
+		struct series_priv *sp;
+		if (patch_number(t->msgs[i]) != 0)
+			continue;
+		if (!(sp = new_series(t)))
+			return -1;
+		sp->pub.cover = t->msgs[i];
+		sp->pub.total = sane_total(fs_patch_series(t->msgs[i])->total);
+		remember(t, t->msgs[i], t->nseries - 1);
+	}
+	return 0;
+}
+
+/* Patches join the nearest cover they answer (an -rc2 posted in reply to
+ * the -rc1 cover names both, its own last); an un-numbered patch is a
+ * series of its own. */
+static int add_patches(struct fs_thread *t, bool *used)
+{
+	size_t i;
+
+	for (i = 0; i < t->nmsgs; i++) {
+		struct fs_patch *p = t->msgs[i];
+		struct series_priv *sp = NULL;
+		int nn = patch_number(p);
+
+		if (nn == 0)
+			used[i] = true;
+		if (nn < 1)
+			continue;
+		if (fs_patch_series(p)->index >= 0) {
+			sp = nearest_series(t, p, true);
+			if (!sp)
+				sp = series_without_cover(t, p);
+		}
+		if (!sp) {
+			if (!(sp = new_series(t)))
+				return -1;
+			sp->single = fs_patch_series(p)->index < 0;
+			if (sp->single)
+				sp->pub.total = 1;
+		}
+		if (push(&sp->pub.patches, &sp->pub.npatches, &sp->patches_cap, p))
+			return -1;
+		remember(t, p, sp - t->series);
+		used[i] = true;
+	}
+	return 0;
+}
+
+/* Replies go with the series of the nearest cover or patch they answer,
+ * else the first series. */
+static int add_replies(struct fs_thread *t, const bool *used)
+{
+	size_t i;
+
+	for (i = 0; i < t->nmsgs; i++) {
+		struct fs_patch *p = t->msgs[i];
+		struct series_priv *sp;
+		if (used[i])
+			continue;
+		sp = nearest_series(t, p, false);
+		if (!sp && t->nseries)
+			sp = &t->series[0];
+		if (sp && push(&sp->pub.replies, &sp->pub.nreplies, &sp->replies_cap, p))
+			return -1;
+	}
+	return 0;
 }
 
 int fs_thread_build(struct fs_thread **out, struct fs_patch **msgs, size_t n,
@@ -286,84 +473,16 @@ int fs_thread_build(struct fs_thread **out, struct fs_patch **msgs, size_t n,
 		free(t);
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
 	}
-	/* Keep each Message-Id once: the same mail stored twice is one. */
-	for (i = 0; i < n; i++) {
-		const char *mid = fs_patch_message_id(msgs[i]);
-		for (k = 0; mid && k < t->nmsgs; k++)
-			if (fs_patch_message_id(t->msgs[k]) &&
-			    !strcmp(fs_patch_message_id(t->msgs[k]), mid))
-				break;
-		if (mid && k < t->nmsgs) {
-			fs_patch_free(msgs[i]);
-			continue;
-		}
-		t->msgs[t->nmsgs++] = msgs[i];
-	}
-	/* Covers first: NN 0, not a reply. */
-	for (i = 0; i < t->nmsgs; i++) {
-		struct series_priv *sp;
-		const struct fs_series *ser;
-		if (patch_number(t->msgs[i]) != 0)
-			continue;
-		if (!(sp = new_series(t)))
-			goto oom;
-		sp->pub.cover = t->msgs[i];
-		ser = fs_patch_series(t->msgs[i]);
-		sp->pub.total = ser->total;
-		used[i] = true;
-	}
-	/* Patches join the cover they reference; others a coverless series
-	 * of their version. */
-	for (i = 0; i < t->nmsgs; i++) {
-		struct fs_patch *p = t->msgs[i];
-		struct series_priv *sp = NULL;
-		int nn = patch_number(p);
-		if (used[i] || nn < 1)
-			continue;
-		for (k = 0; k < t->nseries && !sp; k++)
-			if (t->series[k].pub.cover &&
-			    names_message(p, fs_patch_message_id(t->series[k].pub.cover)))
-				sp = &t->series[k];
-		if (!sp && t->nseries == 1 && t->series[0].pub.cover)
-			sp = &t->series[0];
-		for (k = 0; k < t->nseries && !sp; k++) {
-			const struct fs_series *a = fs_patch_series(p);
-			const struct fs_thread_series *s = &t->series[k].pub;
-			const struct fs_series *b = s->npatches ? fs_patch_series(s->patches[0]) : NULL;
-			if (!s->cover && b && a->total == b->total &&
-			    ((!a->version && !b->version) ||
-			     (a->version && b->version && !strcmp(a->version, b->version))))
-				sp = &t->series[k];
-		}
-		if (!sp && !(sp = new_series(t)))
-			goto oom;
-		if (push(&sp->pub.patches, &sp->pub.npatches, &sp->patches_cap, p))
-			goto oom;
-		used[i] = true;
-	}
-	/* Replies go with the series whose cover or patch they answer. */
-	for (i = 0; i < t->nmsgs; i++) {
-		struct fs_patch *p = t->msgs[i];
-		struct series_priv *sp = NULL;
-		size_t j;
-		if (used[i])
-			continue;
-		for (k = 0; k < t->nseries && !sp; k++) {
-			struct fs_thread_series *s = &t->series[k].pub;
-			if (s->cover && names_message(p, fs_patch_message_id(s->cover)))
-				sp = &t->series[k];
-			for (j = 0; j < s->npatches && !sp; j++)
-				if (names_message(p, fs_patch_message_id(s->patches[j])))
-					sp = &t->series[k];
-		}
-		if (!sp && t->nseries)
-			sp = &t->series[0];
-		if (sp && push(&sp->pub.replies, &sp->pub.nreplies, &sp->replies_cap, p))
-			goto oom;
-	}
+	t->where = g_hash_table_new(g_str_hash, g_str_equal);
+	if (add_messages_and_covers(t, msgs, n) < 0 || add_patches(t, used) < 0 ||
+	    add_replies(t, used) < 0)
+		goto oom;
 	for (k = 0; k < t->nseries; k++)
 		if (finish_series(&t->series[k]) < 0)
 			goto oom;
+	/* Only building needs the table. */
+	g_hash_table_destroy(t->where);
+	t->where = NULL;
 	free(used);
 	*out = t;
 	return 0;
@@ -391,6 +510,8 @@ void fs_thread_free(struct fs_thread *t)
 		free(s->deadline);
 	}
 	free(t->series);
+	if (t->where)
+		g_hash_table_destroy(t->where);
 	for (i = 0; i < t->nmsgs; i++)
 		fs_patch_free(t->msgs[i]);
 	free(t->msgs);
@@ -425,4 +546,28 @@ const struct fs_patch *fs_thread_replied_patch(const struct fs_thread_series *s,
 			    !strcmp(fs_patch_message_id(s->patches[i]), refs[k - 1]))
 				return s->patches[i];
 	return NULL;
+}
+
+char *fs_thread_missing_text(const struct fs_thread_series *s, size_t max_ranges)
+{
+	GString *out = g_string_new(NULL);
+	size_t i = 0, shown = 0;
+
+	while (i < s->nmissing) {
+		size_t j = i;
+		while (j + 1 < s->nmissing && s->missing[j + 1] == s->missing[j] + 1)
+			j++;
+		if (max_ranges && shown == max_ranges) {
+			g_string_append_printf(out, "%s... (%zu more)", out->len ? ", " : "",
+					       s->nmissing - i);
+			break;
+		}
+		g_string_append_printf(out, "%s%03d", out->len ? ", " : "", s->missing[i]);
+		if (j > i)
+			g_string_append_printf(out, "-%03d", s->missing[j]);
+		g_string_append_printf(out, "/%03d", s->total);
+		shown++;
+		i = j + 1;
+	}
+	return g_string_free(out, FALSE);
 }

@@ -109,10 +109,4 @@ int fs_drafts_build(struct fs_drafts *out, const struct fs_review *r,
 		    const struct fs_identity *me, enum fs_draft_mode mode,
 		    time_t now, struct fs_error *err);
 
-/* Whether the message P in file PATH (either may be NULL) is an unsent
- * draft: one fixscan wrote (it has an X-Fixscan-Key header), or a file
- * with the maildir draft flag (":2,...D...").  Reviews skip drafts: an
- * unsent reply is neither an objection nor a regression report. */
-bool fs_draft_is_draft(const char *path, const struct fs_patch *p);
-
 #endif

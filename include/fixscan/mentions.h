@@ -60,17 +60,30 @@ void fs_mentions_clear(struct fs_mentions *m);
  * as a new string (free()), or NULL. */
 char *fs_mentions_objection_line(const char *body, size_t len);
 
-/* Add to M the objections among the replies of series S.  Returns 0 or
+/* Whether a mail is the user's own and so never evidence (neither an
+ * objection nor a regression report): an unsent draft (maildir flag D
+ * in PATH), a mail fixscan wrote (a draft's X-Fixscan-Key, the digest's
+ * or a draft's X-Fixscan-Digest header), or a mail From one of the
+ * addresses OWN (NULL-terminated, may be NULL; compared without case),
+ * sent or not.  PATH and P may each be NULL. */
+bool fs_mentions_is_own_mail(const char *path, const struct fs_patch *p,
+			     const char *const *own);
+
+/* Add to M the objections among the replies of series S, leaving out the
+ * user's own mail (fs_mentions_is_own_mail() with OWN).  Returns 0 or
  * FS_ENOMEM. */
 int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series *s,
-			   struct fs_error *err);
+			   const char *const *own, struct fs_error *err);
 
 /* Add to M the mails of STORE outside S's thread that report trouble
- * with one of the N commits UPSTREAM (resolved in IDX; repeats give
- * repeated reports, one per entry).  Returns 0, or FS_ESTORE / FS_ENOMEM
- * with ERR set. */
+ * with one of the N commits UPSTREAM (resolved in IDX), the user's own
+ * mail left out (see fs_mentions_is_own_mail()).  Each distinct commit is
+ * searched once, so a mail gives one report per commit it names however
+ * often the commit appears in UPSTREAM.  Returns 0, or FS_ESTORE /
+ * FS_ENOMEM with ERR set. */
 int fs_mentions_reports(struct fs_mentions *m, struct fs_store *store,
 			const struct fs_index *idx, const struct fs_thread_series *s,
-			const fs_cid *upstream, size_t n, struct fs_error *err);
+			const fs_cid *upstream, size_t n, const char *const *own,
+			struct fs_error *err);
 
 #endif

@@ -34,8 +34,12 @@ struct fs_review_opts {
 	size_t nbranch_names;
 	const struct fs_ignore *ignore; /* may be NULL */
 	bool no_reports;         /* skip the search for regression reports */
+	/* The user's own addresses (notmuch user.primary_email and
+	 * user.other_email), NULL-terminated, may be NULL: their mail is
+	 * never an objection or a regression report. */
+	const char *const *own_addresses;
 };
-#define FS_REVIEW_OPTS_INIT { NULL, NULL, NULL, 0, NULL, false }
+#define FS_REVIEW_OPTS_INIT { NULL, NULL, NULL, 0, NULL, false, NULL }
 
 struct fs_review_patch {
 	const struct fs_patch *patch; /* borrowed from the series */

@@ -22,7 +22,8 @@ struct fs_thread_series {
 	size_t npatches;
 	const struct fs_patch **replies; /* everything else in the series */
 	size_t nreplies;
-	int total;                /* MM, or -1 when unknown */
+	int total;                /* MM (1 for an un-numbered patch), or -1 when
+				   * unknown or above FS_THREAD_MAX_TOTAL */
 	int *missing;             /* numbers of 1..MM that did not arrive */
 	size_t nmissing;
 	size_t duplicates;        /* patches received more than once */
@@ -35,7 +36,21 @@ struct fs_thread_series {
 	char *deadline;           /* as written, or NULL */
 };
 
+/* The largest NN/MM total taken from a subject: a series is never this
+ * long, and a bigger one (a typo, or a mail made to hurt) is unknown. */
+#define FS_THREAD_MAX_TOTAL 2000
+
 struct fs_thread;
+
+/* The number a message has in its series: NN for "[PATCH x NN/MM]", 0
+ * for a cover, 1 for an un-numbered patch ("[PATCH 4.4] subject", a
+ * series of one), -1 for replies and mails that are not patches. */
+int fs_thread_patch_number(const struct fs_patch *p);
+
+/* S's missing numbers for people, consecutive ones as a range:
+ * "002/010, 004-007/010"; past MAX_RANGES ranges (0: no limit) the rest
+ * is counted, "... (12 more)".  New string (g_free()), "" when none. */
+char *fs_thread_missing_text(const struct fs_thread_series *s, size_t max_ranges);
 
 /* Sort out MSGS (N messages of one thread, any order).  The thread takes
  * ownership of every patch in MSGS (not of the array), also on error.

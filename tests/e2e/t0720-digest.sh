@@ -150,6 +150,18 @@ test_expect_success 'one message in INBOX/new, indexed and tagged' '
 	grep -q "^1\. \[score 48\] 4.4.7-rc1 022/024 " "$f" &&
 	test ! -e mail/INBOX/tmp/* 2>/dev/null
 '
+test_expect_code 1 'a digest over a store holding the digest mail' '
+	"$FIXSCAN" digest --repo kernel --json >d2.json
+'
+test_expect_success '... cites it nowhere: the same risky patches as before' '
+	python3 -c "
+import json
+a, b = json.load(open(\"d.json\")), json.load(open(\"d2.json\"))
+assert a[\"risky\"] == b[\"risky\"], [r for r in b[\"risky\"] if r not in a[\"risky\"]][:2]
+assert not [f for r in b[\"risky\"] for f in r[\"findings\"]
+            if (f[\"message_id\"] or \"\").startswith(\"fixscan-digest-\")]
+"
+'
 test_expect_code 1 '--mail again the same day' '
 	"$FIXSCAN" digest --repo kernel --mail
 '

@@ -771,17 +771,6 @@ static void test_build_modes(void **state)
 	fixture_free(x);
 }
 
-/* ---- unsent drafts --------------------------------------------------------- */
-
-static void test_is_draft(void **state)
-{
-	assert_true(fs_draft_is_draft("/m/Drafts/cur/123.host:2,DS", NULL));
-	assert_true(fs_draft_is_draft("/m/Drafts/cur/123.host:2,D", NULL));
-	assert_false(fs_draft_is_draft("/m/inbox/cur/123.host:2,S", NULL));
-	assert_false(fs_draft_is_draft("/m/D:2/cur/123.host", NULL));
-	assert_false(fs_draft_is_draft(NULL, NULL));
-}
-
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
 	return remove(path);
@@ -835,7 +824,6 @@ int main(void)
 		cmocka_unit_test(test_body_ignored_and_present),
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_build_modes),
-		cmocka_unit_test(test_is_draft),
 	};
 
 	return cmocka_run_group_tests_name("draft", tests, setup, teardown);

@@ -18,6 +18,8 @@
 #include <cmocka.h>
 
 #include "fixscan/config.h"
+#include "fixscan/findings.h"
+#include "fixscan/index.h"
 #include "fixscan/ignore.h"
 #include "fixscan/mentions.h"
 #include "fixscan/review.h"
@@ -231,7 +233,7 @@ static void test_objections(void **state)
 
 	assert_int_equal(fs_review_load(&threads, &n, st, "id:\"cover.1@example.org\"",
 					&notes, &err), 0);
-	assert_int_equal(fs_mentions_objections(&m, fs_thread_get(threads[0], 0), &err), 0);
+	assert_int_equal(fs_mentions_objections(&m, fs_thread_get(threads[0], 0), NULL, &err), 0);
 	assert_int_equal(m.nobjections, 1);
 	assert_int_equal(m.objections[0].series_index, 2);
 	assert_string_equal(m.objections[0].line, "This breaks the build on arm.");
@@ -414,6 +416,191 @@ static void test_config_prefixed(void **state)
 	fs_config_free(cfg);
 }
 
+/* ---- the user's own mail and reports once per patch ------------------- */
+
+static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void sh(const char *fmt, ...)
+{
+	char cmd[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	if (system(cmd) != 0)
+		fail_msg("command failed: %s", cmd);
+}
+
+/* A kernel repository whose mainline has the commit "net: fix the
+ * frobnicator" and a linux-4.4.y branch; its full id in HEX. */
+static struct fs_index *own_mail_index(char hex[41])
+{
+	struct fs_index_opts o = FS_INDEX_OPTS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_index *idx = NULL;
+	char repo[512], cache[512];
+	FILE *f;
+
+	snprintf(repo, sizeof(repo), "%s/kernel", tmpdir);
+	snprintf(cache, sizeof(cache), "%s/index-cache", tmpdir);
+	sh("git init -q -b master %s && cd %s && "
+	   "git -c user.name=T -c user.email=t@example.org commit -q --allow-empty -m base && "
+	   "git branch linux-4.4.y && "
+	   "git -c user.name=T -c user.email=t@example.org commit -q --allow-empty "
+	   "-m 'net: fix the frobnicator' && git rev-parse HEAD > %s/upstream-id",
+	   repo, repo, tmpdir);
+	snprintf(cache, sizeof(cache), "%s/upstream-id", tmpdir);
+	f = fopen(cache, "r");
+	assert_non_null(f);
+	assert_non_null(fgets(hex, 41, f));
+	fclose(f);
+	snprintf(cache, sizeof(cache), "%s/index-cache", tmpdir);
+	o.repo_path = repo;
+	o.cache_path = cache;
+	o.threads = 1;
+	if (fs_index_open(&idx, &o, NULL, &err) < 0)
+		fail_msg("fs_index_open: %s", err.message);
+	return idx;
+}
+
+static void write_mail(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void write_mail(const char *file, const char *fmt, ...)
+{
+	char path[512], *text = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	assert_true(vasprintf(&text, fmt, ap) >= 0);
+	va_end(ap);
+	snprintf(path, sizeof(path), "%s/%s", mailroot, file);
+	write_file(path, text);
+	free(text);
+}
+
+#define OWN_HDR(from, subject, id) \
+	"From: " from "\nTo: list@example.org\nSubject: " subject "\n" \
+	"Date: Thu, 16 Nov 2023 10:00:00 +0000\nMessage-Id: <" id "@example.org>\n"
+
+/* A series of two patches of one upstream commit; elsewhere a real
+ * regression report, fixscan's digest, the user's draft and the user's
+ * sent reply, all naming the commit; in the thread the user's own sent
+ * "please drop". */
+static void write_own_mail_samples(const char *hex)
+{
+	make_maildir("sent");
+	make_maildir("lists");
+	write_mail("stable/cur/10.host:2,S",
+		   OWN_HDR("Greg <greg@example.org>", "[PATCH 4.4 0/2] two net fixes", "cover.10")
+		   "\nTwo fixes.\n");
+	write_mail("stable/cur/11.host:2,S",
+		   OWN_HDR("Greg <greg@example.org>", "[PATCH 4.4 1/2] net: fix the frobnicator", "p.11")
+		   "In-Reply-To: <cover.10@example.org>\nReferences: <cover.10@example.org>\n\n"
+		   "commit %s upstream.\n", hex);
+	write_mail("stable/cur/12.host:2,S",
+		   OWN_HDR("Greg <greg@example.org>", "[PATCH 4.4 2/2] net: fix the frobnicator, part two", "p.12")
+		   "In-Reply-To: <cover.10@example.org>\nReferences: <cover.10@example.org>\n\n"
+		   "commit %s upstream.\n", hex);
+	write_mail("sent/cur/13.host:2,S",
+		   OWN_HDR("Rita <Rita@Example.org>", "Re: [PATCH 4.4 1/2] net: fix the frobnicator", "own.13")
+		   "In-Reply-To: <p.11@example.org>\nReferences: <cover.10@example.org> <p.11@example.org>\n\n"
+		   "Please drop this, it breaks the build.\n");
+	write_mail("lists/cur/14.host:2,S",
+		   OWN_HDR("Bo <bo@example.org>", "[REGRESSION] frobnicator hangs", "report.14")
+		   "\nI bisected the hang to %.12s (\"net: fix the frobnicator\"), a regression.\n", hex);
+	write_mail("lists/cur/15.host:2,S",
+		   OWN_HDR("Rita <rita@example.org>", "fixscan digest", "digest.15")
+		   "X-Fixscan-Digest: digest.15@example.org\n\n"
+		   "regression-report: %.12s net: fix the frobnicator\n", hex);
+	write_mail("sent/cur/16.host:2,S",
+		   OWN_HDR("Rita <rita@example.org>", "Re: frobnicator hangs", "sent.16")
+		   "In-Reply-To: <report.14@example.org>\n\n"
+		   "Greg, %.12s is a regression, see the report.\n", hex);
+	write_mail("Drafts/cur/17.host:2,D",
+		   OWN_HDR("Nobody <nobody@example.org>", "Re: frobnicator hangs", "draft.17")
+		   "\nDraft: %.12s is a regression.\n", hex);
+	sh("notmuch new --quiet >/dev/null 2>&1");
+}
+
+/* The message ids of R's findings of KIND on patch K, sorted, joined. */
+static char *finding_ids(const struct fs_review *r, size_t k, enum fs_finding_kind kind)
+{
+	static char buf[512];
+	const struct fs_findings *f = &r->patches[k].findings;
+	size_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < f->n; i++) {
+		if (f->v[i].kind != kind)
+			continue;
+		if (buf[0])
+			strcat(buf, " ");
+		strcat(buf, f->v[i].message_id ? f->v[i].message_id : "(none)");
+	}
+	return buf;
+}
+
+static struct fs_review *review_own(struct fs_index *idx, struct fs_store *st,
+				    const char *const *own, struct fs_thread **thread)
+{
+	struct fs_review_opts o = FS_REVIEW_OPTS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_thread **threads = NULL;
+	struct fs_review *r = NULL;
+	size_t n = 0;
+
+	assert_int_equal(fs_review_load(&threads, &n, st, "id:cover.10@example.org", NULL, &err), 0);
+	assert_int_equal(n, 1);
+	*thread = threads[0];
+	free(threads);
+	assert_int_equal(fs_thread_count(*thread), 1);
+	o.own_addresses = own;
+	if (fs_review_run(&r, fs_thread_get(*thread, 0), idx, st, &o, &err) < 0)
+		fail_msg("fs_review_run: %s", err.message);
+	assert_int_equal(r->npatches, 2);
+	return r;
+}
+
+/* Each patch gets the one real report once; the digest and the draft
+ * never count; the user's sent mail counts only when the user's
+ * addresses are not given. */
+static void test_own_mail_and_reports_once(void **state)
+{
+	static const char *const own[] = { "someone@else.example", "rita@example.org", NULL };
+	struct fs_thread *thread = NULL;
+	struct fs_store *st;
+	struct fs_index *idx;
+	struct fs_review *r;
+	char hex[41];
+	size_t k;
+
+	idx = own_mail_index(hex);
+	write_own_mail_samples(hex);
+	st = open_store();
+
+	r = review_own(idx, st, own, &thread);
+	for (k = 0; k < 2; k++) {
+		assert_string_equal(finding_ids(r, k, FS_FIND_REGRESSION_REPORT), "report.14@example.org");
+		assert_string_equal(finding_ids(r, k, FS_FIND_OBJECTION), "");
+	}
+	fs_review_free(r);
+	fs_thread_free(thread);
+
+	/* Without the addresses the user's mail is anyone's: this is what
+	 * the addresses leave out, and the digest and draft still never
+	 * count. */
+	r = review_own(idx, st, NULL, &thread);
+	assert_string_equal(finding_ids(r, 0, FS_FIND_REGRESSION_REPORT),
+			    "report.14@example.org sent.16@example.org");
+	assert_string_equal(finding_ids(r, 1, FS_FIND_REGRESSION_REPORT),
+			    "report.14@example.org sent.16@example.org");
+	assert_string_equal(finding_ids(r, 0, FS_FIND_OBJECTION), "own.13@example.org");
+	assert_string_equal(finding_ids(r, 1, FS_FIND_OBJECTION), "");
+	fs_review_free(r);
+	fs_thread_free(thread);
+	fs_store_free(st);
+	fs_index_free(idx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -424,6 +611,7 @@ int main(void)
 		cmocka_unit_test(test_narrow),
 		cmocka_unit_test(test_ignore),
 		cmocka_unit_test(test_config_prefixed),
+		cmocka_unit_test(test_own_mail_and_reports_once),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -1,0 +1,129 @@
+/* Unit tests for lib/mentions.c: which replies object to a patch, and
+ * which mails are the user's own (never evidence).  The table holds the
+ * forms real stable review replies take; a false objection costs the
+ * reviewer credibility on a public list, so the harmless forms matter as
+ * much as the objections. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "fixscan/mentions.h"
+
+static const struct objection_case {
+	const char *body;
+	const char *line; /* the objecting sentence, NULL when none */
+} objection_cases[] = {
+	/* test and build reports */
+	{ "No regressions found on arm64, x86_64.\n\nTested-by: Linux Kernel Functional Testing <lkft@linaro.org>\n", NULL },
+	{ "Works for me as well.\n", NULL },
+	{ "Compiled and booted on my x86_64 and i386 test systems.  No errors or\nregressions.\n\nTested-by: Shuah <s@example.org>\n", NULL },
+	{ "Built and booted on our x86_64, arm64 and arm boards, no problems\nseen.\n\nTested-by: R <r@example.org>\n", NULL },
+	{ "Build results:\n\ttotal: 159 pass: 159 fail: 0\nQemu test results:\n\ttotal: 382 pass: 382 fail: 0\n\nTested-by: Guenter <g@example.org>\n", NULL },
+	{ "No build failures, no boot failures.\n", NULL },
+	{ "0 regressions, 2 fixes compared to the last run.\n", NULL },
+	{ "Boot tested on rk3399, no regression noticed.\n", NULL },
+	{ "I didn't see any breakage on my boards.\n", NULL },
+	{ "Nothing broke here.\n", NULL },
+	{ "All tests passed without build errors.\n", NULL },
+	{ "Apart from the known broken arm64 allmodconfig, all good.\n", NULL },
+	{ "The LTP regression suite passes.\n", NULL },
+	{ "Tested-by: Jon <jon@example.org> # boot failure fixed\n", NULL },
+	{ "Acked-by: Maintainer <m@example.org>\n", NULL },
+	{ "Reviewed-by: A <a@example.org>\n", NULL },
+	{ "Thanks, this fixes the boot failure on my laptop.\n", NULL },
+	{ "This fixes a regression introduced in 4.4.10.\n", NULL },
+	{ "Works for me too.\n", NULL },
+	{ "Thanks!\n\ngreg k-h\n", NULL },
+	/* questions */
+	{ "Is this needed for 5.4 as well?\n", NULL },
+	{ "Is this needed for 5.4\nas well?\n", NULL },
+	{ "Does this break the build on arm?\n", NULL },
+	{ "Was this reverted upstream?\n", NULL },
+	{ "We need this for 5.4 as well.\n", NULL },
+	{ "Should we queue it for 4.9 too?\n", NULL },
+	/* quoted objections and attributions */
+	{ "On Mon, Greg wrote:\n> Please drop this, it breaks the build.\n\nNo, it is fine here.\n", NULL },
+	{ "> NAK\n> this breaks boot\n\nAgreed with the fix.\n", NULL },
+	{ "Greg KH wrote:\n> nak\n", NULL },
+	/* signatures */
+	{ "Thanks.\n-- \nThis email breaks no rules; please drop me a line.\n", NULL },
+	{ "Looks good.\n\n--\nPlease drop by our booth.\n", NULL },
+	/* words that only look like phrases */
+	{ "snake oil\n", NULL },
+	{ "Please keep the Cc list as it is.\n", NULL },
+	{ "", NULL },
+	/* objections */
+	{ "Please drop this, it breaks arm.\n", "Please drop this, it breaks arm." },
+	{ "NAK.\n", "NAK." },
+	{ "Nacked-by: B <b@example.org>\n", "Nacked-by: B <b@example.org>" },
+	{ "This breaks the build on arm.\n", "This breaks the build on arm." },
+	{ "This breaks suspend on my ThinkPad.\n", "This breaks suspend on my ThinkPad." },
+	{ "This causes a regression on arm64: the board hangs at boot.\n",
+	  "This causes a regression on arm64: the board hangs at boot." },
+	{ "This one needs commit d4e5f6a7b8c9 (\"MIPS: VDSO: fix the n32 link\") as\nwell, otherwise the build fails.\n",
+	  "This one needs commit d4e5f6a7b8c9 (\"MIPS: VDSO: fix the n32 link\") as well, otherwise the build fails." },
+	{ "It also needs 0123456789ab to work.\n", "It also needs 0123456789ab to work." },
+	{ "This needs 0123456789ab as well.\n", "This needs 0123456789ab as well." },
+	{ "With this patch the kernel fails to boot on my rpi4.\n",
+	  "With this patch the kernel fails to boot on my rpi4." },
+	{ "4.4.11-rc1 no longer builds for mips.\n", "4.4.11-rc1 no longer builds for mips." },
+	{ "Could you please drop this one?\n", "Could you please drop this one?" },
+	{ "Hi,\n\nthis was reverted upstream by commit 1234567890ab.\n",
+	  "this was reverted upstream by commit 1234567890ab." },
+	{ "Please don't apply this one to 4.4.\n", "Please don't apply this one to 4.4." },
+	{ "> commit 2222 upstream.\n\nThe build is broken without the follow-up fix.\n",
+	  "The build is broken without the follow-up fix." },
+	{ "On Mon, Greg wrote: please drop\n", "On Mon, Greg wrote: please drop" },
+	{ "Tested fine on x86. But it breaks the build on arm.\n", "But it breaks the build on arm." },
+	{ "I bisected the hang to this patch, it is a regression caused by the\nmissing lock.\n",
+	  "I bisected the hang to this patch, it is a regression caused by the missing lock." },
+};
+
+static void test_objection_table(void **state)
+{
+	size_t i, bad = 0;
+
+	assert_true(sizeof(objection_cases) / sizeof(*objection_cases) >= 40);
+	for (i = 0; i < sizeof(objection_cases) / sizeof(*objection_cases); i++) {
+		const struct objection_case *c = &objection_cases[i];
+		char *got = fs_mentions_objection_line(c->body, strlen(c->body));
+		if (c->line && (!got || strcmp(got, c->line))) {
+			print_error("case %zu: want '%s', got '%s'\n", i, c->line, got ? got : "(none)");
+			bad++;
+		} else if (!c->line && got) {
+			print_error("case %zu: false objection '%s'\n", i, got);
+			bad++;
+		}
+		free(got);
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* Drafts (by maildir flag or fixscan's header), fixscan's digest and
+ * mail from the user's addresses are the user's own; nothing else is. */
+static void test_own_mail(void **state)
+{
+	static const char *const own[] = { "rita@example.org", "rita@work.example", NULL };
+
+	assert_true(fs_mentions_is_own_mail("/m/Drafts/cur/123.host:2,DS", NULL, NULL));
+	assert_true(fs_mentions_is_own_mail("/m/Drafts/cur/123.host:2,D", NULL, own));
+	assert_false(fs_mentions_is_own_mail("/m/inbox/cur/123.host:2,S", NULL, own));
+	assert_false(fs_mentions_is_own_mail("/m/D:2/cur/123.host", NULL, own));
+	assert_false(fs_mentions_is_own_mail(NULL, NULL, own));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_objection_table),
+		cmocka_unit_test(test_own_mail),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
