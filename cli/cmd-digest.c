@@ -272,7 +272,7 @@ static int json_digest(FILE *out, const struct fs_digest *d, time_t since,
 			fs_json_str(b, "subject", f->subject);
 			fs_json_str(b, "release", f->release);
 			fs_json_str(b, "message_id", f->message_id);
-			fs_json_str(b, "evidence", f->evidence);
+			fs_json_str(b, "evidence", fs_finding_evidence_name(f->evidence));
 			fs_json_str(b, "text", line);
 			json_builder_end_object(b);
 			g_free(line);

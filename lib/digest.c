@@ -19,8 +19,10 @@ int fs_digest_kind_weight(enum fs_finding_kind k)
 	case FS_FIND_FIX_MISSING:       return 16;
 	case FS_FIND_REVERTED_UPSTREAM: return 16;
 	case FS_FIND_REGRESSION_REPORT: return 8;
+	case FS_FIND_REVERTED_IN_STABLE: return 8;
 	case FS_FIND_OBJECTION:         return 8;
 	case FS_FIND_ALREADY_APPLIED:   return 4;
+	case FS_FIND_DUPLICATE_IN_SERIES: return 4;
 	case FS_FIND_TARGET_ABSENT:     return 2;
 	case FS_FIND_DEP_MISSING:       return 2;
 	case FS_FIND_UNKNOWN_UPSTREAM:  return 1;
@@ -36,7 +38,8 @@ int fs_digest_patch_score(const struct fs_review_patch *rp)
 	int score = 0;
 
 	for (k = 0; k < rp->findings.n; k++)
-		if (!rp->findings.v[k].ignored)
+		/* A revert undone by a revert of the revert asks for nothing. */
+		if (!rp->findings.v[k].ignored && fs_finding_is_problem(&rp->findings.v[k]))
 			score += fs_digest_kind_weight(rp->findings.v[k].kind);
 	return score;
 }

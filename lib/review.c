@@ -142,7 +142,7 @@ static int judge_all(struct fs_review *r, const struct fs_findings_ctx *ctx,
 				continue;
 			}
 			r->counts[f->kind]++;
-			if (fs_finding_kind_is_problem(f->kind))
+			if (fs_finding_is_problem(f))
 				r->problems++;
 		}
 	}
@@ -240,13 +240,13 @@ int fs_review_narrow(struct fs_review **out, const struct fs_review *r, size_t k
 	one->view_ = true;
 	one->ignored = 0;
 	one->problems = 0;
-	for (i = 0; i < FS_FIND_KIND_COUNT; i++) {
+	for (i = 0; i < FS_FIND_KIND_COUNT; i++)
 		one->counts[i] = fs_findings_count(&patch->findings, i);
-		if (fs_finding_kind_is_problem(i))
-			one->problems += one->counts[i];
-	}
-	for (i = 0; i < patch->findings.n; i++)
+	for (i = 0; i < patch->findings.n; i++) {
 		one->ignored += patch->findings.v[i].ignored != NULL;
+		one->problems += !patch->findings.v[i].ignored &&
+				 fs_finding_is_problem(&patch->findings.v[i]);
+	}
 	*out = one;
 	return 0;
 }
