@@ -32,15 +32,19 @@ int fs_digest_kind_weight(enum fs_finding_kind k)
 	}
 }
 
+int fs_digest_finding_weight(const struct fs_finding *f)
+{
+	return fs_finding_is_problem(f) ? fs_digest_kind_weight(f->kind) : 0;
+}
+
 int fs_digest_patch_score(const struct fs_review_patch *rp)
 {
 	size_t k;
 	int score = 0;
 
 	for (k = 0; k < rp->findings.n; k++)
-		/* A revert undone by a revert of the revert asks for nothing. */
-		if (!rp->findings.v[k].ignored && fs_finding_is_problem(&rp->findings.v[k]))
-			score += fs_digest_kind_weight(rp->findings.v[k].kind);
+		if (!rp->findings.v[k].ignored)
+			score += fs_digest_finding_weight(&rp->findings.v[k]);
 	return score;
 }
 

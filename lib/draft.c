@@ -822,7 +822,7 @@ static void add_summary_item(GString *s, const struct fs_review *r,
 				       f->cause == FS_CAUSE_REVERT_TARGET ? "reverts" : "fixes", ref, branch);
 		break;
 	case FS_FIND_DUPLICATE_IN_SERIES:
-		g_string_append_printf(s, "    is the same upstream commit as %03d/%03d\n",
+		g_string_append_printf(s, "    %s again, as %03d/%03d\n", ref,
 				       f->series_index, series_total(r));
 		break;
 	case FS_FIND_REVERTED_IN_STABLE: {

@@ -661,9 +661,15 @@ static void check_fixes(struct judge *j, fs_cid u)
 		 * separate reverts of U itself are both reported. */
 		if (rd[i] && i != last && maxd > 1)
 			continue;
-		if (rd[i] && maxd % 2 == 0)
-			f = first >= 0 ? reapplied(j, fixes[first].fixer, fx->fixer) : NULL;
-		else if (!fs_index_commit_is_mainline(j->idx, fx->fixer))
+		if (rd[i] && maxd % 2 == 0 && first >= 0) {
+			/* The finding names the first revert, and its chain
+			 * ends there like every chain; the revert that
+			 * applied U again is in reapplied_commit. */
+			f = reapplied(j, fixes[first].fixer, fx->fixer);
+			set_chain(j, f, u, fixes, (size_t)nf, (size_t)first);
+			continue;
+		}
+		if (!fs_index_commit_is_mainline(j->idx, fx->fixer))
 			f = stable_only_fix(j, fx);
 		else
 			f = mainline_fix(j, fx, rd[i] > 0 || (fx->revert && fx->depth == 1));

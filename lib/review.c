@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include <glib.h>
+#include <gmime/gmime.h>
 
 #include "fixscan/draft.h"
 #include "fixscan/mentions.h"
@@ -66,6 +67,10 @@ static int choose_branch(struct fs_review *r, const struct fs_thread_series *s,
 		return fs_error_set(err, FS_ENOTFOUND,
 				    "branch '%s' (from %s) is not in the kernel repository's index (see fixscan.stable)",
 				    r->branch, r->branch_source);
+	if (o->base && !fs_index_has_release(idx, o->base))
+		return fs_error_set(err, FS_ENOTFOUND,
+				    "--base '%s' is not a release tag in the kernel repository's index",
+				    o->base);
 	if (o->base) {
 		r->base = strdup(o->base);
 		r->base_source = "--base";
@@ -120,6 +125,27 @@ static int find_reports(struct fs_mentions *m, const struct fs_review *r,
 	rc = fs_mentions_reports(m, store, idx, r->series, flat, n, err);
 	free(flat);
 	return rc;
+}
+
+/* The newest Date of the series' mails, and whether it is after the
+ * mainline tip: then the clone is older than the thread. */
+static void check_stale(struct fs_review *r, const struct fs_review_opts *o)
+{
+	const struct fs_thread_series *s = r->series;
+	size_t i;
+
+	for (i = 0; i <= s->npatches; i++) {
+		const struct fs_patch *p = i < s->npatches ? s->patches[i] : s->cover;
+		const char *d = p ? fs_patch_date(p) : NULL;
+		GDateTime *dt = d ? g_mime_utils_header_decode_date(d) : NULL;
+
+		if (!dt)
+			continue;
+		if (g_date_time_to_unix(dt) > r->thread_time)
+			r->thread_time = g_date_time_to_unix(dt);
+		g_date_time_unref(dt);
+	}
+	r->stale_clone = o->mainline_time > 0 && r->thread_time > o->mainline_time;
 }
 
 /* Judge every patch and count the findings. */
@@ -192,6 +218,10 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 	ctx.objections = said.objections;
 	ctx.nobjections = said.nobjections;
 	ctx.ignore = o->ignore;
+	check_stale(r, o);
+	ctx.stale_clone = r->stale_clone;
+	ctx.message = o->message;
+	ctx.message_data = o->message_data;
 	rc = judge_all(r, &ctx, err);
 	if (rc < 0)
 		goto out;

@@ -31,8 +31,16 @@ for want in answers["patches"]:
     unknown = any(e["kind"] == "unknown-upstream" for e in want["expected"])
     if want["upstream"] and not unknown and p["upstream"] != want["upstream"]:
         print(want["index"], "upstream", p["upstream"], "!=", want["upstream"]); ok = False
-    exp = sorted((e["kind"], e["commit"]) for e in want["expected"])
-    have = sorted((f["kind"], f["commit"]) for f in p["findings"] if f["kind"] not in extra)
+    # An expected cause (revert-of-revert) is compared too; an expected
+    # index is that of the patch a duplicate-in-series names.
+    def key(kind, commit, cause, index):
+        return (kind, commit, cause or "", index if kind == "duplicate-in-series" else -1)
+    exp = sorted(key(e["kind"], e["commit"], e.get("cause"), e.get("index", -1))
+                 for e in want["expected"])
+    have = sorted(key(f["kind"], f["commit"],
+                      f["cause"] if any("cause" in e for e in want["expected"]) else None,
+                      f["series_index"])
+                  for f in p["findings"] if f["kind"] not in extra)
     if exp != have:
         print(want["index"], "want", exp, "got", have); ok = False
 sys.exit(0 if ok else 1)
@@ -47,7 +55,8 @@ test_expect_success 'every expected finding of the 4.4 thread, and nothing else'
 test_expect_success 'every finding kind occurs in the 4.4 thread' '
 	for k in fix-missing fix-queued fix-present reverted-upstream already-applied \
 		target-absent no-upstream unknown-upstream regression-report dep-missing \
-		fixes-tag-mismatch reverts-stable objection; do
+		fixes-tag-mismatch reverts-stable objection reverted-in-stable \
+		duplicate-in-series; do
 		grep -q "\"kind\":\"$k\"" r44.json || { echo "no $k"; exit 1; }
 	done
 '
@@ -78,7 +87,7 @@ test_expect_code 1 'text report: blocks, summary, the branch and where it came f
 test_expect_success 'text report content' '
 	grep -q "^branch: linux-4.4.y (from X-KernelTest-Branch), base: v4.4.6 (from X-KernelTest-Version)" r44.txt &&
 	grep -q "^summary: .*fix-missing" r44.txt &&
-	grep -q "^  fix-queued .* is queued as 0[0-9][0-9]/024" r44.txt &&
+	grep -q "^  fix-queued .* is queued as 0[0-9][0-9]/027" r44.txt &&
 	grep -q "matched by subject only" r44.txt &&
 	! grep -q "$(printf "\033")" r44.txt
 '

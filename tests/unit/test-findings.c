@@ -564,10 +564,10 @@ static void test_revert_of_revert_record(void **state)
 	assert_string_equal(f->reapplied_commit, id(K.r, K.r2));
 	assert_string_equal(f->reapplied_release, "v4.5");
 	assert_string_equal(f->branch, "mainline");
-	assert_int_equal(f->nchain, 3);
+	/* the chain ends at the commit named, as every chain does */
+	assert_int_equal(f->nchain, 2);
 	assert_string_equal(f->chain[0], id(K.r, K.u));
 	assert_string_equal(f->chain[1], id(K.r, K.r1));
-	assert_string_equal(f->chain[2], id(K.r, K.r2));
 	assert_false(fs_finding_is_problem(f));
 	/* the fix of R2 is asked for, with its way back to U */
 	f = &got.v[1];
