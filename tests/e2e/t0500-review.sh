@@ -178,4 +178,37 @@ test_expect_success 'check and show print control characters from mail and git v
 test_expect_code 2 'no thread given is a usage error' '
 	"$FIXSCAN" review --repo kernel
 '
+test_expect_code 2 'a --base the index does not know is an error naming it' '
+	"$FIXSCAN" review --repo kernel --base v4.4.99 "path:review-4.4/**" >nobase.out 2>nobase.err
+'
+test_expect_success '... and no report' '
+	grep -q "v4.4.99" nobase.err &&
+	! grep -q "^summary:" nobase.out
+'
+test_expect_success 'a clone as new as the threads gives no notice' '
+	"$FIXSCAN" review --repo kernel --json "path:review-4.4/** or path:review-4.5/**" >fresh.json 2>fresh.err;
+	! grep -q "older than this thread" fresh.err &&
+	grep -q "\"cause\":\"not-found\"" fresh.json
+'
+# The sample clone minus its last mainline commit, the one fetched after
+# the threads: its mainline ends before them.
+test_expect_success 'a clone older than the threads: one notice, ids "not in your clone"' '
+	cp -R kernel stale &&
+	git -C stale update-ref refs/heads/master master~1 &&
+	"$FIXSCAN" review --repo stale --json "path:review-4.4/** or path:review-4.5/**" >stale.json 2>stale.err;
+	test "$(grep -c "older than this thread" stale.err)" -eq 1 &&
+	grep -q "^fixscan: mainline in .*stale ends on 2016-[0-9][0-9]-[0-9][0-9], older than this thread (2016-[0-9][0-9]-[0-9][0-9]): run git fetch$" stale.err &&
+	python3 -c "
+import json
+r = json.loads(open(\"stale.json\").readline())
+u = [f for p in r[\"patches\"] for f in p[\"findings\"] if f[\"kind\"] == \"unknown-upstream\"]
+assert u and all(f[\"cause\"] == \"not-in-clone\" and \"your clone\" in f[\"note\"] for f in u), u
+"
+'
+test_expect_success '... and no draft asks about an id the clone may lack' '
+	"$FIXSCAN" review --repo stale --drafts --dry-run "path:review-4.4/**" >stale-drafts.out 2>&1;
+	grep -q "^Subject: " stale-drafts.out &&
+	! grep -q "Could you check the id" stale-drafts.out &&
+	! grep -q "not found in mainline" stale-drafts.out
+'
 test_done
