@@ -371,6 +371,8 @@ struct row {
 	const char *patches[MAXP]; /* changelogs of NN 1, 2, ...; the last is judged */
 	bool stale;
 	struct want want[MAXF];    /* up to the first with kind -1 */
+	bool mail;                 /* a regression report on the judged patch's
+				    * upstream and an objection to it */
 };
 
 #define END { (enum fs_finding_kind)-1, NULL, 0 }
@@ -380,74 +382,79 @@ static const struct row rows[] = {
 	{ "revert of a revert: U is in mainline again; a fix of R2 is a fix of U",
 	  { "mm: add frob\n\ncommit @u upstream.\n" }, false,
 	  { { FS_FIND_REVERTED_UPSTREAM, "r1", FS_CAUSE_REVERT_OF_REVERT },
-	    { FS_FIND_FIX_MISSING, "fr2", FS_CAUSE_FIX }, END } },
+	    { FS_FIND_FIX_MISSING, "fr2", FS_CAUSE_FIX }, END }, false },
 	{ "three reverts: odd, reverted",
 	  { "net: add wobble\n\ncommit @w upstream.\n" }, false,
-	  { { FS_FIND_REVERTED_UPSTREAM, "w3", FS_CAUSE_REVERT }, END } },
+	  { { FS_FIND_REVERTED_UPSTREAM, "w3", FS_CAUSE_REVERT }, END }, false },
 	{ "another branch reverted its own backport",
 	  { "drm: add vee\n\ncommit @v upstream.\n" }, false,
-	  { { FS_FIND_REVERTED_IN_STABLE, "svr", FS_CAUSE_STABLE_REVERT }, END } },
+	  { { FS_FIND_REVERTED_IN_STABLE, "svr", FS_CAUSE_STABLE_REVERT }, END }, false },
 	{ "a squashed backport carries its own fix and target",
 	  { "fs: add squash\n\ncommit @s upstream.\ncommit @sm upstream.\n\n"
 	    "Fixes: @s:12 (\"fs: add squash\")\n" }, false,
-	  { END } },
+	  { END }, false },
 	{ "a revert backported without its target",
 	  { "Revert \"usb: add tee\"\n\ncommit @rt upstream.\n\nThis reverts commit @t.\n" }, false,
-	  { { FS_FIND_TARGET_ABSENT, "t", FS_CAUSE_REVERT_TARGET }, END } },
+	  { { FS_FIND_TARGET_ABSENT, "t", FS_CAUSE_REVERT_TARGET }, END }, false },
 	{ "a revert backported without its target, the revert line left out",
 	  { "Revert \"usb: add tee\"\n\ncommit @rt upstream.\n" }, false,
-	  { { FS_FIND_TARGET_ABSENT, "t", FS_CAUSE_REVERT_TARGET }, END } },
+	  { { FS_FIND_TARGET_ABSENT, "t", FS_CAUSE_REVERT_TARGET }, END }, false },
 	{ "the same upstream commit twice in one series",
 	  { "sound: add dee\n\ncommit @d upstream.\n", "kernel: add kay\n\ncommit @k upstream.\n",
 	    "sound: add dee\n\n[ Upstream commit @d ]\n" }, false,
-	  { { FS_FIND_DUPLICATE_IN_SERIES, "d", FS_CAUSE_DUPLICATE }, END } },
+	  { { FS_FIND_DUPLICATE_IN_SERIES, "d", FS_CAUSE_DUPLICATE }, END }, false },
 	{ "the first of two copies is not a duplicate",
 	  { "sound: add dee\n\ncommit @d upstream.\n" }, false,
-	  { END } },
+	  { END }, false },
 	{ "an unknown id, the clone older than the thread",
 	  { "x: y\n\ncommit 0123456789abcdef0123456789abcdef01234567 upstream.\n" }, true,
 	  { { FS_FIND_UNKNOWN_UPSTREAM, "0123456789abcdef0123456789abcdef01234567",
-	      FS_CAUSE_NOT_IN_CLONE }, END } },
+	      FS_CAUSE_NOT_IN_CLONE }, END }, false },
 	/* the kinds there were before */
 	{ "a plain revert upstream",
 	  { "gpu: add gee\n\ncommit @g upstream.\n" }, false,
-	  { { FS_FIND_REVERTED_UPSTREAM, "g1", FS_CAUSE_REVERT }, END } },
+	  { { FS_FIND_REVERTED_UPSTREAM, "g1", FS_CAUSE_REVERT }, END }, false },
 	{ "fix missing",
 	  { "block: add e\n\ncommit @e upstream.\n" }, false,
-	  { { FS_FIND_FIX_MISSING, "ef", FS_CAUSE_FIX }, END } },
+	  { { FS_FIND_FIX_MISSING, "ef", FS_CAUSE_FIX }, END }, false },
 	{ "fix queued",
 	  { "block: fix e\n\ncommit @ef upstream.\n", "block: add e\n\ncommit @e upstream.\n" }, false,
-	  { { FS_FIND_FIX_QUEUED, "ef", FS_CAUSE_FIX }, END } },
+	  { { FS_FIND_FIX_QUEUED, "ef", FS_CAUSE_FIX }, END }, false },
 	{ "fix present",
 	  { "sound: add h\n\ncommit @h upstream.\n" }, false,
-	  { { FS_FIND_FIX_PRESENT, "hf", FS_CAUSE_FIX }, END } },
+	  { { FS_FIND_FIX_PRESENT, "hf", FS_CAUSE_FIX }, END }, false },
 	{ "already applied by ancestry",
 	  { "net: old thing\n\ncommit @x0 upstream.\n" }, false,
-	  { { FS_FIND_ALREADY_APPLIED, "x0", FS_CAUSE_DUPLICATE }, END } },
+	  { { FS_FIND_ALREADY_APPLIED, "x0", FS_CAUSE_DUPLICATE }, END }, false },
 	{ "already applied by a backport",
 	  { "sound: fix h\n\ncommit @hf upstream.\n" }, false,
-	  { { FS_FIND_ALREADY_APPLIED, "s44", FS_CAUSE_DUPLICATE }, END } },
+	  { { FS_FIND_ALREADY_APPLIED, "s44", FS_CAUSE_DUPLICATE }, END }, false },
 	{ "target absent",
 	  { "kernel: add kay\n\ncommit @k upstream.\n\nFixes: @e:12 (\"block: add e\")\n" }, false,
-	  { { FS_FIND_TARGET_ABSENT, "e", FS_CAUSE_TARGET }, END } },
+	  { { FS_FIND_TARGET_ABSENT, "e", FS_CAUSE_TARGET }, END }, false },
 	{ "no upstream",
 	  { "usb: quirk\n\nStable only.\n" }, false,
-	  { { FS_FIND_NO_UPSTREAM, "", FS_CAUSE_NONE }, END } },
+	  { { FS_FIND_NO_UPSTREAM, "", FS_CAUSE_NONE }, END }, false },
 	{ "unknown upstream",
 	  { "x: y\n\ncommit 0123456789abcdef0123456789abcdef01234567 upstream.\n" }, false,
 	  { { FS_FIND_UNKNOWN_UPSTREAM, "0123456789abcdef0123456789abcdef01234567",
-	      FS_CAUSE_NOT_FOUND }, END } },
+	      FS_CAUSE_NOT_FOUND }, END }, false },
 	{ "prerequisite missing",
 	  { "kernel: add kay\n\ncommit @k upstream.\n\n"
 	    "Cc: stable@vger.kernel.org # 4.4.x: @e:12: prerequisite\n" }, false,
-	  { { FS_FIND_DEP_MISSING, "e", FS_CAUSE_PREREQUISITE }, END } },
+	  { { FS_FIND_DEP_MISSING, "e", FS_CAUSE_PREREQUISITE }, END }, false },
 	{ "Fixes: a stable id",
 	  { "kernel: add kay\n\ncommit @k upstream.\n\nFixes: @s44:12 (\"sound: fix h\")\n" }, false,
-	  { { FS_FIND_FIXES_TAG_MISMATCH, "hf", FS_CAUSE_STABLE_ID }, END } },
+	  { { FS_FIND_FIXES_TAG_MISMATCH, "hf", FS_CAUSE_STABLE_ID }, END }, false },
+	{ "a regression report and an objection, from the mail",
+	  { "block: add e\n\ncommit @e upstream.\n" }, false,
+	  { { FS_FIND_FIX_MISSING, "ef", FS_CAUSE_FIX },
+	    { FS_FIND_REGRESSION_REPORT, "e", FS_CAUSE_NONE },
+	    { FS_FIND_OBJECTION, "", FS_CAUSE_NONE }, END }, true },
 	{ "reverts a commit of the branch",
 	  { "Revert \"sound: fix h\"\n\nThis reverts commit @s44 which was commit @hf upstream.\n" },
 	  false,
-	  { { FS_FIND_REVERTS_STABLE, "hf", FS_CAUSE_STABLE_REVERT }, END } },
+	  { { FS_FIND_REVERTS_STABLE, "hf", FS_CAUSE_STABLE_REVERT }, END }, false },
 };
 
 static const char *want_id(const char *commit)
@@ -476,6 +483,10 @@ static void judge_row(const struct row *row, struct fs_findings *got)
 	struct fs_series_entry entries[MAXP];
 	struct fs_findings_ctx ctx;
 	struct fs_error err = FS_ERROR_INIT;
+	struct fs_report_mail report = { FS_CID_NONE, "report@example.org", "R <r@example.org>",
+					 "Mon, 4 Apr 2016 10:00:00 +0000", "[REGRESSION] e broke" };
+	struct fs_objection objection = { -1, "obj@example.org", "O <o@example.org>",
+					  "Tue, 5 Apr 2016 10:00:00 +0000", "Please drop this" };
 	size_t np, i, n;
 	char *text, *title = NULL;
 
@@ -498,6 +509,14 @@ static void judge_row(const struct row *row, struct fs_findings *got)
 	ctx.stale_clone = row->stale;
 	ctx.message = read_message;
 	ctx.message_data = K.r->dir;
+	if (row->mail) {
+		report.upstream = ups[np - 1][0];
+		objection.series_index = (int)np;
+		ctx.reports = &report;
+		ctx.nreports = 1;
+		ctx.objections = &objection;
+		ctx.nobjections = 1;
+	}
 	assert_int_equal(fs_findings_judge(got, &ctx, tags[np - 1], title, (int)np, &err), 0);
 	g_free(title);
 	for (i = 0; i < np; i++)
