@@ -267,13 +267,14 @@ static int json_digest(FILE *out, const struct fs_digest *d, time_t since,
 			line = fs_report_finding_line(r, f);
 			json_builder_begin_object(b);
 			fs_json_str(b, "kind", fs_finding_kind_name(f->kind));
-			fs_json_int(b, "weight", fs_digest_kind_weight(f->kind));
+			fs_json_int(b, "weight", fs_digest_finding_weight(f));
 			fs_json_str(b, "commit", f->commit[0] ? f->commit : NULL);
 			fs_json_str(b, "subject", f->subject);
 			fs_json_str(b, "release", f->release);
 			fs_json_str(b, "message_id", f->message_id);
-			fs_json_str(b, "evidence", f->evidence);
+			fs_json_str(b, "evidence", fs_finding_evidence_name(f->evidence));
 			fs_json_str(b, "text", line);
+			fs_json_str(b, "cause", f->cause ? fs_finding_cause_name(f->cause) : NULL);
 			json_builder_end_object(b);
 			g_free(line);
 		}

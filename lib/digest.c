@@ -19,8 +19,10 @@ int fs_digest_kind_weight(enum fs_finding_kind k)
 	case FS_FIND_FIX_MISSING:       return 16;
 	case FS_FIND_REVERTED_UPSTREAM: return 16;
 	case FS_FIND_REGRESSION_REPORT: return 8;
+	case FS_FIND_REVERTED_IN_STABLE: return 8;
 	case FS_FIND_OBJECTION:         return 8;
 	case FS_FIND_ALREADY_APPLIED:   return 4;
+	case FS_FIND_DUPLICATE_IN_SERIES: return 4;
 	case FS_FIND_TARGET_ABSENT:     return 2;
 	case FS_FIND_DEP_MISSING:       return 2;
 	case FS_FIND_UNKNOWN_UPSTREAM:  return 1;
@@ -30,6 +32,11 @@ int fs_digest_kind_weight(enum fs_finding_kind k)
 	}
 }
 
+int fs_digest_finding_weight(const struct fs_finding *f)
+{
+	return fs_finding_is_problem(f) ? fs_digest_kind_weight(f->kind) : 0;
+}
+
 int fs_digest_patch_score(const struct fs_review_patch *rp)
 {
 	size_t k;
@@ -37,7 +44,7 @@ int fs_digest_patch_score(const struct fs_review_patch *rp)
 
 	for (k = 0; k < rp->findings.n; k++)
 		if (!rp->findings.v[k].ignored)
-			score += fs_digest_kind_weight(rp->findings.v[k].kind);
+			score += fs_digest_finding_weight(&rp->findings.v[k]);
 	return score;
 }
 

@@ -323,9 +323,12 @@ static char *first_body_line(const struct fs_patch *p)
 	return NULL;
 }
 
+/* Whether F belongs in a reply: not ignored, and not about an id that a
+ * clone older than the thread may just not have yet (asking the
+ * maintainer to check it would be the reviewer's mistake). */
 static bool is_shown(const struct fs_finding *f)
 {
-	return !f->ignored;
+	return !f->ignored && f->unresolved != FS_CAUSE_NOT_IN_CLONE;
 }
 
 /* The "(a fix of ...)" note of a fix-of-a-fix: which commit of the chain
@@ -349,7 +352,7 @@ static void add_chain_note(GString *s, const struct fs_review_patch *rp,
 		    !strcmp(o->commit, prev))
 			listed = true;
 	}
-	g_string_append_printf(s, "    which %s %.12s", strcmp(f->evidence, "revert") ? "fixes" : "reverts",
+	g_string_append_printf(s, "    which %s %.12s", f->evidence != FS_FEV_REVERT ? "fixes" : "reverts",
 			       prev);
 	if (q)
 		g_string_append_printf(s, ", queued here as %03d/%03d", q->series_index,
@@ -389,14 +392,14 @@ static void para_fix_missing(GString *s, const struct fs_review *r,
 		if (f->kind != FS_FIND_FIX_MISSING || !is_shown(f))
 			continue;
 		add_commit_item(s, f);
-		if (f->note) {
+		if (f->cause == FS_CAUSE_STABLE_FIX && f->note) {
 			/* a stable-only fix: the note says where it is */
 			char *note = fs_draft_clean_line(f->note);
 			g_string_append_printf(s, "    (%s)\n", note);
 			g_free(note);
 		}
 		add_chain_note(s, rp, f, r);
-		if (!strcmp(f->evidence, "subject"))
+		if (f->evidence == FS_FEV_SUBJECT)
 			subject_only = true;
 	}
 	g_string_append_c(s, '\n');
@@ -432,6 +435,17 @@ static void para_fix_present(GString *s, const struct fs_review *r, const struct
 
 static void para_reverted(GString *s, const struct fs_finding *f)
 {
+	if (f->cause == FS_CAUSE_REVERT_OF_REVERT) {
+		char *rel = fs_draft_clean_line(f->reapplied_release);
+
+		add_para(s, "This commit was reverted upstream by");
+		add_commit_item(s, f);
+		g_string_append_c(s, '\n');
+		add_paraf(s, "and then applied again by %.12s%s%s, a revert of that revert, so mainline has it. Nothing more is needed for that.",
+			  f->reapplied_commit ? f->reapplied_commit : "", *rel ? " in " : "", rel);
+		g_free(rel);
+		return;
+	}
 	add_para(s, "This commit was reverted upstream:");
 	add_commit_item(s, f);
 	g_string_append_c(s, '\n');
@@ -466,11 +480,13 @@ static void para_target_absent(GString *s, const struct fs_review *r, const stru
 	char *branch = fs_draft_clean_line(r->branch);
 	char *base = fs_draft_clean_line(r->base);
 
-	add_para(s, "The commit this one fixes,");
+	bool revert = f->cause == FS_CAUSE_REVERT_TARGET;
+
+	add_para(s, revert ? "The commit this one reverts," : "The commit this one fixes,");
 	add_commit_item(s, f);
 	g_string_append_c(s, '\n');
-	add_paraf(s, "is neither in %s%s%s nor in this series, so this fix may not be needed here. Is it?",
-		  branch, *base ? " as of " : "", base);
+	add_paraf(s, "is neither in %s%s%s nor in this series, so this %s may not be needed here. Is it?",
+		  branch, *base ? " as of " : "", base, revert ? "revert" : "fix");
 	g_free(base);
 	g_free(branch);
 }
@@ -479,7 +495,7 @@ static void para_unknown(GString *s, const struct fs_finding *f)
 {
 	char *id = fs_draft_clean_line(f->commit);
 
-	if (f->note && strstr(f->note, "ambiguous"))
+	if (f->unresolved == FS_CAUSE_AMBIGUOUS)
 		add_paraf(s, "The upstream id in the changelog, %s, is ambiguous: it matches more than one commit. Could you give the full id?",
 			  id);
 	else
@@ -521,12 +537,12 @@ static void para_dep(GString *s, const struct fs_review *r, const struct fs_find
 	char *branch = fs_draft_clean_line(r->branch);
 	char *ref = commit_ref(f->commit, f->subject);
 
-	if (f->note && strstr(f->note, "Stable-dep-of")) {
+	if (f->cause == FS_CAUSE_STABLE_DEP_OF) {
 		add_para(s, "This patch is here as a prerequisite (Stable-dep-of) of");
 		g_string_append_printf(s, "  %s\n\n", ref);
 		add_paraf(s, "but that commit is neither in %s nor in this series, so on its own this one may not be needed.",
 			  branch);
-	} else if (f->note && strstr(f->note, "not in the kernel repository")) {
+	} else if (f->unresolved) {
 		add_paraf(s, "The changelog names %s as a prerequisite, but I cannot find that commit. Could you check the id?",
 			  ref);
 	} else {
@@ -542,7 +558,7 @@ static void para_mismatch(GString *s, const struct fs_finding *f)
 {
 	char *ref = commit_ref(f->commit, f->subject);
 
-	if (!strcmp(f->evidence, "stable")) {
+	if (f->cause == FS_CAUSE_STABLE_ID) {
 		char *note = fs_draft_clean_line(f->note);
 
 		add_paraf(s, "The Fixes: tag in the changelog names a stable commit, not a mainline one%s%s%s. The mainline commit it means is",
@@ -552,7 +568,7 @@ static void para_mismatch(GString *s, const struct fs_finding *f)
 		add_para(s, "The Fixes: tag in the changelog does not match itself: the subject it quotes is that of");
 	}
 	g_string_append_printf(s, "  %s\n\n", ref);
-	if (strcmp(f->evidence, "stable"))
+	if (f->cause != FS_CAUSE_STABLE_ID)
 		add_para(s, "but the id is another commit's. Going by the subject, the commit above is the one it fixes.");
 	g_free(ref);
 }
@@ -567,13 +583,52 @@ static void para_reverts_stable(GString *s, const struct fs_review *r, const str
 	else
 		add_paraf(s, "This reverts a commit of %s:", branch);
 	g_string_append_printf(s, "  %s\n\n", ref);
-	if (f->note && strstr(f->note, "duplicate"))
+	if (f->cause == FS_CAUSE_DUPLICATE)
 		add_paraf(s, "%s already has that commit from mainline, so the backport was a duplicate and the revert makes sense.",
 			  branch);
 	else
 		add_para(s, "Should the revert go upstream as well, or is only the backport broken?");
 	g_free(ref);
 	g_free(branch);
+}
+
+/* Another branch dropped its backport of this commit: a warning sign to
+ * ask about, never a commit to queue. */
+static void para_reverted_in_stable(GString *s, const struct fs_review *r,
+				    const struct fs_finding *f)
+{
+	char *ref = commit_ref(f->commit, f->subject);
+	char *other = fs_draft_clean_line(f->branch);
+	char *rel = fs_draft_clean_line(f->release);
+	char *branch = fs_draft_clean_line(r->branch);
+
+	add_paraf(s, "Note that %s reverted its backport of this commit%s%s:", other,
+		  *rel ? " in " : "", rel);
+	g_string_append_printf(s, "  %s\n\n", ref);
+	if (f->reason) {
+		char *why = fs_draft_clean_line(f->reason);
+
+		add_para(s, "The reason it gives:");
+		g_string_append_printf(s, "> %s\n\n", why);
+		g_free(why);
+	}
+	add_paraf(s, "Does that reason apply to %s as well?", branch);
+	g_free(branch);
+	g_free(rel);
+	g_free(other);
+	g_free(ref);
+}
+
+static void para_duplicate_in_series(GString *s, const struct fs_review *r,
+				     const struct fs_finding *f)
+{
+	char *ref = commit_ref(f->commit, f->subject);
+
+	add_paraf(s, "This is the same upstream commit as %03d/%03d of this series:",
+		  f->series_index, series_total(r));
+	g_string_append_printf(s, "  %s\n\n", ref);
+	add_para(s, "so one of the two looks like a duplicate. Please drop this one.");
+	g_free(ref);
 }
 
 static void para_objection(GString *s, const struct fs_finding *f)
@@ -594,7 +649,8 @@ static void para_objection(GString *s, const struct fs_finding *f)
 /* The order of the paragraphs: what to act on first. */
 static const enum fs_finding_kind patch_order[] = {
 	FS_FIND_FIX_MISSING, FS_FIND_DEP_MISSING, FS_FIND_REVERTED_UPSTREAM,
-	FS_FIND_ALREADY_APPLIED, FS_FIND_REGRESSION_REPORT, FS_FIND_OBJECTION,
+	FS_FIND_ALREADY_APPLIED, FS_FIND_DUPLICATE_IN_SERIES, FS_FIND_REGRESSION_REPORT,
+	FS_FIND_REVERTED_IN_STABLE, FS_FIND_OBJECTION,
 	FS_FIND_FIXES_TAG_MISMATCH, FS_FIND_TARGET_ABSENT, FS_FIND_REVERTS_STABLE,
 	FS_FIND_UNKNOWN_UPSTREAM, FS_FIND_NO_UPSTREAM, FS_FIND_FIX_QUEUED,
 	FS_FIND_FIX_PRESENT,
@@ -658,6 +714,8 @@ char *fs_draft_patch_body(const struct fs_review *r, const struct fs_review_patc
 			case FS_FIND_FIXES_TAG_MISMATCH: para_mismatch(s, f); break;
 			case FS_FIND_REVERTS_STABLE: para_reverts_stable(s, r, f); break;
 			case FS_FIND_OBJECTION: para_objection(s, f); break;
+			case FS_FIND_REVERTED_IN_STABLE: para_reverted_in_stable(s, r, f); break;
+			case FS_FIND_DUPLICATE_IN_SERIES: para_duplicate_in_series(s, r, f); break;
 			default: break;
 			}
 		}
@@ -670,26 +728,33 @@ char *fs_draft_patch_body(const struct fs_review *r, const struct fs_review_patc
 
 /* ---- the summary ---------------------------------------------------------- */
 
-enum group { G_FIXES, G_DUPLICATES, G_REVERTED, G_REPORTS, G_OTHER, G_NONE };
+enum group { G_FIXES, G_DUPLICATES, G_REVERTED, G_STABLE_REVERTED, G_REPORTS, G_OTHER, G_NONE };
 
 static const char *const group_title[] = {
 	"Fixes to add:",
 	"Likely duplicates:",
 	"Reverted upstream:",
+	"Reverted in another stable branch (worth asking why):",
 	"Reports:",
 	"Other notes:",
 };
 
-static enum group group_of(enum fs_finding_kind k)
+static enum group group_of(const struct fs_finding *f)
 {
-	switch (k) {
+	/* Reverted and applied again: nothing for the maintainer to do. */
+	if (f->cause == FS_CAUSE_REVERT_OF_REVERT)
+		return G_NONE;
+	switch (f->kind) {
 	case FS_FIND_FIX_MISSING:
 	case FS_FIND_DEP_MISSING:
 		return G_FIXES;
 	case FS_FIND_ALREADY_APPLIED:
+	case FS_FIND_DUPLICATE_IN_SERIES:
 		return G_DUPLICATES;
 	case FS_FIND_REVERTED_UPSTREAM:
 		return G_REVERTED;
+	case FS_FIND_REVERTED_IN_STABLE:
+		return G_STABLE_REVERTED;
 	case FS_FIND_REGRESSION_REPORT:
 	case FS_FIND_OBJECTION:
 		return G_REPORTS;
@@ -718,7 +783,7 @@ static void add_summary_item(GString *s, const struct fs_review *r,
 		g_string_append_printf(s, "    %s%s%s\n", ref, *rel ? " in " : "", rel);
 		break;
 	case FS_FIND_DEP_MISSING:
-		if (f->note && strstr(f->note, "Stable-dep-of"))
+		if (f->cause == FS_CAUSE_STABLE_DEP_OF)
 			g_string_append_printf(s, "    is only a prerequisite of %s, which is not queued\n", ref);
 		else
 			g_string_append_printf(s, "    needs its prerequisite %s\n", ref);
@@ -753,18 +818,31 @@ static void add_summary_item(GString *s, const struct fs_review *r,
 		break;
 	}
 	case FS_FIND_TARGET_ABSENT:
-		g_string_append_printf(s, "    fixes %s, which %s does not have\n", ref, branch);
+		g_string_append_printf(s, "    %s %s, which %s does not have\n",
+				       f->cause == FS_CAUSE_REVERT_TARGET ? "reverts" : "fixes", ref, branch);
 		break;
+	case FS_FIND_DUPLICATE_IN_SERIES:
+		g_string_append_printf(s, "    %s again, as %03d/%03d\n", ref,
+				       f->series_index, series_total(r));
+		break;
+	case FS_FIND_REVERTED_IN_STABLE: {
+		char *other = fs_draft_clean_line(f->branch);
+
+		g_string_append_printf(s, "    %s reverted its backport: %.12s%s%s\n", other,
+				       f->commit, *rel ? " in " : "", rel);
+		g_free(other);
+		break;
+	}
 	case FS_FIND_NO_UPSTREAM:
 		g_string_append(s, "    the changelog names no upstream commit\n");
 		break;
 	case FS_FIND_UNKNOWN_UPSTREAM:
 		g_string_append_printf(s, "    upstream id %.40s %s\n", f->commit,
-				       f->note && strstr(f->note, "ambiguous") ? "is ambiguous" :
+				       f->unresolved == FS_CAUSE_AMBIGUOUS ? "is ambiguous" :
 				       "not found in mainline");
 		break;
 	case FS_FIND_FIXES_TAG_MISMATCH:
-		if (!strcmp(f->evidence, "stable"))
+		if (f->cause == FS_CAUSE_STABLE_ID)
 			g_string_append_printf(s, "    its Fixes: tag names a stable commit instead of %s\n", ref);
 		else
 			g_string_append_printf(s, "    its Fixes: tag quotes the subject of %s but gives another id\n", ref);
@@ -815,7 +893,7 @@ char *fs_draft_summary_body(const struct fs_review *r, bool patch_replies)
 			for (k = 0; k < rp->findings.n; k++) {
 				const struct fs_finding *f = &rp->findings.v[k];
 
-				if (!is_shown(f) || group_of(f->kind) != (enum group)g)
+				if (!is_shown(f) || group_of(f) != (enum group)g)
 					continue;
 				if (!header) {
 					g_string_append_printf(s, "%s\n\n", group_title[g]);

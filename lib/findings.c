@@ -1,4 +1,5 @@
 /* fixscan: judging one stable patch against the fixes index. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,7 +22,64 @@ static const char *const kind_names[FS_FIND_KIND_COUNT] = {
 	[FS_FIND_FIXES_TAG_MISMATCH] = "fixes-tag-mismatch",
 	[FS_FIND_REVERTS_STABLE] = "reverts-stable",
 	[FS_FIND_OBJECTION] = "objection",
+	[FS_FIND_REVERTED_IN_STABLE] = "reverted-in-stable",
+	[FS_FIND_DUPLICATE_IN_SERIES] = "duplicate-in-series",
 };
+
+static const char *const cause_names[FS_CAUSE_COUNT] = {
+	[FS_CAUSE_NONE] = "none",
+	[FS_CAUSE_FIX] = "fix",
+	[FS_CAUSE_REVERT] = "revert",
+	[FS_CAUSE_REVERT_OF_REVERT] = "revert-of-revert",
+	[FS_CAUSE_STABLE_FIX] = "stable-only-fix",
+	[FS_CAUSE_STABLE_REVERT] = "stable-only-revert",
+	[FS_CAUSE_PREREQUISITE] = "prerequisite",
+	[FS_CAUSE_STABLE_DEP_OF] = "stable-dep-of",
+	[FS_CAUSE_DUPLICATE] = "duplicate",
+	[FS_CAUSE_AMBIGUOUS] = "ambiguous",
+	[FS_CAUSE_NOT_FOUND] = "not-found",
+	[FS_CAUSE_NOT_IN_CLONE] = "not-in-clone",
+	[FS_CAUSE_TARGET] = "target",
+	[FS_CAUSE_REVERT_TARGET] = "revert-target",
+	[FS_CAUSE_SUBJECT_MISMATCH] = "subject-mismatch",
+	[FS_CAUSE_STABLE_ID] = "stable-id",
+};
+
+static const char *const evidence_names[FS_FEV_COUNT] = {
+	[FS_FEV_EXACT] = "exact",
+	[FS_FEV_PREFIX] = "prefix",
+	[FS_FEV_SUBJECT] = "subject",
+	[FS_FEV_STABLE] = "stable",
+	[FS_FEV_REVERT] = "revert",
+	[FS_FEV_MAIL] = "mail",
+};
+
+const char *fs_finding_cause_name(enum fs_finding_cause cause)
+{
+	return (unsigned)cause < FS_CAUSE_COUNT ? cause_names[cause] : "unknown";
+}
+
+const char *fs_finding_evidence_name(enum fs_finding_evidence ev)
+{
+	return (unsigned)ev < FS_FEV_COUNT ? evidence_names[ev] : "unknown";
+}
+
+/* The finding evidence of an index match. */
+static enum fs_finding_evidence fev(enum fs_evidence ev)
+{
+	switch (ev) {
+	case FS_EVIDENCE_PREFIX: return FS_FEV_PREFIX;
+	case FS_EVIDENCE_SUBJECT: return FS_FEV_SUBJECT;
+	case FS_EVIDENCE_STABLE: return FS_FEV_STABLE;
+	default: return FS_FEV_EXACT;
+	}
+}
+
+/* Exact or prefix, by how much of the id is written. */
+static enum fs_finding_evidence fev_len(const char *hex)
+{
+	return strlen(hex) == 40 ? FS_FEV_EXACT : FS_FEV_PREFIX;
+}
 
 const char *fs_finding_kind_name(enum fs_finding_kind kind)
 {
@@ -43,10 +101,19 @@ bool fs_finding_kind_is_problem(enum fs_finding_kind kind)
 	return kind != FS_FIND_FIX_PRESENT;
 }
 
+bool fs_finding_is_problem(const struct fs_finding *f)
+{
+	return fs_finding_kind_is_problem(f->kind) && f->cause != FS_CAUSE_REVERT_OF_REVERT;
+}
+
 static void finding_clear(struct fs_finding *f)
 {
 	free(f->subject);
 	free(f->release);
+	free(f->branch);
+	free(f->reapplied_commit);
+	free(f->reapplied_release);
+	free(f->reason);
 	free(f->stable_commit);
 	free(f->stable_release);
 	free(f->chain);
@@ -89,6 +156,8 @@ struct judge {
 	size_t cap;
 	int oom;
 	int self_index;
+	const fs_cid *own;  /* the patch's own upstream commits */
+	size_t nown;
 };
 
 static char *dup_or_null(const char *s)
@@ -112,8 +181,9 @@ static char *fmt(const char *f, ...)
 /* Add a finding about commit C (or, when C is FS_CID_NONE, about the id
  * HEX as written).  Returns it, or NULL when out of memory or when the
  * same kind already names the same commit. */
-static struct fs_finding *add(struct judge *j, enum fs_finding_kind kind, fs_cid c,
-			      const char *hex, const char *evidence)
+static struct fs_finding *add(struct judge *j, enum fs_finding_kind kind,
+			      enum fs_finding_cause cause, fs_cid c, const char *hex,
+			      enum fs_finding_evidence evidence)
 {
 	struct fs_finding *f;
 	char full[41] = "";
@@ -140,13 +210,15 @@ static struct fs_finding *add(struct judge *j, enum fs_finding_kind kind, fs_cid
 	f = &j->out->v[j->out->n++];
 	memset(f, 0, sizeof(*f));
 	f->kind = kind;
+	f->cause = cause;
 	memcpy(f->commit, full, sizeof(full));
 	f->series_index = -1;
 	f->evidence = evidence;
 	if (c != FS_CID_NONE) {
 		f->subject = dup_or_null(fs_index_commit_subject(j->idx, c));
 		f->release = dup_or_null(fs_index_commit_release(j->idx, c));
-		if (!f->subject)
+		f->branch = dup_or_null(fs_index_commit_branch(j->idx, c));
+		if (!f->subject || !f->branch)
 			j->oom = 1;
 	}
 	return f;
@@ -213,6 +285,18 @@ static int in_series(struct judge *j, fs_cid c)
 				return e->index;
 	}
 	return -1;
+}
+
+/* Whether the patch itself carries C: a squashed backport names every
+ * upstream commit it brings, and its own fixes need no other patch. */
+static bool is_own(struct judge *j, fs_cid c)
+{
+	size_t i;
+
+	for (i = 0; i < j->nown; i++)
+		if (j->own[i] == c)
+			return true;
+	return false;
 }
 
 static fs_cid mainline_of(const struct fs_index *idx, fs_cid c)
@@ -287,7 +371,7 @@ static void check_applied(struct judge *j, fs_cid u)
 	struct fs_finding *f;
 
 	if (fs_index_in_branch(j->idx, u, j->ctx->branch, j->ctx->base)) {
-		f = add(j, FS_FIND_ALREADY_APPLIED, u, NULL, "exact");
+		f = add(j, FS_FIND_ALREADY_APPLIED, FS_CAUSE_DUPLICATE, u, NULL, FS_FEV_EXACT);
 		set_note(j, f, fmt("already in %s by ancestry: %s released it before %s forked",
 				   j->ctx->branch, fs_index_commit_release(j->idx, u),
 				   j->ctx->branch));
@@ -299,7 +383,7 @@ static void check_applied(struct judge *j, fs_cid u)
 			continue;
 		/* The duplicate is what the reviewer looks up: name the
 		 * branch's commit, and its upstream in the note. */
-		f = add(j, FS_FIND_ALREADY_APPLIED, bp[i], NULL, "exact");
+		f = add(j, FS_FIND_ALREADY_APPLIED, FS_CAUSE_DUPLICATE, bp[i], NULL, FS_FEV_EXACT);
 		set_stable(j, f, bp[i]);
 		fs_index_commit_hex(j->idx, bp[i], hex);
 		set_note(j, f, fmt("already backported to %s as %.12s%s%s", j->ctx->branch, hex,
@@ -308,6 +392,32 @@ static void check_applied(struct judge *j, fs_cid u)
 				   fs_index_commit_release(j->idx, bp[i]) : ""));
 		return;
 	}
+}
+
+/* An earlier patch of the series that carries U already. */
+static void check_series_duplicate(struct judge *j, fs_cid u)
+{
+	size_t i, k;
+	int first = -1;
+	struct fs_finding *f;
+
+	if (j->self_index < 0)
+		return;
+	for (i = 0; i < j->ctx->nseries; i++) {
+		const struct fs_series_entry *e = &j->ctx->series[i];
+		if (e->index < 0 || e->index >= j->self_index)
+			continue;
+		for (k = 0; k < e->nupstream; k++)
+			if (e->upstream[k] == u && (first < 0 || e->index < first))
+				first = e->index;
+	}
+	if (first < 0)
+		return;
+	f = add(j, FS_FIND_DUPLICATE_IN_SERIES, FS_CAUSE_DUPLICATE, u, NULL, FS_FEV_EXACT);
+	if (!f)
+		return;
+	f->series_index = first;
+	set_note(j, f, fmt("patch %03d of this series carries the same upstream commit", first));
 }
 
 static void set_chain(struct judge *j, struct fs_finding *f, fs_cid root,
@@ -343,67 +453,234 @@ static void set_chain(struct judge *j, struct fs_finding *f, fs_cid root,
 	f->nchain = n;
 }
 
+/* How many mainline reverts lead from the root to FIXES[AT] when every
+ * step is one (R1 reverts U: 1; R2 reverts R1: 2), else 0.  An even
+ * number cancels out: the root is applied again. */
+static unsigned revert_depth(const struct fs_index *idx, fs_cid root,
+			     const struct fs_index_fix *fixes, size_t nfixes, size_t at)
+{
+	unsigned d = 0;
+	size_t k;
+
+	while (d < 64) {
+		if (!fixes[at].revert || !fs_index_commit_is_mainline(idx, fixes[at].fixer))
+			return 0;
+		d++;
+		if (fixes[at].fixed == root)
+			return d;
+		for (k = 0; k < nfixes; k++)
+			if (fixes[k].fixer == fixes[at].fixed)
+				break;
+		if (k == nfixes)
+			return 0;
+		at = k;
+	}
+	return 0;
+}
+
+/* The first paragraph of a changelog that states something: not the
+ * subject, not the "This reverts commit" line, not a block of tags.
+ * Returns a new one-line string, or NULL. */
+static char *stated_reason(const char *msg)
+{
+	const char *p = strstr(msg, "\n\n");
+	while (p && *p) {
+		const char *end, *q;
+		bool tags = true, revert_line;
+		char *out, *o;
+
+		while (*p == '\n')
+			p++;
+		if (!*p)
+			break;
+		end = strstr(p, "\n\n");
+		if (!end)
+			end = p + strlen(p);
+		revert_line = !strncmp(p, "This reverts commit", 19);
+		/* A paragraph of "Word-word: value" lines is a tag block. */
+		for (q = p; q < end; q = strchr(q, '\n') ? strchr(q, '\n') + 1 : end) {
+			const char *c = q;
+			while (c < end && (isalnum((unsigned char)*c) || *c == '-'))
+				c++;
+			if (c == q || c >= end || *c != ':')
+				tags = false;
+			if (!strchr(q, '\n'))
+				break;
+		}
+		if (!revert_line && !tags) {
+			out = malloc((size_t)(end - p) + 1);
+			if (!out)
+				return NULL;
+			for (o = out, q = p; q < end; q++)
+				*o++ = *q == '\n' ? ' ' : *q;
+			while (o > out && o[-1] == ' ')
+				o--;
+			*o = '\0';
+			return out;
+		}
+		p = end;
+	}
+	return NULL;
+}
+
+/* A stable-only revert of another branch: a warning sign, not a fix. */
+static void stable_revert_elsewhere(struct judge *j, fs_cid fx, struct fs_finding **out)
+{
+	struct fs_finding *f = add(j, FS_FIND_REVERTED_IN_STABLE, FS_CAUSE_STABLE_REVERT, fx,
+				   NULL, FS_FEV_REVERT);
+	const char *rel = fs_index_commit_release(j->idx, fx);
+	char hex[41], *msg = NULL;
+
+	*out = f;
+	if (!f)
+		return;
+	set_stable(j, f, fx);
+	set_note(j, f, fmt("reverted in %s%s%s, a stable-only revert",
+			   fs_index_commit_branch(j->idx, fx), rel ? " " : "", rel ? rel : ""));
+	if (!j->ctx->message)
+		return;
+	fs_index_commit_hex(j->idx, fx, hex);
+	if (j->ctx->message(j->ctx->message_data, hex, &msg) == 0 && msg)
+		f->reason = stated_reason(msg);
+	free(msg);
+}
+
+/* A fix or revert of U that no mainline fix tag or revert chain covers:
+ * a stable-only commit. */
+static struct fs_finding *stable_only_fix(struct judge *j, const struct fs_index_fix *fx)
+{
+	struct fs_finding *f = NULL;
+	const char *rel = fs_index_commit_release(j->idx, fx->fixer);
+	enum fs_finding_evidence ev = fx->revert ? FS_FEV_REVERT : fev(fx->evidence);
+
+	if (fs_index_in_branch(j->idx, fx->fixer, j->ctx->branch, j->ctx->base)) {
+		f = add(j, FS_FIND_FIX_PRESENT,
+			fx->revert ? FS_CAUSE_STABLE_REVERT : FS_CAUSE_STABLE_FIX,
+			fx->fixer, NULL, ev);
+		set_stable(j, f, fx->fixer);
+	} else if (fx->revert) {
+		stable_revert_elsewhere(j, fx->fixer, &f);
+	} else {
+		f = add(j, FS_FIND_FIX_MISSING, FS_CAUSE_STABLE_FIX, fx->fixer, NULL, ev);
+		set_note(j, f, fmt("fixed in %s%s%s, a stable-only fix",
+				   fs_index_commit_branch(j->idx, fx->fixer), rel ? " " : "",
+				   rel ? rel : ""));
+	}
+	return f;
+}
+
+/* A mainline fix or revert FX of U: queued, present or missing. */
+static struct fs_finding *mainline_fix(struct judge *j, const struct fs_index_fix *fx,
+				       bool reverts_root)
+{
+	enum fs_finding_cause cause = fx->revert ? FS_CAUSE_REVERT : FS_CAUSE_FIX;
+	enum fs_finding_evidence ev = fx->revert ? FS_FEV_REVERT : fev(fx->evidence);
+	struct fs_finding *f;
+	fs_cid via;
+	char hex[41];
+	int nn;
+
+	if ((nn = in_series(j, fx->fixer)) >= 0) {
+		f = add(j, FS_FIND_FIX_QUEUED, cause, fx->fixer, NULL, ev);
+		if (f)
+			f->series_index = nn;
+	} else if (in_branch(j, fx->fixer, &via)) {
+		f = add(j, FS_FIND_FIX_PRESENT, cause, fx->fixer, NULL, ev);
+		if (via != FS_CID_NONE) {
+			set_stable(j, f, via);
+			fs_index_commit_hex(j->idx, via, hex);
+			set_note(j, f, fmt("in %s as %.12s%s%s", j->ctx->branch, hex,
+					   fs_index_commit_release(j->idx, via) ? " in " : "",
+					   fs_index_commit_release(j->idx, via) ?
+					   fs_index_commit_release(j->idx, via) : ""));
+		}
+	} else if (reverts_root) {
+		f = add(j, FS_FIND_REVERTED_UPSTREAM, FS_CAUSE_REVERT, fx->fixer, NULL, FS_FEV_REVERT);
+	} else {
+		f = add(j, FS_FIND_FIX_MISSING, cause, fx->fixer, NULL, ev);
+	}
+	return f;
+}
+
+/* U was reverted by FIRST and applied again by LAST, a revert of a revert
+ * (of ...): say so, and ask for nothing. */
+static struct fs_finding *reapplied(struct judge *j, fs_cid first, fs_cid last)
+{
+	struct fs_finding *f = add(j, FS_FIND_REVERTED_UPSTREAM, FS_CAUSE_REVERT_OF_REVERT,
+				   first, NULL, FS_FEV_REVERT);
+	const char *rel = fs_index_commit_release(j->idx, last);
+	char hex[41];
+
+	if (!f)
+		return NULL;
+	fs_index_commit_hex(j->idx, last, hex);
+	f->reapplied_commit = strdup(hex);
+	f->reapplied_release = dup_or_null(rel);
+	if (!f->reapplied_commit)
+		j->oom = 1;
+	set_note(j, f, fmt("applied again by %.12s%s%s, a revert of the revert: nothing to queue",
+			   hex, rel ? " in " : "", rel ? rel : ""));
+	return f;
+}
+
+/* The fixes and reverts of U.  Mainline reverts that revert one another
+ * from U count as one step each: only the last of the chain is reported,
+ * as a revert when the chain is odd, as "applied again" when even. */
 static void check_fixes(struct judge *j, fs_cid u)
 {
 	struct fs_index_fix *fixes = NULL;
-	int nf = fs_index_fixes_of(j->idx, u, &fixes), i;
-	char hex[41];
+	int nf = fs_index_fixes_of(j->idx, u, &fixes), i, last = -1, first = -1;
+	unsigned *rd, maxd = 0;
 
-	if (nf < 0) {
+	if (nf < 0 || !(rd = calloc((size_t)nf + 1, sizeof(*rd)))) {
+		free(fixes);
 		j->oom = 1;
 		return;
 	}
 	for (i = 0; i < nf; i++) {
-		fs_cid fx = fixes[i].fixer, via;
-		const char *ev = fixes[i].revert ? "revert" : fs_evidence_name(fixes[i].evidence);
+		rd[i] = revert_depth(j->idx, u, fixes, (size_t)nf, (size_t)i);
+		if (rd[i] > maxd) {
+			maxd = rd[i];
+			last = i;
+		}
+	}
+	/* The first revert of the chain that leads to LAST. */
+	for (first = last; first >= 0 && rd[first] > 1;) {
+		int k;
+		for (k = 0; k < nf && fixes[k].fixer != fixes[first].fixed; k++)
+			;
+		first = k < nf ? k : -1;
+	}
+	for (i = 0; i < nf; i++) {
+		const struct fs_index_fix *fx = &fixes[i];
 		struct fs_finding *f;
-		int nn;
 
-		if (!fs_index_commit_is_mainline(j->idx, fx)) {
-			/* A stable-only fix or revert: present if it is on
-			 * this branch, a warning sign if on another one. */
-			if (fs_index_in_branch(j->idx, fx, j->ctx->branch, j->ctx->base)) {
-				f = add(j, FS_FIND_FIX_PRESENT, fx, NULL, ev);
-				set_stable(j, f, fx);
-			} else {
-				f = add(j, FS_FIND_FIX_MISSING, fx, NULL, ev);
-				set_note(j, f, fmt("%s in %s%s%s, a stable-only %s",
-						   fixes[i].revert ? "reverted" : "fixed",
-						   fs_index_commit_branch(j->idx, fx),
-						   fs_index_commit_release(j->idx, fx) ? " " : "",
-						   fs_index_commit_release(j->idx, fx) ?
-						   fs_index_commit_release(j->idx, fx) : "",
-						   fixes[i].revert ? "revert" : "fix"));
-			}
-			set_chain(j, f, u, fixes, nf, i);
+		if (is_own(j, fx->fixer))
+			continue;
+		/* Of a chain, only its last revert speaks for it; two
+		 * separate reverts of U itself are both reported. */
+		if (rd[i] && i != last && maxd > 1)
+			continue;
+		if (rd[i] && maxd % 2 == 0 && first >= 0) {
+			/* The finding names the first revert, and its chain
+			 * ends there like every chain; the revert that
+			 * applied U again is in reapplied_commit. */
+			f = reapplied(j, fixes[first].fixer, fx->fixer);
+			set_chain(j, f, u, fixes, (size_t)nf, (size_t)first);
 			continue;
 		}
-		if ((nn = in_series(j, fx)) >= 0) {
-			f = add(j, FS_FIND_FIX_QUEUED, fx, NULL, ev);
-			if (f)
-				f->series_index = nn;
-		} else if (in_branch(j, fx, &via)) {
-			f = add(j, FS_FIND_FIX_PRESENT, fx, NULL, ev);
-			if (via != FS_CID_NONE) {
-				set_stable(j, f, via);
-				fs_index_commit_hex(j->idx, via, hex);
-				set_note(j, f, fmt("in %s as %.12s%s%s", j->ctx->branch, hex,
-						   fs_index_commit_release(j->idx, via) ? " in " : "",
-						   fs_index_commit_release(j->idx, via) ?
-						   fs_index_commit_release(j->idx, via) : ""));
-			}
-		} else if (fixes[i].revert && fixes[i].depth == 1) {
-			f = add(j, FS_FIND_REVERTED_UPSTREAM, fx, NULL, "revert");
-		} else {
-			f = add(j, FS_FIND_FIX_MISSING, fx, NULL, ev);
-		}
-		set_chain(j, f, u, fixes, nf, i);
+		if (!fs_index_commit_is_mainline(j->idx, fx->fixer))
+			f = stable_only_fix(j, fx);
+		else
+			f = mainline_fix(j, fx, rd[i] > 0 || (fx->revert && fx->depth == 1));
+		set_chain(j, f, u, fixes, (size_t)nf, (size_t)i);
 	}
+	free(rd);
 	free(fixes);
 }
 
 /* Is the commit C (a Fixes target, a prerequisite) available to the
- * patch: in the branch, or in this series? */
+ * patch: in the branch, in this series, or brought by the patch itself? */
 static bool available(struct judge *j, fs_cid c)
 {
 	fs_cid via;
@@ -411,7 +688,32 @@ static bool available(struct judge *j, fs_cid c)
 	if (fs_index_in_branch(j->idx, c, j->ctx->branch, j->ctx->base))
 		return true;
 	c = mainline_of(j->idx, c);
-	return in_branch(j, c, &via) || in_series(j, c) >= 0;
+	return is_own(j, c) || in_branch(j, c, &via) || in_series(j, c) >= 0;
+}
+
+static void target_absent(struct judge *j, fs_cid t, enum fs_finding_cause cause,
+			  enum fs_finding_evidence ev)
+{
+	struct fs_finding *f = add(j, FS_FIND_TARGET_ABSENT, cause, t, NULL, ev);
+
+	set_note(j, f, fmt("the commit it %s is neither in %s%s%s nor in this series",
+			   cause == FS_CAUSE_REVERT_TARGET ? "reverts" : "fixes",
+			   j->ctx->branch, j->ctx->base ? " as of " : "",
+			   j->ctx->base ? j->ctx->base : ""));
+}
+
+static void check_mismatch(struct judge *j, const struct fs_tag_ref *fx, fs_cid t)
+{
+	fs_cid by_id[2];
+	struct fs_finding *f;
+
+	f = add(j, FS_FIND_FIXES_TAG_MISMATCH, FS_CAUSE_SUBJECT_MISMATCH, t, NULL, FS_FEV_SUBJECT);
+	if (fs_index_resolve_all(j->idx, fx->id, by_id, 2) == 1)
+		set_note(j, f, fmt("Fixes: %s is the id of \"%s\"; the quoted subject is that of this commit",
+				   fx->id, fs_index_commit_subject(j->idx, by_id[0])));
+	else
+		set_note(j, f, fmt("Fixes: %s is not a known id; the quoted subject is that of this commit",
+				   fx->id));
 }
 
 static void check_targets(struct judge *j, const struct fs_tags *tags)
@@ -425,7 +727,7 @@ static void check_targets(struct judge *j, const struct fs_tags *tags)
 		struct fs_index_ref ref;
 		enum fs_evidence ev;
 		bool mismatch;
-		fs_cid t, by_id[2];
+		fs_cid t;
 		struct fs_finding *f;
 
 		memset(&ref, 0, sizeof(ref));
@@ -436,21 +738,13 @@ static void check_targets(struct judge *j, const struct fs_tags *tags)
 		t = fs_index_ref_target(j->idx, &ref, &ev, &mismatch);
 		if (t == FS_CID_NONE)
 			continue;
-		if (mismatch) {
-			f = add(j, FS_FIND_FIXES_TAG_MISMATCH, t, NULL, "subject");
-			if (fs_index_resolve_all(j->idx, fx[i].id, by_id, 2) == 1) {
-				fs_index_commit_hex(j->idx, by_id[0], hex);
-				set_note(j, f, fmt("Fixes: %s is the id of \"%s\"; the quoted subject is that of this commit",
-						   fx[i].id, fs_index_commit_subject(j->idx, by_id[0])));
-			} else {
-				set_note(j, f, fmt("Fixes: %s is not a known id; the quoted subject is that of this commit",
-						   fx[i].id));
-			}
-		}
+		if (mismatch)
+			check_mismatch(j, &fx[i], t);
 		if (!fs_index_commit_is_mainline(j->idx, t)) {
 			fs_cid m = fs_index_upstream_of(j->idx, t);
 			fs_index_commit_hex(j->idx, t, hex);
-			f = add(j, FS_FIND_FIXES_TAG_MISMATCH, m != FS_CID_NONE ? m : t, NULL, "stable");
+			f = add(j, FS_FIND_FIXES_TAG_MISMATCH, FS_CAUSE_STABLE_ID,
+				m != FS_CID_NONE ? m : t, NULL, FS_FEV_STABLE);
 			set_note(j, f, fmt("Fixes: %s names the %s commit %.12s%s%s, not a mainline id",
 					   fx[i].id, fs_index_commit_branch(j->idx, t), hex,
 					   fs_index_commit_release(j->idx, t) ? " in " : "",
@@ -463,15 +757,11 @@ static void check_targets(struct judge *j, const struct fs_tags *tags)
 		}
 		if (available(j, t))
 			continue;
-		f = add(j, FS_FIND_TARGET_ABSENT, t, NULL,
-			mismatch ? "subject" : fs_evidence_name(ev));
-		set_note(j, f, fmt("the commit it fixes is neither in %s%s%s nor in this series",
-				   j->ctx->branch, j->ctx->base ? " as of " : "",
-				   j->ctx->base ? j->ctx->base : ""));
+		target_absent(j, t, FS_CAUSE_TARGET, mismatch ? FS_FEV_SUBJECT : fev(ev));
 	}
 }
 
-static void check_deps(struct judge *j, const struct fs_tags *tags, const char *title)
+static void check_deps(struct judge *j, const struct fs_tags *tags)
 {
 	const struct fs_tag_cc_stable *cc;
 	const struct fs_tag_ref *sd;
@@ -485,14 +775,20 @@ static void check_deps(struct judge *j, const struct fs_tags *tags, const char *
 			continue;
 		p = resolve_id(j->idx, cc[i].prerequisite, NULL, &nmatch);
 		if (p == FS_CID_NONE) {
-			f = add(j, FS_FIND_DEP_MISSING, FS_CID_NONE, cc[i].prerequisite, "prefix");
-			set_note(j, f, fmt("named as a prerequisite, but not in the kernel repository"));
+			f = add(j, FS_FIND_DEP_MISSING, FS_CAUSE_PREREQUISITE, FS_CID_NONE,
+				cc[i].prerequisite, FS_FEV_PREFIX);
+			if (f)
+				f->unresolved = j->ctx->stale_clone ? FS_CAUSE_NOT_IN_CLONE :
+						FS_CAUSE_NOT_FOUND;
+			set_note(j, f, fmt(j->ctx->stale_clone ?
+					   "named as a prerequisite, but not in your clone, which is older than this thread" :
+					   "named as a prerequisite, but not in the kernel repository"));
 			continue;
 		}
 		if (available(j, p))
 			continue;
-		f = add(j, FS_FIND_DEP_MISSING, mainline_of(j->idx, p), NULL,
-			strlen(cc[i].prerequisite) == 40 ? "exact" : "prefix");
+		f = add(j, FS_FIND_DEP_MISSING, FS_CAUSE_PREREQUISITE, mainline_of(j->idx, p), NULL,
+			fev_len(cc[i].prerequisite));
 		set_note(j, f, fmt("named as a prerequisite; neither in %s nor in this series",
 				   j->ctx->branch));
 	}
@@ -509,44 +805,140 @@ static void check_deps(struct judge *j, const struct fs_tags *tags, const char *
 		t = fs_index_ref_target(j->idx, &ref, &ev, NULL);
 		if (t != FS_CID_NONE && available(j, t))
 			continue;
-		f = add(j, FS_FIND_DEP_MISSING, t, t == FS_CID_NONE ? sd[i].id : NULL,
-			t == FS_CID_NONE ? "prefix" : fs_evidence_name(ev));
+		f = add(j, FS_FIND_DEP_MISSING, FS_CAUSE_STABLE_DEP_OF, t,
+			t == FS_CID_NONE ? sd[i].id : NULL,
+			t == FS_CID_NONE ? FS_FEV_PREFIX : fev(ev));
+		if (f && t == FS_CID_NONE)
+			f->unresolved = j->ctx->stale_clone ? FS_CAUSE_NOT_IN_CLONE : FS_CAUSE_NOT_FOUND;
 		set_note(j, f, fmt("this patch is a prerequisite (Stable-dep-of) of a commit that is neither in %s nor in this series",
 				   j->ctx->branch));
 	}
-	(void)title;
+}
+
+/* The patch reverts the mainline commit T: the branch must have it. */
+static void check_revert_target(struct judge *j, fs_cid t, enum fs_finding_evidence ev)
+{
+	if (t == FS_CID_NONE || !fs_index_commit_is_mainline(j->idx, t) || available(j, t))
+		return;
+	target_absent(j, t, FS_CAUSE_REVERT_TARGET, ev);
 }
 
 static void check_reverts(struct judge *j, const struct fs_tags *tags, size_t *nlinked)
 {
 	const struct fs_tag_revert *rv;
-	size_t n, i, nmatch;
+	struct fs_index_ref refs[16];
+	size_t n, i, k, nmatch;
 	char hex[41], uhex[41];
 
 	rv = fs_tags_reverts(tags, &n);
 	for (i = 0; i < n; i++) {
 		fs_cid r = resolve_id(j->idx, rv[i].id, NULL, &nmatch), u;
 		struct fs_finding *f;
-		if (r == FS_CID_NONE || fs_index_commit_is_mainline(j->idx, r))
+		if (r == FS_CID_NONE)
 			continue;
+		if (fs_index_commit_is_mainline(j->idx, r)) {
+			check_revert_target(j, r, fev_len(rv[i].id));
+			continue;
+		}
 		u = fs_index_upstream_of(j->idx, r);
 		if (u == FS_CID_NONE && rv[i].upstream)
 			u = resolve_id(j->idx, rv[i].upstream, NULL, &nmatch);
-		f = add(j, FS_FIND_REVERTS_STABLE, u != FS_CID_NONE ? u : r, NULL, "revert");
+		f = add(j, FS_FIND_REVERTS_STABLE, FS_CAUSE_STABLE_REVERT,
+			u != FS_CID_NONE ? u : r, NULL, FS_FEV_REVERT);
 		set_stable(j, f, r);
 		fs_index_commit_hex(j->idx, r, hex);
 		if (u != FS_CID_NONE) {
 			fs_index_commit_hex(j->idx, u, uhex);
-			if (fs_index_in_branch(j->idx, u, j->ctx->branch, j->ctx->base))
+			if (fs_index_in_branch(j->idx, u, j->ctx->branch, j->ctx->base)) {
+				if (f)
+					f->cause = FS_CAUSE_DUPLICATE;
 				set_note(j, f, fmt("reverts %.12s of %s, the backport of %.12s, which the branch has by ancestry: the backport was a duplicate",
 						   hex, fs_index_commit_branch(j->idx, r), uhex));
-			else
+			} else {
 				set_note(j, f, fmt("reverts %.12s of %s, the backport of %.12s",
 						   hex, fs_index_commit_branch(j->idx, r), uhex));
+			}
 		} else {
 			set_note(j, f, fmt("reverts %.12s of %s", hex, fs_index_commit_branch(j->idx, r)));
 		}
 		(*nlinked)++;
+	}
+	/* A backported mainline revert whose changelog line was dropped: the
+	 * index still knows what its upstream commit reverts. */
+	for (i = 0; i < j->nown; i++) {
+		size_t nr = fs_index_commit_refs(j->idx, j->own[i], refs, 16);
+		for (k = 0; k < nr && k < 16; k++) {
+			enum fs_evidence ev;
+			if (refs[k].kind != FS_REF_REVERTS)
+				continue;
+			check_revert_target(j, fs_index_ref_target(j->idx, &refs[k], &ev, NULL),
+					    fev(ev));
+		}
+	}
+}
+
+static void check_unknown(struct judge *j, const struct fs_tags *tags, const char *title)
+{
+	const char *const *written;
+	size_t nwritten, i, nmatch;
+
+	written = fs_tags_upstream(tags, &nwritten);
+	/* Every written id that did not resolve is worth a line. */
+	for (i = 0; i < nwritten; i++) {
+		fs_cid c[2];
+		size_t nm = fs_index_resolve_all(j->idx, written[i], c, 2);
+		struct fs_finding *f;
+		enum fs_finding_cause why;
+
+		if (nm == 1 || (nm > 1 && resolve_id(j->idx, written[i], title, &nmatch) != FS_CID_NONE))
+			continue;
+		why = nm ? FS_CAUSE_AMBIGUOUS :
+		      j->ctx->stale_clone ? FS_CAUSE_NOT_IN_CLONE : FS_CAUSE_NOT_FOUND;
+		f = add(j, FS_FIND_UNKNOWN_UPSTREAM, why, FS_CID_NONE, written[i],
+			fev_len(written[i]));
+		if (f)
+			f->unresolved = why;
+		set_note(j, f, why == FS_CAUSE_AMBIGUOUS ?
+				fmt("the id is ambiguous: it matches %zu commits", nm) :
+			       why == FS_CAUSE_NOT_IN_CLONE ?
+				fmt("the id is not in your clone, whose mainline is older than this thread") :
+				fmt("the id is not in the kernel repository"));
+	}
+}
+
+static void check_mail(struct judge *j, const fs_cid *ups, size_t nups, int index)
+{
+	const struct fs_findings_ctx *ctx = j->ctx;
+	size_t i, k;
+
+	for (i = 0; i < ctx->nreports; i++) {
+		const struct fs_report_mail *r = &ctx->reports[i];
+		struct fs_finding *f;
+		for (k = 0; k < nups; k++)
+			if (ups[k] == r->upstream)
+				break;
+		if (k == nups)
+			continue;
+		f = add(j, FS_FIND_REGRESSION_REPORT, FS_CAUSE_NONE, r->upstream, NULL, FS_FEV_MAIL);
+		if (!f)
+			continue;
+		f->message_id = dup_or_null(r->message_id);
+		f->from = dup_or_null(r->from);
+		f->date = dup_or_null(r->date);
+		set_note(j, f, fmt("\"%s\"", r->subject ? r->subject : ""));
+	}
+	for (i = 0; i < ctx->nobjections; i++) {
+		const struct fs_objection *o = &ctx->objections[i];
+		struct fs_finding *f;
+		if (o->series_index != index || index < 0)
+			continue;
+		f = add(j, FS_FIND_OBJECTION, FS_CAUSE_NONE, FS_CID_NONE, NULL, FS_FEV_MAIL);
+		if (!f)
+			continue;
+		f->message_id = dup_or_null(o->message_id);
+		f->from = dup_or_null(o->from);
+		f->date = dup_or_null(o->date);
+		set_note(j, f, dup_or_null(o->line));
 	}
 }
 
@@ -556,75 +948,36 @@ int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx
 {
 	struct judge j;
 	fs_cid ups[16];
-	char unknown[41];
-	size_t nups, nwritten, i, k, nlinked = 0;
-	const char *const *written;
+	size_t nups, nwritten, i, nlinked = 0;
 
 	memset(&j, 0, sizeof(j));
 	j.ctx = ctx;
 	j.idx = ctx->idx;
 	j.out = out;
 	j.self_index = index;
-	nups = fs_findings_resolve_upstream(ctx->idx, tags, title, ups, 16, unknown);
+	nups = fs_findings_resolve_upstream(ctx->idx, tags, title, ups, 16, NULL);
 	if (nups > 16)
 		nups = 16;
-	written = fs_tags_upstream(tags, &nwritten);
+	j.own = ups;
+	j.nown = nups;
+	fs_tags_upstream(tags, &nwritten);
 	if (nups) {
 		fs_index_commit_hex(ctx->idx, ups[0], out->upstream);
 		snprintf(out->upstream_subject, sizeof(out->upstream_subject), "%s",
 			 fs_index_commit_subject(ctx->idx, ups[0]));
 	}
-	/* Every written id that did not resolve is worth a line. */
-	for (i = 0; i < nwritten; i++) {
-		fs_cid c[2];
-		size_t nm = fs_index_resolve_all(ctx->idx, written[i], c, 2);
-		size_t nmatch;
-		struct fs_finding *f;
-		if (nm == 1 || (nm > 1 && resolve_id(ctx->idx, written[i], title, &nmatch) != FS_CID_NONE))
-			continue;
-		f = add(&j, FS_FIND_UNKNOWN_UPSTREAM, FS_CID_NONE, written[i],
-			strlen(written[i]) == 40 ? "exact" : "prefix");
-		set_note(&j, f, nm ? fmt("the id is ambiguous: it matches %zu commits", nm)
-				   : fmt("the id is not in the kernel repository"));
-	}
+	check_unknown(&j, tags, title);
 	for (i = 0; i < nups; i++) {
+		check_series_duplicate(&j, ups[i]);
 		check_applied(&j, ups[i]);
 		check_fixes(&j, ups[i]);
 	}
 	check_targets(&j, tags);
-	check_deps(&j, tags, title);
+	check_deps(&j, tags);
 	check_reverts(&j, tags, &nlinked);
 	if (nwritten == 0 && nlinked == 0)
-		add(&j, FS_FIND_NO_UPSTREAM, FS_CID_NONE, NULL, "exact");
-	for (i = 0; i < ctx->nreports; i++) {
-		const struct fs_report_mail *r = &ctx->reports[i];
-		struct fs_finding *f;
-		for (k = 0; k < nups; k++)
-			if (ups[k] == r->upstream)
-				break;
-		if (k == nups)
-			continue;
-		f = add(&j, FS_FIND_REGRESSION_REPORT, r->upstream, NULL, "mail");
-		if (!f)
-			continue;
-		f->message_id = dup_or_null(r->message_id);
-		f->from = dup_or_null(r->from);
-		f->date = dup_or_null(r->date);
-		set_note(&j, f, fmt("\"%s\"", r->subject ? r->subject : ""));
-	}
-	for (i = 0; i < ctx->nobjections; i++) {
-		const struct fs_objection *o = &ctx->objections[i];
-		struct fs_finding *f;
-		if (o->series_index != index || index < 0)
-			continue;
-		f = add(&j, FS_FIND_OBJECTION, FS_CID_NONE, NULL, "mail");
-		if (!f)
-			continue;
-		f->message_id = dup_or_null(o->message_id);
-		f->from = dup_or_null(o->from);
-		f->date = dup_or_null(o->date);
-		set_note(&j, f, dup_or_null(o->line));
-	}
+		add(&j, FS_FIND_NO_UPSTREAM, FS_CAUSE_NONE, FS_CID_NONE, NULL, FS_FEV_EXACT);
+	check_mail(&j, ups, nups, index);
 	if (ctx->ignore) {
 		for (i = 0; i < out->n; i++) {
 			const char *why = fs_ignore_match(ctx->ignore, out->v[i].commit, out->upstream);

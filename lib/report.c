@@ -15,7 +15,9 @@ static const char *kind_color(enum fs_finding_kind k)
 	case FS_FIND_FIX_MISSING:
 	case FS_FIND_REVERTED_UPSTREAM:
 	case FS_FIND_REGRESSION_REPORT:
+	case FS_FIND_REVERTED_IN_STABLE:
 		return "\033[1;31m";
+	case FS_FIND_DUPLICATE_IN_SERIES:
 	case FS_FIND_ALREADY_APPLIED:
 	case FS_FIND_TARGET_ABSENT:
 	case FS_FIND_DEP_MISSING:
@@ -39,10 +41,10 @@ static void add_commit(GString *s, const char *hex, const char *subject)
 
 static void add_evidence(GString *s, const struct fs_finding *f)
 {
-	if (!strcmp(f->evidence, "subject"))
+	if (f->evidence == FS_FEV_SUBJECT)
 		g_string_append(s, " [matched by subject only]");
-	else if (!strcmp(f->evidence, "prefix") || !strcmp(f->evidence, "stable"))
-		g_string_append_printf(s, " [%s]", f->evidence);
+	else if (f->evidence == FS_FEV_PREFIX || f->evidence == FS_FEV_STABLE)
+		g_string_append_printf(s, " [%s]", fs_finding_evidence_name(f->evidence));
 }
 
 char *fs_report_finding_line(const struct fs_review *r, const struct fs_finding *f)
@@ -76,6 +78,20 @@ char *fs_report_finding_line(const struct fs_review *r, const struct fs_finding 
 	case FS_FIND_REVERTED_UPSTREAM:
 		add_commit(s, f->commit, f->subject);
 		g_string_append_printf(s, " %s%s", rel ? "in " : "", rel ? rel : "(unreleased)");
+		if (f->cause == FS_CAUSE_REVERT_OF_REVERT && f->note)
+			g_string_append_printf(s, ", %s", f->note);
+		break;
+	case FS_FIND_REVERTED_IN_STABLE:
+		add_commit(s, f->commit, f->subject);
+		if (f->note)
+			g_string_append_printf(s, ": %s", f->note);
+		if (f->reason)
+			g_string_append_printf(s, "; its reason: \"%s\"", f->reason);
+		break;
+	case FS_FIND_DUPLICATE_IN_SERIES:
+		add_commit(s, f->commit, f->subject);
+		g_string_append_printf(s, " is also %03d/%03d of this series", f->series_index,
+				       r->series->total > 0 ? r->series->total : 0);
 		break;
 	case FS_FIND_NO_UPSTREAM:
 		g_string_append(s, ": the changelog names no upstream commit");
@@ -210,9 +226,16 @@ static void json_finding(JsonBuilder *b, const struct fs_finding *f)
 	fs_json_str(b, "message_id", f->message_id);
 	fs_json_str(b, "from", f->from);
 	fs_json_str(b, "date", f->date);
-	fs_json_str(b, "evidence", f->evidence);
+	fs_json_str(b, "evidence", fs_finding_evidence_name(f->evidence));
 	fs_json_str(b, "note", f->note);
 	fs_json_str(b, "ignored", f->ignored);
+	/* Added later; the fields above keep their names and meaning. */
+	fs_json_str(b, "cause", f->cause ? fs_finding_cause_name(f->cause) : NULL);
+	fs_json_str(b, "branch", f->branch);
+	fs_json_str(b, "unresolved", f->unresolved ? fs_finding_cause_name(f->unresolved) : NULL);
+	fs_json_str(b, "reapplied_commit", f->reapplied_commit);
+	fs_json_str(b, "reapplied_release", f->reapplied_release);
+	fs_json_str(b, "reason", f->reason);
 	json_builder_end_object(b);
 }
 

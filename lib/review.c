@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include <glib.h>
+#include <gmime/gmime.h>
 
 #include "fixscan/mentions.h"
 #include "fixscan/review.h"
@@ -65,6 +66,10 @@ static int choose_branch(struct fs_review *r, const struct fs_thread_series *s,
 		return fs_error_set(err, FS_ENOTFOUND,
 				    "branch '%s' (from %s) is not in the kernel repository's index (see fixscan.stable)",
 				    r->branch, r->branch_source);
+	if (o->base && !fs_index_has_release(idx, o->base))
+		return fs_error_set(err, FS_ENOTFOUND,
+				    "--base '%s' is not a release tag in the kernel repository's index",
+				    o->base);
 	if (o->base) {
 		r->base = strdup(o->base);
 		r->base_source = "--base";
@@ -123,6 +128,27 @@ static int find_reports(struct fs_mentions *m, const struct fs_review *r,
 	return rc;
 }
 
+/* The newest Date of the series' mails, and whether it is after the
+ * mainline tip: then the clone is older than the thread. */
+static void check_stale(struct fs_review *r, const struct fs_review_opts *o)
+{
+	const struct fs_thread_series *s = r->series;
+	size_t i;
+
+	for (i = 0; i <= s->npatches; i++) {
+		const struct fs_patch *p = i < s->npatches ? s->patches[i] : s->cover;
+		const char *d = p ? fs_patch_date(p) : NULL;
+		GDateTime *dt = d ? g_mime_utils_header_decode_date(d) : NULL;
+
+		if (!dt)
+			continue;
+		if (g_date_time_to_unix(dt) > r->thread_time)
+			r->thread_time = g_date_time_to_unix(dt);
+		g_date_time_unref(dt);
+	}
+	r->stale_clone = o->mainline_time > 0 && r->thread_time > o->mainline_time;
+}
+
 /* Judge every patch and count the findings. */
 static int judge_all(struct fs_review *r, const struct fs_findings_ctx *ctx,
 		     struct fs_error *err)
@@ -143,7 +169,7 @@ static int judge_all(struct fs_review *r, const struct fs_findings_ctx *ctx,
 				continue;
 			}
 			r->counts[f->kind]++;
-			if (fs_finding_kind_is_problem(f->kind))
+			if (fs_finding_is_problem(f))
 				r->problems++;
 		}
 	}
@@ -193,6 +219,10 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 	ctx.objections = said.objections;
 	ctx.nobjections = said.nobjections;
 	ctx.ignore = o->ignore;
+	check_stale(r, o);
+	ctx.stale_clone = r->stale_clone;
+	ctx.message = o->message;
+	ctx.message_data = o->message_data;
 	rc = judge_all(r, &ctx, err);
 	if (rc < 0)
 		goto out;
@@ -241,13 +271,13 @@ int fs_review_narrow(struct fs_review **out, const struct fs_review *r, size_t k
 	one->view_ = true;
 	one->ignored = 0;
 	one->problems = 0;
-	for (i = 0; i < FS_FIND_KIND_COUNT; i++) {
+	for (i = 0; i < FS_FIND_KIND_COUNT; i++)
 		one->counts[i] = fs_findings_count(&patch->findings, i);
-		if (fs_finding_kind_is_problem(i))
-			one->problems += one->counts[i];
-	}
-	for (i = 0; i < patch->findings.n; i++)
+	for (i = 0; i < patch->findings.n; i++) {
 		one->ignored += patch->findings.v[i].ignored != NULL;
+		one->problems += !patch->findings.v[i].ignored &&
+				 fs_finding_is_problem(&patch->findings.v[i]);
+	}
 	*out = one;
 	return 0;
 }

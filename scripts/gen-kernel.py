@@ -708,6 +708,33 @@ def sample_spec():
     C('post2', M, 'pcm', 'kai',
       'ALSA: pcm: drop a redundant state check in the drain path',
       'Fixes: {h12:b_rc3} ("{s:b_rc3}")')
+    # ---- after v4.7, untagged: what real review threads bring ----------
+    # Reverted, then applied again by a revert of the revert.
+    C('u_ror', M, 'tcp', 'dmitri',
+      'tcp: send the final ack of a simultaneous close right away',
+      'Delaying it made the peer retransmit its FIN on lossy links.')
+    C('r_ror1', M, 'tcp', 'dmitri',
+      'Revert "{s:u_ror}"',
+      'This reverts commit {id:u_ror}.\n\n'
+      'It exposed a bug in the timewait code that needs fixing first.',
+      reverts=['u_ror'])
+    C('r_ror2', M, 'tcp', 'dmitri',
+      'Revert "{s:r_ror1}"',
+      'This reverts commit {id:r_ror1}.\n\n'
+      'The timewait code is fixed now, so the original change can go back in.',
+      reverts=['r_ror1'])
+    # Backported to linux-4.5.y, where a stable-only revert dropped it again.
+    C('u_ris', M, 'hub', 'bart',
+      'usb: hub: wait for the port power to settle after a resume',
+      'Some hubs report a connect change before the port power is stable.')
+    S('s_ris', G, 'u_ris', 'commit-dot')
+    EV.append(dict(kind='stable-revert', name='s_ris_revert', line=G,
+                   target='s_ris', author='greta', colon=False,
+                   reason='It makes resume hang on boards whose hub lacks per-port power\n'
+                          'switching, and the code it relies on is not in 4.5.'))
+    # The reviewer's clone was fetched well after the review threads.
+    C('post3', M, 'sched', 'hanna',
+      'sched/fair: document the throttled group rules', delay=30 * 86400)
     return EV
 
 
@@ -821,7 +848,9 @@ class Sample:
                 self.tags.append(dict(tag=ev['tag'], target=tgt,
                                       annotated=ev['annotated']))
                 continue
-            ts = SAMPLE_T0 + k * SAMPLE_STEP
+            # A commit with a delay is one fetched after the threads were
+            # sent: it does not move their dates.
+            ts = SAMPLE_T0 + k * SAMPLE_STEP + ev.get('delay', 0)
             k += 1
             line = ev['line']
             if ev['kind'] == 'commit':
@@ -831,6 +860,7 @@ class Sample:
             else:
                 c = self.stable_revert(ev, ts)
             c['serial'] = k
+            c['late'] = bool(ev.get('delay'))
             self.place(c, ev, line, k)
             self.by_name[c['name']] = c
             self.by_id[c['id']] = c
@@ -1363,6 +1393,16 @@ REVIEW44 = dict(
         dict(up=['u_prq_base'], expect=[],
              note='its prerequisite (named with its subject) is in '
                   'linux-4.4.y since v4.4.4'),
+        dict(up=['u_ror'], expect=[('reverted-upstream', 'r_ror1',
+                                    {'cause': 'revert-of-revert'})],
+             note='reverted in mainline, then applied again by a revert of '
+                  'the revert: said, but nothing to queue or drop'),
+        dict(up=['u_ris'], expect=[('reverted-in-stable', 's_ris_revert', {})],
+             note='linux-4.5.y reverted its own backport of it (a stable-only '
+                  'revert): a question for the maintainer, not a fix to queue'),
+        dict(up=['u_clean2'], expect=[('duplicate-in-series', 'u_clean2',
+                                       {'index': 2})],
+             note='the same upstream commit as patch 02'),
     ],
     replies=[
         dict(to=0, who='priya', kind='tested'),
@@ -1430,7 +1470,7 @@ class Threads:
 
     def __init__(self, s):
         self.s = s
-        last = max(c['ts'] for c in s.commits)
+        last = max(c['ts'] for c in s.commits if not c['late'])
         self.t0 = last - last % 3600 + 2 * 86400 + 13 * 3600 + 44 * 60 + 51
         self.serial = 100000000
         self.mails = {}        # maildir name -> [Mail]
@@ -1743,6 +1783,23 @@ class Threads:
                     return x
             return None
 
+        def reverts_of(x):
+            return [s.by_id[f] for f in x['fixed_by']
+                    if s.by_id[f]['branch'] == 'mainline'
+                    and x['id'] in s.by_id[f]['reverts']]
+
+        def revert_chain(r):
+            # R1 reverts U, R2 reverts R1, ...: an even chain applies U again.
+            chain = [r]
+            while reverts_of(chain[-1]):
+                chain.append(reverts_of(chain[-1])[0])
+            return chain
+
+        def stable_reverts(c):
+            return [s.by_id[f] for f in c['fixed_by']
+                    if s.by_id[f]['kind'] == 'stable-revert'
+                    and s.by_id[f]['branch'] != th['branch']]
+
         parsed = [parse_changelog(p['changelog']) for p in patches]
         series = {}
         for p, pp in zip(patches, parsed):
@@ -1775,6 +1832,9 @@ class Threads:
                     f.append({'kind': 'unknown-upstream', 'commit': u})
                     continue
                 uc = s.by_id[r]
+                if series.get(r, p['index']) < p['index']:
+                    f.append({'kind': 'duplicate-in-series', 'commit': r,
+                              'index': series[r]})
                 b = in_branch(uc)
                 if b:
                     f.append({'kind': 'already-applied', 'commit': b['id'],
@@ -1790,8 +1850,15 @@ class Threads:
                         seen.add(fx['id'])
                         via = {} if x is uc else {'via': x['id']}
                         if x is uc and uc['id'] in fx['reverts']:
-                            f.append({'kind': 'reverted-upstream',
-                                      'commit': fx['id']})
+                            chain = revert_chain(fx)
+                            seen.update(c['id'] for c in chain)
+                            if len(chain) % 2 == 0:
+                                f.append({'kind': 'reverted-upstream',
+                                          'commit': fx['id'],
+                                          'cause': 'revert-of-revert'})
+                            else:
+                                f.append({'kind': 'reverted-upstream',
+                                          'commit': chain[-1]['id']})
                             continue
                         b = in_branch(fx)
                         if b:
@@ -1808,6 +1875,8 @@ class Threads:
                             f.append(dict({'kind': 'fix-missing',
                                            'commit': fx['id']}, **via))
                         frontier.append(fx)
+                for x in stable_reverts(uc):
+                    f.append({'kind': 'reverted-in-stable', 'commit': x['id']})
                 for m in self.mails['lists']:
                     body = m.body
                     if ((uc['id'][:12] in body or uc['subject'] in body)

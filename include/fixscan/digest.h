@@ -25,10 +25,13 @@
 
 /* The weight of a finding of kind K, as fixscan-digest(1) documents it
  * (keep the two in step): 16 fix-missing, reverted-upstream; 8
- * regression-report, objection; 4 already-applied; 2 target-absent,
- * dep-missing; 1 unknown-upstream, no-upstream, fixes-tag-mismatch; 0
- * the rest. */
+ * regression-report, objection, reverted-in-stable; 4 already-applied,
+ * duplicate-in-series; 2 target-absent, dep-missing; 1 unknown-upstream,
+ * no-upstream, fixes-tag-mismatch; 0 the rest. */
 int fs_digest_kind_weight(enum fs_finding_kind k);
+/* The weight of finding F: that of its kind, but 0 for one that asks for
+ * nothing (a revert that a revert of the revert undid). */
+int fs_digest_finding_weight(const struct fs_finding *f);
 
 /* The score of patch RP: the sum of the weights of its findings that are
  * not ignored.  The patch is risky when this is above zero. */

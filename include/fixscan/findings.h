@@ -32,6 +32,10 @@ enum fs_finding_kind {
 				    * or names a stable commit */
 	FS_FIND_REVERTS_STABLE,    /* the patch reverts a commit of the branch */
 	FS_FIND_OBJECTION,         /* a reply in the thread objects to it */
+	FS_FIND_REVERTED_IN_STABLE,/* another stable branch reverted its own
+				    * backport of the upstream commit */
+	FS_FIND_DUPLICATE_IN_SERIES,/* an earlier patch of the series carries
+				    * the same upstream commit */
 	FS_FIND_KIND_COUNT
 };
 
@@ -43,23 +47,77 @@ int fs_finding_kind_from_name(const char *name);
  * fix-present, which only says a fix is there). */
 bool fs_finding_kind_is_problem(enum fs_finding_kind kind);
 
+/* Why a finding names its commit: what that commit is to the patch.
+ * Drafts and reports choose their words by it, never by the note. */
+enum fs_finding_cause {
+	FS_CAUSE_NONE = 0,
+	FS_CAUSE_FIX,              /* a mainline Fixes: (or a fix of a fix) */
+	FS_CAUSE_REVERT,           /* a mainline revert (an odd chain of them) */
+	FS_CAUSE_REVERT_OF_REVERT, /* reverted, then applied again by a revert
+				    * of the revert: nothing to queue */
+	FS_CAUSE_STABLE_FIX,       /* a stable-only fix of another branch */
+	FS_CAUSE_STABLE_REVERT,    /* a stable-only revert */
+	FS_CAUSE_PREREQUISITE,     /* Cc: stable # ...: X: prerequisite */
+	FS_CAUSE_STABLE_DEP_OF,    /* Stable-dep-of: X */
+	FS_CAUSE_DUPLICATE,        /* the same commit is there already */
+	FS_CAUSE_AMBIGUOUS,        /* an id that names several commits */
+	FS_CAUSE_NOT_FOUND,        /* an id the repository does not have */
+	FS_CAUSE_NOT_IN_CLONE,     /* likewise, but the clone is older than the
+				    * thread: the id may just be too new */
+	FS_CAUSE_TARGET,           /* the commit a Fixes: tag names */
+	FS_CAUSE_REVERT_TARGET,    /* the commit a revert reverts */
+	FS_CAUSE_SUBJECT_MISMATCH, /* a Fixes: id whose subject is another's */
+	FS_CAUSE_STABLE_ID,        /* a Fixes: id that names a stable commit */
+	FS_CAUSE_COUNT
+};
+
+/* How a finding's commit was matched.  The names are those of the JSON
+ * "evidence" field. */
+enum fs_finding_evidence {
+	FS_FEV_EXACT = 0,  /* "exact": all 40 digits, or ancestry */
+	FS_FEV_PREFIX,     /* "prefix": an abbreviated id */
+	FS_FEV_SUBJECT,    /* "subject": the quoted subject decided */
+	FS_FEV_STABLE,     /* "stable": through a stable backport's id */
+	FS_FEV_REVERT,     /* "revert": a "This reverts commit" line */
+	FS_FEV_MAIL,       /* "mail": a mail of the thread or the store */
+	FS_FEV_COUNT
+};
+
+/* "fix", "revert", "revert-of-revert", ... as used in JSON. */
+const char *fs_finding_cause_name(enum fs_finding_cause cause);
+const char *fs_finding_evidence_name(enum fs_finding_evidence ev);
+
 struct fs_finding {
 	enum fs_finding_kind kind;
+	enum fs_finding_cause cause;
 	char commit[41];   /* full id when known, else as written; "" when none */
 	char *subject;     /* of COMMIT, or NULL */
 	char *release;     /* first release of COMMIT, or NULL */
+	char *branch;      /* "mainline" or the stable branch of COMMIT, or NULL */
 	char *stable_commit; /* fix-present / already-applied / reverts-stable:
 			      * the branch's commit, full id; else NULL */
 	char *stable_release; /* its release, or NULL */
-	int series_index;  /* fix-queued: the NN that carries it; else -1 */
+	int series_index;  /* fix-queued: the NN that carries it;
+			    * duplicate-in-series: the earlier NN; else -1 */
+	/* reverted-upstream with cause revert-of-revert: the revert of the
+	 * revert that applied the commit again (full id), its release */
+	char *reapplied_commit;
+	char *reapplied_release;
+	char *reason;      /* reverted-in-stable: the first paragraph of the
+			    * revert's changelog, when the caller could read
+			    * it (fs_findings_ctx.message); else NULL */
 	char (*chain)[41]; /* ids from the patch's upstream to COMMIT */
 	size_t nchain;
 	char *message_id;  /* regression-report / objection: the mail; else NULL */
 	char *from;        /* its From, or NULL */
 	char *date;        /* its Date, or NULL */
-	const char *evidence; /* "exact", "prefix", "subject", "revert",
-			       * "stable", "mail"; static */
-	char *note;        /* one line of detail for the reader, or NULL */
+	enum fs_finding_evidence evidence;
+	/* FS_CAUSE_NONE when COMMIT resolved; else why not:
+	 * FS_CAUSE_NOT_FOUND, FS_CAUSE_AMBIGUOUS or FS_CAUSE_NOT_IN_CLONE
+	 * (COMMIT is then the id as written) */
+	enum fs_finding_cause unresolved;
+	char *note;        /* one line of detail for the reader, made from
+			    * the fields above, or NULL */
 	char *ignored;     /* the reason from the ignore file, or NULL */
 };
 
@@ -72,6 +130,9 @@ struct fs_findings {
 };
 #define FS_FINDINGS_INIT { NULL, 0, "", "" }
 void fs_findings_clear(struct fs_findings *f);
+/* Whether F asks the reviewer to act: its kind does, and it is not a
+ * revert that a revert of the revert undid. */
+bool fs_finding_is_problem(const struct fs_finding *f);
 /* Findings of KIND that are not ignored. */
 size_t fs_findings_count(const struct fs_findings *f, enum fs_finding_kind kind);
 
@@ -95,6 +156,13 @@ struct fs_findings_ctx {
 	const struct fs_objection *objections;
 	size_t nobjections;
 	const struct fs_ignore *ignore; /* may be NULL */
+	/* The mainline of the index ends before the thread was sent: an
+	 * unknown id may be one the clone does not have yet. */
+	bool stale_clone;
+	/* Reads the commit message of HEX (full id) into *OUT (free());
+	 * returns 0 or a negative FS_E* code.  NULL: no reasons are given. */
+	int (*message)(void *data, const char *hex, char **out);
+	void *message_data;
 };
 
 /* The commits a patch's upstream references name, resolved through the

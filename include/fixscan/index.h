@@ -199,6 +199,26 @@ bool fs_index_has_branch(const struct fs_index *idx, const char *branch);
 /* The release a branch forked from ("v4.4" for linux-4.4.y), or NULL. */
 const char *fs_index_branch_fork(const struct fs_index *idx, const char *branch);
 
+/* Whether the index knows the release tag NAME ("v4.4.7"). */
+bool fs_index_has_release(const struct fs_index *idx, const char *name);
+
+/* The id of the mainline ref's commit when the index was built or last
+ * updated.  Returns 0, or FS_ENOTFOUND when the index has none. */
+int fs_index_mainline_tip(const struct fs_index *idx, char hex[41]);
+
+/* The committer time of the mainline tip (fs_index_mainline_tip()), read
+ * from the repository at REPO_PATH, in seconds since the epoch.  The cache
+ * does not keep dates; this is one read of one commit.  Returns 0, or
+ * FS_ENOTFOUND / FS_EGIT with ERR set. */
+int fs_index_mainline_time(const struct fs_index *idx, const char *repo_path,
+			   int64_t *when, struct fs_error *err);
+
+/* The commit message of HEX (a full id) in the repository at REPO_PATH
+ * (a const char *, passed as void * so that this fits
+ * fs_findings_ctx.message): *OUT is a new string the caller frees with
+ * free().  Returns 0, or FS_ENOTFOUND / FS_EGIT / FS_ENOMEM. */
+int fs_index_read_message(void *repo_path, const char *hex, char **out);
+
 /* Version order of release names: negative, zero or positive as A sorts
  * before, with or after B.  "v4.4-rc3" < "v4.4" < "v4.4.1" < "v4.5-rc1". */
 int fs_release_cmp(const char *a, const char *b);

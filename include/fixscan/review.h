@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "fixscan/error.h"
 #include "fixscan/findings.h"
@@ -38,8 +39,15 @@ struct fs_review_opts {
 	 * user.other_email), NULL-terminated, may be NULL: their mail is
 	 * never an objection or a regression report. */
 	const char *const *own_addresses;
+	/* The committer time of the index's mainline tip
+	 * (fs_index_mainline_time()); 0: unknown, no staleness check. */
+	int64_t mainline_time;
+	/* Reads a commit's message for the findings' stated reasons
+	 * (fs_index_read_message with the repository path); may be NULL. */
+	int (*message)(void *data, const char *hex, char **out);
+	void *message_data;
 };
-#define FS_REVIEW_OPTS_INIT { NULL, NULL, NULL, 0, NULL, false, NULL }
+#define FS_REVIEW_OPTS_INIT { NULL, NULL, NULL, 0, NULL, false, NULL, 0, NULL, NULL }
 
 struct fs_review_patch {
 	const struct fs_patch *patch; /* borrowed from the series */
@@ -58,6 +66,11 @@ struct fs_review {
 	size_t counts[FS_FIND_KIND_COUNT]; /* findings not ignored, per kind */
 	size_t ignored;            /* findings silenced by the ignore file */
 	size_t problems;           /* findings that ask for action */
+	/* The thread is newer than the mainline of the clone: the newest
+	 * Date of its mails (THREAD_TIME) is after the mainline tip's commit
+	 * time (opts->mainline_time); unknown ids may just be too new. */
+	bool stale_clone;
+	int64_t thread_time;
 	/* private: set on a view made by fs_review_narrow() */
 	bool view_;
 	struct fs_thread_series *own_series_;

@@ -4,11 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <git2.h>
 #include <glib.h>
 
 #include "fixscan/index.h"
 #include "fixscan/tags.h"
 #include "format.h"
+#include "git-util.h"
 #include "load.h"
 
 
@@ -811,4 +813,85 @@ bool fs_index_in_branch(const struct fs_index *idx, fs_cid c, const char *branch
 	if (r > 0)
 		return rel <= (unsigned)r;
 	return fs_release_cmp(lstr(T, T->releases[rel]), base) <= 0;
+}
+
+bool fs_index_has_release(const struct fs_index *idx, const char *name)
+{
+	return name && release_index(idx, name) > 0;
+}
+
+int fs_index_mainline_tip(const struct fs_index *idx, char hex[41])
+{
+	const struct fsi_layer *T = fsi_top(idx);
+	size_t i;
+
+	for (i = 0; i < T->ntips; i++) {
+		if (T->tips[i].kind != FS_TIP_MAINLINE)
+			continue;
+		git_oid_tostr(hex, 41, (const git_oid *)T->tips[i].oid);
+		return 0;
+	}
+	hex[0] = '\0';
+	return FS_ENOTFOUND;
+}
+
+/* The commit HEX of REPO_PATH, for the two readers below.  Free both
+ * with git_commit_free() and git_repository_free(). */
+static int open_commit(const char *repo_path, const char *hex, git_repository **repo,
+		       git_commit **commit, struct fs_error *err)
+{
+	git_oid oid;
+
+	fs_git_init();
+	*repo = NULL;
+	*commit = NULL;
+	if (git_oid_fromstr(&oid, hex) < 0)
+		return fs_error_set(err, FS_ENOTFOUND, "'%s' is not a commit id", hex);
+	if (git_repository_open(repo, repo_path) < 0)
+		return fs_error_set_git(err, FS_EGIT, "cannot open '%s'", repo_path);
+	if (git_commit_lookup(commit, *repo, &oid) < 0) {
+		git_repository_free(*repo);
+		*repo = NULL;
+		return fs_error_set_git(err, FS_ENOTFOUND, "no commit %s in '%s'", hex, repo_path);
+	}
+	return 0;
+}
+
+int fs_index_mainline_time(const struct fs_index *idx, const char *repo_path,
+			   int64_t *when, struct fs_error *err)
+{
+	git_repository *repo;
+	git_commit *commit;
+	char hex[41];
+	int rc;
+
+	*when = 0;
+	if (fs_index_mainline_tip(idx, hex) < 0)
+		return fs_error_set(err, FS_ENOTFOUND, "the index has no mainline tip");
+	rc = open_commit(repo_path, hex, &repo, &commit, err);
+	if (rc < 0)
+		return rc;
+	*when = (int64_t)git_commit_time(commit);
+	git_commit_free(commit);
+	git_repository_free(repo);
+	return 0;
+}
+
+int fs_index_read_message(void *repo_path, const char *hex, char **out)
+{
+	struct fs_error err = FS_ERROR_INIT;
+	git_repository *repo;
+	git_commit *commit;
+	const char *msg;
+	int rc;
+
+	*out = NULL;
+	rc = open_commit(repo_path, hex, &repo, &commit, &err);
+	if (rc < 0)
+		return rc;
+	msg = git_commit_message(commit);
+	*out = strdup(msg ? msg : "");
+	git_commit_free(commit);
+	git_repository_free(repo);
+	return *out ? 0 : FS_ENOMEM;
 }

@@ -37,7 +37,7 @@ test_expect_success 'branches and tags have the expected shape' '
 	! git -C one merge-base --is-ancestor v4.5 linux-4.4.y &&
 	git -C one merge-base --is-ancestor v4.5 linux-4.5.y &&
 	test "$(git -C one describe linux-4.4.y)" = v4.4.6 &&
-	test "$(git -C one describe linux-4.5.y)" = v4.5.3 &&
+	test "$(git -C one describe --abbrev=0 linux-4.5.y)" = v4.5.3 &&
 	test "$(git -C one describe --tags --abbrev=0 master)" = v4.7 &&
 	test "$(git -C one cat-file -t v4.4)" = tag &&
 	test "$(git -C one cat-file -t v4.4-rc2)" = commit &&
@@ -84,14 +84,15 @@ test_expect_success 'answers.json matches git' '
 	        for f in p["expected"]:
 	            if f["commit"] and f["kind"] != "unknown-upstream":
 	                assert f["commit"] in ids, f
-	assert len(d["thread"]) == 24
+	assert len(d["thread"]) == 27
 	kinds = {f["kind"] for p in d["thread"] for f in p["expected"]}
 	kinds |= {f["kind"] for p in d["threads"]["review-4.5"]["patches"]
 	          for f in p["expected"]}
 	assert kinds == {"fix-missing", "fix-queued", "fix-present",
 	                 "reverted-upstream", "already-applied", "target-absent",
 	                 "no-upstream", "unknown-upstream", "regression-report",
-	                 "dep-missing", "fixes-tag-mismatch"}, kinds
+	                 "dep-missing", "fixes-tag-mismatch", "reverted-in-stable",
+	                 "duplicate-in-series"}, kinds
 	EOF
 '
 
@@ -118,7 +119,7 @@ for name, th in d[\"threads\"].items():
 		grep -rlF "Message-Id: $id" "md/$name/cur" >/dev/null || {
 			echo "missing $id in $name"; return 1; }
 	done <ids &&
-	test "$(ls md/review-4.4/cur | wc -l)" -eq 28
+	test "$(ls md/review-4.4/cur | wc -l)" -eq 31
 '
 
 test_expect_code 2 'maildir refuses a repository that is not the sample' '

@@ -31,8 +31,16 @@ for want in answers["patches"]:
     unknown = any(e["kind"] == "unknown-upstream" for e in want["expected"])
     if want["upstream"] and not unknown and p["upstream"] != want["upstream"]:
         print(want["index"], "upstream", p["upstream"], "!=", want["upstream"]); ok = False
-    exp = sorted((e["kind"], e["commit"]) for e in want["expected"])
-    have = sorted((f["kind"], f["commit"]) for f in p["findings"] if f["kind"] not in extra)
+    # An expected cause (revert-of-revert) is compared too; an expected
+    # index is that of the patch a duplicate-in-series names.
+    def key(kind, commit, cause, index):
+        return (kind, commit, cause or "", index if kind == "duplicate-in-series" else -1)
+    exp = sorted(key(e["kind"], e["commit"], e.get("cause"), e.get("index", -1))
+                 for e in want["expected"])
+    have = sorted(key(f["kind"], f["commit"],
+                      f["cause"] if any("cause" in e for e in want["expected"]) else None,
+                      f["series_index"])
+                  for f in p["findings"] if f["kind"] not in extra)
     if exp != have:
         print(want["index"], "want", exp, "got", have); ok = False
 sys.exit(0 if ok else 1)
@@ -47,7 +55,8 @@ test_expect_success 'every expected finding of the 4.4 thread, and nothing else'
 test_expect_success 'every finding kind occurs in the 4.4 thread' '
 	for k in fix-missing fix-queued fix-present reverted-upstream already-applied \
 		target-absent no-upstream unknown-upstream regression-report dep-missing \
-		fixes-tag-mismatch reverts-stable objection; do
+		fixes-tag-mismatch reverts-stable objection reverted-in-stable \
+		duplicate-in-series; do
 		grep -q "\"kind\":\"$k\"" r44.json || { echo "no $k"; exit 1; }
 	done
 '
@@ -78,7 +87,7 @@ test_expect_code 1 'text report: blocks, summary, the branch and where it came f
 test_expect_success 'text report content' '
 	grep -q "^branch: linux-4.4.y (from X-KernelTest-Branch), base: v4.4.6 (from X-KernelTest-Version)" r44.txt &&
 	grep -q "^summary: .*fix-missing" r44.txt &&
-	grep -q "^  fix-queued .* is queued as 0[0-9][0-9]/024" r44.txt &&
+	grep -q "^  fix-queued .* is queued as 0[0-9][0-9]/027" r44.txt &&
 	grep -q "matched by subject only" r44.txt &&
 	! grep -q "$(printf "\033")" r44.txt
 '
@@ -182,5 +191,38 @@ test_expect_success 'check and show print control characters from mail and git v
 '
 test_expect_code 2 'no thread given is a usage error' '
 	"$FIXSCAN" review --repo kernel
+'
+test_expect_code 2 'a --base the index does not know is an error naming it' '
+	"$FIXSCAN" review --repo kernel --base v4.4.99 "path:review-4.4/**" >nobase.out 2>nobase.err
+'
+test_expect_success '... and no report' '
+	grep -q "v4.4.99" nobase.err &&
+	! grep -q "^summary:" nobase.out
+'
+test_expect_success 'a clone as new as the threads gives no notice' '
+	"$FIXSCAN" review --repo kernel --json "path:review-4.4/** or path:review-4.5/**" >fresh.json 2>fresh.err;
+	! grep -q "older than this thread" fresh.err &&
+	grep -q "\"cause\":\"not-found\"" fresh.json
+'
+# The sample clone minus its last mainline commit, the one fetched after
+# the threads: its mainline ends before them.
+test_expect_success 'a clone older than the threads: one notice, ids "not in your clone"' '
+	cp -R kernel stale &&
+	git -C stale update-ref refs/heads/master master~1 &&
+	"$FIXSCAN" review --repo stale --json "path:review-4.4/** or path:review-4.5/**" >stale.json 2>stale.err;
+	test "$(grep -c "older than this thread" stale.err)" -eq 1 &&
+	grep -q "^fixscan: mainline in .*stale ends on 2016-[0-9][0-9]-[0-9][0-9], older than this thread (2016-[0-9][0-9]-[0-9][0-9]): run git fetch$" stale.err &&
+	python3 -c "
+import json
+r = json.loads(open(\"stale.json\").readline())
+u = [f for p in r[\"patches\"] for f in p[\"findings\"] if f[\"kind\"] == \"unknown-upstream\"]
+assert u and all(f[\"cause\"] == \"not-in-clone\" and \"your clone\" in f[\"note\"] for f in u), u
+"
+'
+test_expect_success '... and no draft asks about an id the clone may lack' '
+	"$FIXSCAN" review --repo stale --drafts --dry-run "path:review-4.4/**" >stale-drafts.out 2>&1;
+	grep -q "^Subject: " stale-drafts.out &&
+	! grep -q "Could you check the id" stale-drafts.out &&
+	! grep -q "not found in mainline" stale-drafts.out
 '
 test_done

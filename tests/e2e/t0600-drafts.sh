@@ -146,8 +146,10 @@ test_expect_success 'the drafts carry the findings, in words' '
 	            want = c
 	        if want not in body:
 	            print(p["index"], f["kind"], "missing", want); ok = False
+	        # a revert undone by a revert of it asks for nothing
 	        if f["kind"] not in ("regression-report", "objection", "no-upstream", "unknown-upstream") \
-	           and f["kind"] not in ("fix-queued", "fix-present") and c not in summary["body"]:
+	           and f["kind"] not in ("fix-queued", "fix-present") and c not in summary["body"] \
+	           and f.get("cause") != "revert-of-revert":
 	            print("summary misses", p["index"], f["kind"], c); ok = False
 	    for word in ("fix-missing", "fix-queued", "reverted-upstream", "already-applied",
 	                 "dep-missing", "fixes-tag-mismatch", "(null)", "[prefix]"):
@@ -179,7 +181,7 @@ test_expect_success 'a non-ASCII subject is encoded in the header and decodes ba
 	test -n "$f" &&
 	sed -n "/^Subject:/,/^[^ ]/p" "$f" | grep -q "=?UTF-8?" &&
 	sed "/^$/q" "$f" | LC_ALL=C grep -q "[^ -~	]" && exit 1
-	"$FIXSCAN" parse --json "$f" | grep -q "\"subject\":\"Re: \[PATCH 4.4 10/24\] iio: adc: report the die temperature in m°C\""
+	"$FIXSCAN" parse --json "$f" | grep -q "\"subject\":\"Re: \[PATCH 4.4 10/27\] iio: adc: report the die temperature in m°C\""
 '
 
 test_expect_success 'a second run writes nothing new' '

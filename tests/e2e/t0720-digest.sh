@@ -75,7 +75,11 @@ d = json.loads(open(sys.argv[1]).read())
 weights = {"fix-missing": 16, "reverted-upstream": 16, "regression-report": 8,
            "objection": 8, "already-applied": 4, "target-absent": 2,
            "dep-missing": 2, "unknown-upstream": 1, "no-upstream": 1,
-           "fixes-tag-mismatch": 1}
+           "fixes-tag-mismatch": 1, "reverted-in-stable": 8,
+           "duplicate-in-series": 4}
+def weight(f):
+    # a revert undone by a revert of it asks for nothing
+    return 0 if f.get("cause") == "revert-of-revert" else weights.get(f["kind"], 0)
 # The schema of fixscan-digest(1).
 assert set(d) == {"since", "query", "series", "risky"}, sorted(d)
 for s in d["series"]:
@@ -89,9 +93,9 @@ for r in d["risky"]:
     assert r["link"] == "https://lore.kernel.org/r/" + r["message_id"]
     for f in r["findings"]:
         assert set(f) == {"kind", "weight", "commit", "subject", "release", "message_id",
-                          "evidence", "text"}, sorted(f)
-        assert f["weight"] == weights.get(f["kind"], 0), f
-    assert r["score"] == sum(weights.get(f["kind"], 0) for f in r["findings"]), r
+                          "evidence", "text", "cause"}, sorted(f)
+        assert f["weight"] == weight(f), f
+    assert r["score"] == sum(weight(f) for f in r["findings"]), r
     assert r["score"] > 0
 # Only the two new series, not the old copy of 4.4.
 got = sorted("<%s>" % s["message_id"] for s in d["series"])
@@ -121,11 +125,11 @@ test_expect_code 1 'the text digest' '
 '
 test_expect_success 'text: series, the top patch, release, deadline, lore link' '
 	grep -q "^stable review digest: 2 series since " d.txt &&
-	grep -q "^  \[PATCH 4.4 00/24\] 4.4.7-stable review\$" d.txt &&
+	grep -q "^  \[PATCH 4.4 00/27\] 4.4.7-stable review\$" d.txt &&
 	! grep -q "old.example.org" d.txt &&
 	sed -n "/^1\. /,/^\$/p" d.txt >top &&
-	grep -q "^1\. \[score 48\] 4.4.7-rc1 022/024 " top &&
-	grep -q "^  release 4.4.7-rc1 (linux-4.4.y), deadline 2016-04-17 01:44 UTC\$" top &&
+	grep -q "^1\. \[score 48\] 4.4.7-rc1 022/027 " top &&
+	grep -q "^  release 4.4.7-rc1 (linux-4.4.y), deadline 2016-04-26 01:44 UTC\$" top &&
 	grep -q "^  fix-missing " top &&
 	grep -q "^  https://lore.kernel.org/r/.*@stable.example.org\$" top &&
 	! awk "length > 79" d.txt | grep .
@@ -147,7 +151,7 @@ test_expect_success 'one message in INBOX/new, indexed and tagged' '
 	grep -q "^From: Rita Reviewer <rita@example.org>\$" "$f" &&
 	grep -q "^Subject: fixscan digest .*: [0-9]* risky patches in 2 series\$" "$f" &&
 	grep -q "^Message-Id: <fixscan-digest-[0-9]\{8\}-[0-9a-f]\{16\}@example.org>\$" "$f" &&
-	grep -q "^1\. \[score 48\] 4.4.7-rc1 022/024 " "$f" &&
+	grep -q "^1\. \[score 48\] 4.4.7-rc1 022/027 " "$f" &&
 	test ! -e mail/INBOX/tmp/* 2>/dev/null
 '
 test_expect_code 1 'a digest over a store holding the digest mail' '

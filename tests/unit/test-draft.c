@@ -438,7 +438,7 @@ static struct fs_finding finding(enum fs_finding_kind kind, const char *commit,
 	f.subject = (char *)subject;
 	f.release = (char *)release;
 	f.series_index = -1;
-	f.evidence = "exact";
+	f.evidence = FS_FEV_EXACT;
 	return f;
 }
 
@@ -570,37 +570,44 @@ static void test_body_fix_missing(void **state)
 
 static void test_body_each_kind(void **state)
 {
+	/* Each case's words come from its kind, cause and fields: the notes
+	 * are the findings module's prose and the drafts never read them. */
 	static const struct {
 		enum fs_finding_kind kind;
-		const char *commit, *note, *evidence;
+		enum fs_finding_cause cause, unresolved;
+		const char *commit, *note;
+		enum fs_finding_evidence evidence;
 		const char *want;
 	} cases[] = {
-		{ FS_FIND_REVERTED_UPSTREAM, "08fed77bca31dddddddddddddddddddddddddddd", NULL, "revert",
+		{ FS_FIND_REVERTED_UPSTREAM, FS_CAUSE_REVERT, 0, "08fed77bca31dddddddddddddddddddddddddddd", NULL, FS_FEV_REVERT,
 		  "This commit was reverted upstream:\n\n  08fed77bca31 (\"subj\") in v4.6-rc2\n\nPlease drop it" },
-		{ FS_FIND_ALREADY_APPLIED, "2a6edf04f148eeeeeeeeeeeeeeeeeeeeeeeeeeee", NULL, "exact",
+		{ FS_FIND_ALREADY_APPLIED, FS_CAUSE_DUPLICATE, 0, "2a6edf04f148eeeeeeeeeeeeeeeeeeeeeeeeeeee", NULL, FS_FEV_EXACT,
 		  "already in linux-4.4.y: it went into mainline in v4.6-rc2, before the\nbranch was forked" },
-		{ FS_FIND_TARGET_ABSENT, "c0697f5044f7ffffffffffffffffffffffffffff", NULL, "exact",
+		{ FS_FIND_TARGET_ABSENT, FS_CAUSE_TARGET, 0, "c0697f5044f7ffffffffffffffffffffffffffff", NULL, FS_FEV_EXACT,
 		  "is neither in linux-4.4.y as of v4.4.6 nor in this series, so this fix\nmay not be needed here." },
-		{ FS_FIND_NO_UPSTREAM, NULL, NULL, "exact",
+		{ FS_FIND_TARGET_ABSENT, FS_CAUSE_REVERT_TARGET, 0, "c0697f5044f7ffffffffffffffffffffffffffff", NULL, FS_FEV_EXACT,
+		  "The commit this one reverts,\n\n  c0697f5044f7 (\"subj\") in v4.6-rc2\n\nis neither in linux-4.4.y as of v4.4.6 nor in this series, so this\nrevert may not be needed here." },
+		{ FS_FIND_NO_UPSTREAM, 0, 0, NULL, NULL, FS_FEV_EXACT,
 		  "The changelog does not say which upstream commit this is." },
-		{ FS_FIND_UNKNOWN_UPSTREAM, "cdf4294f5a34", "the id is not in the kernel repository", "prefix",
+		{ FS_FIND_UNKNOWN_UPSTREAM, FS_CAUSE_NOT_FOUND, FS_CAUSE_NOT_FOUND, "cdf4294f5a34", "x", FS_FEV_PREFIX,
 		  "I cannot find the upstream commit the changelog names, cdf4294f5a34,\nin mainline." },
-		{ FS_FIND_UNKNOWN_UPSTREAM, "abc1234", "the id is ambiguous: it matches 2 commits", "prefix",
+		{ FS_FIND_UNKNOWN_UPSTREAM, FS_CAUSE_AMBIGUOUS, FS_CAUSE_AMBIGUOUS, "abc1234", "x", FS_FEV_PREFIX,
 		  "abc1234, is ambiguous" },
-		{ FS_FIND_DEP_MISSING, "6e7333a713b1aaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-		  "named as a prerequisite; neither in linux-4.4.y nor in this series", "prefix",
+		{ FS_FIND_DEP_MISSING, FS_CAUSE_PREREQUISITE, 0, "6e7333a713b1aaaaaaaaaaaaaaaaaaaaaaaaaaaa", "x", FS_FEV_PREFIX,
 		  "The changelog names a prerequisite that is neither in this series nor\nin the branch:\n\n  6e7333a713b1 (\"subj\")\n\nPlease queue it too" },
-		{ FS_FIND_DEP_MISSING, "6e7333a713b1aaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-		  "this patch is a prerequisite (Stable-dep-of) of a commit that is neither in linux-4.4.y nor in this series",
-		  "exact", "prerequisite (Stable-dep-of) of" },
-		{ FS_FIND_FIXES_TAG_MISMATCH, "12c09ccaa0f5bbbbbbbbbbbbbbbbbbbbbbbbbbbb",
-		  "Fixes: 134c9203c797 is the id of \"x\"; the quoted subject is that of this commit",
-		  "subject", "does not match itself: the subject it\nquotes is that of\n\n  12c09ccaa0f5 (\"subj\")" },
-		{ FS_FIND_FIXES_TAG_MISMATCH, "ee2a5e1b690ecccccccccccccccccccccccccccc",
+		{ FS_FIND_DEP_MISSING, FS_CAUSE_PREREQUISITE, FS_CAUSE_NOT_FOUND, "6e7333a713b1", "x", FS_FEV_PREFIX,
+		  "but I cannot find that commit. Could you check the id?" },
+		{ FS_FIND_DEP_MISSING, FS_CAUSE_STABLE_DEP_OF, 0, "6e7333a713b1aaaaaaaaaaaaaaaaaaaaaaaaaaaa", "x",
+		  FS_FEV_EXACT, "prerequisite (Stable-dep-of) of" },
+		{ FS_FIND_FIXES_TAG_MISMATCH, FS_CAUSE_SUBJECT_MISMATCH, 0, "12c09ccaa0f5bbbbbbbbbbbbbbbbbbbbbbbbbbbb", "x",
+		  FS_FEV_SUBJECT, "does not match itself: the subject it\nquotes is that of\n\n  12c09ccaa0f5 (\"subj\")" },
+		{ FS_FIND_FIXES_TAG_MISMATCH, FS_CAUSE_STABLE_ID, 0, "ee2a5e1b690ecccccccccccccccccccccccccccc",
 		  "Fixes: 3a993044c725 names the linux-4.4.y commit 3a993044c725 in v4.4.2, not a mainline id",
-		  "stable", "names a stable commit, not a mainline" },
-		{ FS_FIND_FIX_PRESENT, "60e7c3ca5b7bdddddddddddddddddddddddddddd", NULL, "exact",
+		  FS_FEV_STABLE, "names a stable commit, not a mainline" },
+		{ FS_FIND_FIX_PRESENT, FS_CAUSE_FIX, 0, "60e7c3ca5b7bdddddddddddddddddddddddddddd", NULL, FS_FEV_EXACT,
 		  "Its known follow-up fix 60e7c3ca5b7b (\"subj\") is already in\nlinux-4.4.y" },
+		{ FS_FIND_DUPLICATE_IN_SERIES, FS_CAUSE_DUPLICATE, 0, "60e7c3ca5b7bdddddddddddddddddddddddddddd", NULL, FS_FEV_EXACT,
+		  "This is the same upstream commit as 003/024 of this series:\n\n  60e7c3ca5b7b (\"subj\")\n\nso one of the two looks like a duplicate. Please drop this one." },
 	};
 	size_t i;
 
@@ -609,17 +616,82 @@ static void test_body_each_kind(void **state)
 		struct fs_finding f = finding(cases[i].kind, cases[i].commit, "subj", "v4.6-rc2");
 		char *b;
 
+		f.cause = cases[i].cause;
+		f.unresolved = cases[i].unresolved;
 		f.note = (char *)cases[i].note;
 		f.evidence = cases[i].evidence;
+		f.series_index = 3;
 		add(x, f);
 		b = patch_body(x);
 		assert_has(b, cases[i].want);
 		/* no machine words in what people read */
 		assert_null(strstr(b, fs_finding_kind_name(cases[i].kind)));
 		assert_null(strstr(b, "(null)"));
+		/* the note is not what the draft says */
+		if (cases[i].note && !strcmp(cases[i].note, "x"))
+			assert_null(strstr(b, "\nx"));
 		g_free(b);
 		fixture_free(x);
 	}
+}
+
+/* A stable-only revert of another branch is a question, never a queue
+ * request; a revert undone by a revert of it asks for nothing; an id the
+ * clone may just not have yet is not asked about. */
+static void test_body_new_causes(void **state)
+{
+	struct fixture *x = fixture();
+	struct fs_finding f;
+	char *b, *sum;
+
+	f = finding(FS_FIND_REVERTED_IN_STABLE, "5e5e5e5e5e5eaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		    "Revert \"net: frob\"", "v4.5.3");
+	f.cause = FS_CAUSE_STABLE_REVERT;
+	f.branch = (char *)"linux-4.5.y";
+	f.reason = (char *)"It breaks suspend on older boards.";
+	f.evidence = FS_FEV_REVERT;
+	add(x, f);
+	b = patch_body(x);
+	assert_has(b, "Note that linux-4.5.y reverted its backport of this commit in v4.5.3:\n\n"
+		      "  5e5e5e5e5e5e (\"Revert \"net: frob\"\")\n\n"
+		      "The reason it gives:\n> It breaks suspend on older boards.\n\n"
+		      "Does that reason apply to linux-4.4.y as well?");
+	assert_null(strstr(b, "queue"));
+	sum = fs_draft_summary_body(&x->review, true);
+	assert_non_null(sum);
+	assert_has(sum, "Reverted in another stable branch (worth asking why):");
+	assert_has(sum, "linux-4.5.y reverted its backport: 5e5e5e5e5e5e in v4.5.3");
+	assert_null(strstr(sum, "Fixes to add"));
+	g_free(sum);
+	g_free(b);
+	fixture_free(x);
+
+	x = fixture();
+	f = finding(FS_FIND_REVERTED_UPSTREAM, "08fed77bca31dddddddddddddddddddddddddddd", "Revert \"a\"", "v4.6-rc2");
+	f.cause = FS_CAUSE_REVERT_OF_REVERT;
+	f.reapplied_commit = (char *)"0a0a0a0a0a0abbbbbbbbbbbbbbbbbbbbbbbbbbbb";
+	f.reapplied_release = (char *)"v4.6-rc4";
+	f.evidence = FS_FEV_REVERT;
+	add(x, f);
+	b = patch_body(x);
+	assert_has(b, "This commit was reverted upstream by\n\n  08fed77bca31 (\"Revert \"a\"\") in v4.6-rc2\n\n"
+		      "and then applied again by 0a0a0a0a0a0a in v4.6-rc4, a revert of that\nrevert, so mainline has it.");
+	assert_null(strstr(b, "drop"));
+	assert_null(strstr(b, "queue"));
+	sum = fs_draft_summary_body(&x->review, true);
+	assert_null(sum);
+	g_free(b);
+	fixture_free(x);
+
+	x = fixture();
+	f = finding(FS_FIND_UNKNOWN_UPSTREAM, "cdf4294f5a34", NULL, NULL);
+	f.cause = FS_CAUSE_NOT_IN_CLONE;
+	f.unresolved = FS_CAUSE_NOT_IN_CLONE;
+	f.evidence = FS_FEV_PREFIX;
+	add(x, f);
+	assert_null(fs_draft_patch_body(&x->review, &x->rp));
+	assert_null(fs_draft_summary_body(&x->review, true));
+	fixture_free(x);
 }
 
 static void test_body_mail_kinds(void **state)
@@ -633,17 +705,17 @@ static void test_body_mail_kinds(void **state)
 	f.from = (char *)"Ravi Menon <ravi@example.com>";
 	f.date = (char *)"Sat, 09 Apr 2016 01:44:51 +0000";
 	f.note = (char *)"\"[REGRESSION] drain never returns\"";
-	f.evidence = "mail";
+	f.evidence = FS_FEV_MAIL;
 	add(x, f);
 	f = finding(FS_FIND_OBJECTION, NULL, NULL, NULL);
 	f.message_id = (char *)"obj1@example.net";
 	f.from = (char *)"Chen Weilin <weilin@example.net>";
 	f.note = (char *)"Please drop this, it breaks the build";
-	f.evidence = "mail";
+	f.evidence = FS_FEV_MAIL;
 	add(x, f);
 	f = finding(FS_FIND_REVERTS_STABLE, "f8ca9f47ac0caaaaaaaaaaaaaaaaaaaaaaaaaaaa", "regulator: core: x", NULL);
 	f.stable_commit = (char *)"3c8bba439ed6bbbbbbbbbbbbbbbbbbbbbbbbbbbb";
-	f.evidence = "revert";
+	f.evidence = FS_FEV_REVERT;
 	add(x, f);
 	b = patch_body(x);
 	assert_has(b, "There is a regression report for the upstream commit:\n\n"
@@ -820,6 +892,7 @@ int main(void)
 		cmocka_unit_test(test_body_quotes),
 		cmocka_unit_test(test_body_fix_missing),
 		cmocka_unit_test(test_body_each_kind),
+		cmocka_unit_test(test_body_new_causes),
 		cmocka_unit_test(test_body_mail_kinds),
 		cmocka_unit_test(test_body_ignored_and_present),
 		cmocka_unit_test(test_summary),

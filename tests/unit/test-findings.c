@@ -1,0 +1,661 @@
+/* Unit tests for the findings: patches judged against a small kernel-like
+ * history made with git fast-import and indexed through the public API.
+ *
+ * One table row per situation, each with every finding expected (kind,
+ * commit, cause) and nothing else.  Commit dates are fixed and messages
+ * deterministic; ids are read back from fast-import's marks file.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib.h>
+
+#include "fixscan/findings.h"
+#include "fixscan/index.h"
+#include "fixscan/tags.h"
+
+/* The builder is the one of test-index.c, kept to what these tests use. */
+/* ---- a tiny repository builder on top of git fast-import ---------------- */
+
+#define MAX_MARKS 4096
+
+struct repo {
+	char *dir;            /* the work tree (git init'ed) */
+	char *marks;          /* fast-import's marks file */
+	char *stream;
+	GString *fi;          /* commands not yet imported */
+	int next_mark;
+	int loaded;           /* marks 1..loaded are known */
+	char ids[MAX_MARKS][41];
+	long when;
+};
+
+static char tmp_root[512];
+
+static void run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void run(const char *fmt, ...)
+{
+	char cmd[4 * PATH_MAX];
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	rc = system(cmd);
+	if (rc != 0)
+		fail_msg("command failed (%d): %s", rc, cmd);
+}
+
+static struct repo *repo_new(const char *name)
+{
+	struct repo *r = calloc(1, sizeof(*r));
+
+	assert_non_null(r);
+	r->dir = g_strdup_printf("%s/%s", tmp_root, name);
+	r->marks = g_strdup_printf("%s/%s.marks", tmp_root, name);
+	r->stream = g_strdup_printf("%s/%s.fi", tmp_root, name);
+	r->fi = g_string_new(NULL);
+	r->next_mark = 1;
+	r->when = 1450000000;
+	run("git init -q '%s'", r->dir);
+	return r;
+}
+
+static void repo_free(struct repo *r)
+{
+	if (!r)
+		return;
+	g_string_free(r->fi, TRUE);
+	g_free(r->dir);
+	g_free(r->marks);
+	g_free(r->stream);
+	free(r);
+}
+
+static void repo_flush(struct repo *r)
+{
+	FILE *f, *m;
+	char line[256];
+
+	if (r->fi->len == 0)
+		return;
+	f = fopen(r->stream, "w");
+	assert_non_null(f);
+	fwrite(r->fi->str, 1, r->fi->len, f);
+	fclose(f);
+	g_string_truncate(r->fi, 0);
+	run("git -C '%s' fast-import --quiet --force --import-marks-if-exists='%s' "
+	    "--export-marks='%s' <'%s'", r->dir, r->marks, r->marks, r->stream);
+	m = fopen(r->marks, "r");
+	assert_non_null(m);
+	while (fgets(line, sizeof(line), m)) {
+		int mark;
+		char hex[41];
+		if (sscanf(line, ":%d %40s", &mark, hex) == 2 && mark > 0 && mark < MAX_MARKS) {
+			memcpy(r->ids[mark], hex, 41);
+			if (mark > r->loaded)
+				r->loaded = mark;
+		}
+	}
+	fclose(m);
+}
+
+/* The full id of MARK, importing what is pending first if needed. */
+static const char *id(struct repo *r, int mark)
+{
+	if (mark > r->loaded)
+		repo_flush(r);
+	assert_true(mark <= r->loaded);
+	return r->ids[mark];
+}
+
+/* A commit on BRANCH (short name under refs/heads/) with parents PARENTS
+ * (marks, ending with 0; none: a root commit) and message FMT. */
+static int commit_v(struct repo *r, const char *branch, const int *parents,
+		    const char *fmt, va_list ap)
+{
+	char *msg = g_strdup_vprintf(fmt, ap);
+	int mark = r->next_mark++, i;
+
+	assert_true(mark < MAX_MARKS);
+	if (!parents || !parents[0])
+		g_string_append_printf(r->fi, "reset refs/heads/%s\n", branch);
+	g_string_append_printf(r->fi, "commit refs/heads/%s\nmark :%d\n", branch, mark);
+	g_string_append_printf(r->fi, "author A U Thor <author@example.org> %ld +0000\n", r->when);
+	g_string_append_printf(r->fi, "committer C O Mitter <committer@example.org> %ld +0000\n",
+			       r->when);
+	r->when += 60;
+	g_string_append_printf(r->fi, "data %zu\n%s\n", strlen(msg), msg);
+	for (i = 0; parents && parents[i]; i++)
+		g_string_append_printf(r->fi, "%s :%d\n", i ? "merge" : "from", parents[i]);
+	g_string_append_printf(r->fi, "M 644 inline file-%d\ndata 2\n%c\n\n", mark % 7,
+			       'a' + mark % 26);
+	g_free(msg);
+	return mark;
+}
+
+static int commit(struct repo *r, const char *branch, int parent, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int commit(struct repo *r, const char *branch, int parent, const char *fmt, ...)
+{
+	int parents[2] = { parent, 0 };
+	va_list ap;
+	int m;
+
+	va_start(ap, fmt);
+	m = commit_v(r, branch, parents, fmt, ap);
+	va_end(ap);
+	return m;
+}
+
+static void tag_light(struct repo *r, const char *name, int mark)
+{
+	g_string_append_printf(r->fi, "reset refs/tags/%s\nfrom :%d\n\n", name, mark);
+}
+
+
+/* ---- the history --------------------------------------------------------- */
+
+/* mainline (master), after v4.4 (light, on X0, where linux-4.4.y forks):
+ *   U, R1 reverts U, R2 reverts R1, FR2 Fixes R2   (revert of a revert)
+ *   W, W1, W2, W3 each reverting the one before     (three reverts: odd)
+ *   G, G1 reverts G                                  (a plain revert)
+ *   S, SM Fixes S                                    (squashed together)
+ *   T, RT reverts T                                  (revert without target)
+ *   E, EF Fixes E; H, HF Fixes H; D; K               v4.5 on K
+ *   V                                                v4.6-rc1 on V
+ * linux-4.4.y: S44 = HF                               v4.4.1
+ * linux-4.5.y (from v4.5): SV = V (v4.5.1), SVR reverts SV, stable-only,
+ *   with its reason (v4.5.2)
+ */
+struct kernel {
+	struct repo *r;
+	int base, x0, u, r1, r2, fr2, w, w1, w2, w3, g, g1, s, sm, t, rt;
+	int e, ef, h, hf, d, k, v, s44, sv, svr;
+};
+
+static struct kernel K;
+
+static int revert(struct repo *r, int parent, int of, const char *subject)
+{
+	return commit(r, "master", parent, "Revert \"%s\"\n\nThis reverts commit %s.\n\n"
+		      "It did not work out.\n", subject, id(r, of));
+}
+
+static void build_kernel(struct kernel *k)
+{
+	struct repo *r = repo_new("kernel");
+
+	k->r = r;
+	k->base = commit(r, "master", 0, "Initial import\n");
+	k->x0 = commit(r, "master", k->base, "net: old thing\n\nIn v4.4.\n");
+	tag_light(r, "v4.4", k->x0);
+	k->u = commit(r, "master", k->x0, "mm: add frob\n\nFrob things.\n");
+	k->r1 = revert(r, k->u, k->u, "mm: add frob");
+	k->r2 = revert(r, k->r1, k->r1, "Revert mm frob");
+	k->fr2 = commit(r, "master", k->r2, "mm: fix frob after reapply\n\nFixes: %s\n",
+			id(r, k->r2));
+	k->w = commit(r, "master", k->fr2, "net: add wobble\n");
+	k->w1 = revert(r, k->w, k->w, "net: add wobble");
+	k->w2 = revert(r, k->w1, k->w1, "Revert wobble");
+	k->w3 = revert(r, k->w2, k->w2, "Revert revert wobble");
+	k->g = commit(r, "master", k->w3, "gpu: add gee\n");
+	k->g1 = revert(r, k->g, k->g, "gpu: add gee");
+	k->s = commit(r, "master", k->g1, "fs: add squash\n");
+	k->sm = commit(r, "master", k->s, "fs: fix squash\n\nFixes: %.12s (\"fs: add squash\")\n",
+		       id(r, k->s));
+	k->t = commit(r, "master", k->sm, "usb: add tee\n");
+	k->rt = revert(r, k->t, k->t, "usb: add tee");
+	k->e = commit(r, "master", k->rt, "block: add e\n");
+	k->ef = commit(r, "master", k->e, "block: fix e\n\nFixes: %.12s (\"block: add e\")\n",
+		       id(r, k->e));
+	k->h = commit(r, "master", k->ef, "sound: add h\n");
+	k->hf = commit(r, "master", k->h, "sound: fix h\n\nFixes: %.12s (\"sound: add h\")\n",
+		       id(r, k->h));
+	k->d = commit(r, "master", k->hf, "sound: add dee\n");
+	k->k = commit(r, "master", k->d, "kernel: add kay\n");
+	tag_light(r, "v4.5", k->k);
+	k->v = commit(r, "master", k->k, "drm: add vee\n");
+	tag_light(r, "v4.6-rc1", k->v);
+	k->s44 = commit(r, "linux-4.4.y", k->x0, "sound: fix h\n\ncommit %s upstream.\n\n"
+			"Fixes: %.12s (\"sound: add h\")\n", id(r, k->hf), id(r, k->h));
+	tag_light(r, "v4.4.1", k->s44);
+	k->sv = commit(r, "linux-4.5.y", k->k, "drm: add vee\n\ncommit %s upstream.\n",
+		       id(r, k->v));
+	tag_light(r, "v4.5.1", k->sv);
+	k->svr = commit(r, "linux-4.5.y", k->sv,
+			"Revert \"drm: add vee\"\n\nThis reverts commit %s which is commit %s upstream.\n\n"
+			"It breaks suspend on older\nboards.\n\nSigned-off-by: S Table <st@example.org>\n",
+			id(r, k->sv), id(r, k->v));
+	tag_light(r, "v4.5.2", k->svr);
+	repo_flush(r);
+}
+
+static struct fs_index *IDX;
+
+static int group_setup(void **state)
+{
+	struct fs_index_opts o = FS_INDEX_OPTS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	char cache[PATH_MAX];
+
+	snprintf(tmp_root, sizeof(tmp_root), "%s/fixscan-test-findings.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(tmp_root))
+		return -1;
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	unsetenv("GIT_DIR");
+	unsetenv("GIT_WORK_TREE");
+	build_kernel(&K);
+	snprintf(cache, sizeof(cache), "%s/index.cache", tmp_root);
+	o.repo_path = K.r->dir;
+	o.cache_path = cache;
+	o.threads = 2;
+	if (fs_index_open(&IDX, &o, NULL, &err) < 0) {
+		fprintf(stderr, "fs_index_open: %s\n", err.message);
+		return -1;
+	}
+	*state = NULL;
+	return 0;
+}
+
+static int group_teardown(void **state)
+{
+	char cmd[PATH_MAX + 16];
+
+	fs_index_free(IDX);
+	repo_free(K.r);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_root);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* The commit message of HEX, read with git: the findings' reader of
+ * stated reasons. */
+static int read_message(void *data, const char *hex, char **out)
+{
+	char cmd[PATH_MAX + 128];
+	GString *s = g_string_new(NULL);
+	FILE *p;
+	char buf[512];
+	size_t n;
+
+	snprintf(cmd, sizeof(cmd), "git -C '%s' log -1 --format=%%B %s", (const char *)data, hex);
+	p = popen(cmd, "r");
+	if (!p) {
+		g_string_free(s, TRUE);
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), p)) > 0)
+		g_string_append_len(s, buf, (gssize)n);
+	pclose(p);
+	*out = strdup(s->str);
+	g_string_free(s, TRUE);
+	return *out ? 0 : -1;
+}
+
+/* ---- the table ---------------------------------------------------------- */
+
+/* "@name" in a changelog stands for the full id of that commit,
+ * "@name:12" for its first 12 digits (not inside a word: mail
+ * addresses stay). */
+static const struct { const char *name; int *mark; } names[] = {
+	{ "x0", &K.x0 }, { "u", &K.u }, { "r1", &K.r1 }, { "r2", &K.r2 }, { "fr2", &K.fr2 },
+	{ "w", &K.w }, { "w1", &K.w1 }, { "w2", &K.w2 }, { "w3", &K.w3 }, { "g", &K.g },
+	{ "g1", &K.g1 }, { "s", &K.s }, { "sm", &K.sm }, { "t", &K.t }, { "rt", &K.rt },
+	{ "e", &K.e }, { "ef", &K.ef }, { "h", &K.h }, { "hf", &K.hf }, { "d", &K.d },
+	{ "k", &K.k }, { "v", &K.v }, { "s44", &K.s44 }, { "sv", &K.sv }, { "svr", &K.svr },
+};
+
+static const char *name_id(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < G_N_ELEMENTS(names); i++)
+		if (strlen(names[i].name) == len && !strncmp(names[i].name, name, len))
+			return id(K.r, *names[i].mark);
+	fail_msg("no commit named '%.*s'", (int)len, name);
+	return NULL;
+}
+
+static char *expand(const char *text)
+{
+	GString *s = g_string_new(NULL);
+	const char *p = text;
+
+	while (*p) {
+		const char *q;
+		size_t width = 40;
+
+		/* An '@' inside a word is a mail address's. */
+		if (*p != '@' || (p > text && g_ascii_isalnum(p[-1]))) {
+			g_string_append_c(s, *p++);
+			continue;
+		}
+		for (q = ++p; g_ascii_isalnum(*q); q++)
+			;
+		if (*q == ':' && g_ascii_isdigit(q[1])) {
+			width = strtoul(q + 1, NULL, 10);
+			g_string_append_len(s, name_id(p, (size_t)(q - p)), (gssize)width);
+			for (q++; g_ascii_isdigit(*q); q++)
+				;
+		} else {
+			g_string_append(s, name_id(p, (size_t)(q - p)));
+		}
+		p = q;
+	}
+	return g_string_free(s, FALSE);
+}
+
+#define MAXP 4
+#define MAXF 4
+
+struct want {
+	enum fs_finding_kind kind;
+	const char *commit;   /* a name, or an id as written */
+	enum fs_finding_cause cause;
+};
+
+struct row {
+	const char *what;
+	const char *patches[MAXP]; /* changelogs of NN 1, 2, ...; the last is judged */
+	bool stale;
+	struct want want[MAXF];    /* up to the first with kind -1 */
+	bool mail;                 /* a regression report on the judged patch's
+				    * upstream and an objection to it */
+};
+
+#define END { (enum fs_finding_kind)-1, NULL, 0 }
+
+static const struct row rows[] = {
+	/* the situations of issue 12 */
+	{ "revert of a revert: U is in mainline again; a fix of R2 is a fix of U",
+	  { "mm: add frob\n\ncommit @u upstream.\n" }, false,
+	  { { FS_FIND_REVERTED_UPSTREAM, "r1", FS_CAUSE_REVERT_OF_REVERT },
+	    { FS_FIND_FIX_MISSING, "fr2", FS_CAUSE_FIX }, END }, false },
+	{ "three reverts: odd, reverted",
+	  { "net: add wobble\n\ncommit @w upstream.\n" }, false,
+	  { { FS_FIND_REVERTED_UPSTREAM, "w3", FS_CAUSE_REVERT }, END }, false },
+	{ "another branch reverted its own backport",
+	  { "drm: add vee\n\ncommit @v upstream.\n" }, false,
+	  { { FS_FIND_REVERTED_IN_STABLE, "svr", FS_CAUSE_STABLE_REVERT }, END }, false },
+	{ "a squashed backport carries its own fix and target",
+	  { "fs: add squash\n\ncommit @s upstream.\ncommit @sm upstream.\n\n"
+	    "Fixes: @s:12 (\"fs: add squash\")\n" }, false,
+	  { END }, false },
+	{ "a revert backported without its target",
+	  { "Revert \"usb: add tee\"\n\ncommit @rt upstream.\n\nThis reverts commit @t.\n" }, false,
+	  { { FS_FIND_TARGET_ABSENT, "t", FS_CAUSE_REVERT_TARGET }, END }, false },
+	{ "a revert backported without its target, the revert line left out",
+	  { "Revert \"usb: add tee\"\n\ncommit @rt upstream.\n" }, false,
+	  { { FS_FIND_TARGET_ABSENT, "t", FS_CAUSE_REVERT_TARGET }, END }, false },
+	{ "the same upstream commit twice in one series",
+	  { "sound: add dee\n\ncommit @d upstream.\n", "kernel: add kay\n\ncommit @k upstream.\n",
+	    "sound: add dee\n\n[ Upstream commit @d ]\n" }, false,
+	  { { FS_FIND_DUPLICATE_IN_SERIES, "d", FS_CAUSE_DUPLICATE }, END }, false },
+	{ "the first of two copies is not a duplicate",
+	  { "sound: add dee\n\ncommit @d upstream.\n" }, false,
+	  { END }, false },
+	{ "an unknown id, the clone older than the thread",
+	  { "x: y\n\ncommit 0123456789abcdef0123456789abcdef01234567 upstream.\n" }, true,
+	  { { FS_FIND_UNKNOWN_UPSTREAM, "0123456789abcdef0123456789abcdef01234567",
+	      FS_CAUSE_NOT_IN_CLONE }, END }, false },
+	/* the kinds there were before */
+	{ "a plain revert upstream",
+	  { "gpu: add gee\n\ncommit @g upstream.\n" }, false,
+	  { { FS_FIND_REVERTED_UPSTREAM, "g1", FS_CAUSE_REVERT }, END }, false },
+	{ "fix missing",
+	  { "block: add e\n\ncommit @e upstream.\n" }, false,
+	  { { FS_FIND_FIX_MISSING, "ef", FS_CAUSE_FIX }, END }, false },
+	{ "fix queued",
+	  { "block: fix e\n\ncommit @ef upstream.\n", "block: add e\n\ncommit @e upstream.\n" }, false,
+	  { { FS_FIND_FIX_QUEUED, "ef", FS_CAUSE_FIX }, END }, false },
+	{ "fix present",
+	  { "sound: add h\n\ncommit @h upstream.\n" }, false,
+	  { { FS_FIND_FIX_PRESENT, "hf", FS_CAUSE_FIX }, END }, false },
+	{ "already applied by ancestry",
+	  { "net: old thing\n\ncommit @x0 upstream.\n" }, false,
+	  { { FS_FIND_ALREADY_APPLIED, "x0", FS_CAUSE_DUPLICATE }, END }, false },
+	{ "already applied by a backport",
+	  { "sound: fix h\n\ncommit @hf upstream.\n" }, false,
+	  { { FS_FIND_ALREADY_APPLIED, "s44", FS_CAUSE_DUPLICATE }, END }, false },
+	{ "target absent",
+	  { "kernel: add kay\n\ncommit @k upstream.\n\nFixes: @e:12 (\"block: add e\")\n" }, false,
+	  { { FS_FIND_TARGET_ABSENT, "e", FS_CAUSE_TARGET }, END }, false },
+	{ "no upstream",
+	  { "usb: quirk\n\nStable only.\n" }, false,
+	  { { FS_FIND_NO_UPSTREAM, "", FS_CAUSE_NONE }, END }, false },
+	{ "unknown upstream",
+	  { "x: y\n\ncommit 0123456789abcdef0123456789abcdef01234567 upstream.\n" }, false,
+	  { { FS_FIND_UNKNOWN_UPSTREAM, "0123456789abcdef0123456789abcdef01234567",
+	      FS_CAUSE_NOT_FOUND }, END }, false },
+	{ "prerequisite missing",
+	  { "kernel: add kay\n\ncommit @k upstream.\n\n"
+	    "Cc: stable@vger.kernel.org # 4.4.x: @e:12: prerequisite\n" }, false,
+	  { { FS_FIND_DEP_MISSING, "e", FS_CAUSE_PREREQUISITE }, END }, false },
+	{ "Fixes: a stable id",
+	  { "kernel: add kay\n\ncommit @k upstream.\n\nFixes: @s44:12 (\"sound: fix h\")\n" }, false,
+	  { { FS_FIND_FIXES_TAG_MISMATCH, "hf", FS_CAUSE_STABLE_ID }, END }, false },
+	{ "a regression report and an objection, from the mail",
+	  { "block: add e\n\ncommit @e upstream.\n" }, false,
+	  { { FS_FIND_FIX_MISSING, "ef", FS_CAUSE_FIX },
+	    { FS_FIND_REGRESSION_REPORT, "e", FS_CAUSE_NONE },
+	    { FS_FIND_OBJECTION, "", FS_CAUSE_NONE }, END }, true },
+	{ "reverts a commit of the branch",
+	  { "Revert \"sound: fix h\"\n\nThis reverts commit @s44 which was commit @hf upstream.\n" },
+	  false,
+	  { { FS_FIND_REVERTS_STABLE, "hf", FS_CAUSE_STABLE_REVERT }, END }, false },
+};
+
+static const char *want_id(const char *commit)
+{
+	size_t len = strlen(commit);
+
+	if (len == 0 || len == 40)
+		return commit;
+	return name_id(commit, len);
+}
+
+static void describe(const struct fs_findings *got)
+{
+	size_t i;
+
+	for (i = 0; i < got->n; i++)
+		fprintf(stderr, "  got %s %.12s cause %s\n", fs_finding_kind_name(got->v[i].kind),
+			got->v[i].commit, fs_finding_cause_name(got->v[i].cause));
+}
+
+/* Judge the last patch of ROW in its series and compare. */
+static void judge_row(const struct row *row, struct fs_findings *got)
+{
+	struct fs_tags *tags[MAXP] = { NULL };
+	fs_cid ups[MAXP][8];
+	struct fs_series_entry entries[MAXP];
+	struct fs_findings_ctx ctx;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_report_mail report = { FS_CID_NONE, "report@example.org", "R <r@example.org>",
+					 "Mon, 4 Apr 2016 10:00:00 +0000", "[REGRESSION] e broke" };
+	struct fs_objection objection = { -1, "obj@example.org", "O <o@example.org>",
+					  "Tue, 5 Apr 2016 10:00:00 +0000", "Please drop this" };
+	size_t np, i, n;
+	char *text, *title = NULL;
+
+	for (np = 0; np < MAXP && row->patches[np]; np++) {
+		text = expand(row->patches[np]);
+		assert_int_equal(fs_tags_parse(&tags[np], text, strlen(text), &err), 0);
+		g_free(title);
+		title = g_strndup(text, strcspn(text, "\n"));
+		n = fs_findings_resolve_upstream(IDX, tags[np], title, ups[np], 8, NULL);
+		entries[np].index = (int)np + 1;
+		entries[np].upstream = ups[np];
+		entries[np].nupstream = n < 8 ? n : 8;
+		g_free(text);
+	}
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.idx = IDX;
+	ctx.branch = "linux-4.4.y";
+	ctx.series = entries;
+	ctx.nseries = np;
+	ctx.stale_clone = row->stale;
+	ctx.message = read_message;
+	ctx.message_data = K.r->dir;
+	if (row->mail) {
+		report.upstream = ups[np - 1][0];
+		objection.series_index = (int)np;
+		ctx.reports = &report;
+		ctx.nreports = 1;
+		ctx.objections = &objection;
+		ctx.nobjections = 1;
+	}
+	assert_int_equal(fs_findings_judge(got, &ctx, tags[np - 1], title, (int)np, &err), 0);
+	g_free(title);
+	for (i = 0; i < np; i++)
+		fs_tags_free(tags[i]);
+}
+
+static void test_table(void **state)
+{
+	size_t r, i, nwant;
+
+	for (r = 0; r < G_N_ELEMENTS(rows); r++) {
+		const struct row *row = &rows[r];
+		struct fs_findings got = FS_FINDINGS_INIT;
+
+		judge_row(row, &got);
+		for (nwant = 0; nwant < MAXF && (int)row->want[nwant].kind >= 0; nwant++)
+			;
+		if (got.n != nwant) {
+			describe(&got);
+			fail_msg("%s: %zu findings, want %zu", row->what, got.n, nwant);
+		}
+		for (i = 0; i < nwant; i++) {
+			const struct fs_finding *f = &got.v[i];
+			const struct want *w = &row->want[i];
+			if (f->kind != w->kind || strcmp(f->commit, want_id(w->commit)) ||
+			    f->cause != w->cause) {
+				describe(&got);
+				fail_msg("%s: finding %zu is not %s %s %s", row->what, i,
+					 fs_finding_kind_name(w->kind), w->commit,
+					 fs_finding_cause_name(w->cause));
+			}
+		}
+		fs_findings_clear(&got);
+	}
+}
+
+/* The first finding of the judged patch of ROWS[R] (whose kinds the
+ * table checks), with its record fields. */
+static void first_of(size_t r, struct fs_findings *got)
+{
+	judge_row(&rows[r], got);
+	assert_true(got->n >= 1);
+}
+
+static size_t row_named(const char *what)
+{
+	size_t r;
+
+	for (r = 0; r < G_N_ELEMENTS(rows); r++)
+		if (!strcmp(rows[r].what, what))
+			return r;
+	fail_msg("no row '%s'", what);
+	return 0;
+}
+
+static void test_revert_of_revert_record(void **state)
+{
+	struct fs_findings got = FS_FINDINGS_INIT;
+	const struct fs_finding *f;
+
+	first_of(row_named("revert of a revert: U is in mainline again; a fix of R2 is a fix of U"),
+		 &got);
+	f = &got.v[0];
+	assert_string_equal(f->reapplied_commit, id(K.r, K.r2));
+	assert_string_equal(f->reapplied_release, "v4.5");
+	assert_string_equal(f->branch, "mainline");
+	/* the chain ends at the commit named, as every chain does */
+	assert_int_equal(f->nchain, 2);
+	assert_string_equal(f->chain[0], id(K.r, K.u));
+	assert_string_equal(f->chain[1], id(K.r, K.r1));
+	assert_false(fs_finding_is_problem(f));
+	/* the fix of R2 is asked for, with its way back to U */
+	f = &got.v[1];
+	assert_true(fs_finding_is_problem(f));
+	assert_int_equal(f->nchain, 4);
+	assert_string_equal(f->chain[3], id(K.r, K.fr2));
+	fs_findings_clear(&got);
+
+	first_of(row_named("three reverts: odd, reverted"), &got);
+	assert_true(fs_finding_is_problem(&got.v[0]));
+	assert_null(got.v[0].reapplied_commit);
+	assert_int_equal(got.v[0].nchain, 4);
+	fs_findings_clear(&got);
+}
+
+static void test_reverted_in_stable_record(void **state)
+{
+	struct fs_findings got = FS_FINDINGS_INIT;
+	const struct fs_finding *f;
+
+	first_of(row_named("another branch reverted its own backport"), &got);
+	f = &got.v[0];
+	assert_string_equal(f->branch, "linux-4.5.y");
+	assert_string_equal(f->release, "v4.5.2");
+	assert_string_equal(f->stable_commit, id(K.r, K.svr));
+	assert_string_equal(f->reason, "It breaks suspend on older boards.");
+	assert_int_equal(f->evidence, FS_FEV_REVERT);
+	fs_findings_clear(&got);
+}
+
+static void test_series_records(void **state)
+{
+	struct fs_findings got = FS_FINDINGS_INIT;
+
+	first_of(row_named("the same upstream commit twice in one series"), &got);
+	assert_int_equal(got.v[0].series_index, 1);
+	fs_findings_clear(&got);
+	first_of(row_named("fix queued"), &got);
+	assert_int_equal(got.v[0].series_index, 1);
+	fs_findings_clear(&got);
+	first_of(row_named("an unknown id, the clone older than the thread"), &got);
+	assert_int_equal(got.v[0].unresolved, FS_CAUSE_NOT_IN_CLONE);
+	assert_null(strstr(got.v[0].note, "kernel repository"));
+	fs_findings_clear(&got);
+}
+
+static void test_names(void **state)
+{
+	int k;
+
+	assert_string_equal(fs_finding_kind_name(FS_FIND_REVERTED_IN_STABLE), "reverted-in-stable");
+	assert_string_equal(fs_finding_kind_name(FS_FIND_DUPLICATE_IN_SERIES), "duplicate-in-series");
+	for (k = 0; k < FS_FIND_KIND_COUNT; k++)
+		assert_int_equal(fs_finding_kind_from_name(fs_finding_kind_name(k)), k);
+	for (k = 0; k < FS_CAUSE_COUNT; k++)
+		assert_string_not_equal(fs_finding_cause_name(k), "unknown");
+	assert_string_equal(fs_finding_cause_name(FS_CAUSE_REVERT_OF_REVERT), "revert-of-revert");
+	assert_string_equal(fs_finding_evidence_name(FS_FEV_SUBJECT), "subject");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_revert_of_revert_record),
+		cmocka_unit_test(test_reverted_in_stable_record),
+		cmocka_unit_test(test_series_records),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
