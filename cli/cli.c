@@ -375,7 +375,33 @@ int cli_ctx_open_index(struct cli_ctx *c, struct fs_error *err)
 		return rc;
 	if (c->istats.note[0])
 		fprintf(stderr, "fixscan: %s\n", c->istats.note);
+	/* The mainline tip's time, so that ids a clone older than the
+	 * thread lacks are not taken for wrong ones (a repository that
+	 * cannot say leaves the check out), and the reader of the reasons
+	 * stable-only reverts give. */
+	{
+		struct fs_error e = FS_ERROR_INIT;
+		if (fs_index_mainline_time(c->idx, c->repo, &c->ropts.mainline_time, &e) < 0)
+			c->ropts.mainline_time = 0;
+	}
+	c->ropts.message = fs_index_read_message;
+	c->ropts.message_data = c->repo;
 	return 0;
+}
+
+void cli_clone_age_notice(const struct cli_ctx *c, const struct fs_review *r, bool *said)
+{
+	char tip[16], thread[16];
+	time_t a = (time_t)c->ropts.mainline_time, b = (time_t)r->thread_time;
+	struct tm tm;
+
+	if (!r->stale_clone || *said)
+		return;
+	*said = true;
+	strftime(tip, sizeof(tip), "%Y-%m-%d", gmtime_r(&a, &tm));
+	strftime(thread, sizeof(thread), "%Y-%m-%d", gmtime_r(&b, &tm));
+	cli_note("mainline in %s ends on %s, older than this thread (%s): run git fetch",
+		 c->repo, tip, thread);
 }
 
 int cli_ctx_identity(const struct cli_ctx *c, struct fs_identity *out, struct fs_error *err)

@@ -123,8 +123,13 @@ int cli_ctx_setup(struct cli_ctx *c, struct fs_error *err);
 int cli_ctx_open_store(struct cli_ctx *c, bool optional, struct fs_error *err);
 
 /* The fixes index of c->repo, built or updated as needed; a note on why
- * it was rebuilt is printed on stderr. */
+ * it was rebuilt is printed on stderr.  Also sets ropts.mainline_time
+ * (for the stale-clone check) and the reader of commit messages. */
 int cli_ctx_open_index(struct cli_ctx *c, struct fs_error *err);
+
+/* "mainline in REPO ends on DATE, older than this thread": once per run
+ * (*SAID), when review R found the clone older than its thread. */
+void cli_clone_age_notice(const struct cli_ctx *c, const struct fs_review *r, bool *said);
 
 void cli_ctx_close(struct cli_ctx *c);
 

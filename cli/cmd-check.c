@@ -144,37 +144,6 @@ static bool is_stable_patch(const struct fs_patch *p, bool cover_ok)
 }
 
 /* What one check run works with. */
-/* ---- a clone older than the thread ---------------------------------------- */
-
-/* The mainline tip's time, so that ids a clone older than the thread
- * lacks are not taken for wrong ones, and the reader of stated reasons.
- * A repository that cannot say leaves the check out. */
-static void clone_age_setup(struct cli_ctx *c)
-{
-	struct fs_error e = FS_ERROR_INIT;
-
-	if (fs_index_mainline_time(c->idx, c->repo, &c->ropts.mainline_time, &e) < 0)
-		c->ropts.mainline_time = 0;
-	c->ropts.message = fs_index_read_message;
-	c->ropts.message_data = c->repo;
-}
-
-/* Say once per run that the clone is older than the thread. */
-static void clone_age_notice(const struct cli_ctx *c, const struct fs_review *r, bool *said)
-{
-	char tip[16], thread[16];
-	time_t a = (time_t)c->ropts.mainline_time, b = (time_t)r->thread_time;
-	struct tm tm;
-
-	if (!r->stale_clone || *said)
-		return;
-	*said = true;
-	strftime(tip, sizeof(tip), "%Y-%m-%d", gmtime_r(&a, &tm));
-	strftime(thread, sizeof(thread), "%Y-%m-%d", gmtime_r(&b, &tm));
-	cli_note("mainline in %s ends on %s, older than this thread (%s): run git fetch",
-		 c->repo, tip, thread);
-}
-
 struct check {
 	struct cli_ctx ctx;
 	const char *file;        /* FILE, or "-" */
@@ -312,7 +281,7 @@ static int check_series(struct check *c, const struct fs_thread_series *s, bool 
 		*trouble = true;
 		return SERIES_FAILED;
 	}
-	clone_age_notice(&c->ctx, r, &c->clone_age_said);
+	cli_clone_age_notice(&c->ctx, r, &c->clone_age_said);
 	if (!c->whole) {
 		if (!fs_review_find_patch(r, c->msgid, &k)) {
 			fs_review_free(r);
@@ -473,7 +442,6 @@ int cmd_check(int argc, char **argv, struct fs_error *err)
 		rc = cli_ctx_open_index(&c.ctx, err);
 	if (rc < 0)
 		goto out;
-	clone_age_setup(&c.ctx);
 	if (!c.in_store)
 		printf("(not in the notmuch store: judged on its own, without its series)\n");
 	rc = check_all(&c, err);

@@ -236,36 +236,6 @@ static bool message_known(struct fs_store *store, const char *msgid)
 	return known;
 }
 
-/* ---- a clone older than the thread ---------------------------------------- */
-
-/* The mainline tip's time, so that ids a clone older than the thread
- * lacks are not taken for wrong ones, and the reader of stated reasons.
- * A repository that cannot say leaves the check out. */
-static void clone_age_setup(struct cli_ctx *c)
-{
-	struct fs_error e = FS_ERROR_INIT;
-
-	if (fs_index_mainline_time(c->idx, c->repo, &c->ropts.mainline_time, &e) < 0)
-		c->ropts.mainline_time = 0;
-	c->ropts.message = fs_index_read_message;
-	c->ropts.message_data = c->repo;
-}
-
-/* Say once per run that the clone is older than the thread. */
-static void clone_age_notice(const struct cli_ctx *c, const struct fs_review *r, bool *said)
-{
-	char tip[16], thread[16];
-	time_t a = (time_t)c->ropts.mainline_time, b = (time_t)r->thread_time;
-	struct tm tm;
-
-	if (!r->stale_clone || *said)
-		return;
-	*said = true;
-	strftime(tip, sizeof(tip), "%Y-%m-%d", gmtime_r(&a, &tm));
-	strftime(thread, sizeof(thread), "%Y-%m-%d", gmtime_r(&b, &tm));
-	cli_note("mainline in %s ends on %s, older than this thread (%s): run git fetch",
-		 c->repo, tip, thread);
-}
 
 /* Review every series of THREADS, print each report, and add the drafts
  * each asks for to DL when ME is given.  Returns the number of series
@@ -297,7 +267,7 @@ static size_t review_threads(struct cli_ctx *c, struct fs_thread **threads, size
 				*trouble = true;
 				continue;
 			}
-			clone_age_notice(c, r, &said);
+			cli_clone_age_notice(c, r, &said);
 			if (reviewed && !json)
 				putchar('\n');
 			if (json)
@@ -413,7 +383,6 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		rc = cli_ctx_open_index(&ctx, err);
 	if (rc < 0)
 		goto out;
-	clone_age_setup(&ctx);
 	reviewed = review_threads(&ctx, threads, nthreads, &popts, json, &dl,
 				  drafts ? &me : NULL, mode, now, &problems, &trouble);
 	if (!reviewed && !trouble) {

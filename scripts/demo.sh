@@ -64,5 +64,5 @@ demo: to go on with the demo's mail store and repository, run for example:
   $env $fixscan review --repo $dir/kernel --all 'path:review-4.5/**'
   $env $fixscan digest --repo $dir/kernel --since 2016-01-01
   $env $fixscan show --repo $dir/kernel \$(git -C $dir/kernel rev-parse HEAD)
-  $env $fixscan check --repo $dir/kernel $(grep -l "^Subject: \[PATCH 4.4 03/24\]" "$dir"/mail/review-4.4/cur/*)
+  $env $fixscan check --repo $dir/kernel $(grep -l "^Subject: \[PATCH 4.4 03/" "$dir"/mail/review-4.4/cur/*)
 NEXT
