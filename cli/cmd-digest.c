@@ -190,37 +190,37 @@ static void text_digest(FILE *out, const struct fs_digest *d, time_t since)
 
 /* ---- JSON -------------------------------------------------------------- */
 
-static void json_summary(JsonBuilder *b, const struct fs_review *r)
+static void json_summary(struct fs_json *b, const struct fs_review *r)
 {
 	size_t k;
 
-	json_builder_set_member_name(b, "summary");
-	json_builder_begin_object(b);
+	fs_json_member(b, "summary");
+	fs_json_begin_object(b);
 	for (k = 0; k < FS_FIND_KIND_COUNT; k++) {
-		json_builder_set_member_name(b, fs_finding_kind_name(k));
-		json_builder_add_int_value(b, r ? (gint64)r->counts[k] : 0);
+		fs_json_member(b, fs_finding_kind_name(k));
+		fs_json_add_int(b, r ? (gint64)r->counts[k] : 0);
 	}
-	json_builder_end_object(b);
+	fs_json_end_object(b);
 }
 
 static int json_digest(FILE *out, const struct fs_digest *d, time_t since,
 		       const char *query)
 {
-	JsonBuilder *b = json_builder_new();
+	struct fs_json *b = fs_json_new();
 	GDateTime *dt = g_date_time_new_from_unix_utc((gint64)since);
 	char *iso = dt ? g_date_time_format(dt, "%Y-%m-%dT%H:%M:%SZ") : NULL;
 	size_t i, k;
 	int rc;
 
-	json_builder_begin_object(b);
+	fs_json_begin_object(b);
 	fs_json_str(b, "since", iso);
 	fs_json_str(b, "query", query);
-	json_builder_set_member_name(b, "series");
-	json_builder_begin_array(b);
+	fs_json_member(b, "series");
+	fs_json_begin_array(b);
 	for (i = 0; i < d->nseries; i++) {
 		const struct fs_digest_series *ds = &d->series[i];
 		const struct fs_patch *a = fs_digest_anchor(ds->s);
-		json_builder_begin_object(b);
+		fs_json_begin_object(b);
 		fs_json_str(b, "message_id", a ? fs_patch_message_id(a) : NULL);
 		fs_json_str(b, "subject", a ? fs_patch_subject(a) : NULL);
 		fs_json_bool(b, "cover", ds->s->cover != NULL);
@@ -232,11 +232,11 @@ static int json_digest(FILE *out, const struct fs_digest *d, time_t since,
 		fs_json_int(b, "risky", (long)ds->risky);
 		json_summary(b, ds->r);
 		fs_json_str(b, "error", ds->error);
-		json_builder_end_object(b);
+		fs_json_end_object(b);
 	}
-	json_builder_end_array(b);
-	json_builder_set_member_name(b, "risky");
-	json_builder_begin_array(b);
+	fs_json_end_array(b);
+	fs_json_member(b, "risky");
+	fs_json_begin_array(b);
 	for (i = 0; i < d->nrisky; i++) {
 		const struct fs_digest_risky *rk = &d->risky[i];
 		const struct fs_digest_series *ds = &d->series[rk->series];
@@ -244,7 +244,7 @@ static int json_digest(FILE *out, const struct fs_digest *d, time_t since,
 		const char *id = fs_patch_message_id(rk->rp->patch);
 		char *link = id ? g_strconcat(LORE, id, NULL) : NULL;
 
-		json_builder_begin_object(b);
+		fs_json_begin_object(b);
 		fs_json_int(b, "rank", (long)i + 1);
 		fs_json_int(b, "score", rk->score);
 		fs_json_int(b, "series", (long)rk->series);
@@ -257,15 +257,15 @@ static int json_digest(FILE *out, const struct fs_digest *d, time_t since,
 		fs_json_str(b, "subject", fs_patch_subject(rk->rp->patch));
 		fs_json_str(b, "upstream", rk->rp->findings.upstream[0] ? rk->rp->findings.upstream : NULL);
 		fs_json_str(b, "link", link);
-		json_builder_set_member_name(b, "findings");
-		json_builder_begin_array(b);
+		fs_json_member(b, "findings");
+		fs_json_begin_array(b);
 		for (k = 0; k < rk->rp->findings.n; k++) {
 			const struct fs_finding *f = &rk->rp->findings.v[k];
 			char *line;
 			if (f->ignored)
 				continue;
 			line = fs_report_finding_line(r, f);
-			json_builder_begin_object(b);
+			fs_json_begin_object(b);
 			fs_json_str(b, "kind", fs_finding_kind_name(f->kind));
 			fs_json_int(b, "weight", fs_digest_finding_weight(f));
 			fs_json_str(b, "commit", f->commit[0] ? f->commit : NULL);
@@ -275,17 +275,17 @@ static int json_digest(FILE *out, const struct fs_digest *d, time_t since,
 			fs_json_str(b, "evidence", fs_finding_evidence_name(f->evidence));
 			fs_json_str(b, "text", line);
 			fs_json_str(b, "cause", f->cause ? fs_finding_cause_name(f->cause) : NULL);
-			json_builder_end_object(b);
+			fs_json_end_object(b);
 			g_free(line);
 		}
-		json_builder_end_array(b);
-		json_builder_end_object(b);
+		fs_json_end_array(b);
+		fs_json_end_object(b);
 		g_free(link);
 	}
-	json_builder_end_array(b);
-	json_builder_end_object(b);
+	fs_json_end_array(b);
+	fs_json_end_object(b);
 	rc = fs_json_print_line(b, out);
-	g_object_unref(b);
+	fs_json_free(b);
 	g_free(iso);
 	if (dt)
 		g_date_time_unref(dt);

@@ -7,9 +7,10 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include <json-glib/json-glib.h>
+#include "fixscan/json.h"
 
 #include "cli.h"
 #include "fixscan/text.h"
@@ -28,57 +29,57 @@ static const char usage_text[] =
 
 /* ---- JSON ------------------------------------------------------------- */
 
-static void json_str(JsonBuilder *b, const char *key, const char *value)
+static void json_str(struct fs_json *b, const char *key, const char *value)
 {
-	json_builder_set_member_name(b, key);
+	fs_json_member(b, key);
 	if (value)
-		json_builder_add_string_value(b, value);
+		fs_json_add_str(b, value);
 	else
-		json_builder_add_null_value(b);
+		fs_json_add_null(b);
 }
 
-static void json_int_or_null(JsonBuilder *b, const char *key, int value)
+static void json_int_or_null(struct fs_json *b, const char *key, int value)
 {
-	json_builder_set_member_name(b, key);
+	fs_json_member(b, key);
 	if (value >= 0)
-		json_builder_add_int_value(b, value);
+		fs_json_add_int(b, value);
 	else
-		json_builder_add_null_value(b);
+		fs_json_add_null(b);
 }
 
-static void json_refs(JsonBuilder *b, const char *key,
+static void json_refs(struct fs_json *b, const char *key,
 		      const struct fs_tag_ref *refs, size_t n)
 {
-	json_builder_set_member_name(b, key);
-	json_builder_begin_array(b);
+	fs_json_member(b, key);
+	fs_json_begin_array(b);
 	for (size_t i = 0; i < n; i++) {
-		json_builder_begin_object(b);
+		fs_json_begin_object(b);
 		json_str(b, "id", refs[i].id);
 		json_str(b, "subject", refs[i].subject);
-		json_builder_end_object(b);
+		fs_json_end_object(b);
 	}
-	json_builder_end_array(b);
+	fs_json_end_array(b);
 }
 
-static void json_series(JsonBuilder *b, const struct fs_series *s)
+static void json_series(struct fs_json *b, const struct fs_series *s)
 {
-	json_builder_set_member_name(b, "series");
+	fs_json_member(b, "series");
 	if (!s) {
-		json_builder_add_null_value(b);
+		fs_json_add_null(b);
 		return;
 	}
-	json_builder_begin_object(b);
+	fs_json_begin_object(b);
 	json_str(b, "prefix", s->prefix);
-	json_builder_set_member_name(b, "autosel");
-	json_builder_add_boolean_value(b, s->autosel);
+	fs_json_member(b, "autosel");
+	fs_json_add_bool(b, s->autosel);
 	json_str(b, "version", s->version);
 	json_int_or_null(b, "revision", s->revision > 0 ? s->revision : -1);
 	json_int_or_null(b, "index", s->index);
 	json_int_or_null(b, "total", s->total);
-	json_builder_end_object(b);
+	fs_json_end_object(b);
 }
 
-static void json_tags(JsonBuilder *b, const struct fs_tags *t)
+static void json_tags(struct fs_json *b, const struct fs_tags *t)
 {
 	const char *const *up;
 	const struct fs_tag_ref *refs;
@@ -87,51 +88,48 @@ static void json_tags(JsonBuilder *b, const struct fs_tags *t)
 	size_t n;
 
 	up = fs_tags_upstream(t, &n);
-	json_builder_set_member_name(b, "upstream");
-	json_builder_begin_array(b);
+	fs_json_member(b, "upstream");
+	fs_json_begin_array(b);
 	for (size_t i = 0; i < n; i++)
-		json_builder_add_string_value(b, up[i]);
-	json_builder_end_array(b);
+		fs_json_add_str(b, up[i]);
+	fs_json_end_array(b);
 
 	refs = fs_tags_fixes(t, &n);
 	json_refs(b, "fixes", refs, n);
 
 	rev = fs_tags_reverts(t, &n);
-	json_builder_set_member_name(b, "reverts");
-	json_builder_begin_array(b);
+	fs_json_member(b, "reverts");
+	fs_json_begin_array(b);
 	for (size_t i = 0; i < n; i++) {
-		json_builder_begin_object(b);
+		fs_json_begin_object(b);
 		json_str(b, "id", rev[i].id);
 		json_str(b, "upstream", rev[i].upstream);
-		json_builder_end_object(b);
+		fs_json_end_object(b);
 	}
-	json_builder_end_array(b);
+	fs_json_end_array(b);
 
 	refs = fs_tags_stable_dep_of(t, &n);
 	json_refs(b, "stable_dep_of", refs, n);
 
 	cc = fs_tags_cc_stable(t, &n);
-	json_builder_set_member_name(b, "cc_stable");
-	json_builder_begin_array(b);
+	fs_json_member(b, "cc_stable");
+	fs_json_begin_array(b);
 	for (size_t i = 0; i < n; i++) {
-		json_builder_begin_object(b);
+		fs_json_begin_object(b);
 		json_str(b, "versions", cc[i].versions);
 		json_str(b, "prerequisite", cc[i].prerequisite);
-		json_builder_end_object(b);
+		fs_json_end_object(b);
 	}
-	json_builder_end_array(b);
+	fs_json_end_array(b);
 }
 
 static void print_json(const struct fs_patch *p)
 {
-	JsonBuilder *b = json_builder_new();
-	JsonGenerator *gen;
-	JsonNode *root;
+	struct fs_json *b = fs_json_new();
 	const char *const *refs;
 	size_t n;
-	char *text;
 
-	json_builder_begin_object(b);
+	fs_json_begin_object(b);
 	json_str(b, "file", fs_patch_file(p));
 	json_str(b, "message_id", fs_patch_message_id(p));
 	json_str(b, "subject", fs_patch_subject(p));
@@ -141,27 +139,20 @@ static void print_json(const struct fs_patch *p)
 	json_str(b, "date", fs_patch_date(p));
 	json_str(b, "in_reply_to", fs_patch_in_reply_to(p));
 	refs = fs_patch_references(p, &n);
-	json_builder_set_member_name(b, "references");
-	json_builder_begin_array(b);
+	fs_json_member(b, "references");
+	fs_json_begin_array(b);
 	for (size_t i = 0; i < n; i++)
-		json_builder_add_string_value(b, refs[i]);
-	json_builder_end_array(b);
+		fs_json_add_str(b, refs[i]);
+	fs_json_end_array(b);
 	json_series(b, fs_patch_series(p));
 	json_tags(b, fs_patch_tags(p));
 	json_str(b, "revert_title", fs_patch_revert_title(p));
-	json_builder_set_member_name(b, "has_diff");
-	json_builder_add_boolean_value(b, fs_patch_has_diff(p));
-	json_builder_end_object(b);
+	fs_json_member(b, "has_diff");
+	fs_json_add_bool(b, fs_patch_has_diff(p));
+	fs_json_end_object(b);
 
-	root = json_builder_get_root(b);
-	gen = json_generator_new();
-	json_generator_set_root(gen, root);
-	text = json_generator_to_data(gen, NULL);
-	puts(text);
-	g_free(text);
-	g_object_unref(gen);
-	json_node_unref(root);
-	g_object_unref(b);
+	fs_json_print_line(b, stdout);
+	fs_json_free(b);
 }
 
 /* ---- text ------------------------------------------------------------- */

@@ -101,7 +101,7 @@ static void print_visible(const struct fs_index *idx, fs_cid c)
 	free(buf);
 }
 
-static void json_commit_ref(JsonBuilder *b, const struct fs_index *idx, fs_cid c)
+static void json_commit_ref(struct fs_json *b, const struct fs_index *idx, fs_cid c)
 {
 	char hex[41];
 
@@ -112,7 +112,7 @@ static void json_commit_ref(JsonBuilder *b, const struct fs_index *idx, fs_cid c
 	fs_json_str(b, "release", fs_index_commit_release(idx, c));
 }
 
-static void print_json(JsonBuilder *b, const struct fs_index *idx, fs_cid c)
+static void print_json(struct fs_json *b, const struct fs_index *idx, fs_cid c)
 {
 	struct fs_index_ref refs[MAX_LIST];
 	fs_cid list[MAX_LIST];
@@ -122,34 +122,34 @@ static void print_json(JsonBuilder *b, const struct fs_index *idx, fs_cid c)
 	int nf;
 	fs_cid up;
 
-	json_builder_begin_object(b);
+	fs_json_begin_object(b);
 	json_commit_ref(b, idx, c);
 	up = fs_index_upstream_of(idx, c);
-	json_builder_set_member_name(b, "upstream");
+	fs_json_member(b, "upstream");
 	if (up == FS_CID_NONE) {
-		json_builder_add_null_value(b);
+		fs_json_add_null(b);
 	} else {
-		json_builder_begin_object(b);
+		fs_json_begin_object(b);
 		json_commit_ref(b, idx, up);
-		json_builder_end_object(b);
+		fs_json_end_object(b);
 	}
-	json_builder_set_member_name(b, "backports");
-	json_builder_begin_array(b);
+	fs_json_member(b, "backports");
+	fs_json_begin_array(b);
 	n = fs_index_backports(idx, c, list, MAX_LIST);
 	for (i = 0; i < n && i < MAX_LIST; i++) {
-		json_builder_begin_object(b);
+		fs_json_begin_object(b);
 		json_commit_ref(b, idx, list[i]);
-		json_builder_end_object(b);
+		fs_json_end_object(b);
 	}
-	json_builder_end_array(b);
-	json_builder_set_member_name(b, "refs");
-	json_builder_begin_array(b);
+	fs_json_end_array(b);
+	fs_json_member(b, "refs");
+	fs_json_begin_array(b);
 	n = fs_index_commit_refs(idx, c, refs, MAX_LIST);
 	for (i = 0; i < n && i < MAX_LIST; i++) {
 		enum fs_evidence ev;
 		bool mismatch;
 		fs_cid t = fs_index_ref_target(idx, &refs[i], &ev, &mismatch);
-		json_builder_begin_object(b);
+		fs_json_begin_object(b);
 		fs_json_str(b, "kind", fs_ref_kind_name(refs[i].kind));
 		fs_json_str(b, "id", refs[i].hex);
 		fs_json_str(b, "subject", refs[i].subject);
@@ -158,25 +158,25 @@ static void print_json(JsonBuilder *b, const struct fs_index *idx, fs_cid c)
 		fs_json_str(b, "target", t != FS_CID_NONE ? hex : NULL);
 		fs_json_str(b, "evidence", t != FS_CID_NONE ? fs_evidence_name(ev) : NULL);
 		fs_json_bool(b, "mismatch", t != FS_CID_NONE && mismatch);
-		json_builder_end_object(b);
+		fs_json_end_object(b);
 	}
-	json_builder_end_array(b);
-	json_builder_set_member_name(b, "fixed_by");
-	json_builder_begin_array(b);
+	fs_json_end_array(b);
+	fs_json_member(b, "fixed_by");
+	fs_json_begin_array(b);
 	nf = fs_index_fixes_of(idx, c, &fixes);
 	for (i = 0; nf > 0 && i < (size_t)nf; i++) {
-		json_builder_begin_object(b);
+		fs_json_begin_object(b);
 		json_commit_ref(b, idx, fixes[i].fixer);
 		fs_index_commit_hex(idx, fixes[i].fixed, hex);
 		fs_json_str(b, "fixes", hex);
 		fs_json_int(b, "depth", fixes[i].depth);
 		fs_json_str(b, "kind", fixes[i].revert ? "revert" : "fix");
 		fs_json_str(b, "evidence", fs_evidence_name(fixes[i].evidence));
-		json_builder_end_object(b);
+		fs_json_end_object(b);
 	}
-	json_builder_end_array(b);
+	fs_json_end_array(b);
 	free(fixes);
-	json_builder_end_object(b);
+	fs_json_end_object(b);
 }
 
 int cmd_show(int argc, char **argv, struct fs_error *err)
@@ -191,7 +191,7 @@ int cmd_show(int argc, char **argv, struct fs_error *err)
 	struct fs_index_opts opts = FS_INDEX_OPTS_INIT;
 	struct fs_index_stats stats;
 	struct fs_index *idx = NULL;
-	JsonBuilder *b = NULL;
+	struct fs_json *b = NULL;
 	const char *repo_flag = NULL;
 	char *repo = NULL;
 	int c, json = 0, rc, status = FS_EXIT_CLEAN, i;
@@ -228,7 +228,7 @@ int cmd_show(int argc, char **argv, struct fs_error *err)
 	if (stats.note[0])
 		fprintf(stderr, "fixscan: %s\n", stats.note);
 	if (json)
-		b = json_builder_new();
+		b = fs_json_new();
 	for (i = optind; i < argc; i++) {
 		struct fs_error one = FS_ERROR_INIT;
 		fs_cid cid;
@@ -252,7 +252,7 @@ int cmd_show(int argc, char **argv, struct fs_error *err)
 			fs_index_trim(idx);
 	}
 	if (b)
-		g_object_unref(b);
+		fs_json_free(b);
 	fs_index_free(idx);
 	free(repo);
 	return status;

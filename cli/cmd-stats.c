@@ -138,17 +138,17 @@ static void print_pairs(const struct fs_stats *st)
 		       fs_stats_patch_id(st, pv[i].fixer));
 }
 
-static void json_patch(JsonBuilder *b, const char *key, const struct fs_stats *st, size_t p)
+static void json_patch(struct fs_json *b, const char *key, const struct fs_stats *st, size_t p)
 {
-	json_builder_set_member_name(b, key);
-	json_builder_begin_object(b);
+	fs_json_member(b, key);
+	fs_json_begin_object(b);
 	fs_json_str(b, "release", fs_stats_patch_release(st, p));
 	fs_json_str(b, "id", fs_stats_patch_id(st, p));
 	fs_json_str(b, "subject", fs_stats_patch_subject(st, p));
-	json_builder_end_object(b);
+	fs_json_end_object(b);
 }
 
-static void json_percent(JsonBuilder *b, const char *key, size_t num, size_t den)
+static void json_percent(struct fs_json *b, const char *key, size_t num, size_t den)
 {
 	char buf[FS_STATS_PERCENT_MAX];
 
@@ -158,20 +158,20 @@ static void json_percent(JsonBuilder *b, const char *key, size_t num, size_t den
 
 static void print_json(struct fs_stats **rows, int n)
 {
-	JsonBuilder *b = json_builder_new();
+	struct fs_json *b = fs_json_new();
 	const struct fs_stats_pair *pv;
 	struct fs_stats_counts k;
 	char cells[NCOLS][96];
 	size_t np, j;
 	int i;
 
-	json_builder_begin_object(b);
-	json_builder_set_member_name(b, "rows");
-	json_builder_begin_array(b);
+	fs_json_begin_object(b);
+	fs_json_member(b, "rows");
+	fs_json_begin_array(b);
 	for (i = 0; i < n; i++) {
 		fs_stats_get_counts(rows[i], &k);
 		row_cells(rows[i], cells);
-		json_builder_begin_object(b);
+		fs_json_begin_object(b);
 		fs_json_str(b, "series", fs_stats_series(rows[i]));
 		fs_json_str(b, "range", fs_stats_spec(rows[i]));
 		fs_json_str(b, "base", fs_stats_base(rows[i]));
@@ -183,26 +183,26 @@ static void print_json(struct fs_stats **rows, int n)
 		json_percent(b, "ceiling", k.fixed, k.with_fixes);
 		json_percent(b, "mapped_percent", k.mapped, k.patches);
 		fs_json_str(b, "regressions", cells[4]);
-		json_builder_end_object(b);
+		fs_json_end_object(b);
 	}
-	json_builder_end_array(b);
-	json_builder_set_member_name(b, "pairs");
-	json_builder_begin_array(b);
+	fs_json_end_array(b);
+	fs_json_member(b, "pairs");
+	fs_json_begin_array(b);
 	for (i = 0; i < n; i++) {
 		pv = fs_stats_pairs(rows[i], &np);
 		for (j = 0; j < np; j++) {
-			json_builder_begin_object(b);
+			fs_json_begin_object(b);
 			fs_json_str(b, "series", fs_stats_series(rows[i]));
 			fs_json_str(b, "range", fs_stats_spec(rows[i]));
 			json_patch(b, "introduced", rows[i], pv[j].introducer);
 			json_patch(b, "fixed", rows[i], pv[j].fixer);
-			json_builder_end_object(b);
+			fs_json_end_object(b);
 		}
 	}
-	json_builder_end_array(b);
-	json_builder_end_object(b);
+	fs_json_end_array(b);
+	fs_json_end_object(b);
 	fs_json_print_line(b, stdout);
-	g_object_unref(b);
+	fs_json_free(b);
 }
 
 int cmd_stats(int argc, char **argv, struct fs_error *err)

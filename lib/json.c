@@ -1,33 +1,101 @@
+/* fixscan: the JSON writer (see json.h), over json-glib's JsonBuilder. */
+#include <json-glib/json-glib.h>
+
 #include "fixscan/json.h"
 
-void fs_json_str(JsonBuilder *b, const char *key, const char *value)
+struct fs_json {
+	JsonBuilder *b;
+};
+
+struct fs_json *fs_json_new(void)
 {
-	json_builder_set_member_name(b, key);
+	struct fs_json *j = g_new0(struct fs_json, 1);
+
+	j->b = json_builder_new();
+	return j;
+}
+
+void fs_json_free(struct fs_json *j)
+{
+	if (!j)
+		return;
+	g_object_unref(j->b);
+	g_free(j);
+}
+
+void fs_json_member(struct fs_json *j, const char *key)
+{
+	json_builder_set_member_name(j->b, key);
+}
+
+void fs_json_begin_object(struct fs_json *j)
+{
+	json_builder_begin_object(j->b);
+}
+
+void fs_json_end_object(struct fs_json *j)
+{
+	json_builder_end_object(j->b);
+}
+
+void fs_json_begin_array(struct fs_json *j)
+{
+	json_builder_begin_array(j->b);
+}
+
+void fs_json_end_array(struct fs_json *j)
+{
+	json_builder_end_array(j->b);
+}
+
+void fs_json_add_str(struct fs_json *j, const char *value)
+{
 	if (value)
-		json_builder_add_string_value(b, value);
+		json_builder_add_string_value(j->b, value);
 	else
-		json_builder_add_null_value(b);
+		json_builder_add_null_value(j->b);
 }
 
-void fs_json_int(JsonBuilder *b, const char *key, long value)
+void fs_json_add_int(struct fs_json *j, long value)
 {
-	json_builder_set_member_name(b, key);
+	json_builder_add_int_value(j->b, value);
+}
+
+void fs_json_add_bool(struct fs_json *j, bool value)
+{
+	json_builder_add_boolean_value(j->b, value);
+}
+
+void fs_json_add_null(struct fs_json *j)
+{
+	json_builder_add_null_value(j->b);
+}
+
+void fs_json_str(struct fs_json *j, const char *key, const char *value)
+{
+	fs_json_member(j, key);
+	fs_json_add_str(j, value);
+}
+
+void fs_json_int(struct fs_json *j, const char *key, long value)
+{
+	fs_json_member(j, key);
 	if (value >= 0)
-		json_builder_add_int_value(b, value);
+		fs_json_add_int(j, value);
 	else
-		json_builder_add_null_value(b);
+		fs_json_add_null(j);
 }
 
-void fs_json_bool(JsonBuilder *b, const char *key, bool value)
+void fs_json_bool(struct fs_json *j, const char *key, bool value)
 {
-	json_builder_set_member_name(b, key);
-	json_builder_add_boolean_value(b, value);
+	fs_json_member(j, key);
+	fs_json_add_bool(j, value);
 }
 
-int fs_json_print_line(JsonBuilder *b, FILE *out)
+int fs_json_print_line(struct fs_json *j, FILE *out)
 {
 	JsonGenerator *gen = json_generator_new();
-	JsonNode *root = json_builder_get_root(b);
+	JsonNode *root = json_builder_get_root(j->b);
 	gchar *text;
 	int rc;
 
@@ -37,6 +105,6 @@ int fs_json_print_line(JsonBuilder *b, FILE *out)
 	g_free(text);
 	json_node_unref(root);
 	g_object_unref(gen);
-	json_builder_reset(b);
+	json_builder_reset(j->b);
 	return rc;
 }

@@ -206,21 +206,21 @@ int fs_report_text(FILE *out, const struct fs_review *r, const struct fs_report_
 	return ferror(out) ? -1 : 0;
 }
 
-static void json_finding(JsonBuilder *b, const struct fs_finding *f)
+static void json_finding(struct fs_json *b, const struct fs_finding *f)
 {
 	size_t i;
 
-	json_builder_begin_object(b);
+	fs_json_begin_object(b);
 	fs_json_str(b, "kind", fs_finding_kind_name(f->kind));
 	fs_json_str(b, "commit", f->commit[0] ? f->commit : NULL);
 	fs_json_str(b, "subject", f->subject);
 	fs_json_str(b, "release", f->release);
 	fs_json_int(b, "series_index", f->series_index);
-	json_builder_set_member_name(b, "chain");
-	json_builder_begin_array(b);
+	fs_json_member(b, "chain");
+	fs_json_begin_array(b);
 	for (i = 0; i < f->nchain; i++)
-		json_builder_add_string_value(b, f->chain[i]);
-	json_builder_end_array(b);
+		fs_json_add_str(b, f->chain[i]);
+	fs_json_end_array(b);
 	fs_json_str(b, "stable_commit", f->stable_commit);
 	fs_json_str(b, "stable_release", f->stable_release);
 	fs_json_str(b, "message_id", f->message_id);
@@ -236,66 +236,66 @@ static void json_finding(JsonBuilder *b, const struct fs_finding *f)
 	fs_json_str(b, "reapplied_commit", f->reapplied_commit);
 	fs_json_str(b, "reapplied_release", f->reapplied_release);
 	fs_json_str(b, "reason", f->reason);
-	json_builder_end_object(b);
+	fs_json_end_object(b);
 }
 
 int fs_report_json(FILE *out, const struct fs_review *r)
 {
-	JsonBuilder *b = json_builder_new();
+	struct fs_json *b = fs_json_new();
 	const struct fs_thread_series *s = r->series;
 	size_t i, k;
 	int rc;
 
-	json_builder_begin_object(b);
+	fs_json_begin_object(b);
 	fs_json_str(b, "branch", r->branch);
 	fs_json_str(b, "branch_source", r->branch_source);
 	fs_json_str(b, "base", r->base);
 	fs_json_str(b, "base_source", r->base ? r->base_source : NULL);
 	fs_json_str(b, "release", s->release);
 	fs_json_str(b, "deadline", s->deadline);
-	json_builder_set_member_name(b, "cover");
+	fs_json_member(b, "cover");
 	if (s->cover) {
-		json_builder_begin_object(b);
+		fs_json_begin_object(b);
 		fs_json_str(b, "message_id", fs_patch_message_id(s->cover));
 		fs_json_str(b, "subject", fs_patch_subject(s->cover));
-		json_builder_end_object(b);
+		fs_json_end_object(b);
 	} else {
-		json_builder_add_null_value(b);
+		fs_json_add_null(b);
 	}
-	json_builder_set_member_name(b, "missing");
-	json_builder_begin_array(b);
+	fs_json_member(b, "missing");
+	fs_json_begin_array(b);
 	for (i = 0; i < s->nmissing; i++)
-		json_builder_add_int_value(b, s->missing[i]);
-	json_builder_end_array(b);
-	json_builder_set_member_name(b, "patches");
-	json_builder_begin_array(b);
+		fs_json_add_int(b, s->missing[i]);
+	fs_json_end_array(b);
+	fs_json_member(b, "patches");
+	fs_json_begin_array(b);
 	for (i = 0; i < r->npatches; i++) {
 		const struct fs_review_patch *rp = &r->patches[i];
-		json_builder_begin_object(b);
+		fs_json_begin_object(b);
 		fs_json_int(b, "index", rp->index);
 		fs_json_int(b, "total", s->total);
 		fs_json_str(b, "message_id", fs_patch_message_id(rp->patch));
 		fs_json_str(b, "subject", fs_patch_subject(rp->patch));
 		fs_json_str(b, "upstream", rp->findings.upstream[0] ? rp->findings.upstream : NULL);
-		json_builder_set_member_name(b, "findings");
-		json_builder_begin_array(b);
+		fs_json_member(b, "findings");
+		fs_json_begin_array(b);
 		for (k = 0; k < rp->findings.n; k++)
 			json_finding(b, &rp->findings.v[k]);
-		json_builder_end_array(b);
-		json_builder_end_object(b);
+		fs_json_end_array(b);
+		fs_json_end_object(b);
 	}
-	json_builder_end_array(b);
-	json_builder_set_member_name(b, "summary");
-	json_builder_begin_object(b);
+	fs_json_end_array(b);
+	fs_json_member(b, "summary");
+	fs_json_begin_object(b);
 	for (k = 0; k < FS_FIND_KIND_COUNT; k++) {
-		json_builder_set_member_name(b, fs_finding_kind_name(k));
-		json_builder_add_int_value(b, (gint64)r->counts[k]);
+		fs_json_member(b, fs_finding_kind_name(k));
+		fs_json_add_int(b, (gint64)r->counts[k]);
 	}
-	json_builder_set_member_name(b, "ignored");
-	json_builder_add_int_value(b, (gint64)r->ignored);
-	json_builder_end_object(b);
-	json_builder_end_object(b);
+	fs_json_member(b, "ignored");
+	fs_json_add_int(b, (gint64)r->ignored);
+	fs_json_end_object(b);
+	fs_json_end_object(b);
 	rc = fs_json_print_line(b, out);
-	g_object_unref(b);
+	fs_json_free(b);
 	return rc;
 }
