@@ -26,7 +26,10 @@ static const char *const objection_phrases[] = {
 	"please drop", "drop this", "drop it", "please don't apply",
 	"please do not apply", "please don't queue", "please do not queue",
 	"please revert", "was reverted", "has been reverted", "got reverted",
-	"nak", "nacked-by",
+	"nak", "nack", "nacked-by",
+	"should be dropped", "should not be applied", "shouldn't be applied",
+	"should not be backported", "shouldn't be backported",
+	"not needed for stable", "isn't needed for stable",
 	"breaks", "broke", "broken", "breakage",
 	"build failure", "build failures", "build fails", "build error",
 	"build errors", "build breakage", "fails to build", "failed to build",
@@ -213,7 +216,8 @@ static bool sentence_objects(const char *s, size_t len)
 
 	for (k = 0; k < G_N_ELEMENTS(objection_phrases); k++) {
 		const char *ph = objection_phrases[k];
-		bool strong = !strcmp(ph, "nak") || !strcmp(ph, "nacked-by");
+		bool strong = !strcmp(ph, "nak") || !strcmp(ph, "nack") ||
+			      !strcmp(ph, "nacked-by");
 		/* A question asks; "Could you please drop it?" still objects. */
 		if (question && !please && !strong)
 			continue;

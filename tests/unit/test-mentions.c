@@ -22,6 +22,10 @@ static const struct objection_case {
 	/* test and build reports */
 	{ "No regressions found on arm64, x86_64.\n\nTested-by: Linux Kernel Functional Testing <lkft@linaro.org>\n", NULL },
 	{ "Works for me as well.\n", NULL },
+	{ "NACK.\n\nThis is not the right fix for stable.\n", "NACK." },
+	{ "This should be dropped, it is not needed on 4.4.\n", "This should be dropped, it is not needed on 4.4." },
+	{ "This shouldn't be backported: 4.4 never had the bug.\n", "This shouldn't be backported: 4.4 never had the bug." },
+	{ "Why should this not be applied to 5.10 as well?\n", NULL },
 	{ "Compiled and booted on my x86_64 and i386 test systems.  No errors or\nregressions.\n\nTested-by: Shuah <s@example.org>\n", NULL },
 	{ "Built and booted on our x86_64, arm64 and arm boards, no problems\nseen.\n\nTested-by: R <r@example.org>\n", NULL },
 	{ "Build results:\n\ttotal: 159 pass: 159 fail: 0\nQemu test results:\n\ttotal: 382 pass: 382 fail: 0\n\nTested-by: Guenter <g@example.org>\n", NULL },
