@@ -499,6 +499,15 @@ char *cli_id_query(const char *message_id)
 		n -= 2;
 	}
 	bare = strndup(message_id, n);
+	/* notmuch keeps ids without the white space a header may fold in
+	 * (<"a b"@x> is stored as "ab"@x). */
+	if (bare) {
+		char *r = bare, *w = bare;
+		for (; *r; r++)
+			if (*r != ' ' && *r != '\t' && *r != '\r' && *r != '\n')
+				*w++ = *r;
+		*w = '\0';
+	}
 	quoted = bare ? fs_store_quote(bare) : NULL;
 	if (quoted && asprintf(&q, "id:%s", quoted) < 0)
 		q = NULL;

@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include <git2.h>
 
@@ -11,13 +12,50 @@ struct fs_config {
 	git_config *snapshot;
 };
 
+/* The user's and the system's config as git itself reads them when
+ * GIT_CONFIG_GLOBAL names the global file (git then reads that file
+ * instead of ~/.gitconfig and $XDG_CONFIG_HOME/git/config), which
+ * libgit2 does not do by itself; GIT_CONFIG_NOSYSTEM and
+ * GIT_CONFIG_SYSTEM are honoured with it.  Plus REPO's own config when
+ * REPO is given. */
+static int open_with_global(git_config **out, const char *global, git_repository *repo)
+{
+	const char *sys = getenv("GIT_CONFIG_SYSTEM"), *nosys = getenv("GIT_CONFIG_NOSYSTEM");
+	git_buf found = GIT_BUF_INIT;
+	int rc = git_config_new(out);
+
+	if (rc == 0 && !(nosys && *nosys && strcmp(nosys, "0") && strcasecmp(nosys, "false"))) {
+		if (!sys && git_config_find_system(&found) == 0)
+			sys = found.ptr;
+		if (sys && *sys && access(sys, R_OK) == 0)
+			rc = git_config_add_file_ondisk(*out, sys, GIT_CONFIG_LEVEL_SYSTEM, repo, 0);
+	}
+	if (rc == 0 && *global && access(global, R_OK) == 0)
+		rc = git_config_add_file_ondisk(*out, global, GIT_CONFIG_LEVEL_GLOBAL, repo, 0);
+	if (rc == 0 && repo) {
+		char *local = malloc(strlen(git_repository_commondir(repo)) + sizeof("config"));
+		if (!local)
+			rc = -1;
+		else {
+			strcpy(local, git_repository_commondir(repo));
+			strcat(local, "config");
+			if (access(local, R_OK) == 0)
+				rc = git_config_add_file_ondisk(*out, local, GIT_CONFIG_LEVEL_LOCAL, repo, 0);
+			free(local);
+		}
+	}
+	git_buf_dispose(&found);
+	return rc;
+}
+
 int fs_config_open(struct fs_config **out, const char *repo_path,
 		   struct fs_error *err)
 {
+	const char *global = getenv("GIT_CONFIG_GLOBAL");
 	struct fs_config *cfg;
 	git_config *live = NULL;
 	git_repository *repo = NULL;
-	int rc;
+	int rc = 0;
 
 	*out = NULL;
 	fs_git_init();
@@ -32,12 +70,15 @@ int fs_config_open(struct fs_config **out, const char *repo_path,
 					      "cannot read the config of '%s'", repo_path);
 			goto out;
 		}
-		rc = git_repository_config_snapshot(&cfg->snapshot, repo);
-	} else {
-		rc = git_config_open_default(&live);
-		if (rc == 0)
-			rc = git_config_snapshot(&cfg->snapshot, live);
 	}
+	if (global)
+		rc = open_with_global(&live, global, repo);
+	else if (repo)
+		rc = git_repository_config(&live, repo);
+	else
+		rc = git_config_open_default(&live);
+	if (rc == 0)
+		rc = git_config_snapshot(&cfg->snapshot, live);
 	if (rc < 0) {
 		rc = fs_error_set_git(err, FS_EGIT, "cannot read git config");
 		goto out;

@@ -712,6 +712,15 @@ int fs_store_find_message(struct fs_store *st, const char *message_id,
 	memset(out, 0, sizeof(*out));
 	p = bare_id(message_id, "id:", &n);
 	id = g_strndup(p, n);
+	/* notmuch stores an id without the white space a header may have
+	 * in it (<"a b"@x> is "ab"@x); look it up the same way. */
+	{
+		char *r = id, *w = id;
+		for (; *r; r++)
+			if (!g_ascii_isspace(*r))
+				*w++ = *r;
+		*w = '\0';
+	}
 	s = notmuch_database_find_message(st->db, id, &msg);
 	if (s != NOTMUCH_STATUS_SUCCESS) {
 		rc = fs_error_set(err, FS_ESTORE,

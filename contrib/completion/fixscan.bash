@@ -26,6 +26,7 @@ _fixscan()
 	while [ "$i" -lt "$COMP_CWORD" ]; do
 		case ${COMP_WORDS[i]} in
 		-C) i=$((i + 2)); continue ;;
+		--no-pager) ;;
 		-*) ;;
 		*) cmd=${COMP_WORDS[i]}; break ;;
 		esac
@@ -36,7 +37,7 @@ _fixscan()
 		if [ "$prev" = -C ]; then
 			COMPREPLY=($(compgen -d -- "$cur"))
 		else
-			COMPREPLY=($(compgen -W "$commands --help --version -C" -- "$cur"))
+			COMPREPLY=($(compgen -W "$commands --help --version --no-pager -C" -- "$cur"))
 		fi
 		return
 	fi

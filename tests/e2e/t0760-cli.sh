@@ -102,6 +102,28 @@ test_expect_code 2 '--color=sometimes is a usage error' '
 	"$FIXSCAN" review --repo kernel --color=sometimes "path:review-4.4/**" >/dev/null 2>err;
 	rc=$?; grep -q "^fixscan: review: --color takes always, never or auto" err; exit $rc
 '
+test_expect_success 'a Message-Id with quotes and a space is found in the store' '
+	mkdir -p "$TRASH/mail/odd/cur" "$TRASH/mail/odd/new" "$TRASH/mail/odd/tmp" &&
+	printf "From: A <a@example.org>\nSubject: [PATCH 4.4 1/1] x: y\nMessage-Id: <\"quo ted\"@odd.example>\n\ncommit 1234567 upstream.\n" \
+		>"$TRASH/mail/odd/cur/1.odd:2,S" &&
+	notmuch new --quiet &&
+	"$FIXSCAN" check --repo kernel "$TRASH/mail/odd/cur/1.odd:2,S" >odd.out 2>&1;
+	test $? -le 1 && ! grep -q "not in the notmuch store" odd.out
+'
+test_expect_success 'GIT_CONFIG_GLOBAL names the global git config, as for git' '
+	GIT_CONFIG_GLOBAL="$TRASH/other.gitconfig" git config --global fixscan.repo "$TRASH/kernel" &&
+	head=$(git -C kernel rev-parse HEAD) &&
+	(cd / && GIT_CONFIG_GLOBAL="$TRASH/other.gitconfig" "$FIXSCAN" show "$head") >g1 &&
+	grep -q "^commit $head" g1 &&
+	! (cd / && "$FIXSCAN" show "$head" 2>/dev/null) &&
+	GIT_CONFIG_GLOBAL="$TRASH/other.gitconfig" git config --global color.ui always &&
+	git -C kernel config color.ui never &&
+	{ GIT_CONFIG_GLOBAL="$TRASH/other.gitconfig" "$FIXSCAN" review --repo kernel "path:review-4.4/**" >g2; test $? -eq 1; } &&
+	! grep -q "$(printf "\033")" g2 &&
+	git -C kernel config --unset color.ui &&
+	{ GIT_CONFIG_GLOBAL="$TRASH/other.gitconfig" "$FIXSCAN" review --repo kernel "path:review-4.4/**" >g3; test $? -eq 1; } &&
+	grep -q "$(printf "\033")\\[" g3
+'
 test_expect_code 2 '-C to a missing directory is one error line' '
 	"$FIXSCAN" -C "$TRASH/nowhere" parse x 2>err;
 	rc=$?; test "$(wc -l <err)" -eq 1 && grep -q "^fixscan: cannot change to .*nowhere" err; exit $rc
@@ -120,7 +142,7 @@ if command -v bash >/dev/null 2>&1; then
 	EOF
 	test_expect_success 'completion: the commands' '
 		bash -c ". ./comp.sh; comp fixscan \"\"" >got &&
-		printf "%s\n" --help --version -C check digest help index parse review show stats | sort >expect &&
+		printf "%s\n" --help --version --no-pager -C check digest help index parse review show stats | sort >expect &&
 		test_cmp expect got
 	'
 	test_expect_success 'completion: every command offers exactly the options of its --help' '
