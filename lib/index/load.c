@@ -53,75 +53,113 @@ static void scan_init(struct scan *v, const struct fsi_layer *L)
 	v->strings_len = h->sec[SEC_STRINGS].count;
 }
 
-/* Does element E of section S respect V?  PREV is the element before it,
- * or NULL for the first, for the tables that must be sorted (a binary
- * search in an unsorted one gives wrong answers silently).  refkeys'
- * order is not checked: it would need the refs it points at, all of the
- * file; a crafted order only hides refs. */
-static int elem_ok(const struct scan *v, enum fsi_section s, const void *e, const void *prev)
+/* Is commit id A before B?  The first eight bytes decide nearly always. */
+static inline int oid_before(const uint8_t *a, const uint8_t *b)
+{
+	uint64_t x, y;
+
+	memcpy(&x, a, 8);
+	memcpy(&y, b, 8);
+	if (x != y)
+		return __builtin_bswap64(x) < __builtin_bswap64(y);
+	return memcmp(a + 8, b + 8, 12) < 0;
+}
+
+static int commits_ok(const struct scan *v, const struct fs_disk_commit *c, size_t n,
+		      const struct fs_disk_commit *prev)
+{
+	size_t i;
+
+	for (i = 0; i < n; prev = &c[i], i++)
+		if (c[i].subject >= v->strings_len ||
+		    (uint64_t)c[i].ref_first + c[i].nrefs > v->nrefs ||
+		    (uint64_t)c[i].parent_first + c[i].nparents > v->nparents ||
+		    c[i].release >= v->nreleases || c[i].branch >= v->nbranches ||
+		    (prev && !oid_before(prev->oid, c[i].oid)))
+			return 0;
+	return 1;
+}
+
+static int refs_ok(const struct scan *v, const struct fs_disk_ref *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (r[i].keylen > 40 || r[i].kind < FS_REF_UPSTREAM ||
+		    r[i].kind > FS_REF_PREREQUISITE || r[i].source >= v->cids ||
+		    r[i].subject >= v->strings_len)
+			return 0;
+	return 1;
+}
+
+static int u32s_ok(const uint32_t *x, size_t n, uint64_t bound)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (x[i] >= bound)
+			return 0;
+	return 1;
+}
+
+static int hashes_ok(const struct fs_disk_hash *x, size_t n, const struct fs_disk_hash *prev,
+		     uint64_t bound)
+{
+	size_t i;
+
+	for (i = 0; i < n; prev = &x[i], i++)
+		if (x[i].value >= bound || (prev && prev->hash > x[i].hash))
+			return 0;
+	return 1;
+}
+
+/* Do the N elements of section S at E respect V?  PREV is the element
+ * before them, or NULL before the first, for the tables that must be
+ * sorted (a binary search in an unsorted one gives wrong answers
+ * silently).  refkeys' order is not checked: that needs the refs it
+ * points at, all of the file; a crafted order can only hide refs. */
+static int run_ok(const struct scan *v, enum fsi_section s, const void *e, size_t n,
+		  const void *prev)
 {
 	switch (s) {
-	case SEC_COMMITS: {
-		const struct fs_disk_commit *c = e, *p = prev;
-		return c->subject < v->strings_len &&
-		       (uint64_t)c->ref_first + c->nrefs <= v->nrefs &&
-		       (uint64_t)c->parent_first + c->nparents <= v->nparents &&
-		       c->release < v->nreleases && c->branch < v->nbranches &&
-		       (!p || memcmp(p->oid, c->oid, 20) < 0);
-	}
-	case SEC_PARENTS:
-		return *(const uint32_t *)e < v->cids;
-	case SEC_REFS: {
-		const struct fs_disk_ref *r = e;
-		return r->keylen <= 40 && r->kind >= FS_REF_UPSTREAM &&
-		       r->kind <= FS_REF_PREREQUISITE && r->source < v->cids &&
-		       r->subject < v->strings_len;
-	}
-	case SEC_REFKEYS:
-		return *(const uint32_t *)e < v->nrefs;
-	case SEC_REFSUBJ:
-	case SEC_SUBJECTS: {
-		const struct fs_disk_hash *x = e, *p = prev;
-		uint64_t bound = s == SEC_REFSUBJ ? v->nrefs : v->cids;
-		return x->value < bound && (!p || p->hash <= x->hash);
-	}
-	default:
-		/* The small tables: layer_consistent() walks them. */
-		return 1;
+	case SEC_COMMITS: return commits_ok(v, e, n, prev);
+	case SEC_PARENTS: return u32s_ok(e, n, v->cids);
+	case SEC_REFS: return refs_ok(v, e, n);
+	case SEC_REFKEYS: return u32s_ok(e, n, v->nrefs);
+	case SEC_REFSUBJ: return hashes_ok(e, n, prev, v->nrefs);
+	case SEC_SUBJECTS: return hashes_ok(e, n, prev, v->cids);
+	default: return 1; /* the small tables: layer_consistent() walks them */
 	}
 }
 
-/* Element I of section S: in BUF (LEN bytes of the file from OFF) when
- * it lies there whole, else in the mapping (a page or two per piece). */
-static const void *elem_at(const struct scan *v, enum fsi_section s, uint64_t i,
-			   const unsigned char *buf, uint64_t off, size_t len)
-{
-	uint64_t at = v->h->sec[s].offset + i * fsi_section_elem[s];
-
-	if (at >= off && at + fsi_section_elem[s] <= off + len)
-		return buf + (at - off);
-	return v->map + at;
-}
-
-/* Check the elements that start in BUF, LEN bytes of the file from OFF:
- * the pieces of the checksum pass cover the body once, so each element
- * is checked once.  Returns 1 if all are good. */
+/* Check the elements of the large tables that start in BUF, LEN bytes of
+ * the file from OFF: the pieces of the checksum pass cover the body once,
+ * so each element is checked once.  Those whole in BUF are checked there;
+ * the one across its end, and the one before the first (for the order),
+ * in the mapping: a page or two per piece.  Returns 1 if all are good. */
 static int scan_piece(const struct scan *v, const unsigned char *buf, uint64_t off, size_t len)
 {
 	int s;
 
-	for (s = 0; s < SEC_COUNT; s++) {
+	for (s = SEC_COMMITS; s <= SEC_SUBJECTS; s++) {
 		uint64_t size = fsi_section_elem[s], start = v->h->sec[s].offset;
-		uint64_t n = v->h->sec[s].count, i;
+		uint64_t n = v->h->sec[s].count, i, j;
+		const void *prev;
 
-		if (s == SEC_STRINGS || s >= SEC_RELEASES || !n ||
-		    start + n * size <= off || start >= off + len)
+		if (!n || start + n * size <= off || start >= off + len)
 			continue;
 		i = off > start ? (off - start + size - 1) / size : 0;
-		for (; i < n && start + i * size < off + len; i++)
-			if (!elem_ok(v, s, elem_at(v, s, i, buf, off, len),
-				     i ? elem_at(v, s, i - 1, buf, off, len) : NULL))
-				return 0;
+		/* [i, j) lie whole in BUF */
+		j = (off + len - start) / size;
+		if (j > n)
+			j = n;
+		prev = i ? v->map + start + (i - 1) * size : NULL;
+		if (j > i && !run_ok(v, s, buf + (start + i * size - off), j - i, prev))
+			return 0;
+		if (j < n && start + j * size < off + len &&
+		    !run_ok(v, s, v->map + start + j * size, 1,
+			    j ? v->map + start + (j - 1) * size : NULL))
+			return 0;
 	}
 	return 1;
 }
