@@ -506,7 +506,13 @@ static char *to_utf8(const char *data, size_t len, const char *charset)
 	char *out = NULL, *valid;
 	gsize written = 0;
 
-	if (charset && g_ascii_strcasecmp(charset, "utf-8") &&
+	/* An empty body comes as NULL: neither g_convert() nor memcpy()
+	 * takes that. */
+	if (!data || !len) {
+		data = "";
+		len = 0;
+	}
+	if (len && charset && g_ascii_strcasecmp(charset, "utf-8") &&
 	    g_ascii_strcasecmp(charset, "utf8") &&
 	    g_ascii_strcasecmp(charset, "us-ascii")) {
 		const char *name = g_mime_charset_iconv_name(charset);
