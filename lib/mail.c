@@ -867,7 +867,9 @@ int fs_mail_reader_open(struct fs_mail_reader **out, const char *path,
 	int fd;
 
 	mail_init();
-	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	/* Non-blocking: a FIFO named as a file must not hang the command
+	 * (it is refused below; a pipe on standard input is fine). */
+	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return fs_error_set(err, FS_EIO, "cannot open '%s': %s", path,
 				    strerror(errno));
@@ -883,6 +885,10 @@ int fs_mail_reader_open(struct fs_mail_reader **out, const char *path,
 		if (!is_stdin)
 			close(fd);
 		return fs_error_set(err, FS_EIO, "'%s' is a directory", path);
+	}
+	if (!is_stdin && !S_ISREG(st.st_mode)) {
+		close(fd);
+		return fs_error_set(err, FS_EIO, "'%s' is not a regular file", path);
 	}
 
 	r = g_new0(struct fs_mail_reader, 1);
