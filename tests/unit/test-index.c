@@ -1158,8 +1158,9 @@ static void craft_field(struct fs_disk_header *h, char *buf, enum craft how)
 	}
 }
 
-/* Rewrite the cache file at PATH through FN (a craft, or NULL) and give
- * it a valid checksum again. */
+/* Rewrite the cache file at PATH with the craft HOW (CRAFT_COUNT: none)
+ * and, unless 0, the byte-order mark BOM; then give it a valid checksum
+ * again, computed as the writer does. */
 static void craft(const char *path, enum craft how, uint32_t bom)
 {
 	struct fs_disk_header *h;
