@@ -171,3 +171,70 @@ clean:
 
 .PHONY: all deps deps-test deps-bench units asan test-unit test-asan test-e2e test-e2e-asan check check-shape demo bench install uninstall clean FORCE
 .SECONDARY:
+
+# ---- fuzzing (issue 15) ----------------------------------------------------
+# libFuzzer harnesses in tests/fuzz/, linked against the library compiled
+# with clang and the fuzzer flags in $(B)/fuzz/ (the fuzzer needs clang;
+# the rest of the build does not).  make fuzz runs each harness for
+# FUZZ_SECONDS on a scratch copy of its seeds (new finds go to
+# $(B)/fuzz/artifacts/); make check replays the seeds and every reproducer
+# in tests/fuzz/regressions/<harness>/, with no fuzzing time.
+FUZZ_CC ?= $(shell command -v clang-14 2>/dev/null || command -v clang 2>/dev/null)
+FUZZ_SECONDS ?= 60
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS = -O1 -g -std=gnu11 -Iinclude -Ilib $(PKG_CFLAGS) -D_GNU_SOURCE \
+	-DFIXSCAN_VERSION='"$(VERSION)"' $(FUZZ_SAN)
+FUZZERS = $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
+FUZZ_BINS = $(FUZZERS:%=$(B)/fuzz/fuzz-%)
+FUZZ_LIB_OBJS = $(LIB_SRCS:%.c=$(B)/fuzz/obj/%.o)
+FUZZ_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 G_SLICE=always-malloc
+
+$(B)/fuzz/obj/%.o: %.c $(B)/cflags
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(B)/fuzz/libfixscan.a: $(FUZZ_LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h $(B)/fuzz/libfixscan.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(B)/fuzz/libfixscan.a $(PKG_LIBS)
+
+-include $(FUZZ_LIB_OBJS:.o=.d)
+
+fuzz-build:
+	@if [ -z "$(FUZZ_CC)" ]; then echo "fuzz: no clang found (scripts/deps.sh --test installs it)" >&2; exit 1; fi
+	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	@for h in $(FUZZERS); do \
+		rm -rf $(B)/fuzz/corpus/$$h; mkdir -p $(B)/fuzz/corpus/$$h $(B)/fuzz/artifacts/$$h; \
+		cp tests/fuzz/corpus/$$h/* $(B)/fuzz/corpus/$$h/ 2>/dev/null; \
+		echo "fuzz: $$h for $(FUZZ_SECONDS) s"; \
+		$(FUZZ_ENV) $(B)/fuzz/fuzz-$$h -max_total_time=$(FUZZ_SECONDS) \
+			-artifact_prefix=$(B)/fuzz/artifacts/$$h/ $(FUZZ_ARGS) $(B)/fuzz/corpus/$$h \
+			>$(B)/fuzz/$$h.log 2>&1 || { tail -40 $(B)/fuzz/$$h.log; exit 1; }; \
+		grep -E '^#[0-9]+.*(DONE|pulse)' $(B)/fuzz/$$h.log | tail -1; \
+	done
+
+# Replay: each harness once over its seeds and reproducers.  Without clang
+# it says so and skips, rather than failing a machine that cannot fuzz.
+fuzz-replay:
+	@if [ -z "$(FUZZ_CC)" ]; then echo "fuzz-replay: no clang found: skipped (scripts/deps.sh --test installs it)"; exit 0; fi; \
+	$(MAKE) --no-print-directory $(FUZZ_BINS) || exit 1; \
+	for h in $(FUZZERS); do \
+		set -- tests/fuzz/corpus/$$h/* tests/fuzz/regressions/$$h/*; \
+		files=""; for f in "$$@"; do [ -f "$$f" ] && files="$$files $$f"; done; \
+		[ -n "$$files" ] || continue; \
+		$(FUZZ_ENV) $(B)/fuzz/fuzz-$$h -runs=1 $$files >$(B)/fuzz/$$h-replay.log 2>&1 || \
+			{ tail -40 $(B)/fuzz/$$h-replay.log; echo "fuzz-replay: $$h failed"; exit 1; }; \
+		echo "fuzz-replay: $$h: $$(echo $$files | wc -w) inputs ok"; \
+	done
+
+check: fuzz-replay-check
+fuzz-replay-check: deps-test
+	@$(MAKE) --no-print-directory STRICT=1 fuzz-replay
+
+.PHONY: fuzz fuzz-build fuzz-replay fuzz-replay-check

@@ -67,7 +67,7 @@ static const char usage_text[] =
 static int parse_since(const char *s, time_t now, time_t *out)
 {
 	char *end;
-	long v;
+	long v, unit;
 	int y, mo, d, h = 0, mi = 0, n = 0;
 	struct tm tm;
 
@@ -75,7 +75,7 @@ static int parse_since(const char *s, time_t now, time_t *out)
 		v = strtol(s + 1, &end, 10);
 		if (end == s + 1 || *end)
 			return FS_EUSAGE;
-		*out = (time_t)v;
+		*out = v < 0 ? 0 : (time_t)v;
 		return 0;
 	}
 	if (sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &n) == 3) {
@@ -94,19 +94,25 @@ static int parse_since(const char *s, time_t now, time_t *out)
 		tm.tm_min = mi;
 		tm.tm_isdst = -1;
 		*out = mktime(&tm);
-		return *out == (time_t)-1 ? FS_EUSAGE : 0;
+		if (*out == (time_t)-1)
+			return FS_EUSAGE;
+		if (*out < 0)
+			*out = 0;
+		return 0;
 	}
 	v = strtol(s, &end, 10);
 	if (end == s || v < 0 || end[0] == 0 || end[1])
 		return FS_EUSAGE;
 	switch (*end) {
-	case 'm': v *= 60; break;
-	case 'h': v *= 3600; break;
-	case 'd': v *= 86400; break;
-	case 'w': v *= 7 * 86400; break;
+	case 'm': unit = 60; break;
+	case 'h': unit = 3600; break;
+	case 'd': unit = 86400; break;
+	case 'w': unit = 7 * 86400; break;
 	default: return FS_EUSAGE;
 	}
-	*out = now - v;
+	/* Further back than 1970 is all of the mail: notmuch takes no
+	 * negative date, and the product could overflow. */
+	*out = v >= now / unit ? 0 : now - v * unit;
 	return 0;
 }
 

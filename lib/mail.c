@@ -506,7 +506,13 @@ static char *to_utf8(const char *data, size_t len, const char *charset)
 	char *out = NULL, *valid;
 	gsize written = 0;
 
-	if (charset && g_ascii_strcasecmp(charset, "utf-8") &&
+	/* An empty body comes as NULL: neither g_convert() nor memcpy()
+	 * takes that. */
+	if (!data || !len) {
+		data = "";
+		len = 0;
+	}
+	if (len && charset && g_ascii_strcasecmp(charset, "utf-8") &&
 	    g_ascii_strcasecmp(charset, "utf8") &&
 	    g_ascii_strcasecmp(charset, "us-ascii")) {
 		const char *name = g_mime_charset_iconv_name(charset);
@@ -861,7 +867,9 @@ int fs_mail_reader_open(struct fs_mail_reader **out, const char *path,
 	int fd;
 
 	mail_init();
-	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	/* Non-blocking: a FIFO named as a file must not hang the command
+	 * (it is refused below; a pipe on standard input is fine). */
+	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return fs_error_set(err, FS_EIO, "cannot open '%s': %s", path,
 				    strerror(errno));
@@ -877,6 +885,10 @@ int fs_mail_reader_open(struct fs_mail_reader **out, const char *path,
 		if (!is_stdin)
 			close(fd);
 		return fs_error_set(err, FS_EIO, "'%s' is a directory", path);
+	}
+	if (!is_stdin && !S_ISREG(st.st_mode)) {
+		close(fd);
+		return fs_error_set(err, FS_EIO, "'%s' is not a regular file", path);
 	}
 
 	r = g_new0(struct fs_mail_reader, 1);

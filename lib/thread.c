@@ -272,8 +272,7 @@ static int finish_series(struct series_priv *sp)
 	size_t i, out = 0;
 	int k, have_total = s->total > 0;
 
-	/* A cover without patches has no array (qsort takes no NULL). */
-	if (s->npatches)
+	if (s->npatches > 1) /* a cover alone has no array at all */
 		qsort(s->patches, s->npatches, sizeof(*s->patches), cmp_patch_number);
 	for (i = 0; i < s->npatches; i++) {
 		if (out && patch_number(s->patches[out - 1]) == patch_number(s->patches[i])) {

@@ -26,12 +26,151 @@ static int section_ok(const struct fs_disk_header *h, enum fsi_section s,
 	return 1;
 }
 
+/* What every element of a layer's large tables must respect, known from
+ * its header before the tables are read.  The checksum is no proof: it is
+ * not cryptographic, so a crafted file can carry a valid one.  The tables
+ * are checked in the pass that sums them (through a buffer, see below),
+ * which costs no extra read. */
+struct scan {
+	const char *map;	/* the mapping, for elements across a piece's edge */
+	const struct fs_disk_header *h;
+	uint64_t cids;		/* commit numbers (global) are below this */
+	uint64_t nrefs, nparents, nreleases, nbranches, strings_len;
+};
+
+static void scan_init(struct scan *v, const struct fsi_layer *L)
+{
+	const struct fs_disk_header *h = L->hdr;
+
+	v->map = L->map;
+	v->h = h;
+	v->cids = h->sec[SEC_COMMITS].count +
+		  ((h->flags & FS_IDX_DELTA) ? (uint64_t)h->base_commits : 0);
+	v->nrefs = h->sec[SEC_REFS].count;
+	v->nparents = h->sec[SEC_PARENTS].count;
+	v->nreleases = h->sec[SEC_RELEASES].count;
+	v->nbranches = h->sec[SEC_BRANCHES].count;
+	v->strings_len = h->sec[SEC_STRINGS].count;
+}
+
+/* Is commit id A before B?  The first eight bytes decide nearly always. */
+static inline int oid_before(const uint8_t *a, const uint8_t *b)
+{
+	uint64_t x, y;
+
+	memcpy(&x, a, 8);
+	memcpy(&y, b, 8);
+	if (x != y)
+		return __builtin_bswap64(x) < __builtin_bswap64(y);
+	return memcmp(a + 8, b + 8, 12) < 0;
+}
+
+static int commits_ok(const struct scan *v, const struct fs_disk_commit *c, size_t n,
+		      const struct fs_disk_commit *prev)
+{
+	size_t i;
+
+	for (i = 0; i < n; prev = &c[i], i++)
+		if (c[i].subject >= v->strings_len ||
+		    (uint64_t)c[i].ref_first + c[i].nrefs > v->nrefs ||
+		    (uint64_t)c[i].parent_first + c[i].nparents > v->nparents ||
+		    c[i].release >= v->nreleases || c[i].branch >= v->nbranches ||
+		    (prev && !oid_before(prev->oid, c[i].oid)))
+			return 0;
+	return 1;
+}
+
+static int refs_ok(const struct scan *v, const struct fs_disk_ref *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (r[i].keylen > 40 || r[i].kind < FS_REF_UPSTREAM ||
+		    r[i].kind > FS_REF_PREREQUISITE || r[i].source >= v->cids ||
+		    r[i].subject >= v->strings_len)
+			return 0;
+	return 1;
+}
+
+static int u32s_ok(const uint32_t *x, size_t n, uint64_t bound)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (x[i] >= bound)
+			return 0;
+	return 1;
+}
+
+static int hashes_ok(const struct fs_disk_hash *x, size_t n, const struct fs_disk_hash *prev,
+		     uint64_t bound)
+{
+	size_t i;
+
+	for (i = 0; i < n; prev = &x[i], i++)
+		if (x[i].value >= bound || (prev && prev->hash > x[i].hash))
+			return 0;
+	return 1;
+}
+
+/* Do the N elements of section S at E respect V?  PREV is the element
+ * before them, or NULL before the first, for the tables that must be
+ * sorted (a binary search in an unsorted one gives wrong answers
+ * silently).  refkeys' order is not checked: that needs the refs it
+ * points at, all of the file; a crafted order can only hide refs. */
+static int run_ok(const struct scan *v, enum fsi_section s, const void *e, size_t n,
+		  const void *prev)
+{
+	switch (s) {
+	case SEC_COMMITS: return commits_ok(v, e, n, prev);
+	case SEC_PARENTS: return u32s_ok(e, n, v->cids);
+	case SEC_REFS: return refs_ok(v, e, n);
+	case SEC_REFKEYS: return u32s_ok(e, n, v->nrefs);
+	case SEC_REFSUBJ: return hashes_ok(e, n, prev, v->nrefs);
+	case SEC_SUBJECTS: return hashes_ok(e, n, prev, v->cids);
+	default: return 1; /* the small tables: layer_consistent() walks them */
+	}
+}
+
+/* Check the elements of the large tables that start in BUF, LEN bytes of
+ * the file from OFF: the pieces of the checksum pass cover the body once,
+ * so each element is checked once.  Those whole in BUF are checked there;
+ * the one across its end, and the one before the first (for the order),
+ * in the mapping: a page or two per piece.  Returns 1 if all are good. */
+static int scan_piece(const struct scan *v, const unsigned char *buf, uint64_t off, size_t len)
+{
+	int s;
+
+	for (s = SEC_COMMITS; s <= SEC_SUBJECTS; s++) {
+		uint64_t size = fsi_section_elem[s], start = v->h->sec[s].offset;
+		uint64_t n = v->h->sec[s].count, i, j;
+		const void *prev;
+
+		if (!n || start + n * size <= off || start >= off + len)
+			continue;
+		i = off > start ? (off - start + size - 1) / size : 0;
+		/* [i, j) lie whole in BUF */
+		j = (off + len - start) / size;
+		if (j > n)
+			j = n;
+		prev = i ? v->map + start + (i - 1) * size : NULL;
+		if (j > i && !run_ok(v, s, buf + (start + i * size - off), j - i, prev))
+			return 0;
+		if (j < n && start + j * size < off + len &&
+		    !run_ok(v, s, v->map + start + j * size, 1,
+			    j ? v->map + start + (j - 1) * size : NULL))
+			return 0;
+	}
+	return 1;
+}
+
 /* fsi_checksum() of LEN bytes of FD from OFFSET, read in pieces
  * through a buffer rather than the mapping, so that a lookup's resident
  * memory stays the few pages it touches rather than the whole file.
- * Returns 0 on a read error, which no valid file has as its checksum in
- * practice. */
-static uint64_t checksum_fd(int fd, size_t offset, size_t len)
+ * Each piece is checked against V as it goes by; *BAD is set if one
+ * fails.  Returns 0 on a read error, which no valid file has as its
+ * checksum in practice. */
+static uint64_t checksum_fd(int fd, size_t offset, size_t len, const struct scan *v, int *bad)
 {
 	enum { CHUNK = 1 << 20 };
 	unsigned char *buf = malloc(CHUNK);
@@ -55,6 +194,8 @@ static uint64_t checksum_fd(int fd, size_t offset, size_t len)
 			got += (size_t)r;
 		}
 		fsi_ck_update(&ck, buf, got);
+		if (!*bad && !scan_piece(v, buf, offset + done, got))
+			*bad = 1;
 		done += got;
 	}
 	free(buf);
@@ -64,6 +205,8 @@ static uint64_t checksum_fd(int fd, size_t offset, size_t len)
 struct half_job {
 	int fd;
 	size_t offset, len;
+	const struct scan *v;
+	int bad;
 	uint64_t sum;
 };
 
@@ -71,24 +214,27 @@ static void *half_main(void *arg)
 {
 	struct half_job *j = arg;
 
-	j->sum = checksum_fd(j->fd, j->offset, j->len);
+	j->sum = checksum_fd(j->fd, j->offset, j->len, j->v, &j->bad);
 	return NULL;
 }
 
 /* The body checksum of the LEN bytes of FD from OFFSET, the second half
- * summed by another thread (or this one, if none can start). */
-static uint64_t body_checksum_fd(int fd, size_t offset, size_t len)
+ * summed by another thread (or this one, if none can start).  *BAD is set
+ * if an element fails its check against V. */
+static uint64_t body_checksum_fd(int fd, size_t offset, size_t len, const struct scan *v,
+				 int *bad)
 {
 	size_t split = (size_t)fsi_body_split(len);
-	struct half_job second = { fd, offset + split, len - split, 0 };
+	struct half_job second = { fd, offset + split, len - split, v, 0, 0 };
 	pthread_t t;
 	int threaded = pthread_create(&t, NULL, half_main, &second) == 0;
-	uint64_t first = checksum_fd(fd, offset, split);
+	uint64_t first = checksum_fd(fd, offset, split, v, bad);
 
 	if (threaded)
 		pthread_join(t, NULL);
 	else
 		half_main(&second);
+	*bad |= second.bad;
 	return fsi_body_fold(first, second.sum);
 }
 
@@ -101,16 +247,22 @@ static void layer_unmap(struct fsi_layer *L)
 
 /* Check the header of the file mapped in L (PATH, for messages): magic,
  * version, size, section table and, when VERIFY, the checksum read
- * through FD. */
+ * through FD and every element of the large tables (see struct scan). */
 static int header_ok(const struct fsi_layer *L, const char *path, int fd, int verify,
 		     struct fs_error *err)
 {
 	const struct fs_disk_header *h = L->hdr;
+	struct scan v;
+	int bad = 0;
 	size_t i;
 
 	if (memcmp(h->magic, FS_IDX_MAGIC, 8))
 		return fs_error_set(err, FS_ECORRUPT, "'%s' is not a fixscan cache", path);
-	if (h->version != FS_IDX_VERSION || h->bom != FS_IDX_BOM)
+	if (h->bom != FS_IDX_BOM)
+		return fs_error_set(err, FS_ECORRUPT,
+				    "cache '%s' was written on a machine of the other byte order",
+				    path);
+	if (h->version != FS_IDX_VERSION)
 		return fs_error_set(err, FS_ECORRUPT, "cache '%s' has format version %u, not %u",
 				    path, h->version, FS_IDX_VERSION);
 	if (h->file_size != L->map_len)
@@ -119,10 +271,14 @@ static int header_ok(const struct fsi_layer *L, const char *path, int fd, int ve
 		if (!section_ok(h, i, fsi_section_elem[i], L->map_len))
 			return fs_error_set(err, FS_ECORRUPT, "cache '%s' has a bad section table",
 					    path);
-	if (verify &&
-	    fsi_file_checksum(h, body_checksum_fd(fd, sizeof(*h), L->map_len - sizeof(*h))) !=
-	    h->checksum)
+	if (!verify)
+		return 0;
+	scan_init(&v, L);
+	if (fsi_file_checksum(h, body_checksum_fd(fd, sizeof(*h), L->map_len - sizeof(*h),
+						   &v, &bad)) != h->checksum)
 		return fs_error_set(err, FS_ECORRUPT, "cache '%s' fails its checksum", path);
+	if (bad)
+		return fs_error_set(err, FS_ECORRUPT, "cache '%s' is inconsistent", path);
 	return 0;
 }
 
@@ -197,7 +353,10 @@ static int layer_load(struct fsi_layer *L, const char *path, int verify, struct 
 	int fd, rc = 0;
 
 	memset(L, 0, sizeof(*L));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Non-blocking: a FIFO put at the path must not hang every command;
+	 * it is refused below.  The flag does not matter to a regular
+	 * file. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return fs_error_set(err, FS_ENOTFOUND, "no cache '%s'", path);
@@ -206,6 +365,10 @@ static int layer_load(struct fsi_layer *L, const char *path, int verify, struct 
 	}
 	if (fstat(fd, st) < 0) {
 		rc = fs_error_set(err, FS_EIO, "cannot stat '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		rc = fs_error_set(err, FS_ECORRUPT, "cache '%s' is not a regular file", path);
 		goto out;
 	}
 	if ((size_t)st->st_size < sizeof(struct fs_disk_header)) {

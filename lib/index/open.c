@@ -1,5 +1,6 @@
 /* fixscan: opening the index, with the cache kept up to date: the lock,
  * the up-to-date check and the update.  The only caller of the builder. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -154,6 +155,75 @@ static int take_lock(const char *cache_path, int *fd, struct fs_error *err)
 	return rc;
 }
 
+/* Is NAME a writer's temporary of the cache file named BASE: BASE or its
+ * delta, then ".tmp." and mkstemp()'s six characters (see write.c)? */
+static int is_temp_of(const char *name, const char *base)
+{
+	size_t n = strlen(base);
+
+	if (strncmp(name, base, n))
+		return 0;
+	name += n;
+	if (!strncmp(name, ".delta", 6))
+		name += 6;
+	return !strncmp(name, ".tmp.", 5) && strlen(name + 5) == 6 && !strchr(name + 5, '/');
+}
+
+/* Remove (when REMOVE) or count the temporaries of CACHE_PATH's writers.
+ * Removing is only for the holder of the lock: a live writer holds it
+ * while its temporary exists, so any found then belong to a writer that
+ * was killed before it could rename or remove its own.  Returns how many
+ * were found. */
+static int stale_temps(const char *cache_path, int remove)
+{
+	char *dir = strdup(cache_path), *slash;
+	const char *base;
+	struct dirent *de;
+	DIR *d;
+	int n = 0;
+
+	if (!dir)
+		return 0;
+	slash = strrchr(dir, '/');
+	if (slash) {
+		*slash = '\0';
+		base = slash + 1;
+	} else {
+		base = dir;
+	}
+	d = opendir(slash ? (*dir ? dir : "/") : ".");
+	while (d && (de = readdir(d))) {
+		if (!is_temp_of(de->d_name, base))
+			continue;
+		n++;
+		if (remove)
+			unlinkat(dirfd(d), de->d_name, 0);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	return n;
+}
+
+/* The fast path takes no lock; temporaries a killed writer left are
+ * removed if the lock is free right now, and otherwise by whoever takes
+ * it next. */
+static void sweep_if_idle(const char *cache_path)
+{
+	char *lock_path = NULL;
+	int fd;
+
+	if (!stale_temps(cache_path, 0) || asprintf(&lock_path, "%s.lock", cache_path) < 0)
+		return;
+	fd = open(lock_path, O_RDWR | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	free(lock_path);
+	if (fd < 0)
+		return;
+	if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+		stale_temps(cache_path, 1);
+	close(fd);
+}
+
 /* Under the lock: find the cache as another process may have left it,
  * and bring it up to date.  *OLD is the index loaded before the lock (or
  * NULL) and on success the current one. */
@@ -164,6 +234,7 @@ static int update_locked(struct fs_index **old, const struct fs_index_opts *opts
 	struct fs_error load_err = FS_ERROR_INIT;
 	int rc;
 
+	stale_temps(cache_path, 1);
 	/* Another process may have updated the cache while this one waited;
 	 * a cache renamed over it is a new file.  If not, the index loaded
 	 * before is the base of the update. */
@@ -223,6 +294,8 @@ int fs_index_open(struct fs_index **out, const struct fs_index_opts *opts,
 		if (rc == 0)
 			rc = update_locked(&old, opts, cache_path, stats, err);
 	}
+	if (rc == 0 && lock_fd < 0)
+		sweep_if_idle(cache_path);
 	if (rc == 0) {
 		stats->commits = old->ncommits;
 		stats->seconds = now_seconds() - start;

@@ -1094,6 +1094,257 @@ static void test_corrupt_cache(void **state)
 	repo_free(k.r);
 }
 
+/* Crafted caches: one field of one table set out of its bounds (or a
+ * sorted table unsorted), the checksum then recomputed with the format's
+ * own functions, as anyone can.  Each must be rebuilt, not believed. */
+enum craft { KEYLEN, REF_SOURCE, REF_KIND, REF_SUBJECT, REF_FIRST, PARENT_FIRST, PARENT,
+	     RELEASE, BRANCH, SUBJECT, REFKEY, REFSUBJ, SUBJ_VALUE, COMMIT_ORDER,
+	     HASH_ORDER, CRAFT_COUNT };
+
+#define SECP(h, buf, s) ((void *)((buf) + (h)->sec[s].offset))
+
+static void craft_field(struct fs_disk_header *h, char *buf, enum craft how)
+{
+	struct fs_disk_commit *c = SECP(h, buf, SEC_COMMITS);
+	struct fs_disk_ref *r = SECP(h, buf, SEC_REFS);
+	struct fs_disk_hash *subj = SECP(h, buf, SEC_SUBJECTS);
+	uint64_t nc = h->sec[SEC_COMMITS].count, nr = h->sec[SEC_REFS].count, i;
+
+	assert_true(nc >= 2 && nr > 0);
+	for (i = 0; i < nr; i++) {
+		switch (how) {
+		case KEYLEN: r[i].keylen = 41 + (uint8_t)i; break; /* the stack overflow */
+		case REF_SOURCE: r[i].source = 0x7fff0000u; break;
+		case REF_KIND: r[i].kind = 77; break;
+		case REF_SUBJECT: r[i].subject = 0x7fff0000u; break;
+		default: break;
+		}
+	}
+	for (i = 0; i < nc; i++) {
+		switch (how) {
+		case REF_FIRST: c[i].ref_first = 0x7fff0000u + c[i].ref_first; break;
+		case PARENT_FIRST: c[i].parent_first += 0x10000000u; break;
+		case RELEASE: c[i].release = 0xfff0; break;
+		case BRANCH: c[i].branch = 0xf0; break;
+		case SUBJECT: c[i].subject = 0x7fff0000u; break;
+		default: break;
+		}
+	}
+	switch (how) {
+	case PARENT:
+		assert_true(h->sec[SEC_PARENTS].count > 0);
+		((uint32_t *)SECP(h, buf, SEC_PARENTS))[0] = 0x7fff0000u;
+		break;
+	case REFKEY: ((uint32_t *)SECP(h, buf, SEC_REFKEYS))[nr - 1] = 0x7fff0000u; break;
+	case REFSUBJ:
+		assert_true(h->sec[SEC_REFSUBJ].count > 0);
+		((struct fs_disk_hash *)SECP(h, buf, SEC_REFSUBJ))[0].value = 0x7fff0000u;
+		break;
+	case SUBJ_VALUE: subj[h->sec[SEC_SUBJECTS].count - 1].value = 0x7fff0000u; break;
+	case COMMIT_ORDER: {
+		struct fs_disk_commit t = c[0];
+		c[0] = c[nc - 1];
+		c[nc - 1] = t;
+		break;
+	}
+	case HASH_ORDER: {
+		struct fs_disk_hash t = subj[0];
+		assert_true(h->sec[SEC_SUBJECTS].count > 1);
+		subj[0] = subj[h->sec[SEC_SUBJECTS].count - 1];
+		subj[h->sec[SEC_SUBJECTS].count - 1] = t;
+		break;
+	}
+	default: break;
+	}
+}
+
+/* Rewrite the cache file at PATH with the craft HOW (CRAFT_COUNT: none)
+ * and, unless 0, the byte-order mark BOM; then give it a valid checksum
+ * again, computed as the writer does. */
+static void craft(const char *path, enum craft how, uint32_t bom)
+{
+	struct fs_disk_header *h;
+	struct fsi_body_ck ck;
+	gchar *buf;
+	gsize len;
+
+	assert_true(g_file_get_contents(path, &buf, &len, NULL));
+	assert_true(len > sizeof(*h));
+	h = (struct fs_disk_header *)buf;
+	if (how < CRAFT_COUNT)
+		craft_field(h, buf, how);
+	if (bom)
+		h->bom = bom;
+	fsi_body_ck_init(&ck, len - sizeof(*h));
+	fsi_body_ck_update(&ck, buf + sizeof(*h), len - sizeof(*h));
+	h->checksum = fsi_file_checksum(h, fsi_body_ck_final(&ck));
+	assert_true(g_file_set_contents(path, buf, (gssize)len, NULL));
+	g_free(buf);
+}
+
+static void test_crafted_cache(void **state)
+{
+	struct kernel k;
+	struct fs_index *idx;
+	struct fs_index_stats st;
+	char *want, *got, *path, *saved;
+	int how;
+
+	build_kernel(&k, "kernel");
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	want = dump(idx);
+	path = strdup(fs_index_cache_path(idx));
+	fs_index_free(idx);
+	saved = g_strdup_printf("%s.saved", path);
+	run("cp '%s' '%s'", path, saved);
+	/* The recomputed checksum alone changes nothing. */
+	craft(path, CRAFT_COUNT, 0);
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	assert_false(st.rebuilt);
+	fs_index_free(idx);
+	for (how = 0; how < CRAFT_COUNT; how++) {
+		run("cp '%s' '%s'", saved, path);
+		craft(path, how, 0);
+		idx = open_idx(k.r->dir, NULL, false, &st);
+		if (!st.rebuilt || !strstr(st.note, "is inconsistent; rebuilding"))
+			fail_msg("craft %d: not rebuilt (note '%s')", how, st.note);
+		got = dump(idx);
+		assert_same_dump(want, got);
+		g_free(got);
+		fs_index_free(idx);
+	}
+	/* A cache of the other byte order says so. */
+	run("cp '%s' '%s'", saved, path);
+	craft(path, CRAFT_COUNT, 0x04030201u);
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	assert_true(st.rebuilt);
+	assert_non_null(strstr(st.note, "other byte order"));
+	fs_index_free(idx);
+	unlink(saved);
+	g_free(saved);
+	free(path);
+	g_free(want);
+	repo_free(k.r);
+}
+
+/* The same in a delta: its refs name commits of the cache too. */
+static void test_crafted_delta(void **state)
+{
+	struct kernel k;
+	struct fs_index *idx;
+	struct fs_index_stats st;
+	char *dpath, *want, *got;
+	int how, h, h2;
+
+	setenv("FIXSCAN_TEST_DELTA", "always", 1);
+	build_kernel(&k, "kernel");
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	dpath = g_strdup_printf("%s.delta", fs_index_cache_path(idx));
+	fs_index_free(idx);
+	h = commit(k.r, "master", k.g, "kernel: in the delta\n\nFixes: %.12s (\"drm: add widget\")\n"
+		   "Fixes: %.12s (\"mm: fix frobnicator leak\")\n", id(k.r, k.d), id(k.r, k.b));
+	h2 = commit(k.r, "master", h, "kernel: more in the delta\n\nFixes: %.12s (\"x\")\n",
+		    id(k.r, h));
+	repo_flush(k.r);
+	want = rebuilt_dump(k.r->dir);
+	for (how = 0; how < CRAFT_COUNT; how++) {
+		if (how == HASH_ORDER || how == REFSUBJ)
+			continue; /* too few entries in a two-commit delta */
+		/* a cache without the two commits, then a delta with them */
+		run("cd '%s' && git update-ref refs/heads/master %s", k.r->dir, id(k.r, k.g));
+		fs_index_free(open_idx(k.r->dir, NULL, true, &st));
+		run("cd '%s' && git update-ref refs/heads/master %s", k.r->dir, id(k.r, h2));
+		fs_index_free(open_idx(k.r->dir, NULL, false, &st));
+		assert_false(st.rebuilt);
+		assert_int_equal(access(dpath, F_OK), 0);
+		craft(dpath, how, 0);
+		idx = open_idx(k.r->dir, NULL, false, &st);
+		if (!st.rebuilt || !strstr(st.note, ".delta' is inconsistent"))
+			fail_msg("craft %d: not rebuilt (note '%s')", how, st.note);
+		got = dump(idx);
+		assert_same_dump(want, got);
+		g_free(got);
+		fs_index_free(idx);
+	}
+	unsetenv("FIXSCAN_TEST_DELTA");
+	g_free(want);
+	g_free(dpath);
+	repo_free(k.r);
+}
+
+/* A writer killed before its rename leaves its temporary: the next open
+ * removes it, on the fast path (the lock free) as on an update. */
+static void test_stale_temps(void **state)
+{
+	struct kernel k;
+	struct fs_index *idx;
+	struct fs_index_stats st;
+	char *t1, *t2, *other;
+	const char *path;
+
+	build_kernel(&k, "kernel");
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	path = fs_index_cache_path(idx);
+	t1 = g_strdup_printf("%s.tmp.AbC123", path);
+	t2 = g_strdup_printf("%s.delta.tmp.zz9Z_x", path);
+	other = g_strdup_printf("%s.tmp.notours", path);
+	fs_index_free(idx);
+	run("echo torn > '%s'; echo torn > '%s'; echo keep > '%s'", t1, t2, other);
+	fs_index_free(open_idx(k.r->dir, NULL, false, &st));
+	assert_false(st.rebuilt);
+	assert_int_not_equal(access(t1, F_OK), 0);
+	assert_int_not_equal(access(t2, F_OK), 0);
+	assert_int_equal(access(other, F_OK), 0);
+	/* and under the lock, on an update */
+	run("echo torn > '%s'", t1);
+	commit(k.r, "master", k.g, "kernel: one more\n");
+	repo_flush(k.r);
+	fs_index_free(open_idx(k.r->dir, NULL, false, &st));
+	assert_int_equal(st.new_commits, 1);
+	assert_int_not_equal(access(t1, F_OK), 0);
+	g_free(t1);
+	g_free(t2);
+	g_free(other);
+	repo_free(k.r);
+}
+
+/* A FIFO at the cache path (or its delta's) must not block the open: it
+ * is no cache, and is replaced by one. */
+static void test_fifo_cache(void **state)
+{
+	struct kernel k;
+	struct fs_index *idx;
+	struct fs_index_stats st;
+	char *path, *dpath, *want, *got;
+	int i;
+
+	build_kernel(&k, "kernel");
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	path = strdup(fs_index_cache_path(idx));
+	dpath = g_strdup_printf("%s.delta", path);
+	want = dump(idx);
+	fs_index_free(idx);
+	alarm(60); /* a hang fails the test instead of blocking the suite */
+	for (i = 0; i < 2; i++) {
+		const char *at = i ? dpath : path;
+		unlink(at);
+		assert_int_equal(mkfifo(at, 0600), 0);
+		idx = open_idx(k.r->dir, NULL, false, &st);
+		assert_true(st.rebuilt);
+		assert_non_null(strstr(st.note, "not a regular file"));
+		got = dump(idx);
+		assert_same_dump(want, got);
+		g_free(got);
+		fs_index_free(idx);
+		assert_int_not_equal(access(dpath, F_OK), 0);
+	}
+	alarm(0);
+	g_free(want);
+	g_free(dpath);
+	free(path);
+	repo_free(k.r);
+}
+
 /* One update of the kernel history, checked against a rebuild.  DELTA
  * "always": the update is written as a delta beside the cache, which is
  * left as it was; "never": one new cache. */
@@ -2030,6 +2281,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_in_branch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cache_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_corrupt_cache, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_crafted_cache, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_crafted_delta, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stale_temps, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fifo_cache, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_incremental_equals_rebuild, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trim, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fix_named_twice, setup, teardown),

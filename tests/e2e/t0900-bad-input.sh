@@ -1,0 +1,109 @@
+#!/bin/sh
+# Hostile input, end to end: every file in tests/data/bad/ (and a
+# directory and a FIFO made here) through fixscan parse and fixscan check,
+# each under a timeout.  tests/data/bad/MANIFEST gives, per input, the
+# exit status of each command and the pattern its stderr must match: one
+# line "fixscan: ..." naming the file or message, or "-" for nothing on
+# stderr (a clean result).  Never a crash, a hang, a sanitizer report, a
+# GLib warning or a draft left behind.  Also a --since that reaches back
+# before 1970.
+. "$(dirname "$0")/lib.sh"
+. "$SRC/tests/e2e/lib-notmuch.sh"
+
+BAD=$SRC/tests/data/bad
+TIMEOUT=${FIXSCAN_BAD_TIMEOUT:-60}
+
+python3 "$SRC/scripts/gen-kernel.py" sample "$TRASH/kernel" >/dev/null || exit 1
+# The store holds the cover letter without patches and the 0/0 mail, so
+# check goes on to sort a thread with no patch in it.
+mkdir -p "$TRASH/src/bad/cur" || exit 1
+sed 1d "$BAD/mbox-cover-only.mbox" >"$TRASH/src/bad/cur/1.cover:2,S" || exit 1
+sed 's/^Message-Id: .*/Message-Id: <zero-of-zero@example.org>/' "$BAD/numbering-0-0.eml" \
+	>"$TRASH/src/bad/cur/2.zero:2,S" || exit 1
+setup_notmuch "$TRASH/mail" "$TRASH/src/bad" "$SRC/maildirs/review-4.5" || exit 1
+"$FIXSCAN" index --repo kernel >/dev/null 2>&1 || exit 1
+mkdir adir && mkfifo afifo || exit 1
+find "$TRASH/mail" -type f ! -path '*/.notmuch/*' | sort | xargs md5sum >mail.before
+
+# run_one CMD FILE RC PATTERN: CMD on FILE exits RC and its stderr is
+# PATTERN ("%f" in it stands for FILE).
+run_one() {
+	timeout "$TIMEOUT" "$FIXSCAN" $1 "$2" >out 2>err
+	rc=$?
+	cat err
+	if [ "$rc" -eq 124 ]; then
+		echo "hung"
+		return 1
+	fi
+	if [ "$rc" -ne "$3" ]; then
+		echo "exit $rc, want $3"
+		return 1
+	fi
+	if grep -E -q 'AddressSanitizer|LeakSanitizer|runtime error|CRITICAL|WARNING|Segmentation' err; then
+		return 1
+	fi
+	if [ "$4" = "-" ]; then
+		test ! -s err
+		return
+	fi
+	pat=$(printf '%s' "$4" | sed "s|%f|$2|g")
+	test "$(wc -l <err)" -eq 1 && grep -E -q "$pat" err
+}
+
+# Each line: file, parse exit, parse stderr, check exit, check stderr
+# (tab-separated).  "@dir" and "@fifo" are made here.
+while IFS='	' read -r file prc ppat crc cpat; do
+	case $file in '#'*|'') continue ;; esac
+	case $file in
+	@dir) f=adir ;;
+	@fifo) f=afifo ;;
+	*) f=$BAD/$file
+	   [ -f "$f" ] || { echo "# MANIFEST names a missing file: $file"; exit 1; } ;;
+	esac
+	# the bodies see the loop's variables: they run here, in a subshell
+	test_expect_success "parse $file" 'run_one "parse --json" "$f" "$prc" "$ppat"'
+	test_expect_success "check $file" 'run_one "check --repo kernel" "$f" "$crc" "$cpat"'
+
+done <"$BAD/MANIFEST"
+
+test_expect_success 'every input is in the MANIFEST' '
+	for f in "$BAD"/*; do
+		n=$(basename "$f")
+		[ "$n" = MANIFEST ] && continue
+		grep -q "^$n	" "$BAD/MANIFEST" || { echo "not listed: $n"; exit 1; }
+	done
+'
+
+test_expect_success 'at least 40 inputs' '
+	test "$(grep -c "^[^#]" "$BAD/MANIFEST")" -ge 40
+'
+
+test_expect_success 'the cover without patches is sorted, not crashed on' '
+	timeout "$TIMEOUT" "$FIXSCAN" check --repo kernel --thread "$TRASH/src/bad/cur/1.cover:2,S" >out 2>err
+	rc=$?
+	cat err
+	test "$rc" -le 2 && test "$(wc -l <err)" -le 1 &&
+	! grep -E -q "Sanitizer|runtime error|CRITICAL" err
+'
+
+test_expect_success 'no mail changed, none added' '
+	find "$TRASH/mail" -type f ! -path "*/.notmuch/*" | sort | xargs md5sum >mail.after &&
+	test_cmp mail.before mail.after
+'
+
+test_expect_success 'digest --since before 1970 takes all the mail' '
+	timeout "$TIMEOUT" "$FIXSCAN" digest --repo kernel --since 100000d >d.txt 2>err
+	rc=$?
+	cat err
+	test "$rc" -le 1 && test ! -s err &&
+	grep -q "^stable review digest: .* since 1970-01-01" d.txt
+'
+
+test_expect_success 'digest --since @-5 and 1900-01-01 too' '
+	timeout "$TIMEOUT" "$FIXSCAN" digest --repo kernel --since @-5 >d1.txt 2>err1 ; r1=$?
+	timeout "$TIMEOUT" "$FIXSCAN" digest --repo kernel --since 1900-01-01 >d2.txt 2>err2 ; r2=$?
+	cat err1 err2
+	test "$r1" -le 1 && test "$r2" -le 1 && test ! -s err1 && test ! -s err2
+'
+
+test_done
