@@ -98,7 +98,8 @@ int fs_finding_kind_from_name(const char *name)
 
 bool fs_finding_kind_is_problem(enum fs_finding_kind kind)
 {
-	return kind != FS_FIND_FIX_PRESENT;
+	/* A fix in the branch or in this series is covered: nothing to do. */
+	return kind != FS_FIND_FIX_PRESENT && kind != FS_FIND_FIX_QUEUED;
 }
 
 bool fs_finding_is_problem(const struct fs_finding *f)
