@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -88,6 +89,28 @@ bool cli_stdout_is_tty(void)
 	return stdout_tty;
 }
 
+/* The terminal's width, taken at the first call: main asks before the
+ * pager takes standard output. */
+static int term_width = -1;
+
+int cli_term_width(void)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	char *end;
+	long n;
+
+	if (term_width > 0)
+		return term_width;
+	/* git's order: $COLUMNS, then the terminal, then 80. */
+	term_width = 80;
+	if (env && *env && (n = strtol(env, &end, 10)) > 0 && !*end && n < 10000)
+		term_width = (int)n;
+	else if (isatty(STDOUT_FILENO) && !ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col)
+		term_width = ws.ws_col;
+	return term_width;
+}
+
 /* Whether NAME is an executable in a directory of $PATH. */
 static bool on_path(const char *name)
 {
@@ -123,6 +146,9 @@ int cli_start_pager(void)
 	const char *pager = getenv("FIXSCAN_PAGER");
 	int fds[2];
 
+	/* The width is that of the terminal, which the pager is about to
+	 * take. */
+	cli_term_width();
 	if (!cli_stdout_is_tty() || pager_pid)
 		return 0;
 	if (!pager)
@@ -518,47 +544,68 @@ char *cli_id_query(const char *message_id)
 
 /* ---- output -------------------------------------------------------------- */
 
-/* Print one line of TEXT wrapped at WIDTH columns (bytes; good enough
- * for the mostly ASCII text of reports).  Continuation lines are indented
- * four columns deeper than the line itself.  A word longer than the width
- * (a URL) is left whole. */
+/* The columns the byte at P takes: none for a colour code (ESC [ ... m,
+ * skipped whole: *SKIP gets its length) or a UTF-8 continuation byte,
+ * else one.  Good enough for the mostly ASCII text of reports. */
+static size_t byte_columns(const char *p, const char *end, size_t *skip)
+{
+	const char *q = p + 2;
+
+	*skip = 1;
+	if (p[0] == '\033' && p + 1 < end && p[1] == '[') {
+		while (q < end && !(*q >= 0x40 && *q <= 0x7e))
+			q++;
+		*skip = (size_t)(q < end ? q + 1 - p : end - p);
+		return 0;
+	}
+	return ((unsigned char)*p & 0xc0) == 0x80 ? 0 : 1;
+}
+
+/* Where to end the piece of LINE from START that fits ROOM columns: the
+ * last space within it (not in the leading indent NOINDENT bytes), else
+ * the first after it, else the end. */
+static size_t wrap_break(const char *line, size_t len, size_t start, size_t room, size_t noindent)
+{
+	size_t i = start, col = 0, brk = 0, skip;
+
+	while (i < len) {
+		size_t w = byte_columns(line + i, line + len, &skip);
+		if (line[i] == ' ' && i > noindent) {
+			if (col > room && brk)
+				return brk;
+			brk = i;
+			if (col > room)
+				return brk;
+		}
+		col += w;
+		i += skip;
+	}
+	return col > room && brk ? brk : len;
+}
+
+/* Print one line of TEXT wrapped at WIDTH columns.  Continuation lines
+ * are indented four columns deeper than the line itself.  A word longer
+ * than the width (a URL) is left whole.  Colour codes take no column and
+ * are never split: a break is only ever at a space. */
 static void print_wrapped_line(FILE *out, const char *line, size_t len, int width)
 {
-	size_t indent = 0, col, start = 0;
+	size_t indent = 0, start = 0, col;
 	int first = 1;
 
 	while (indent < len && line[indent] == ' ')
 		indent++;
-	if (width <= 0 || len <= (size_t)width) {
-		fprintf(out, "%.*s\n", (int)len, line);
-		return;
-	}
-	while (start < len) {
+	while (start < len || first) {
 		size_t lead = first ? 0 : indent + 4;
-		size_t room = (size_t)width > lead + 20 ? (size_t)width - lead : 20;
-		size_t brk = len, i;
+		size_t room = width <= 0 ? (size_t)-1 :
+			      (size_t)width > lead + 20 ? (size_t)width - lead : 20;
+		size_t brk;
 
 		if (!first)
 			while (start < len && line[start] == ' ')
 				start++;
-		if (start >= len)
+		if (start >= len && !first)
 			break;
-		if (len - start > room) {
-			/* The last space within the room, else the first
-			 * after it. */
-			brk = 0;
-			for (i = start + room; i > start; i--) {
-				if (line[i] == ' ' && (first ? i > indent : 1)) {
-					brk = i;
-					break;
-				}
-			}
-			if (!brk) {
-				for (i = start + room; i < len && line[i] != ' '; i++)
-					;
-				brk = i;
-			}
-		}
+		brk = wrap_break(line, len, start, room, first ? indent : 0);
 		for (col = 0; col < lead; col++)
 			fputc(' ', out);
 		fprintf(out, "%.*s\n", (int)(brk - start), line + start);

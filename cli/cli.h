@@ -52,6 +52,11 @@ int cli_repo_path(const char *flag, char **out, struct fs_error *err);
  * a pager took it). */
 bool cli_stdout_is_tty(void);
 
+/* The width to wrap text output at: $COLUMNS when set, else the
+ * terminal's width when standard output is one (asked before a pager
+ * takes it), else 80. */
+int cli_term_width(void);
+
 /* Start the pager for standard output when it is a terminal: $FIXSCAN_PAGER,
  * else $PAGER, else less, with LESS=FRX when LESS is unset (git's way: a
  * short output stays on the screen, colours pass).  "cat" or "" means
@@ -158,7 +163,8 @@ void cli_free_threads(struct fs_thread **threads, size_t n);
 char *cli_id_query(const char *message_id);
 
 /* Print TEXT (lines separated by '\n') on OUT with each line wrapped at
- * WIDTH columns, continuation lines indented four columns deeper. */
+ * WIDTH columns (0: not wrapped), continuation lines indented four
+ * columns deeper.  Colour codes count no column and are kept whole. */
 void cli_print_wrapped(FILE *out, const char *text, int width);
 
 /* The notmuch config value of KEY (camelCase, "fixscan.draftTags"), or

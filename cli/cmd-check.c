@@ -50,7 +50,8 @@ static const char usage_text[] =
 	"    -h, --help       show this help\n"
 	"\n"
 	"A message that is not a stable patch gets one line saying so.\n"
-	"Exit status: 0 no findings, 1 findings, 2 trouble.\n";
+	"Exit status: 0 nothing that asks for action, 1 findings that do,\n"
+	"2 trouble.\n";
 
 /* Print the text report of R to stdout, wrapped; ALL lists patches
  * without findings too.  Returns R's number of problems, or -1. */

@@ -170,8 +170,10 @@ static void text_digest(FILE *out, const struct fs_digest *d, time_t since)
 		const struct fs_review *r = ds->r;
 		const char *id = fs_patch_message_id(rk->rp->patch);
 
-		fprintf(out, "\n%zu. [score %d] %s %03d/%03d %s\n", i + 1, rk->score,
-			series_release(ds), rk->rp->index,
+		int w = fs_report_number_width(r->series);
+
+		fprintf(out, "\n%zu. [score %d] %s %0*d/%0*d %s\n", i + 1, rk->score,
+			series_release(ds), w, rk->rp->index, w,
 			r->series->total > 0 ? r->series->total : 0, fs_patch_title(rk->rp->patch));
 		fprintf(out, "  release %s (%s)", ds->s->release ? ds->s->release : "unknown",
 			r->branch);
@@ -185,7 +187,7 @@ static void text_digest(FILE *out, const struct fs_digest *d, time_t since)
 			char *line;
 			if (f->ignored)
 				continue;
-			line = fs_report_finding_line(r, f);
+			line = fs_report_finding_line(r, f, false);
 			fprintf(out, "  %s\n", line);
 			g_free(line);
 		}
@@ -219,6 +221,7 @@ static int json_digest(FILE *out, const struct fs_digest *d, time_t since,
 	int rc;
 
 	fs_json_begin_object(b);
+	fs_json_int(b, "format_version", FS_JSON_FORMAT_VERSION);
 	fs_json_str(b, "since", iso);
 	fs_json_str(b, "query", query);
 	fs_json_member(b, "series");
@@ -270,7 +273,8 @@ static int json_digest(FILE *out, const struct fs_digest *d, time_t since,
 			char *line;
 			if (f->ignored)
 				continue;
-			line = fs_report_finding_line(r, f);
+			/* The whole line, evidence too: a program may show it. */
+			line = fs_report_finding_line(r, f, true);
 			fs_json_begin_object(b);
 			fs_json_str(b, "kind", fs_finding_kind_name(f->kind));
 			fs_json_int(b, "weight", fs_digest_finding_weight(f));

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "fixscan/json.h"
+#include "fixscan/report.h"
 
 #include "cli.h"
 #include "fixscan/text.h"
@@ -130,6 +131,7 @@ static void print_json(const struct fs_patch *p)
 	size_t n;
 
 	fs_json_begin_object(b);
+	fs_json_int(b, "format_version", FS_JSON_FORMAT_VERSION);
 	json_str(b, "file", fs_patch_file(p));
 	json_str(b, "message_id", fs_patch_message_id(p));
 	json_str(b, "subject", fs_patch_subject(p));

@@ -33,6 +33,11 @@ static const char usage_text[] =
 	"                     the mails)\n"
 	"    --json           one JSON object per series, one per line\n"
 	"    --all            list every patch, also those without findings\n"
+	"    -v, --verbose    also how each commit was found ([prefix]: by an\n"
+	"                     abbreviated id; [stable id]) and fix chains\n"
+	"    --short          one line per flagged patch, most serious first\n"
+	"    -q, --quiet      print the summary line only; the exit status says\n"
+	"                     the rest\n"
 	"    --ignore FILE    pairs to silence (default: fixscan.ignore, or\n"
 	"                     $XDG_CONFIG_HOME/fixscan/ignore)\n"
 	"    --no-reports     do not search the store for regression reports\n"
@@ -49,7 +54,9 @@ static const char usage_text[] =
 	"                     on a terminal, unless NO_COLOR is set)\n"
 	"    -h, --help       show this help\n"
 	"\n"
-	"Exit status: 0 no findings, 1 findings, 2 trouble.\n";
+	"Text is wrapped at the terminal's width ($COLUMNS, else 80).\n"
+	"Exit status: 0 nothing that asks for action, 1 findings that do,\n"
+	"2 trouble.\n";
 
 /* The Message-Id in a lore or lkml archive link, the form reviewers
  * paste: https://lore.kernel.org/r/<id>, .../all/<id>/, .../<list>/<id>/T/
@@ -236,6 +243,26 @@ static bool message_known(struct fs_store *store, const char *msgid)
 	return known;
 }
 
+/* The text report of R on stdout, wrapped at the terminal's width: the
+ * library writes whole lines, the wrapping is the terminal's business. */
+static int print_text(const struct fs_review *r, const struct fs_report_opts *popts)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	int rc;
+
+	if (!mem)
+		return -1;
+	rc = fs_report_text(mem, r, popts);
+	if (fclose(mem) || rc < 0) {
+		free(buf);
+		return -1;
+	}
+	cli_print_wrapped(stdout, buf, popts->width);
+	free(buf);
+	return 0;
+}
 
 /* Review every series of THREADS, print each report, and add the drafts
  * each asks for to DL when ME is given.  Returns the number of series
@@ -268,12 +295,12 @@ static size_t review_threads(struct cli_ctx *c, struct fs_thread **threads, size
 				continue;
 			}
 			cli_clone_age_notice(c, r, &said);
-			if (reviewed && !json)
+			if (reviewed && !json && popts->mode != FS_REPORT_QUIET)
 				putchar('\n');
 			if (json)
 				fs_report_json(stdout, r);
-			else
-				fs_report_text(stdout, r, popts);
+			else if (print_text(r, popts) < 0)
+				*trouble = true;
 			if (r->problems)
 				*problems = true;
 			if (me && fs_drafts_build(dl, r, me, mode, now, &one) < 0) {
@@ -302,6 +329,9 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		{ "drafts-dir", required_argument, NULL, 'O' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "color", optional_argument, NULL, 'c' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "short", no_argument, NULL, 's' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -323,7 +353,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	cli_ctx_init(&ctx);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hvq", options, NULL)) != -1) {
 		switch (c) {
 		case 'r': ctx.repo_flag = optarg; break;
 		case 'b': ctx.ropts.branch = optarg; break;
@@ -343,6 +373,9 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		case 'O': drafts = 1; drafts_dir_flag = optarg; break;
 		case 'n': drafts = 1; dry_run = 1; break;
 		case 'c': color_when = optarg ? optarg : "always"; break;
+		case 'v': popts.verbose = true; break;
+		case 's': popts.mode = FS_REPORT_SHORT; break;
+		case 'q': popts.mode = FS_REPORT_QUIET; break;
 		case 'h': fputs(usage_text, stdout); return FS_EXIT_CLEAN;
 		default:
 			return cli_usage_error(argv[0], "unknown option '%s'", argv[optind - 1]);
@@ -362,6 +395,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		rc = fs_error_set(err, FS_EUSAGE, "review: --color takes always, never or auto, not '%s'",
 				  color_when);
 	popts.color = color > 0;
+	popts.width = cli_term_width();
 	if (rc == 0)
 		rc = cli_ctx_open_store(&ctx, false, err);
 	if (rc < 0)

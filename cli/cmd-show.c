@@ -8,6 +8,7 @@
 #include "fixscan/text.h"
 #include "fixscan/index.h"
 #include "fixscan/json.h"
+#include "fixscan/report.h"
 
 static const char usage_text[] =
 	"usage: fixscan show [--repo PATH] [--no-update] [--json] COMMIT...\n"
@@ -123,6 +124,7 @@ static void print_json(struct fs_json *b, const struct fs_index *idx, fs_cid c)
 	fs_cid up;
 
 	fs_json_begin_object(b);
+	fs_json_int(b, "format_version", FS_JSON_FORMAT_VERSION);
 	json_commit_ref(b, idx, c);
 	up = fs_index_upstream_of(idx, c);
 	fs_json_member(b, "upstream");

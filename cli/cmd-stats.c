@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "fixscan/index.h"
 #include "fixscan/json.h"
+#include "fixscan/report.h"
 #include "fixscan/stats.h"
 
 static const char usage_text[] =
@@ -166,6 +167,7 @@ static void print_json(struct fs_stats **rows, int n)
 	int i;
 
 	fs_json_begin_object(b);
+	fs_json_int(b, "format_version", FS_JSON_FORMAT_VERSION);
 	fs_json_member(b, "rows");
 	fs_json_begin_array(b);
 	for (i = 0; i < n; i++) {

@@ -17,6 +17,7 @@
 
 #include "fixscan/draft.h"
 #include "fixscan/findings.h"
+#include "fixscan/report.h"
 
 #define WRAP 72
 
@@ -163,6 +164,13 @@ static char *commit_ref(const char *hex, const char *subject)
 static int series_total(const struct fs_review *r)
 {
 	return r->series && r->series->total > 0 ? r->series->total : 0;
+}
+
+/* The width of NN and MM as the subjects write them ("03/24"), so that
+ * a draft names a patch the way the thread does. */
+static int series_width(const struct fs_review *r)
+{
+	return r->series ? fs_report_number_width(r->series) : 2;
 }
 
 /* The index of the patch (in R) whose upstream commit is HEX, or -1. */
@@ -355,8 +363,8 @@ static void add_chain_note(GString *s, const struct fs_review_patch *rp,
 	g_string_append_printf(s, "    which %s %.12s", f->evidence != FS_FEV_REVERT ? "fixes" : "reverts",
 			       prev);
 	if (q)
-		g_string_append_printf(s, ", queued here as %03d/%03d", q->series_index,
-				       series_total(r));
+		g_string_append_printf(s, ", queued here as %0*d/%0*d", series_width(r),
+				       q->series_index, series_width(r), series_total(r));
 	else if (listed)
 		g_string_append(s, " above");
 	g_string_append_c(s, '\n');
@@ -412,8 +420,8 @@ static void para_fix_queued(GString *s, const struct fs_review *r, const struct 
 {
 	char *ref = commit_ref(f->commit, f->subject);
 
-	add_paraf(s, "Its follow-up fix %s is queued as %03d/%03d, so that one is covered.",
-		  ref, f->series_index, series_total(r));
+	add_paraf(s, "Its follow-up fix %s is queued as %0*d/%0*d, so that one is covered.",
+		  ref, series_width(r), f->series_index, series_width(r), series_total(r));
 	g_free(ref);
 }
 
@@ -624,8 +632,8 @@ static void para_duplicate_in_series(GString *s, const struct fs_review *r,
 {
 	char *ref = commit_ref(f->commit, f->subject);
 
-	add_paraf(s, "This is the same upstream commit as %03d/%03d of this series:",
-		  f->series_index, series_total(r));
+	add_paraf(s, "This is the same upstream commit as %0*d/%0*d of this series:",
+		  series_width(r), f->series_index, series_width(r), series_total(r));
 	g_string_append_printf(s, "  %s\n\n", ref);
 	add_para(s, "so one of the two looks like a duplicate. Please drop this one.");
 	g_free(ref);
@@ -822,8 +830,8 @@ static void add_summary_item(GString *s, const struct fs_review *r,
 				       f->cause == FS_CAUSE_REVERT_TARGET ? "reverts" : "fixes", ref, branch);
 		break;
 	case FS_FIND_DUPLICATE_IN_SERIES:
-		g_string_append_printf(s, "    %s again, as %03d/%03d\n", ref,
-				       f->series_index, series_total(r));
+		g_string_append_printf(s, "    %s again, as %0*d/%0*d\n", ref, series_width(r),
+				       f->series_index, series_width(r), series_total(r));
 		break;
 	case FS_FIND_REVERTED_IN_STABLE: {
 		char *other = fs_draft_clean_line(f->branch);
@@ -864,7 +872,7 @@ static void add_summary_item(GString *s, const struct fs_review *r,
 char *fs_draft_summary_body(const struct fs_review *r, bool patch_replies)
 {
 	const struct fs_patch *cover = r->series ? r->series->cover : NULL;
-	int total = series_total(r);
+	int total = series_total(r), w = series_width(r);
 	size_t g, i, k, listed = 0;
 	GString *s;
 	char *line, *branch, *base;
@@ -901,7 +909,8 @@ char *fs_draft_summary_body(const struct fs_review *r, bool patch_replies)
 				}
 				if (!patch_line) {
 					char *title = fs_draft_clean_line(fs_patch_title(rp->patch));
-					g_string_append_printf(s, "  %03d/%03d %s\n", rp->index, total, title);
+					g_string_append_printf(s, "  %0*d/%0*d %s\n", w, rp->index, w, total,
+							       title);
 					g_free(title);
 					patch_line = true;
 					listed++;
@@ -1201,14 +1210,14 @@ int fs_drafts_build(struct fs_drafts *out, const struct fs_review *r,
 		    const struct fs_identity *me, enum fs_draft_mode mode,
 		    time_t now, struct fs_error *err)
 {
-	int added = 0, rc, total = series_total(r);
+	int added = 0, rc, total = series_total(r), w = series_width(r);
 	size_t i;
 
 	if (mode != FS_DRAFTS_PATCHES && r->series && r->series->cover) {
 		char *body = fs_draft_summary_body(r, mode == FS_DRAFTS_ALL);
 
 		if (body) {
-			char *label = g_strdup_printf("%03d/%03d %s", 0, total,
+			char *label = g_strdup_printf("%0*d/%0*d %s", w, 0, w, total,
 						      fs_patch_subject(r->series->cover));
 			rc = append_draft(out, r->series->cover, me, "summary", label, body, now, err);
 			g_free(label);
@@ -1226,7 +1235,8 @@ int fs_drafts_build(struct fs_drafts *out, const struct fs_review *r,
 
 		if (!body)
 			continue;
-		label = g_strdup_printf("%03d/%03d %s", rp->index, total, fs_patch_title(rp->patch));
+		label = g_strdup_printf("%0*d/%0*d %s", w, rp->index, w, total,
+					fs_patch_title(rp->patch));
 		rc = append_draft(out, rp->patch, me, "patch", label, body, now, err);
 		g_free(label);
 		g_free(body);

@@ -98,7 +98,8 @@ int fs_finding_kind_from_name(const char *name)
 
 bool fs_finding_kind_is_problem(enum fs_finding_kind kind)
 {
-	return kind != FS_FIND_FIX_PRESENT;
+	/* A fix in the branch or in this series is covered: nothing to do. */
+	return kind != FS_FIND_FIX_PRESENT && kind != FS_FIND_FIX_QUEUED;
 }
 
 bool fs_finding_is_problem(const struct fs_finding *f)
@@ -395,6 +396,19 @@ static void check_applied(struct judge *j, fs_cid u)
 }
 
 /* An earlier patch of the series that carries U already. */
+/* The digits of the series' largest number: the judge sees no subject,
+ * so "03" for a series of 27 as the report writes it (at least two). */
+static int entry_width(const struct fs_findings_ctx *ctx)
+{
+	int top = 0;
+	size_t i;
+
+	for (i = 0; i < ctx->nseries; i++)
+		if (ctx->series[i].index > top)
+			top = ctx->series[i].index;
+	return top >= 100 ? snprintf(NULL, 0, "%d", top) : 2;
+}
+
 static void check_series_duplicate(struct judge *j, fs_cid u)
 {
 	size_t i, k;
@@ -417,7 +431,8 @@ static void check_series_duplicate(struct judge *j, fs_cid u)
 	if (!f)
 		return;
 	f->series_index = first;
-	set_note(j, f, fmt("patch %03d of this series carries the same upstream commit", first));
+	set_note(j, f, fmt("patch %0*d of this series carries the same upstream commit",
+			   entry_width(j->ctx), first));
 }
 
 static void set_chain(struct judge *j, struct fs_finding *f, fs_cid root,

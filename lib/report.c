@@ -32,6 +32,62 @@ static const char *kind_color(enum fs_finding_kind k)
 	}
 }
 
+/* ---- numbers and helpers ----------------------------------------------- */
+
+int fs_report_subject_number_width(const char *subject)
+{
+	const char *p = subject ? strchr(subject, '[') : NULL;
+	const char *close = p ? strchr(p, ']') : NULL;
+	int n = 0;
+
+	if (!close)
+		return 0;
+	/* The first NN/MM inside the [PATCH ...] bracket. */
+	for (; p < close; p++) {
+		if (*p != '/' || !g_ascii_isdigit(p[-1]) || !g_ascii_isdigit(p[1]))
+			continue;
+		for (p++; g_ascii_isdigit(*p); p++)
+			n++;
+		return n;
+	}
+	return 0;
+}
+
+int fs_report_number_width(const struct fs_thread_series *s)
+{
+	int w = 0, total = s->total > 0 ? s->total : 0;
+
+	if (s->cover)
+		w = fs_report_subject_number_width(fs_patch_subject(s->cover));
+	if (!w && s->npatches)
+		w = fs_report_subject_number_width(fs_patch_subject(s->patches[0]));
+	if (!w)
+		w = snprintf(NULL, 0, "%d", total);
+	return w;
+}
+
+char *fs_report_ellipsize(const char *text, size_t cols)
+{
+	const char *end;
+
+	if (g_utf8_strlen(text, -1) <= (glong)cols)
+		return g_strdup(text);
+	if (cols <= 3)
+		return g_strndup("...", cols);
+	end = g_utf8_offset_to_pointer(text, (glong)cols - 3);
+	return g_strdup_printf("%.*s...", (int)(end - text), text);
+}
+
+/* "03/27": NN/MM of R's series, as wide as its subjects write them. */
+static void add_number(GString *s, const struct fs_review *r, int nn)
+{
+	int w = fs_report_number_width(r->series);
+
+	g_string_append_printf(s, "%0*d/%0*d", w, nn, w, r->series->total > 0 ? r->series->total : 0);
+}
+
+/* ---- one finding ------------------------------------------------------- */
+
 static void add_commit(GString *s, const char *hex, const char *subject)
 {
 	g_string_append_printf(s, " %.12s", hex);
@@ -39,22 +95,24 @@ static void add_commit(GString *s, const char *hex, const char *subject)
 		g_string_append_printf(s, " (\"%s\")", subject);
 }
 
-static void add_evidence(GString *s, const struct fs_finding *f)
+/* How the commit was found.  A subject match is always told: the id may
+ * be wrong.  The others only with VERBOSE: they are sound. */
+static void add_evidence(GString *s, const struct fs_finding *f, bool verbose)
 {
 	if (f->evidence == FS_FEV_SUBJECT)
 		g_string_append(s, " [matched by subject only]");
-	else if (f->evidence == FS_FEV_PREFIX || f->evidence == FS_FEV_STABLE)
+	else if (verbose && (f->evidence == FS_FEV_PREFIX || f->evidence == FS_FEV_STABLE))
 		g_string_append_printf(s, " [%s]", fs_finding_evidence_name(f->evidence));
 }
 
-char *fs_report_finding_line(const struct fs_review *r, const struct fs_finding *f)
+/* The words after the commit for the kinds about a commit of the index. */
+static void add_commit_kind(GString *s, const struct fs_review *r, const struct fs_finding *f)
 {
-	GString *s = g_string_new(fs_finding_kind_name(f->kind));
 	const char *rel = f->release;
 
+	add_commit(s, f->commit, f->subject);
 	switch (f->kind) {
 	case FS_FIND_FIX_MISSING:
-		add_commit(s, f->commit, f->subject);
 		if (f->note)
 			g_string_append_printf(s, ", %s", f->note);
 		else
@@ -62,12 +120,10 @@ char *fs_report_finding_line(const struct fs_review *r, const struct fs_finding 
 					       rel ? "in " : "", rel ? rel : "(unreleased)", r->branch);
 		break;
 	case FS_FIND_FIX_QUEUED:
-		add_commit(s, f->commit, f->subject);
-		g_string_append_printf(s, " is queued as %03d/%03d", f->series_index,
-				       r->series->total > 0 ? r->series->total : 0);
+		g_string_append(s, " is queued as ");
+		add_number(s, r, f->series_index);
 		break;
 	case FS_FIND_FIX_PRESENT:
-		add_commit(s, f->commit, f->subject);
 		if (f->stable_commit)
 			g_string_append_printf(s, " is in %s as %.12s%s%s", r->branch, f->stable_commit,
 					       f->stable_release ? " in " : "",
@@ -76,26 +132,39 @@ char *fs_report_finding_line(const struct fs_review *r, const struct fs_finding 
 			g_string_append_printf(s, " is in %s", r->branch);
 		break;
 	case FS_FIND_REVERTED_UPSTREAM:
-		add_commit(s, f->commit, f->subject);
 		g_string_append_printf(s, " %s%s", rel ? "in " : "", rel ? rel : "(unreleased)");
 		if (f->cause == FS_CAUSE_REVERT_OF_REVERT && f->note)
 			g_string_append_printf(s, ", %s", f->note);
 		break;
 	case FS_FIND_REVERTED_IN_STABLE:
-		add_commit(s, f->commit, f->subject);
 		if (f->note)
 			g_string_append_printf(s, ": %s", f->note);
 		if (f->reason)
 			g_string_append_printf(s, "; its reason: \"%s\"", f->reason);
 		break;
 	case FS_FIND_DUPLICATE_IN_SERIES:
-		add_commit(s, f->commit, f->subject);
-		g_string_append_printf(s, " is also %03d/%03d of this series", f->series_index,
-				       r->series->total > 0 ? r->series->total : 0);
+		g_string_append(s, " is also ");
+		add_number(s, r, f->series_index);
+		g_string_append(s, " of this series");
 		break;
+	default:
+		if (rel && f->kind == FS_FIND_TARGET_ABSENT)
+			g_string_append_printf(s, " in %s", rel);
+		if (f->note)
+			g_string_append_printf(s, ": %s", f->note);
+		break;
+	}
+}
+
+char *fs_report_finding_line(const struct fs_review *r, const struct fs_finding *f, bool verbose)
+{
+	GString *s = g_string_new(fs_finding_kind_name(f->kind));
+	size_t i;
+
+	switch (f->kind) {
 	case FS_FIND_NO_UPSTREAM:
 		g_string_append(s, ": the changelog names no upstream commit");
-		break;
+		return g_string_free(s, FALSE);
 	case FS_FIND_REGRESSION_REPORT:
 		g_string_append_printf(s, " %.12s: %s from %s", f->commit, f->note ? f->note : "",
 				       f->from ? f->from : "?");
@@ -103,29 +172,100 @@ char *fs_report_finding_line(const struct fs_review *r, const struct fs_finding 
 			g_string_append_printf(s, ", %s", f->date);
 		if (f->message_id)
 			g_string_append_printf(s, " <%s>", f->message_id);
-		break;
+		return g_string_free(s, FALSE);
 	case FS_FIND_OBJECTION:
 		g_string_append_printf(s, " from %s: \"%s\"", f->from ? f->from : "?",
 				       f->note ? f->note : "");
-		break;
+		return g_string_free(s, FALSE);
 	default:
-		add_commit(s, f->commit, f->subject);
-		if (rel && f->kind == FS_FIND_TARGET_ABSENT)
-			g_string_append_printf(s, " in %s", rel);
-		if (f->note)
-			g_string_append_printf(s, ": %s", f->note);
+		add_commit_kind(s, r, f);
 		break;
 	}
-	if (f->kind != FS_FIND_REGRESSION_REPORT && f->kind != FS_FIND_OBJECTION &&
-	    f->kind != FS_FIND_NO_UPSTREAM)
-		add_evidence(s, f);
-	if (f->nchain > 2) {
-		size_t i;
+	add_evidence(s, f, verbose);
+	if (verbose && f->nchain > 2) {
 		g_string_append(s, "\n    chain:");
 		for (i = 0; i < f->nchain; i++)
 			g_string_append_printf(s, "%s%.12s", i ? " -> " : " ", f->chain[i]);
 	}
 	return g_string_free(s, FALSE);
+}
+
+/* ---- the text report ---------------------------------------------------- */
+
+int fs_report_rank(const struct fs_finding *f)
+{
+	/* The order of the kinds: act, then reports, then notes. */
+	static const enum fs_finding_kind order[] = {
+		FS_FIND_FIX_MISSING, FS_FIND_REVERTED_UPSTREAM, FS_FIND_ALREADY_APPLIED,
+		FS_FIND_DUPLICATE_IN_SERIES, FS_FIND_DEP_MISSING, FS_FIND_REVERTED_IN_STABLE,
+		FS_FIND_REGRESSION_REPORT, FS_FIND_OBJECTION,
+		FS_FIND_TARGET_ABSENT, FS_FIND_REVERTS_STABLE, FS_FIND_FIXES_TAG_MISMATCH,
+		FS_FIND_UNKNOWN_UPSTREAM, FS_FIND_NO_UPSTREAM, FS_FIND_FIX_QUEUED,
+		FS_FIND_FIX_PRESENT,
+	};
+	const int notes = 8, n = (int)(sizeof(order) / sizeof(order[0]));
+	int i;
+
+	for (i = 0; i < n && order[i] != f->kind; i++)
+		;
+	/* A revert undone by a revert of the revert is a note. */
+	if (i < notes && !fs_finding_is_problem(f))
+		i += n;
+	return i;
+}
+
+/* "2 objections", "1 fix-missing": the kinds that are nouns take an s. */
+static void add_count(GString *s, size_t n, enum fs_finding_kind k)
+{
+	bool noun = k == FS_FIND_OBJECTION || k == FS_FIND_REGRESSION_REPORT;
+
+	g_string_append_printf(s, "%zu %s%s", n, fs_finding_kind_name(k), noun && n != 1 ? "s" : "");
+}
+
+static void print_summary(FILE *out, const struct fs_review *r)
+{
+	GString *s = g_string_new("summary:");
+	size_t k;
+	bool first = true;
+
+	for (k = 0; k < FS_FIND_KIND_COUNT; k++) {
+		if (!r->counts[k])
+			continue;
+		g_string_append(s, first ? " " : ", ");
+		add_count(s, r->counts[k], k);
+		first = false;
+	}
+	if (first)
+		g_string_append(s, " no findings");
+	g_string_append_printf(s, " in %zu patch%s", r->npatches, r->npatches == 1 ? "" : "es");
+	if (r->ignored)
+		g_string_append_printf(s, " (%zu ignored)", r->ignored);
+	fprintf(out, "%s\n", s->str);
+	g_string_free(s, TRUE);
+}
+
+/* The numbers of the patches that did not arrive, as ranges: "05-07/27,
+ * 12/27", at most MAX ranges (the numbers come from subjects). */
+static char *missing_text(const struct fs_review *r, size_t max)
+{
+	const struct fs_thread_series *s = r->series;
+	GString *out = g_string_new(NULL);
+	size_t i = 0, j, shown = 0;
+	int w = fs_report_number_width(s);
+
+	for (; i < s->nmissing; i = j + 1, shown++) {
+		for (j = i; j + 1 < s->nmissing && s->missing[j + 1] == s->missing[j] + 1; j++)
+			;
+		if (shown == max) {
+			g_string_append_printf(out, ", ... (%zu more)", s->nmissing - i);
+			break;
+		}
+		g_string_append_printf(out, "%s%0*d", out->len ? ", " : "", w, s->missing[i]);
+		if (j > i)
+			g_string_append_printf(out, "-%0*d", w, s->missing[j]);
+		g_string_append_printf(out, "/%0*d", w, s->total);
+	}
+	return g_string_free(out, FALSE);
 }
 
 static void print_header(FILE *out, const struct fs_review *r)
@@ -137,13 +277,18 @@ static void print_header(FILE *out, const struct fs_review *r)
 		fs_text_fputs(fs_patch_subject(s->cover), false, out);
 		fputc('\n', out);
 	} else
-		fprintf(out, "review: %zu patches without a cover letter\n", s->npatches);
+		fprintf(out, "review: %zu patch%s without a cover letter\n", s->npatches,
+			s->npatches == 1 ? "" : "es");
 	fprintf(out, "branch: %s (from %s), base: %s%s%s%s\n", r->branch, r->branch_source,
 		r->base ? r->base : "the branch tip", r->base ? " (from " : "",
 		r->base ? r->base_source : "", r->base ? ")" : "");
+	if (s->deadline) {
+		fputs("deadline: ", out);
+		fs_text_fputs(s->deadline, false, out);
+		fputc('\n', out);
+	}
 	if (s->nmissing) {
-		/* Ranges, capped: the numbers come from a subject. */
-		char *text = fs_thread_missing_text(s, 20);
+		char *text = missing_text(r, 20);
 		fprintf(out, "missing from the series: %s\n", text);
 		g_free(text);
 	}
@@ -152,57 +297,150 @@ static void print_header(FILE *out, const struct fs_review *r)
 			s->duplicates == 1 ? "" : "es");
 }
 
-int fs_report_text(FILE *out, const struct fs_review *r, const struct fs_report_opts *o)
+static void print_kind(FILE *out, const struct fs_finding *f, const struct fs_report_opts *o)
 {
-	size_t i, k, shown;
-	int first;
+	const char *kind = fs_finding_kind_name(f->kind);
 
-	print_header(out, r);
+	if (o->color)
+		fprintf(out, "%s%s\033[0m", kind_color(f->kind), kind);
+	else
+		fputs(kind, out);
+}
+
+static size_t shown_findings(const struct fs_review_patch *rp)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < rp->findings.n; k++)
+		n += !rp->findings.v[k].ignored;
+	return n;
+}
+
+static void print_patch(FILE *out, const struct fs_review *r, const struct fs_review_patch *rp,
+			const struct fs_report_opts *o)
+{
+	GString *num = g_string_new(NULL);
+	size_t k;
+
+	add_number(num, r, rp->index);
+	fprintf(out, "\n%s ", num->str);
+	g_string_free(num, TRUE);
+	fs_text_fputs(fs_patch_title(rp->patch), false, out);
+	fputc('\n', out);
+	if (rp->findings.upstream[0]) {
+		fprintf(out, "  upstream %.12s (\"", rp->findings.upstream);
+		fs_text_fputs(rp->findings.upstream_subject, false, out);
+		fputs("\")\n", out);
+	}
+	for (k = 0; k < rp->findings.n; k++) {
+		const struct fs_finding *f = &rp->findings.v[k];
+		char *line;
+		if (f->ignored)
+			continue;
+		line = fs_report_finding_line(r, f, o->verbose);
+		fputs("  ", out);
+		print_kind(out, f, o);
+		fs_text_fputs(line + strlen(fs_finding_kind_name(f->kind)), true, out);
+		fputc('\n', out);
+		g_free(line);
+	}
+}
+
+/* ---- --short ------------------------------------------------------------ */
+
+struct flagged {
+	int rank;
+	const struct fs_review_patch *rp;
+	const struct fs_finding *worst;
+	size_t shown;
+};
+
+static int flagged_cmp(const void *a, const void *b)
+{
+	const struct flagged *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return (x->rp->index > y->rp->index) - (x->rp->index < y->rp->index);
+}
+
+/* "03/27 fix-missing 80e046b0715b ("subject...") +1", the subject cut
+ * so that the line fits O->width. */
+static void print_short_line(FILE *out, const struct fs_review *r, const struct flagged *x,
+			     const struct fs_report_opts *o)
+{
+	const struct fs_finding *f = x->worst;
+	GString *head = g_string_new(NULL), *tail = g_string_new(NULL);
+	const char *subject = f->subject && f->commit[0] ? f->subject : fs_patch_title(x->rp->patch);
+	char *visible = fs_text_visible(subject, false), *cut;
+	size_t used;
+
+	add_number(head, r, x->rp->index);
+	g_string_append_c(head, ' ');
+	if (f->commit[0])
+		g_string_append_printf(tail, " %.12s", f->commit);
+	used = head->len + strlen(fs_finding_kind_name(f->kind)) + tail->len + 5;
+	if (x->shown > 1)
+		used += snprintf(NULL, 0, " +%zu", x->shown - 1);
+	cut = o->width > 0 ? fs_report_ellipsize(visible ? visible : "",
+						 (size_t)o->width > used ? (size_t)o->width - used : 0)
+			   : g_strdup(visible ? visible : "");
+	fputs(head->str, out);
+	print_kind(out, f, o);
+	fprintf(out, "%s (\"%s\")", tail->str, cut);
+	if (x->shown > 1)
+		fprintf(out, " +%zu", x->shown - 1);
+	fputc('\n', out);
+	g_free(cut);
+	free(visible);
+	g_string_free(head, TRUE);
+	g_string_free(tail, TRUE);
+}
+
+static void print_short(FILE *out, const struct fs_review *r, const struct fs_report_opts *o)
+{
+	struct flagged *v = g_new0(struct flagged, r->npatches + 1);
+	size_t i, k, n = 0;
+
 	for (i = 0; i < r->npatches; i++) {
 		const struct fs_review_patch *rp = &r->patches[i];
-		for (k = 0, shown = 0; k < rp->findings.n; k++)
-			shown += !rp->findings.v[k].ignored;
-		if (!shown && !o->all)
-			continue;
-		fprintf(out, "\n%03d/%03d ", rp->index, r->series->total > 0 ? r->series->total : 0);
-		fs_text_fputs(fs_patch_title(rp->patch), false, out);
-		fputc('\n', out);
-		if (rp->findings.upstream[0]) {
-			fprintf(out, "  upstream %.12s (\"", rp->findings.upstream);
-			fs_text_fputs(rp->findings.upstream_subject, false, out);
-			fputs("\")\n", out);
-		}
+		struct flagged *x = &v[n];
+		x->rp = rp;
+		x->shown = shown_findings(rp);
 		for (k = 0; k < rp->findings.n; k++) {
 			const struct fs_finding *f = &rp->findings.v[k];
-			char *line;
-			const char *kind = fs_finding_kind_name(f->kind);
-			if (f->ignored)
-				continue;
-			line = fs_report_finding_line(r, f);
-			fputs("  ", out);
-			if (o->color)
-				fprintf(out, "%s%s\033[0m", kind_color(f->kind), kind);
-			else
-				fputs(kind, out);
-			fs_text_fputs(line + strlen(kind), true, out);
-			fputc('\n', out);
-			g_free(line);
+			if (!f->ignored && (!x->worst || fs_report_rank(f) < x->rank)) {
+				x->worst = f;
+				x->rank = fs_report_rank(f);
+			}
 		}
+		n += x->worst != NULL;
 	}
-	fprintf(out, "\nsummary:");
-	first = 1;
-	for (k = 0; k < FS_FIND_KIND_COUNT; k++) {
-		if (!r->counts[k])
-			continue;
-		fprintf(out, "%s %zu %s", first ? "" : ",", r->counts[k], fs_finding_kind_name(k));
-		first = 0;
+	qsort(v, n, sizeof(*v), flagged_cmp);
+	if (n)
+		fputc('\n', out);
+	for (i = 0; i < n; i++)
+		print_short_line(out, r, &v[i], o);
+	g_free(v);
+}
+
+int fs_report_text(FILE *out, const struct fs_review *r, const struct fs_report_opts *o)
+{
+	size_t i;
+
+	if (o->mode == FS_REPORT_QUIET) {
+		print_summary(out, r);
+		return ferror(out) ? -1 : 0;
 	}
-	if (first)
-		fprintf(out, " no findings");
-	fprintf(out, " in %zu patches", r->npatches);
-	if (r->ignored)
-		fprintf(out, " (%zu ignored)", r->ignored);
+	print_header(out, r);
+	if (o->mode == FS_REPORT_SHORT)
+		print_short(out, r, o);
+	else
+		for (i = 0; i < r->npatches; i++)
+			if (o->all || shown_findings(&r->patches[i]))
+				print_patch(out, r, &r->patches[i], o);
 	fputc('\n', out);
+	print_summary(out, r);
 	return ferror(out) ? -1 : 0;
 }
 
@@ -247,6 +485,7 @@ int fs_report_json(FILE *out, const struct fs_review *r)
 	int rc;
 
 	fs_json_begin_object(b);
+	fs_json_int(b, "format_version", FS_JSON_FORMAT_VERSION);
 	fs_json_str(b, "branch", r->branch);
 	fs_json_str(b, "branch_source", r->branch_source);
 	fs_json_str(b, "base", r->base);

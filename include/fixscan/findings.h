@@ -44,7 +44,7 @@ const char *fs_finding_kind_name(enum fs_finding_kind kind);
 /* The kind named NAME, or -1. */
 int fs_finding_kind_from_name(const char *name);
 /* Whether a finding of KIND asks the reviewer to act (everything but
- * fix-present, which only says a fix is there). */
+ * fix-present and fix-queued, which only say a fix is there). */
 bool fs_finding_kind_is_problem(enum fs_finding_kind kind);
 
 /* Why a finding names its commit: what that commit is to the patch.

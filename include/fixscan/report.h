@@ -7,21 +7,57 @@
 
 #include "fixscan/review.h"
 
-struct fs_report_opts {
-	bool all;    /* list every patch, not only those with findings */
-	bool color;  /* ANSI colour for the kind names */
-	int width;   /* wrap notes at this column; 0: no limit */
-};
-#define FS_REPORT_OPTS_INIT { false, false, 0 }
+/* The "format_version" every JSON document of fixscan starts with: it
+ * goes up when a key changes meaning or goes away, not for new keys. */
+#define FS_JSON_FORMAT_VERSION 1
 
-/* One block per patch with findings, then a summary line. */
+/* How much the text report says. */
+enum fs_report_mode {
+	FS_REPORT_FULL,   /* a header, one block per patch, the summary */
+	FS_REPORT_SHORT,  /* one line per flagged patch, most serious first */
+	FS_REPORT_QUIET,  /* the summary line alone */
+};
+
+struct fs_report_opts {
+	bool all;     /* list every patch, not only those with findings */
+	bool color;   /* ANSI colour for the kind names */
+	bool verbose; /* the evidence too: [prefix], [stable id], chains */
+	enum fs_report_mode mode;
+	int width;    /* the lines of FS_REPORT_SHORT fit this; 0: no limit.
+		       * Other lines are not wrapped here: the caller wraps. */
+};
+#define FS_REPORT_OPTS_INIT { false, false, false, FS_REPORT_FULL, 0 }
+
+/* The text report of R as O asks.  Long lines are left whole, for the
+ * caller to wrap (cli_print_wrapped() keeps colour codes intact). */
 int fs_report_text(FILE *out, const struct fs_review *r, const struct fs_report_opts *o);
+
+/* How serious a finding is, for ordering: 0 is the most serious.  What
+ * must be queued or dropped comes first, then reports from people, then
+ * notes; a finding that asks for nothing (fs_finding_is_problem()) is a
+ * note whatever its kind. */
+int fs_report_rank(const struct fs_finding *f);
+
+/* The number of digits of MM in the "[PATCH x NN/MM]" of SUBJECT, as
+ * written ("00/27": 2, "000/002": 3), or 0 when SUBJECT has none. */
+int fs_report_subject_number_width(const char *subject);
+
+/* The width to print NN and MM of series S with, as its subjects write
+ * them: from the cover's subject, else the first patch's, else the
+ * digits of MM.  Use it as printf("%0*d/%0*d", w, nn, w, mm). */
+int fs_report_number_width(const struct fs_thread_series *s);
+
+/* TEXT cut to at most COLS columns (UTF-8 characters), ending in "..."
+ * when cut.  Returns a new string (free()). */
+char *fs_report_ellipsize(const char *text, size_t cols);
 
 /* One JSON object on one line (the schema is in fixscan-review(1)). */
 int fs_report_json(FILE *out, const struct fs_review *r);
 
 /* One finding as a line of text, without colour or indentation: the
- * line the text report prints.  Returns a new string (free()). */
-char *fs_report_finding_line(const struct fs_review *r, const struct fs_finding *f);
+ * line the text report prints; VERBOSE adds the evidence (how the
+ * commit was found) and the chain.  Returns a new string (free()). */
+char *fs_report_finding_line(const struct fs_review *r, const struct fs_finding *f,
+			     bool verbose);
 
 #endif

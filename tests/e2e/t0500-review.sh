@@ -85,11 +85,102 @@ test_expect_code 1 'text report: blocks, summary, the branch and where it came f
 	"$FIXSCAN" review --repo kernel "path:review-4.4/**" >r44.txt
 '
 test_expect_success 'text report content' '
-	grep -q "^branch: linux-4.4.y (from X-KernelTest-Branch), base: v4.4.6 (from X-KernelTest-Version)" r44.txt &&
-	grep -q "^summary: .*fix-missing" r44.txt &&
-	grep -q "^  fix-queued .* is queued as 0[0-9][0-9]/027" r44.txt &&
-	grep -q "matched by subject only" r44.txt &&
+	COLUMNS=1000 "$FIXSCAN" review --repo kernel "path:review-4.4/**" >r44w.txt;
+	grep -q "^branch: linux-4.4.y (from X-KernelTest-Branch), base: v4.4.6 (from X-KernelTest-Version)" r44w.txt &&
+	grep -q "^deadline: 2016-04-26T01:44+00:00\$" r44w.txt &&
+	grep -q "^summary: .*fix-missing" r44w.txt &&
+	grep -q "^  fix-queued .* is queued as [0-9][0-9]/27\$" r44w.txt &&
+	grep -q "matched by subject only" r44w.txt &&
 	! grep -q "$(printf "\033")" r44.txt
+'
+test_expect_success 'numbers as the subjects write them: 03/27' '
+	grep -q "^03/27 netfilter: x_tables: check the counters offset" r44w.txt &&
+	! grep -q "[0-9][0-9][0-9]/0*27" r44w.txt
+'
+test_expect_success 'plurals: 2 objections, 1 reverted-in-stable, 27 patches' '
+	grep -q "^summary: .* 2 objections, 1 reverted-in-stable, .* in 27 patches\$" r44w.txt &&
+	{ COLUMNS=1000 "$FIXSCAN" review --repo kernel "path:review-4.5/**" >r45w.txt; true; } &&
+	grep -q "^review: 5 patches without a cover letter" r45w.txt
+'
+test_expect_success 'piped without COLUMNS: no line over 80 columns, continuations indented' '
+	(unset COLUMNS; "$FIXSCAN" review --repo kernel "path:review-4.4/**" >r44p.txt;
+	 "$FIXSCAN" review --repo kernel -v "path:review-4.4/**" >r44pv.txt;
+	 "$FIXSCAN" review --repo kernel --short "path:review-4.4/**" >r44ps.txt; true) &&
+	test $(wc -l <r44p.txt) -gt 20 &&
+	! awk "length > 80" r44p.txt r44pv.txt r44ps.txt | grep . &&
+	grep -q "^      " r44p.txt
+'
+test_expect_success 'colour codes take no column and are never split' '
+	COLUMNS=60 "$FIXSCAN" review --repo kernel --color=always "path:review-4.4/**" >r44c.txt;
+	grep -q "$(printf "\033")\[1;31mfix-missing$(printf "\033")\[0m" r44c.txt &&
+	sed "s/$(printf "\033")\[[0-9;]*m//g" r44c.txt >r44c-plain.txt &&
+	! grep -q "$(printf "\033")" r44c-plain.txt &&
+	! awk "length > 60" r44c-plain.txt | grep . &&
+	awk "length > 60" r44c.txt | grep -q .
+'
+test_expect_success '-v shows the evidence, the default does not' '
+	grep -q "\[prefix\]" r44pv.txt &&
+	! grep -q "\[prefix\]" r44p.txt &&
+	grep -q "matched by subject only" r44p.txt
+'
+test_expect_code 1 '--short keeps the exit status' '
+	"$FIXSCAN" review --repo kernel --short "path:review-4.4/**" >r44s.txt
+'
+test_expect_success '--short: one line per flagged patch, most serious first' '
+	python3 -c "
+import json, re
+r = json.loads(open(\"r44.json\").readline())
+flagged = sum(1 for p in r[\"patches\"] if any(not f[\"ignored\"] for f in p[\"findings\"]))
+lines = [l for l in open(\"r44s.txt\") if re.match(r\"[0-9]+/[0-9]+ \", l)]
+assert len(lines) == flagged, (len(lines), flagged)
+assert len(set(l.split()[0] for l in lines)) == flagged
+kinds = [l.split()[1] for l in lines]
+undone = {p[\"index\"] for p in r[\"patches\"] for f in p[\"findings\"]
+          if f[\"cause\"] == \"revert-of-revert\"}
+act = {\"fix-missing\", \"reverted-upstream\", \"already-applied\", \"duplicate-in-series\",
+       \"dep-missing\", \"reverted-in-stable\"}
+reports = {\"regression-report\", \"objection\"}
+# a reverted-upstream undone by a revert of the revert is a note
+cls = [2 if int(l.split(\"/\")[0]) in undone and k == \"reverted-upstream\" else
+       0 if k in act else 1 if k in reports else 2 for l, k in zip(lines, kinds)]
+assert cls[0] == 0 and kinds[0] == \"fix-missing\", kinds
+first_note = cls.index(2)
+assert all(c == 2 for c in cls[first_note:]), kinds
+assert sorted(cls[:first_note]) == cls[:first_note], kinds
+assert all(len(l.rstrip(\"\\n\")) <= 80 for l in lines)
+" &&
+	grep -q "^summary: " r44s.txt
+'
+test_expect_code 1 '-q prints the summary line alone and keeps the exit status' '
+	COLUMNS=1000 "$FIXSCAN" review --repo kernel -q "path:review-4.4/**" >r44q.txt
+'
+test_expect_success '-q output' '
+	test $(wc -l <r44q.txt) -eq 1 &&
+	grep -q "^summary: .* in 27 patches\$" r44q.txt
+'
+test_expect_success 'check on a patch whose only finding is fix-queued exits 0' '
+	id=$(python3 -c "
+import json
+r = json.loads(open(\"r44.json\").readline())
+for p in r[\"patches\"]:
+    kinds = {f[\"kind\"] for f in p[\"findings\"] if not f[\"ignored\"]}
+    if kinds == {\"fix-queued\"}:
+        print(p[\"message_id\"]); break
+") &&
+	test -n "$id" &&
+	file=$(notmuch search --output=files "id:$id" | head -1) &&
+	"$FIXSCAN" check --repo kernel "$file" >queued.out &&
+	grep -q "fix-queued" queued.out
+'
+test_expect_success 'every JSON document starts with "format_version": 1' '
+	head -c 20 r44.json | grep -q "^{\"format_version\":1," &&
+	up=$(python3 -c "import json; print(next(p[\"upstream\"] for p in json.loads(open(\"r44.json\").readline())[\"patches\"] if p[\"upstream\"]))") &&
+	"$FIXSCAN" show --repo kernel --json "$up" >show.json &&
+	head -c 20 show.json | grep -q "^{\"format_version\":1," &&
+	"$FIXSCAN" stats --repo kernel --json linux-4.4.y >stats.json &&
+	head -c 20 stats.json | grep -q "^{\"format_version\":1," &&
+	"$FIXSCAN" parse --json "$(notmuch search --output=files "path:review-4.4/**" | head -1)" >parse.json &&
+	head -c 20 parse.json | grep -q "^{\"format_version\":1,"
 '
 test_expect_code 1 'the thread by cover Message-Id with angle brackets' '
 	"$FIXSCAN" review --repo kernel --json "$cover" >by-mid.json

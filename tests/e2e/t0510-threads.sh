@@ -103,7 +103,7 @@ test_expect_success 'check on a single un-numbered [PATCH 4.4] file' '
 	"$FIXSCAN" check --repo kernel single.eml >single.txt 2>single.err;
 	test $? != 2 &&
 	! grep -q "no stable review series" single.err &&
-	grep -q "^001/001 " single.txt
+	grep -q "^1/1 " single.txt
 '
 test_expect_success 'the reviewer'"'"'s own mail is never evidence; a report counts once per patch' '
 	"$FIXSCAN" review --repo kernel --json "path:own/**" >own.json;

@@ -112,7 +112,7 @@ test_expect_success 'search for patch 03 and press the check key' '
 test_expect_success 'the pager shows the missing fix of patch 03' '
 	tm capture-pane -p -t mutt -S - >screen1 &&
 	grep "fix-missing $fixid" screen1 &&
-	grep "^003/027 netfilter: x_tables: check the counters offset" screen1 &&
+	grep "^03/27 netfilter: x_tables: check the counters offset" screen1 &&
 	grep -q "^check\$" fixscan-calls &&
 	grep -q "^exit 1\$" fixscan-calls
 '

@@ -81,7 +81,8 @@ def weight(f):
     # a revert undone by a revert of it asks for nothing
     return 0 if f.get("cause") == "revert-of-revert" else weights.get(f["kind"], 0)
 # The schema of fixscan-digest(1).
-assert set(d) == {"since", "query", "series", "risky"}, sorted(d)
+assert set(d) == {"format_version", "since", "query", "series", "risky"}, sorted(d)
+assert list(d)[0] == "format_version" and d["format_version"] == 1, list(d)
 for s in d["series"]:
     assert set(s) == {"message_id", "subject", "cover", "branch", "base", "release",
                       "deadline", "patches", "risky", "summary", "error"}, sorted(s)
@@ -128,7 +129,7 @@ test_expect_success 'text: series, the top patch, release, deadline, lore link' 
 	grep -q "^  \[PATCH 4.4 00/27\] 4.4.7-stable review\$" d.txt &&
 	! grep -q "old.example.org" d.txt &&
 	sed -n "/^1\. /,/^\$/p" d.txt >top &&
-	grep -q "^1\. \[score 48\] 4.4.7-rc1 022/027 " top &&
+	grep -q "^1\. \[score 48\] 4.4.7-rc1 22/27 " top &&
 	grep -q "^  release 4.4.7-rc1 (linux-4.4.y), deadline 2016-04-26 01:44 UTC\$" top &&
 	grep -q "^  fix-missing " top &&
 	grep -q "^  https://lore.kernel.org/r/.*@stable.example.org\$" top &&
@@ -151,7 +152,7 @@ test_expect_success 'one message in INBOX/new, indexed and tagged' '
 	grep -q "^From: Rita Reviewer <rita@example.org>\$" "$f" &&
 	grep -q "^Subject: fixscan digest .*: [0-9]* risky patches in 2 series\$" "$f" &&
 	grep -q "^Message-Id: <fixscan-digest-[0-9]\{8\}-[0-9a-f]\{16\}@example.org>\$" "$f" &&
-	grep -q "^1\. \[score 48\] 4.4.7-rc1 022/027 " "$f" &&
+	grep -q "^1\. \[score 48\] 4.4.7-rc1 22/27 " "$f" &&
 	test ! -e mail/INBOX/tmp/* 2>/dev/null
 '
 test_expect_code 1 'a digest over a store holding the digest mail' '

@@ -561,9 +561,9 @@ static void test_body_fix_missing(void **state)
 	b = patch_body(x);
 	assert_has(b, "known follow-up fixes upstream that are not in this series:");
 	assert_has(b, "  c5fef009a731 (\"sched: second fix\") in v4.7-rc1\n"
-		      "    which fixes 8028d6694e09, queued here as 021/024\n");
+		      "    which fixes 8028d6694e09, queued here as 21/24\n");
 	assert_has(b, "Please queue them as well.");
-	assert_has(b, "Its follow-up fix 8028d6694e09 (\"sched: first fix\") is queued as\n021/024");
+	assert_has(b, "Its follow-up fix 8028d6694e09 (\"sched: first fix\") is queued as\n21/24");
 	g_free(b);
 	fixture_free(x);
 }
@@ -607,7 +607,7 @@ static void test_body_each_kind(void **state)
 		{ FS_FIND_FIX_PRESENT, FS_CAUSE_FIX, 0, "60e7c3ca5b7bdddddddddddddddddddddddddddd", NULL, FS_FEV_EXACT,
 		  "Its known follow-up fix 60e7c3ca5b7b (\"subj\") is already in\nlinux-4.4.y" },
 		{ FS_FIND_DUPLICATE_IN_SERIES, FS_CAUSE_DUPLICATE, 0, "60e7c3ca5b7bdddddddddddddddddddddddddddd", NULL, FS_FEV_EXACT,
-		  "This is the same upstream commit as 003/024 of this series:\n\n  60e7c3ca5b7b (\"subj\")\n\nso one of the two looks like a duplicate. Please drop this one." },
+		  "This is the same upstream commit as 03/24 of this series:\n\n  60e7c3ca5b7b (\"subj\")\n\nso one of the two looks like a duplicate. Please drop this one." },
 	};
 	size_t i;
 
@@ -787,17 +787,17 @@ static void test_summary(void **state)
 	assert_true(g_str_has_prefix(b, "On Fri, 15 Apr 2016 03:44:51 +0200, Greta Kroll wrote:\n"
 				       "> This is the start of the stable review cycle for the 4.4.7 release.\n\n"));
 	fixes = strstr(b, "Fixes to add:\n\n"
-			  "  003/024 netfilter: x_tables: check the offset\n"
+			  "  03/24 netfilter: x_tables: check the offset\n"
 			  "    80e046b0715b (\"the fix\") in v4.7-rc1\n");
 	dups = strstr(b, "Likely duplicates:\n\n"
-			 "  003/024 netfilter: x_tables: check the offset\n"
+			 "  03/24 netfilter: x_tables: check the offset\n"
 			 "    already backported as cc3f5ac80b2d in v4.4.2\n");
 	rev = strstr(b, "Reverted upstream:\n\n"
-			"  003/024 netfilter: x_tables: check the offset\n"
+			"  03/24 netfilter: x_tables: check the offset\n"
 			"    reverted by 08fed77bca31 (\"Revert it\") in v4.6-rc2\n");
-	reports = strstr(b, "Reports:\n\n  003/024 netfilter: x_tables: check the offset\n"
+	reports = strstr(b, "Reports:\n\n  03/24 netfilter: x_tables: check the offset\n"
 			    "    Dmitri Orlov objected: \"This needs another commit\"\n");
-	other = strstr(b, "Other notes:\n\n  003/024 netfilter: x_tables: check the offset\n"
+	other = strstr(b, "Other notes:\n\n  03/24 netfilter: x_tables: check the offset\n"
 			  "    the changelog names no upstream commit\n");
 	if (!fixes || !dups || !rev || !reports || !other)
 		fail_msg("summary groups missing:\n%s", b);
@@ -827,7 +827,7 @@ static void test_build_modes(void **state)
 	assert_int_equal(fs_drafts_build(&dl, &x->review, &rita, FS_DRAFTS_ALL, NOW, &err), 2);
 	assert_string_equal(dl.v[0].key, "summary <cover@stable.example.org>");
 	assert_string_equal(dl.v[1].key, "patch <patch3@stable.example.org>");
-	assert_string_equal(dl.v[1].label, "003/024 netfilter: x_tables: check the offset");
+	assert_string_equal(dl.v[1].label, "03/24 netfilter: x_tables: check the offset");
 	assert_int_equal(fs_drafts_build(&dl, &x->review, &rita, FS_DRAFTS_SUMMARY, NOW, &err), 1);
 	assert_int_equal(fs_drafts_build(&dl, &x->review, &rita, FS_DRAFTS_PATCHES, NOW, &err), 1);
 	assert_int_equal(dl.n, 4);
