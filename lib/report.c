@@ -61,7 +61,10 @@ int fs_report_number_width(const struct fs_thread_series *s)
 		w = fs_report_subject_number_width(fs_patch_subject(s->cover));
 	if (!w && s->npatches)
 		w = fs_report_subject_number_width(fs_patch_subject(s->patches[0]));
-	if (!w)
+	/* A width the numbers cannot have (a subject of hostile or broken
+	 * numbering, taken for an un-numbered patch) is not copied: totals
+	 * stop at FS_THREAD_MAX_TOTAL, four digits. */
+	if (!w || w > 4 || w < snprintf(NULL, 0, "%d", total))
 		w = snprintf(NULL, 0, "%d", total);
 	return w;
 }

@@ -28,9 +28,13 @@ find "$TRASH/mail" -type f ! -path '*/.notmuch/*' | sort | xargs md5sum >mail.be
 # run_one CMD FILE RC PATTERN: CMD on FILE exits RC and its stderr is
 # PATTERN ("%f" in it stands for FILE).
 run_one() {
-	timeout "$TIMEOUT" "$FIXSCAN" $1 "$2" >out 2>err
+	timeout "$TIMEOUT" "$FIXSCAN" $1 "$2" >out 2>err.all
 	rc=$?
-	cat err
+	cat err.all
+	# The inputs are dated years after the sample kernel's last commit:
+	# the one-line notice that the clone is older is right, and no
+	# complaint about the input.
+	grep -v "^fixscan: mainline in .* older than this thread" err.all >err
 	if [ "$rc" -eq 124 ]; then
 		echo "hung"
 		return 1
