@@ -30,6 +30,13 @@
 static char tmpdir[256], mailroot[300];
 static int nfiles;
 
+/* What fixscan remembers of its drafts: a fresh state file per test
+ * (state_setup()), in memory as ST8 and on disk as STATE_FILE. */
+static struct fs_drafts_state *st8;
+static char state_file[400];
+static int nstates;
+static const char *const own[] = { "rita@example.org", NULL };
+
 #define NOW ((time_t)1700000000)
 
 /* A mail in a file of its own, parsed. */
@@ -113,7 +120,7 @@ static void test_write_idempotent(void **state)
 	FILE *f;
 
 	one_draft(&dl, "The first findings.\n");
-	assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), 0);
+	assert_int_equal(fs_drafts_write(&res, &dl, dir, st8, &err), 0);
 	assert_int_equal(res[0].action, FS_DRAFT_WROTE);
 	assert_true(g_str_has_suffix(res[0].path, ":2,D"));
 	assert_non_null(strstr(res[0].path, "/Drafts/cur/"));
@@ -130,7 +137,7 @@ static void test_write_idempotent(void **state)
 
 	/* the same findings again (a new Message-Id and Date): unchanged */
 	one_draft(&dl2, "The first findings.\n");
-	assert_int_equal(fs_drafts_write(&res, &dl2, dir, &err), 0);
+	assert_int_equal(fs_drafts_write(&res, &dl2, dir, st8, &err), 0);
 	assert_int_equal(res[0].action, FS_DRAFT_UNCHANGED);
 	assert_string_equal(res[0].path, first);
 	assert_string_equal(res[0].message_id, dl.v[0].message_id);
@@ -141,7 +148,7 @@ static void test_write_idempotent(void **state)
 
 	/* other findings: the unedited draft is replaced */
 	one_draft(&dl2, "Other findings.\n");
-	assert_int_equal(fs_drafts_write(&res, &dl2, dir, &err), 0);
+	assert_int_equal(fs_drafts_write(&res, &dl2, dir, st8, &err), 0);
 	assert_int_equal(res[0].action, FS_DRAFT_REPLACED);
 	assert_string_equal(res[0].other, first);
 	assert_non_null(res[0].stale);
@@ -162,7 +169,7 @@ static void test_write_idempotent(void **state)
 	fputs("My own words.\n", f);
 	fclose(f);
 	one_draft(&dl2, "Other findings.\n");
-	assert_int_equal(fs_drafts_write(&res, &dl2, dir, &err), 0);
+	assert_int_equal(fs_drafts_write(&res, &dl2, dir, st8, &err), 0);
 	assert_int_equal(res[0].action, FS_DRAFT_UNCHANGED_EDITED);
 	assert_string_equal(res[0].path, edited);
 	assert_null(res[0].stale);
@@ -171,7 +178,7 @@ static void test_write_idempotent(void **state)
 
 	/* ... and the findings change: the edited one stays, a new one comes */
 	one_draft(&dl2, "Third findings.\n");
-	assert_int_equal(fs_drafts_write(&res, &dl2, dir, &err), 0);
+	assert_int_equal(fs_drafts_write(&res, &dl2, dir, st8, &err), 0);
 	assert_int_equal(res[0].action, FS_DRAFT_KEPT_EDITED);
 	assert_string_equal(res[0].other, edited);
 	assert_null(res[0].stale);
@@ -196,11 +203,11 @@ static void test_write_finds_new(void **state)
 	char *moved;
 
 	one_draft(&dl, "Findings.\n");
-	assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), 0);
+	assert_int_equal(fs_drafts_write(&res, &dl, dir, st8, &err), 0);
 	moved = g_build_filename(dir, "new", "moved", NULL);
 	assert_int_equal(rename(res[0].path, moved), 0);
 	fs_draft_results_free(res, 1);
-	assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), 0);
+	assert_int_equal(fs_drafts_write(&res, &dl, dir, st8, &err), 0);
 	assert_int_equal(res[0].action, FS_DRAFT_UNCHANGED);
 	assert_string_equal(res[0].path, moved);
 	fs_draft_results_free(res, 1);
@@ -219,7 +226,7 @@ static void test_write_errors(void **state)
 
 	assert_true(g_file_set_contents(file, "x", 1, NULL));
 	one_draft(&dl, "Findings.\n");
-	assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), FS_EIO);
+	assert_int_equal(fs_drafts_write(&res, &dl, dir, st8, &err), FS_EIO);
 	assert_non_null(strstr(err.message, "cannot create the drafts folder"));
 	assert_non_null(strstr(err.message, "Not a directory"));
 	assert_null(res[0].path);
@@ -234,7 +241,7 @@ static void test_write_errors(void **state)
 		char *cur = g_build_filename(dir, "cur", NULL);
 		assert_int_equal(mkdir(cur, 0700), 0);
 		assert_true(g_file_set_contents(tmp, "x", 1, NULL));
-		assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), FS_EIO);
+		assert_int_equal(fs_drafts_write(&res, &dl, dir, st8, &err), FS_EIO);
 		assert_int_equal(count_files(dir, "cur"), 0);
 		fs_draft_results_free(res, 1);
 		g_free(tmp);
@@ -345,6 +352,8 @@ static int save(struct fs_drafts_saved *s, const struct fs_drafts *dl, const cha
 
 	opts.tags = tags;
 	opts.lock_wait = 0.3;
+	opts.state_file = state_file;
+	opts.own = own;
 	return fs_drafts_save(s, dl, dir, st, &opts, err);
 }
 
@@ -444,7 +453,8 @@ static void test_save_indexed_now(void **state)
 	struct fs_store *st;
 
 	one_draft(&dl, "Late findings.\n");
-	assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), 0);
+	assert_int_equal(fs_drafts_write(&res, &dl, dir, st8, &err), 0);
+	assert_int_equal(fs_drafts_state_save(st8, &err), 0);
 	fs_draft_results_free(res, 1);
 	assert_int_equal(count_id(dl.v[0].message_id, NULL), 0);
 
@@ -654,6 +664,21 @@ static int setup(void **state)
 	return 0;
 }
 
+static int state_setup(void **state)
+{
+	struct fs_error err = FS_ERROR_INIT;
+
+	snprintf(state_file, sizeof(state_file), "%s/state%d/fixscan/drafts", tmpdir, nstates++);
+	return fs_drafts_state_load(&st8, state_file, &err);
+}
+
+static int state_teardown(void **state)
+{
+	fs_drafts_state_free(st8);
+	st8 = NULL;
+	return 0;
+}
+
 static int teardown(void **state)
 {
 	nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
@@ -664,16 +689,16 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_dir_and_tags),
-		cmocka_unit_test(test_dir_and_tags_config),
-		cmocka_unit_test(test_write_idempotent),
-		cmocka_unit_test(test_write_finds_new),
-		cmocka_unit_test(test_write_errors),
-		cmocka_unit_test(test_save_inside),
-		cmocka_unit_test(test_save_indexed_now),
-		cmocka_unit_test(test_save_outside),
-		cmocka_unit_test(test_save_locked),
-		cmocka_unit_test(test_save_write_error),
+		cmocka_unit_test_setup_teardown(test_dir_and_tags, state_setup, state_teardown),
+		cmocka_unit_test_setup_teardown(test_dir_and_tags_config, state_setup, state_teardown),
+		cmocka_unit_test_setup_teardown(test_write_idempotent, state_setup, state_teardown),
+		cmocka_unit_test_setup_teardown(test_write_finds_new, state_setup, state_teardown),
+		cmocka_unit_test_setup_teardown(test_write_errors, state_setup, state_teardown),
+		cmocka_unit_test_setup_teardown(test_save_inside, state_setup, state_teardown),
+		cmocka_unit_test_setup_teardown(test_save_indexed_now, state_setup, state_teardown),
+		cmocka_unit_test_setup_teardown(test_save_outside, state_setup, state_teardown),
+		cmocka_unit_test_setup_teardown(test_save_locked, state_setup, state_teardown),
+		cmocka_unit_test_setup_teardown(test_save_write_error, state_setup, state_teardown),
 	};
 
 	return cmocka_run_group_tests_name("drafts", tests, setup, teardown);
