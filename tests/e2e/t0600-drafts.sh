@@ -415,6 +415,78 @@ test_expect_success 'fixscan.draftTags tags new drafts; the old name draft_tags 
 	notmuch config set fixscan.draft_tags &&
 	rm -rf "$TD" && notmuch new --quiet
 '
+# The life of a draft after it is written, as mutt lives it: the
+# reviewer views one (mutt renames it, adding S), sends the one for 03
+# (mutt removes the draft and keeps the sent copy, without the D flag,
+# in Sent/) and deletes the one for 04.  In a folder of its own, written
+# afresh (--force: the runs above wrote and removed drafts elsewhere).
+L="$TRASH/mail/Life"
+life_run() {
+	"$FIXSCAN" review --repo kernel --drafts-dir "$L" "$@" "$Q" >/dev/null
+}
+life_run --ignore ignore --force 2>life0.err
+python3 drafts.py "$L" d6.json
+life() {
+	python3 -c "
+import json, sys
+r = json.loads(open('review.json').readline())
+p = [p for p in r['patches'] if p['index'] == int(sys.argv[1])][0]
+print([d for d in json.load(open('d6.json')) if d['irt'] == p['message_id']][0]['file'])" "$1"
+}
+d3=$(life 3) d4=$(life 4) d6=$(life 6)
+mkdir -p "$TRASH/mail/Sent/cur" "$TRASH/mail/Sent/new" "$TRASH/mail/Sent/tmp"
+SENT="$TRASH/mail/Sent/cur/1460001000.M2P2.sent:2,S"
+
+test_expect_success 'mutt views, sends and deletes drafts: no error before notmuch new' '
+	test "$(grep -c "^draft: wrote" life0.err)" -eq "$ndrafts" &&
+	mv "$d6" "${d6}S" &&
+	mv "$d3" "$SENT" &&
+	rm "$d4" &&
+	ls "$L/cur" | sort >before &&
+	{ life_run --ignore ignore 2>life1.err; test $? -eq 1; } &&
+	cat life1.err &&
+	! grep -v "^draft: " life1.err &&
+	! grep -q "^draft: wrote" life1.err &&
+	ls "$L/cur" | sort >after &&
+	test_cmp before after
+'
+test_expect_success 'the sent mail carries nothing of fixscan'"'"'s' '
+	! grep -qi "^X-Fixscan" "$SENT" &&
+	grep -q "^Message-Id: <fixscan\." "$SENT"
+'
+test_expect_success 'after notmuch new: neither the sent nor the deleted draft comes back' '
+	notmuch new --quiet &&
+	test "$(notmuch count "path:Sent/** and not tag:draft")" -eq 1 &&
+	{ life_run --ignore ignore 2>life2.err; test $? -eq 1; } &&
+	cat life2.err &&
+	! grep -v "^draft: " life2.err &&
+	! grep -q -e "^draft: wrote" -e "^draft: replaced" -e "^draft: kept" life2.err &&
+	grep -q "^draft: unchanged Life/cur/$(basename "$d6")S " life2.err &&
+	grep -q "^draft: skipped 1 you answered already, 1 you deleted (--force writes it again)$" life2.err &&
+	ls "$L/cur" | sort >after &&
+	test_cmp before after
+'
+test_expect_success 'the findings of 03 change: still no new draft for it' '
+	: >ignore3 &&
+	{ life_run --ignore ignore3 2>life3.err; test $? -eq 1; } &&
+	cat life3.err &&
+	! grep -q "(re: 003/" life3.err &&
+	grep -q "^draft: skipped 1 you answered already" life3.err &&
+	python3 drafts.py "$L" d7.json &&
+	python3 -c "
+import json
+r = json.loads(open(\"review.json\").readline())
+p3 = [p for p in r[\"patches\"] if p[\"index\"] == 3][0]
+assert not [d for d in json.load(open(\"d7.json\")) if d[\"irt\"] == p3[\"message_id\"]]"
+'
+test_expect_success '--force writes the deleted draft again, not the sent one' '
+	{ life_run --ignore ignore --force 2>life4.err; test $? -eq 1; } &&
+	cat life4.err &&
+	test "$(grep -c "^draft: wrote" life4.err)" -eq 1 &&
+	grep -q "^draft: wrote .*(re: 004/" life4.err &&
+	grep -q "^draft: skipped 1 you answered already$" life4.err
+'
+
 test_expect_success 'the reviewer'"'"'s own draft was never touched' '
 	test_cmp mine.copy "$MINE" &&
 	test "$(notmuch count id:my-own-draft@example.org)" -eq 1
