@@ -291,15 +291,15 @@ bool fs_mentions_is_own_address(const char *from, const char *const *own)
 	return false;
 }
 
-/* Whether P's Message-Id is one fixscan makes for a draft ("fixscan."
- * on the domain of the address it is sent from) on the domain of one of
- * OWN: the reviewer may have changed the From of the draft, but not its
+/* Whether P's Message-Id is one fixscan makes for a draft (starting
+ * with fixscan and a dot, on the domain of the address it is sent from)
+ * on the domain of one of OWN: the reviewer may have changed the From of the draft, but not its
  * id.  Another reviewer's fixscan ids are on their own domain. */
 static bool has_own_draft_id(const struct fs_patch *p, const char *const *own)
 {
 	const char *id = p ? fs_patch_message_id(p) : NULL, *dom, *odom;
 
-	if (!id || !own || strncmp(id, "fixscan.", 8) || !(dom = strrchr(id, '@')))
+	if (!id || !own || strncmp(id, "fixscan", 7) || id[7] != '.' || !(dom = strrchr(id, '@')))
 		return false;
 	for (; *own; own++)
 		if ((odom = strrchr(*own, '@')) && !g_ascii_strcasecmp(odom, dom))
