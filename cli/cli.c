@@ -486,8 +486,52 @@ void cli_ctx_close(struct cli_ctx *c)
 	free(c->mainline_);
 	fs_config_strv_free(c->stable_globs_);
 	g_strfreev(c->own_addresses_);
+	g_free(c->drafts_state_);
 	free(c->repo);
 	memset(c, 0, sizeof(*c));
+}
+
+/* ---- drafts -------------------------------------------------------------- */
+
+/* $XDG_STATE_HOME/fixscan/NAME, else ~/.local/state/fixscan/NAME (the XDG
+ * base directory rules: a relative XDG_STATE_HOME is ignored), or NULL
+ * with neither that nor HOME.  New string (g_free()). */
+static char *state_path(const char *name)
+{
+	const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+
+	if (xdg && *xdg == '/')
+		return g_build_filename(xdg, "fixscan", name, NULL);
+	if (home && *home)
+		return g_build_filename(home, ".local", "state", "fixscan", name, NULL);
+	return NULL;
+}
+
+void cli_drafts_opts(struct cli_ctx *c, struct fs_drafts_save_opts *opts, bool force)
+{
+	if (!c->drafts_state_)
+		c->drafts_state_ = state_path("drafts");
+	opts->state_file = c->drafts_state_;
+	opts->own = c->ropts.own_addresses;
+	opts->force = force;
+}
+
+char *cli_drafts_skipped(const struct fs_drafts_saved *s)
+{
+	GString *line = g_string_new(NULL);
+
+	if (s->answered)
+		g_string_append_printf(line, "%zu you answered already", s->answered);
+	if (s->deleted)
+		g_string_append_printf(line, "%s%zu you deleted (--force writes %s again)",
+				       line->len ? ", " : "", s->deleted,
+				       s->deleted == 1 ? "it" : "them");
+	if (!line->len) {
+		g_string_free(line, TRUE);
+		return NULL;
+	}
+	g_string_prepend(line, "draft: skipped ");
+	return g_string_free(line, FALSE);
 }
 
 /* ---- threads and queries ------------------------------------------------- */

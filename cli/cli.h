@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "fixscan/config.h"
+#include "fixscan/drafts.h"
 #include "fixscan/error.h"
 #include "fixscan/identity.h"
 #include "fixscan/ignore.h"
@@ -111,6 +112,8 @@ struct cli_ctx {
 	char *mainline_, **stable_globs_;
 	/* storage behind ropts.own_addresses (g_strfreev()) */
 	char **own_addresses_;
+	/* storage behind the drafts' state file (cli_drafts_opts()) */
+	char *drafts_state_;
 };
 void cli_ctx_init(struct cli_ctx *c);
 
@@ -142,6 +145,17 @@ void cli_ctx_close(struct cli_ctx *c);
  * (c->store may be NULL), else git's user.name and user.email from
  * c->cfg (fs_identity_pick()). */
 int cli_ctx_identity(const struct cli_ctx *c, struct fs_identity *out, struct fs_error *err);
+
+/* The options of fs_drafts_save() every command shares: the state file
+ * $XDG_STATE_HOME/fixscan/drafts (else ~/.local/state/fixscan/drafts;
+ * none without either), the user's addresses (after
+ * cli_ctx_open_store()), and FORCE (--force). */
+void cli_drafts_opts(struct cli_ctx *c, struct fs_drafts_save_opts *opts, bool force);
+
+/* The line on the drafts fs_drafts_save() left out (S->answered,
+ * S->deleted), "draft: skipped ..." without a newline; NULL when none
+ * was.  New string (g_free()). */
+char *cli_drafts_skipped(const struct fs_drafts_saved *s);
 
 /* Open the index of REPO with OPTS, whose refs (mainline and stable
  * globs) are taken from fixscan.mainline and fixscan.stable: REPO's config

@@ -42,6 +42,7 @@ static const char usage_text[] =
 	"                     patches), else the reply to this patch\n"
 	"    --drafts-dir DIR the maildir for drafts (default: fixscan.drafts in\n"
 	"                     the notmuch config, else <mail root>/Drafts)\n"
+	"    --force          with --drafts, write again the drafts you deleted\n"
 	"    --repo PATH      the kernel repository\n"
 	"    --ignore FILE    pairs to silence (default: fixscan.ignore, or\n"
 	"                     $XDG_CONFIG_HOME/fixscan/ignore)\n"
@@ -82,15 +83,17 @@ static int print_review(const struct fs_review *r, bool all)
 /* Save the drafts DL into the maildir DIR (fs_drafts_save()); *STORE
  * (read-only, may be NULL) may be closed here.  Says what it did on
  * stdout, one line per draft: that is the pager the user looks at. */
-static int write_drafts(struct fs_store **store, const struct fs_drafts *dl,
-			const char *dir, struct fs_error *err)
+static int write_drafts(struct cli_ctx *ctx, struct fs_store **store, const struct fs_drafts *dl,
+			const char *dir, bool force, struct fs_error *err)
 {
 	struct fs_drafts_saved saved = FS_DRAFTS_SAVED_INIT;
 	struct fs_drafts_save_opts opts = FS_DRAFTS_SAVE_OPTS_INIT;
 	char **tags = fs_drafts_tags(cli_store_config(*store, "fixscan.draftTags", "fixscan.draft_tags"));
+	char *skipped;
 	size_t i;
 	int rc;
 
+	cli_drafts_opts(ctx, &opts, force);
 	opts.tags = (const char *const *)tags;
 	rc = fs_drafts_save(&saved, dl, dir, store, &opts, err);
 	if (saved.outside)
@@ -119,10 +122,16 @@ static int write_drafts(struct fs_store **store, const struct fs_drafts *dl,
 		case FS_DRAFT_KEPT_EDITED:
 			printf("draft: kept your edited draft %s, wrote %s\n", other, x->path);
 			break;
+		default: /* skipped: no path, counted below */
+			break;
 		}
 		line = g_strdup_printf("    (re: %s)", x->label);
 		cli_print_wrapped(stdout, line, CHECK_WIDTH);
 		g_free(line);
+	}
+	if ((skipped = cli_drafts_skipped(&saved))) {
+		cli_print_wrapped(stdout, skipped, CHECK_WIDTH);
+		g_free(skipped);
 	}
 	fs_drafts_saved_clear(&saved);
 	g_strfreev(tags);
@@ -152,6 +161,7 @@ struct check {
 	bool drafts;
 	int mode;                /* enum fs_draft_mode, for --thread */
 	const char *drafts_dir_flag;
+	bool force;              /* --force */
 	struct fs_patch *msg;    /* the message read, until the thread owns it */
 	char *msgid;             /* its Message-Id, or NULL */
 	bool in_store;           /* the store has it: review its series */
@@ -357,7 +367,7 @@ done:
 				    c->msgid ? ">" : "");
 	if (c->drafts && c->dl.n) {
 		fflush(stdout);
-		rc = write_drafts(&c->ctx.store, &c->dl, c->drafts_dir, err);
+		rc = write_drafts(&c->ctx, &c->ctx.store, &c->dl, c->drafts_dir, c->force, err);
 		if (rc < 0)
 			return rc;
 	} else if (c->drafts) {
@@ -372,6 +382,7 @@ static int parse_options(struct check *c, int argc, char **argv)
 		{ "thread", no_argument, NULL, 't' },
 		{ "drafts", optional_argument, NULL, 'D' },
 		{ "drafts-dir", required_argument, NULL, 'O' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "repo", required_argument, NULL, 'r' },
 		{ "ignore", required_argument, NULL, 'i' },
 		{ "no-reports", no_argument, NULL, 'R' },
@@ -394,6 +405,7 @@ static int parse_options(struct check *c, int argc, char **argv)
 						       optarg);
 			break;
 		case 'O': c->drafts = true; c->drafts_dir_flag = optarg; break;
+		case 'f': c->force = true; break;
 		case 'r': c->ctx.repo_flag = optarg; break;
 		case 'i': c->ctx.ignore_flag = optarg; break;
 		case 'R': c->ctx.ropts.no_reports = true; break;

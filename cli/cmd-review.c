@@ -49,6 +49,7 @@ static const char usage_text[] =
 	"                     the notmuch config, else <mail root>/Drafts)\n"
 	"    --dry-run        print the drafts to standard output as an mbox and\n"
 	"                     write nothing\n"
+	"    --force          with --drafts, write again the drafts you deleted\n"
 	"    --color[=WHEN]   colour the finding kinds: always, never or auto (the\n"
 	"                     default: fixscan.color, else color.ui, else auto:\n"
 	"                     on a terminal, unless NO_COLOR is set)\n"
@@ -179,15 +180,17 @@ static void print_drafts(FILE *out, const struct fs_drafts *dl, time_t now)
 /* Save the drafts DL into DIR (fs_drafts_save()) and say what happened
  * on stderr, one line per draft.  *STORE is the read-only store of the
  * review; it may be closed here. */
-static int write_drafts(struct fs_store **store, const struct fs_drafts *dl,
-			const char *dir, struct fs_error *err)
+static int write_drafts(struct cli_ctx *ctx, struct fs_store **store, const struct fs_drafts *dl,
+			const char *dir, bool force, struct fs_error *err)
 {
 	struct fs_drafts_saved saved = FS_DRAFTS_SAVED_INIT;
 	struct fs_drafts_save_opts opts = FS_DRAFTS_SAVE_OPTS_INIT;
 	char **tags = fs_drafts_tags(cli_store_config(*store, "fixscan.draftTags", "fixscan.draft_tags"));
+	char *skipped;
 	size_t i, k;
 	int rc;
 
+	cli_drafts_opts(ctx, &opts, force);
 	opts.tags = (const char *const *)tags;
 	rc = fs_drafts_save(&saved, dl, dir, store, &opts, err);
 	if (saved.outside && saved.complete)
@@ -220,12 +223,17 @@ static int write_drafts(struct fs_store **store, const struct fs_drafts *dl,
 			fprintf(stderr, "draft: kept your edited draft %s, wrote %s (re: %s)\n",
 				x->other, x->path, x->label);
 			break;
+		default: /* skipped: no path, counted below */
+			break;
 		}
 		/* "replaced" says it already. */
 		for (k = 0; x->action != FS_DRAFT_REPLACED && x->removed && x->removed[k]; k++)
 			fprintf(stderr, "draft: removed the outdated %s (re: %s)\n", x->removed[k],
 				x->label);
 	}
+	if ((skipped = cli_drafts_skipped(&saved)))
+		fprintf(stderr, "%s\n", skipped);
+	g_free(skipped);
 	fs_drafts_saved_clear(&saved);
 	g_strfreev(tags);
 	return rc;
@@ -328,6 +336,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		{ "drafts", optional_argument, NULL, 'D' },
 		{ "drafts-dir", required_argument, NULL, 'O' },
 		{ "dry-run", no_argument, NULL, 'n' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "color", optional_argument, NULL, 'c' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "short", no_argument, NULL, 's' },
@@ -344,6 +353,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	int c, json = 0, rc, color = 0;
 	bool problems = false, trouble = false;
 	int drafts = 0, dry_run = 0, mode = FS_DRAFTS_ALL;
+	bool force = false;
 	const char *drafts_dir_flag = NULL;
 	struct fs_identity me = FS_IDENTITY_INIT;
 	struct fs_drafts dl = FS_DRAFTS_INIT;
@@ -372,6 +382,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 			break;
 		case 'O': drafts = 1; drafts_dir_flag = optarg; break;
 		case 'n': drafts = 1; dry_run = 1; break;
+		case 'f': force = true; break;
 		case 'c': color_when = optarg ? optarg : "always"; break;
 		case 'v': popts.verbose = true; break;
 		case 's': popts.mode = FS_REPORT_SHORT; break;
@@ -434,7 +445,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		print_drafts(stdout, &dl, now);
 	} else if (drafts && dl.n) {
 		fflush(stdout);
-		rc = write_drafts(&ctx.store, &dl, drafts_dir, err);
+		rc = write_drafts(&ctx, &ctx.store, &dl, drafts_dir, force, err);
 		if (rc < 0)
 			goto out;
 	} else if (drafts) {

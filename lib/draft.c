@@ -994,13 +994,22 @@ static InternetAddressList *parse_list(const char *s)
 	return s && *s ? internet_address_list_parse(NULL, s) : NULL;
 }
 
+char *fs_draft_id_prefix(const char *key)
+{
+	char *hash = g_compute_checksum_for_string(G_CHECKSUM_SHA256, key, -1);
+	char *ret = g_strdup_printf("fixscan.%.12s.", hash);
+
+	g_free(hash);
+	return ret;
+}
+
 /* A new Message-Id on ME's domain: a part derived from KEY, so ids of
- * drafts answering the same mail look alike, then the time and random
- * bits so every draft's id is unique. */
+ * drafts answering the same mail look alike (and a later run finds them
+ * by it), then the time and random bits so every draft's id is unique. */
 static char *new_message_id(const char *email, const char *key, time_t now)
 {
 	const char *at = strrchr(email, '@');
-	char *hash = g_compute_checksum_for_string(G_CHECKSUM_SHA256, key, -1);
+	char *prefix = fs_draft_id_prefix(key);
 	GString *dom = g_string_new(NULL);
 	struct tm tm;
 	char stamp[32];
@@ -1013,9 +1022,9 @@ static char *new_message_id(const char *email, const char *key, time_t now)
 		g_string_append(dom, "localhost");
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm);
-	id = g_strdup_printf("fixscan.%.12s.%s.%08x@%s", hash, stamp, g_random_int(), dom->str);
+	id = g_strdup_printf("%s%s.%08x@%s", prefix, stamp, g_random_int(), dom->str);
 	g_string_free(dom, TRUE);
-	g_free(hash);
+	g_free(prefix);
 	return id;
 }
 
@@ -1103,9 +1112,9 @@ int fs_draft_compose(struct fs_draft *out, const struct fs_patch *orig,
 	g_string_append_printf(refs, "%s<%s>", refs->len ? " " : "", orig_id);
 	g_mime_object_set_header(GMIME_OBJECT(msg), "References", refs->str, NULL);
 
+	/* The key and digest stay out of the mail: it goes to a public list
+	 * under the reviewer's name.  fixscan/drafts.h remembers them. */
 	out->digest = fs_draft_digest(body, strlen(body));
-	g_mime_object_set_header(GMIME_OBJECT(msg), "X-Fixscan-Key", ckey, NULL);
-	g_mime_object_set_header(GMIME_OBJECT(msg), "X-Fixscan-Digest", out->digest, NULL);
 
 	/* The body as UTF-8 whatever it holds: g_mime_text_part_set_text
 	 * would pick ISO-8859-1 for text that fits it, and recode. */

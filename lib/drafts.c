@@ -8,6 +8,7 @@
 #include "fixscan/drafts.h"
 #include "fixscan/maildir.h"
 #include "fixscan/mail.h"
+#include "fixscan/mentions.h"
 
 /* ---- the drafts folder ------------------------------------------------------ */
 
@@ -54,13 +55,197 @@ char **fs_drafts_tags(const char *cfg)
 	return (char **)g_ptr_array_free(v, FALSE);
 }
 
+/* ---- the state file ---------------------------------------------------------- */
+
+/* One draft fixscan wrote. */
+struct state_entry {
+	char *message_id;
+	char *digest;
+	char *key;
+	gint64 time;
+};
+
+struct fs_drafts_state {
+	char *path;
+	GPtrArray *entries;   /* struct state_entry *, in the order written */
+	GHashTable *by_id;    /* message id -> entry */
+	GHashTable *latest;   /* key -> its newest entry */
+	bool dirty;
+};
+
+/* A year: long after a stable review thread has been released. */
+#define STATE_KEEP_SECONDS (366 * 24 * 3600)
+
+static void entry_free(gpointer p)
+{
+	struct state_entry *e = p;
+
+	g_free(e->message_id);
+	g_free(e->digest);
+	g_free(e->key);
+	g_free(e);
+}
+
+static void state_add(struct fs_drafts_state *s, struct state_entry *e)
+{
+	struct state_entry *old = g_hash_table_lookup(s->by_id, e->message_id);
+
+	/* Out of the tables before it is freed: they borrow its strings. */
+	if (old) {
+		g_hash_table_remove(s->by_id, old->message_id);
+		if (g_hash_table_lookup(s->latest, old->key) == old)
+			g_hash_table_remove(s->latest, old->key);
+		g_ptr_array_remove(s->entries, old);  /* frees it */
+	}
+	g_ptr_array_add(s->entries, e);
+	g_hash_table_replace(s->by_id, e->message_id, e);
+	g_hash_table_replace(s->latest, e->key, e);
+}
+
+/* One line: message id, digest, time, key, separated by tabs.  The key
+ * goes last: it holds a space.  Nothing here holds a tab: ids and keys
+ * went through fs_draft_clean_id() / fs_draft_clean_line(). */
+static void state_parse_line(struct fs_drafts_state *s, const char *line)
+{
+	char **f = g_strsplit(line, "\t", 4);
+	struct state_entry *e;
+
+	if (line[0] != '#' && g_strv_length(f) == 4 && *f[0] && *f[1] && *f[3]) {
+		e = g_new0(struct state_entry, 1);
+		e->message_id = g_strdup(f[0]);
+		e->digest = g_strdup(f[1]);
+		e->time = g_ascii_strtoll(f[2], NULL, 10);
+		e->key = g_strdup(f[3]);
+		state_add(s, e);
+	}
+	g_strfreev(f);
+}
+
+int fs_drafts_state_load(struct fs_drafts_state **out, const char *path,
+			 struct fs_error *err)
+{
+	struct fs_drafts_state *s = g_new0(struct fs_drafts_state, 1);
+	GError *gerr = NULL;
+	char *text = NULL, **lines;
+	size_t i;
+
+	s->path = g_strdup(path);
+	s->entries = g_ptr_array_new_with_free_func(entry_free);
+	s->by_id = g_hash_table_new(g_str_hash, g_str_equal);
+	s->latest = g_hash_table_new(g_str_hash, g_str_equal);
+	*out = s;
+	if (!g_file_get_contents(path, &text, NULL, &gerr)) {
+		int missing = g_error_matches(gerr, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+		int rc = missing ? 0 : fs_error_set(err, FS_EIO, "cannot read '%s': %s",
+						   path, gerr->message);
+
+		g_error_free(gerr);
+		if (rc < 0) {
+			fs_drafts_state_free(s);
+			*out = NULL;
+		}
+		return rc;
+	}
+	lines = g_strsplit(text, "\n", -1);
+	for (i = 0; lines[i]; i++)
+		state_parse_line(s, lines[i]);
+	g_strfreev(lines);
+	g_free(text);
+	return 0;
+}
+
+void fs_drafts_state_free(struct fs_drafts_state *s)
+{
+	if (!s)
+		return;
+	g_hash_table_destroy(s->by_id);
+	g_hash_table_destroy(s->latest);
+	g_ptr_array_free(s->entries, TRUE);
+	g_free(s->path);
+	g_free(s);
+}
+
+int fs_drafts_state_save(struct fs_drafts_state *s, struct fs_error *err)
+{
+	GString *text = g_string_new("# fixscan: the drafts it wrote (message-id, digest, time, key)\n");
+	gint64 cutoff = g_get_real_time() / G_USEC_PER_SEC - STATE_KEEP_SECONDS;
+	char *dir = g_path_get_dirname(s->path);
+	GError *gerr = NULL;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < s->entries->len; i++) {
+		const struct state_entry *e = g_ptr_array_index(s->entries, i);
+
+		if (e->time >= cutoff)
+			g_string_append_printf(text, "%s\t%s\t%" G_GINT64_FORMAT "\t%s\n",
+					       e->message_id, e->digest, e->time, e->key);
+	}
+	/* g_file_set_contents() writes a temporary file and renames it. */
+	if (s->dirty && g_mkdir_with_parents(dir, 0700) < 0)
+		rc = fs_error_set(err, FS_EIO, "cannot create '%s': %s", dir, g_strerror(errno));
+	else if (s->dirty && !g_file_set_contents(s->path, text->str, text->len, &gerr))
+		rc = fs_error_set(err, FS_EIO, "cannot write '%s': %s", s->path, gerr->message);
+	else
+		s->dirty = false;
+	if (gerr)
+		g_error_free(gerr);
+	g_string_free(text, TRUE);
+	g_free(dir);
+	return rc;
+}
+
+void fs_drafts_state_note(struct fs_drafts_state *s, const char *key,
+			  const char *message_id, const char *digest, time_t now)
+{
+	struct state_entry *e, *old;
+
+	if (!s || !key || !message_id || !digest)
+		return;
+	old = g_hash_table_lookup(s->by_id, message_id);
+	if (old && !strcmp(old->key, key) && !strcmp(old->digest, digest) &&
+	    g_hash_table_lookup(s->latest, key) == old && old->time == (gint64)now)
+		return;
+	e = g_new0(struct state_entry, 1);
+	e->message_id = g_strdup(message_id);
+	e->digest = g_strdup(digest);
+	e->key = g_strdup(key);
+	e->time = now;
+	state_add(s, e);
+	s->dirty = true;
+}
+
+bool fs_drafts_state_find(const struct fs_drafts_state *s, const char *message_id,
+			  const char **key, const char **digest)
+{
+	const struct state_entry *e = s && message_id ? g_hash_table_lookup(s->by_id, message_id) : NULL;
+
+	if (e) {
+		*key = e->key;
+		*digest = e->digest;
+	}
+	return e;
+}
+
+bool fs_drafts_state_latest(const struct fs_drafts_state *s, const char *key,
+			    const char **message_id, const char **digest)
+{
+	const struct state_entry *e = s && key ? g_hash_table_lookup(s->latest, key) : NULL;
+
+	if (e) {
+		*message_id = e->message_id;
+		*digest = e->digest;
+	}
+	return e;
+}
+
 /* ---- writing ---------------------------------------------------------------- */
 
 /* A draft found in the folder. */
 struct existing {
 	char *path;       /* borrowed from the scan */
-	char *key;
-	char *digest;     /* the X-Fixscan-Digest header, or NULL */
+	char *key;        /* from the state file or an old X-Fixscan-Key, or NULL */
+	char *digest;     /* the digest it was written with, or NULL */
 	char *message_id;
 	int edited;       /* -1 not yet known, 0 no, 1 yes */
 };
@@ -77,22 +262,30 @@ static char *found_header(const struct fs_maildir_file *f, const char *name)
 	return ret;
 }
 
-/* Every draft of DIR that carries an X-Fixscan-Key, as struct existing
- * (free with existings_free()); the paths are borrowed from *FILES. */
-static struct existing *scan_drafts(struct fs_maildir_files *files, const char *dir)
+/* Every mail of DIR, as struct existing (free with existings_free());
+ * the paths are borrowed from *FILES.  Key and digest come from STATE,
+ * else from the headers drafts of older versions carry. */
+static struct existing *scan_drafts(struct fs_maildir_files *files, const char *dir,
+				    const struct fs_drafts_state *state)
 {
 	struct existing *v;
 	size_t i;
 
-	fs_maildir_scan(files, dir, "X-Fixscan-Key", NULL);
+	fs_maildir_scan(files, dir, "Message-Id", NULL);
 	v = g_new0(struct existing, files->n + 1);
 	for (i = 0; i < files->n; i++) {
 		char *id = found_header(&files->v[i], "Message-Id");
+		const char *key, *digest;
 
 		v[i].path = files->v[i].path;
-		v[i].key = found_header(&files->v[i], "X-Fixscan-Key");
-		v[i].digest = found_header(&files->v[i], "X-Fixscan-Digest");
 		v[i].message_id = fs_draft_clean_id(id);
+		if (fs_drafts_state_find(state, v[i].message_id, &key, &digest)) {
+			v[i].key = g_strdup(key);
+			v[i].digest = g_strdup(digest);
+		} else {
+			v[i].key = found_header(&files->v[i], "X-Fixscan-Key");
+			v[i].digest = found_header(&files->v[i], "X-Fixscan-Digest");
+		}
 		v[i].edited = -1;
 		g_free(id);
 	}
@@ -111,9 +304,19 @@ static void existings_free(struct existing *v, size_t n)
 	g_free(v);
 }
 
+/* Whether E is a draft answering KEY: by the key remembered for it, else
+ * by its Message-Id, which starts with PREFIX (fs_draft_id_prefix(KEY))
+ * for every draft fixscan wrote for KEY, even one the state forgot. */
+static bool answers_key(const struct existing *e, const char *key, const char *prefix)
+{
+	if (e->key)
+		return !strcmp(e->key, key);
+	return e->message_id && g_str_has_prefix(e->message_id, prefix);
+}
+
 /* Whether the reviewer changed E: its body no longer matches the digest
- * fixscan wrote, or the digest is gone.  Unreadable counts as edited, so
- * it is never removed. */
+ * fixscan wrote, or the digest is unknown.  Unreadable counts as edited,
+ * so it is never removed. */
 static bool is_edited(struct existing *e)
 {
 	struct fs_patch *p = NULL;
@@ -137,42 +340,97 @@ static bool is_edited(struct existing *e)
 	return e->edited;
 }
 
-/* Decide and do what draft DR needs, given the drafts FOUND (NFOUND) in
- * the folder, and fill RES. */
-static int write_draft(struct fs_draft_result *res, const struct fs_draft *dr,
-		       struct existing *found, size_t nfound, const char *dir,
-		       struct fs_error *err)
+/* What the store says about one draft, found before writing. */
+struct draft_facts {
+	bool answered;  /* the reviewer has answered the mail it answers */
+	bool elsewhere; /* its latest earlier draft is in the store, with a
+			 * file, though maybe not in the folder */
+};
+
+/* How one run writes: the folder, what was found in it, what is known. */
+struct write_ctx {
+	const char *dir;
+	struct existing *found;
+	size_t nfound;
+	struct fs_drafts_state *state;
+	const struct draft_facts *facts; /* one per draft, or NULL */
+	bool force;
+};
+
+/* Whether DR is a draft the reviewer deleted: the latest draft fixscan
+ * wrote for its key said the same, and is in neither the folder nor
+ * (with a file) the store. */
+static bool was_deleted(const struct write_ctx *w, const struct fs_draft *dr, bool elsewhere)
 {
-	struct existing *match = NULL, *unedited = NULL, *edited = NULL;
-	GPtrArray *stale = g_ptr_array_new();
-	struct fs_maildir_msg msg = { dr->text, dr->len, FS_MAILDIR_CUR, "D", NULL, "the draft" };
+	const char *id, *digest;
 	size_t k;
-	int rc = 0;
 
-	for (k = 0; k < nfound; k++) {
-		struct existing *e = &found[k];
+	if (w->force || elsewhere || !fs_drafts_state_latest(w->state, dr->key, &id, &digest) ||
+	    strcmp(digest, dr->digest))
+		return false;
+	for (k = 0; k < w->nfound; k++)
+		if (w->found[k].message_id && !strcmp(w->found[k].message_id, id))
+			return false;
+	return true;
+}
 
-		if (!e->key || strcmp(e->key, dr->key))
+/* The drafts of DR's key in the folder: the one saying the same as DR,
+ * the first unedited and first edited other one, and the paths of all
+ * unedited others in STALE. */
+static struct existing *sort_found(const struct write_ctx *w, const struct fs_draft *dr,
+				   struct existing **unedited, struct existing **edited,
+				   GPtrArray *stale)
+{
+	struct existing *match = NULL;
+	char *prefix = fs_draft_id_prefix(dr->key);
+	size_t k;
+
+	for (k = 0; k < w->nfound; k++) {
+		struct existing *e = &w->found[k];
+
+		if (!answers_key(e, dr->key, prefix))
 			continue;
 		if (!match && e->digest && !strcmp(e->digest, dr->digest)) {
 			match = e;
 			continue;
 		}
 		if (is_edited(e)) {
-			if (!edited)
-				edited = e;
+			if (!*edited)
+				*edited = e;
 		} else {
-			if (!unedited)
-				unedited = e;
+			if (!*unedited)
+				*unedited = e;
 			g_ptr_array_add(stale, g_strdup(e->path));
 		}
 	}
-	if (match) {
+	g_free(prefix);
+	return match;
+}
+
+/* Decide and do what draft DR (the I-th) needs, and fill RES. */
+static int write_draft(struct fs_draft_result *res, const struct fs_draft *dr, size_t i,
+		       const struct write_ctx *w, struct fs_error *err)
+{
+	struct existing *match, *unedited = NULL, *edited = NULL;
+	GPtrArray *stale = g_ptr_array_new();
+	struct fs_maildir_msg msg = { dr->text, dr->len, FS_MAILDIR_CUR, "D", NULL, "the draft" };
+	const struct draft_facts *f = w->facts ? &w->facts[i] : NULL;
+	int rc = 0;
+
+	match = sort_found(w, dr, &unedited, &edited, stale);
+	if (f && f->answered) {
+		/* Whatever is in the folder for it stays as it is. */
+		res->action = FS_DRAFT_SKIPPED_ANSWERED;
+		g_ptr_array_set_size(stale, 0);
+	} else if (match) {
 		res->action = is_edited(match) ? FS_DRAFT_UNCHANGED_EDITED : FS_DRAFT_UNCHANGED;
 		res->path = g_strdup(match->path);
 		res->message_id = g_strdup(match->message_id);
+	} else if (was_deleted(w, dr, f && f->elsewhere)) {
+		res->action = FS_DRAFT_SKIPPED_DELETED;
+		g_ptr_array_set_size(stale, 0);
 	} else {
-		rc = fs_maildir_write(&res->path, dir, &msg, err);
+		rc = fs_maildir_write(&res->path, w->dir, &msg, err);
 		if (rc < 0) {
 			g_ptr_array_free(stale, TRUE);
 			return rc;
@@ -188,6 +446,9 @@ static int write_draft(struct fs_draft_result *res, const struct fs_draft *dr,
 			res->action = FS_DRAFT_WROTE;
 		}
 	}
+	/* The draft in the folder now is the one to know next time. */
+	if (res->message_id)
+		fs_drafts_state_note(w->state, dr->key, res->message_id, dr->digest, time(NULL));
 	if (stale->len) {
 		g_ptr_array_add(stale, NULL);
 		res->stale = (char **)g_ptr_array_free(stale, FALSE);
@@ -197,11 +458,13 @@ static int write_draft(struct fs_draft_result *res, const struct fs_draft *dr,
 	return 0;
 }
 
-int fs_drafts_write(struct fs_draft_result **results, const struct fs_drafts *d,
-		    const char *dir, struct fs_error *err)
+/* fs_drafts_write() with FACTS (one per draft, or NULL) and FORCE. */
+static int write_all(struct fs_draft_result **results, const struct fs_drafts *d,
+		     const char *dir, struct fs_drafts_state *state,
+		     const struct draft_facts *facts, bool force, struct fs_error *err)
 {
 	struct fs_maildir_files files = FS_MAILDIR_FILES_INIT;
-	struct existing *found;
+	struct write_ctx w = { dir, NULL, 0, state, facts, force };
 	size_t i;
 	int rc;
 
@@ -209,12 +472,19 @@ int fs_drafts_write(struct fs_draft_result **results, const struct fs_drafts *d,
 	rc = fs_maildir_create(dir, "the drafts folder", err);
 	if (rc < 0)
 		return rc;
-	found = scan_drafts(&files, dir);
+	w.found = scan_drafts(&files, dir, state);
+	w.nfound = files.n;
 	for (i = 0; i < d->n && rc == 0; i++)
-		rc = write_draft(&(*results)[i], &d->v[i], found, files.n, dir, err);
-	existings_free(found, files.n);
+		rc = write_draft(&(*results)[i], &d->v[i], i, &w, err);
+	existings_free(w.found, files.n);
 	fs_maildir_files_clear(&files);
 	return rc;
+}
+
+int fs_drafts_write(struct fs_draft_result **results, const struct fs_drafts *d,
+		    const char *dir, struct fs_drafts_state *state, struct fs_error *err)
+{
+	return write_all(results, d, dir, state, NULL, false, err);
 }
 
 void fs_draft_results_free(struct fs_draft_result *res, size_t n)
@@ -343,6 +613,87 @@ void fs_drafts_saved_clear(struct fs_drafts_saved *s)
 	memset(s, 0, sizeof(*s));
 }
 
+/* Whether P answers TARGET: its In-Reply-To names it, or (unless
+ * DIRECT) its References do, as in a reply further down the patch's
+ * thread; with DIRECT, only a mail whose parent is TARGET, since every
+ * reply to a patch names the cover in its References too. */
+static bool names_target(const struct fs_patch *p, const char *target, bool direct)
+{
+	const char *irt = fs_patch_in_reply_to(p);
+	const char *const *refs;
+	size_t n, i;
+
+	if (irt && !strcmp(irt, target))
+		return true;
+	refs = fs_patch_references(p, &n);
+	if (direct)
+		return !irt && n && !strcmp(refs[n - 1], target);
+	for (i = 0; i < n; i++)
+		if (!strcmp(refs[i], target))
+			return true;
+	return false;
+}
+
+/* Whether the store ST holds a mail From one of OWN, not an unsent
+ * draft, answering the mail the draft with KEY ("patch <id>" or
+ * "summary <id>") answers: wherever it is kept (a Sent folder, the
+ * list's copy), it is in that mail's thread. */
+static bool is_answered(struct fs_store *st, const char *key, const char *const *own)
+{
+	const char *lt = strchr(key, '<'), *gt = lt ? strrchr(lt, '>') : NULL;
+	struct fs_store_messages msgs = { NULL, 0 };
+	struct fs_store_message m;
+	bool found = false;
+	char *target;
+	size_t i;
+
+	if (!lt || !gt || gt < lt)
+		return false;
+	target = g_strndup(lt + 1, gt - lt - 1);
+	if (fs_store_find_message(st, target, &m, NULL) == 0) {
+		if (fs_store_thread(st, m.thread_id, &msgs, NULL) < 0)
+			msgs.n = 0;
+		fs_store_message_clear(&m);
+	}
+	for (i = 0; i < msgs.n && !found; i++) {
+		struct fs_patch *p = NULL;
+		struct fs_error perr = FS_ERROR_INIT;
+
+		if (!fs_mentions_is_own_address(msgs.v[i].from, own) ||
+		    fs_mentions_is_draft_file(msgs.v[i].filename))
+			continue;
+		if (fs_patch_parse_file(&p, msgs.v[i].filename, &perr) == 0)
+			found = names_target(p, target, g_str_has_prefix(key, "summary "));
+		fs_patch_free(p);
+	}
+	fs_store_messages_free(&msgs);
+	g_free(target);
+	return found;
+}
+
+/* What the store ST (may be NULL) says about each draft of D: a new
+ * array of D->n. */
+static struct draft_facts *find_facts(const struct fs_drafts *d, struct fs_store *st,
+				      const struct fs_drafts_state *state,
+				      const char *const *own)
+{
+	struct draft_facts *facts = g_new0(struct draft_facts, d->n + 1);
+	size_t i;
+
+	for (i = 0; st && i < d->n; i++) {
+		struct fs_store_message m;
+		const char *id, *digest;
+
+		facts[i].answered = own && *own && is_answered(st, d->v[i].key, own);
+		if (fs_drafts_state_latest(state, d->v[i].key, &id, &digest) &&
+		    fs_store_find_message(st, id, &m, NULL) == 0) {
+			facts[i].elsewhere = !m.gone;
+			fs_store_message_clear(&m);
+		}
+	}
+	return facts;
+}
+
 /* Index RES (N) into a writable store, which replaces the read-only
  * *STORE for the time it takes. */
 static int index_writable(struct fs_draft_result *res, size_t n, struct fs_store **store,
@@ -370,10 +721,12 @@ int fs_drafts_save(struct fs_drafts_saved *out, const struct fs_drafts *d,
 {
 	static const struct fs_drafts_save_opts defaults = FS_DRAFTS_SAVE_OPTS_INIT;
 	struct fs_draft_result *res = NULL;
-	struct fs_error ierr = FS_ERROR_INIT;
+	struct fs_error ierr = FS_ERROR_INIT, serr = FS_ERROR_INIT;
+	struct fs_drafts_state *state = NULL;
+	struct draft_facts *facts;
 	bool *was;
 	size_t i, unindexed = 0, rlen;
-	int rc, irc = 0;
+	int rc, irc = 0, srerr;
 
 	if (!opts)
 		opts = &defaults;
@@ -385,8 +738,18 @@ int fs_drafts_save(struct fs_drafts_saved *out, const struct fs_drafts *d,
 	out->n = d->n;
 	out->v = g_new0(struct fs_drafts_saved_draft, d->n + 1);
 
-	rc = fs_drafts_write(&res, d, out->dir, err);
+	if (opts->state_file && (rc = fs_drafts_state_load(&state, opts->state_file, err)) < 0) {
+		out->n = 0;  /* nothing was done */
+		return rc;
+	}
+	facts = find_facts(d, *store, state, opts->own);
+	rc = write_all(&res, d, out->dir, state, facts, opts->force, err);
+	g_free(facts);
 	out->complete = rc == 0;
+	/* Remembered even when writing stopped half way: what was written
+	 * is fixscan's. */
+	srerr = state ? fs_drafts_state_save(state, &serr) : 0;
+	fs_drafts_state_free(state);
 	if (!out->outside)
 		fs_drafts_check_indexed(res, d->n, *store);
 	was = g_new0(bool, d->n + 1);
@@ -411,6 +774,8 @@ int fs_drafts_save(struct fs_drafts_saved *out, const struct fs_drafts *d,
 		s->path = res[i].path ? shown_path(res[i].path, out->root) : NULL;
 		s->other = res[i].other ? shown_path(res[i].other, out->root) : NULL;
 		s->indexed_now = kept && res[i].indexed && !was[i];
+		out->answered += res[i].action == FS_DRAFT_SKIPPED_ANSWERED;
+		out->deleted += res[i].action == FS_DRAFT_SKIPPED_DELETED;
 	}
 	fs_draft_results_free(res, d->n);
 	g_free(was);
@@ -426,6 +791,12 @@ int fs_drafts_save(struct fs_drafts_saved *out, const struct fs_drafts *d,
 			fs_error_prefix(err, "%zu draft%s written but not indexed (run again to index %s)",
 					unindexed, unindexed == 1 ? "" : "s",
 					unindexed == 1 ? "it" : "them");
+		return irc;
 	}
-	return irc;
+	if (srerr < 0) {
+		/* The drafts are fine; the next run would not know them. */
+		*err = serr;
+		fs_error_prefix(err, "the drafts are saved, but fixscan cannot remember them");
+	}
+	return srerr;
 }

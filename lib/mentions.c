@@ -272,27 +272,55 @@ static bool address_of(const char *from, const char **out, size_t *len)
 	return from && *len;
 }
 
-bool fs_mentions_is_own_mail(const char *path, const struct fs_patch *p,
-			     const char *const *own)
+bool fs_mentions_is_draft_file(const char *path)
 {
-	const char *base = path ? strrchr(path, '/') : NULL, *info, *addr;
-	size_t alen = 0;
+	const char *base = path ? strrchr(path, '/') : NULL, *info;
 
-	/* What fixscan wrote: drafts carry their key, the digest (and the
-	 * drafts) the digest they belong to. */
-	if (p && (fs_patch_header(p, "X-Fixscan-Key") || fs_patch_header(p, "X-Fixscan-Digest")))
-		return true;
 	base = base ? base + 1 : path;
 	info = base ? strstr(base, ":2,") : NULL;
 	/* maildir flags: capital letters in ASCII order after ":2," */
-	if (info && strchr(info + 3, 'D'))
-		return true;
-	if (!p || !own || !address_of(fs_patch_from(p), &addr, &alen))
+	return info && strchr(info + 3, 'D');
+}
+
+bool fs_mentions_is_own_address(const char *from, const char *const *own)
+{
+	const char *addr;
+	size_t alen = 0;
+
+	if (!own || !address_of(from, &addr, &alen))
 		return false;
 	for (; *own; own++)
 		if (strlen(*own) == alen && !strncasecmp(*own, addr, alen))
 			return true;
 	return false;
+}
+
+/* Whether P's Message-Id is one fixscan makes for a draft (starting
+ * with fixscan and a dot, on the domain of the address it is sent from)
+ * on the domain of one of OWN: the reviewer may have changed the From of the draft, but not its
+ * id.  Another reviewer's fixscan ids are on their own domain. */
+static bool has_own_draft_id(const struct fs_patch *p, const char *const *own)
+{
+	const char *id = p ? fs_patch_message_id(p) : NULL, *dom, *odom;
+
+	if (!id || !own || strncmp(id, "fixscan", 7) || id[7] != '.' || !(dom = strrchr(id, '@')))
+		return false;
+	for (; *own; own++)
+		if ((odom = strrchr(*own, '@')) && !g_ascii_strcasecmp(odom, dom))
+			return true;
+	return false;
+}
+
+bool fs_mentions_is_own_mail(const char *path, const struct fs_patch *p,
+			     const char *const *own)
+{
+	/* What fixscan wrote: the digest mail carries the digest it belongs
+	 * to; drafts of older versions carried their key and digest. */
+	if (p && (fs_patch_header(p, "X-Fixscan-Key") || fs_patch_header(p, "X-Fixscan-Digest")))
+		return true;
+	if (fs_mentions_is_draft_file(path) || has_own_draft_id(p, own))
+		return true;
+	return p && fs_mentions_is_own_address(fs_patch_from(p), own);
 }
 
 int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series *s,

@@ -479,13 +479,36 @@ static char *dup_or_empty(const char *s)
 	return strdup(s ? s : "");
 }
 
+/* The first of MSG's files that is still there, else its first file
+ * with *GONE set.  A mail client renames a file when its flags change
+ * and removes a draft it sends; the database only hears of that at the
+ * next "notmuch new", and until then its first name may be gone. */
+static char *existing_filename(notmuch_message_t *msg, bool *gone)
+{
+	notmuch_filenames_t *names = notmuch_message_get_filenames(msg);
+	char *found = NULL;
+
+	for (; names && notmuch_filenames_valid(names); notmuch_filenames_move_to_next(names)) {
+		const char *name = notmuch_filenames_get(names);
+
+		if (name && access(name, F_OK) == 0) {
+			found = strdup(name);
+			break;
+		}
+	}
+	if (names)
+		notmuch_filenames_destroy(names);
+	*gone = !found;
+	return found ? found : dup_or_empty(notmuch_message_get_filename(msg));
+}
+
 /* Copy what a caller needs out of notmuch message MSG. */
 static int fill_message(struct fs_store_message *m, notmuch_message_t *msg)
 {
 	memset(m, 0, sizeof(*m));
 	m->message_id = dup_or_empty(notmuch_message_get_message_id(msg));
 	m->thread_id = dup_or_empty(notmuch_message_get_thread_id(msg));
-	m->filename = dup_or_empty(notmuch_message_get_filename(msg));
+	m->filename = existing_filename(msg, &m->gone);
 	m->subject = dup_or_empty(notmuch_message_get_header(msg, "subject"));
 	m->from = dup_or_empty(notmuch_message_get_header(msg, "from"));
 	m->date = notmuch_message_get_date(msg);
@@ -596,7 +619,11 @@ int fs_store_search(struct fs_store *st, const char *query,
 			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 			goto out;
 		}
-		out->n++;
+		/* Moved or removed since it was indexed: not there to read. */
+		if (out->v[out->n].gone)
+			fs_store_message_clear(&out->v[out->n]);
+		else
+			out->n++;
 	}
 out:
 	if (msgs)

@@ -29,6 +29,7 @@ CONF
 # git config, never the user's.
 export NOTMUCH_CONFIG="$dir/notmuch-config" XDG_CACHE_HOME="$dir/cache"
 export XDG_CONFIG_HOME="$dir/config" GIT_CONFIG_GLOBAL="$dir/gitconfig"
+export XDG_STATE_HOME="$dir/state"
 unset NOTMUCH_DATABASE NOTMUCH_PROFILE || true
 notmuch new --quiet
 echo "demo: indexing the sample kernel repository"
@@ -49,14 +50,17 @@ set +e
 rc=$?
 set -e
 [ "$rc" -le 1 ] || exit 1
-summary=$(grep -l '^X-Fixscan-Key: summary' "$dir"/mail/Drafts/cur/* | head -n 1)
+# The summary is the draft answering the cover letter (subject 00/NN).
+cover=$(grep -l '^Subject: \[PATCH 4.4 00*/' "$dir"/mail/review-4.4/cur/* | head -n 1)
+cover_id=$(sed -n 's/^Message-I[dD]: *<\(.*\)>.*/\1/p' "$cover" | head -n 1)
+summary=$(grep -l "^In-Reply-To: <$cover_id>" "$dir"/mail/Drafts/cur/* | head -n 1)
 echo
 echo "demo: the summary draft to the cover letter ($summary):"
 echo
 cat "$summary"
 echo
 echo "demo: open $dir/mail/Drafts in mutt (set postponed) to edit and send them"
-env="NOTMUCH_CONFIG=$dir/notmuch-config XDG_CACHE_HOME=$dir/cache XDG_CONFIG_HOME=$dir/config GIT_CONFIG_GLOBAL=$dir/gitconfig"
+env="NOTMUCH_CONFIG=$dir/notmuch-config XDG_CACHE_HOME=$dir/cache XDG_CONFIG_HOME=$dir/config XDG_STATE_HOME=$dir/state GIT_CONFIG_GLOBAL=$dir/gitconfig"
 cat <<NEXT
 
 demo: to go on with the demo's mail store and repository, run for example:

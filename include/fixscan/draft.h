@@ -4,14 +4,16 @@
  * to the cover letter, each a complete RFC 5322 message built with GMime,
  * written into a maildir the reviewer's mail client reads as drafts.
  *
- * Every draft carries two headers of its own:
- *   X-Fixscan-Key     what it answers: "patch <message-id>" or
- *                     "summary <cover message-id>"
- *   X-Fixscan-Digest  a hash of the body fixscan wrote
- * so a later run finds the drafts it wrote before, and can tell the ones
- * the reviewer edited (their body no longer matches the digest) from the
- * ones it may replace.  The only file this module ever removes is a draft
- * it wrote itself whose body still matches its digest.
+ * Nothing fixscan-internal goes into a draft: the reviewer sends it to a
+ * public list under their own name.  What a draft answers (its key:
+ * "patch <message-id>" or "summary <cover message-id>") is in the first
+ * part of its Message-Id (fs_draft_id_prefix()), and the hash of the body
+ * as written (its digest) is remembered by fixscan/drafts.h, so a later
+ * run finds the drafts it wrote and can tell the ones the reviewer edited
+ * from the ones it may replace.  (Drafts of older versions carried both
+ * in X-Fixscan-Key and X-Fixscan-Digest headers; they are still read.)
+ * The only file ever removed is a draft fixscan wrote itself whose body
+ * still matches its digest.
  *
  * Composing is pure (no I/O); saving is fixscan/drafts.h, so dry runs
  * and tests share the exact text that would be written.
@@ -52,10 +54,10 @@ int fs_draft_mode_from_name(const char *name);
 
 /* One composed draft.  Everything is owned by the draft. */
 struct fs_draft {
-	char *key;        /* the X-Fixscan-Key value */
+	char *key;        /* what it answers: "patch <message-id>" ... */
 	char *label;      /* for people: "003/024 netfilter: ..." */
 	char *message_id; /* the draft's own id, without <> */
-	char *digest;     /* the X-Fixscan-Digest value */
+	char *digest;     /* fs_draft_digest() of the body */
 	char *text;       /* the whole message, LF line ends */
 	size_t len;
 };
@@ -79,6 +81,10 @@ char *fs_draft_reply_subject(const char *subject);
  * transfer encoding and back still matches.  New string (g_free()). */
 char *fs_draft_digest(const char *body, size_t len);
 
+/* "fixscan.<12 hex digits of a hash of KEY>.": how the Message-Id of
+ * every draft answering KEY starts.  New string (g_free()). */
+char *fs_draft_id_prefix(const char *key);
+
 /* The body of the reply to patch RP of review R: attribution, the quoted
  * subject and upstream lines, a paragraph per finding.  NULL when RP has
  * nothing to say (no finding that is not ignored).  New string (g_free()). */
@@ -92,8 +98,8 @@ char *fs_draft_summary_body(const struct fs_review *r, bool patch_replies);
 
 /* Compose a reply to ORIG from ME with BODY: To the sender, Cc the
  * original To and Cc minus ME and the sender, "Re:" subject, In-Reply-To,
- * References, a new Message-Id on ME's domain, Date NOW, and the
- * X-Fixscan-Key KEY and X-Fixscan-Digest headers.  LABEL is copied into
+ * References, a new Message-Id on ME's domain starting with
+ * fs_draft_id_prefix(KEY), and Date NOW.  LABEL is copied into
  * OUT->label.  Returns 0 with *OUT filled (release with
  * fs_draft_clear()), FS_EPARSE when ORIG has no Message-Id, or
  * FS_ENOMEM. */

@@ -9,8 +9,17 @@
  * A draft whose key already has a file in the folder is not written
  * twice: enum fs_draft_action says what is done instead.  The only file
  * ever removed is a draft fixscan wrote itself whose body still matches
- * its X-Fixscan-Digest (fixscan/draft.h), and only once its replacement
- * is safely indexed.
+ * the digest it was written with (fixscan/draft.h), and only once its
+ * replacement is safely indexed.
+ *
+ * What fixscan wrote is remembered in a state file (struct
+ * fs_drafts_state: key, Message-Id and digest of every draft), the one
+ * source of truth for "fixscan wrote this draft, with this body": it
+ * outlives the draft (so a draft the reviewer deleted stays deleted),
+ * works for a folder outside the mail root, and needs no writable
+ * database.  A draft is matched to its key by its Message-Id
+ * (fs_draft_id_prefix()), or by the X-Fixscan-Key and X-Fixscan-Digest
+ * headers drafts of older versions carry.
  *
  * Configuration is resolved by the caller: the functions here take the
  * values (the --drafts-dir flag, the notmuch config's fixscan.drafts and
@@ -21,6 +30,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 #include "fixscan/draft.h"
 #include "fixscan/error.h"
@@ -40,6 +50,38 @@ char *fs_drafts_dir(const char *flag, const char *cfg, const char *root,
  * "fixscan".  A NULL-terminated array (g_strfreev()). */
 char **fs_drafts_tags(const char *cfg);
 
+/* ---- what fixscan remembers of its drafts -------------------------------- */
+
+struct fs_drafts_state;
+
+/* Read the state file PATH (a missing file is an empty state).  Returns 0
+ * with *OUT set (free with fs_drafts_state_free()), or FS_EIO with ERR
+ * set when the file cannot be read.  Lines it cannot parse are dropped. */
+int fs_drafts_state_load(struct fs_drafts_state **out, const char *path,
+			 struct fs_error *err);
+void fs_drafts_state_free(struct fs_drafts_state *s);
+
+/* Write S back to its file when it changed: into a temporary file that
+ * is renamed over it, so a crash leaves the old or the new file, never
+ * half of one; the directory is created (0700) when missing.  Entries
+ * older than a year are dropped.  Returns 0 or FS_EIO with ERR set. */
+int fs_drafts_state_save(struct fs_drafts_state *s, struct fs_error *err);
+
+/* Remember that the draft MESSAGE_ID answers KEY with a body of DIGEST,
+ * written (or last seen) at time NOW: it becomes KEY's latest draft. */
+void fs_drafts_state_note(struct fs_drafts_state *s, const char *key,
+			  const char *message_id, const char *digest, time_t now);
+
+/* The key and digest remembered for the draft MESSAGE_ID (borrowed), or
+ * false when S does not know it. */
+bool fs_drafts_state_find(const struct fs_drafts_state *s, const char *message_id,
+			  const char **key, const char **digest);
+
+/* The Message-Id and digest of the latest draft of KEY (borrowed), or
+ * false when S knows none. */
+bool fs_drafts_state_latest(const struct fs_drafts_state *s, const char *key,
+			    const char **message_id, const char **digest);
+
 /* ---- the save policy ---------------------------------------------------- */
 
 enum fs_draft_action {
@@ -48,6 +90,10 @@ enum fs_draft_action {
 	FS_DRAFT_UNCHANGED_EDITED, /* ... and the reviewer has edited it */
 	FS_DRAFT_REPLACED,       /* a new file; the outdated unedited one goes */
 	FS_DRAFT_KEPT_EDITED,    /* a new file; the reviewer's edited one stays */
+	FS_DRAFT_SKIPPED_ANSWERED, /* not written: the reviewer has answered
+				    * that mail already (sent, not a draft) */
+	FS_DRAFT_SKIPPED_DELETED, /* not written: fixscan wrote the same draft
+				   * before and the reviewer deleted it */
 };
 
 /* What fs_drafts_save() did with one draft.  Paths are shown paths:
@@ -56,7 +102,7 @@ struct fs_drafts_saved_draft {
 	enum fs_draft_action action;
 	char *label;       /* the draft's label ("003/024 ...") */
 	char *path;        /* the file holding the draft now; NULL when the
-			    * save stopped before this draft */
+			    * save stopped before this draft or SKIPPED_* */
 	char *other;       /* REPLACED / KEPT_EDITED: the older file */
 	char **removed;    /* outdated unedited drafts of the same key that
 			    * were removed; NULL-terminated, or NULL */
@@ -77,19 +123,34 @@ struct fs_drafts_saved {
 			     * stop half way */
 	struct fs_error index_err; /* writing failed (ERR says why) and indexing
 				    * what was written failed too: why */
+	size_t answered;    /* drafts SKIPPED_ANSWERED */
+	size_t deleted;     /* drafts SKIPPED_DELETED */
 };
-#define FS_DRAFTS_SAVED_INIT { NULL, 0, NULL, NULL, false, false, FS_ERROR_INIT }
+#define FS_DRAFTS_SAVED_INIT { NULL, 0, NULL, NULL, false, false, FS_ERROR_INIT, 0, 0 }
 void fs_drafts_saved_clear(struct fs_drafts_saved *s);
 
 struct fs_drafts_save_opts {
 	const char *const *tags; /* tags for new drafts; NULL: fs_drafts_tags(NULL) */
 	double lock_wait;        /* seconds to wait for a locked database */
+	const char *state_file;  /* what fixscan remembers of its drafts
+				  * (fs_drafts_state_load()); NULL: nothing
+				  * is remembered, deleted drafts come back */
+	const char *const *own;  /* the reviewer's addresses: a mail of theirs
+				  * answering a draft's mail means answered */
+	bool force;              /* write drafts the reviewer deleted again */
 };
-#define FS_DRAFTS_SAVE_OPTS_INIT { NULL, 5.0 }
+#define FS_DRAFTS_SAVE_OPTS_INIT { NULL, 5.0, NULL, NULL, false }
 
 /* Save the drafts D into the maildir DIR (created when missing) and fill
  * *OUT.  *STORE is the caller's read-only store, or NULL (then DIR counts
- * as outside the mail root).  When DIR is inside the mail root and there
+ * as outside the mail root, and nothing counts as answered).  A draft is
+ * not written when the store holds a mail From one of OPTS->own, not an
+ * unsent draft, whose In-Reply-To or References name the patch it
+ * answers (for the summary: whose parent is the cover): the reviewer has
+ * answered.  Nor when the latest draft fixscan wrote for its key (see
+ * OPTS->state_file) had the same body and is gone from DIR and from the
+ * store (the reviewer deleted it), unless OPTS->force.  The state file
+ * is updated with what was written.  When DIR is inside the mail root and there
  * is anything to index or remove, *STORE is closed (and set to NULL) and
  * the database opened writable for the time it takes, waiting for a lock
  * as OPTS says; what was written is indexed even when writing stopped
@@ -119,7 +180,9 @@ struct fs_draft_result {
 };
 
 /* Write the N drafts of D into the maildir DIR (created with cur/, new/
- * and tmp/ when missing).  A draft whose key already has a file in cur/
+ * and tmp/ when missing), knowing and noting in STATE (may be NULL: then
+ * only drafts of older versions with their headers are recognised) what
+ * fixscan wrote.  A draft whose key already has a file in cur/
  * or new/ is handled as enum fs_draft_action says; a new file goes into
  * cur/ with the ":2,D" flag through fs_maildir_write().  *RESULTS gets one
  * entry per draft (release with fs_draft_results_free()), also when an
@@ -127,7 +190,7 @@ struct fs_draft_result {
  * path).  Returns 0, or FS_EIO with ERR naming the file; no partial file
  * is ever left in cur/. */
 int fs_drafts_write(struct fs_draft_result **results, const struct fs_drafts *d,
-		    const char *dir, struct fs_error *err);
+		    const char *dir, struct fs_drafts_state *state, struct fs_error *err);
 void fs_draft_results_free(struct fs_draft_result *res, size_t n);
 
 /* Mark the results whose Message-Id the store ST (read-only will do)

@@ -62,12 +62,21 @@ char *fs_mentions_objection_line(const char *body, size_t len);
 
 /* Whether a mail is the user's own and so never evidence (neither an
  * objection nor a regression report): an unsent draft (maildir flag D
- * in PATH), a mail fixscan wrote (a draft's X-Fixscan-Key, the digest's
- * or a draft's X-Fixscan-Digest header), or a mail From one of the
- * addresses OWN (NULL-terminated, may be NULL; compared without case),
- * sent or not.  PATH and P may each be NULL. */
+ * in PATH), a mail fixscan wrote (the digest mail's X-Fixscan-Digest
+ * header, the X-Fixscan-Key or X-Fixscan-Digest of a draft of an older
+ * version, or a draft's "fixscan." Message-Id on the domain of one of
+ * OWN), or a mail From one of the addresses OWN (NULL-terminated, may be
+ * NULL; compared without case), sent or not.  PATH and P may each be
+ * NULL. */
 bool fs_mentions_is_own_mail(const char *path, const struct fs_patch *p,
 			     const char *const *own);
+
+/* Whether the maildir file PATH is an unsent draft: its flags have D. */
+bool fs_mentions_is_draft_file(const char *path);
+
+/* Whether the address of FROM (a From header, "Name <addr>" or a bare
+ * address; may be NULL) is one of OWN (may be NULL), without case. */
+bool fs_mentions_is_own_address(const char *from, const char *const *own);
 
 /* Add to M the objections among the replies of series S, leaving out the
  * user's own mail (fs_mentions_is_own_mail() with OWN).  Returns 0 or

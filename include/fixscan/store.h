@@ -40,7 +40,10 @@ const char *fs_store_config(struct fs_store *st, const char *key);
 struct fs_store_message {
 	char *message_id; /* without <> */
 	char *thread_id;  /* notmuch thread id, without "thread:" */
-	char *filename;   /* the first file holding it */
+	char *filename;   /* the first of its files that exists (else the
+			   * first of them, and GONE is set) */
+	bool gone;        /* none of its files exists any more: moved or
+			   * removed since notmuch indexed it */
 	time_t date;
 	char *subject;    /* as notmuch has it, decoded */
 	char *from;       /* header From, decoded */
@@ -54,7 +57,9 @@ struct fs_store_messages {
 void fs_store_messages_free(struct fs_store_messages *m);
 
 /* Every message matching the notmuch QUERY (Xapian syntax, as on the
- * notmuch command line), oldest first.  Returns 0 or FS_ESTORE / FS_EUSAGE
+ * notmuch command line), oldest first, leaving out the messages none of
+ * whose files exists any more (a mail client moved or removed them, and
+ * notmuch has not caught up yet: nothing to read, and no error).  Returns 0 or FS_ESTORE / FS_EUSAGE
  * (bad query) with ERR set.  *OUT must be freed even when empty. */
 int fs_store_search(struct fs_store *st, const char *query,
 		    struct fs_store_messages *out, struct fs_error *err);

@@ -1,8 +1,9 @@
 # Shared helpers for the end-to-end tests, sourced by each tests/e2e/t*.sh.
 #
 # Each test script runs in a fresh temporary directory ($TRASH) with HOME,
-# XDG_CACHE_HOME, XDG_CONFIG_HOME and NOTMUCH_CONFIG pointing inside it, so
-# it never sees the developer's own mail, config or cache.  $FIXSCAN is the
+# XDG_CACHE_HOME, XDG_CONFIG_HOME, XDG_STATE_HOME and NOTMUCH_CONFIG
+# pointing inside it, so it never sees the developer's own mail, config,
+# cache or state.  $FIXSCAN is the
 # binary under test, $SRC the source tree.
 #
 #   test_expect_success 'what it checks' 'shell commands'
@@ -17,6 +18,7 @@ export SRC FIXSCAN
 TEST_NAME=$(basename "$0" .sh)
 TRASH=$(mktemp -d "${TMPDIR:-/tmp}/fixscan-$TEST_NAME.XXXXXX")
 export HOME="$TRASH/home" XDG_CACHE_HOME="$TRASH/cache" XDG_CONFIG_HOME="$TRASH/config"
+export XDG_STATE_HOME="$TRASH/state"
 export NOTMUCH_CONFIG="$TRASH/home/.notmuch-config"
 export GIT_CONFIG_NOSYSTEM=1 LC_ALL=C.UTF-8 TZ=UTC NO_COLOR=1
 # Output under script(1) is a terminal: no test waits on a real pager.

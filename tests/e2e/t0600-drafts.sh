@@ -44,19 +44,28 @@ import json
 r = json.loads(open("review.json").readline())
 print(1 + sum(1 for p in r["patches"] if p["findings"]))')
 
-# Everything about the drafts of folder $1 that a test compares: for each
-# file, its Message-Id, In-Reply-To, Subject, X-Fixscan-Key and body.
+# Everything about fixscan's drafts in folder $1 that a test compares: for
+# each file, its Message-Id, In-Reply-To, Subject, key and body.  A draft
+# is fixscan's by its Message-Id, which starts with "fixscan." and a hash
+# of its key ("patch <id>" or "summary <id>" of the mail it answers); no
+# X-Fixscan header may go out with it.
 cat >drafts.py <<'PY'
-import email, email.policy, glob, json, os, sys
+import email, email.policy, glob, hashlib, json, os, sys
+def prefix(key):
+    return "fixscan." + hashlib.sha256(key.encode()).hexdigest()[:12] + "."
 out = []
 for sub in ("cur", "new"):
     for f in sorted(glob.glob(os.path.join(sys.argv[1], sub, "*"))):
         m = email.message_from_binary_file(open(f, "rb"), policy=email.policy.default)
-        if m["X-Fixscan-Key"] is None:
+        mid = (m["Message-Id"] or "").strip("<>")
+        if not mid.startswith("fixscan."):
             continue
-        out.append({"file": f, "id": m["Message-Id"].strip("<>"),
-                    "irt": (m["In-Reply-To"] or "").strip("<>"),
-                    "subject": str(m["Subject"]), "key": str(m["X-Fixscan-Key"]),
+        assert not [k for k in m.keys() if k.lower().startswith("x-fixscan")], (f, m.keys())
+        irt = (m["In-Reply-To"] or "").strip("<>")
+        keys = [k for k in ("patch <%s>" % irt, "summary <%s>" % irt) if mid.startswith(prefix(k))]
+        assert len(keys) == 1, (f, mid)
+        out.append({"file": f, "id": mid, "irt": irt,
+                    "subject": str(m["Subject"]), "key": keys[0],
                     "from": str(m["From"]), "to": str(m["To"]), "cc": str(m["Cc"] or ""),
                     "cte": str(m.get_body().get("Content-Transfer-Encoding", "7bit")),
                     "charset": m.get_body().get_content_charset(),
@@ -83,7 +92,7 @@ test_expect_success 'one draft per patch with findings, plus the summary' '
 	! grep -v "^draft: " run1.err
 '
 test_expect_success 'each draft parses back with fixscan parse' '
-	for f in $(grep -l "^X-Fixscan-Key: " "$D"/cur/*); do
+	for f in $(grep -l "^Message-Id: <fixscan\." "$D"/cur/*); do
 		"$FIXSCAN" parse --json "$f" >p.json || exit 1
 		python3 -c "
 import json, sys
@@ -264,7 +273,8 @@ test_expect_success '--dry-run prints full messages and writes nothing' '
 	test_cmp before after &&
 	test "$(notmuch count "*")" -eq "$n" &&
 	test "$(grep -c "^From fixscan@localhost " dry.out)" -eq "$ndrafts" &&
-	test "$(grep -c "^X-Fixscan-Key: " dry.out)" -eq "$ndrafts" &&
+	test "$(grep -c "^Message-Id: <fixscan\." dry.out)" -eq "$ndrafts" &&
+	! grep -q "^X-Fixscan" dry.out &&
 	test "$(grep -c "^In-Reply-To: <" dry.out)" -eq "$ndrafts" &&
 	grep -q "^Fixes to add:" dry.out &&
 	! grep -q "^draft:" dry.err
@@ -272,10 +282,11 @@ test_expect_success '--dry-run prints full messages and writes nothing' '
 test_expect_success '--drafts=summary and --drafts=patches' '
 	"$FIXSCAN" review --repo kernel --dry-run --drafts=summary "$Q" >s.out
 	test "$(grep -c "^From fixscan@localhost " s.out)" -eq 1 &&
-	grep -q "^X-Fixscan-Key: summary" s.out &&
+	cover=$(python3 -c "import json; print(json.loads(open(\"review.json\").readline())[\"cover\"][\"message_id\"])") &&
+	grep -q "^In-Reply-To: <$cover>" s.out &&
 	"$FIXSCAN" review --repo kernel --dry-run --drafts=patches "$Q" >p.out
 	test "$(grep -c "^From fixscan@localhost " p.out)" -eq $((ndrafts - 1)) &&
-	! grep -q "^X-Fixscan-Key: summary" p.out
+	! grep -q "^In-Reply-To: <$cover>" p.out
 '
 test_expect_code 2 'a bad --drafts value is a usage error' '
 	"$FIXSCAN" review --repo kernel --drafts=some "$Q"
@@ -396,13 +407,86 @@ test_expect_success 'fixscan.draftTags tags new drafts; the old name draft_tags 
 	notmuch config set fixscan.draftTags &&
 	notmuch config set fixscan.draft_tags "draft;old-name" &&
 	rm -rf "$TD" && notmuch new --quiet &&
-	"$FIXSCAN" review --repo kernel --drafts=summary --drafts-dir "$TD" "$Q" >/dev/null 2>tags2.err;
+	# the summary draft was deleted: only --force writes it again
+	"$FIXSCAN" review --repo kernel --force --drafts=summary --drafts-dir "$TD" "$Q" >/dev/null 2>tags2.err;
 	test $? -eq 1 &&
 	grep -q "^fixscan: the notmuch config key fixscan.draft_tags is now fixscan.draftTags" tags2.err &&
 	test "$(notmuch count "folder:TagDrafts and tag:old-name")" -eq 1 &&
 	notmuch config set fixscan.draft_tags &&
 	rm -rf "$TD" && notmuch new --quiet
 '
+# The life of a draft after it is written, as mutt lives it: the
+# reviewer views one (mutt renames it, adding S), sends the one for 03
+# (mutt removes the draft and keeps the sent copy, without the D flag,
+# in Sent/) and deletes the one for 04.  In a folder of its own, written
+# afresh (--force: the runs above wrote and removed drafts elsewhere).
+L="$TRASH/mail/Life"
+life_run() {
+	"$FIXSCAN" review --repo kernel --drafts-dir "$L" "$@" "$Q" >/dev/null
+}
+life_run --ignore ignore --force 2>life0.err
+python3 drafts.py "$L" d6.json
+life() {
+	python3 -c "
+import json, sys
+r = json.loads(open('review.json').readline())
+p = [p for p in r['patches'] if p['index'] == int(sys.argv[1])][0]
+print([d for d in json.load(open('d6.json')) if d['irt'] == p['message_id']][0]['file'])" "$1"
+}
+d3=$(life 3) d4=$(life 4) d6=$(life 6)
+mkdir -p "$TRASH/mail/Sent/cur" "$TRASH/mail/Sent/new" "$TRASH/mail/Sent/tmp"
+SENT="$TRASH/mail/Sent/cur/1460001000.M2P2.sent:2,S"
+
+test_expect_success 'mutt views, sends and deletes drafts: no error before notmuch new' '
+	test "$(grep -c "^draft: wrote" life0.err)" -eq "$ndrafts" &&
+	mv "$d6" "${d6}S" &&
+	mv "$d3" "$SENT" &&
+	rm "$d4" &&
+	ls "$L/cur" | sort >before &&
+	{ life_run --ignore ignore 2>life1.err; test $? -eq 1; } &&
+	cat life1.err &&
+	! grep -v "^draft: " life1.err &&
+	! grep -q "^draft: wrote" life1.err &&
+	ls "$L/cur" | sort >after &&
+	test_cmp before after
+'
+test_expect_success 'the sent mail carries nothing of fixscan'"'"'s' '
+	! grep -qi "^X-Fixscan" "$SENT" &&
+	grep -q "^Message-Id: <fixscan\." "$SENT"
+'
+test_expect_success 'after notmuch new: neither the sent nor the deleted draft comes back' '
+	notmuch new --quiet &&
+	test "$(notmuch count "path:Sent/** and not tag:draft")" -eq 1 &&
+	{ life_run --ignore ignore 2>life2.err; test $? -eq 1; } &&
+	cat life2.err &&
+	! grep -v "^draft: " life2.err &&
+	! grep -q -e "^draft: wrote" -e "^draft: replaced" -e "^draft: kept" life2.err &&
+	grep -q "^draft: unchanged Life/cur/$(basename "$d6")S " life2.err &&
+	grep -q "^draft: skipped 1 you answered already, 1 you deleted (--force writes it again)$" life2.err &&
+	ls "$L/cur" | sort >after &&
+	test_cmp before after
+'
+test_expect_success 'the findings of 03 change: still no new draft for it' '
+	: >ignore3 &&
+	{ life_run --ignore ignore3 2>life3.err; test $? -eq 1; } &&
+	cat life3.err &&
+	! grep -q "(re: 003/" life3.err &&
+	grep -q "^draft: skipped 1 you answered already" life3.err &&
+	python3 drafts.py "$L" d7.json &&
+	python3 -c "
+import json
+r = json.loads(open(\"review.json\").readline())
+p3 = [p for p in r[\"patches\"] if p[\"index\"] == 3][0]
+assert not [d for d in json.load(open(\"d7.json\")) if d[\"irt\"] == p3[\"message_id\"]]"
+'
+test_expect_success '--force writes the deleted draft again, not the sent one' '
+	{ life_run --ignore ignore --force 2>life4.err; test $? -eq 1; } &&
+	cat life4.err &&
+	test "$(grep -c "^draft: wrote" life4.err)" -eq 1 &&
+	grep -q "^draft: wrote .*(re: 004/" life4.err &&
+	grep -q "^draft: skipped 1 you answered already$" life4.err
+'
+
 test_expect_success 'the reviewer'"'"'s own draft was never touched' '
 	test_cmp mine.copy "$MINE" &&
 	test "$(notmuch count id:my-own-draft@example.org)" -eq 1

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Real mutt in tmux, with contrib/fixscan.muttrc: the check key on a
 # patch with a missing fix shows that finding, the review key writes
-# drafts into the drafts maildir.
+# drafts into the drafts maildir; the draft for 03, recalled and sent
+# (to a fake sendmail, a copy in Sent/), goes out without any X-Fixscan
+# header and is not written again.
 . "$(dirname "$0")/lib.sh"
 . "$SRC/tests/e2e/lib-notmuch.sh"
 
@@ -24,6 +26,7 @@ mkdir -p bin
 cat >bin/fixscan <<WRAP
 #!/bin/sh
 export HOME='$HOME' XDG_CACHE_HOME='$XDG_CACHE_HOME' XDG_CONFIG_HOME='$XDG_CONFIG_HOME'
+export XDG_STATE_HOME='$XDG_STATE_HOME'
 export NOTMUCH_CONFIG='$NOTMUCH_CONFIG' GIT_CONFIG_NOSYSTEM=1 LC_ALL=C.UTF-8 TZ=UTC
 export ASAN_OPTIONS='${ASAN_OPTIONS:-}' LSAN_OPTIONS='${LSAN_OPTIONS:-}' UBSAN_OPTIONS='${UBSAN_OPTIONS:-}'
 echo "\$*" >>'$TRASH/fixscan-calls'
@@ -33,6 +36,13 @@ echo "exit \$rc" >>'$TRASH/fixscan-calls'
 exit \$rc
 WRAP
 chmod +x bin/fixscan
+# What mutt sends goes to a file, not to anyone.
+cat >bin/fake-sendmail <<SENDMAIL
+#!/bin/sh
+cat >>'$TRASH/sent.mbox'
+SENDMAIL
+chmod +x bin/fake-sendmail
+mkdir -p mail/Sent/cur mail/Sent/new mail/Sent/tmp
 
 drafts=$("$FIXSCAN" check --help | grep -c -- '--drafts')
 cat >muttrc <<MUTTRC
@@ -43,7 +53,9 @@ set sort=date
 set mailcap_path=/dev/null
 set header_cache=""
 set postponed="$TRASH/mail/Drafts"
-set record=""
+set record="$TRASH/mail/Sent"
+set sendmail="$TRASH/bin/fake-sendmail"
+set recall=yes
 set editor=true
 set mark_old=no
 set help=no
@@ -134,6 +146,36 @@ if [ "$drafts" -gt 0 ]; then
 		test "$(wc -l <drafts)" -ge 2 &&
 		test "$(notmuch count tag:draft and tag:fixscan)" -ge 2
 	'
+	test_expect_success 'recall the draft for 03 and send it' '
+		tm send-keys -t mutt Enter &&
+		sleep 0.3 &&
+		tm send-keys -t mutt R &&
+		wait_screen "Postponed Messages" &&
+		tm send-keys -t mutt "/" &&
+		tm send-keys -t mutt -l "counters offset in compat mode" &&
+		tm send-keys -t mutt Enter &&
+		sleep 0.2 &&
+		tm send-keys -t mutt Enter &&
+		wait_screen "Fcc:" &&
+		tm send-keys -t mutt y &&
+		n=0 && while [ ! -s sent.mbox ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done &&
+		test -s sent.mbox &&
+		grep -q "^Subject: Re: \[PATCH 4.4 03/27\]" sent.mbox &&
+		test "$(find mail/Sent/cur mail/Sent/new -type f | wc -l)" -eq 1
+	'
+	test_expect_success 'what mutt sent carries nothing of fixscan'"'"'s' '
+		! grep -i "^X-Fixscan" sent.mbox &&
+		! grep -ri "^X-Fixscan" mail/Sent
+	'
+	test_expect_success 'after notmuch new, no draft for 03 is written again' '
+		notmuch new --quiet &&
+		"$FIXSCAN" review --drafts "path:review-4.4/**" >/dev/null 2>again.err
+		cat again.err &&
+		! grep -v "^draft: " again.err &&
+		! grep -q "^draft: wrote" again.err &&
+		! grep -q "(re: 003/" again.err &&
+		grep -q "^draft: skipped 1 you answered already$" again.err
+	'
 else
 	echo "# skipped the review key: 'fixscan check' has no --drafts yet"
 fi
@@ -149,6 +191,8 @@ test_expect_success 'mutt quits' '
 	n=0 &&
 	while tm has-session -t mutt 2>/dev/null && [ $n -lt 50 ]; do
 		sleep 0.1; n=$((n + 1))
+		# after sending, Enter opened a mail: q leaves it first
+		[ $n -ne 20 ] || tm send-keys -t mutt q
 	done &&
 	! tm has-session -t mutt 2>/dev/null
 '

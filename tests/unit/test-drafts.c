@@ -26,9 +26,18 @@
 
 #include "fixscan/draft.h"
 #include "fixscan/drafts.h"
+#include "fixscan/maildir.h"
+#include "fixscan/mentions.h"
 
 static char tmpdir[256], mailroot[300];
 static int nfiles;
+
+/* What fixscan remembers of its drafts: a fresh state file per test
+ * (state_setup()), in memory as ST8 and on disk as STATE_FILE. */
+static struct fs_drafts_state *st8;
+static char state_file[400];
+static int nstates;
+static const char *const own[] = { "rita@example.org", NULL };
 
 #define NOW ((time_t)1700000000)
 
@@ -113,7 +122,7 @@ static void test_write_idempotent(void **state)
 	FILE *f;
 
 	one_draft(&dl, "The first findings.\n");
-	assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), 0);
+	assert_int_equal(fs_drafts_write(&res, &dl, dir, st8, &err), 0);
 	assert_int_equal(res[0].action, FS_DRAFT_WROTE);
 	assert_true(g_str_has_suffix(res[0].path, ":2,D"));
 	assert_non_null(strstr(res[0].path, "/Drafts/cur/"));
@@ -130,7 +139,7 @@ static void test_write_idempotent(void **state)
 
 	/* the same findings again (a new Message-Id and Date): unchanged */
 	one_draft(&dl2, "The first findings.\n");
-	assert_int_equal(fs_drafts_write(&res, &dl2, dir, &err), 0);
+	assert_int_equal(fs_drafts_write(&res, &dl2, dir, st8, &err), 0);
 	assert_int_equal(res[0].action, FS_DRAFT_UNCHANGED);
 	assert_string_equal(res[0].path, first);
 	assert_string_equal(res[0].message_id, dl.v[0].message_id);
@@ -141,7 +150,7 @@ static void test_write_idempotent(void **state)
 
 	/* other findings: the unedited draft is replaced */
 	one_draft(&dl2, "Other findings.\n");
-	assert_int_equal(fs_drafts_write(&res, &dl2, dir, &err), 0);
+	assert_int_equal(fs_drafts_write(&res, &dl2, dir, st8, &err), 0);
 	assert_int_equal(res[0].action, FS_DRAFT_REPLACED);
 	assert_string_equal(res[0].other, first);
 	assert_non_null(res[0].stale);
@@ -162,7 +171,7 @@ static void test_write_idempotent(void **state)
 	fputs("My own words.\n", f);
 	fclose(f);
 	one_draft(&dl2, "Other findings.\n");
-	assert_int_equal(fs_drafts_write(&res, &dl2, dir, &err), 0);
+	assert_int_equal(fs_drafts_write(&res, &dl2, dir, st8, &err), 0);
 	assert_int_equal(res[0].action, FS_DRAFT_UNCHANGED_EDITED);
 	assert_string_equal(res[0].path, edited);
 	assert_null(res[0].stale);
@@ -171,7 +180,7 @@ static void test_write_idempotent(void **state)
 
 	/* ... and the findings change: the edited one stays, a new one comes */
 	one_draft(&dl2, "Third findings.\n");
-	assert_int_equal(fs_drafts_write(&res, &dl2, dir, &err), 0);
+	assert_int_equal(fs_drafts_write(&res, &dl2, dir, st8, &err), 0);
 	assert_int_equal(res[0].action, FS_DRAFT_KEPT_EDITED);
 	assert_string_equal(res[0].other, edited);
 	assert_null(res[0].stale);
@@ -196,11 +205,11 @@ static void test_write_finds_new(void **state)
 	char *moved;
 
 	one_draft(&dl, "Findings.\n");
-	assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), 0);
+	assert_int_equal(fs_drafts_write(&res, &dl, dir, st8, &err), 0);
 	moved = g_build_filename(dir, "new", "moved", NULL);
 	assert_int_equal(rename(res[0].path, moved), 0);
 	fs_draft_results_free(res, 1);
-	assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), 0);
+	assert_int_equal(fs_drafts_write(&res, &dl, dir, st8, &err), 0);
 	assert_int_equal(res[0].action, FS_DRAFT_UNCHANGED);
 	assert_string_equal(res[0].path, moved);
 	fs_draft_results_free(res, 1);
@@ -219,7 +228,7 @@ static void test_write_errors(void **state)
 
 	assert_true(g_file_set_contents(file, "x", 1, NULL));
 	one_draft(&dl, "Findings.\n");
-	assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), FS_EIO);
+	assert_int_equal(fs_drafts_write(&res, &dl, dir, st8, &err), FS_EIO);
 	assert_non_null(strstr(err.message, "cannot create the drafts folder"));
 	assert_non_null(strstr(err.message, "Not a directory"));
 	assert_null(res[0].path);
@@ -234,7 +243,7 @@ static void test_write_errors(void **state)
 		char *cur = g_build_filename(dir, "cur", NULL);
 		assert_int_equal(mkdir(cur, 0700), 0);
 		assert_true(g_file_set_contents(tmp, "x", 1, NULL));
-		assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), FS_EIO);
+		assert_int_equal(fs_drafts_write(&res, &dl, dir, st8, &err), FS_EIO);
 		assert_int_equal(count_files(dir, "cur"), 0);
 		fs_draft_results_free(res, 1);
 		g_free(tmp);
@@ -345,6 +354,8 @@ static int save(struct fs_drafts_saved *s, const struct fs_drafts *dl, const cha
 
 	opts.tags = tags;
 	opts.lock_wait = 0.3;
+	opts.state_file = state_file;
+	opts.own = own;
 	return fs_drafts_save(s, dl, dir, st, &opts, err);
 }
 
@@ -444,7 +455,8 @@ static void test_save_indexed_now(void **state)
 	struct fs_store *st;
 
 	one_draft(&dl, "Late findings.\n");
-	assert_int_equal(fs_drafts_write(&res, &dl, dir, &err), 0);
+	assert_int_equal(fs_drafts_write(&res, &dl, dir, st8, &err), 0);
+	assert_int_equal(fs_drafts_state_save(st8, &err), 0);
 	fs_draft_results_free(res, 1);
 	assert_int_equal(count_id(dl.v[0].message_id, NULL), 0);
 
@@ -615,6 +627,245 @@ static void test_save_write_error(void **state)
 	g_free(file);
 }
 
+/* ---- the life of a draft after it is written ------------------------------- */
+
+/* Put TEXT into the mail root as FOLDER/cur/NAME and run "notmuch new".
+ * Returns the path (g_free()). */
+static char *deliver(const char *folder, const char *name, const char *text)
+{
+	char *cur = g_build_filename(mailroot, folder, "cur", NULL);
+	char *path = g_build_filename(cur, name, NULL);
+
+	assert_int_equal(g_mkdir_with_parents(cur, 0700), 0);
+	assert_true(g_file_set_contents(path, text, -1, NULL));
+	assert_int_equal(system("notmuch new --quiet >/dev/null 2>&1"), 0);
+	g_free(cur);
+	return path;
+}
+
+/* What mutt does when the reviewer sends a draft: the draft file goes,
+ * the sent copy (same Message-Id, no D flag) lands in Sent/. */
+static void send_draft(const char *shown, const char *name)
+{
+	char *draft = in_root(shown), *text = NULL;
+
+	assert_true(g_file_get_contents(draft, &text, NULL, NULL));
+	assert_int_equal(unlink(draft), 0);
+	g_free(deliver("Sent", name, text));
+	g_free(text);
+	g_free(draft);
+}
+
+/* The folder of the mail root save_one() writes into: one per test. */
+static const char *life_folder = "Life";
+
+/* Save one draft with KEY saying BODY into LIFE_FOLDER, with FORCE; the
+ * action taken. */
+static enum fs_draft_action save_one(const char *key, const char *body, bool force,
+				     struct fs_drafts_saved *s)
+{
+	static const char *const tags[] = { "draft", "fixscan", NULL };
+	struct fs_drafts_save_opts opts = FS_DRAFTS_SAVE_OPTS_INIT;
+	char *dir = g_build_filename(mailroot, life_folder, NULL);
+	struct fs_drafts dl = FS_DRAFTS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_store *st = open_ro();
+
+	opts.tags = tags;
+	opts.state_file = state_file;
+	opts.own = own;
+	opts.force = force;
+	keyed_draft(&dl, key, body);
+	fs_drafts_saved_clear(s);
+	if (fs_drafts_save(s, &dl, dir, &st, &opts, &err) < 0)
+		fail_msg("fs_drafts_save: %s", err.message);
+	fs_store_free(st);
+	fs_drafts_clear(&dl);
+	g_free(dir);
+	return s->v[0].action;
+}
+
+/* Item A of issue 13: once the reviewer sent the draft (or any reply of
+ * theirs to the patch), no draft for that patch is written again, not
+ * even when the findings change.  Unsent drafts, other people's replies
+ * and, for the summary, replies further down the thread do not count. */
+static void test_save_answered(void **state)
+{
+	const char *key = "patch <patch3@stable.example.org>";
+	struct fs_drafts_saved s = FS_DRAFTS_SAVED_INIT;
+	char *other, *mine;
+
+	life_folder = "Life-answered";
+	/* someone else's reply, and the reviewer's own unsent draft */
+	other = deliver("inbox", "2.x:2,S", "From: Dmitri Orlov <dorlov@example.com>\n"
+			"Subject: Re: x\nMessage-Id: <other.1@example.com>\n"
+			"In-Reply-To: <patch3@stable.example.org>\n\nAck.\n");
+	mine = deliver("Postponed", "3.x:2,D", "From: Rita Reviewer <rita@example.org>\n"
+		       "Subject: Re: x\nMessage-Id: <unsent.1@example.org>\n"
+		       "In-Reply-To: <patch3@stable.example.org>\n\nNot yet.\n");
+	assert_int_equal(save_one(key, "Answer me.\n", false, &s), FS_DRAFT_WROTE);
+	assert_int_equal(s.answered, 0);
+
+	send_draft(s.v[0].path, "4.x:2,S");
+	assert_int_equal(save_one(key, "Answer me.\n", false, &s), FS_DRAFT_SKIPPED_ANSWERED);
+	assert_null(s.v[0].path);
+	assert_int_equal(s.answered, 1);
+	assert_int_equal(count_files(s.dir, "cur"), 0);
+	/* days later, other findings: still answered */
+	assert_int_equal(save_one(key, "Answer me again.\n", false, &s), FS_DRAFT_SKIPPED_ANSWERED);
+	assert_int_equal(save_one(key, "Answer me again.\n", true, &s), FS_DRAFT_SKIPPED_ANSWERED);
+	assert_int_equal(count_files(s.dir, "cur"), 0);
+
+	/* The reply names patch 3 as its parent: a summary answering
+	 * patch 3 (as if it were a cover) counts as sent.  A reply to
+	 * the reply names it only in References: not for a summary. */
+	assert_int_equal(save_one("summary <patch3@stable.example.org>", "Sum.\n", false, &s),
+			 FS_DRAFT_SKIPPED_ANSWERED);
+	assert_int_equal(save_one("summary <other.1@example.com>", "Sum.\n", false, &s),
+			 FS_DRAFT_WROTE);
+	g_free(deliver("Sent", "5.x:2,S", "From: rita@example.org\nSubject: Re: x\n"
+		       "Message-Id: <deeper.1@example.org>\nIn-Reply-To: <later@example.com>\n"
+		       "References: <patch3@stable.example.org> <other.1@example.com> <later@example.com>\n"
+		       "\nMore.\n"));
+	assert_int_equal(save_one("summary <other.1@example.com>", "Sum.\n", false, &s),
+			 FS_DRAFT_UNCHANGED);
+	fs_drafts_saved_clear(&s);
+	g_free(other);
+	g_free(mine);
+}
+
+/* Item B: a draft the reviewer deleted stays deleted while its findings
+ * are the same, whether or not notmuch new has run since; new findings
+ * or --force write it again. */
+static void test_save_deleted(void **state)
+{
+	const char *key = "patch <patch5@stable.example.org>";  /* not answered */
+	struct fs_drafts_saved s = FS_DRAFTS_SAVED_INIT;
+	char *path;
+
+	life_folder = "Life-deleted";
+	assert_int_equal(save_one(key, "Delete me.\n", false, &s), FS_DRAFT_WROTE);
+	path = in_root(s.v[0].path);
+	assert_int_equal(unlink(path), 0);
+	g_free(path);
+	/* before notmuch new: the database still has it, its file is gone */
+	assert_int_equal(save_one(key, "Delete me.\n", false, &s), FS_DRAFT_SKIPPED_DELETED);
+	assert_int_equal(s.deleted, 1);
+	assert_null(s.v[0].path);
+	assert_int_equal(count_files(s.dir, "cur"), 0);
+	assert_int_equal(system("notmuch new --quiet >/dev/null 2>&1"), 0);
+	assert_int_equal(save_one(key, "Delete me.\n", false, &s), FS_DRAFT_SKIPPED_DELETED);
+	assert_int_equal(count_files(s.dir, "cur"), 0);
+
+	assert_int_equal(save_one(key, "Delete me.\n", true, &s), FS_DRAFT_WROTE);
+	assert_int_equal(s.deleted, 0);
+	assert_int_equal(count_files(s.dir, "cur"), 1);
+	path = in_root(s.v[0].path);
+	assert_int_equal(unlink(path), 0);
+	g_free(path);
+	/* other findings: a new draft */
+	assert_int_equal(save_one(key, "New findings.\n", false, &s), FS_DRAFT_WROTE);
+	assert_int_equal(count_files(s.dir, "cur"), 1);
+	fs_drafts_saved_clear(&s);
+}
+
+/* Item D: mutt renames a draft it shows (flag S); before notmuch new
+ * catches up, the draft is still found, unchanged, without an error. */
+static void test_save_renamed(void **state)
+{
+	const char *key = "patch <patch7@stable.example.org>";  /* not answered */
+	struct fs_drafts_saved s = FS_DRAFTS_SAVED_INIT;
+	char *path, *seen;
+
+	life_folder = "Life-renamed";
+	assert_int_equal(save_one(key, "Look at me.\n", false, &s), FS_DRAFT_WROTE);
+	path = in_root(s.v[0].path);
+	seen = g_strconcat(path, "S", NULL);
+	assert_int_equal(rename(path, seen), 0);
+	assert_int_equal(save_one(key, "Look at me.\n", false, &s), FS_DRAFT_UNCHANGED);
+	assert_true(g_str_has_suffix(seen, s.v[0].path));
+	assert_int_equal(count_files(s.dir, "cur"), 1);
+	fs_drafts_saved_clear(&s);
+	g_free(path);
+	g_free(seen);
+}
+
+/* Item C: the draft carries nothing of fixscan's but its Message-Id;
+ * a later run still knows it (through the state file), and tells edited
+ * from unedited.  A draft of an older version, with the X-Fixscan-Key
+ * and X-Fixscan-Digest headers and unknown to the state, is still
+ * recognised. */
+static void test_write_without_headers(void **state)
+{
+	char *dir = g_build_filename(tmpdir, "Drafts-old", NULL), *text, *old, *hdr;
+	struct fs_drafts dl = FS_DRAFTS_INIT;
+	struct fs_draft_result *res = NULL;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_drafts_state *fresh = NULL;
+	char *prefix = fs_draft_id_prefix("patch <patch3@stable.example.org>");
+	const char *k, *dg;
+
+	one_draft(&dl, "Old findings.\n");
+	assert_null(strstr(dl.v[0].text, "X-Fixscan"));
+	assert_true(g_str_has_prefix(dl.v[0].message_id, prefix));
+	/* as an older version wrote it: with the two headers */
+	hdr = g_strdup_printf("X-Fixscan-Key: %s\nX-Fixscan-Digest: %s\n", dl.v[0].key, dl.v[0].digest);
+	text = g_strconcat(hdr, dl.v[0].text, NULL);
+	assert_int_equal(fs_maildir_create(dir, "x", &err), 0);
+	old = g_build_filename(dir, "cur", "old:2,D", NULL);
+	assert_true(g_file_set_contents(old, text, -1, NULL));
+	assert_false(fs_drafts_state_find(st8, dl.v[0].message_id, &k, &dg));
+	assert_int_equal(fs_drafts_write(&res, &dl, dir, st8, &err), 0);
+	assert_int_equal(res[0].action, FS_DRAFT_UNCHANGED);
+	assert_string_equal(res[0].path, old);
+	fs_draft_results_free(res, 1);
+	/* and now the state knows it, on disk too */
+	assert_true(fs_drafts_state_find(st8, dl.v[0].message_id, &k, &dg));
+	assert_string_equal(dg, dl.v[0].digest);
+	assert_int_equal(fs_drafts_state_save(st8, &err), 0);
+	assert_int_equal(fs_drafts_state_load(&fresh, state_file, &err), 0);
+	assert_true(fs_drafts_state_find(fresh, dl.v[0].message_id, &k, &dg));
+	assert_string_equal(k, "patch <patch3@stable.example.org>");
+	fs_drafts_state_free(fresh);
+	fs_drafts_clear(&dl);
+
+	/* other findings: the old unedited one is replaced by one without
+	 * headers, which a run with the state on disk knows as unchanged */
+	one_draft(&dl, "New findings.\n");
+	assert_int_equal(fs_drafts_write(&res, &dl, dir, st8, &err), 0);
+	assert_int_equal(res[0].action, FS_DRAFT_REPLACED);
+	fs_draft_results_free(res, 1);
+	assert_int_equal(fs_drafts_state_save(st8, &err), 0);
+	assert_int_equal(fs_drafts_state_load(&fresh, state_file, &err), 0);
+	assert_int_equal(fs_drafts_write(&res, &dl, dir, fresh, &err), 0);
+	assert_int_equal(res[0].action, FS_DRAFT_UNCHANGED);
+	fs_draft_results_free(res, 1);
+	fs_drafts_state_free(fresh);
+
+	/* the reviewer's copy of it, not flagged D any more, is still their
+	 * own mail to fs_mentions_is_own_mail(), From changed or not */
+	{
+		struct fs_patch *p = NULL;
+		char *mid = g_strdup_printf("From: someone@elsewhere.example\nMessage-Id: <%s>\n\nx\n",
+					    dl.v[0].message_id);
+		char *f = g_build_filename(tmpdir, "sent-copy", NULL);
+
+		assert_true(g_file_set_contents(f, mid, -1, NULL));
+		assert_int_equal(fs_patch_parse_file(&p, f, &err), 0);
+		assert_true(fs_mentions_is_own_mail(f, p, own));
+		assert_false(fs_mentions_is_own_mail(f, p, NULL));
+		fs_patch_free(p);
+		g_free(f);
+		g_free(mid);
+	}
+	fs_drafts_clear(&dl);
+	g_free(prefix);
+	g_free(hdr);
+	g_free(text);
+	g_free(old);
+	g_free(dir);
+}
+
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
 	return remove(path);
@@ -654,6 +905,21 @@ static int setup(void **state)
 	return 0;
 }
 
+static int state_setup(void **state)
+{
+	struct fs_error err = FS_ERROR_INIT;
+
+	snprintf(state_file, sizeof(state_file), "%s/state%d/fixscan/drafts", tmpdir, nstates++);
+	return fs_drafts_state_load(&st8, state_file, &err);
+}
+
+static int state_teardown(void **state)
+{
+	fs_drafts_state_free(st8);
+	st8 = NULL;
+	return 0;
+}
+
 static int teardown(void **state)
 {
 	nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
@@ -664,16 +930,20 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_dir_and_tags),
-		cmocka_unit_test(test_dir_and_tags_config),
-		cmocka_unit_test(test_write_idempotent),
-		cmocka_unit_test(test_write_finds_new),
-		cmocka_unit_test(test_write_errors),
-		cmocka_unit_test(test_save_inside),
-		cmocka_unit_test(test_save_indexed_now),
-		cmocka_unit_test(test_save_outside),
-		cmocka_unit_test(test_save_locked),
-		cmocka_unit_test(test_save_write_error),
+		cmocka_unit_test_setup_teardown(test_dir_and_tags, state_setup, state_teardown),
+		cmocka_unit_test_setup_teardown(test_dir_and_tags_config, state_setup, state_teardown),
+		cmocka_unit_test_setup_teardown(test_write_idempotent, state_setup, state_teardown),
+		cmocka_unit_test_setup_teardown(test_write_finds_new, state_setup, state_teardown),
+		cmocka_unit_test_setup_teardown(test_write_errors, state_setup, state_teardown),
+		cmocka_unit_test_setup_teardown(test_save_inside, state_setup, state_teardown),
+		cmocka_unit_test_setup_teardown(test_save_indexed_now, state_setup, state_teardown),
+		cmocka_unit_test_setup_teardown(test_save_outside, state_setup, state_teardown),
+		cmocka_unit_test_setup_teardown(test_save_locked, state_setup, state_teardown),
+		cmocka_unit_test_setup_teardown(test_save_write_error, state_setup, state_teardown),
+		cmocka_unit_test_setup_teardown(test_write_without_headers, state_setup, state_teardown),
+		cmocka_unit_test_setup_teardown(test_save_answered, state_setup, state_teardown),
+		cmocka_unit_test_setup_teardown(test_save_deleted, state_setup, state_teardown),
+		cmocka_unit_test_setup_teardown(test_save_renamed, state_setup, state_teardown),
 	};
 
 	return cmocka_run_group_tests_name("drafts", tests, setup, teardown);
