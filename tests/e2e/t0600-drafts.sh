@@ -470,7 +470,7 @@ test_expect_success 'the findings of 03 change: still no new draft for it' '
 	: >ignore3 &&
 	{ life_run --ignore ignore3 2>life3.err; test $? -eq 1; } &&
 	cat life3.err &&
-	! grep -q "(re: 003/" life3.err &&
+	! grep -q "(re: 03/" life3.err &&
 	grep -q "^draft: skipped 1 you answered already" life3.err &&
 	python3 drafts.py "$L" d7.json &&
 	python3 -c "
@@ -483,7 +483,7 @@ test_expect_success '--force writes the deleted draft again, not the sent one' '
 	{ life_run --ignore ignore --force 2>life4.err; test $? -eq 1; } &&
 	cat life4.err &&
 	test "$(grep -c "^draft: wrote" life4.err)" -eq 1 &&
-	grep -q "^draft: wrote .*(re: 004/" life4.err &&
+	grep -q "^draft: wrote .*(re: 04/" life4.err &&
 	grep -q "^draft: skipped 1 you answered already$" life4.err
 '
 

@@ -173,7 +173,7 @@ if [ "$drafts" -gt 0 ]; then
 		cat again.err &&
 		! grep -v "^draft: " again.err &&
 		! grep -q "^draft: wrote" again.err &&
-		! grep -q "(re: 003/" again.err &&
+		! grep -q "(re: 03/" again.err &&
 		grep -q "^draft: skipped 1 you answered already$" again.err
 	'
 else
