@@ -686,6 +686,17 @@ const char *cli_store_config(struct fs_store *store, const char *key, const char
 	return v;
 }
 
+int cli_drafts_for(const char *what, bool *every)
+{
+	if (!strcmp(what, "action"))
+		*every = false;
+	else if (!strcmp(what, "every-finding"))
+		*every = true;
+	else
+		return -1;
+	return 0;
+}
+
 const char *cli_shown_path(const char *path, const char *root)
 {
 	size_t n = root ? strlen(root) : 0;

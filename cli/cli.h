@@ -186,6 +186,11 @@ void cli_print_wrapped(FILE *out, const char *text, int width);
  * stderr that says to rename it.  Borrowed from STORE (may be NULL). */
 const char *cli_store_config(struct fs_store *store, const char *key, const char *old_key);
 
+/* --drafts-for=WHAT: "action" (the default: only patches with a finding
+ * that asks for action get a reply) or "every-finding".  Sets *EVERY;
+ * returns 0, or -1 for any other word. */
+int cli_drafts_for(const char *what, bool *every);
+
 /* PATH for people: relative to the mail root ROOT when inside it
  * (ROOT may be NULL).  Borrowed from PATH. */
 const char *cli_shown_path(const char *path, const char *root);

@@ -43,6 +43,9 @@ static const char usage_text[] =
 	"    --drafts-dir DIR the maildir for drafts (default: fixscan.drafts in\n"
 	"                     the notmuch config, else <mail root>/Drafts)\n"
 	"    --force          with --drafts, write again the drafts you deleted\n"
+	"    --drafts-for=WHAT which patches get a reply of their own: action (the\n"
+	"                     default: a fix to queue, a patch to drop, a report\n"
+	"                     to answer ...) or every-finding\n"
 	"    --repo PATH      the kernel repository\n"
 	"    --ignore FILE    pairs to silence (default: fixscan.ignore, or\n"
 	"                     $XDG_CONFIG_HOME/fixscan/ignore)\n"
@@ -162,6 +165,7 @@ struct check {
 	int mode;                /* enum fs_draft_mode, for --thread */
 	const char *drafts_dir_flag;
 	bool force;              /* --force */
+	bool every;              /* --drafts-for=every-finding */
 	struct fs_patch *msg;    /* the message read, until the thread owns it */
 	char *msgid;             /* its Message-Id, or NULL */
 	bool in_store;           /* the store has it: review its series */
@@ -310,7 +314,7 @@ static int check_series(struct check *c, const struct fs_thread_series *s, bool 
 	/* Without --thread only the reply to this patch. */
 	if (problems >= 0 && c->drafts &&
 	    fs_drafts_build(&c->dl, view ? view : r, &c->me,
-			    view ? FS_DRAFTS_PATCHES : c->mode, c->now, &one) < 0) {
+			    view ? FS_DRAFTS_PATCHES : c->mode, c->every, c->now, &one) < 0) {
 		cli_error(&one);
 		*trouble = true;
 	}
@@ -383,6 +387,7 @@ static int parse_options(struct check *c, int argc, char **argv)
 		{ "drafts", optional_argument, NULL, 'D' },
 		{ "drafts-dir", required_argument, NULL, 'O' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "drafts-for", required_argument, NULL, 'F' },
 		{ "repo", required_argument, NULL, 'r' },
 		{ "ignore", required_argument, NULL, 'i' },
 		{ "no-reports", no_argument, NULL, 'R' },
@@ -406,6 +411,11 @@ static int parse_options(struct check *c, int argc, char **argv)
 			break;
 		case 'O': c->drafts = true; c->drafts_dir_flag = optarg; break;
 		case 'f': c->force = true; break;
+		case 'F':
+			if (cli_drafts_for(optarg, &c->every) < 0)
+				return cli_usage_error(argv[0], "--drafts-for takes action or every-finding, not '%s'",
+						       optarg);
+			break;
 		case 'r': c->ctx.repo_flag = optarg; break;
 		case 'i': c->ctx.ignore_flag = optarg; break;
 		case 'R': c->ctx.ropts.no_reports = true; break;

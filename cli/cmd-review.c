@@ -50,6 +50,9 @@ static const char usage_text[] =
 	"    --dry-run        print the drafts to standard output as an mbox and\n"
 	"                     write nothing\n"
 	"    --force          with --drafts, write again the drafts you deleted\n"
+	"    --drafts-for=WHAT which patches get a reply of their own: action (the\n"
+	"                     default: a fix to queue, a patch to drop, a report\n"
+	"                     to answer ...) or every-finding\n"
 	"    --color[=WHEN]   colour the finding kinds: always, never or auto (the\n"
 	"                     default: fixscan.color, else color.ui, else auto:\n"
 	"                     on a terminal, unless NO_COLOR is set)\n"
@@ -279,7 +282,7 @@ static int print_text(const struct fs_review *r, const struct fs_report_opts *po
 static size_t review_threads(struct cli_ctx *c, struct fs_thread **threads, size_t nthreads,
 			     const struct fs_report_opts *popts, bool json,
 			     struct fs_drafts *dl, const struct fs_identity *me,
-			     int mode, time_t now, bool *problems, bool *trouble)
+			     int mode, bool every, time_t now, bool *problems, bool *trouble)
 {
 	size_t i, k, reviewed = 0;
 	bool said = false;
@@ -311,7 +314,7 @@ static size_t review_threads(struct cli_ctx *c, struct fs_thread **threads, size
 				*trouble = true;
 			if (r->problems)
 				*problems = true;
-			if (me && fs_drafts_build(dl, r, me, mode, now, &one) < 0) {
+			if (me && fs_drafts_build(dl, r, me, mode, every, now, &one) < 0) {
 				cli_error(&one);
 				*trouble = true;
 			}
@@ -337,6 +340,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		{ "drafts-dir", required_argument, NULL, 'O' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "drafts-for", required_argument, NULL, 'F' },
 		{ "color", optional_argument, NULL, 'c' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "short", no_argument, NULL, 's' },
@@ -353,7 +357,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	int c, json = 0, rc, color = 0;
 	bool problems = false, trouble = false;
 	int drafts = 0, dry_run = 0, mode = FS_DRAFTS_ALL;
-	bool force = false;
+	bool force = false, every = false;
 	const char *drafts_dir_flag = NULL;
 	struct fs_identity me = FS_IDENTITY_INIT;
 	struct fs_drafts dl = FS_DRAFTS_INIT;
@@ -383,6 +387,11 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		case 'O': drafts = 1; drafts_dir_flag = optarg; break;
 		case 'n': drafts = 1; dry_run = 1; break;
 		case 'f': force = true; break;
+		case 'F':
+			if (cli_drafts_for(optarg, &every) < 0)
+				return cli_usage_error(argv[0], "--drafts-for takes action or every-finding, not '%s'",
+						       optarg);
+			break;
 		case 'c': color_when = optarg ? optarg : "always"; break;
 		case 'v': popts.verbose = true; break;
 		case 's': popts.mode = FS_REPORT_SHORT; break;
@@ -429,7 +438,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	if (rc < 0)
 		goto out;
 	reviewed = review_threads(&ctx, threads, nthreads, &popts, json, &dl,
-				  drafts ? &me : NULL, mode, now, &problems, &trouble);
+				  drafts ? &me : NULL, mode, every, now, &problems, &trouble);
 	if (!reviewed && !trouble) {
 		if (msgid && !message_known(ctx.store, msgid))
 			rc = fs_error_set(err, FS_ENOTFOUND,

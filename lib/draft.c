@@ -1215,9 +1215,39 @@ static int append_draft(struct fs_drafts *out, const struct fs_patch *orig,
 	return 1;
 }
 
+bool fs_draft_finding_asks(const struct fs_finding *f)
+{
+	if (!is_shown(f) || !fs_finding_is_problem(f))
+		return false;
+	switch (f->kind) {
+	case FS_FIND_FIXES_TAG_MISMATCH: /* the upstream commit's own tag: stable cannot change it */
+	case FS_FIND_REVERTS_STABLE:     /* the maintainer's own revert */
+	case FS_FIND_NO_UPSTREAM:        /* a stable-only patch may have none */
+		return false;
+	case FS_FIND_UNKNOWN_UPSTREAM:
+		/* An id a clone older than the thread lacks may be right. */
+		return f->cause != FS_CAUSE_NOT_IN_CLONE;
+	default:
+		return true;
+	}
+}
+
+/* Whether patch RP gets a reply of its own: some finding asks the
+ * maintainer to act, or EVERY_FINDING. */
+static bool patch_asks(const struct fs_review_patch *rp, bool every_finding)
+{
+	size_t i;
+
+	for (i = 0; i < rp->findings.n; i++)
+		if (every_finding ? is_shown(&rp->findings.v[i]) :
+		    fs_draft_finding_asks(&rp->findings.v[i]))
+			return true;
+	return false;
+}
+
 int fs_drafts_build(struct fs_drafts *out, const struct fs_review *r,
 		    const struct fs_identity *me, enum fs_draft_mode mode,
-		    time_t now, struct fs_error *err)
+		    bool every_finding, time_t now, struct fs_error *err)
 {
 	int added = 0, rc, total = series_total(r), w = series_width(r);
 	size_t i;
@@ -1240,9 +1270,11 @@ int fs_drafts_build(struct fs_drafts *out, const struct fs_review *r,
 		return added;
 	for (i = 0; i < r->npatches; i++) {
 		const struct fs_review_patch *rp = &r->patches[i];
-		char *body = fs_draft_patch_body(r, rp), *label;
+		char *body, *label;
 
-		if (!body)
+		if (!patch_asks(rp, every_finding))
+			continue;
+		if (!(body = fs_draft_patch_body(r, rp)))
 			continue;
 		label = g_strdup_printf("%0*d/%0*d %s", w, rp->index, w, total,
 					fs_patch_title(rp->patch));

@@ -55,6 +55,14 @@ _fixscan()
 		COMPREPLY=(all summary patches)
 		return
 	fi
+	if [ "$prev" = "=" ] && [ "${COMP_WORDS[COMP_CWORD-2]}" = --drafts-for ]; then
+		COMPREPLY=($(compgen -W "action every-finding" -- "$cur"))
+		return
+	fi
+	if [ "$cur" = "=" ] && [ "$prev" = --drafts-for ]; then
+		COMPREPLY=(action every-finding)
+		return
+	fi
 	case $prev in
 	--repo|--drafts-dir)
 		COMPREPLY=($(compgen -d -- "$cur"))

@@ -109,10 +109,21 @@ int fs_draft_compose(struct fs_draft *out, const struct fs_patch *orig,
 		     struct fs_error *err);
 void fs_draft_clear(struct fs_draft *d);
 
-/* Compose the drafts MODE asks for from review R and append them to OUT.
+/* Compose the drafts MODE asks for from review R and append them to OUT:
+ * a per-patch reply only for a patch with a finding that asks for action
+ * (fs_draft_finding_asks()), or with any finding when EVERY_FINDING.
  * Returns the number added (0 or more) or a negative code with ERR set. */
 int fs_drafts_build(struct fs_drafts *out, const struct fs_review *r,
 		    const struct fs_identity *me, enum fs_draft_mode mode,
-		    time_t now, struct fs_error *err);
+		    bool every_finding, time_t now, struct fs_error *err);
+
+/* Whether finding F asks the maintainer to act, and so earns a reply of
+ * its own: a fix to queue, a revert upstream, a duplicate to drop, a
+ * missing prerequisite, a report or objection to answer, a fix for a bug
+ * the branch never had, an id that does not resolve in an up-to-date
+ * clone, a stable-only revert elsewhere.  Not: a fix present or queued,
+ * an undone revert, the upstream commit's own Fixes: tag, the
+ * maintainer's own stable revert, a missing upstream line. */
+bool fs_draft_finding_asks(const struct fs_finding *f);
 
 #endif

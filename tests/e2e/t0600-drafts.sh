@@ -38,7 +38,7 @@ notmuch new --quiet || exit 1
 
 # The drafts a run should write: one per patch with findings, plus the
 # summary to the cover.
-"$FIXSCAN" review --repo kernel --json "$Q" >review.json
+"$FIXSCAN" review --repo kernel --drafts-for=every-finding --json "$Q" >review.json
 ndrafts=$(python3 -c '
 import json
 r = json.loads(open("review.json").readline())
@@ -82,7 +82,7 @@ p = [p for p in r[\"patches\"] if p[\"index\"] == 1][0]
 assert not p[\"findings\"], p"
 '
 test_expect_code 1 'review --drafts writes the report and exits 1 (findings)' '
-	"$FIXSCAN" review --repo kernel --drafts "$Q" >run1.out 2>run1.err &&
+	"$FIXSCAN" review --repo kernel --drafts-for=every-finding --drafts "$Q" >run1.out 2>run1.err &&
 	grep -q "^summary:" run1.out
 '
 test_expect_success 'one draft per patch with findings, plus the summary' '
@@ -195,7 +195,7 @@ test_expect_success 'a non-ASCII subject is encoded in the header and decodes ba
 
 test_expect_success 'a second run writes nothing new' '
 	ls "$D/cur" | sort >before &&
-	{ "$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>run2.err; test $? -eq 1; } &&
+	{ "$FIXSCAN" review --repo kernel --drafts-for=every-finding --drafts "$Q" >/dev/null 2>run2.err; test $? -eq 1; } &&
 	ls "$D/cur" | sort >after &&
 	test_cmp before after &&
 	test "$(grep -c "^draft: unchanged " run2.err)" -eq "$ndrafts" &&
@@ -223,7 +223,7 @@ test_expect_success 'after an edit by hand, a third run leaves the draft alone' 
 	printf "\nI have checked the rest of this one too.\n" >>"$edited" &&
 	cp "$edited" edited.copy &&
 	ls "$D/cur" | sort >before &&
-	{ "$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>run3.err; test $? -eq 1; } &&
+	{ "$FIXSCAN" review --repo kernel --drafts-for=every-finding --drafts "$Q" >/dev/null 2>run3.err; test $? -eq 1; } &&
 	ls "$D/cur" | sort >after &&
 	test_cmp before after &&
 	test_cmp edited.copy "$edited" &&
@@ -232,7 +232,7 @@ test_expect_success 'after an edit by hand, a third run leaves the draft alone' 
 test_expect_success 'changed findings: the edited draft stays, the unedited one is replaced' '
 	printf "%s %s not relevant here\n%s %s not relevant here\n" \
 		"$fix22" "$up22" "$fix20" "$up20" >ignore &&
-	{ "$FIXSCAN" review --repo kernel --ignore ignore --drafts "$Q" >/dev/null 2>run4.err; test $? -eq 1; } &&
+	{ "$FIXSCAN" review --repo kernel --drafts-for=every-finding --ignore ignore --drafts "$Q" >/dev/null 2>run4.err; test $? -eq 1; } &&
 	grep -q "^draft: kept your edited draft Drafts/cur/$(basename "$edited"), wrote Drafts/cur/" run4.err &&
 	grep -q "^draft: replaced Drafts/cur/$(basename "$d20") with Drafts/cur/.*, the findings changed" run4.err &&
 	test_cmp edited.copy "$edited" &&
@@ -259,7 +259,7 @@ test_expect_success 'changed findings: the edited draft stays, the unedited one 
 
 test_expect_success 'and running that again changes nothing' '
 	ls "$D/cur" | sort >before &&
-	"$FIXSCAN" review --repo kernel --ignore ignore --drafts "$Q" >/dev/null 2>run5.err
+	"$FIXSCAN" review --repo kernel --drafts-for=every-finding --ignore ignore --drafts "$Q" >/dev/null 2>run5.err
 	ls "$D/cur" | sort >after &&
 	test_cmp before after &&
 	! grep -q -e "^draft: wrote" -e "^draft: replaced" -e "^draft: kept" run5.err
@@ -268,7 +268,7 @@ test_expect_success 'and running that again changes nothing' '
 test_expect_success '--dry-run prints full messages and writes nothing' '
 	ls -R "$D" >before &&
 	n=$(notmuch count "*") &&
-	"$FIXSCAN" review --repo kernel --dry-run "$Q" >dry.out 2>dry.err
+	"$FIXSCAN" review --repo kernel --drafts-for=every-finding --dry-run "$Q" >dry.out 2>dry.err
 	ls -R "$D" >after &&
 	test_cmp before after &&
 	test "$(notmuch count "*")" -eq "$n" &&
@@ -280,16 +280,16 @@ test_expect_success '--dry-run prints full messages and writes nothing' '
 	! grep -q "^draft:" dry.err
 '
 test_expect_success '--drafts=summary and --drafts=patches' '
-	"$FIXSCAN" review --repo kernel --dry-run --drafts=summary "$Q" >s.out
+	"$FIXSCAN" review --repo kernel --drafts-for=every-finding --dry-run --drafts=summary "$Q" >s.out
 	test "$(grep -c "^From fixscan@localhost " s.out)" -eq 1 &&
 	cover=$(python3 -c "import json; print(json.loads(open(\"review.json\").readline())[\"cover\"][\"message_id\"])") &&
 	grep -q "^In-Reply-To: <$cover>" s.out &&
-	"$FIXSCAN" review --repo kernel --dry-run --drafts=patches "$Q" >p.out
+	"$FIXSCAN" review --repo kernel --drafts-for=every-finding --dry-run --drafts=patches "$Q" >p.out
 	test "$(grep -c "^From fixscan@localhost " p.out)" -eq $((ndrafts - 1)) &&
 	! grep -q "^In-Reply-To: <$cover>" p.out
 '
 test_expect_code 2 'a bad --drafts value is a usage error' '
-	"$FIXSCAN" review --repo kernel --drafts=some "$Q"
+	"$FIXSCAN" review --repo kernel --drafts-for=every-finding --drafts=some "$Q"
 '
 
 # A process that holds the notmuch write lock until it is killed.
@@ -327,7 +327,7 @@ test_expect_success 'a locked database: the drafts are written, not indexed, and
 	echo $pid >lock.pid &&
 	i=0 && while [ ! -e locked ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done &&
 	test -e locked &&
-	"$FIXSCAN" review --repo kernel --drafts --drafts-dir "$TRASH/mail/Locked" "$Q" >/dev/null 2>lock.err
+	"$FIXSCAN" review --repo kernel --drafts-for=every-finding --drafts --drafts-dir "$TRASH/mail/Locked" "$Q" >/dev/null 2>lock.err
 	rc=$?
 	cat lock.err
 	test $rc -eq 2 &&
@@ -340,7 +340,7 @@ wait 2>/dev/null
 test_expect_success 'the next run indexes them, without writing them twice' '
 	test "$(notmuch count path:Locked/**)" -eq 0 &&
 	ls "$TRASH/mail/Locked/cur" | sort >before &&
-	{ "$FIXSCAN" review --repo kernel --drafts --drafts-dir "$TRASH/mail/Locked" "$Q" >/dev/null 2>relock.err; test $? -eq 1; } &&
+	{ "$FIXSCAN" review --repo kernel --drafts-for=every-finding --drafts --drafts-dir "$TRASH/mail/Locked" "$Q" >/dev/null 2>relock.err; test $? -eq 1; } &&
 	ls "$TRASH/mail/Locked/cur" | sort >after &&
 	test_cmp before after &&
 	test "$(grep -c "^draft: unchanged .*, indexed now (re: " relock.err)" -eq "$ndrafts" &&
@@ -349,7 +349,7 @@ test_expect_success 'the next run indexes them, without writing them twice' '
 
 test_expect_code 2 'a drafts folder that cannot be created: one clear line' '
 	echo x >plainfile &&
-	"$FIXSCAN" review --repo kernel --drafts --drafts-dir "$TRASH/plainfile/Drafts" "$Q" >/dev/null 2>bad.err
+	"$FIXSCAN" review --repo kernel --drafts-for=every-finding --drafts --drafts-dir "$TRASH/plainfile/Drafts" "$Q" >/dev/null 2>bad.err
 	rc=$?
 	cat bad.err
 	test "$(grep -c . bad.err)" -eq 1 &&
@@ -369,7 +369,7 @@ if touch "$RO/cur/probe" 2>/dev/null; then
 	echo "ok - # skip a read-only cur/: nothing here stops writes into it"
 else
 	test_expect_code 2 'a read-only cur/: a clear error, nothing left in cur/ or tmp/' '
-		"$FIXSCAN" review --repo kernel --drafts --drafts-dir "$RO" "$Q" >/dev/null 2>ro.err
+		"$FIXSCAN" review --repo kernel --drafts-for=every-finding --drafts --drafts-dir "$RO" "$Q" >/dev/null 2>ro.err
 		rc=$?
 		cat ro.err
 		grep -q "^fixscan: cannot move the draft into .*ReadOnly/cur.*: Operation not permitted$\|^fixscan: cannot move the draft into .*ReadOnly/cur.*: Permission denied$" ro.err &&
@@ -383,7 +383,7 @@ chmod u+w "$RO/cur"
 
 test_expect_code 2 'no identity anywhere: the error names the keys to set' '
 	sed "/^\[user\]/,/^$/d" "$NOTMUCH_CONFIG" >nouser.config &&
-	NOTMUCH_CONFIG=$TRASH/nouser.config "$FIXSCAN" review --repo kernel --dry-run "$Q" >/dev/null 2>id.err
+	NOTMUCH_CONFIG=$TRASH/nouser.config "$FIXSCAN" review --repo kernel --drafts-for=every-finding --dry-run "$Q" >/dev/null 2>id.err
 	rc=$?
 	cat id.err
 	grep -q "user.primary_email" id.err && grep -q "user.email" id.err &&
@@ -392,7 +392,7 @@ test_expect_code 2 'no identity anywhere: the error names the keys to set' '
 test_expect_success 'the identity falls back to git config' '
 	git config --global user.name "Gil Git" &&
 	git config --global user.email "gil@git.example.net" &&
-	NOTMUCH_CONFIG=$TRASH/nouser.config "$FIXSCAN" review --repo kernel --dry-run --drafts=summary "$Q" >git.out
+	NOTMUCH_CONFIG=$TRASH/nouser.config "$FIXSCAN" review --repo kernel --drafts-for=every-finding --dry-run --drafts=summary "$Q" >git.out
 	grep -q "^From: Gil Git <gil@git.example.net>$" git.out &&
 	grep -q "^Message-Id: <fixscan\..*@git.example.net>$" git.out &&
 	git config --global --unset user.name && git config --global --unset user.email
@@ -401,14 +401,14 @@ test_expect_success 'the identity falls back to git config' '
 test_expect_success 'fixscan.draftTags tags new drafts; the old name draft_tags still works, with a note' '
 	TD="$TRASH/mail/TagDrafts" &&
 	notmuch config set fixscan.draftTags "draft;stable-review" &&
-	"$FIXSCAN" review --repo kernel --drafts=summary --drafts-dir "$TD" "$Q" >/dev/null 2>tags1.err;
+	"$FIXSCAN" review --repo kernel --drafts-for=every-finding --drafts=summary --drafts-dir "$TD" "$Q" >/dev/null 2>tags1.err;
 	test $? -eq 1 && ! grep -q "draft_tags" tags1.err &&
 	test "$(notmuch count "folder:TagDrafts and tag:stable-review")" -eq 1 &&
 	notmuch config set fixscan.draftTags &&
 	notmuch config set fixscan.draft_tags "draft;old-name" &&
 	rm -rf "$TD" && notmuch new --quiet &&
 	# the summary draft was deleted: only --force writes it again
-	"$FIXSCAN" review --repo kernel --force --drafts=summary --drafts-dir "$TD" "$Q" >/dev/null 2>tags2.err;
+	"$FIXSCAN" review --repo kernel --drafts-for=every-finding --force --drafts=summary --drafts-dir "$TD" "$Q" >/dev/null 2>tags2.err;
 	test $? -eq 1 &&
 	grep -q "^fixscan: the notmuch config key fixscan.draft_tags is now fixscan.draftTags" tags2.err &&
 	test "$(notmuch count "folder:TagDrafts and tag:old-name")" -eq 1 &&
@@ -422,7 +422,7 @@ test_expect_success 'fixscan.draftTags tags new drafts; the old name draft_tags 
 # afresh (--force: the runs above wrote and removed drafts elsewhere).
 L="$TRASH/mail/Life"
 life_run() {
-	"$FIXSCAN" review --repo kernel --drafts-dir "$L" "$@" "$Q" >/dev/null
+	"$FIXSCAN" review --repo kernel --drafts-for=every-finding --drafts-dir "$L" "$@" "$Q" >/dev/null
 }
 life_run --ignore ignore --force 2>life0.err
 python3 drafts.py "$L" d6.json
@@ -487,6 +487,24 @@ test_expect_success '--force writes the deleted draft again, not the sent one' '
 	grep -q "^draft: skipped 1 you answered already$" life4.err
 '
 
+test_expect_success 'by default a patch gets a reply only when the maintainer must act' '
+	"$FIXSCAN" review --repo kernel --dry-run --drafts=patches "$Q" >act.out 2>/dev/null;
+	python3 - <<-\PY
+	import json, mailbox
+	r = json.loads(open("review.json").readline())
+	acts = {"fix-missing", "reverted-upstream", "already-applied", "duplicate-in-series",
+	        "dep-missing", "target-absent", "regression-report", "objection",
+	        "reverted-in-stable", "unknown-upstream"}
+	def asks(f):
+	    return (f["kind"] in acts and not f["ignored"] and
+	            f.get("cause") not in ("revert-of-revert", "not-in-clone"))
+	want = {p["message_id"] for p in r["patches"] if any(asks(f) for f in p["findings"])}
+	quiet = {p["message_id"] for p in r["patches"] if p["findings"]} - want
+	got = {m["In-Reply-To"].strip("<>") for m in mailbox.mbox("act.out")}
+	assert quiet, "the sample has patches whose findings ask for nothing"
+	assert got == want, (sorted(got - want), sorted(want - got))
+	PY
+'
 test_expect_success 'the reviewer'"'"'s own draft was never touched' '
 	test_cmp mine.copy "$MINE" &&
 	test "$(notmuch count id:my-own-draft@example.org)" -eq 1

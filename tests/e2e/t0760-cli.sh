@@ -156,6 +156,8 @@ if command -v bash >/dev/null 2>&1; then
 	test_expect_success 'completion: --drafts= values, help topics, -C directories' '
 		bash -c ". ./comp.sh; comp fixscan review --drafts = s" >v1 &&
 		echo summary >e1 && test_cmp e1 v1 &&
+		bash -c ". ./comp.sh; comp fixscan review --drafts-for = e" >v4 &&
+		echo every-finding >e4 && test_cmp e4 v4 &&
 		bash -c ". ./comp.sh; comp fixscan help st" >v2 &&
 		echo stats >e2 && test_cmp e2 v2 &&
 		mkdir -p dir-a && bash -c ". ./comp.sh; comp fixscan -C dir-" >v3 &&

@@ -822,6 +822,57 @@ static void test_summary(void **state)
 	fixture_free(x);
 }
 
+/* A per-patch reply only where the maintainer must act; every finding
+ * with --drafts-for=every-finding.  The summary is written either way. */
+static void test_build_only_what_asks(void **state)
+{
+	static const struct {
+		enum fs_finding_kind kind;
+		enum fs_finding_cause cause;
+		bool asks;
+	} cases[] = {
+		{ FS_FIND_FIX_MISSING, FS_CAUSE_FIX, true },
+		{ FS_FIND_REVERTED_UPSTREAM, FS_CAUSE_REVERT, true },
+		{ FS_FIND_REVERTED_UPSTREAM, FS_CAUSE_REVERT_OF_REVERT, false },
+		{ FS_FIND_ALREADY_APPLIED, FS_CAUSE_NONE, true },
+		{ FS_FIND_DUPLICATE_IN_SERIES, FS_CAUSE_NONE, true },
+		{ FS_FIND_DEP_MISSING, FS_CAUSE_NONE, true },
+		{ FS_FIND_TARGET_ABSENT, FS_CAUSE_NONE, true },
+		{ FS_FIND_REGRESSION_REPORT, FS_CAUSE_NONE, true },
+		{ FS_FIND_OBJECTION, FS_CAUSE_NONE, true },
+		{ FS_FIND_REVERTED_IN_STABLE, FS_CAUSE_NONE, true },
+		{ FS_FIND_UNKNOWN_UPSTREAM, FS_CAUSE_NOT_FOUND, true },
+		{ FS_FIND_UNKNOWN_UPSTREAM, FS_CAUSE_NOT_IN_CLONE, false },
+		{ FS_FIND_FIX_QUEUED, FS_CAUSE_FIX, false },
+		{ FS_FIND_FIX_PRESENT, FS_CAUSE_FIX, false },
+		{ FS_FIND_FIXES_TAG_MISMATCH, FS_CAUSE_NONE, false },
+		{ FS_FIND_REVERTS_STABLE, FS_CAUSE_NONE, false },
+		{ FS_FIND_NO_UPSTREAM, FS_CAUSE_NONE, false },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct fixture *x = fixture();
+		struct fs_drafts dl = FS_DRAFTS_INIT;
+		struct fs_error err = FS_ERROR_INIT;
+		struct fs_finding f = finding(cases[i].kind, "80e046b0715bcccccccccccccccccccccccccccc",
+					      "the fix", "v4.7-rc1");
+		int n;
+
+		f.cause = cases[i].cause;
+		add(x, f);
+		if (fs_draft_finding_asks(&x->review.patches[0].findings.v[0]) != cases[i].asks)
+			fail_msg("case %zu (%s): asks is %d", i, fs_finding_kind_name(cases[i].kind),
+				 !cases[i].asks);
+		n = fs_drafts_build(&dl, &x->review, &rita, FS_DRAFTS_PATCHES, false, NOW, &err);
+		assert_int_equal(n, cases[i].asks ? 1 : 0);
+		n = fs_drafts_build(&dl, &x->review, &rita, FS_DRAFTS_PATCHES, true, NOW, &err);
+		assert_int_equal(n, 1);
+		fs_drafts_clear(&dl);
+		fixture_free(x);
+	}
+}
+
 static void test_build_modes(void **state)
 {
 	struct fixture *x = fixture();
@@ -829,12 +880,12 @@ static void test_build_modes(void **state)
 	struct fs_error err = FS_ERROR_INIT;
 
 	add(x, finding(FS_FIND_FIX_MISSING, "80e046b0715bcccccccccccccccccccccccccccc", "the fix", "v4.7-rc1"));
-	assert_int_equal(fs_drafts_build(&dl, &x->review, &rita, FS_DRAFTS_ALL, NOW, &err), 2);
+	assert_int_equal(fs_drafts_build(&dl, &x->review, &rita, FS_DRAFTS_ALL, false, NOW, &err), 2);
 	assert_string_equal(dl.v[0].key, "summary <cover@stable.example.org>");
 	assert_string_equal(dl.v[1].key, "patch <patch3@stable.example.org>");
 	assert_string_equal(dl.v[1].label, "03/24 netfilter: x_tables: check the offset");
-	assert_int_equal(fs_drafts_build(&dl, &x->review, &rita, FS_DRAFTS_SUMMARY, NOW, &err), 1);
-	assert_int_equal(fs_drafts_build(&dl, &x->review, &rita, FS_DRAFTS_PATCHES, NOW, &err), 1);
+	assert_int_equal(fs_drafts_build(&dl, &x->review, &rita, FS_DRAFTS_SUMMARY, false, NOW, &err), 1);
+	assert_int_equal(fs_drafts_build(&dl, &x->review, &rita, FS_DRAFTS_PATCHES, false, NOW, &err), 1);
 	assert_int_equal(dl.n, 4);
 	assert_string_equal(dl.v[2].key, "summary <cover@stable.example.org>");
 	assert_string_equal(dl.v[3].key, "patch <patch3@stable.example.org>");
@@ -902,6 +953,7 @@ int main(void)
 		cmocka_unit_test(test_body_ignored_and_present),
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_build_modes),
+		cmocka_unit_test(test_build_only_what_asks),
 	};
 
 	return cmocka_run_group_tests_name("draft", tests, setup, teardown);
