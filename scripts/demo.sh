@@ -44,7 +44,7 @@ set -e
 [ "$rc" -le 1 ] || exit 1
 
 echo
-echo "demo: fixscan review --drafts: one reply per patch with findings, and a summary"
+echo "demo: fixscan review --drafts: one reply per patch that needs action, and a summary"
 set +e
 "$fixscan" review --repo "$dir/kernel" --drafts 'path:review-4.4/**' >/dev/null
 rc=$?
