@@ -47,8 +47,8 @@ static const char usage_text[] =
 	"                     (WHICH: all, the default; summary; patches)\n"
 	"    --drafts-dir DIR the maildir for drafts (default: fixscan.drafts in\n"
 	"                     the notmuch config, else <mail root>/Drafts)\n"
-	"    --dry-run        print the drafts to standard output as an mbox and\n"
-	"                     write nothing\n"
+	"    --dry-run        print the drafts to standard output as an mbox (the\n"
+	"                     report goes to standard error) and write nothing\n"
 	"    --force          with --drafts, write again the drafts you deleted\n"
 	"    --drafts-for=WHAT which patches get a reply of their own: action (the\n"
 	"                     default: a fix to queue, a patch to drop, a report\n"
@@ -256,7 +256,7 @@ static bool message_known(struct fs_store *store, const char *msgid)
 
 /* The text report of R on stdout, wrapped at the terminal's width: the
  * library writes whole lines, the wrapping is the terminal's business. */
-static int print_text(const struct fs_review *r, const struct fs_report_opts *popts)
+static int print_text(FILE *out, const struct fs_review *r, const struct fs_report_opts *popts)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -270,7 +270,7 @@ static int print_text(const struct fs_review *r, const struct fs_report_opts *po
 		free(buf);
 		return -1;
 	}
-	cli_print_wrapped(stdout, buf, popts->width);
+	cli_print_wrapped(out, buf, popts->width);
 	free(buf);
 	return 0;
 }
@@ -280,7 +280,7 @@ static int print_text(const struct fs_review *r, const struct fs_report_opts *po
  * reviewed; *PROBLEMS and *TROUBLE say whether any had findings or
  * failed. */
 static size_t review_threads(struct cli_ctx *c, struct fs_thread **threads, size_t nthreads,
-			     const struct fs_report_opts *popts, bool json,
+			     FILE *out, const struct fs_report_opts *popts, bool json,
 			     struct fs_drafts *dl, const struct fs_identity *me,
 			     int mode, bool every, time_t now, bool *problems, bool *trouble)
 {
@@ -307,10 +307,10 @@ static size_t review_threads(struct cli_ctx *c, struct fs_thread **threads, size
 			}
 			cli_clone_age_notice(c, r, &said);
 			if (reviewed && !json && popts->mode != FS_REPORT_QUIET)
-				putchar('\n');
+				fputc('\n', out);
 			if (json)
-				fs_report_json(stdout, r);
-			else if (print_text(r, popts) < 0)
+				fs_report_json(out, r);
+			else if (print_text(out, r, popts) < 0)
 				*trouble = true;
 			if (r->problems)
 				*problems = true;
@@ -437,7 +437,10 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		rc = cli_ctx_open_index(&ctx, err);
 	if (rc < 0)
 		goto out;
-	reviewed = review_threads(&ctx, threads, nthreads, &popts, json, &dl,
+	/* With --dry-run standard output is the mbox of the drafts alone
+	 * (mutt -f opens it); the report goes to standard error. */
+	reviewed = review_threads(&ctx, threads, nthreads, dry_run ? stderr : stdout,
+				  &popts, json, &dl,
 				  drafts ? &me : NULL, mode, every, now, &problems, &trouble);
 	if (!reviewed && !trouble) {
 		if (msgid && !message_known(ctx.store, msgid))

@@ -279,6 +279,17 @@ test_expect_success '--dry-run prints full messages and writes nothing' '
 	grep -q "^Fixes to add:" dry.out &&
 	! grep -q "^draft:" dry.err
 '
+test_expect_success '--dry-run: standard output is an mbox alone, the report is on standard error' '
+	head -n 1 dry.out | grep -q "^From fixscan@localhost " &&
+	grep -q "^review: \[PATCH 4.4 00/" dry.err &&
+	! grep -q "^review: " dry.out &&
+	python3 -c "
+import mailbox, sys
+msgs = list(mailbox.mbox(\"dry.out\"))
+assert len(msgs) == int(sys.argv[1]), len(msgs)
+assert all(m[\"Message-Id\"].startswith(\"<fixscan.\") for m in msgs)
+" "$ndrafts"
+'
 test_expect_success '--drafts=summary and --drafts=patches' '
 	"$FIXSCAN" review --repo kernel --drafts-for=every-finding --dry-run --drafts=summary "$Q" >s.out
 	test "$(grep -c "^From fixscan@localhost " s.out)" -eq 1 &&
