@@ -448,8 +448,9 @@ int cli_ctx_identity(const struct cli_ctx *c, struct fs_identity *out, struct fs
 }
 
 int cli_open_index(struct fs_index **idx, const char *repo, struct fs_index_opts *opts,
-		   struct fs_index_stats *stats, struct fs_error *err)
+		   int progress, struct fs_index_stats *stats, struct fs_error *err)
 {
+	struct cli_progress prog;
 	struct fs_config *cfg = NULL;
 	char *mainline = NULL, **stable = NULL;
 	size_t nstable = 0;
@@ -463,8 +464,10 @@ int cli_open_index(struct fs_index **idx, const char *repo, struct fs_index_opts
 	opts->mainline = mainline;
 	opts->stable_globs = (const char *const *)stable;
 	opts->nstable_globs = nstable;
+	cli_progress_attach(&prog, opts, progress);
 	if (rc == 0)
 		rc = fs_index_open(idx, opts, stats, err);
+	cli_progress_done(&prog);
 	/* The options must not point at what is freed here. */
 	opts->mainline = NULL;
 	opts->stable_globs = NULL;

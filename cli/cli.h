@@ -160,10 +160,11 @@ char *cli_drafts_skipped(const struct fs_drafts_saved *s);
 /* Open the index of REPO with OPTS, whose refs (mainline and stable
  * globs) are taken from fixscan.mainline and fixscan.stable: REPO's config
  * over the global one, the global one alone when REPO's cannot be read
- * (the index then says why, better).  For the commands that need no more
- * of the context than this. */
+ * (the index then says why, better), with the progress line when
+ * PROGRESS.  For the commands that need no more of the context than
+ * this. */
 int cli_open_index(struct fs_index **idx, const char *repo, struct fs_index_opts *opts,
-		   struct fs_index_stats *stats, struct fs_error *err);
+		   int progress, struct fs_index_stats *stats, struct fs_error *err);
 
 /* The threads matching QUERY, sorted into series (fs_review_load()); a
  * mail that cannot be read is reported on stderr and skipped. */

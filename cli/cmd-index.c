@@ -35,7 +35,6 @@ int cmd_index(int argc, char **argv, struct fs_error *err)
 	struct fs_index_opts opts = FS_INDEX_OPTS_INIT;
 	struct fs_index_stats stats;
 	struct fs_index *idx = NULL;
-	struct cli_progress prog;
 	const char *repo_flag = NULL;
 	char *repo = NULL;
 	int c, want_progress = cli_progress_wanted(), rc;
@@ -59,9 +58,7 @@ int cmd_index(int argc, char **argv, struct fs_error *err)
 	if (rc < 0)
 		return rc;
 	opts.repo_path = repo;
-	cli_progress_attach(&prog, &opts, want_progress);
-	rc = cli_open_index(&idx, repo, &opts, &stats, err);
-	cli_progress_done(&prog);
+	rc = cli_open_index(&idx, repo, &opts, want_progress, &stats, err);
 	if (rc < 0) {
 		free(repo);
 		return rc;

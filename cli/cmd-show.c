@@ -216,13 +216,7 @@ int cmd_show(int argc, char **argv, struct fs_error *err)
 	if (rc < 0)
 		return rc;
 	opts.repo_path = repo;
-	{
-		struct cli_progress prog;
-
-		cli_progress_attach(&prog, &opts, cli_progress_wanted());
-		rc = cli_open_index(&idx, repo, &opts, &stats, err);
-		cli_progress_done(&prog);
-	}
+	rc = cli_open_index(&idx, repo, &opts, cli_progress_wanted(), &stats, err);
 	if (rc < 0) {
 		free(repo);
 		return rc;

@@ -244,13 +244,7 @@ int cmd_stats(int argc, char **argv, struct fs_error *err)
 	if (rc < 0)
 		return rc;
 	opts.repo_path = repo;
-	{
-		struct cli_progress prog;
-
-		cli_progress_attach(&prog, &opts, cli_progress_wanted());
-		rc = cli_open_index(&idx, repo, &opts, &istats, err);
-		cli_progress_done(&prog);
-	}
+	rc = cli_open_index(&idx, repo, &opts, cli_progress_wanted(), &istats, err);
 	if (rc < 0)
 		goto out;
 	if (istats.note[0])
