@@ -328,7 +328,9 @@ static struct series_priv *nearest_series(struct fs_thread *t, const struct fs_p
 		if (!v)
 			continue;
 		sp = &t->series[GPOINTER_TO_SIZE(v) - 1];
-		if (!covers_only || (sp->pub.cover && !strcmp(fs_patch_message_id(sp->pub.cover), mid)))
+		/* A cover may have no Message-Id at all. */
+		if (!covers_only || (sp->pub.cover && fs_patch_message_id(sp->pub.cover) &&
+				     !strcmp(fs_patch_message_id(sp->pub.cover), mid)))
 			return sp;
 	}
 	return NULL;
