@@ -31,6 +31,7 @@ B = build
 LIB_SRCS = $(wildcard lib/*.c lib/*/*.c)
 CLI_SRCS = $(wildcard cli/*.c)
 UNIT_SRCS = $(wildcard tests/unit/test-*.c)
+UNIT_HDRS = $(wildcard tests/unit/*.h)
 
 LIB_OBJS = $(LIB_SRCS:%.c=$(B)/obj/%.o)
 CLI_OBJS = $(CLI_SRCS:%.c=$(B)/obj/%.o)
@@ -62,7 +63,7 @@ $(B)/libfixscan.a: $(LIB_OBJS)
 $(B)/fixscan: $(CLI_OBJS) $(B)/libfixscan.a
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJS) $(B)/libfixscan.a $(PKG_LIBS)
 
-$(B)/tests/%: tests/unit/%.c $(B)/libfixscan.a
+$(B)/tests/%: tests/unit/%.c $(UNIT_HDRS) $(B)/libfixscan.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(B)/libfixscan.a $(CMOCKA_LIBS) $(PKG_LIBS)
 
@@ -78,7 +79,7 @@ $(B)/asan/libfixscan.a: $(ASAN_LIB_OBJS)
 $(B)/asan/fixscan: $(ASAN_CLI_OBJS) $(B)/asan/libfixscan.a
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $(ASAN_CLI_OBJS) $(B)/asan/libfixscan.a $(PKG_LIBS)
 
-$(B)/asan/tests/%: tests/unit/%.c $(B)/asan/libfixscan.a
+$(B)/asan/tests/%: tests/unit/%.c $(UNIT_HDRS) $(B)/asan/libfixscan.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -Itests/unit -o $@ $< $(B)/asan/libfixscan.a $(CMOCKA_LIBS) $(PKG_LIBS)
 
