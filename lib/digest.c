@@ -34,7 +34,12 @@ int fs_digest_kind_weight(enum fs_finding_kind k)
 
 int fs_digest_finding_weight(const struct fs_finding *f)
 {
-	return fs_finding_is_problem(f) ? fs_digest_kind_weight(f->kind) : 0;
+	if (!fs_finding_is_problem(f))
+		return 0;
+	/* A missing fix of a CVE weighs twice: a security fix. */
+	if (f->kind == FS_FIND_FIX_MISSING && f->ncves)
+		return 2 * fs_digest_kind_weight(f->kind);
+	return fs_digest_kind_weight(f->kind);
 }
 
 int fs_digest_patch_score(const struct fs_review_patch *rp)

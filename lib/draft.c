@@ -370,13 +370,30 @@ static void add_chain_note(GString *s, const struct fs_review_patch *rp,
 	g_string_append_c(s, '\n');
 }
 
+/* " (CVE-2024-26921)", " (CVE-2024-1, CVE-2024-2)": the CVEs F's commit
+ * fixes, when any. */
+static void add_cve_phrase(GString *s, const struct fs_finding *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->ncves; i++) {
+		char *id = fs_draft_clean_line(f->cves[i]);
+		g_string_append_printf(s, "%s%s", i ? ", " : " (", id);
+		g_free(id);
+	}
+	if (f->ncves)
+		g_string_append_c(s, ')');
+}
+
 /* The indented line of a commit in a list: id, subject, release. */
 static void add_commit_item(GString *s, const struct fs_finding *f)
 {
 	char *ref = commit_ref(f->commit, f->subject);
 	char *rel = fs_draft_clean_line(f->release);
 
-	g_string_append_printf(s, "  %s%s%s\n", ref, *rel ? " in " : "", rel);
+	g_string_append_printf(s, "  %s%s%s", ref, *rel ? " in " : "", rel);
+	add_cve_phrase(s, f);
+	g_string_append_c(s, '\n');
 	g_free(ref);
 	g_free(rel);
 }
@@ -407,6 +424,8 @@ static void para_fix_missing(GString *s, const struct fs_review *r,
 			g_free(note);
 		}
 		add_chain_note(s, rp, f, r);
+		if (f->evidence == FS_FEV_CVE)
+			g_string_append(s, "    (no Fixes: tag: its CVE record names this commit as the cause)\n");
 		if (f->evidence == FS_FEV_SUBJECT)
 			subject_only = true;
 	}
@@ -788,7 +807,9 @@ static void add_summary_item(GString *s, const struct fs_review *r,
 
 	switch (f->kind) {
 	case FS_FIND_FIX_MISSING:
-		g_string_append_printf(s, "    %s%s%s\n", ref, *rel ? " in " : "", rel);
+		g_string_append_printf(s, "    %s%s%s", ref, *rel ? " in " : "", rel);
+		add_cve_phrase(s, f);
+		g_string_append_c(s, '\n');
 		break;
 	case FS_FIND_DEP_MISSING:
 		if (f->cause == FS_CAUSE_STABLE_DEP_OF)

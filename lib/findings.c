@@ -52,6 +52,7 @@ static const char *const evidence_names[FS_FEV_COUNT] = {
 	[FS_FEV_STABLE] = "stable",
 	[FS_FEV_REVERT] = "revert",
 	[FS_FEV_MAIL] = "mail",
+	[FS_FEV_CVE] = "cve",
 };
 
 const char *fs_finding_cause_name(enum fs_finding_cause cause)
@@ -107,8 +108,18 @@ bool fs_finding_is_problem(const struct fs_finding *f)
 	return fs_finding_kind_is_problem(f->kind) && f->cause != FS_CAUSE_REVERT_OF_REVERT;
 }
 
+static void free_strv(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 static void finding_clear(struct fs_finding *f)
 {
+	free_strv(f->cves, f->ncves);
 	free(f->subject);
 	free(f->release);
 	free(f->branch);
@@ -134,6 +145,9 @@ void fs_findings_clear(struct fs_findings *f)
 	free(f->v);
 	f->v = NULL;
 	f->n = 0;
+	free_strv(f->upstream_cves, f->nupstream_cves);
+	f->upstream_cves = NULL;
+	f->nupstream_cves = 0;
 	f->upstream[0] = '\0';
 	f->upstream_subject[0] = '\0';
 }
@@ -179,6 +193,30 @@ static char *fmt(const char *f, ...)
 	return s;
 }
 
+/* Append the CVE ids whose fix is HEX to *V (*N of them), each once.
+ * Returns 0 or -1 when out of memory. */
+static int add_cves(char ***v, size_t *n, const struct fs_vulns *vulns, const char *hex)
+{
+	const char *ids[32];
+	size_t k, i, m = fs_vulns_cves(vulns, hex, ids, 32);
+	char **g;
+
+	for (k = 0; k < m && k < 32; k++) {
+		for (i = 0; i < *n && strcmp((*v)[i], ids[k]); i++)
+			;
+		if (i < *n)
+			continue;
+		g = realloc(*v, (*n + 1) * sizeof(*g));
+		if (!g)
+			return -1;
+		*v = g;
+		if (!(g[*n] = strdup(ids[k])))
+			return -1;
+		(*n)++;
+	}
+	return 0;
+}
+
 /* Add a finding about commit C (or, when C is FS_CID_NONE, about the id
  * HEX as written).  Returns it, or NULL when out of memory or when the
  * same kind already names the same commit. */
@@ -220,6 +258,8 @@ static struct fs_finding *add(struct judge *j, enum fs_finding_kind kind,
 		f->release = dup_or_null(fs_index_commit_release(j->idx, c));
 		f->branch = dup_or_null(fs_index_commit_branch(j->idx, c));
 		if (!f->subject || !f->branch)
+			j->oom = 1;
+		if (j->ctx->vulns && add_cves(&f->cves, &f->ncves, j->ctx->vulns, full) < 0)
 			j->oom = 1;
 	}
 	return f;
@@ -694,6 +734,103 @@ static void check_fixes(struct judge *j, fs_cid u)
 	free(fixes);
 }
 
+/* Whether C is one of the N fixers of FIXES. */
+static bool among_fixes(const struct fs_index_fix *fixes, int n, fs_cid c)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (fixes[i].fixer == c)
+			return true;
+	return false;
+}
+
+/* Put U in front of F's chain: F was found from U through a CVE. */
+static void chain_from(struct judge *j, struct fs_finding *f, fs_cid u)
+{
+	char (*g)[41];
+
+	if (!f)
+		return;
+	g = realloc(f->chain, (f->nchain + 1) * sizeof(*g));
+	if (!g) {
+		j->oom = 1;
+		return;
+	}
+	memmove(g + 1, g, f->nchain * sizeof(*g));
+	fs_index_commit_hex(j->idx, u, g[0]);
+	f->chain = g;
+	f->nchain++;
+}
+
+/* A fix F of U that no Fixes: tag names, but a CVE record does (U is its
+ * vulnerable commit): judged as a fix of U found by its tag would be,
+ * with evidence "cve", and so are F's own fixes. */
+static void cve_fix(struct judge *j, fs_cid u, fs_cid fix, const struct fs_index_fix *known,
+		    int nknown)
+{
+	struct fs_index_fix fx = { fix, u, 1, false, FS_EVIDENCE_EXACT }, *more = NULL;
+	struct fs_finding *f = mainline_fix(j, &fx, false);
+	int nm, i;
+
+	if (f) {
+		f->evidence = FS_FEV_CVE;
+		set_chain(j, f, u, &fx, 1, 0);
+	}
+	nm = fs_index_fixes_of(j->idx, fix, &more);
+	if (nm < 0) {
+		j->oom = 1;
+		return;
+	}
+	for (i = 0; i < nm; i++) {
+		if (is_own(j, more[i].fixer) || more[i].fixer == u ||
+		    among_fixes(known, nknown, more[i].fixer))
+			continue;
+		if (!fs_index_commit_is_mainline(j->idx, more[i].fixer))
+			f = stable_only_fix(j, &more[i]);
+		else
+			f = mainline_fix(j, &more[i], false);
+		set_chain(j, f, fix, more, (size_t)nm, (size_t)i);
+		chain_from(j, f, u);
+	}
+	free(more);
+}
+
+/* The fixes of U that the kernel CNA records (a CVE whose .vulnerable
+ * names U) and the index does not already know as fixes of U. */
+static void check_cve_fixes(struct judge *j, fs_cid u)
+{
+	struct fs_vulns_fix vf[32];
+	struct fs_index_fix *known = NULL;
+	char hex[41];
+	size_t n, i;
+	int nk;
+
+	if (!j->ctx->vulns)
+		return;
+	fs_index_commit_hex(j->idx, u, hex);
+	n = fs_vulns_fixes_of(j->ctx->vulns, hex, vf, 32);
+	if (!n)
+		return;
+	nk = fs_index_fixes_of(j->idx, u, &known);
+	if (nk < 0) {
+		j->oom = 1;
+		return;
+	}
+	for (i = 0; i < n && i < 32; i++) {
+		fs_cid fix;
+
+		/* A fix the kernel repository does not have (yet) is no
+		 * commit to judge; one the tags name is judged already. */
+		if (fs_index_resolve(j->idx, vf[i].fix, &fix, NULL) < 0 || fix == u ||
+		    is_own(j, fix) || !fs_index_commit_is_mainline(j->idx, fix) ||
+		    among_fixes(known, nk, fix))
+			continue;
+		cve_fix(j, u, fix, known, nk);
+	}
+	free(known);
+}
+
 /* Is the commit C (a Fixes target, a prerequisite) available to the
  * patch: in the branch, in this series, or brought by the patch itself? */
 static bool available(struct judge *j, fs_cid c)
@@ -981,11 +1118,18 @@ int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx
 		snprintf(out->upstream_subject, sizeof(out->upstream_subject), "%s",
 			 fs_index_commit_subject(ctx->idx, ups[0]));
 	}
+	for (i = 0; ctx->vulns && i < nups; i++) {
+		char hex[41];
+		fs_index_commit_hex(ctx->idx, ups[i], hex);
+		if (add_cves(&out->upstream_cves, &out->nupstream_cves, ctx->vulns, hex) < 0)
+			j.oom = 1;
+	}
 	check_unknown(&j, tags, title);
 	for (i = 0; i < nups; i++) {
 		check_series_duplicate(&j, ups[i]);
 		check_applied(&j, ups[i]);
 		check_fixes(&j, ups[i]);
+		check_cve_fixes(&j, ups[i]);
 	}
 	check_targets(&j, tags);
 	check_deps(&j, tags);

@@ -98,12 +98,23 @@ static void add_commit(GString *s, const char *hex, const char *subject)
 		g_string_append_printf(s, " (\"%s\")", subject);
 }
 
+/* " CVE-2024-1 CVE-2024-2": the CVE ids whose fix is the commit. */
+static void add_cves(GString *s, char *const *cves, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		g_string_append_printf(s, " %s", cves[i]);
+}
+
 /* How the commit was found.  A subject match is always told: the id may
  * be wrong.  The others only with VERBOSE: they are sound. */
 static void add_evidence(GString *s, const struct fs_finding *f, bool verbose)
 {
 	if (f->evidence == FS_FEV_SUBJECT)
 		g_string_append(s, " [matched by subject only]");
+	else if (f->evidence == FS_FEV_CVE)
+		g_string_append(s, " [no Fixes: tag; a CVE record names the upstream commit as vulnerable]");
 	else if (verbose && (f->evidence == FS_FEV_PREFIX || f->evidence == FS_FEV_STABLE))
 		g_string_append_printf(s, " [%s]", fs_finding_evidence_name(f->evidence));
 }
@@ -114,6 +125,7 @@ static void add_commit_kind(GString *s, const struct fs_review *r, const struct 
 	const char *rel = f->release;
 
 	add_commit(s, f->commit, f->subject);
+	add_cves(s, f->cves, f->ncves);
 	switch (f->kind) {
 	case FS_FIND_FIX_MISSING:
 		if (f->note)
@@ -329,6 +341,12 @@ static void print_patch(FILE *out, const struct fs_review *r, const struct fs_re
 	fprintf(out, "\n%s ", num->str);
 	g_string_free(num, TRUE);
 	fs_text_fputs(fs_patch_title(rp->patch), false, out);
+	if (rp->findings.nupstream_cves) {
+		GString *c = g_string_new(" (fixes");
+		add_cves(c, rp->findings.upstream_cves, rp->findings.nupstream_cves);
+		fprintf(out, "%s)", c->str);
+		g_string_free(c, TRUE);
+	}
 	fputc('\n', out);
 	if (rp->findings.upstream[0]) {
 		fprintf(out, "  upstream %.12s (\"", rp->findings.upstream);
@@ -440,11 +458,26 @@ int fs_report_text(FILE *out, const struct fs_review *r, const struct fs_report_
 		print_short(out, r, o);
 	else
 		for (i = 0; i < r->npatches; i++)
-			if (o->all || shown_findings(&r->patches[i]))
+			if (o->all || shown_findings(&r->patches[i]) ||
+			    r->patches[i].findings.nupstream_cves)
 				print_patch(out, r, &r->patches[i], o);
 	fputc('\n', out);
 	print_summary(out, r);
 	return ferror(out) ? -1 : 0;
+}
+
+/* "cves": [...], left out when there is none. */
+static void json_cves(struct fs_json *b, char *const *cves, size_t n)
+{
+	size_t i;
+
+	if (!n)
+		return;
+	fs_json_member(b, "cves");
+	fs_json_begin_array(b);
+	for (i = 0; i < n; i++)
+		fs_json_add_str(b, cves[i]);
+	fs_json_end_array(b);
 }
 
 static void json_finding(struct fs_json *b, const struct fs_finding *f)
@@ -477,6 +510,7 @@ static void json_finding(struct fs_json *b, const struct fs_finding *f)
 	fs_json_str(b, "reapplied_commit", f->reapplied_commit);
 	fs_json_str(b, "reapplied_release", f->reapplied_release);
 	fs_json_str(b, "reason", f->reason);
+	json_cves(b, f->cves, f->ncves);
 	fs_json_end_object(b);
 }
 
@@ -524,6 +558,7 @@ int fs_report_json(FILE *out, const struct fs_review *r)
 		for (k = 0; k < rp->findings.n; k++)
 			json_finding(b, &rp->findings.v[k]);
 		fs_json_end_array(b);
+		json_cves(b, rp->findings.upstream_cves, rp->findings.nupstream_cves);
 		fs_json_end_object(b);
 	}
 	fs_json_end_array(b);

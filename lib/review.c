@@ -223,6 +223,7 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 	ctx.stale_clone = r->stale_clone;
 	ctx.message = o->message;
 	ctx.message_data = o->message_data;
+	ctx.vulns = o->vulns;
 	rc = judge_all(r, &ctx, err);
 	if (rc < 0)
 		goto out;

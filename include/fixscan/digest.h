@@ -30,7 +30,8 @@
  * no-upstream, fixes-tag-mismatch; 0 the rest. */
 int fs_digest_kind_weight(enum fs_finding_kind k);
 /* The weight of finding F: that of its kind, but 0 for one that asks for
- * nothing (a revert that a revert of the revert undid). */
+ * nothing (a revert that a revert of the revert undid), and twice that
+ * (32) for a fix-missing whose fix has a CVE (F->ncves). */
 int fs_digest_finding_weight(const struct fs_finding *f);
 
 /* The score of patch RP: the sum of the weights of its findings that are

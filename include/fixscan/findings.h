@@ -15,6 +15,7 @@
 #include "fixscan/ignore.h"
 #include "fixscan/mentions.h"
 #include "fixscan/tags.h"
+#include "fixscan/vulns.h"
 
 enum fs_finding_kind {
 	FS_FIND_FIX_MISSING,       /* a fix or revert upstream, not in branch nor series */
@@ -80,6 +81,9 @@ enum fs_finding_evidence {
 	FS_FEV_STABLE,     /* "stable": through a stable backport's id */
 	FS_FEV_REVERT,     /* "revert": a "This reverts commit" line */
 	FS_FEV_MAIL,       /* "mail": a mail of the thread or the store */
+	FS_FEV_CVE,        /* "cve": the kernel CNA's record of a CVE names
+			    * the upstream commit as the one that introduced
+			    * the bug COMMIT fixes (no Fixes: tag says so) */
 	FS_FEV_COUNT
 };
 
@@ -119,6 +123,10 @@ struct fs_finding {
 	char *note;        /* one line of detail for the reader, made from
 			    * the fields above, or NULL */
 	char *ignored;     /* the reason from the ignore file, or NULL */
+	/* The CVE ids whose fix is COMMIT (fs_findings_ctx.vulns), in CVE
+	 * order; NULL and 0 when none or without vulns data. */
+	char **cves;
+	size_t ncves;
 };
 
 /* The findings of one patch. */
@@ -127,8 +135,13 @@ struct fs_findings {
 	size_t n;
 	char upstream[41];  /* the patch's first resolved upstream id, or "" */
 	char upstream_subject[512];
+	/* The CVE ids whose fix is one of the patch's own upstream commits
+	 * (fs_findings_ctx.vulns): the patch is a security fix.  NULL and 0
+	 * when none. */
+	char **upstream_cves;
+	size_t nupstream_cves;
 };
-#define FS_FINDINGS_INIT { NULL, 0, "", "" }
+#define FS_FINDINGS_INIT { NULL, 0, "", "", NULL, 0 }
 void fs_findings_clear(struct fs_findings *f);
 /* Whether F asks the reviewer to act: its kind does, and it is not a
  * revert that a revert of the revert undid. */
@@ -163,6 +176,9 @@ struct fs_findings_ctx {
 	 * returns 0 or a negative FS_E* code.  NULL: no reasons are given. */
 	int (*message)(void *data, const char *hex, char **out);
 	void *message_data;
+	/* CVE ids from the kernel CNA (fixscan.vulns); NULL: none are
+	 * looked up, and no fix is found through a CVE's .vulnerable. */
+	const struct fs_vulns *vulns;
 };
 
 /* The commits a patch's upstream references name, resolved through the

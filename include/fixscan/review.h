@@ -46,8 +46,11 @@ struct fs_review_opts {
 	 * (fs_index_read_message with the repository path); may be NULL. */
 	int (*message)(void *data, const char *hex, char **out);
 	void *message_data;
+	/* CVE ids from the kernel CNA (fs_vulns_open() of fixscan.vulns);
+	 * NULL: none. */
+	const struct fs_vulns *vulns;
 };
-#define FS_REVIEW_OPTS_INIT { NULL, NULL, NULL, 0, NULL, false, NULL, 0, NULL, NULL }
+#define FS_REVIEW_OPTS_INIT { NULL, NULL, NULL, 0, NULL, false, NULL, 0, NULL, NULL, NULL }
 
 struct fs_review_patch {
 	const struct fs_patch *patch; /* borrowed from the series */
