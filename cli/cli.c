@@ -391,6 +391,10 @@ int cli_ctx_open_index(struct cli_ctx *c, struct fs_error *err)
 {
 	int rc;
 
+	/* A wrong fixscan.vulns fails before the index takes its time. */
+	rc = cli_ctx_open_vulns(c, err);
+	if (rc < 0)
+		return rc;
 	c->iopts.repo_path = c->repo;
 	/* A cold or outdated cache takes seconds to bring up to date: the
 	 * same progress line as fixscan index, on a terminal. */
@@ -480,6 +484,7 @@ int cli_open_index(struct fs_index **idx, const char *repo, struct fs_index_opts
 void cli_ctx_close(struct cli_ctx *c)
 {
 	fs_index_free(c->idx);
+	fs_vulns_free(c->vulns);
 	fs_store_free(c->store);
 	fs_ignore_free(c->ignore);
 	fs_config_free(c->cfg);

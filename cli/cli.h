@@ -18,6 +18,7 @@
 #include "fixscan/review.h"
 #include "fixscan/store.h"
 #include "fixscan/thread.h"
+#include "fixscan/vulns.h"
 
 /* Exit statuses, as diff(1): 0 nothing found, 1 findings, 2 trouble. */
 enum {
@@ -114,6 +115,9 @@ struct cli_ctx {
 	char **own_addresses_;
 	/* storage behind the drafts' state file (cli_drafts_opts()) */
 	char *drafts_state_;
+	/* --vulns; the CVE data (cli_ctx_open_vulns()), behind ropts.vulns */
+	const char *vulns_flag;
+	struct fs_vulns *vulns;
 };
 void cli_ctx_init(struct cli_ctx *c);
 
@@ -132,7 +136,8 @@ int cli_ctx_open_store(struct cli_ctx *c, bool optional, struct fs_error *err);
 
 /* The fixes index of c->repo, built or updated as needed; a note on why
  * it was rebuilt is printed on stderr.  Also sets ropts.mainline_time
- * (for the stale-clone check) and the reader of commit messages. */
+ * (for the stale-clone check) and the reader of commit messages.  The
+ * CVE data (cli_ctx_open_vulns()) is opened first. */
 int cli_ctx_open_index(struct cli_ctx *c, struct fs_error *err);
 
 /* "mainline in REPO ends on DATE, older than this thread": once per run
@@ -195,6 +200,17 @@ int cli_drafts_for(const char *what, bool *every);
 /* PATH for people: relative to the mail root ROOT when inside it
  * (ROOT may be NULL).  Borrowed from PATH. */
 const char *cli_shown_path(const char *path, const char *root);
+
+/* The CVE data of the kernel CNA's vulns clone named by FLAG (--vulns),
+ * else by fixscan.vulns in CFG (NULL: REPO's config over the global
+ * one): *OUT stays NULL, and no file is opened, when neither names one
+ * (an empty fixscan.vulns names none).  A note on the cache goes to
+ * stderr.  Returns 0 or a negative code with ERR set.  (cli/vulns.c) */
+int cli_vulns_open(struct fs_vulns **out, const char *flag, struct fs_config *cfg,
+		   const char *repo, struct fs_error *err);
+/* cli_vulns_open() for C: c->vulns_flag, c->cfg; the result in c->vulns
+ * and c->ropts.vulns.  cli_ctx_open_index() calls it first. */
+int cli_ctx_open_vulns(struct cli_ctx *c, struct fs_error *err);
 
 int cmd_review(int argc, char **argv, struct fs_error *err);
 int cmd_parse(int argc, char **argv, struct fs_error *err);

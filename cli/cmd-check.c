@@ -51,6 +51,8 @@ static const char usage_text[] =
 	"                     $XDG_CONFIG_HOME/fixscan/ignore)\n"
 	"    --no-reports     do not search the store for regression reports\n"
 	"    --no-update      use the index as it is, even if the refs moved\n"
+	"    --vulns PATH     the kernel CNA's vulns clone, for CVE ids (default:\n"
+	"                     fixscan.vulns)\n"
 	"    -h, --help       show this help\n"
 	"\n"
 	"A message that is not a stable patch gets one line saying so.\n"
@@ -392,6 +394,7 @@ static int parse_options(struct check *c, int argc, char **argv)
 		{ "ignore", required_argument, NULL, 'i' },
 		{ "no-reports", no_argument, NULL, 'R' },
 		{ "no-update", no_argument, NULL, 'N' },
+		{ "vulns", required_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -420,6 +423,7 @@ static int parse_options(struct check *c, int argc, char **argv)
 		case 'i': c->ctx.ignore_flag = optarg; break;
 		case 'R': c->ctx.ropts.no_reports = true; break;
 		case 'N': c->ctx.iopts.no_update = true; break;
+		case 'V': c->ctx.vulns_flag = optarg; break;
 		case 'h': fputs(usage_text, stdout); return FS_EXIT_CLEAN;
 		default:
 			return cli_usage_error(argv[0], "unknown option '%s'", argv[optind - 1]);

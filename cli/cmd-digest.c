@@ -58,6 +58,8 @@ static const char usage_text[] =
 	"                     $XDG_CONFIG_HOME/fixscan/ignore)\n"
 	"    --no-reports     do not search the store for regression reports\n"
 	"    --no-update      use the index as it is, even if the refs moved\n"
+	"    --vulns PATH     the kernel CNA's vulns clone, for CVE ids (default:\n"
+	"                     fixscan.vulns)\n"
 	"    -h, --help       show this help\n"
 	"\n"
 	"Exit status: 0 no risky patch, 1 risky patches, 2 trouble.\n";
@@ -285,6 +287,14 @@ static int json_digest(FILE *out, const struct fs_digest *d, time_t since,
 			fs_json_str(b, "evidence", fs_finding_evidence_name(f->evidence));
 			fs_json_str(b, "text", line);
 			fs_json_str(b, "cause", f->cause ? fs_finding_cause_name(f->cause) : NULL);
+			if (f->ncves) {
+				size_t m;
+				fs_json_member(b, "cves");
+				fs_json_begin_array(b);
+				for (m = 0; m < f->ncves; m++)
+					fs_json_add_str(b, f->cves[m]);
+				fs_json_end_array(b);
+			}
 			fs_json_end_object(b);
 			g_free(line);
 		}
@@ -477,6 +487,7 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 		{ "ignore", required_argument, NULL, 'i' },
 		{ "no-reports", no_argument, NULL, 'R' },
 		{ "no-update", no_argument, NULL, 'N' },
+		{ "vulns", required_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -505,6 +516,7 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 		case 'i': ctx.ignore_flag = optarg; break;
 		case 'R': ctx.ropts.no_reports = true; break;
 		case 'N': ctx.iopts.no_update = true; break;
+		case 'V': ctx.vulns_flag = optarg; break;
 		case 'h':
 			free(base_query);
 			fputs(usage_text, stdout);

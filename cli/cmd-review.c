@@ -42,6 +42,8 @@ static const char usage_text[] =
 	"                     $XDG_CONFIG_HOME/fixscan/ignore)\n"
 	"    --no-reports     do not search the store for regression reports\n"
 	"    --no-update      use the index as it is, even if the refs moved\n"
+	"    --vulns PATH     the kernel CNA's vulns clone, for CVE ids (default:\n"
+	"                     fixscan.vulns)\n"
 	"    --drafts[=WHICH] write draft replies into the drafts maildir: one\n"
 	"                     per patch with findings and a summary to the cover\n"
 	"                     (WHICH: all, the default; summary; patches)\n"
@@ -336,6 +338,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		{ "ignore", required_argument, NULL, 'i' },
 		{ "no-reports", no_argument, NULL, 'R' },
 		{ "no-update", no_argument, NULL, 'N' },
+		{ "vulns", required_argument, NULL, 'V' },
 		{ "drafts", optional_argument, NULL, 'D' },
 		{ "drafts-dir", required_argument, NULL, 'O' },
 		{ "dry-run", no_argument, NULL, 'n' },
@@ -377,6 +380,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		case 'i': ctx.ignore_flag = optarg; break;
 		case 'R': ctx.ropts.no_reports = true; break;
 		case 'N': ctx.iopts.no_update = true; break;
+		case 'V': ctx.vulns_flag = optarg; break;
 		case 'D':
 			drafts = 1;
 			mode = fs_draft_mode_from_name(optarg);

@@ -9,6 +9,7 @@
 #include "fixscan/index.h"
 #include "fixscan/json.h"
 #include "fixscan/report.h"
+#include "fixscan/vulns.h"
 
 static const char usage_text[] =
 	"usage: fixscan show [--repo PATH] [--no-update] [--json] COMMIT...\n"
@@ -16,14 +17,60 @@ static const char usage_text[] =
 	"For each COMMIT (an id or an abbreviation of at least 4 hex digits):\n"
 	"its subject, branch and release, the mainline commit it backports, its\n"
 	"backports per stable branch, the commits its own tags name, and every\n"
-	"commit that fixes or reverts it, transitively.\n"
+	"commit that fixes or reverts it, transitively; with CVE data, the CVEs\n"
+	"each of them fixes, and the fixes CVE records name.\n"
 	"\n"
 	"    --repo PATH   the kernel repository\n"
 	"    --no-update   use the index as it is, even if the refs moved\n"
 	"    --json        one JSON object per commit, one per line\n"
+	"    --vulns PATH  the kernel CNA's vulns clone, for CVE ids (default:\n"
+	"                  fixscan.vulns)\n"
 	"    -h, --help    show this help\n";
 
 #define MAX_LIST 256
+#define MAX_CVES 32
+
+/* The CVE data, when fixscan.vulns or --vulns names it. */
+static struct fs_vulns *vulns;
+
+/* " CVE-2024-1 CVE-2024-2" of commit C, on OUT. */
+static void print_cves(FILE *out, const struct fs_index *idx, fs_cid c)
+{
+	const char *ids[MAX_CVES];
+	char hex[41];
+	size_t n, i;
+
+	fs_index_commit_hex(idx, c, hex);
+	n = fs_vulns_cves(vulns, hex, ids, MAX_CVES);
+	for (i = 0; i < n && i < MAX_CVES; i++)
+		fprintf(out, " %s", ids[i]);
+}
+
+/* The fixes of C that CVE records name (C is their vulnerable commit)
+ * and no tag does: up to MAX in OUT with their CVE in CVES; how many. */
+static size_t cve_fixes(const struct fs_index *idx, fs_cid c, const struct fs_index_fix *known,
+			int nknown, fs_cid *out, const char **cves, size_t max)
+{
+	struct fs_vulns_fix vf[MAX_CVES];
+	char hex[41];
+	size_t n, i, k = 0;
+	int j;
+
+	fs_index_commit_hex(idx, c, hex);
+	n = fs_vulns_fixes_of(vulns, hex, vf, MAX_CVES);
+	for (i = 0; i < n && i < MAX_CVES && k < max; i++) {
+		fs_cid f;
+		if (fs_index_resolve(idx, vf[i].fix, &f, NULL) < 0 || f == c)
+			continue;
+		for (j = 0; j < nknown && known[j].fixer != f; j++)
+			;
+		if (j < nknown)
+			continue;
+		out[k] = f;
+		cves[k++] = vf[i].cve;
+	}
+	return k;
+}
 
 static const char *or_dash(const char *s)
 {
@@ -32,6 +79,7 @@ static const char *or_dash(const char *s)
 
 static void print_text(FILE *out, const struct fs_index *idx, fs_cid c)
 {
+	const char *cves[MAX_CVES];
 	struct fs_index_ref refs[MAX_LIST];
 	fs_cid list[MAX_LIST];
 	struct fs_index_fix *fixes = NULL;
@@ -45,6 +93,11 @@ static void print_text(FILE *out, const struct fs_index *idx, fs_cid c)
 	fprintf(out, "  subject:  %s\n", fs_index_commit_subject(idx, c));
 	fprintf(out, "  branch:   %s\n", fs_index_commit_branch(idx, c));
 	fprintf(out, "  release:  %s\n", or_dash(fs_index_commit_release(idx, c)));
+	if (fs_vulns_cves(vulns, hex, NULL, 0)) {
+		fputs("  cve:     ", out);
+		print_cves(out, idx, c);
+		fputc('\n', out);
+	}
 	up = fs_index_upstream_of(idx, c);
 	if (up != FS_CID_NONE) {
 		fs_index_commit_hex(idx, up, other);
@@ -76,12 +129,24 @@ static void print_text(FILE *out, const struct fs_index *idx, fs_cid c)
 	nf = fs_index_fixes_of(idx, c, &fixes);
 	for (i = 0; nf > 0 && i < (size_t)nf; i++) {
 		fs_index_commit_hex(idx, fixes[i].fixer, other);
-		fprintf(out, "  %*s%s %.12s (\"%s\") %s %s [%s]\n", (int)(fixes[i].depth - 1) * 2, "",
+		fprintf(out, "  %*s%s %.12s (\"%s\") %s %s [%s]", (int)(fixes[i].depth - 1) * 2, "",
 		       fixes[i].revert ? "reverted-by" : "fixed-by", other,
 		       fs_index_commit_subject(idx, fixes[i].fixer),
 		       fs_index_commit_branch(idx, fixes[i].fixer),
 		       or_dash(fs_index_commit_release(idx, fixes[i].fixer)),
 		       fs_evidence_name(fixes[i].evidence));
+		print_cves(out, idx, fixes[i].fixer);
+		fputc('\n', out);
+	}
+	n = cve_fixes(idx, c, fixes, nf, list, cves, MAX_CVES);
+	for (i = 0; i < n; i++) {
+		fs_index_commit_hex(idx, list[i], other);
+		fprintf(out, "  fixed-by %.12s (\"%s\") %s %s [cve: %s names this commit as vulnerable]",
+			other, fs_index_commit_subject(idx, list[i]),
+			fs_index_commit_branch(idx, list[i]),
+			or_dash(fs_index_commit_release(idx, list[i])), cves[i]);
+		print_cves(out, idx, list[i]);
+		fputc('\n', out);
 	}
 	free(fixes);
 }
@@ -104,17 +169,29 @@ static void print_visible(const struct fs_index *idx, fs_cid c)
 
 static void json_commit_ref(struct fs_json *b, const struct fs_index *idx, fs_cid c)
 {
+	const char *ids[MAX_CVES];
 	char hex[41];
+	size_t n, i;
 
 	fs_index_commit_hex(idx, c, hex);
 	fs_json_str(b, "id", hex);
 	fs_json_str(b, "subject", fs_index_commit_subject(idx, c));
 	fs_json_str(b, "branch", fs_index_commit_branch(idx, c));
 	fs_json_str(b, "release", fs_index_commit_release(idx, c));
+	/* "cves" only for a commit that fixes one. */
+	n = fs_vulns_cves(vulns, hex, ids, MAX_CVES);
+	if (!n)
+		return;
+	fs_json_member(b, "cves");
+	fs_json_begin_array(b);
+	for (i = 0; i < n && i < MAX_CVES; i++)
+		fs_json_add_str(b, ids[i]);
+	fs_json_end_array(b);
 }
 
 static void print_json(struct fs_json *b, const struct fs_index *idx, fs_cid c)
 {
+	const char *cves[MAX_CVES];
 	struct fs_index_ref refs[MAX_LIST];
 	fs_cid list[MAX_LIST];
 	struct fs_index_fix *fixes = NULL;
@@ -176,6 +253,18 @@ static void print_json(struct fs_json *b, const struct fs_index *idx, fs_cid c)
 		fs_json_str(b, "evidence", fs_evidence_name(fixes[i].evidence));
 		fs_json_end_object(b);
 	}
+	n = cve_fixes(idx, c, fixes, nf, list, cves, MAX_CVES);
+	for (i = 0; i < n; i++) {
+		fs_json_begin_object(b);
+		json_commit_ref(b, idx, list[i]);
+		fs_index_commit_hex(idx, c, hex);
+		fs_json_str(b, "fixes", hex);
+		fs_json_int(b, "depth", 1);
+		fs_json_str(b, "kind", "fix");
+		fs_json_str(b, "evidence", "cve");
+		fs_json_str(b, "cve", cves[i]);
+		fs_json_end_object(b);
+	}
 	fs_json_end_array(b);
 	free(fixes);
 	fs_json_end_object(b);
@@ -187,6 +276,7 @@ int cmd_show(int argc, char **argv, struct fs_error *err)
 		{ "repo", required_argument, NULL, 'r' },
 		{ "no-update", no_argument, NULL, 'N' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "vulns", required_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -194,7 +284,7 @@ int cmd_show(int argc, char **argv, struct fs_error *err)
 	struct fs_index_stats stats;
 	struct fs_index *idx = NULL;
 	struct fs_json *b = NULL;
-	const char *repo_flag = NULL;
+	const char *repo_flag = NULL, *vulns_flag = NULL;
 	char *repo = NULL;
 	int c, json = 0, rc, status = FS_EXIT_CLEAN, i;
 
@@ -205,6 +295,7 @@ int cmd_show(int argc, char **argv, struct fs_error *err)
 		case 'r': repo_flag = optarg; break;
 		case 'N': opts.no_update = true; break;
 		case 'j': json = 1; break;
+		case 'V': vulns_flag = optarg; break;
 		case 'h': fputs(usage_text, stdout); return FS_EXIT_CLEAN;
 		default:
 			return cli_usage_error(argv[0], "unknown option '%s'", argv[optind - 1]);
@@ -216,8 +307,15 @@ int cmd_show(int argc, char **argv, struct fs_error *err)
 	if (rc < 0)
 		return rc;
 	opts.repo_path = repo;
+	rc = cli_vulns_open(&vulns, vulns_flag, NULL, repo, err);
+	if (rc < 0) {
+		free(repo);
+		return rc;
+	}
 	rc = cli_open_index(&idx, repo, &opts, cli_progress_wanted(), &stats, err);
 	if (rc < 0) {
+		fs_vulns_free(vulns);
+		vulns = NULL;
 		free(repo);
 		return rc;
 	}
@@ -250,6 +348,8 @@ int cmd_show(int argc, char **argv, struct fs_error *err)
 	if (b)
 		fs_json_free(b);
 	fs_index_free(idx);
+	fs_vulns_free(vulns);
+	vulns = NULL;
 	free(repo);
 	return status;
 }
