@@ -347,8 +347,9 @@ static GByteArray *layout(struct gather *g, const char head[41])
 			     sizeof(struct vrec) - nfix);
 	memcpy(out->data, &h, sizeof(h));
 	/* The fixes again, by CVE, with where each CVE's start. */
-	fix = g_memdup2(out->data + sizeof(h) + (size_t)h.ncve * NAME_LEN,
-			nfix * sizeof(*fix) + 1);
+	fix = g_new(struct vrec, nfix + 1);
+	if (nfix)
+		memcpy(fix, out->data + sizeof(h) + (size_t)h.ncve * NAME_LEN, nfix * sizeof(*fix));
 	if (nfix)
 		qsort(fix, nfix, sizeof(*fix), cve_rec_cmp);
 	for (i = 0, at = 0; i <= h.ncve; i++) {
