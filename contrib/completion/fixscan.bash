@@ -64,7 +64,7 @@ _fixscan()
 		return
 	fi
 	case $prev in
-	--repo|--drafts-dir)
+	--repo|--drafts-dir|--vulns)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return ;;
 	--ignore)
