@@ -400,6 +400,7 @@ static void print_short_line(FILE *out, const struct fs_review *r, const struct 
 	g_string_append_c(head, ' ');
 	if (f->commit[0])
 		g_string_append_printf(tail, " %.12s", f->commit);
+	add_cves(tail, f->cves, f->ncves);
 	used = head->len + strlen(fs_finding_kind_name(f->kind)) + tail->len + 5;
 	if (x->shown > 1)
 		used += snprintf(NULL, 0, " +%zu", x->shown - 1);

@@ -111,6 +111,12 @@ test_expect_success 'text: CVEs after the subject, "fixes CVE" on the header lin
 	grep -A3 "^01/27 " cve.txt | grep -q "^  fix-missing $f3 .*\[no Fixes: tag; a CVE record names the upstream commit as vulnerable\]" &&
 	! grep -q CVE-2024-29999 cve.txt
 '
+test_expect_success '--short: the CVEs after the commit' '
+	{ COLUMNS=200 "$FIXSCAN" review --repo kernel --short "path:review-4.4/**" >short.txt; true; } &&
+	f3=$(echo $F3 | cut -c1-12) &&
+	grep -q "^03/27 fix-missing $f3 CVE-2024-26921 CVE-2024-27000 (\"" short.txt &&
+	grep -q "^01/27 fix-missing $f3 CVE-2024-26921 CVE-2024-27000 (\"" short.txt
+'
 test_expect_success 'the cache is made once and used while HEAD stays' '
 	ls "$XDG_CACHE_HOME"/fixscan/vulns-* >cache.list &&
 	test $(wc -l <cache.list) -eq 1 &&

@@ -20,6 +20,7 @@
 
 #include <glib.h>
 
+#include "fixscan/digest.h"
 #include "fixscan/findings.h"
 #include "fixscan/index.h"
 #include "fixscan/tags.h"
@@ -632,6 +633,28 @@ static void test_findings_old_commit_vulnerable(void **state)
 	g_free(px);
 }
 
+static void test_digest_weight(void **state)
+{
+	struct fs_findings got = FS_FINDINGS_INIT;
+	char *p = patch(K.a, "net: add a");
+
+	/* a missing fix with a CVE weighs twice what one without does */
+	judge(&got, VULNS, p, NULL);
+	assert_int_equal(fs_digest_finding_weight(&got.v[0]), 32);
+	fs_findings_clear(&got);
+	judge(&got, NULL, p, NULL);
+	assert_int_equal(fs_digest_finding_weight(&got.v[0]), 16);
+	fs_findings_clear(&got);
+	g_free(p);
+	/* a fix present with a CVE asks for nothing still */
+	p = patch(K.c, "fs: add c");
+	judge(&got, VULNS, p, NULL);
+	assert_int_equal(got.v[0].ncves, 1);
+	assert_int_equal(fs_digest_finding_weight(&got.v[0]), 0);
+	fs_findings_clear(&got);
+	g_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -643,6 +666,7 @@ int main(void)
 		cmocka_unit_test(test_findings_cve_route_present_queued),
 		cmocka_unit_test(test_findings_cve_route_no_duplicates),
 		cmocka_unit_test(test_findings_old_commit_vulnerable),
+		cmocka_unit_test(test_digest_weight),
 		/* last: it moves the vulns repository's HEAD */
 		cmocka_unit_test(test_reader_bare_and_cache),
 	};
