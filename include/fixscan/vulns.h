@@ -35,7 +35,7 @@ struct fs_vulns_opts {
 #define FS_VULNS_OPTS_INIT { NULL, NULL }
 
 struct fs_vulns_stats {
-	size_t cves;        /* CVEs with a fix id */
+	size_t cves;        /* CVEs read (with a .sha1 or .vulnerable id) */
 	bool rebuilt;       /* the tree was read (no cache, or HEAD moved) */
 	char head[41];      /* the clone's HEAD */
 	char note[512];     /* e.g. why the cache could not be written; "" */
