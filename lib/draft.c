@@ -1364,6 +1364,55 @@ static bool same_addr(const char *a, const char *b)
 	return a && b && !g_ascii_strcasecmp(a, b);
 }
 
+/* Whether A is an address a reply can go to: printable ASCII without
+ * spaces or the characters that delimit addresses, one '@' with text on
+ * both sides. */
+static bool valid_addr(const char *a)
+{
+	const char *at = a ? strchr(a, '@') : NULL;
+
+	if (!at || at == a || !at[1] || strchr(at + 1, '@'))
+		return false;
+	for (; *a; a++) {
+		unsigned char c = (unsigned char)*a;
+
+		if (c <= 0x20 || c >= 0x7f || strchr("<>()[],;:\\\"", c))
+			return false;
+	}
+	return true;
+}
+
+/* The first mailbox of the address list TEXT (groups flattened) with a
+ * valid address: its cleaned name and address (new strings), or false. */
+static bool first_mailbox(const char *text, char **name, char **addr)
+{
+	InternetAddressList *list = text && *text ? internet_address_list_parse(NULL, text) : NULL;
+	int i, n = list ? internet_address_list_length(list) : 0;
+	bool found = false;
+
+	for (i = 0; i < n && !found; i++) {
+		InternetAddress *ia = internet_address_list_get_address(list, i);
+		const char *a;
+
+		if (INTERNET_ADDRESS_IS_GROUP(ia)) {
+			char *members = internet_address_list_to_string(
+				internet_address_group_get_members(INTERNET_ADDRESS_GROUP(ia)), NULL, FALSE);
+			found = first_mailbox(members, name, addr);
+			g_free(members);
+			continue;
+		}
+		a = internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(ia));
+		if (!valid_addr(a))
+			continue;
+		*name = fs_draft_clean_line(internet_address_get_name(ia));
+		*addr = g_strdup(a);
+		found = true;
+	}
+	if (list)
+		g_object_unref(list);
+	return found;
+}
+
 /* Add the mailboxes of LIST (groups flattened) to DST, skipping any
  * address in SKIP (a hash set of lower-case addresses), which grows with
  * each one added so nobody is named twice. */
@@ -1380,13 +1429,13 @@ static void add_addresses(InternetAddressList *dst, InternetAddressList *list,
 				      skip);
 		} else if (INTERNET_ADDRESS_IS_MAILBOX(ia)) {
 			const char *addr = internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(ia));
-			char *a = fs_draft_clean_id(addr), *name, *lower;
+			char *a, *name, *lower;
 			InternetAddress *mb;
 
-			if (!a || !strchr(a, '@')) {
-				g_free(a);
+			/* Junk is left out, not cleaned into another address. */
+			if (!valid_addr(addr))
 				continue;
-			}
+			a = g_strdup(addr);
 			lower = g_ascii_strdown(a, -1);
 			if (g_hash_table_contains(skip, lower)) {
 				g_free(lower);
@@ -1500,8 +1549,12 @@ int fs_draft_compose(struct fs_draft *out, const struct fs_patch *orig,
 	g_object_unref(mb);
 	g_hash_table_add(skip, g_ascii_strdown(myaddr, -1));
 
-	/* To: the sender; Cc: everyone else the mail went to. */
-	split_mailbox(fs_patch_from(orig), &sname, &saddr);
+	/* To: the sender; Cc: everyone else the mail went to.  An address
+	 * that cannot be parsed is left out: never a header of junk. */
+	if (!first_mailbox(fs_patch_from(orig), &sname, &saddr)) {
+		sname = g_strdup("");
+		saddr = g_strdup("");
+	}
 	if (*saddr && !same_addr(saddr, myaddr)) {
 		mb = internet_address_mailbox_new(*sname ? sname : NULL, saddr);
 		internet_address_set_charset(mb, "utf-8");
@@ -1514,6 +1567,23 @@ int fs_draft_compose(struct fs_draft *out, const struct fs_patch *orig,
 	cc_list = parse_list(fs_patch_cc(orig));
 	add_addresses(g_mime_message_get_addresses(msg, GMIME_ADDRESS_TYPE_CC), to_list, skip);
 	add_addresses(g_mime_message_get_addresses(msg, GMIME_ADDRESS_TYPE_CC), cc_list, skip);
+	if (!*saddr) {
+		/* No sender to answer: the reply goes to the first of the
+		 * others, or nowhere at all. */
+		InternetAddressList *cc = g_mime_message_get_addresses(msg, GMIME_ADDRESS_TYPE_CC);
+
+		if (!internet_address_list_length(cc)) {
+			rc = fs_error_set(err, FS_EPARSE,
+					  "cannot reply to <%s>: no address in its From, To or Cc can be parsed",
+					  orig_id);
+			goto out;
+		}
+		mb = internet_address_list_get_address(cc, 0);
+		g_object_ref(mb);
+		internet_address_list_remove_at(cc, 0);
+		internet_address_list_add(g_mime_message_get_addresses(msg, GMIME_ADDRESS_TYPE_TO), mb);
+		g_object_unref(mb);
+	}
 
 	subject = fs_draft_reply_subject(fs_patch_subject(orig));
 	g_mime_message_set_subject(msg, subject, "utf-8");
@@ -1674,7 +1744,7 @@ int fs_drafts_build_opts(struct fs_drafts *out, const struct fs_review *r,
 			 const struct fs_identity *me, const struct fs_draft_opts *o,
 			 struct fs_error *err)
 {
-	int added = 0, rc, total = series_total(r), w = series_width(r);
+	int added = 0, rc, total = series_total(r), w = series_width(r), unanswerable = 0;
 	const struct fs_patch *cover = r->series ? r->series->cover : NULL;
 	char number[32];
 	size_t i;
@@ -1697,9 +1767,12 @@ int fs_drafts_build_opts(struct fs_drafts *out, const struct fs_review *r,
 			rc = append_draft(out, cover, me, "summary", label, body, o->now, err);
 			g_free(label);
 			g_free(body);
-			if (rc < 0)
+			if (rc < 0 && rc != FS_EPARSE)
 				return rc;
-			added += rc;
+			if (rc == FS_EPARSE)
+				unanswerable = rc;
+			else
+				added += rc;
 		}
 	}
 	if (o->mode == FS_DRAFTS_SUMMARY)
@@ -1723,11 +1796,16 @@ int fs_drafts_build_opts(struct fs_drafts *out, const struct fs_review *r,
 		rc = append_draft(out, rp->patch, me, "patch", label, body, o->now, err);
 		g_free(label);
 		g_free(body);
+		/* A mail that cannot be answered costs its own draft only. */
+		if (rc == FS_EPARSE) {
+			unanswerable = rc;
+			continue;
+		}
 		if (rc < 0)
 			return rc;
 		added += rc;
 	}
-	return added;
+	return unanswerable ? unanswerable : added;
 }
 
 int fs_drafts_build(struct fs_drafts *out, const struct fs_review *r,

@@ -97,12 +97,14 @@ char *fs_draft_patch_body(const struct fs_review *r, const struct fs_review_patc
 char *fs_draft_summary_body(const struct fs_review *r, bool patch_replies);
 
 /* Compose a reply to ORIG from ME with BODY: To the sender, Cc the
- * original To and Cc minus ME and the sender, "Re:" subject, In-Reply-To,
+ * original To and Cc minus ME and the sender (an address that does not
+ * parse is left out; without a sender to answer, the first of the others
+ * is the To), "Re:" subject, In-Reply-To,
  * References, a new Message-Id on ME's domain starting with
  * fs_draft_id_prefix(KEY), and Date NOW.  LABEL is copied into
  * OUT->label.  Returns 0 with *OUT filled (release with
- * fs_draft_clear()), FS_EPARSE when ORIG has no Message-Id, or
- * FS_ENOMEM. */
+ * fs_draft_clear()), FS_EPARSE when ORIG has no Message-Id or no
+ * address that parses, or FS_ENOMEM. */
 int fs_draft_compose(struct fs_draft *out, const struct fs_patch *orig,
 		     const struct fs_identity *me, const char *key,
 		     const char *label, const char *body, time_t now,
@@ -149,8 +151,10 @@ int fs_draft_template_check(const char *tmpl, struct fs_error *err);
  * wrapped at 72 columns, but for quoted lines, lines that start with a
  * commit reference and links.  In the summary, a commit to queue is
  * named once, with every patch that needs it.  Returns the number
- * added (0 or more) or a negative code with ERR set (FS_EUSAGE: a bad
- * template). */
+ * added (0 or more) or a negative code with ERR set: FS_EUSAGE for a bad
+ * template; FS_EPARSE when a mail could not be answered (no Message-Id,
+ * no address that parses): its draft is left out, the others are in
+ * OUT. */
 int fs_drafts_build_opts(struct fs_drafts *out, const struct fs_review *r,
 			 const struct fs_identity *me, const struct fs_draft_opts *o,
 			 struct fs_error *err);

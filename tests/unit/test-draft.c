@@ -404,6 +404,82 @@ static void test_compose_injection(void **state)
 	fs_patch_free(p);
 }
 
+/* Whether every address of the header NAME of the draft's header block
+ * is a sane address, and the header has no control character. */
+static void assert_sane_header(const struct fs_draft *d, const char *name)
+{
+	GMimeMessage *m = parse_back(d);
+	const char *raw = header(m, name);
+	InternetAddressList *l = g_mime_message_get_addresses(m, !strcmp(name, "To") ? GMIME_ADDRESS_TYPE_TO :
+							     GMIME_ADDRESS_TYPE_CC);
+	int i;
+
+	for (i = 0; raw && raw[i]; i++)
+		if ((unsigned char)raw[i] < 0x20 && raw[i] != '\t' && raw[i] != '\n')
+			fail_msg("%s has a control character: '%s'", name, raw);
+	for (i = 0; l && i < internet_address_list_length(l); i++) {
+		InternetAddress *ia = internet_address_list_get_address(l, i);
+		const char *a;
+
+		assert_true(INTERNET_ADDRESS_IS_MAILBOX(ia));
+		a = internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(ia));
+		if (!a || !strchr(a, '@') || strpbrk(a, " \"<>,;") || strchr(a, '@') == a)
+			fail_msg("%s has junk: '%s' (%s)", name, a ? a : "(null)", raw);
+	}
+	g_object_unref(m);
+}
+
+/* Recipients GMime cannot parse: the junk is left out, the draft still
+ * goes to someone sane; with nobody to answer, no draft. */
+static void test_compose_odd_recipients(void **state)
+{
+	static const struct {
+		const char *from, *to, *cc, *want_to, *want_cc;
+	} cases[] = {
+		/* an unterminated quote in From: the sender still parses */
+		{ "\"Greta Kroll <greta@stable.example.org>", "linux-kernel@vger.kernel.org", "",
+		  "greta@stable.example.org", "linux-kernel@vger.kernel.org" },
+		/* junk in To and Cc is skipped */
+		{ "Greta Kroll <greta@stable.example.org>",
+		  "\"broken <, <>, linux-kernel@vger.kernel.org, not an address",
+		  "stable@vger.kernel.org, =?UTF-8?Q?x=01y?= <a b@c>, <@nowhere>, Someone <x@@y>",
+		  "greta@stable.example.org", "linux-kernel@vger.kernel.org, stable@vger.kernel.org" },
+		/* empty To and Cc */
+		{ "greta@stable.example.org", "", "", "greta@stable.example.org", "" },
+		/* no sender that parses: the reply goes to the list */
+		{ "Greta Kroll <>", "linux-kernel@vger.kernel.org",
+		  "stable@vger.kernel.org", "linux-kernel@vger.kernel.org", "stable@vger.kernel.org" },
+		{ "undisclosed-recipients:;", "", "stable@vger.kernel.org", "stable@vger.kernel.org", "" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char *text = g_strdup_printf("From: %s\nTo: %s\nCc: %s\nSubject: [PATCH 4.4 03/24] x\n"
+					     "Message-Id: <odd%zu@example.org>\n\nbody\n",
+					     cases[i].from, cases[i].to, cases[i].cc, i);
+		struct fs_patch *p = mail(text);
+		struct fs_draft d;
+		GMimeMessage *m;
+		char *to, *cc;
+
+		compose(&d, p, &rita, "x\n");
+		assert_sane_header(&d, "To");
+		assert_sane_header(&d, "Cc");
+		m = parse_back(&d);
+		to = addrs(m, GMIME_ADDRESS_TYPE_TO);
+		cc = addrs(m, GMIME_ADDRESS_TYPE_CC);
+		if (strcmp(to, cases[i].want_to) || strcmp(cc, cases[i].want_cc))
+			fail_msg("case %zu: To '%s' Cc '%s', want '%s' and '%s'", i, to, cc,
+				 cases[i].want_to, cases[i].want_cc);
+		g_free(to);
+		g_free(cc);
+		g_object_unref(m);
+		fs_draft_clear(&d);
+		fs_patch_free(p);
+		g_free(text);
+	}
+}
+
 static void test_compose_no_message_id(void **state)
 {
 	struct fs_patch *p = mail("From: a@example.org\nSubject: x\n\ntext\n");
@@ -1218,6 +1294,35 @@ static void test_close_and_template(void **state)
 	fixture_free(x);
 }
 
+/* Nobody at all to answer: no draft, one line saying why, and the
+ * other patches' drafts are still made. */
+static void test_build_unanswerable(void **state)
+{
+	struct series3 *x = series3();
+	struct fs_drafts dl = FS_DRAFTS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_finding f = finding(FS_FIND_FIX_MISSING, "80e046b0715bcccccccccccccccccccccccccccc",
+				      "the fix", "v4.7-rc1");
+
+	fs_patch_free(x->p[1]);
+	x->p[1] = mail("From: \"Greta <>\nTo: undisclosed-recipients:;\n"
+		       "Subject: [PATCH 4.4 21/24] x\nMessage-Id: <patch21@stable.example.org>\n\nbody\n");
+	x->patches[1] = x->p[1];
+	x->rp[1].patch = x->p[1];
+	add3(x, 0, f);
+	add3(x, 1, f);
+	add3(x, 2, f);
+	assert_int_equal(fs_drafts_build(&dl, &x->review, &rita, FS_DRAFTS_PATCHES, false, NOW, &err),
+			 FS_EPARSE);
+	assert_string_equal(err.message,
+			    "cannot reply to <patch21@stable.example.org>: no address in its From, To or Cc can be parsed");
+	assert_int_equal(dl.n, 2);
+	assert_string_equal(dl.v[0].key, "patch <patch20@stable.example.org>");
+	assert_string_equal(dl.v[1].key, "patch <patch22@stable.example.org>");
+	fs_drafts_clear(&dl);
+	series3_free(x);
+}
+
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
 	return remove(path);
@@ -1276,6 +1381,8 @@ int main(void)
 		cmocka_unit_test(test_summary_one_request_per_commit),
 		cmocka_unit_test(test_bodies_wrapped),
 		cmocka_unit_test(test_close_and_template),
+		cmocka_unit_test(test_compose_odd_recipients),
+		cmocka_unit_test(test_build_unanswerable),
 	};
 
 	return cmocka_run_group_tests_name("draft", tests, setup, teardown);
