@@ -515,6 +515,11 @@ static char *state_path(const char *name)
 	return NULL;
 }
 
+char *cli_state_path(const char *name)
+{
+	return state_path(name);
+}
+
 void cli_drafts_opts(struct cli_ctx *c, struct fs_drafts_save_opts *opts, bool force)
 {
 	if (!c->drafts_state_)

@@ -168,6 +168,10 @@ void cli_drafts_opts(struct cli_ctx *c, struct fs_drafts_save_opts *opts, bool f
 int cli_ctx_draft_opts(struct cli_ctx *c, int mode, bool every, time_t now,
 		       struct fs_error *err);
 
+/* $XDG_STATE_HOME/fixscan/NAME, else ~/.local/state/fixscan/NAME; NULL
+ * with neither.  New string (g_free()). */
+char *cli_state_path(const char *name);
+
 /* The line on the drafts fs_drafts_save() left out (S->answered,
  * S->deleted), "draft: skipped ..." without a newline; NULL when none
  * was.  New string (g_free()). */

@@ -1062,8 +1062,8 @@ static char *patches_naming(const struct fs_review *r, const char *hex, enum fs_
 }
 
 /* The requests of the summary, one line per commit to queue, naming
- * every patch that needs it: 'c5fef009a731 ("...") fixes 20/27 and
- * 21/27 (in v4.7-rc1)'.  Returns the number of lines. */
+ * every patch that needs it: 'c5fef009a731 ("..."), in v4.7-rc1, fixes
+ * 20/27 and 21/27'.  Returns the number of lines. */
 static size_t add_fix_requests(GString *s, const struct fs_review *r, const struct fs_draft_opts *o)
 {
 	GHashTable *done = g_hash_table_new(g_str_hash, g_str_equal);
@@ -1087,13 +1087,13 @@ static size_t add_fix_requests(GString *s, const struct fs_review *r, const stru
 			needs = patches_naming(r, f->commit, FS_FIND_DEP_MISSING, o);
 			rel = fs_draft_clean_line(f->release);
 			g_string_append_printf(s, "  %s", ref);
+			if (*rel)
+				g_string_append_printf(s, ", in %s,", rel);
 			if (*fixes)
 				g_string_append_printf(s, " fixes %s", fixes);
 			if (*needs)
 				g_string_append_printf(s, "%s is a prerequisite of %s",
 						       *fixes ? " and" : "", needs);
-			if (*rel)
-				g_string_append_printf(s, " (in %s)", rel);
 			g_string_append_c(s, '\n');
 			g_free(rel);
 			g_free(needs);

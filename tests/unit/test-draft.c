@@ -868,7 +868,7 @@ static void test_summary(void **state)
 	assert_true(g_str_has_prefix(b, "On Fri, 15 Apr 2016 03:44:51 +0200, Greta Kroll wrote:\n"
 				       "> This is the start of the stable review cycle for the 4.4.7 release.\n\n"));
 	fixes = strstr(b, "Fixes to add:\n\n"
-			  "  80e046b0715b (\"the fix\") fixes 03/24 (in v4.7-rc1)\n");
+			  "  80e046b0715b (\"the fix\"), in v4.7-rc1, fixes 03/24\n");
 	dups = strstr(b, "Likely duplicates:\n\n"
 			 "  03/24 netfilter: x_tables: check the offset\n"
 			 "    already backported as cc3f5ac80b2d in v4.4.2\n");
@@ -1134,8 +1134,8 @@ static void test_summary_one_request_per_commit(void **state)
 	assert_int_equal(fs_drafts_build_opts(&dl, &x->review, &rita, &o, &err), 4);
 	sum = body_of(&dl.v[0]);
 	assert_has(sum, "Fixes to add:\n\n"
-		   "  c5fef009a731 (\"sched/fair: hold the runqueue lock when skipping a destroyed group\") fixes 20/24 and 21/24 and is a prerequisite of 22/24 (in v4.7-rc1)\n"
-		   "  fc2cb07d51cc (\"mm: other fix\") fixes 22/24 (in v4.5-rc2)\n");
+		   "  c5fef009a731 (\"sched/fair: hold the runqueue lock when skipping a destroyed group\"), in v4.7-rc1, fixes 20/24 and 21/24 and is a prerequisite of 22/24\n"
+		   "  fc2cb07d51cc (\"mm: other fix\"), in v4.5-rc2, fixes 22/24\n");
 	assert_int_equal(count_of(sum, "c5fef009a731"), 1);
 	assert_null(strstr(sum, "already answered"));
 	/* the replies to 20 and 21 ask for the same commit */
