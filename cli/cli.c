@@ -5,6 +5,7 @@
 #include <string.h>
 #include <errno.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -495,6 +496,10 @@ void cli_ctx_close(struct cli_ctx *c)
 	fs_config_strv_free(c->stable_globs_);
 	g_strfreev(c->own_addresses_);
 	g_free(c->drafts_state_);
+	g_free(c->draft_signature_);
+	g_free(c->draft_template_);
+	if (c->answered_cache_)
+		g_hash_table_destroy(c->answered_cache_);
 	free(c->repo);
 	memset(c, 0, sizeof(*c));
 }
@@ -515,6 +520,11 @@ static char *state_path(const char *name)
 	return NULL;
 }
 
+char *cli_state_path(const char *name)
+{
+	return state_path(name);
+}
+
 void cli_drafts_opts(struct cli_ctx *c, struct fs_drafts_save_opts *opts, bool force)
 {
 	if (!c->drafts_state_)
@@ -522,6 +532,93 @@ void cli_drafts_opts(struct cli_ctx *c, struct fs_drafts_save_opts *opts, bool f
 	opts->state_file = c->drafts_state_;
 	opts->own = c->ropts.own_addresses;
 	opts->force = force;
+}
+
+/* Whether the user answered patch P (fs_drafts_answered()), asked of
+ * the store once per patch. */
+static bool patch_answered(void *data, const struct fs_patch *p)
+{
+	struct cli_ctx *c = data;
+	const char *id = fs_patch_message_id(p);
+	gpointer hit;
+	bool answered;
+
+	if (!id || !c->store)
+		return false;
+	if (!c->answered_cache_)
+		c->answered_cache_ = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	if (g_hash_table_lookup_extended(c->answered_cache_, id, NULL, &hit))
+		return hit != NULL;
+	answered = fs_drafts_answered(c->store, id, c->ropts.own_addresses);
+	g_hash_table_insert(c->answered_cache_, g_strdup(id), answered ? (gpointer)1 : NULL);
+	return answered;
+}
+
+/* The text of the file git config KEY names into *OUT (NULL when KEY is
+ * unset), trailing white space kept; WHAT names it in errors. */
+static int read_config_file(struct cli_ctx *c, const char *key, const char *what, char **out,
+			    struct fs_error *err)
+{
+	char *path = NULL;
+	GError *gerr = NULL;
+	struct stat st;
+	FILE *fp;
+	int rc = 0;
+
+	*out = NULL;
+	st.st_mode = 0;
+	if (!c->cfg || fs_config_get_path(c->cfg, key, &path) < 0 || !path || !*path) {
+		free(path);
+		return 0;
+	}
+	fp = fopen(path, "r");
+	if (fp && (fstat(fileno(fp), &st) < 0 || !S_ISREG(st.st_mode)))
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+	if (!fp || !S_ISREG(st.st_mode) || !g_file_get_contents(path, out, NULL, &gerr)) {
+		rc = fs_error_set(err, FS_EIO, "cannot read the %s '%s' (%s): %s", what, path, key,
+				  gerr ? gerr->message : strerror(errno));
+		if (gerr)
+			g_error_free(gerr);
+		*out = NULL;
+	} else if (!g_utf8_validate(*out, -1, NULL) || strlen(*out) > 64 * 1024) {
+		rc = fs_error_set(err, FS_EUSAGE, "the %s '%s' (%s) is not UTF-8 text of at most 64 KiB",
+				  what, path, key);
+		g_free(*out);
+		*out = NULL;
+	}
+	if (fp)
+		fclose(fp);
+	free(path);
+	return rc;
+}
+
+int cli_ctx_draft_opts(struct cli_ctx *c, int mode, bool every, time_t now,
+		       struct fs_error *err)
+{
+	struct fs_draft_opts init = FS_DRAFT_OPTS_INIT;
+	int rc;
+
+	c->draft_opts = init;
+	c->draft_opts.mode = mode;
+	c->draft_opts.every_finding = every;
+	c->draft_opts.now = now;
+	c->draft_opts.answered = patch_answered;
+	c->draft_opts.answered_data = c;
+	rc = read_config_file(c, "fixscan.signature", "signature file", &c->draft_signature_, err);
+	if (rc == 0)
+		rc = read_config_file(c, "fixscan.draftTemplate", "draft template", &c->draft_template_,
+				      err);
+	if (rc == 0 && c->draft_template_ &&
+	    (rc = fs_draft_template_check(c->draft_template_, err)) < 0) {
+		char *path = NULL;
+
+		fs_config_get_path(c->cfg, "fixscan.draftTemplate", &path);
+		fs_error_prefix(err, "draft template '%s' (fixscan.draftTemplate)", path ? path : "?");
+		free(path);
+	}
+	c->draft_opts.signature = c->draft_signature_;
+	c->draft_opts.template_text = c->draft_template_;
+	return rc;
 }
 
 char *cli_drafts_skipped(const struct fs_drafts_saved *s)

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "fixscan/config.h"
+#include "fixscan/draft.h"
 #include "fixscan/drafts.h"
 #include "fixscan/error.h"
 #include "fixscan/identity.h"
@@ -118,6 +119,12 @@ struct cli_ctx {
 	/* --vulns; the CVE data (cli_ctx_open_vulns()), behind ropts.vulns */
 	const char *vulns_flag;
 	struct fs_vulns *vulns;
+	/* how drafts are written (cli_ctx_draft_opts()), and the storage
+	 * behind it: the signature and template texts, the answered
+	 * patches already looked up */
+	struct fs_draft_opts draft_opts;
+	char *draft_signature_, *draft_template_;
+	void *answered_cache_;
 };
 void cli_ctx_init(struct cli_ctx *c);
 
@@ -156,6 +163,19 @@ int cli_ctx_identity(const struct cli_ctx *c, struct fs_identity *out, struct fs
  * none without either), the user's addresses (after
  * cli_ctx_open_store()), and FORCE (--force). */
 void cli_drafts_opts(struct cli_ctx *c, struct fs_drafts_save_opts *opts, bool force);
+
+/* c->draft_opts for the drafts of this run: MODE, EVERY (--drafts-for)
+ * and NOW; the texts of the files git config fixscan.signature and
+ * fixscan.draftTemplate name (~ expanded), the template checked; and
+ * whether a patch was answered, from c->store and the user's addresses
+ * (after cli_ctx_open_store()).  Returns 0, or FS_EIO / FS_EUSAGE with
+ * ERR naming the file and the key. */
+int cli_ctx_draft_opts(struct cli_ctx *c, int mode, bool every, time_t now,
+		       struct fs_error *err);
+
+/* $XDG_STATE_HOME/fixscan/NAME, else ~/.local/state/fixscan/NAME; NULL
+ * with neither.  New string (g_free()). */
+char *cli_state_path(const char *name);
 
 /* The line on the drafts fs_drafts_save() left out (S->answered,
  * S->deleted), "draft: skipped ..." without a newline; NULL when none

@@ -220,6 +220,8 @@ static int prepare_drafts(struct check *c, struct fs_error *err)
 {
 	int rc = cli_ctx_identity(&c->ctx, &c->me, err);
 
+	if (rc == 0)
+		rc = cli_ctx_draft_opts(&c->ctx, c->mode, c->every, c->now, err);
 	if (rc < 0)
 		return rc;
 	if (!c->ctx.store && !c->drafts_dir_flag)
@@ -314,9 +316,9 @@ static int check_series(struct check *c, const struct fs_thread_series *s, bool 
 		putchar('\n');
 	problems = print_review(view ? view : r, view != NULL);
 	/* Without --thread only the reply to this patch. */
+	c->ctx.draft_opts.mode = view ? FS_DRAFTS_PATCHES : c->mode;
 	if (problems >= 0 && c->drafts &&
-	    fs_drafts_build(&c->dl, view ? view : r, &c->me,
-			    view ? FS_DRAFTS_PATCHES : c->mode, c->every, c->now, &one) < 0) {
+	    fs_drafts_build_opts(&c->dl, view ? view : r, &c->me, &c->ctx.draft_opts, &one) < 0) {
 		cli_error(&one);
 		*trouble = true;
 	}

@@ -3,9 +3,10 @@
  *
  * Each thread is reviewed exactly as fixscan review does; the digest only
  * adds the ranking (fixscan/digest.h) and the layout.  With --mail the
- * digest becomes one message in a maildir, under a Message-Id made from
- * the day and the threads, so a second run the same day over the same
- * threads finds it and writes nothing. */
+ * digest becomes one message in a maildir, once a day: the day is
+ * remembered in $XDG_STATE_HOME/fixscan/digest, and a second run that
+ * day writes nothing.  The user's own mail makes no thread "arrived
+ * lately". */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include "fixscan/index.h"
 #include "fixscan/json.h"
 #include "fixscan/mail.h"
+#include "fixscan/mentions.h"
 #include "fixscan/report.h"
 #include "fixscan/review.h"
 #include "fixscan/store.h"
@@ -52,7 +54,8 @@ static const char usage_text[] =
 	"    --json           one JSON object instead of text\n"
 	"    --mail           write the digest as a message into the maildir\n"
 	"                     fixscan.digestFolder (default: <mail root>/INBOX),\n"
-	"                     once per day and set of threads; print nothing\n"
+	"                     once a day (a second run that day writes nothing\n"
+	"                     and says so); print nothing else\n"
 	"    --repo PATH      the kernel repository\n"
 	"    --ignore FILE    pairs to silence (default: fixscan.ignore, or\n"
 	"                     $XDG_CONFIG_HOME/fixscan/ignore)\n"
@@ -338,21 +341,42 @@ static int mail_digest(struct fs_store **store, struct fs_config *cfg, const cha
 {
 	struct fs_digest_mail m = FS_DIGEST_MAIL_INIT;
 	char *folder = config_value(*store, cfg, "fixscan.digestFolder");
+	char *state = cli_state_path("digest");
 	int rc;
 
+	m.state_file = state;
 	m.folder = folder;
 	m.name = fs_store_config(*store, "user.name");
 	m.email = fs_store_config(*store, "user.primary_email");
 	rc = fs_digest_save(d, text, store, &m, now, err);
 	free(folder);
+	g_free(state);
 	return rc;
 }
 
-/* The threads of the stable patches among the messages matching
- * CANDIDATE_QUERY since SINCE, as a query "thread:A OR thread:B ...", or
- * NULL in *OUT when there is none. */
-static int default_threads_query(struct fs_store *store, time_t since, char **out,
-				 struct fs_error *err)
+/* Whether the message M is the user's own (fs_mentions_is_own_mail():
+ * their drafts and sent mail, fixscan's drafts and digest): it makes no
+ * thread news. */
+static bool own_mail(const struct fs_store_message *m, const char *const *own)
+{
+	struct fs_patch *p = NULL;
+	bool mine;
+
+	if (fs_mentions_is_draft_file(m->filename) || fs_mentions_is_own_address(m->from, own))
+		return true;
+	if (fs_patch_parse_file(&p, m->filename, NULL) < 0)
+		return false;
+	mine = fs_mentions_is_own_mail(m->filename, p, own);
+	fs_patch_free(p);
+	return mine;
+}
+
+/* The threads of the messages matching BASE (NULL: the stable patches
+ * among CANDIDATE_QUERY) since SINCE, as a query "thread:A OR thread:B
+ * ...", or NULL in *OUT when there is none.  The user's own mail (OWN)
+ * does not count: a day of their drafts makes no old thread new. */
+static int default_threads_query(struct fs_store *store, const char *base, time_t since,
+				 const char *const *own, char **out, struct fs_error *err)
 {
 	struct fs_store_messages msgs = { NULL, 0 };
 	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
@@ -362,7 +386,8 @@ static int default_threads_query(struct fs_store *store, time_t since, char **ou
 	int rc;
 
 	*out = NULL;
-	if (asprintf(&query, "%s AND date:@%lld..", CANDIDATE_QUERY, (long long)since) < 0) {
+	if (asprintf(&query, "(%s) AND date:@%lld..", base ? base : CANDIDATE_QUERY,
+		     (long long)since) < 0) {
 		query = NULL;
 		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 		goto out;
@@ -378,12 +403,17 @@ static int default_threads_query(struct fs_store *store, time_t since, char **ou
 		if (!msgs.v[i].thread_id || g_hash_table_contains(seen, msgs.v[i].thread_id))
 			continue;
 		/* Replies count: a thread with fresh answers is news too,
-		 * and fs_series_parse() looks past "Re:". */
-		if (!fs_series_parse(subj, &ser, NULL))
-			continue;
-		stable = ser.version || ser.autosel;
-		fs_series_clear(&ser);
-		if (!stable)
+		 * and fs_series_parse() looks past "Re:".  A query of the
+		 * user's own picks its threads itself. */
+		if (!base) {
+			if (!fs_series_parse(subj, &ser, NULL))
+				continue;
+			stable = ser.version || ser.autosel;
+			fs_series_clear(&ser);
+			if (!stable)
+				continue;
+		}
+		if (own_mail(&msgs.v[i], own))
 			continue;
 		g_hash_table_add(seen, msgs.v[i].thread_id);
 		g_string_append_printf(q, "%sthread:%s", q->len ? " OR " : "", msgs.v[i].thread_id);
@@ -540,6 +570,22 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 				       since_arg);
 	}
 
+	if (mail) {
+		/* Once a day: a second run (by hand, or a timer catching up)
+		 * writes nothing, and says so. */
+		char *state = cli_state_path("digest"), *last = NULL;
+		bool done = fs_digest_mailed_today(state, now, &last);
+
+		if (done)
+			fprintf(stderr, "digest: today's digest is mailed already (<%s>), nothing written\n",
+				last);
+		g_free(last);
+		g_free(state);
+		if (done) {
+			free(base_query);
+			return FS_EXIT_CLEAN;
+		}
+	}
 	rc = cli_ctx_setup(&ctx, err);
 	if (rc == 0)
 		rc = cli_ctx_open_store(&ctx, false, err);
@@ -549,12 +595,8 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 		base_query = config_value(ctx.store, ctx.cfg, "fixscan.digestQuery");
 	/* notmuch's date: range matches the Date header of each message; a
 	 * thread is in when any of its messages is. */
-	if (!base_query) {
-		rc = default_threads_query(ctx.store, since, &query, err);
-	} else if (asprintf(&query, "(%s) AND date:@%lld..", base_query, (long long)since) < 0) {
-		query = NULL;
-		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
-	}
+	rc = default_threads_query(ctx.store, base_query, since, ctx.ropts.own_addresses,
+				   &query, err);
 	if (rc < 0)
 		goto out;
 	if (query) {

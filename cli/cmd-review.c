@@ -13,6 +13,7 @@
 #include "fixscan/drafts.h"
 #include "fixscan/findings.h"
 #include "fixscan/index.h"
+#include "fixscan/json.h"
 #include "fixscan/mail.h"
 #include "fixscan/report.h"
 #include "fixscan/review.h"
@@ -50,7 +51,8 @@ static const char usage_text[] =
 	"    --drafts-dir DIR the maildir for drafts (default: fixscan.drafts in\n"
 	"                     the notmuch config, else <mail root>/Drafts)\n"
 	"    --dry-run        print the drafts to standard output as an mbox (the\n"
-	"                     report goes to standard error) and write nothing\n"
+	"                     report goes to standard error) and write nothing;\n"
+	"                     with --json, in each series' JSON as \"drafts\"\n"
 	"    --force          with --drafts, write again the drafts you deleted\n"
 	"    --drafts-for=WHAT which patches get a reply of their own: action (the\n"
 	"                     default: a fix to queue, a patch to drop, a report\n"
@@ -277,14 +279,62 @@ static int print_text(FILE *out, const struct fs_review *r, const struct fs_repo
 	return 0;
 }
 
+/* R's JSON line on OUT; with DL, the drafts DL->v[FIRST..] go into it
+ * as a "drafts" array (--json --dry-run), so standard output stays one
+ * JSON document per series.  Returns 0 or -1. */
+static int print_json(FILE *out, const struct fs_review *r, const struct fs_drafts *dl,
+		      size_t first)
+{
+	struct fs_json *j;
+	char *line = NULL, *arr = NULL;
+	size_t llen = 0, alen = 0, i;
+	FILE *mem;
+	int rc = -1;
+
+	if (!dl)
+		return fs_report_json(out, r);
+	/* Both are documents of the one JSON writer: the array goes in as
+	 * the report object's last member. */
+	mem = open_memstream(&line, &llen);
+	if (!mem || fs_report_json(mem, r) < 0 || fclose(mem))
+		goto out;
+	j = fs_json_new();
+	fs_json_begin_array(j);
+	for (i = first; i < dl->n; i++) {
+		const struct fs_draft *d = &dl->v[i];
+		char *kind = g_strndup(d->key, strcspn(d->key, " "));
+
+		fs_json_begin_object(j);
+		fs_json_str(j, "kind", kind);
+		fs_json_str(j, "label", d->label);
+		fs_json_str(j, "message_id", d->message_id);
+		fs_json_str(j, "message", d->text);
+		fs_json_end_object(j);
+		g_free(kind);
+	}
+	fs_json_end_array(j);
+	mem = open_memstream(&arr, &alen);
+	if (mem && fs_json_print_line(j, mem) == 0 && fclose(mem) == 0 &&
+	    llen >= 2 && !strcmp(line + llen - 2, "}\n") && alen >= 1) {
+		fprintf(out, "%.*s,\"drafts\":%.*s}\n", (int)(llen - 2), line, (int)(alen - 1), arr);
+		rc = 0;
+	}
+	fs_json_free(j);
+out:
+	free(line);
+	free(arr);
+	return rc;
+}
+
 /* Review every series of THREADS, print each report, and add the drafts
- * each asks for to DL when ME is given.  Returns the number of series
- * reviewed; *PROBLEMS and *TROUBLE say whether any had findings or
- * failed. */
+ * each asks for (c->draft_opts) to DL when ME is given; with
+ * JSON_DRAFTS, print them inside each series' JSON.  Returns the number
+ * of series reviewed; *PROBLEMS and *TROUBLE say whether any had
+ * findings or failed. */
 static size_t review_threads(struct cli_ctx *c, struct fs_thread **threads, size_t nthreads,
 			     FILE *out, const struct fs_report_opts *popts, bool json,
 			     struct fs_drafts *dl, const struct fs_identity *me,
-			     int mode, bool every, time_t now, bool *problems, bool *trouble)
+			     bool json_drafts, bool *problems, bool *trouble)
 {
 	size_t i, k, reviewed = 0;
 	bool said = false;
@@ -307,19 +357,23 @@ static size_t review_threads(struct cli_ctx *c, struct fs_thread **threads, size
 				*trouble = true;
 				continue;
 			}
+			size_t first = dl->n;
+
 			cli_clone_age_notice(c, r, &said);
-			if (reviewed && !json && popts->mode != FS_REPORT_QUIET)
-				fputc('\n', out);
-			if (json)
-				fs_report_json(out, r);
-			else if (print_text(out, r, popts) < 0)
-				*trouble = true;
-			if (r->problems)
-				*problems = true;
-			if (me && fs_drafts_build(dl, r, me, mode, every, now, &one) < 0) {
+			if (me && fs_drafts_build_opts(dl, r, me, &c->draft_opts, &one) < 0) {
 				cli_error(&one);
 				*trouble = true;
 			}
+			if (reviewed && !json && popts->mode != FS_REPORT_QUIET)
+				fputc('\n', out);
+			if (json) {
+				if (print_json(out, r, json_drafts ? dl : NULL, first) < 0)
+					*trouble = true;
+			} else if (print_text(out, r, popts) < 0) {
+				*trouble = true;
+			}
+			if (r->problems)
+				*problems = true;
 			reviewed++;
 			fs_review_free(r);
 		}
@@ -427,6 +481,8 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	if (drafts) {
 		/* Before the review, so a missing identity costs nothing. */
 		rc = cli_ctx_identity(&ctx, &me, err);
+		if (rc == 0)
+			rc = cli_ctx_draft_opts(&ctx, mode, every, now, err);
 		if (rc < 0)
 			goto out;
 		if (!dry_run && !(drafts_dir = fs_drafts_dir(drafts_dir_flag,
@@ -442,10 +498,11 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	if (rc < 0)
 		goto out;
 	/* With --dry-run standard output is the mbox of the drafts alone
-	 * (mutt -f opens it); the report goes to standard error. */
-	reviewed = review_threads(&ctx, threads, nthreads, dry_run ? stderr : stdout,
-				  &popts, json, &dl,
-				  drafts ? &me : NULL, mode, every, now, &problems, &trouble);
+	 * (mutt -f opens it); the report goes to standard error.  With
+	 * --json too, the drafts go into the JSON on standard output. */
+	reviewed = review_threads(&ctx, threads, nthreads, dry_run && !json ? stderr : stdout,
+				  &popts, json, &dl, drafts ? &me : NULL, dry_run && json,
+				  &problems, &trouble);
 	if (!reviewed && !trouble) {
 		if (msgid && !message_known(ctx.store, msgid))
 			rc = fs_error_set(err, FS_ENOTFOUND,
@@ -456,7 +513,9 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 					  argv[optind]);
 		goto out;
 	}
-	if (drafts && dry_run) {
+	if (drafts && dry_run && json) {
+		/* the drafts are in the JSON */
+	} else if (drafts && dry_run) {
 		fflush(stdout);
 		print_drafts(stdout, &dl, now);
 	} else if (drafts && dl.n) {

@@ -1,5 +1,6 @@
 /* fixscan: scoring, ranking and mailing the digest. */
 #include <ctype.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -332,6 +333,58 @@ static int write_digest(char **path, const struct fs_digest *d, const char *body
 	return rc;
 }
 
+/* "YYYYMMDD" of the local day of NOW, into DAY (16 bytes). */
+static void local_day(time_t now, char *day)
+{
+	struct tm tm;
+
+	if (!localtime_r(&now, &tm) || !strftime(day, 16, "%Y%m%d", &tm))
+		snprintf(day, 16, "0");
+}
+
+bool fs_digest_mailed_today(const char *path, time_t now, char **msgid)
+{
+	char *text = NULL, day[16], **f;
+	bool same = false;
+
+	if (msgid)
+		*msgid = NULL;
+	if (!path || !g_file_get_contents(path, &text, NULL, NULL))
+		return false;
+	local_day(now, day);
+	/* "YYYYMMDD <message-id>\n" */
+	f = g_strsplit_set(g_strstrip(text), " \n", 3);
+	if (f[0] && f[1] && !strcmp(f[0], day)) {
+		same = true;
+		if (msgid)
+			*msgid = g_strdup(f[1]);
+	}
+	g_strfreev(f);
+	g_free(text);
+	return same;
+}
+
+int fs_digest_note_mailed(const char *path, time_t now, const char *msgid,
+			  struct fs_error *err)
+{
+	char day[16], *dir = g_path_get_dirname(path), *line;
+	GError *gerr = NULL;
+	int rc = 0;
+
+	local_day(now, day);
+	line = g_strdup_printf("%s %s\n", day, msgid);
+	if (g_mkdir_with_parents(dir, 0700) < 0)
+		rc = fs_error_set(err, FS_EIO, "cannot create '%s': %s", dir, g_strerror(errno));
+	/* g_file_set_contents() writes a temporary file and renames it. */
+	else if (!g_file_set_contents(path, line, -1, &gerr))
+		rc = fs_error_set(err, FS_EIO, "cannot write '%s': %s", path, gerr->message);
+	if (gerr)
+		g_error_free(gerr);
+	g_free(line);
+	g_free(dir);
+	return rc;
+}
+
 int fs_digest_save(const struct fs_digest *d, const char *body, struct fs_store **store,
 		   const struct fs_digest_mail *m, time_t now, struct fs_error *err)
 {
@@ -356,7 +409,7 @@ int fs_digest_save(const struct fs_digest *d, const char *body, struct fs_store 
 		dir = g_build_filename(root, m->folder, NULL);
 
 	if (fs_store_find_message(*store, msgid, &seen, NULL) == 0)
-		goto out; /* there already, and indexed */
+		goto remember; /* there already, and indexed */
 	fs_store_free(*store);
 	*store = NULL;
 
@@ -370,9 +423,14 @@ int fs_digest_save(const struct fs_digest *d, const char *body, struct fs_store 
 	if (rc == 0)
 		rc = fs_store_index_file(wst, path, tags, err);
 	fs_store_free(wst);
-	if (rc < 0)
+	if (rc < 0) {
 		fs_error_prefix(err, "the digest is in '%s' but not indexed (the next run indexes it)",
 				path);
+		goto out;
+	}
+remember:
+	if (m->state_file)
+		rc = fs_digest_note_mailed(m->state_file, now, msgid, err);
 out:
 	fs_store_message_clear(&seen);
 	g_free(key);

@@ -20,6 +20,8 @@
 #include "fixscan/report.h"
 
 #define WRAP 72
+/* Quoted reasons longer than this are cut at a sentence end. */
+#define QUOTE_MAX 400
 
 static pthread_once_t gmime_once = PTHREAD_ONCE_INIT;
 
@@ -110,29 +112,131 @@ static char *display_name(const char *from)
 	return *addr ? addr : (g_free(addr), g_strdup("you"));
 }
 
-/* Append TEXT as a paragraph wrapped at WRAP columns, then a blank line. */
-static void add_para(GString *s, const char *text)
+/* Whether WORD is a commit id as a reference starts with it: 12 to 40
+ * lower-case hex digits. */
+static bool is_hex_id(const char *word)
 {
-	char **words = g_strsplit(text, " ", -1);
-	size_t col = 0, i;
+	size_t n = strspn(word, "0123456789abcdef");
 
-	for (i = 0; words[i]; i++) {
-		size_t n = strlen(words[i]);
+	return n >= 12 && n <= 40 && !word[n];
+}
 
-		if (!n)
+/* Whether TEXT starts with a commit reference: a hex id and " (\"". */
+static bool is_hex_id_prefix(const char *text)
+{
+	size_t n = strspn(text, "0123456789abcdef");
+
+	return n >= 12 && n <= 40 && !strncmp(text + n, " (\"", 3);
+}
+
+/* The words of TEXT, with each commit reference '0123456789ab ("its
+ * subject")' glued into one word: a reference is never broken across
+ * lines, as git and the kernel's own tools write them.  NULL-terminated
+ * (g_strfreev()); empty words dropped. */
+static char **wrap_words(const char *text)
+{
+	char **raw = g_strsplit(text, " ", -1);
+	GPtrArray *out = g_ptr_array_new();
+	size_t i;
+
+	for (i = 0; raw[i]; i++) {
+		GString *w;
+
+		if (!*raw[i])
 			continue;
-		if (col && col + 1 + n > WRAP) {
+		if (!is_hex_id(raw[i]) || !raw[i + 1] || strncmp(raw[i + 1], "(\"", 2)) {
+			g_ptr_array_add(out, g_strdup(raw[i]));
+			continue;
+		}
+		w = g_string_new(raw[i]);
+		/* Up to the word that closes the quoted subject. */
+		while (raw[i + 1]) {
+			i++;
+			g_string_append_printf(w, " %s", raw[i]);
+			if (strstr(raw[i], "\")"))
+				break;
+		}
+		g_ptr_array_add(out, g_string_free(w, FALSE));
+	}
+	g_ptr_array_add(out, NULL);
+	g_strfreev(raw);
+	return (char **)g_ptr_array_free(out, FALSE);
+}
+
+/* Append TEXT wrapped at WRAP columns (UTF-8 characters): the first line
+ * starts with FIRST, the others with NEXT; a line ends with "\n".  A
+ * word longer than a line (a link, a commit reference) gets a line of
+ * its own and is not broken. */
+static void add_wrapped(GString *s, const char *first, const char *next, const char *text)
+{
+	char **words = wrap_words(text);
+	size_t col, i;
+	bool empty = true;
+
+	g_string_append(s, first);
+	col = g_utf8_strlen(first, -1);
+	for (i = 0; words[i]; i++) {
+		size_t n = g_utf8_strlen(words[i], -1);
+
+		if (!empty && col + 1 + n > WRAP) {
 			g_string_append_c(s, '\n');
-			col = 0;
-		} else if (col) {
+			g_string_append(s, next);
+			col = g_utf8_strlen(next, -1);
+			empty = true;
+		} else if (!empty) {
 			g_string_append_c(s, ' ');
 			col++;
 		}
 		g_string_append(s, words[i]);
 		col += n;
+		empty = false;
 	}
-	g_string_append(s, "\n\n");
+	g_string_append_c(s, '\n');
 	g_strfreev(words);
+}
+
+/* TEXT (one line) cut after the last sentence that ends within MAX
+ * bytes, when it is longer than that: a quote ends where a sentence
+ * ends, never half way.  A first sentence longer than MAX is quoted
+ * whole.  A sentence ends at '.', '?' or '!' (and a closing quote or
+ * bracket) followed by a space and a capital letter or digit.  New
+ * string (g_free()). */
+static char *sentences_upto(const char *text, size_t max)
+{
+	size_t len = strlen(text), i, cut = 0;
+
+	if (len <= max)
+		return g_strdup(text);
+	for (i = 0; i + 2 < len; i++) {
+		size_t e = i + 1;
+
+		if (!strchr(".?!", text[i]))
+			continue;
+		while (e < len && strchr("\")'", text[e]))
+			e++;
+		if (e + 1 < len && text[e] == ' ' &&
+		    (g_ascii_isupper(text[e + 1]) || g_ascii_isdigit(text[e + 1]))) {
+			if (e > max && cut)
+				break;
+			cut = e;
+			if (e > max)
+				break;
+		}
+	}
+	return cut ? g_strndup(text, cut) : g_strdup(text);
+}
+
+/* Append TEXT as a paragraph wrapped at WRAP columns, then a blank line. */
+static void add_para(GString *s, const char *text)
+{
+	add_wrapped(s, "", "", text);
+	g_string_append_c(s, '\n');
+}
+
+/* Append TEXT as quoted text ("> "), wrapped. */
+static void add_quote(GString *s, const char *text)
+{
+	add_wrapped(s, "> ", "> ", text);
 }
 
 static void add_paraf(GString *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -420,7 +524,10 @@ static void para_fix_missing(GString *s, const struct fs_review *r,
 		if (f->cause == FS_CAUSE_STABLE_FIX && f->note) {
 			/* a stable-only fix: the note says where it is */
 			char *note = fs_draft_clean_line(f->note);
-			g_string_append_printf(s, "    (%s)\n", note);
+			char *par = g_strdup_printf("(%s)", note);
+
+			add_wrapped(s, "    ", "     ", par);
+			g_free(par);
 			g_free(note);
 		}
 		add_chain_note(s, rp, f, r);
@@ -544,11 +651,11 @@ static void para_report(GString *s, const struct fs_finding *f)
 	}
 	add_para(s, "There is a regression report for the upstream commit:");
 	if (*from)
-		g_string_append_printf(s, "  From: %s\n", from);
+		add_wrapped(s, "  From: ", "    ", from);
 	if (*date)
-		g_string_append_printf(s, "  Date: %s\n", date);
+		add_wrapped(s, "  Date: ", "    ", date);
 	if (*subj)
-		g_string_append_printf(s, "  Subject: %s\n", subj);
+		add_wrapped(s, "  Subject: ", "    ", subj);
 	if (id)
 		g_string_append_printf(s, "  https://lore.kernel.org/r/%s\n", id);
 	g_string_append_c(s, '\n');
@@ -634,9 +741,12 @@ static void para_reverted_in_stable(GString *s, const struct fs_review *r,
 	g_string_append_printf(s, "  %s\n\n", ref);
 	if (f->reason) {
 		char *why = fs_draft_clean_line(f->reason);
+		char *said = sentences_upto(why, QUOTE_MAX);
 
 		add_para(s, "The reason it gives:");
-		g_string_append_printf(s, "> %s\n\n", why);
+		add_quote(s, said);
+		g_string_append_c(s, '\n');
+		g_free(said);
 		g_free(why);
 	}
 	add_paraf(s, "Does that reason apply to %s as well?", branch);
@@ -664,7 +774,7 @@ static void para_objection(GString *s, const struct fs_finding *f)
 	char *id = fs_draft_clean_id(f->message_id);
 
 	add_paraf(s, "%s objected to this patch in the thread:", who);
-	g_string_append_printf(s, "> %s\n", line);
+	add_quote(s, line);
 	if (id)
 		g_string_append_printf(s, "(https://lore.kernel.org/r/%s)\n", id);
 	g_string_append_c(s, '\n');
@@ -683,12 +793,30 @@ static const enum fs_finding_kind patch_order[] = {
 	FS_FIND_FIX_PRESENT,
 };
 
-char *fs_draft_patch_body(const struct fs_review *r, const struct fs_review_patch *rp)
+/* The opening of the reply to patch P: the attribution and the quoted
+ * subject and upstream lines.  New string, ending in "\n". */
+static char *patch_quote(const struct fs_patch *p)
 {
-	const struct fs_patch *p = rp->patch;
+	GString *s = g_string_new(NULL);
+	char *title, *up;
+
+	add_attribution(s, p);
+	title = fs_draft_clean_line(fs_patch_title(p));
+	g_string_append_printf(s, "> %s\n", title);
+	up = upstream_line(p);
+	if (up)
+		g_string_append_printf(s, ">\n> %s\n", up);
+	g_free(up);
+	g_free(title);
+	return g_string_free(s, FALSE);
+}
+
+/* What the reply to RP says: a paragraph per finding, in the order of
+ * action.  NULL when nothing is shown.  New string, ending in one "\n". */
+static char *patch_findings(const struct fs_review *r, const struct fs_review_patch *rp)
+{
 	size_t i, k, shown = 0, present = 0;
 	GString *s;
-	char *title, *up;
 
 	for (i = 0; i < rp->findings.n; i++) {
 		if (!is_shown(&rp->findings.v[i]))
@@ -700,16 +828,6 @@ char *fs_draft_patch_body(const struct fs_review *r, const struct fs_review_patc
 		return NULL;
 
 	s = g_string_new(NULL);
-	add_attribution(s, p);
-	title = fs_draft_clean_line(fs_patch_title(p));
-	g_string_append_printf(s, "> %s\n", title);
-	up = upstream_line(p);
-	if (up)
-		g_string_append_printf(s, ">\n> %s\n", up);
-	g_string_append_c(s, '\n');
-	g_free(up);
-	g_free(title);
-
 	for (k = 0; k < G_N_ELEMENTS(patch_order); k++) {
 		enum fs_finding_kind kind = patch_order[k];
 
@@ -747,10 +865,23 @@ char *fs_draft_patch_body(const struct fs_review *r, const struct fs_review_patc
 			}
 		}
 	}
-	/* One blank line at the end, not two. */
+	/* One newline at the end, no blank line. */
 	while (s->len >= 2 && s->str[s->len - 1] == '\n' && s->str[s->len - 2] == '\n')
 		g_string_truncate(s, s->len - 1);
 	return g_string_free(s, FALSE);
+}
+
+char *fs_draft_patch_body(const struct fs_review *r, const struct fs_review_patch *rp)
+{
+	char *findings = patch_findings(r, rp), *quote, *ret;
+
+	if (!findings)
+		return NULL;
+	quote = patch_quote(rp->patch);
+	ret = g_strconcat(quote, "\n", findings, NULL);
+	g_free(quote);
+	g_free(findings);
+	return ret;
 }
 
 /* ---- the summary ---------------------------------------------------------- */
@@ -773,8 +904,12 @@ static enum group group_of(const struct fs_finding *f)
 		return G_NONE;
 	switch (f->kind) {
 	case FS_FIND_FIX_MISSING:
-	case FS_FIND_DEP_MISSING:
 		return G_FIXES;
+	case FS_FIND_DEP_MISSING:
+		/* Only a prerequisite to queue is a request; a patch that
+		 * is only here for a commit not queued, or that names an id
+		 * nobody can find, is a note on that patch. */
+		return f->cause == FS_CAUSE_STABLE_DEP_OF || f->unresolved ? G_OTHER : G_FIXES;
 	case FS_FIND_ALREADY_APPLIED:
 	case FS_FIND_DUPLICATE_IN_SERIES:
 		return G_DUPLICATES;
@@ -797,43 +932,49 @@ static enum group group_of(const struct fs_finding *f)
 	}
 }
 
-/* One summary line (after the patch's own line) for F. */
-static void add_summary_item(GString *s, const struct fs_review *r,
-			     const struct fs_finding *f)
+/* Append an item line of the summary: TEXT indented four columns,
+ * wrapped with six; a line that starts with a commit reference is left
+ * whole, as a Fixes: line would be. */
+static void add_item(GString *s, const char *text)
+{
+	if (is_hex_id_prefix(text))
+		g_string_append_printf(s, "    %s\n", text);
+	else
+		add_wrapped(s, "    ", "      ", text);
+}
+
+/* The words of one summary item for F (after the patch's own line). */
+static char *summary_item(const struct fs_review *r, const struct fs_finding *f)
 {
 	char *ref = f->commit[0] ? commit_ref(f->commit, f->subject) : g_strdup("");
 	char *rel = fs_draft_clean_line(f->release);
 	char *branch = fs_draft_clean_line(r->branch);
+	char *t = NULL;
 
 	switch (f->kind) {
-	case FS_FIND_FIX_MISSING:
-		g_string_append_printf(s, "    %s%s%s", ref, *rel ? " in " : "", rel);
-		add_cve_phrase(s, f);
-		g_string_append_c(s, '\n');
-		break;
 	case FS_FIND_DEP_MISSING:
 		if (f->cause == FS_CAUSE_STABLE_DEP_OF)
-			g_string_append_printf(s, "    is only a prerequisite of %s, which is not queued\n", ref);
+			t = g_strdup_printf("is only a prerequisite of a commit that is not queued: %s", ref);
 		else
-			g_string_append_printf(s, "    needs its prerequisite %s\n", ref);
+			t = g_strdup_printf("names a prerequisite I cannot find: %s", ref);
 		break;
 	case FS_FIND_ALREADY_APPLIED:
 		if (f->stable_commit)
-			g_string_append_printf(s, "    already backported as %.12s%s%s\n", f->stable_commit,
-					       f->stable_release ? " in " : "",
-					       f->stable_release ? f->stable_release : "");
+			t = g_strdup_printf("already backported as %.12s%s%s", f->stable_commit,
+					    f->stable_release ? " in " : "",
+					    f->stable_release ? f->stable_release : "");
 		else
-			g_string_append_printf(s, "    %.12s is in %s since %s\n", f->commit, branch,
-					       *rel ? rel : "before it forked");
+			t = g_strdup_printf("%.12s is in %s since %s", f->commit, branch,
+					    *rel ? rel : "before it forked");
 		break;
 	case FS_FIND_REVERTED_UPSTREAM:
-		g_string_append_printf(s, "    reverted by %s%s%s\n", ref, *rel ? " in " : "", rel);
+		t = g_strdup_printf("%s%s%s", ref, *rel ? " in " : "", rel);
 		break;
 	case FS_FIND_REGRESSION_REPORT: {
 		char *who = display_name(f->from), *id = fs_draft_clean_id(f->message_id);
 
-		g_string_append_printf(s, "    regression report from %s%s%s\n", who,
-				       id ? ": https://lore.kernel.org/r/" : "", id ? id : "");
+		t = g_strdup_printf("regression report from %s%s%s", who,
+				    id ? ": https://lore.kernel.org/r/" : "", id ? id : "");
 		g_free(id);
 		g_free(who);
 		break;
@@ -841,46 +982,47 @@ static void add_summary_item(GString *s, const struct fs_review *r,
 	case FS_FIND_OBJECTION: {
 		char *who = display_name(f->from), *line = fs_draft_clean_line(f->note);
 
-		g_string_append_printf(s, "    %s objected: \"%s\"\n", who, line);
+		t = g_strdup_printf("%s objected: \"%s\"", who, line);
 		g_free(line);
 		g_free(who);
 		break;
 	}
 	case FS_FIND_TARGET_ABSENT:
-		g_string_append_printf(s, "    %s %s, which %s does not have\n",
-				       f->cause == FS_CAUSE_REVERT_TARGET ? "reverts" : "fixes", ref, branch);
+		t = g_strdup_printf("%s a commit %s does not have: %s",
+				    f->cause == FS_CAUSE_REVERT_TARGET ? "reverts" : "fixes", branch, ref);
 		break;
 	case FS_FIND_DUPLICATE_IN_SERIES:
-		g_string_append_printf(s, "    %s again, as %0*d/%0*d\n", ref, series_width(r),
-				       f->series_index, series_width(r), series_total(r));
+		t = g_strdup_printf("%s again, as %0*d/%0*d", ref, series_width(r),
+				    f->series_index, series_width(r), series_total(r));
 		break;
 	case FS_FIND_REVERTED_IN_STABLE: {
 		char *other = fs_draft_clean_line(f->branch);
 
-		g_string_append_printf(s, "    %s reverted its backport: %.12s%s%s\n", other,
-				       f->commit, *rel ? " in " : "", rel);
+		t = g_strdup_printf("%s reverted its backport: %.12s%s%s", other,
+				    f->commit, *rel ? " in " : "", rel);
 		g_free(other);
 		break;
 	}
 	case FS_FIND_NO_UPSTREAM:
-		g_string_append(s, "    the changelog names no upstream commit\n");
+		t = g_strdup("the changelog names no upstream commit");
 		break;
 	case FS_FIND_UNKNOWN_UPSTREAM:
-		g_string_append_printf(s, "    upstream id %.40s %s\n", f->commit,
-				       f->unresolved == FS_CAUSE_AMBIGUOUS ? "is ambiguous" :
-				       "not found in mainline");
+		t = g_strdup_printf("upstream id %.40s %s", f->commit,
+				    f->unresolved == FS_CAUSE_AMBIGUOUS ? "is ambiguous" :
+				    "not found in mainline");
 		break;
 	case FS_FIND_FIXES_TAG_MISMATCH:
 		if (f->cause == FS_CAUSE_STABLE_ID)
-			g_string_append_printf(s, "    its Fixes: tag names a stable commit instead of %s\n", ref);
+			t = g_strdup_printf("its Fixes: tag names a stable commit instead of %s", ref);
 		else
-			g_string_append_printf(s, "    its Fixes: tag quotes the subject of %s but gives another id\n", ref);
+			t = g_strdup_printf("its Fixes: tag gives another id for %s",
+					    ref);
 		break;
 	case FS_FIND_REVERTS_STABLE:
 		if (f->stable_commit && strcmp(f->stable_commit, f->commit))
-			g_string_append_printf(s, "    reverts %.12s, the backport of %s\n", f->stable_commit, ref);
+			t = g_strdup_printf("reverts %.12s, the backport of %s", f->stable_commit, ref);
 		else
-			g_string_append_printf(s, "    reverts %s\n", ref);
+			t = g_strdup_printf("reverts %s", ref);
 		break;
 	default:
 		break;
@@ -888,31 +1030,110 @@ static void add_summary_item(GString *s, const struct fs_review *r,
 	g_free(branch);
 	g_free(rel);
 	g_free(ref);
+	return t;
 }
 
-char *fs_draft_summary_body(const struct fs_review *r, bool patch_replies)
+/* Whether the reviewer has answered patch P already (O->answered). */
+static bool was_answered(const struct fs_draft_opts *o, const struct fs_patch *p)
 {
-	const struct fs_patch *cover = r->series ? r->series->cover : NULL;
-	int total = series_total(r), w = series_width(r);
+	return o && o->answered && o->answered(o->answered_data, p);
+}
+
+/* "03/27", with " (already answered)" when the reviewer answered it. */
+static void add_patch_number(GString *s, const struct fs_review *r,
+			     const struct fs_review_patch *rp, const struct fs_draft_opts *o)
+{
+	g_string_append_printf(s, "%0*d/%0*d", series_width(r), rp->index, series_width(r),
+			       series_total(r));
+	if (was_answered(o, rp->patch))
+		g_string_append(s, " (already answered)");
+}
+
+/* The patches of R whose finding of G_FIXES names commit HEX, as "03/27",
+ * "20/27 and 21/27", "01/27, 02/27 and 03/27", for findings of KIND. */
+static char *patches_naming(const struct fs_review *r, const char *hex, enum fs_finding_kind kind,
+			    const struct fs_draft_opts *o)
+{
+	GString *s = g_string_new(NULL);
+	GPtrArray *hits = g_ptr_array_new();
+	size_t i, k;
+
+	for (i = 0; i < r->npatches; i++) {
+		const struct fs_review_patch *rp = &r->patches[i];
+
+		for (k = 0; k < rp->findings.n; k++) {
+			const struct fs_finding *f = &rp->findings.v[k];
+
+			if (f->kind == kind && is_shown(f) && group_of(f) == G_FIXES &&
+			    !strcmp(f->commit, hex)) {
+				g_ptr_array_add(hits, (gpointer)rp);
+				break;
+			}
+		}
+	}
+	for (i = 0; i < hits->len; i++) {
+		if (i)
+			g_string_append(s, i + 1 == hits->len ? " and " : ", ");
+		add_patch_number(s, r, g_ptr_array_index(hits, i), o);
+	}
+	g_ptr_array_free(hits, TRUE);
+	return g_string_free(s, FALSE);
+}
+
+/* The requests of the summary, one line per commit to queue, naming
+ * every patch that needs it: 'c5fef009a731 ("..."), in v4.7-rc1, fixes
+ * 20/27 and 21/27'.  Returns the number of lines. */
+static size_t add_fix_requests(GString *s, const struct fs_review *r, const struct fs_draft_opts *o)
+{
+	GHashTable *done = g_hash_table_new(g_str_hash, g_str_equal);
+	size_t i, k, n = 0;
+
+	for (i = 0; i < r->npatches; i++) {
+		const struct fs_review_patch *rp = &r->patches[i];
+
+		for (k = 0; k < rp->findings.n; k++) {
+			const struct fs_finding *f = &rp->findings.v[k];
+			char *ref, *fixes, *needs, *rel;
+
+			if (!is_shown(f) || group_of(f) != G_FIXES ||
+			    g_hash_table_contains(done, f->commit))
+				continue;
+			g_hash_table_add(done, (gpointer)f->commit);
+			if (!n++)
+				g_string_append_printf(s, "%s\n\n", group_title[G_FIXES]);
+			ref = commit_ref(f->commit, f->subject);
+			fixes = patches_naming(r, f->commit, FS_FIND_FIX_MISSING, o);
+			needs = patches_naming(r, f->commit, FS_FIND_DEP_MISSING, o);
+			rel = fs_draft_clean_line(f->release);
+			g_string_append_printf(s, "  %s", ref);
+			add_cve_phrase(s, f);
+			if (*rel)
+				g_string_append_printf(s, ", in %s,", rel);
+			if (*fixes)
+				g_string_append_printf(s, " fixes %s", fixes);
+			if (*needs)
+				g_string_append_printf(s, "%s is a prerequisite of %s",
+						       *fixes ? " and" : "", needs);
+			g_string_append_c(s, '\n');
+			g_free(rel);
+			g_free(needs);
+			g_free(fixes);
+			g_free(ref);
+		}
+	}
+	if (n)
+		g_string_append_c(s, '\n');
+	g_hash_table_destroy(done);
+	return n;
+}
+
+/* The groups after the requests: per patch, its line and an item per
+ * finding.  Returns the number of patch lines. */
+static size_t add_patch_groups(GString *s, const struct fs_review *r, const struct fs_draft_opts *o)
+{
 	size_t g, i, k, listed = 0;
-	GString *s;
-	char *line, *branch, *base;
 
-	if (!cover)
-		return NULL;
-	s = g_string_new(NULL);
-	add_attribution(s, cover);
-	line = first_body_line(cover);
-	g_string_append_printf(s, "> %s\n\n", line ? line : "");
-	g_free(line);
-	branch = fs_draft_clean_line(r->branch);
-	base = fs_draft_clean_line(r->base);
-	add_paraf(s, "I went through this series against %s%s%s%s looking for known upstream follow-up fixes, reverts and duplicates. These patches need a look:",
-		  branch, *base ? " (" : "", base, *base ? ")" : "");
-	g_free(base);
-	g_free(branch);
-
-	for (g = 0; g < G_NONE; g++) {
+	for (g = G_FIXES + 1; g < G_NONE; g++) {
 		bool header = false;
 
 		for (i = 0; i < r->npatches; i++) {
@@ -921,6 +1142,7 @@ char *fs_draft_summary_body(const struct fs_review *r, bool patch_replies)
 
 			for (k = 0; k < rp->findings.n; k++) {
 				const struct fs_finding *f = &rp->findings.v[k];
+				char *item;
 
 				if (!is_shown(f) || group_of(f) != (enum group)g)
 					continue;
@@ -930,18 +1152,56 @@ char *fs_draft_summary_body(const struct fs_review *r, bool patch_replies)
 				}
 				if (!patch_line) {
 					char *title = fs_draft_clean_line(fs_patch_title(rp->patch));
-					g_string_append_printf(s, "  %0*d/%0*d %s\n", w, rp->index, w, total,
-							       title);
+					GString *line = g_string_new(NULL);
+					char *hang = g_strnfill(2 + 2 * series_width(r) + 2, ' ');
+
+					add_patch_number(line, r, rp, o);
+					g_string_append_printf(line, " %s", title);
+					add_wrapped(s, "  ", hang, line->str);
+					g_string_free(line, TRUE);
+					g_free(hang);
 					g_free(title);
 					patch_line = true;
 					listed++;
 				}
-				add_summary_item(s, r, f);
+				if ((item = summary_item(r, f)))
+					add_item(s, item);
+				g_free(item);
 			}
 		}
 		if (header)
 			g_string_append_c(s, '\n');
 	}
+	return listed;
+}
+
+/* The opening of the summary: the attribution and the cover's first
+ * line, quoted.  New string ending in "\n". */
+static char *summary_quote(const struct fs_patch *cover)
+{
+	GString *s = g_string_new(NULL);
+	char *line = first_body_line(cover);
+
+	add_attribution(s, cover);
+	g_string_append_printf(s, "> %s\n", line ? line : "");
+	g_free(line);
+	return g_string_free(s, FALSE);
+}
+
+/* What the summary says, or NULL when there is nothing to list. */
+static char *summary_findings(const struct fs_review *r, bool patch_replies,
+			      const struct fs_draft_opts *o)
+{
+	size_t listed;
+	GString *s = g_string_new(NULL);
+	char *branch = fs_draft_clean_line(r->branch), *base = fs_draft_clean_line(r->base);
+
+	add_paraf(s, "I went through this series against %s%s%s%s looking for known upstream follow-up fixes, reverts and duplicates. These patches need a look:",
+		  branch, *base ? " (" : "", base, *base ? ")" : "");
+	g_free(base);
+	g_free(branch);
+	listed = add_fix_requests(s, r, o);
+	listed += add_patch_groups(s, r, o);
 	if (!listed) {
 		g_string_free(s, TRUE);
 		return NULL;
@@ -953,11 +1213,224 @@ char *fs_draft_summary_body(const struct fs_review *r, bool patch_replies)
 	return g_string_free(s, FALSE);
 }
 
+char *fs_draft_summary_body(const struct fs_review *r, bool patch_replies)
+{
+	const struct fs_patch *cover = r->series ? r->series->cover : NULL;
+	char *findings, *quote, *ret;
+
+	if (!cover || !(findings = summary_findings(r, patch_replies, NULL)))
+		return NULL;
+	quote = summary_quote(cover);
+	ret = g_strconcat(quote, "\n", findings, NULL);
+	g_free(quote);
+	g_free(findings);
+	return ret;
+}
+
+/* ---- the template --------------------------------------------------------- */
+
+/* The variables of a draft template, in the order fixscan-config(5)
+ * lists them. */
+enum tvar { TV_QUOTE, TV_FINDINGS, TV_GREETING, TV_NAME, TV_EMAIL, TV_SIGNATURE,
+	    TV_SUBJECT, TV_AUTHOR, TV_PATCH, TV_BRANCH, TV_COUNT };
+
+static const char *const tvar_name[TV_COUNT] = {
+	"quote", "findings", "greeting", "name", "email", "signature",
+	"subject", "author", "patch", "branch",
+};
+
+static const char default_template[] =
+	"${quote}\n"
+	"\n"
+	"${findings}\n"
+	"\n"
+	"Thanks,\n"
+	"${signature}\n";
+
+/* The variable named by NAME (LEN bytes), or -1. */
+static int tvar_lookup(const char *name, size_t len)
+{
+	int i;
+
+	for (i = 0; i < TV_COUNT; i++)
+		if (strlen(tvar_name[i]) == len && !strncmp(tvar_name[i], name, len))
+			return i;
+	return -1;
+}
+
+/* Expand TMPL with VALS into OUT (may be NULL: only checked).  Returns 0,
+ * or FS_EUSAGE with ERR naming the unknown variable and its line. */
+static int expand_template(GString *out, const char *tmpl, const char *const *vals,
+			   struct fs_error *err)
+{
+	const char *p;
+	int line = 1;
+	bool findings = false;
+
+	for (p = tmpl; *p; p++) {
+		const char *e;
+		int v;
+
+		if (*p == '\n')
+			line++;
+		if (*p != '$' || (p[1] != '{' && p[1] != '$')) {
+			if (out)
+				g_string_append_c(out, *p);
+			continue;
+		}
+		if (p[1] == '$') { /* "$$" is a dollar sign */
+			if (out)
+				g_string_append_c(out, '$');
+			p++;
+			continue;
+		}
+		e = strchr(p + 2, '}');
+		if (!e || memchr(p + 2, '\n', e - p - 2))
+			return fs_error_set(err, FS_EUSAGE, "line %d: '${' without its '}'", line);
+		if ((v = tvar_lookup(p + 2, e - p - 2)) < 0)
+			return fs_error_set(err, FS_EUSAGE,
+					    "line %d: unknown variable ${%.*s} (known: ${quote}, ${findings}, ${greeting}, ${name}, ${email}, ${signature}, ${subject}, ${author}, ${patch}, ${branch})",
+					    line, (int)(e - p - 2 > 40 ? 40 : e - p - 2), p + 2);
+		findings |= v == TV_FINDINGS;
+		if (out && vals[v])
+			g_string_append(out, vals[v]);
+		p = e;
+	}
+	if (!findings)
+		return fs_error_set(err, FS_EUSAGE, "it has no ${findings}: the drafts would say nothing");
+	return 0;
+}
+
+int fs_draft_template_check(const char *tmpl, struct fs_error *err)
+{
+	return expand_template(NULL, tmpl, NULL, err);
+}
+
+/* S without the newlines at its end (in place). */
+static char *chomp(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+		s[--n] = '\0';
+	return s;
+}
+
+/* "Hi Greta," for the author of P: the first word of the name. */
+static char *greeting(const struct fs_patch *p)
+{
+	char *name, *addr, *sp, *ret;
+
+	split_mailbox(fs_patch_from(p), &name, &addr);
+	if ((sp = strchr(name, ' ')))
+		*sp = '\0';
+	ret = *name ? g_strdup_printf("Hi %s,", name) : g_strdup("Hi,");
+	g_free(name);
+	g_free(addr);
+	return ret;
+}
+
+/* The whole body of a reply to ORIG: QUOTE and FINDINGS (no newline at
+ * their ends) put into the template of O (or the default one), with
+ * the close.  NUMBER is "03/27".  New string ending in one newline, or
+ * NULL with ERR set for a bad template. */
+static char *fill_body(const struct fs_review *r, const struct fs_patch *orig,
+		       const struct fs_identity *me, const struct fs_draft_opts *o,
+		       const char *number, char *quote, char *findings, struct fs_error *err)
+{
+	const char *vals[TV_COUNT];
+	char *name = fs_draft_clean_line(me->name), *email = fs_draft_clean_id(me->email);
+	char *sig = o && o->signature ? chomp(g_strdup(o->signature)) : NULL;
+	char *subject = fs_draft_clean_line(fs_patch_subject(orig));
+	char *author = display_name(fs_patch_from(orig)), *hi = greeting(orig);
+	char *branch = fs_draft_clean_line(r->branch);
+	GString *out = g_string_new(NULL);
+	int rc;
+
+	vals[TV_QUOTE] = chomp(quote);
+	vals[TV_FINDINGS] = chomp(findings);
+	vals[TV_GREETING] = hi;
+	vals[TV_NAME] = *name ? name : (email ? email : "");
+	vals[TV_EMAIL] = email ? email : "";
+	vals[TV_SIGNATURE] = sig && *sig ? sig : vals[TV_NAME];
+	vals[TV_SUBJECT] = subject;
+	vals[TV_AUTHOR] = author;
+	vals[TV_PATCH] = number;
+	vals[TV_BRANCH] = branch;
+	rc = expand_template(out, o && o->template_text ? o->template_text : default_template,
+			     vals, err);
+	chomp(out->str);
+	out->len = strlen(out->str);
+	g_string_append_c(out, '\n');
+	g_free(name);
+	g_free(email);
+	g_free(sig);
+	g_free(subject);
+	g_free(author);
+	g_free(hi);
+	g_free(branch);
+	if (rc < 0) {
+		fs_error_prefix(err, "draft template");
+		g_string_free(out, TRUE);
+		return NULL;
+	}
+	return g_string_free(out, FALSE);
+}
+
 /* ---- composing ------------------------------------------------------------ */
 
 static bool same_addr(const char *a, const char *b)
 {
 	return a && b && !g_ascii_strcasecmp(a, b);
+}
+
+/* Whether A is an address a reply can go to: printable ASCII without
+ * spaces or the characters that delimit addresses, one '@' with text on
+ * both sides. */
+static bool valid_addr(const char *a)
+{
+	const char *at = a ? strchr(a, '@') : NULL;
+
+	if (!at || at == a || !at[1] || strchr(at + 1, '@'))
+		return false;
+	for (; *a; a++) {
+		unsigned char c = (unsigned char)*a;
+
+		if (c <= 0x20 || c >= 0x7f || strchr("<>()[],;:\\\"", c))
+			return false;
+	}
+	return true;
+}
+
+/* The first mailbox of the address list TEXT (groups flattened) with a
+ * valid address: its cleaned name and address (new strings), or false. */
+static bool first_mailbox(const char *text, char **name, char **addr)
+{
+	InternetAddressList *list = text && *text ? internet_address_list_parse(NULL, text) : NULL;
+	int i, n = list ? internet_address_list_length(list) : 0;
+	bool found = false;
+
+	for (i = 0; i < n && !found; i++) {
+		InternetAddress *ia = internet_address_list_get_address(list, i);
+		const char *a;
+
+		if (INTERNET_ADDRESS_IS_GROUP(ia)) {
+			char *members = internet_address_list_to_string(
+				internet_address_group_get_members(INTERNET_ADDRESS_GROUP(ia)), NULL, FALSE);
+			found = first_mailbox(members, name, addr);
+			g_free(members);
+			continue;
+		}
+		a = internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(ia));
+		if (!valid_addr(a))
+			continue;
+		*name = fs_draft_clean_line(internet_address_get_name(ia));
+		*addr = g_strdup(a);
+		found = true;
+	}
+	if (list)
+		g_object_unref(list);
+	return found;
 }
 
 /* Add the mailboxes of LIST (groups flattened) to DST, skipping any
@@ -976,13 +1449,13 @@ static void add_addresses(InternetAddressList *dst, InternetAddressList *list,
 				      skip);
 		} else if (INTERNET_ADDRESS_IS_MAILBOX(ia)) {
 			const char *addr = internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(ia));
-			char *a = fs_draft_clean_id(addr), *name, *lower;
+			char *a, *name, *lower;
 			InternetAddress *mb;
 
-			if (!a || !strchr(a, '@')) {
-				g_free(a);
+			/* Junk is left out, not cleaned into another address. */
+			if (!valid_addr(addr))
 				continue;
-			}
+			a = g_strdup(addr);
 			lower = g_ascii_strdown(a, -1);
 			if (g_hash_table_contains(skip, lower)) {
 				g_free(lower);
@@ -1096,8 +1569,12 @@ int fs_draft_compose(struct fs_draft *out, const struct fs_patch *orig,
 	g_object_unref(mb);
 	g_hash_table_add(skip, g_ascii_strdown(myaddr, -1));
 
-	/* To: the sender; Cc: everyone else the mail went to. */
-	split_mailbox(fs_patch_from(orig), &sname, &saddr);
+	/* To: the sender; Cc: everyone else the mail went to.  An address
+	 * that cannot be parsed is left out: never a header of junk. */
+	if (!first_mailbox(fs_patch_from(orig), &sname, &saddr)) {
+		sname = g_strdup("");
+		saddr = g_strdup("");
+	}
 	if (*saddr && !same_addr(saddr, myaddr)) {
 		mb = internet_address_mailbox_new(*sname ? sname : NULL, saddr);
 		internet_address_set_charset(mb, "utf-8");
@@ -1110,6 +1587,23 @@ int fs_draft_compose(struct fs_draft *out, const struct fs_patch *orig,
 	cc_list = parse_list(fs_patch_cc(orig));
 	add_addresses(g_mime_message_get_addresses(msg, GMIME_ADDRESS_TYPE_CC), to_list, skip);
 	add_addresses(g_mime_message_get_addresses(msg, GMIME_ADDRESS_TYPE_CC), cc_list, skip);
+	if (!*saddr) {
+		/* No sender to answer: the reply goes to the first of the
+		 * others, or nowhere at all. */
+		InternetAddressList *cc = g_mime_message_get_addresses(msg, GMIME_ADDRESS_TYPE_CC);
+
+		if (!internet_address_list_length(cc)) {
+			rc = fs_error_set(err, FS_EPARSE,
+					  "cannot reply to <%s>: no address in its From, To or Cc can be parsed",
+					  orig_id);
+			goto out;
+		}
+		mb = internet_address_list_get_address(cc, 0);
+		g_object_ref(mb);
+		internet_address_list_remove_at(cc, 0);
+		internet_address_list_add(g_mime_message_get_addresses(msg, GMIME_ADDRESS_TYPE_TO), mb);
+		g_object_unref(mb);
+	}
 
 	subject = fs_draft_reply_subject(fs_patch_subject(orig));
 	g_mime_message_set_subject(msg, subject, "utf-8");
@@ -1266,45 +1760,82 @@ static bool patch_asks(const struct fs_review_patch *rp, bool every_finding)
 	return false;
 }
 
-int fs_drafts_build(struct fs_drafts *out, const struct fs_review *r,
-		    const struct fs_identity *me, enum fs_draft_mode mode,
-		    bool every_finding, time_t now, struct fs_error *err)
+int fs_drafts_build_opts(struct fs_drafts *out, const struct fs_review *r,
+			 const struct fs_identity *me, const struct fs_draft_opts *o,
+			 struct fs_error *err)
 {
-	int added = 0, rc, total = series_total(r), w = series_width(r);
+	int added = 0, rc, total = series_total(r), w = series_width(r), unanswerable = 0;
+	const struct fs_patch *cover = r->series ? r->series->cover : NULL;
+	char number[32];
 	size_t i;
 
-	if (mode != FS_DRAFTS_PATCHES && r->series && r->series->cover) {
-		char *body = fs_draft_summary_body(r, mode == FS_DRAFTS_ALL);
+	if (o->template_text && (rc = fs_draft_template_check(o->template_text, err)) < 0)
+		return fs_error_prefix(err, "draft template");
+	if (o->mode != FS_DRAFTS_PATCHES && cover) {
+		char *findings = summary_findings(r, o->mode == FS_DRAFTS_ALL, o);
 
-		if (body) {
-			char *label = g_strdup_printf("%0*d/%0*d %s", w, 0, w, total,
-						      fs_patch_subject(r->series->cover));
-			rc = append_draft(out, r->series->cover, me, "summary", label, body, now, err);
+		if (findings) {
+			char *quote = summary_quote(cover), *body, *label;
+
+			snprintf(number, sizeof(number), "%0*d/%0*d", w, 0, w, total);
+			body = fill_body(r, cover, me, o, number, quote, findings, err);
+			g_free(quote);
+			g_free(findings);
+			if (!body)
+				return err->code;
+			label = g_strdup_printf("%s %s", number, fs_patch_subject(cover));
+			rc = append_draft(out, cover, me, "summary", label, body, o->now, err);
 			g_free(label);
 			g_free(body);
-			if (rc < 0)
+			if (rc < 0 && rc != FS_EPARSE)
 				return rc;
-			added += rc;
+			if (rc == FS_EPARSE)
+				unanswerable = rc;
+			else
+				added += rc;
 		}
 	}
-	if (mode == FS_DRAFTS_SUMMARY)
+	if (o->mode == FS_DRAFTS_SUMMARY)
 		return added;
 	for (i = 0; i < r->npatches; i++) {
 		const struct fs_review_patch *rp = &r->patches[i];
-		char *body, *label;
+		char *findings, *quote, *body, *label;
 
-		if (!patch_asks(rp, every_finding))
+		if (!patch_asks(rp, o->every_finding))
 			continue;
-		if (!(body = fs_draft_patch_body(r, rp)))
+		if (!(findings = patch_findings(r, rp)))
 			continue;
-		label = g_strdup_printf("%0*d/%0*d %s", w, rp->index, w, total,
-					fs_patch_title(rp->patch));
-		rc = append_draft(out, rp->patch, me, "patch", label, body, now, err);
+		snprintf(number, sizeof(number), "%0*d/%0*d", w, rp->index, w, total);
+		quote = patch_quote(rp->patch);
+		body = fill_body(r, rp->patch, me, o, number, quote, findings, err);
+		g_free(quote);
+		g_free(findings);
+		if (!body)
+			return err->code;
+		label = g_strdup_printf("%s %s", number, fs_patch_title(rp->patch));
+		rc = append_draft(out, rp->patch, me, "patch", label, body, o->now, err);
 		g_free(label);
 		g_free(body);
+		/* A mail that cannot be answered costs its own draft only. */
+		if (rc == FS_EPARSE) {
+			unanswerable = rc;
+			continue;
+		}
 		if (rc < 0)
 			return rc;
 		added += rc;
 	}
-	return added;
+	return unanswerable ? unanswerable : added;
+}
+
+int fs_drafts_build(struct fs_drafts *out, const struct fs_review *r,
+		    const struct fs_identity *me, enum fs_draft_mode mode,
+		    bool every_finding, time_t now, struct fs_error *err)
+{
+	struct fs_draft_opts o = FS_DRAFT_OPTS_INIT;
+
+	o.mode = mode;
+	o.every_finding = every_finding;
+	o.now = now;
+	return fs_drafts_build_opts(out, r, me, &o, err);
 }

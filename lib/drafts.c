@@ -671,6 +671,19 @@ static bool is_answered(struct fs_store *st, const char *key, const char *const 
 	return found;
 }
 
+bool fs_drafts_answered(struct fs_store *st, const char *message_id, const char *const *own)
+{
+	char *key;
+	bool answered;
+
+	if (!st || !message_id || !own || !*own)
+		return false;
+	key = g_strdup_printf("patch <%s>", message_id);
+	answered = is_answered(st, key, own);
+	g_free(key);
+	return answered;
+}
+
 /* What the store ST (may be NULL) says about each draft of D: a new
  * array of D->n. */
 static struct draft_facts *find_facts(const struct fs_drafts *d, struct fs_store *st,

@@ -139,10 +139,12 @@ int fs_maildir_write(char **path, const char *dir, const struct fs_maildir_msg *
 		goto out;
 	}
 	/* link() refuses to replace an existing file, which a rename would
-	 * do silently; fall back to rename where links are not supported. */
+	 * do silently; where links are not supported, a rename that refuses
+	 * it too (RENAME_NOREPLACE), never a plain rename(). */
 	if (link(tmp, dst) == 0) {
 		unlink(tmp);
-	} else if (errno == EEXIST || rename(tmp, dst) < 0) {
+	} else if (errno == EEXIST ||
+		   renameat2(AT_FDCWD, tmp, AT_FDCWD, dst, RENAME_NOREPLACE) < 0) {
 		saved = errno;
 		unlink(tmp);
 		rc = fs_error_set(err, FS_EIO, "cannot move %s into '%s': %s", what, box,

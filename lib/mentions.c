@@ -10,6 +10,9 @@
 
 #include "fixscan/mentions.h"
 
+/* An objecting sentence longer than this is no sentence: cut it. */
+#define OBJECTION_MAX 1000
+
 /* Words that make a mention of a commit a report of trouble with it. */
 static const char *const regression_words[] = {
 	"regression", "regressed", "revert", "reverting", "breaks", "broke",
@@ -228,6 +231,24 @@ static bool sentence_objects(const char *s, size_t len)
 	return (!question || please) && needs_as_well(s, len);
 }
 
+/* The sentence P (LEN bytes) as a new string; one of over OBJECTION_MAX
+ * bytes is cut at a word and ends in " [...]". */
+static char *whole_sentence(const char *p, size_t len)
+{
+	size_t cut = len;
+	char *out;
+
+	if (len <= OBJECTION_MAX)
+		return strndup(p, len);
+	for (cut = OBJECTION_MAX; cut > 0 && p[cut] != ' '; cut--)
+		;
+	if (!cut)
+		cut = OBJECTION_MAX;
+	if (asprintf(&out, "%.*s [...]", (int)cut, p) < 0)
+		return NULL;
+	return out;
+}
+
 char *fs_mentions_objection_line(const char *body, size_t len)
 {
 	char *text = own_words(body, len), *p = text, *found = NULL;
@@ -245,8 +266,12 @@ char *fs_mentions_objection_line(const char *body, size_t len)
 		l = e - p;
 		while (l && isspace((unsigned char)p[l - 1]))
 			l--;
+		/* The whole sentence: a quote cut half way ("... as well,
+		 * otherwise") says something else.  Only a runaway one (no
+		 * full stop in a whole paragraph) is cut, at a word, and
+		 * says so. */
 		if (l && sentence_objects(p, l))
-			found = strndup(p, l > 200 ? 200 : l);
+			found = whole_sentence(p, l);
 		p = *e ? e + (*e == '\n' || *e == ' ') : e;
 	}
 	g_free(text);

@@ -11,6 +11,7 @@
 #ifndef FIXSCAN_DIGEST_H
 #define FIXSCAN_DIGEST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -108,8 +109,22 @@ struct fs_digest_mail {
 	const char *name;   /* user.name; NULL: "fixscan" */
 	const char *email;  /* user.primary_email; NULL: <login>@localhost */
 	double lock_wait;   /* seconds to wait for a locked database */
+	const char *state_file; /* where the day of the last digest mail is
+				 * remembered (fs_digest_mailed_today());
+				 * NULL: nowhere */
 };
-#define FS_DIGEST_MAIL_INIT { NULL, NULL, NULL, 5.0 }
+#define FS_DIGEST_MAIL_INIT { NULL, NULL, NULL, 5.0, NULL }
+
+/* Whether the state file PATH says a digest mail went out on the local
+ * day of NOW; *MSGID (may be NULL) gets its Message-Id (g_free()).  A
+ * missing or unreadable file says no. */
+bool fs_digest_mailed_today(const char *path, time_t now, char **msgid);
+
+/* Remember in the state file PATH that the digest MSGID was mailed on
+ * the day of NOW: written to a temporary file renamed over it, the
+ * directory created (0700) when missing.  Returns 0 or FS_EIO. */
+int fs_digest_note_mailed(const char *path, time_t now, const char *msgid,
+			  struct fs_error *err);
 
 /* Save D, whose text is BODY, as one mail in new/ of the digest folder,
  * indexed with the tags fixscan-digest, inbox and unread: once per day
@@ -120,7 +135,8 @@ struct fs_digest_mail {
  * index it is closed (set to NULL) and the database opened writable for
  * the time it takes.  The strings of M may be borrowed from *STORE.  Returns 0, or FS_EIO,
  * FS_ESTORE, FS_ELOCKED with ERR set (for a written file that could not
- * be indexed, saying so). */
+ * be indexed, saying so).  With M->state_file, the day is remembered
+ * (fs_digest_note_mailed()) once the digest is in the database. */
 int fs_digest_save(const struct fs_digest *d, const char *body, struct fs_store **store,
 		   const struct fs_digest_mail *m, time_t now, struct fs_error *err);
 

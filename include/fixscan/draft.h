@@ -97,22 +97,70 @@ char *fs_draft_patch_body(const struct fs_review *r, const struct fs_review_patc
 char *fs_draft_summary_body(const struct fs_review *r, bool patch_replies);
 
 /* Compose a reply to ORIG from ME with BODY: To the sender, Cc the
- * original To and Cc minus ME and the sender, "Re:" subject, In-Reply-To,
+ * original To and Cc minus ME and the sender (an address that does not
+ * parse is left out; without a sender to answer, the first of the others
+ * is the To), "Re:" subject, In-Reply-To,
  * References, a new Message-Id on ME's domain starting with
  * fs_draft_id_prefix(KEY), and Date NOW.  LABEL is copied into
  * OUT->label.  Returns 0 with *OUT filled (release with
- * fs_draft_clear()), FS_EPARSE when ORIG has no Message-Id, or
- * FS_ENOMEM. */
+ * fs_draft_clear()), FS_EPARSE when ORIG has no Message-Id or no
+ * address that parses, or FS_ENOMEM. */
 int fs_draft_compose(struct fs_draft *out, const struct fs_patch *orig,
 		     const struct fs_identity *me, const char *key,
 		     const char *label, const char *body, time_t now,
 		     struct fs_error *err);
 void fs_draft_clear(struct fs_draft *d);
 
-/* Compose the drafts MODE asks for from review R and append them to OUT:
- * a per-patch reply only for a patch with a finding that asks for action
- * (fs_draft_finding_asks()), or with any finding when EVERY_FINDING.
- * Returns the number added (0 or more) or a negative code with ERR set. */
+/* How fs_drafts_build_opts() writes the drafts.  The caller resolves
+ * the config (fixscan.signature, fixscan.draftTemplate) and passes the
+ * texts in; nothing here reads a file.  Start with FS_DRAFT_OPTS_INIT. */
+struct fs_draft_opts {
+	enum fs_draft_mode mode;
+	bool every_finding;     /* a reply for every patch with a finding */
+	time_t now;             /* the Date of the drafts */
+	const char *signature;  /* the text of the signature file, ending the
+				 * drafts after "Thanks,"; NULL or "": the
+				 * reviewer's name */
+	const char *template_text; /* a draft template (see
+				    * fs_draft_template_check()); NULL: the
+				    * default one: the quote, the findings,
+				    * "Thanks," and ${signature} */
+	/* Whether the reviewer has answered patch P already (a sent reply
+	 * of theirs): the summary marks it "(already answered)".  NULL:
+	 * nothing is marked. */
+	bool (*answered)(void *data, const struct fs_patch *p);
+	void *answered_data;
+};
+#define FS_DRAFT_OPTS_INIT { FS_DRAFTS_ALL, false, 0, NULL, NULL, NULL, NULL }
+
+/* Check the draft template TMPL: text with ${quote} (the attribution and
+ * the quoted lines), ${findings} (what fixscan has to say; required),
+ * ${greeting} ("Hi Greta,"), ${name} and ${email} (the reviewer),
+ * ${signature} (the signature text, else ${name}), ${subject} (of the
+ * mail answered), ${author} (its sender's name), ${patch} ("03/27",
+ * "00/27" for the summary) and ${branch}; "$$" is a dollar sign.
+ * Returns 0, or FS_EUSAGE with ERR naming the line and the unknown
+ * variable (or the missing ${findings}). */
+int fs_draft_template_check(const char *tmpl, struct fs_error *err);
+
+/* Compose the drafts O->mode asks for from review R and append them to
+ * OUT: a per-patch reply only for a patch with a finding that asks for
+ * action (fs_draft_finding_asks()), or with any finding when
+ * O->every_finding.  Each body is the template filled in, ending with
+ * the close ("Thanks," and the signature or the name); its lines are
+ * wrapped at 72 columns, but for quoted lines, lines that start with a
+ * commit reference and links.  In the summary, a commit to queue is
+ * named once, with every patch that needs it.  Returns the number
+ * added (0 or more) or a negative code with ERR set: FS_EUSAGE for a bad
+ * template; FS_EPARSE when a mail could not be answered (no Message-Id,
+ * no address that parses): its draft is left out, the others are in
+ * OUT. */
+int fs_drafts_build_opts(struct fs_drafts *out, const struct fs_review *r,
+			 const struct fs_identity *me, const struct fs_draft_opts *o,
+			 struct fs_error *err);
+
+/* fs_drafts_build_opts() with the default template and close, MODE,
+ * EVERY_FINDING and NOW. */
 int fs_drafts_build(struct fs_drafts *out, const struct fs_review *r,
 		    const struct fs_identity *me, enum fs_draft_mode mode,
 		    bool every_finding, time_t now, struct fs_error *err);

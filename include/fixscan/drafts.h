@@ -165,6 +165,12 @@ int fs_drafts_save(struct fs_drafts_saved *out, const struct fs_drafts *d,
 		   const char *dir, struct fs_store **store,
 		   const struct fs_drafts_save_opts *opts, struct fs_error *err);
 
+/* Whether the store ST holds a mail From one of OWN, not an unsent
+ * draft, that answers the mail MESSAGE_ID (its In-Reply-To or References
+ * name it): the reviewer has answered it, as fs_drafts_save() decides
+ * for a patch.  False when ST, MESSAGE_ID or OWN is NULL. */
+bool fs_drafts_answered(struct fs_store *st, const char *message_id, const char *const *own);
+
 /* ---- the steps of the policy -------------------------------------------- */
 
 /* What happened to one draft, with full paths. */

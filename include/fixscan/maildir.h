@@ -1,7 +1,8 @@
 /* fixscan: the one maildir writer, for drafts and the digest.
  *
  * A message goes into a maildir the way maildir(5) asks: written to
- * tmp/ under a unique name, fsynced, then linked (or renamed) into new/
+ * tmp/ under a unique name, fsynced, then linked (where links are not
+ * supported: renamed with RENAME_NOREPLACE) into new/
  * or cur/, and the folder fsynced.  A reader of new/ and cur/ therefore
  * never sees a partial file, and a failed write leaves nothing behind.
  *

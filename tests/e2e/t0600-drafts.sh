@@ -471,11 +471,23 @@ test_expect_success 'after notmuch new: neither the sent nor the deleted draft c
 	{ life_run --ignore ignore 2>life2.err; test $? -eq 1; } &&
 	cat life2.err &&
 	! grep -v "^draft: " life2.err &&
-	! grep -q -e "^draft: wrote" -e "^draft: replaced" -e "^draft: kept" life2.err &&
+	! grep -q -e "^draft: wrote" -e "^draft: kept" life2.err &&
 	grep -q "^draft: unchanged Life/cur/$(basename "$d6")S " life2.err &&
 	grep -q "^draft: skipped 1 you answered already, 1 you deleted (--force writes it again)$" life2.err &&
-	ls "$L/cur" | sort >after &&
-	test_cmp before after
+	test "$(grep -c "^draft: replaced" life2.err)" -eq 1 &&
+	old=$(sed -n "s|^draft: replaced Life/cur/\([^ ]*\) with Life/cur/\([^ ]*\), the findings changed (re: 00/27 .*|\1|p" life2.err) &&
+	new=$(sed -n "s|^draft: replaced Life/cur/\([^ ]*\) with Life/cur/\([^ ]*\), the findings changed (re: 00/27 .*|\2|p" life2.err) &&
+	test -n "$old" && test -n "$new" &&
+	ls "$L/cur" | grep -vxF "$new" | sort >after &&
+	grep -vxF "$old" before >before2 &&
+	test_cmp before2 after
+'
+test_expect_success '... the summary, replaced, marks the patch answered' '
+	new=$(sed -n "s|^draft: replaced Life/cur/\([^ ]*\) with Life/cur/\([^ ]*\), the findings changed (re: 00/27 .*|\2|p" life2.err) &&
+	grep -q "fixes 03/27 (already answered)\$" "$L/cur/$new" &&
+	grep -q "^  03/27 (already answered) netfilter: x_tables: check the counters" "$L/cur/$new" &&
+	test "$(grep -c "already answered" "$L/cur/$new")" -eq 2 &&
+	ls "$L/cur" | sort >before
 '
 test_expect_success 'the findings of 03 change: still no new draft for it' '
 	: >ignore3 &&
@@ -514,6 +526,151 @@ test_expect_success 'by default a patch gets a reply only when the maintainer mu
 	got = {m["In-Reply-To"].strip("<>") for m in mailbox.mbox("act.out")}
 	assert quiet, "the sample has patches whose findings ask for nothing"
 	assert got == want, (sorted(got - want), sorted(want - got))
+	PY
+'
+"$FIXSCAN" review --repo kernel --dry-run "$Q" >all.mbox 2>/dev/null
+cat >lines.py <<'PY'
+# Every body line fits 72 columns, but for quoted text, a line that starts
+# with a commit reference and a link; every draft ends like a person's mail.
+import mailbox, re, sys
+ok = re.compile(r' *(> |[0-9a-f]{12,40} \("|\(?https://)')
+n = 0
+for m in mailbox.mbox(sys.argv[1]):
+    body = m.get_payload(decode=True).decode("utf-8")
+    for line in body.split("\n"):
+        assert len(line) <= 72 or ok.match(line), (m["Subject"], line)
+    assert body.endswith(sys.argv[2]), (m["Subject"], body[-80:])
+    n += 1
+assert n > 5, n
+print(n, "drafts")
+PY
+test_expect_success 'drafts are wrapped at 72 and end with Thanks and the name' '
+	python3 lines.py all.mbox "
+Thanks,
+Rita Reviewer
+"
+'
+test_expect_success 'the summary asks for each commit once, naming every patch that needs it' '
+	python3 - <<-\PY
+	import collections, json, mailbox, re
+	r = json.loads(open("review.json").readline())
+	needs = collections.defaultdict(list)
+	for p in r["patches"]:
+	    for f in p["findings"]:
+	        if f["kind"] == "fix-missing" and not f["ignored"]:
+	            needs[f["commit"][:12]].append(p["index"])
+	shared = {c: ps for c, ps in needs.items() if len(ps) > 1}
+	assert shared, "the sample has a fix two patches need"
+	msgs = list(mailbox.mbox("all.mbox"))
+	cover = r["cover"]["message_id"]
+	summary = [m for m in msgs if m["In-Reply-To"].strip("<>") == cover][0]
+	body = summary.get_payload(decode=True).decode()
+	for c, ps in needs.items():
+	    lines = [l for l in body.split("\n") if l.startswith("  " + c)]
+	    assert len(lines) == 1, (c, lines)
+	    names = " and ".join("%02d/27" % i for i in ps)
+	    assert lines[0].startswith("  " + c + " (\"") and (" fixes " + names) in lines[0], lines[0]
+	# and each patch that needs it asks for it in its own reply
+	for c, ps in shared.items():
+	    for i in ps:
+	        pid = [p["message_id"] for p in r["patches"] if p["index"] == i][0]
+	        m = [m for m in msgs if m["In-Reply-To"].strip("<>") == pid][0]
+	        b = m.get_payload(decode=True).decode()
+	        assert re.search("^  " + c + " .*\n(    .*\n)*\nPlease queue (it|them) as well", b, re.M), b
+	PY
+'
+test_expect_success 'review --json --dry-run: one JSON document per series, the drafts in it' '
+	{ "$FIXSCAN" review --repo kernel --json --dry-run "$Q" >dry.json 2>dry.err; test $? -eq 1; } &&
+	test ! -s dry.err &&
+	test "$(wc -l <dry.json)" -eq 1 &&
+	python3 - <<-\PY
+	import email, email.policy, json, mailbox
+	d = json.loads(open("dry.json").read())
+	r = json.loads(open("review.json").readline())
+	assert set(d) == set(r) | {"drafts"}, sorted(set(d) ^ set(r))
+	assert d["patches"] == r["patches"]
+	mb = list(mailbox.mbox("all.mbox"))
+	assert len(d["drafts"]) == len(mb), (len(d["drafts"]), len(mb))
+	want = [m["In-Reply-To"] for m in mb]
+	got = []
+	for x in d["drafts"]:
+	    assert set(x) == {"kind", "label", "message_id", "message"}, x
+	    m = email.message_from_string(x["message"], policy=email.policy.default)
+	    assert m["Message-Id"] == "<" + x["message_id"] + ">"
+	    assert x["kind"] == ("summary" if x["label"].startswith("00/") else "patch"), x["label"]
+	    got.append(m["In-Reply-To"])
+	assert got == want, (got, want)
+	PY
+'
+printf 'Rita\n\n-- \nRita Reviewer, Example Kernel Team\n' >"$HOME/sig"
+printf '${greeting}\n\n${quote}\n\n${findings}\n\nBest regards,\n${signature}\n' >"$HOME/template"
+test_expect_success 'a signature file and a template from git config sign the drafts' '
+	git config --global fixscan.signature "~/sig" &&
+	git config --global fixscan.draftTemplate "~/template" &&
+	"$FIXSCAN" review --repo kernel --dry-run "$Q" >sig.mbox 2>sig.err;
+	git config --global --unset fixscan.draftTemplate &&
+	git config --global --unset fixscan.signature &&
+	python3 lines.py sig.mbox "
+Best regards,
+Rita
+
+-- 
+Rita Reviewer, Example Kernel Team
+" &&
+	python3 -c "
+import mailbox
+for m in mailbox.mbox(\"sig.mbox\"):
+    assert m.get_payload(decode=True).decode().startswith(\"Hi Greta,\n\nOn \"), m[\"Subject\"]
+"
+'
+test_expect_code 2 'an unreadable signature file: one line naming it' '
+	git config --global fixscan.signature "~/no-such-sig" &&
+	"$FIXSCAN" review --repo kernel --dry-run "$Q" >nosig.out 2>nosig.err
+'
+test_expect_success '... and nothing else' '
+	git config --global --unset fixscan.signature &&
+	test ! -s nosig.out &&
+	test "$(cat nosig.err)" = "fixscan: cannot read the signature file '"'$HOME/no-such-sig'"' (fixscan.signature): No such file or directory"
+'
+test_expect_code 2 'a template with an unknown variable: one line naming it' '
+	printf "\${quote}\n\${findings}\n\${sender}\n" >"$HOME/bad" &&
+	git config --global fixscan.draftTemplate "~/bad" &&
+	"$FIXSCAN" review --repo kernel --drafts "$Q" >badt.out 2>badt.err
+'
+test_expect_success '... and writes nothing' '
+	git config --global --unset fixscan.draftTemplate &&
+	test "$(wc -l <badt.err)" -eq 1 &&
+	grep -q "^fixscan: draft template '"'$HOME/bad'"' (fixscan.draftTemplate): line 3: unknown variable \${sender} (known: " badt.err &&
+	test ! -s badt.out
+'
+# A patch mail whose recipients GMime cannot parse, checked on its own.
+p3file=$(grep -l "^Subject: \[PATCH 4.4 03/27\]" "$TRASH"/mail/review-4.4/cur/* | head -1)
+python3 - "$p3file" odd.eml <<'PY'
+import re, sys
+t = open(sys.argv[1], encoding="utf-8", errors="surrogateescape").read()
+head, _, body = t.partition("\n\n")
+head = re.sub(r"^(To|Cc):.*(\n[ \t].*)*\n", "", head + "\n", flags=re.M).rstrip("\n")
+head = re.sub(r"^(Message-I[dD]): <", r"\1: <odd.", head, count=1, flags=re.M)
+head += '\nTo: "stable <, linux-kernel@vger.kernel.org, <>, not an address\nCc: =?UTF-8?Q?bad=01name?= <a b@c>, Nadia <nadia@@netdev>,\n stable@vger.kernel.org'
+open(sys.argv[2], "w", encoding="utf-8", errors="surrogateescape").write(head + "\n\n" + body)
+PY
+test_expect_code 1 'a patch mail with recipients that do not parse' '
+	"$FIXSCAN" check --repo kernel --drafts --drafts-dir "$TRASH/odd" odd.eml >odd.out 2>odd.err
+'
+test_expect_success '... gets a draft with sane To and Cc' '
+	cat odd.out odd.err &&
+	test ! -s odd.err &&
+	f=$(ls "$TRASH"/odd/cur/*) &&
+	python3 - "$f" <<-\PY
+	import email, email.policy, email.utils, re, sys
+	raw = open(sys.argv[1], "rb").read().decode()
+	head = raw.split("\n\n", 1)[0]
+	assert not re.search("[\x00-\x08\x0b-\x1f\x7f]", head), head
+	m = email.message_from_string(raw, policy=email.policy.default)
+	to = [a for _, a in email.utils.getaddresses([str(m["To"])])]
+	cc = [a for _, a in email.utils.getaddresses([str(m["Cc"] or "")])]
+	assert to == ["greta@stable.example.org"], to
+	assert cc == ["linux-kernel@vger.kernel.org", "stable@vger.kernel.org"], cc
 	PY
 '
 test_expect_success 'the reviewer'"'"'s own draft was never touched' '

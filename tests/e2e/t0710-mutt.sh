@@ -167,6 +167,14 @@ if [ "$drafts" -gt 0 ]; then
 		! grep -i "^X-Fixscan" sent.mbox &&
 		! grep -ri "^X-Fixscan" mail/Sent
 	'
+	test_expect_success '... and ends like a person'"'"'s mail: Thanks, and the name' '
+		python3 -c "
+import email
+m = email.message_from_binary_file(open(\"sent.mbox\", \"rb\"))
+b = m.get_payload(decode=True).decode()
+assert b.endswith(\"\nThanks,\nRita Reviewer\n\"), b[-60:]
+"
+	'
 	test_expect_success 'after notmuch new, no draft for 03 is written again' '
 		notmuch new --quiet &&
 		"$FIXSCAN" review --drafts "path:review-4.4/**" >/dev/null 2>again.err
@@ -195,5 +203,45 @@ test_expect_success 'mutt quits' '
 		[ $n -ne 20 ] || tm send-keys -t mutt q
 	done &&
 	! tm has-session -t mutt 2>/dev/null
+'
+# The dry-run mbox, opened by mutt -f: as many messages as fixscan
+# printed (and as Python's mailbox reads).
+"$FIXSCAN" review --dry-run "path:review-4.4/**" >dry.mbox 2>/dev/null
+ndry=$(python3 -c 'import mailbox; print(len(mailbox.mbox("dry.mbox")))')
+cat >muttrc-f <<MUTTRC
+set folder="$TRASH"
+set mbox_type=mbox
+set spoolfile="$TRASH/dry.mbox"
+set record=""
+set postponed="$TRASH/postponed"
+set header_cache=""
+set mailcap_path=/dev/null
+set help=no
+set quit=yes
+set beep=no
+set sleep_time=0
+set status_format="fixscan-count=%m fixscan-end"
+MUTTRC
+test_expect_success 'mutt -f opens the dry-run mbox' '
+	test "$ndry" -gt 2 &&
+	test "$(grep -c "^From " dry.mbox)" -eq "$ndry" &&
+	tm new-session -d -s muttf -x 100 -y 50 \
+		"env TERM=xterm HOME=$HOME mutt -n -F $TRASH/muttrc-f -R -f $TRASH/dry.mbox" &&
+	n=0 &&
+	until tm capture-pane -p -t muttf 2>/dev/null | grep -q "fixscan-count=[0-9]* fixscan-end"; do
+		[ $n -lt 200 ] || { tm capture-pane -p -t muttf; exit 1; }
+		sleep 0.1; n=$((n + 1))
+	done
+'
+test_expect_success '... and counts as many messages as fixscan wrote' '
+	tm capture-pane -p -t muttf >screenf &&
+	grep -q "fixscan-count=$ndry fixscan-end" screenf &&
+	grep -q "Re: \[PATCH 4.4 00/27\] 4.4.7-stable review" screenf
+'
+test_expect_success '... and quits' '
+	tm send-keys -t muttf q &&
+	n=0 &&
+	while tm has-session -t muttf 2>/dev/null && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done &&
+	! tm has-session -t muttf 2>/dev/null
 '
 test_done

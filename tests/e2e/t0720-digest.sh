@@ -135,6 +135,62 @@ test_expect_success 'text: series, the top patch, release, deadline, lore link' 
 	grep -q "^  https://lore.kernel.org/r/.*@stable.example.org\$" top &&
 	! awk "length > 79" d.txt | grep .
 '
+# The reviewer's own mail of today in the old thread: a reply they sent
+# (kept in Sent) and an unsent draft of fixscan's.  Neither makes the old
+# thread "arrived lately"; a reply of someone else's would.
+oldcover=$(grep -l "^Subject: \[PATCH 4.4 00/27\]" mail/old-4.4/cur/* | head -1)
+oldid=$(sed -n "s/^Message-I[dD]: *//p" "$oldcover" | head -1)
+now=$(date -R)
+mkdir -p mail/Sent/cur mail/Sent/new mail/Sent/tmp mail/Drafts/cur mail/Drafts/new mail/Drafts/tmp
+cat >mail/Sent/cur/1.own.t0720:2,S <<EOF
+From: Rita Reviewer <rita@example.org>
+To: Greta Kroll <greta@stable.example.org>
+Subject: Re: [PATCH 4.4 00/27] 4.4.7-stable review
+Date: $now
+Message-Id: <own-reply-t0720@example.org>
+In-Reply-To: $oldid
+References: $oldid
+
+Looks fine to me.
+EOF
+cat >mail/Drafts/cur/2.own.t0720:2,D <<EOF
+From: Rita Reviewer <rita@example.org>
+To: Greta Kroll <greta@stable.example.org>
+Subject: Re: [PATCH 4.4 00/27] 4.4.7-stable review
+Date: $now
+Message-Id: <fixscan.0123456789ab.20260101000000.01234567@example.org>
+In-Reply-To: $oldid
+References: $oldid
+
+Draft.
+EOF
+notmuch new --quiet
+test_expect_code 1 'the reviewer'"'"'s own mail of today in the old thread' '
+	test "$(notmuch count --output=threads "id:own-reply-t0720@example.org or id:fixscan.0123456789ab.20260101000000.01234567@example.org")" = 1 &&
+	"$FIXSCAN" digest --repo kernel --json >own.json
+'
+test_expect_success '... does not make it a thread that arrived lately' '
+	python3 -c "import json; d = json.load(open(\"own.json\")); assert len(d[\"series\"]) == 2, [s[\"message_id\"] for s in d[\"series\"]]"
+'
+test_expect_code 1 'nor with a query of ones own (fixscan.digestQuery)' '
+	notmuch config set fixscan.digestQuery "subject:PATCH" &&
+	"$FIXSCAN" digest --repo kernel --json >ownq.json;
+	rc=$?; notmuch config set fixscan.digestQuery; exit $rc
+'
+test_expect_success '... two series there too' '
+	python3 -c "import json; d = json.load(open(\"ownq.json\")); assert len(d[\"series\"]) == 2, [s[\"message_id\"] for s in d[\"series\"]]"
+'
+test_expect_code 1 'someone else'"'"'s reply of today does make it new' '
+	sed -e "s/^From: .*/From: Dmitri Orlov <dorlov@example.com>/" \
+	    -e "s/own-reply-t0720@example.org/other-reply-t0720@example.com/" \
+		mail/Sent/cur/1.own.t0720:2,S >mail/Sent/cur/3.other.t0720:2,S &&
+	notmuch new --quiet &&
+	"$FIXSCAN" digest --repo kernel --json >other.json
+'
+test_expect_success '... three series' '
+	python3 -c "import json; d = json.load(open(\"other.json\")); assert len(d[\"series\"]) == 3, d[\"series\"]" &&
+	rm mail/Sent/cur/3.other.t0720:2,S && notmuch new --quiet
+'
 test_expect_code 1 'a wider --since takes in the old thread too' '
 	"$FIXSCAN" digest --repo kernel --since 2016-01-01 --json >all.json
 '
@@ -167,14 +223,27 @@ assert not [f for r in b[\"risky\"] for f in r[\"findings\"]
             if (f[\"message_id\"] or \"\").startswith(\"fixscan-digest-\")]
 "
 '
-test_expect_code 1 '--mail again the same day' '
-	"$FIXSCAN" digest --repo kernel --mail
+test_expect_success 'the day of the digest is remembered in the state directory' '
+	grep -q "^[0-9]\{8\} fixscan-digest-[0-9]\{8\}-[0-9a-f]\{16\}@example.org\$" \
+		"$XDG_STATE_HOME/fixscan/digest"
 '
-test_expect_success '... writes no second copy' '
+test_expect_code 0 '--mail again the same day: nothing to do (exit 0)' '
+	"$FIXSCAN" digest --repo kernel --mail >out2 2>err2
+'
+test_expect_success '... writes no second copy, and says so on stderr' '
 	test "$(ls mail/INBOX/new | wc -l)" = 1 &&
-	test "$(notmuch count tag:fixscan-digest)" = 1
+	test "$(notmuch count tag:fixscan-digest)" = 1 &&
+	test ! -s out2 &&
+	grep -q "^digest: today'"'"'s digest is mailed already (<fixscan-digest-.*@example.org>), nothing written\$" err2 &&
+	test "$(wc -l <err2)" = 1
+'
+test_expect_success '... even when new threads arrived since' '
+	"$FIXSCAN" digest --repo kernel --since 2016-01-01 --mail 2>err3 &&
+	grep -q "mailed already" err3 &&
+	test "$(ls mail/INBOX/new | wc -l)" = 1
 '
 test_expect_code 1 'a digest written but not indexed is indexed by the next run' '
+	rm "$XDG_STATE_HOME/fixscan/digest" &&
 	f=$(ls mail/INBOX/new/*) &&
 	notmuch search --output=messages tag:fixscan-digest >ids &&
 	mv "$f" "$TRASH/saved" && notmuch new --quiet &&
@@ -187,6 +256,7 @@ test_expect_success '... once, with its tag' '
 	test "$(notmuch count tag:fixscan-digest)" = 1
 '
 test_expect_success 'fixscan.digestFolder names another maildir' '
+	rm "$XDG_STATE_HOME/fixscan/digest" &&
 	notmuch config set fixscan.digestFolder Digests &&
 	"$FIXSCAN" digest --repo kernel --since 2016-01-01 --mail;
 	test $? = 1 &&

@@ -364,6 +364,53 @@ static void test_save(void **state)
 	g_free(inbox);
 }
 
+/* The day of the last digest mail is remembered; another day is not
+ * the same day; a missing or broken state file says "not yet". */
+static void test_mailed_today(void **state)
+{
+	static const enum fs_finding_kind k[] = { FS_FIND_FIX_MISSING };
+	struct fake a;
+	struct fs_digest d = FS_DIGEST_INIT;
+	struct fs_digest_mail m = FS_DIGEST_MAIL_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_store *st;
+	char *path = g_build_filename(tmpdir, "state", "fixscan", "digest", NULL), *id = NULL;
+	char *text = NULL;
+
+	assert_false(fs_digest_mailed_today(path, NOW, &id));
+	assert_null(id);
+	assert_int_equal(fs_digest_note_mailed(path, NOW, "fixscan-digest-x@example.org", &err), 0);
+	assert_true(fs_digest_mailed_today(path, NOW, &id));
+	assert_string_equal(id, "fixscan-digest-x@example.org");
+	g_free(id);
+	assert_true(fs_digest_mailed_today(path, NOW, NULL));
+	assert_false(fs_digest_mailed_today(path, NOW + 86400, &id));
+	assert_null(id);
+	assert_false(fs_digest_mailed_today(path, NOW - 86400, NULL));
+	assert_true(g_file_set_contents(path, "garbage", -1, NULL));
+	assert_false(fs_digest_mailed_today(path, NOW, NULL));
+
+	/* fs_digest_save() remembers the digest it wrote (or found) */
+	fake_init(&a, "b@x", NULL, k, 1);
+	fs_digest_add(&d, &a.s, &a.r, NULL);
+	m.email = "rita@example.org";
+	m.state_file = path;
+	m.folder = "StateDigests";
+	st = open_ro();
+	assert_int_equal(fs_digest_save(&d, "the digest\n", &st, &m, NOW + 5 * 86400, &err), 0);
+	fs_store_free(st);
+	assert_true(fs_digest_mailed_today(path, NOW + 5 * 86400, &id));
+	assert_true(g_str_has_prefix(id, "fixscan-digest-"));
+	assert_true(g_str_has_suffix(id, "@example.org"));
+	assert_true(g_file_get_contents(path, &text, NULL, NULL));
+	assert_int_equal(strlen(text) - 1, strcspn(text, "\n"));
+	g_free(text);
+	g_free(id);
+	digest_clear(&d);
+	fake_free(&a);
+	g_free(path);
+}
+
 static void test_save_error(void **state)
 {
 	static const enum fs_finding_kind k[] = { FS_FIND_FIX_MISSING };
@@ -444,6 +491,7 @@ int main(void)
 		cmocka_unit_test(test_compose),
 		cmocka_unit_test(test_save),
 		cmocka_unit_test(test_save_error),
+		cmocka_unit_test(test_mailed_today),
 	};
 
 	return cmocka_run_group_tests_name("digest", tests, setup, teardown);

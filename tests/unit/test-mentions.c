@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <glib.h>
 
 #include "fixscan/mentions.h"
 
@@ -87,7 +88,30 @@ static const struct objection_case {
 	{ "Tested fine on x86. But it breaks the build on arm.\n", "But it breaks the build on arm." },
 	{ "I bisected the hang to this patch, it is a regression caused by the\nmissing lock.\n",
 	  "I bisected the hang to this patch, it is a regression caused by the missing lock." },
+	/* a long sentence is quoted whole, not cut after 200 bytes */
+	{ "This needs commit 80e046b0715b (\"netfilter: x_tables: fix the compat counters\noffset check\") as well, otherwise the check can still be bypassed\nby a crafted rule set loaded from a 32-bit process on a 64-bit kernel.\nThanks.\n",
+	  "This needs commit 80e046b0715b (\"netfilter: x_tables: fix the compat counters offset check\") as well, otherwise the check can still be bypassed by a crafted rule set loaded from a 32-bit process on a 64-bit kernel." },
 };
+
+/* A "sentence" with no end in sight is cut at a word, and says so. */
+static void test_objection_runaway(void **state)
+{
+	GString *body = g_string_new("Please drop this");
+	char *line;
+	int i;
+
+	for (i = 0; i < 200; i++)
+		g_string_append(body, " because of reasons");
+	g_string_append(body, ".\n");
+	line = fs_mentions_objection_line(body->str, body->len);
+	assert_non_null(line);
+	assert_true(strlen(line) <= 1000 + 6);
+	assert_true(g_str_has_prefix(line, "Please drop this because"));
+	assert_true(g_str_has_suffix(line, "reasons [...]") || g_str_has_suffix(line, "because [...]") ||
+		    g_str_has_suffix(line, "of [...]"));
+	free(line);
+	g_string_free(body, TRUE);
+}
 
 static void test_objection_table(void **state)
 {
@@ -126,6 +150,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_objection_table),
+		cmocka_unit_test(test_objection_runaway),
 		cmocka_unit_test(test_own_mail),
 	};
 
