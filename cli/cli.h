@@ -196,6 +196,15 @@ int cli_drafts_for(const char *what, bool *every);
  * (ROOT may be NULL).  Borrowed from PATH. */
 const char *cli_shown_path(const char *path, const char *root);
 
+/* --since WHEN: "1d", "12h", "2w", "30m" (minutes), "@EPOCH",
+ * "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM" (local time), relative to NOW.
+ * Returns 0 or FS_EUSAGE. */
+int cli_parse_since(const char *s, time_t now, time_t *out);
+/* A length of time as git config writes one: "6 months", "6.months",
+ * "180d", "26 weeks", "1 year".  Returns 0 with *OUT in seconds, or
+ * FS_EUSAGE. */
+int cli_parse_duration(const char *s, int64_t *out);
+
 int cmd_review(int argc, char **argv, struct fs_error *err);
 int cmd_parse(int argc, char **argv, struct fs_error *err);
 int cmd_index(int argc, char **argv, struct fs_error *err);

@@ -1,0 +1,162 @@
+/* fixscan: review --all-open: every open stable review thread, together. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <glib.h>
+
+#include "cli.h"
+#include "fixscan/crossbranch.h"
+#include "fixscan/notices.h"
+#include "review-open.h"
+
+/* Threads whose mail is older than this cannot be open: a review's
+ * deadline is two or three days after it is posted. */
+#define OPEN_LOOKBACK (30 * 86400)
+/* Notices this long before the oldest open thread still count: a fix
+ * that failed to apply months ago still needs its manual backport. */
+#define NOTICE_LOOKBACK (365 * 86400)
+
+char *cli_open_query(time_t now, time_t since)
+{
+	time_t from = now > OPEN_LOOKBACK ? now - OPEN_LOOKBACK : 0;
+
+	if (since > 0 && since < from)
+		from = since;
+	return g_strdup_printf("subject:PATCH AND date:@%lld..", (long long)from);
+}
+
+void cli_open_reviews_clear(struct cli_open_reviews *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->n; i++)
+		fs_review_free(o->v[i]);
+	g_free(o->v);
+	fs_cross_matrix_clear(&o->matrix);
+	fs_cross_releases_free(o->releases, o->nreleases);
+	fs_cross_notices_free(o->notices, o->nnotices);
+	memset(o, 0, sizeof(*o));
+}
+
+/* fixscan.maintainedWithin, else six months. */
+static int maintained_within(struct cli_ctx *c, int64_t *out, struct fs_error *err)
+{
+	char *v = NULL;
+	int rc;
+
+	*out = 6 * (int64_t)2629746;
+	if (!c->cfg || fs_config_get_string(c->cfg, "fixscan.maintainedWithin", &v) < 0 || !v)
+		return 0;
+	rc = cli_parse_duration(v, out);
+	if (rc < 0)
+		rc = fs_error_set(err, FS_EUSAGE,
+				  "fixscan.maintainedWithin: cannot read '%s' (6 months, 180d, 26w, 1 year)", v);
+	free(v);
+	return rc;
+}
+
+/* Review the open series of THREADS into O->v (superseded ones left out
+ * and said on stderr). */
+static void review_open(struct cli_ctx *c, struct fs_thread **threads, size_t nthreads,
+			time_t now, time_t since, struct cli_open_reviews *o, bool *trouble)
+{
+	size_t i, k, kept;
+	bool said = false;
+
+	for (i = 0; i < nthreads; i++) {
+		for (k = 0; k < fs_thread_count(threads[i]); k++) {
+			const struct fs_thread_series *s = fs_thread_get(threads[i], k);
+			struct fs_review *r = NULL;
+			struct fs_error one = FS_ERROR_INIT;
+
+			if (!s->npatches || !fs_cross_is_open(s, now, since))
+				continue;
+			if (fs_review_run(&r, s, c->idx, c->store, &c->ropts, &one) < 0) {
+				cli_error(&one);
+				*trouble = true;
+				continue;
+			}
+			cli_clone_age_notice(c, r, &said);
+			o->v = g_renew(struct fs_review *, o->v, o->n + 1);
+			o->v[o->n++] = r;
+		}
+	}
+	for (i = kept = 0; i < o->n; i++) {
+		if (fs_cross_superseded(o->v, o->n, i)) {
+			cli_note("%s: superseded by a later review of %s, left out",
+				 o->v[i]->series->release, o->v[i]->branch);
+			/* Freed after the loop: the others still compare to it. */
+			continue;
+		}
+		kept++;
+	}
+	if (kept != o->n) {
+		struct fs_review **v = g_new0(struct fs_review *, kept + 1);
+		size_t w = 0;
+		for (i = 0; i < o->n; i++) {
+			if (fs_cross_superseded(o->v, o->n, i))
+				continue;
+			v[w++] = o->v[i];
+		}
+		for (i = 0; i < o->n; i++) {
+			for (k = 0; k < w && v[k] != o->v[i]; k++)
+				;
+			if (k == w)
+				fs_review_free(o->v[i]);
+		}
+		g_free(o->v);
+		o->v = v;
+		o->n = w;
+	}
+}
+
+static int review_order(const void *a, const void *b)
+{
+	const struct fs_review *x = *(struct fs_review *const *)a, *y = *(struct fs_review *const *)b;
+	int c = fs_cross_branch_cmp(x->branch, y->branch);
+
+	if (c)
+		return c;
+	return (x->thread_time > y->thread_time) - (x->thread_time < y->thread_time);
+}
+
+int cli_open_reviews(struct cli_ctx *c, struct fs_thread **threads, size_t nthreads,
+		     time_t now, time_t since, struct cli_open_reviews *o, bool *trouble,
+		     struct fs_error *err)
+{
+	struct fs_cross_opts xo;
+	int64_t oldest = 0;
+	size_t i;
+	int rc;
+
+	memset(o, 0, sizeof(*o));
+	memset(&xo, 0, sizeof(xo));
+	rc = maintained_within(c, &xo.maintained_within, err);
+	if (rc < 0)
+		return rc;
+	review_open(c, threads, nthreads, now, since, o, trouble);
+	if (o->n)
+		qsort(o->v, o->n, sizeof(*o->v), review_order);
+	rc = fs_cross_read_releases(c->repo, &o->releases, &o->nreleases, err);
+	for (i = 0; i < o->n; i++)
+		if (!oldest || (o->v[i]->thread_time && o->v[i]->thread_time < oldest))
+			oldest = o->v[i]->thread_time;
+	if (rc == 0 && o->n)
+		rc = fs_cross_load_notices(c->store,
+					   oldest > NOTICE_LOOKBACK ? oldest - NOTICE_LOOKBACK : 0,
+					   &o->notices, &o->nnotices, err);
+	if (rc < 0)
+		return rc;
+	xo.idx = c->idx;
+	xo.releases = o->releases;
+	xo.nreleases = o->nreleases;
+	xo.notices = o->notices;
+	xo.nnotices = o->nnotices;
+	xo.ignore = c->ignore;
+	rc = fs_cross_apply(o->v, o->n, &xo, &o->matrix, err);
+	for (i = 0; rc == 0 && i < o->n; i++)
+		o->v[i]->matrix = &o->matrix;
+	return rc;
+}

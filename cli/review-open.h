@@ -1,0 +1,37 @@
+/* fixscan: review --all-open, the part of it that is not printing. */
+#ifndef FIXSCAN_CLI_REVIEW_OPEN_H
+#define FIXSCAN_CLI_REVIEW_OPEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "cli.h"
+#include "fixscan/crossbranch.h"
+
+struct cli_open_reviews {
+	struct fs_review **v;   /* the open reviews, in branch order */
+	size_t n;
+	struct fs_cross_matrix matrix;
+	struct fs_cross_release *releases;
+	size_t nreleases;
+	struct fs_cross_notice *notices;
+	size_t nnotices;
+};
+
+/* The notmuch query of the threads that may be open at NOW or arrived
+ * since SINCE (0: none).  New string (g_free()). */
+char *cli_open_query(time_t now, time_t since);
+
+/* Review the series of THREADS that are open at NOW or arrived since
+ * SINCE, leave out those a later review of their branch supersedes, and
+ * add the cross-branch findings and the matrix (fixscan.maintainedWithin
+ * from C's config).  A series that cannot be reviewed is said on stderr
+ * and sets *TROUBLE.  Returns 0 or a negative code with ERR set; clear
+ * *O with cli_open_reviews_clear() in either case. */
+int cli_open_reviews(struct cli_ctx *c, struct fs_thread **threads, size_t nthreads,
+		     time_t now, time_t since, struct cli_open_reviews *o, bool *trouble,
+		     struct fs_error *err);
+void cli_open_reviews_clear(struct cli_open_reviews *o);
+
+#endif
