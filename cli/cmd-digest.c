@@ -15,6 +15,8 @@
 #include <glib.h>
 
 #include "cli.h"
+#include "fixscan/crossbranch.h"
+#include "review-open.h"
 #include "fixscan/text.h"
 #include "fixscan/config.h"
 #include "fixscan/digest.h"
@@ -337,29 +339,48 @@ out:
 /* ---- the command ------------------------------------------------------- */
 
 /* Review every series of THREADS into D (a cover alone has nothing to
- * rank) and rank the risky patches.  A series that cannot be reviewed
- * (unknown branch) is listed with the reason, not fatal: the digest is
- * for all the others too. */
+ * rank), add the cross-branch findings of the series judged together
+ * (a superseded -rc left out of that), and rank the risky patches.  A
+ * series that cannot be reviewed (unknown branch) is listed with the
+ * reason, not fatal: the digest is for all the others too. */
 static void review_all(struct fs_digest *d, struct fs_thread **threads, size_t nthreads,
-		       struct fs_index *idx, struct fs_store *store,
-		       const struct fs_review_opts *ropts)
+		       struct cli_ctx *c)
 {
-	size_t i, k;
+	struct fs_review **v = NULL, **cur = NULL;
+	const struct fs_thread_series **vs = NULL;
+	struct fs_error one = FS_ERROR_INIT;
+	size_t i, k, n = 0, ncur = 0;
 
 	for (i = 0; i < nthreads; i++) {
 		for (k = 0; k < fs_thread_count(threads[i]); k++) {
 			const struct fs_thread_series *s = fs_thread_get(threads[i], k);
 			struct fs_review *r = NULL;
-			struct fs_error one = FS_ERROR_INIT;
 
 			if (!s->npatches)
 				continue;
-			if (fs_review_run(&r, s, idx, store, ropts, &one) < 0)
+			fs_error_clear(&one);
+			if (fs_review_run(&r, s, c->idx, c->store, &c->ropts, &one) < 0) {
 				fs_digest_add(d, s, NULL, one.message);
-			else
-				fs_digest_add(d, s, r, NULL);
+				continue;
+			}
+			v = g_renew(struct fs_review *, v, n + 1);
+			vs = g_renew(const struct fs_thread_series *, vs, n + 1);
+			v[n] = r;
+			vs[n++] = s;
 		}
 	}
+	cur = g_new0(struct fs_review *, n + 1);
+	for (i = 0; i < n; i++)
+		if (!fs_cross_superseded(v, n, i))
+			cur[ncur++] = v[i];
+	fs_error_clear(&one);
+	if (ncur && cli_cross_add(c, cur, ncur, NULL, &one) < 0)
+		cli_error(&one);
+	for (i = 0; i < n; i++)
+		fs_digest_add(d, vs[i], v[i], NULL);
+	g_free(cur);
+	g_free(v);
+	g_free(vs);
 	fs_digest_rank(d);
 }
 
@@ -501,7 +522,7 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 		if (rc < 0)
 			goto out;
 	}
-	review_all(&dg, threads, nthreads, ctx.idx, ctx.store, &ctx.ropts);
+	review_all(&dg, threads, nthreads, &ctx);
 	rc = output_digest(&dg, json, mail, since, base_query, now, &ctx.store, ctx.cfg, err);
 	if (rc < 0)
 		goto out;

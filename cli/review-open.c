@@ -35,8 +35,6 @@ void cli_open_reviews_clear(struct cli_open_reviews *o)
 		fs_review_free(o->v[i]);
 	g_free(o->v);
 	fs_cross_matrix_clear(&o->matrix);
-	fs_cross_releases_free(o->releases, o->nreleases);
-	fs_cross_notices_free(o->notices, o->nnotices);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -122,40 +120,53 @@ static int review_order(const void *a, const void *b)
 	return (x->thread_time > y->thread_time) - (x->thread_time < y->thread_time);
 }
 
+int cli_cross_add(struct cli_ctx *c, struct fs_review **v, size_t n,
+		  struct fs_cross_matrix *matrix, struct fs_error *err)
+{
+	struct fs_cross_release *releases = NULL;
+	struct fs_cross_notice *notices = NULL;
+	size_t nreleases = 0, nnotices = 0, i;
+	struct fs_cross_opts xo;
+	int64_t oldest = 0;
+	int rc;
+
+	memset(&xo, 0, sizeof(xo));
+	rc = maintained_within(c, &xo.maintained_within, err);
+	if (rc == 0)
+		rc = fs_cross_read_releases(c->repo, &releases, &nreleases, err);
+	for (i = 0; i < n; i++)
+		if (!oldest || (v[i]->thread_time && v[i]->thread_time < oldest))
+			oldest = v[i]->thread_time;
+	if (rc == 0 && n)
+		rc = fs_cross_load_notices(c->store,
+					   oldest > NOTICE_LOOKBACK ? oldest - NOTICE_LOOKBACK : 0,
+					   &notices, &nnotices, err);
+	if (rc == 0) {
+		xo.idx = c->idx;
+		xo.releases = releases;
+		xo.nreleases = nreleases;
+		xo.notices = notices;
+		xo.nnotices = nnotices;
+		xo.ignore = c->ignore;
+		rc = fs_cross_apply(v, n, &xo, matrix, err);
+	}
+	fs_cross_releases_free(releases, nreleases);
+	fs_cross_notices_free(notices, nnotices);
+	return rc;
+}
+
 int cli_open_reviews(struct cli_ctx *c, struct fs_thread **threads, size_t nthreads,
 		     time_t now, time_t since, struct cli_open_reviews *o, bool *trouble,
 		     struct fs_error *err)
 {
-	struct fs_cross_opts xo;
-	int64_t oldest = 0;
 	size_t i;
 	int rc;
 
 	memset(o, 0, sizeof(*o));
-	memset(&xo, 0, sizeof(xo));
-	rc = maintained_within(c, &xo.maintained_within, err);
-	if (rc < 0)
-		return rc;
 	review_open(c, threads, nthreads, now, since, o, trouble);
 	if (o->n)
 		qsort(o->v, o->n, sizeof(*o->v), review_order);
-	rc = fs_cross_read_releases(c->repo, &o->releases, &o->nreleases, err);
-	for (i = 0; i < o->n; i++)
-		if (!oldest || (o->v[i]->thread_time && o->v[i]->thread_time < oldest))
-			oldest = o->v[i]->thread_time;
-	if (rc == 0 && o->n)
-		rc = fs_cross_load_notices(c->store,
-					   oldest > NOTICE_LOOKBACK ? oldest - NOTICE_LOOKBACK : 0,
-					   &o->notices, &o->nnotices, err);
-	if (rc < 0)
-		return rc;
-	xo.idx = c->idx;
-	xo.releases = o->releases;
-	xo.nreleases = o->nreleases;
-	xo.notices = o->notices;
-	xo.nnotices = o->nnotices;
-	xo.ignore = c->ignore;
-	rc = fs_cross_apply(o->v, o->n, &xo, &o->matrix, err);
+	rc = cli_cross_add(c, o->v, o->n, &o->matrix, err);
 	for (i = 0; rc == 0 && i < o->n; i++)
 		o->v[i]->matrix = &o->matrix;
 	return rc;

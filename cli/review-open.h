@@ -13,10 +13,6 @@ struct cli_open_reviews {
 	struct fs_review **v;   /* the open reviews, in branch order */
 	size_t n;
 	struct fs_cross_matrix matrix;
-	struct fs_cross_release *releases;
-	size_t nreleases;
-	struct fs_cross_notice *notices;
-	size_t nnotices;
 };
 
 /* The notmuch query of the threads that may be open at NOW or arrived
@@ -33,5 +29,12 @@ int cli_open_reviews(struct cli_ctx *c, struct fs_thread **threads, size_t nthre
 		     time_t now, time_t since, struct cli_open_reviews *o, bool *trouble,
 		     struct fs_error *err);
 void cli_open_reviews_clear(struct cli_open_reviews *o);
+
+/* Add the cross-branch findings to the reviews V (N of them, none
+ * superseded; fs_cross_apply()), with the release tags of C's repository,
+ * the notices of C's store and fixscan.maintainedWithin; fill *MATRIX
+ * (may be NULL).  Returns 0 or a negative code with ERR set. */
+int cli_cross_add(struct cli_ctx *c, struct fs_review **v, size_t n,
+		  struct fs_cross_matrix *matrix, struct fs_error *err);
 
 #endif

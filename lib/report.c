@@ -135,7 +135,8 @@ static void add_commit_kind(GString *s, const struct fs_review *r, const struct 
 		add_number(s, r, f->series_index);
 		break;
 	case FS_FIND_MISSING_IN_NEWER:
-		g_string_append_printf(s, " %s%s", rel ? "in " : "", rel ? rel : "(unreleased)");
+		if (rel)
+			g_string_append_printf(s, " in %s", rel);
 		if (f->note)
 			g_string_append_printf(s, ": %s", f->note);
 		break;
