@@ -104,6 +104,18 @@ test_expect_success 'the text names the newer branch, the other queue and the FA
 	grep -q "queued for 6.1 as 03/03" open.txt &&
 	grep -q "FAILED to apply to this branch" open.txt
 '
+test_expect_code 1 'review --all-open --dry-run: the drafts ask in the maintainer'"'"'s words' '
+	"$FIXSCAN" review --repo multi/kernel --all-open --since "$since" --dry-run >drafts.mbox 2>/dev/null
+'
+test_expect_success '... the newer branches named, the FAILED fix asked to be backported' '
+	tr "\n" " " <drafts.mbox | sed "s/  */ /g" >drafts.flat &&
+	grep -q "This is not in 5.10.y, 5.15.y and 6.1.y yet, newer stable branches: a user upgrading from 5.4.y would lose the fix" drafts.flat &&
+	grep -q "This is not in 5.15.y yet, a newer stable branch: a user upgrading from 5.10.y" drafts.flat &&
+	grep -q "(queued for 6.1 as 03/03)" drafts.mbox &&
+	grep -q "it needs a manual backport" drafts.flat &&
+	grep -q "^Not in a newer stable branch yet (lost on upgrade):" drafts.mbox &&
+	test $(grep -c "^Subject: Re: \[PATCH 6.1" drafts.mbox) = 0
+'
 test_expect_success 'without --since nothing is open any more (the deadlines passed): exit 0' '
 	"$FIXSCAN" review --repo multi/kernel --all-open >none.txt 2>none.err &&
 	grep -q "no open stable review thread" none.err
