@@ -549,8 +549,26 @@ static void missing_in_newer(struct cross *x, size_t ri, size_t pi, fs_cid u,
 	}
 }
 
+/* Whether each branch is maintained as of review RI's thread, and its
+ * last release then: once per review, not per patch. */
+struct maint {
+	bool *on;
+	const char **last;
+};
+
+static void maint_of(struct cross *x, size_t ri, struct maint *m)
+{
+	size_t b;
+
+	m->on = g_new0(bool, x->nbranches + 1);
+	m->last = g_new0(const char *, x->nbranches + 1);
+	for (b = 0; b < x->nbranches; b++)
+		m->on[b] = fs_cross_branch_cmp(x->branches[b], x->v[ri]->branch) > 0 &&
+			   maintained(x, x->branches[b], x->v[ri]->thread_time, &m->last[b]);
+}
+
 /* The missing-in-newer findings of patch PI of review RI. */
-static void check_newer(struct cross *x, size_t ri, size_t pi)
+static void check_newer(struct cross *x, size_t ri, size_t pi, const struct maint *m)
 {
 	const struct fs_review *r = x->v[ri];
 	const struct xpatch *xp = &x->p[ri][pi];
@@ -559,19 +577,18 @@ static void check_newer(struct cross *x, size_t ri, size_t pi)
 	if (!xp->nups || !r->branch)
 		return;
 	for (b = 0; b < x->nbranches; b++) {
-		const char *y = x->branches[b], *last;
+		const char *y = x->branches[b];
 		bool has = false, needed = false;
 
-		if (fs_cross_branch_cmp(y, r->branch) <= 0)
-			continue;
-		if (!maintained(x, y, r->thread_time, &last))
+		/* Only newer branches, and only maintained ones. */
+		if (!m->on[b])
 			continue;
 		for (u = 0; u < xp->nups && !has; u++)
 			has = has_or_queues(x, xp->ups[u], y);
 		for (u = 0; u < xp->nups && !has && !needed; u++)
 			needed = needed_in(x, xp->ups[u], y);
 		if (!has && needed)
-			missing_in_newer(x, ri, pi, xp->ups[0], y, last);
+			missing_in_newer(x, ri, pi, xp->ups[0], y, m->last[b]);
 	}
 }
 
@@ -816,14 +833,21 @@ int fs_cross_apply(struct fs_review **v, size_t n, const struct fs_cross_opts *o
 
 	cross_init(&x, v, n, o);
 	for (i = 0; i < n; i++) {
+		struct maint m;
+
+		if (!v[i]->branch)
+			continue;
+		maint_of(&x, i, &m);
 		for (k = 0; k < v[i]->npatches; k++) {
 			struct fs_findings *fs = &v[i]->patches[k].findings;
 			n0 = fs->n;
 			for (f = 0; f < n0; f++)
 				if (fs->v[f].kind == FS_FIND_FIX_MISSING && !fs->v[f].ignored)
 					check_fix(&x, i, &fs->v[f]);
-			check_newer(&x, i, k);
+			check_newer(&x, i, k, &m);
 		}
+		g_free(m.on);
+		g_free(m.last);
 	}
 	for (i = 0; i < n; i++)
 		recount(v[i]);
