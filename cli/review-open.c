@@ -72,8 +72,15 @@ static void review_open(struct cli_ctx *c, struct fs_thread **threads, size_t nt
 			if (!s->npatches || !fs_cross_is_open(s, now, since))
 				continue;
 			if (fs_review_run(&r, s, c->idx, c->store, &c->ropts, &one) < 0) {
-				cli_error(&one);
-				*trouble = true;
+				/* A branch the clone does not have (4.19 not
+				 * fetched) is the user's choice: said, not
+				 * trouble, as digest does. */
+				if (one.code == FS_ENOTFOUND) {
+					cli_note("not reviewed: %s", one.message);
+				} else {
+					cli_error(&one);
+					*trouble = true;
+				}
 				continue;
 			}
 			cli_clone_age_notice(c, r, &said);

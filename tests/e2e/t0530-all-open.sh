@@ -8,7 +8,22 @@
 . "$SRC/tests/e2e/lib-notmuch.sh"
 
 python3 "$SRC/scripts/gen-kernel.py" multi "$TRASH/multi" || exit 1
-setup_notmuch "$TRASH/mail" "$TRASH/multi/mail/multi" || exit 1
+# A review of a branch the clone does not have (4.19): noted, not trouble.
+mkdir -p extra/cur
+cat >extra/cur/1.t0530:2,S <<'MAIL'
+From: Greg Kroah-Hartman <gregkh@linuxfoundation.org>
+To: stable@vger.kernel.org
+Subject: [PATCH 4.19 1/1] net: fix a use-after-free in sock_foo()
+Date: Mon, 15 Jan 2024 09:00:01 +0000
+Message-Id: <1705309201.419.01@linuxfoundation.org>
+
+4.19-stable review patch.  If anyone has any objections, please let me know.
+
+------------------
+
+commit 0000000000000000000000000000000000000000 upstream.
+MAIL
+setup_notmuch "$TRASH/mail" "$TRASH/multi/mail/multi" extra || exit 1
 "$FIXSCAN" index --repo multi/kernel >/dev/null || exit 1
 since=$(python3 -c 'import json; print(json.load(open("multi/answers.json"))["since"])')
 
@@ -83,6 +98,7 @@ test_expect_code 1 'review --all-open --json finds the upgrade regressions (exit
 test_expect_success 'one JSON line per open series, the -rc1 superseded, the closed thread left out' '
 	test $(wc -l <open.json) = 4 &&
 	grep -q "5.15.147-rc1: superseded" open.err &&
+	grep -q "not reviewed: branch .linux-4.19.y. .* is not in the kernel repository" open.err &&
 	! grep -q "5.10.185" open.json
 '
 test_expect_success 'missing-in-newer, queued elsewhere, FAILED and the matrix as expected' '
