@@ -38,7 +38,6 @@
  * "[PATCH AUTOSEL 4.5 01/05]", "[PATCH 5.10.y]"), replies included.  This is
  * done on the subjects notmuch returns rather than with a subject:/regex/
  * query, which costs as much and leaks in libnotmuch. */
-#define CANDIDATE_QUERY "subject:PATCH"
 
 static const char usage_text[] =
 	"usage: fixscan digest [options]\n"
@@ -286,55 +285,6 @@ static int mail_digest(struct fs_store **store, struct fs_config *cfg, const cha
 	return rc;
 }
 
-/* The threads of the stable patches among the messages matching
- * CANDIDATE_QUERY since SINCE, as a query "thread:A OR thread:B ...", or
- * NULL in *OUT when there is none. */
-static int default_threads_query(struct fs_store *store, time_t since, char **out,
-				 struct fs_error *err)
-{
-	struct fs_store_messages msgs = { NULL, 0 };
-	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
-	GString *q = g_string_new(NULL);
-	char *query = NULL;
-	size_t i;
-	int rc;
-
-	*out = NULL;
-	if (asprintf(&query, "%s AND date:@%lld..", CANDIDATE_QUERY, (long long)since) < 0) {
-		query = NULL;
-		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
-		goto out;
-	}
-	rc = fs_store_search(store, query, &msgs, err);
-	if (rc < 0)
-		goto out;
-	for (i = 0; i < msgs.n; i++) {
-		const char *subj = msgs.v[i].subject ? msgs.v[i].subject : "";
-		struct fs_series ser;
-		bool stable;
-
-		if (!msgs.v[i].thread_id || g_hash_table_contains(seen, msgs.v[i].thread_id))
-			continue;
-		/* Replies count: a thread with fresh answers is news too,
-		 * and fs_series_parse() looks past "Re:". */
-		if (!fs_series_parse(subj, &ser, NULL))
-			continue;
-		stable = ser.version || ser.autosel;
-		fs_series_clear(&ser);
-		if (!stable)
-			continue;
-		g_hash_table_add(seen, msgs.v[i].thread_id);
-		g_string_append_printf(q, "%sthread:%s", q->len ? " OR " : "", msgs.v[i].thread_id);
-	}
-	if (q->len && !(*out = strdup(q->str)))
-		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
-out:
-	g_hash_table_destroy(seen);
-	fs_store_messages_free(&msgs);
-	g_string_free(q, TRUE);
-	free(query);
-	return rc;
-}
 
 /* ---- the command ------------------------------------------------------- */
 
@@ -505,7 +455,7 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 	/* notmuch's date: range matches the Date header of each message; a
 	 * thread is in when any of its messages is. */
 	if (!base_query) {
-		rc = default_threads_query(ctx.store, since, &query, err);
+		rc = cli_stable_threads_query(ctx.store, since, &query, err);
 	} else if (asprintf(&query, "(%s) AND date:@%lld..", base_query, (long long)since) < 0) {
 		query = NULL;
 		rc = fs_error_set(err, FS_ENOMEM, "out of memory");

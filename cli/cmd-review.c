@@ -470,8 +470,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		return cli_usage_error(argv[0], optind == argc ? "no thread given" :
 					       "give one WHAT (quote a query with spaces)");
 	if (all_open)
-		rc = (query = cli_open_query(now, since)) ? 0 :
-			fs_error_set(err, FS_ENOMEM, "out of memory");
+		rc = 0; /* the query needs the store: below */
 	else if (!strcmp(argv[optind], "-"))
 		rc = stdin_query(&query, err);
 	else
@@ -500,7 +499,10 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 			goto out;
 		}
 	}
-	rc = cli_load_threads(ctx.store, query, &threads, &nthreads, err);
+	if (all_open)
+		rc = cli_open_query(ctx.store, now, since, &query, err);
+	if (rc == 0 && query)
+		rc = cli_load_threads(ctx.store, query, &threads, &nthreads, err);
 	if (rc == 0)
 		rc = cli_ctx_open_index(&ctx, err);
 	if (rc < 0)

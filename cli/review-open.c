@@ -6,6 +6,8 @@
 
 #include <glib.h>
 
+#include "fixscan/mail.h"
+
 #include "cli.h"
 #include "fixscan/crossbranch.h"
 #include "fixscan/notices.h"
@@ -18,13 +20,67 @@
  * that failed to apply months ago still needs its manual backport. */
 #define NOTICE_LOOKBACK (365 * 86400)
 
-char *cli_open_query(time_t now, time_t since)
+/* The messages that may belong to a stable review thread. */
+#define CANDIDATE_QUERY "subject:PATCH"
+
+/* The threads of the stable patches among the messages matching
+ * CANDIDATE_QUERY since SINCE, as a query "thread:A OR thread:B ...", or
+ * NULL in *OUT when there is none. */
+int cli_stable_threads_query(struct fs_store *store, time_t since, char **out,
+				 struct fs_error *err)
+{
+	struct fs_store_messages msgs = { NULL, 0 };
+	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+	GString *q = g_string_new(NULL);
+	char *query = NULL;
+	size_t i;
+	int rc;
+
+	*out = NULL;
+	if (asprintf(&query, "%s AND date:@%lld..", CANDIDATE_QUERY, (long long)since) < 0) {
+		query = NULL;
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = fs_store_search(store, query, &msgs, err);
+	if (rc < 0)
+		goto out;
+	for (i = 0; i < msgs.n; i++) {
+		const char *subj = msgs.v[i].subject ? msgs.v[i].subject : "";
+		struct fs_series ser;
+		bool stable;
+
+		if (!msgs.v[i].thread_id || g_hash_table_contains(seen, msgs.v[i].thread_id))
+			continue;
+		/* Replies count: a thread with fresh answers is news too,
+		 * and fs_series_parse() looks past "Re:". */
+		if (!fs_series_parse(subj, &ser, NULL))
+			continue;
+		stable = ser.version || ser.autosel;
+		fs_series_clear(&ser);
+		if (!stable)
+			continue;
+		g_hash_table_add(seen, msgs.v[i].thread_id);
+		g_string_append_printf(q, "%sthread:%s", q->len ? " OR " : "", msgs.v[i].thread_id);
+	}
+	if (q->len && !(*out = strdup(q->str)))
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+out:
+	g_hash_table_destroy(seen);
+	fs_store_messages_free(&msgs);
+	g_string_free(q, TRUE);
+	free(query);
+	return rc;
+}
+
+int cli_open_query(struct fs_store *store, time_t now, time_t since, char **out,
+		   struct fs_error *err)
 {
 	time_t from = now > OPEN_LOOKBACK ? now - OPEN_LOOKBACK : 0;
 
 	if (since > 0 && since < from)
 		from = since;
-	return g_strdup_printf("subject:PATCH AND date:@%lld..", (long long)from);
+	return cli_stable_threads_query(store, from, out, err);
 }
 
 void cli_open_reviews_clear(struct cli_open_reviews *o)

@@ -15,9 +15,18 @@ struct cli_open_reviews {
 	struct fs_cross_matrix matrix;
 };
 
-/* The notmuch query of the threads that may be open at NOW or arrived
- * since SINCE (0: none).  New string (g_free()). */
-char *cli_open_query(time_t now, time_t since);
+/* The threads of the stable patches (a subject with a kernel version or
+ * AUTOSEL, replies included) among the messages of STORE dated SINCE or
+ * later, as a query "thread:A OR thread:B ...", or NULL in *OUT when
+ * there is none (free()).  Returns 0 or a negative code with ERR set. */
+int cli_stable_threads_query(struct fs_store *store, time_t since, char **out,
+			     struct fs_error *err);
+
+/* Likewise for the threads that may be open at NOW (mail of the last 30
+ * days: a deadline is days after the posting) or arrived since SINCE
+ * (0: none). */
+int cli_open_query(struct fs_store *store, time_t now, time_t since, char **out,
+		   struct fs_error *err);
 
 /* Review the series of THREADS that are open at NOW or arrived since
  * SINCE, leave out those a later review of their branch supersedes, and

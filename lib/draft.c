@@ -362,7 +362,9 @@ static void add_chain_note(GString *s, const struct fs_review_patch *rp,
 	}
 	g_string_append_printf(s, "    which %s %.12s", f->evidence != FS_FEV_REVERT ? "fixes" : "reverts",
 			       prev);
-	if (q)
+	if (q && q->series_index < 0)
+		g_string_append(s, ", queued for this branch already");
+	else if (q)
 		g_string_append_printf(s, ", queued here as %0*d/%0*d", series_width(r),
 				       q->series_index, series_width(r), series_total(r));
 	else if (listed)
