@@ -422,6 +422,39 @@ static void test_window(void **state)
 	free_all();
 }
 
+/* An "added to the 4.4-stable tree" notice of the fix PF: the 4.4
+ * fix-missing becomes fix-queued, asking for nothing. */
+static void test_added_here(void **state)
+{
+	struct thread *ts[] = { &T44, &T46 };
+	struct fs_cross_notice nt[] = {
+		notice(FS_NOTICE_ADDED, "linux-4.4.y", K.pf, "added.pf44@example.org"),
+	};
+	const struct fs_findings *fs;
+	size_t i, missing = 0, queued = 0;
+	char hex[41];
+
+	make_all();
+	apply(ts, 2, SIX_MONTHS, nt, G_N_ELEMENTS(nt), NULL);
+	fs = &T44.r->patches[5].findings;
+	snprintf(hex, sizeof(hex), "%s", id(K.r, K.pf));
+	for (i = 0; i < fs->n; i++) {
+		if (strcmp(fs->v[i].commit, hex))
+			continue;
+		missing += fs->v[i].kind == FS_FIND_FIX_MISSING;
+		if (fs->v[i].kind == FS_FIND_FIX_QUEUED) {
+			queued++;
+			assert_int_equal(fs->v[i].series_index, -1);
+			assert_non_null(strstr(fs->v[i].note, "added.pf44@example.org"));
+			assert_false(fs_finding_is_problem(&fs->v[i]));
+		}
+	}
+	assert_int_equal(missing, 0);
+	assert_int_equal(queued, 1);
+	assert_int_equal(T44.r->counts[FS_FIND_FIX_MISSING], 0);
+	free_all();
+}
+
 /* The -rc2 thread of 4.6 supersedes its -rc1; a lone patch supersedes
  * nothing and is never superseded. */
 static void test_superseded(void **state)
@@ -560,6 +593,7 @@ int main(void)
 		cmocka_unit_test(test_two_threads),
 		cmocka_unit_test(test_lone_patch),
 		cmocka_unit_test(test_window),
+		cmocka_unit_test(test_added_here),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
