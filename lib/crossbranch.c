@@ -413,8 +413,11 @@ static bool in_branch(const struct cross *x, fs_cid c, const char *branch, const
 	size_t n, i;
 
 	if (fs_index_in_branch(x->idx, c, branch, base)) {
+		/* By ancestry: the branch has had it since it forked. */
 		if (release)
-			*release = fs_index_commit_release(x->idx, c);
+			*release = fs_index_commit_is_mainline(x->idx, c) ?
+				   fs_index_branch_fork(x->idx, branch) :
+				   fs_index_commit_release(x->idx, c);
 		return true;
 	}
 	n = fs_index_backports(x->idx, c, bp, 32);

@@ -109,7 +109,8 @@ enum fs_cross_state {
 	FS_CROSS_NONE = 0,   /* not there, and nothing asks for it: "-" */
 	FS_CROSS_QUEUED,     /* in the branch's open thread as NN/MM */
 	FS_CROSS_ADDED,      /* an "added to the stable tree" notice */
-	FS_CROSS_IN,         /* in the branch since RELEASE (or its fork) */
+	FS_CROSS_IN,         /* in the branch since RELEASE: the backport's,
+			      * or the branch's fork release by ancestry */
 	FS_CROSS_MISSING,    /* flagged: missing-in-newer, or a fix-missing */
 	FS_CROSS_FAILED,     /* a FAILED notice for the branch */
 };

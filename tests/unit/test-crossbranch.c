@@ -361,6 +361,12 @@ static void test_two_threads(void **state)
 			assert_int_equal(row->cells[0].state, FS_CROSS_FAILED);
 			assert_int_equal(row->cells[1].state, FS_CROSS_QUEUED);
 			assert_int_equal(row->cells[2].state, FS_CROSS_MISSING);
+		} else if (!strcmp(row->commit, id(K.r, K.p))) {
+			/* P: in 4.10 by ancestry, since its fork */
+			assert_int_equal(row->cells[0].state, FS_CROSS_QUEUED);
+			assert_int_equal(row->cells[1].state, FS_CROSS_MISSING);
+			assert_int_equal(row->cells[2].state, FS_CROSS_IN);
+			assert_string_equal(row->cells[2].release, "v4.10");
 		} else if (!strcmp(row->commit, id(K.r, K.j))) {
 			assert_int_equal(row->cells[1].state, FS_CROSS_ADDED);
 		} else if (!strcmp(row->commit, id(K.r, K.b))) {
