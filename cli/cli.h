@@ -231,6 +231,14 @@ int cli_vulns_open(struct fs_vulns **out, const char *flag, struct fs_config *cf
 /* cli_vulns_open() for C: c->vulns_flag, c->cfg; the result in c->vulns
  * and c->ropts.vulns.  cli_ctx_open_index() calls it first. */
 int cli_ctx_open_vulns(struct cli_ctx *c, struct fs_error *err);
+/* --since WHEN: "1d", "12h", "2w", "30m" (minutes), "@EPOCH",
+ * "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM" (local time), relative to NOW.
+ * Returns 0 or FS_EUSAGE. */
+int cli_parse_since(const char *s, time_t now, time_t *out);
+/* A length of time as git config writes one: "6 months", "6.months",
+ * "180d", "26 weeks", "1 year".  Returns 0 with *OUT in seconds, or
+ * FS_EUSAGE. */
+int cli_parse_duration(const char *s, int64_t *out);
 
 int cmd_review(int argc, char **argv, struct fs_error *err);
 int cmd_parse(int argc, char **argv, struct fs_error *err);

@@ -16,6 +16,8 @@
 #include <glib.h>
 
 #include "cli.h"
+#include "fixscan/crossbranch.h"
+#include "review-open.h"
 #include "fixscan/text.h"
 #include "fixscan/config.h"
 #include "fixscan/digest.h"
@@ -38,7 +40,6 @@
  * "[PATCH AUTOSEL 4.5 01/05]", "[PATCH 5.10.y]"), replies included.  This is
  * done on the subjects notmuch returns rather than with a subject:/regex/
  * query, which costs as much and leaks in libnotmuch. */
-#define CANDIDATE_QUERY "subject:PATCH"
 
 static const char usage_text[] =
 	"usage: fixscan digest [options]\n"
@@ -66,60 +67,6 @@ static const char usage_text[] =
 	"    -h, --help       show this help\n"
 	"\n"
 	"Exit status: 0 no risky patch, 1 risky patches, 2 trouble.\n";
-
-/* --since: "1d", "12h", "2w", "30m" (minutes), "@EPOCH", "YYYY-MM-DD"
- * or "YYYY-MM-DDTHH:MM" (local time).  Returns 0 or FS_EUSAGE. */
-static int parse_since(const char *s, time_t now, time_t *out)
-{
-	char *end;
-	long v, unit;
-	int y, mo, d, h = 0, mi = 0, n = 0;
-	struct tm tm;
-
-	if (*s == '@') {
-		v = strtol(s + 1, &end, 10);
-		if (end == s + 1 || *end)
-			return FS_EUSAGE;
-		*out = v < 0 ? 0 : (time_t)v;
-		return 0;
-	}
-	if (sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &n) == 3) {
-		if (s[n] == 'T' || s[n] == ' ') {
-			int m = 0;
-			if (sscanf(s + n + 1, "%2d:%2d%n", &h, &mi, &m) != 2 || s[n + 1 + m])
-				return FS_EUSAGE;
-		} else if (s[n]) {
-			return FS_EUSAGE;
-		}
-		memset(&tm, 0, sizeof(tm));
-		tm.tm_year = y - 1900;
-		tm.tm_mon = mo - 1;
-		tm.tm_mday = d;
-		tm.tm_hour = h;
-		tm.tm_min = mi;
-		tm.tm_isdst = -1;
-		*out = mktime(&tm);
-		if (*out == (time_t)-1)
-			return FS_EUSAGE;
-		if (*out < 0)
-			*out = 0;
-		return 0;
-	}
-	v = strtol(s, &end, 10);
-	if (end == s || v < 0 || end[0] == 0 || end[1])
-		return FS_EUSAGE;
-	switch (*end) {
-	case 'm': unit = 60; break;
-	case 'h': unit = 3600; break;
-	case 'd': unit = 86400; break;
-	case 'w': unit = 7 * 86400; break;
-	default: return FS_EUSAGE;
-	}
-	/* Further back than 1970 is all of the mail: notmuch takes no
-	 * negative date, and the product could overflow. */
-	*out = v >= now / unit ? 0 : now - v * unit;
-	return 0;
-}
 
 static void format_time(char *buf, size_t n, time_t t)
 {
@@ -354,106 +301,51 @@ static int mail_digest(struct fs_store **store, struct fs_config *cfg, const cha
 	return rc;
 }
 
-/* Whether the message M is the user's own (fs_mentions_is_own_mail():
- * their drafts and sent mail, fixscan's drafts and digest): it makes no
- * thread news. */
-static bool own_mail(const struct fs_store_message *m, const char *const *own)
-{
-	struct fs_patch *p = NULL;
-	bool mine;
-
-	if (fs_mentions_is_draft_file(m->filename) || fs_mentions_is_own_address(m->from, own))
-		return true;
-	if (fs_patch_parse_file(&p, m->filename, NULL) < 0)
-		return false;
-	mine = fs_mentions_is_own_mail(m->filename, p, own);
-	fs_patch_free(p);
-	return mine;
-}
-
-/* The threads of the messages matching BASE (NULL: the stable patches
- * among CANDIDATE_QUERY) since SINCE, as a query "thread:A OR thread:B
- * ...", or NULL in *OUT when there is none.  The user's own mail (OWN)
- * does not count: a day of their drafts makes no old thread new. */
-static int default_threads_query(struct fs_store *store, const char *base, time_t since,
-				 const char *const *own, char **out, struct fs_error *err)
-{
-	struct fs_store_messages msgs = { NULL, 0 };
-	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
-	GString *q = g_string_new(NULL);
-	char *query = NULL;
-	size_t i;
-	int rc;
-
-	*out = NULL;
-	if (asprintf(&query, "(%s) AND date:@%lld..", base ? base : CANDIDATE_QUERY,
-		     (long long)since) < 0) {
-		query = NULL;
-		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
-		goto out;
-	}
-	rc = fs_store_search(store, query, &msgs, err);
-	if (rc < 0)
-		goto out;
-	for (i = 0; i < msgs.n; i++) {
-		const char *subj = msgs.v[i].subject ? msgs.v[i].subject : "";
-		struct fs_series ser;
-		bool stable;
-
-		if (!msgs.v[i].thread_id || g_hash_table_contains(seen, msgs.v[i].thread_id))
-			continue;
-		/* Replies count: a thread with fresh answers is news too,
-		 * and fs_series_parse() looks past "Re:".  A query of the
-		 * user's own picks its threads itself. */
-		if (!base) {
-			if (!fs_series_parse(subj, &ser, NULL))
-				continue;
-			stable = ser.version || ser.autosel;
-			fs_series_clear(&ser);
-			if (!stable)
-				continue;
-		}
-		if (own_mail(&msgs.v[i], own))
-			continue;
-		g_hash_table_add(seen, msgs.v[i].thread_id);
-		g_string_append_printf(q, "%sthread:%s", q->len ? " OR " : "", msgs.v[i].thread_id);
-	}
-	if (q->len && !(*out = strdup(q->str)))
-		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
-out:
-	g_hash_table_destroy(seen);
-	fs_store_messages_free(&msgs);
-	g_string_free(q, TRUE);
-	free(query);
-	return rc;
-}
-
 /* ---- the command ------------------------------------------------------- */
 
 /* Review every series of THREADS into D (a cover alone has nothing to
- * rank) and rank the risky patches.  A series that cannot be reviewed
- * (unknown branch) is listed with the reason, not fatal: the digest is
- * for all the others too. */
+ * rank), add the cross-branch findings of the series judged together
+ * (a superseded -rc left out of that), and rank the risky patches.  A
+ * series that cannot be reviewed (unknown branch) is listed with the
+ * reason, not fatal: the digest is for all the others too. */
 static void review_all(struct fs_digest *d, struct fs_thread **threads, size_t nthreads,
-		       struct fs_index *idx, struct fs_store *store,
-		       const struct fs_review_opts *ropts)
+		       struct cli_ctx *c)
 {
-	size_t i, k;
+	struct fs_review **v = NULL, **cur = NULL;
+	const struct fs_thread_series **vs = NULL;
+	struct fs_error one = FS_ERROR_INIT;
+	size_t i, k, n = 0, ncur = 0;
 
 	for (i = 0; i < nthreads; i++) {
 		for (k = 0; k < fs_thread_count(threads[i]); k++) {
 			const struct fs_thread_series *s = fs_thread_get(threads[i], k);
 			struct fs_review *r = NULL;
-			struct fs_error one = FS_ERROR_INIT;
 
 			if (!s->npatches)
 				continue;
-			if (fs_review_run(&r, s, idx, store, ropts, &one) < 0)
+			fs_error_clear(&one);
+			if (fs_review_run(&r, s, c->idx, c->store, &c->ropts, &one) < 0) {
 				fs_digest_add(d, s, NULL, one.message);
-			else
-				fs_digest_add(d, s, r, NULL);
+				continue;
+			}
+			v = g_renew(struct fs_review *, v, n + 1);
+			vs = g_renew(const struct fs_thread_series *, vs, n + 1);
+			v[n] = r;
+			vs[n++] = s;
 		}
 	}
+	cur = g_new0(struct fs_review *, n + 1);
+	for (i = 0; i < n; i++)
+		if (!fs_cross_superseded(v, n, i))
+			cur[ncur++] = v[i];
+	fs_error_clear(&one);
+	if (ncur && cli_cross_add(c, cur, ncur, NULL, &one) < 0)
+		cli_error(&one);
+	for (i = 0; i < n; i++)
+		fs_digest_add(d, vs[i], v[i], NULL);
+	g_free(cur);
+	g_free(v);
+	g_free(vs);
 	fs_digest_rank(d);
 }
 
@@ -564,7 +456,7 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 		free(base_query);
 		return cli_usage_error(argv[0], "--json and --mail do not go together");
 	}
-	if (parse_since(since_arg, now, &since) < 0) {
+	if (cli_parse_since(since_arg, now, &since) < 0) {
 		free(base_query);
 		return cli_usage_error(argv[0], "cannot read --since '%s' (1d, 12h, 2w, YYYY-MM-DD, @EPOCH)",
 				       since_arg);
@@ -595,8 +487,8 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 		base_query = config_value(ctx.store, ctx.cfg, "fixscan.digestQuery");
 	/* notmuch's date: range matches the Date header of each message; a
 	 * thread is in when any of its messages is. */
-	rc = default_threads_query(ctx.store, base_query, since, ctx.ropts.own_addresses,
-				   &query, err);
+	rc = cli_stable_threads_query(ctx.store, base_query, since, ctx.ropts.own_addresses,
+				      &query, err);
 	if (rc < 0)
 		goto out;
 	if (query) {
@@ -609,7 +501,7 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 		if (rc < 0)
 			goto out;
 	}
-	review_all(&dg, threads, nthreads, ctx.idx, ctx.store, &ctx.ropts);
+	review_all(&dg, threads, nthreads, &ctx);
 	rc = output_digest(&dg, json, mail, since, base_query, now, &ctx.store, ctx.cfg, err);
 	if (rc < 0)
 		goto out;

@@ -19,9 +19,11 @@
 #include "fixscan/review.h"
 #include "fixscan/store.h"
 #include "fixscan/thread.h"
+#include "review-open.h"
 
 static const char usage_text[] =
 	"usage: fixscan review [options] WHAT\n"
+	"       fixscan review --all-open [--since WHEN] [options]\n"
 	"\n"
 	"Review every patch of a stable review thread in the notmuch store\n"
 	"against the kernel repository. WHAT is a Message-Id (with or without\n"
@@ -34,6 +36,12 @@ static const char usage_text[] =
 	"                     the mails)\n"
 	"    --json           one JSON object per series, one per line\n"
 	"    --all            list every patch, also those without findings\n"
+	"    --all-open       review every open stable review thread together\n"
+	"                     (deadline not passed), with the cross-branch\n"
+	"                     findings (missing-in-newer, fixes queued in other\n"
+	"                     branches, FAILED notices) and a matrix on top\n"
+	"    --since WHEN     with --all-open, also the threads that arrived\n"
+	"                     since WHEN (1d, 12h, 2w, YYYY-MM-DD, @EPOCH)\n"
 	"    -v, --verbose    also how each commit was found ([prefix]: by an\n"
 	"                     abbreviated id; [stable id]) and fix chains\n"
 	"    --short          one line per flagged patch, most serious first\n"
@@ -381,6 +389,54 @@ static size_t review_threads(struct cli_ctx *c, struct fs_thread **threads, size
 	return reviewed;
 }
 
+/* --all-open: review the open series of THREADS together (review-open.c),
+ * print the matrix, then each report, and add the drafts to DL. */
+static int review_all_open(struct cli_ctx *c, struct fs_thread **threads, size_t nthreads,
+			   FILE *out, const struct fs_report_opts *popts, bool json,
+			   struct fs_drafts *dl, const struct fs_identity *me, bool json_drafts,
+			   time_t now, time_t since, bool *problems, bool *trouble,
+			   struct fs_error *err)
+{
+	struct cli_open_reviews o;
+	size_t i;
+	int rc;
+
+	rc = cli_open_reviews(c, threads, nthreads, now, since, &o, trouble, err);
+	if (rc == 0 && !o.n)
+		cli_note("no open stable review thread%s", since ? " and none arrived since --since" : "");
+	if (rc == 0 && o.n && !json && popts->mode != FS_REPORT_QUIET) {
+		fprintf(out, "open reviews:");
+		for (i = 0; i < o.n; i++)
+			fprintf(out, "%s %s (%s)", i ? "," : "",
+				o.v[i]->series->release ? o.v[i]->series->release : "a lone patch",
+				o.v[i]->branch);
+		fputc('\n', out);
+		fs_cross_matrix_text(out, &o.matrix);
+	}
+	for (i = 0; rc == 0 && i < o.n; i++) {
+		struct fs_review *r = o.v[i];
+		struct fs_error one = FS_ERROR_INIT;
+		size_t first = dl->n;
+
+		if (me && fs_drafts_build_opts(dl, r, me, &c->draft_opts, &one) < 0) {
+			cli_error(&one);
+			*trouble = true;
+		}
+		if (!json && popts->mode != FS_REPORT_QUIET)
+			fputc('\n', out);
+		if (json) {
+			if (print_json(out, r, json_drafts ? dl : NULL, first) < 0)
+				*trouble = true;
+		} else if (print_text(out, r, popts) < 0) {
+			*trouble = true;
+		}
+		if (r->problems)
+			*problems = true;
+	}
+	cli_open_reviews_clear(&o);
+	return rc;
+}
+
 int cmd_review(int argc, char **argv, struct fs_error *err)
 {
 	static const struct option options[] = {
@@ -389,6 +445,8 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		{ "base", required_argument, NULL, 'B' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "all", no_argument, NULL, 'a' },
+		{ "all-open", no_argument, NULL, 'o' },
+		{ "since", required_argument, NULL, 'S' },
 		{ "ignore", required_argument, NULL, 'i' },
 		{ "no-reports", no_argument, NULL, 'R' },
 		{ "no-update", no_argument, NULL, 'N' },
@@ -419,7 +477,9 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	struct fs_identity me = FS_IDENTITY_INIT;
 	struct fs_drafts dl = FS_DRAFTS_INIT;
 	char *drafts_dir = NULL;
-	time_t now = time(NULL);
+	time_t now = time(NULL), since = 0;
+	bool all_open = false;
+	const char *since_arg = NULL;
 
 	cli_ctx_init(&ctx);
 	opterr = 0;
@@ -431,6 +491,8 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		case 'B': ctx.ropts.base = optarg; break;
 		case 'j': json = 1; break;
 		case 'a': popts.all = true; break;
+		case 'o': all_open = true; break;
+		case 'S': since_arg = optarg; break;
 		case 'i': ctx.ignore_flag = optarg; break;
 		case 'R': ctx.ropts.no_reports = true; break;
 		case 'N': ctx.iopts.no_update = true; break;
@@ -459,10 +521,18 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 			return cli_usage_error(argv[0], "unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind != argc - 1)
+	if (since_arg && (!all_open || cli_parse_since(since_arg, now, &since) < 0))
+		return cli_usage_error(argv[0], all_open ?
+				       "cannot read --since '%s' (1d, 12h, 2w, YYYY-MM-DD, @EPOCH)" :
+				       "--since '%s' goes with --all-open", since_arg);
+	if (all_open && optind != argc)
+		return cli_usage_error(argv[0], "--all-open takes no WHAT");
+	if (!all_open && optind != argc - 1)
 		return cli_usage_error(argv[0], optind == argc ? "no thread given" :
 					       "give one WHAT (quote a query with spaces)");
-	if (!strcmp(argv[optind], "-"))
+	if (all_open)
+		rc = 0; /* the query needs the store: below */
+	else if (!strcmp(argv[optind], "-"))
 		rc = stdin_query(&query, err);
 	else
 		rc = (query = what_to_query(argv[optind], &msgid)) ? 0 :
@@ -492,7 +562,10 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 			goto out;
 		}
 	}
-	rc = cli_load_threads(ctx.store, query, &threads, &nthreads, err);
+	if (all_open)
+		rc = cli_open_query(ctx.store, now, since, &query, err);
+	if (rc == 0 && query)
+		rc = cli_load_threads(ctx.store, query, &threads, &nthreads, err);
 	if (rc == 0)
 		rc = cli_ctx_open_index(&ctx, err);
 	if (rc < 0)
@@ -500,9 +573,18 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	/* With --dry-run standard output is the mbox of the drafts alone
 	 * (mutt -f opens it); the report goes to standard error.  With
 	 * --json too, the drafts go into the JSON on standard output. */
-	reviewed = review_threads(&ctx, threads, nthreads, dry_run && !json ? stderr : stdout,
-				  &popts, json, &dl, drafts ? &me : NULL, dry_run && json,
-				  &problems, &trouble);
+	if (all_open) {
+		rc = review_all_open(&ctx, threads, nthreads, dry_run && !json ? stderr : stdout,
+				     &popts, json, &dl, drafts ? &me : NULL, dry_run && json,
+				     now, since, &problems, &trouble, err);
+		if (rc < 0)
+			goto out;
+		reviewed = 1; /* none open is no error */
+	} else {
+		reviewed = review_threads(&ctx, threads, nthreads, dry_run && !json ? stderr : stdout,
+					  &popts, json, &dl, drafts ? &me : NULL, dry_run && json,
+					  &problems, &trouble);
+	}
 	if (!reviewed && !trouble) {
 		if (msgid && !message_known(ctx.store, msgid))
 			rc = fs_error_set(err, FS_ENOTFOUND,

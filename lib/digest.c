@@ -18,6 +18,7 @@ int fs_digest_kind_weight(enum fs_finding_kind k)
 {
 	switch (k) {
 	case FS_FIND_FIX_MISSING:       return 16;
+	case FS_FIND_MISSING_IN_NEWER:  return 16;
 	case FS_FIND_REVERTED_UPSTREAM: return 16;
 	case FS_FIND_REGRESSION_REPORT: return 8;
 	case FS_FIND_REVERTED_IN_STABLE: return 8;

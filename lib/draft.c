@@ -466,7 +466,9 @@ static void add_chain_note(GString *s, const struct fs_review_patch *rp,
 	}
 	g_string_append_printf(s, "    which %s %.12s", f->evidence != FS_FEV_REVERT ? "fixes" : "reverts",
 			       prev);
-	if (q)
+	if (q && q->series_index < 0)
+		g_string_append(s, ", queued for this branch already");
+	else if (q)
 		g_string_append_printf(s, ", queued here as %0*d/%0*d", series_width(r),
 				       q->series_index, series_width(r), series_total(r));
 	else if (listed)
@@ -502,11 +504,79 @@ static void add_commit_item(GString *s, const struct fs_finding *f)
 	g_free(rel);
 }
 
+/* "4.5" of "linux-4.5.y", for people. */
+static char *short_branch_name(const char *b)
+{
+	size_t n = b ? strlen(b) : 0;
+
+	if (n > 8 && !strncmp(b, "linux-", 6) && !strcmp(b + n - 2, ".y"))
+		return g_strndup(b + 6, n - 8);
+	return fs_draft_clean_line(b);
+}
+
+/* review --all-open on a fix-missing: where else it is queued, and a
+ * FAILED notice.  *ELSEWHERE gets the first other branch ("6.1"). */
+static void add_cross_note(GString *s, const struct fs_finding *f, char **elsewhere, bool *failed)
+{
+	size_t i;
+
+	for (i = 0; i < f->nqueued_elsewhere; i++) {
+		const struct fs_finding_queued *q = &f->queued_elsewhere[i];
+		char *b = short_branch_name(q->branch);
+
+		if (q->index >= 0)
+			g_string_append_printf(s, "    (queued for %s as %02d/%02d)\n", b, q->index, q->total);
+		else
+			g_string_append_printf(s, "    (queued for %s)\n", b);
+		if (!*elsewhere)
+			*elsewhere = g_strdup(b);
+		g_free(b);
+	}
+	if (f->failed_to_apply) {
+		char *date = fs_draft_clean_line(f->failed_date);
+		g_string_append_printf(s, "    (FAILED to apply to this branch%s%s)\n", *date ? ", notice of " : "",
+				       date);
+		g_free(date);
+		*failed = true;
+	}
+}
+
+/* review --all-open: the newer stable branches that lack the patch. */
+static void para_missing_in_newer(GString *s, const struct fs_review *r,
+				  const struct fs_review_patch *rp)
+{
+	GString *list = g_string_new(NULL);
+	size_t i, n = 0, total = 0;
+	char *here = short_branch_name(r->branch);
+
+	for (i = 0; i < rp->findings.n; i++)
+		total += rp->findings.v[i].kind == FS_FIND_MISSING_IN_NEWER && is_shown(&rp->findings.v[i]);
+	for (i = 0; i < rp->findings.n; i++) {
+		const struct fs_finding *f = &rp->findings.v[i];
+		char *b;
+
+		if (f->kind != FS_FIND_MISSING_IN_NEWER || !is_shown(f))
+			continue;
+		b = short_branch_name(f->newer_branch);
+		if (n)
+			g_string_append(list, n + 1 == total ? " and " : ", ");
+		g_string_append_printf(list, "%s.y", b);
+		g_free(b);
+		n++;
+	}
+	if (n)
+		add_paraf(s, "This is not in %s yet, %s: a user upgrading from %s.y would lose the fix. Please queue it there too, or drop it here until it is.",
+			  list->str, n == 1 ? "a newer stable branch" : "newer stable branches", here);
+	g_string_free(list, TRUE);
+	g_free(here);
+}
+
 static void para_fix_missing(GString *s, const struct fs_review *r,
 			     const struct fs_review_patch *rp)
 {
 	size_t i, n = 0;
-	bool subject_only = false;
+	bool subject_only = false, failed = false;
+	char *elsewhere = NULL;
 
 	for (i = 0; i < rp->findings.n; i++)
 		n += rp->findings.v[i].kind == FS_FIND_FIX_MISSING && is_shown(&rp->findings.v[i]);
@@ -533,21 +603,35 @@ static void para_fix_missing(GString *s, const struct fs_review *r,
 		add_chain_note(s, rp, f, r);
 		if (f->evidence == FS_FEV_CVE)
 			g_string_append(s, "    (no Fixes: tag: its CVE record names this commit as the cause)\n");
+		add_cross_note(s, f, &elsewhere, &failed);
 		if (f->evidence == FS_FEV_SUBJECT)
 			subject_only = true;
 	}
 	g_string_append_c(s, '\n');
 	if (subject_only)
 		add_para(s, "(One of these names its target only by subject in its Fixes: tag, so it is worth a second look.)");
-	add_para(s, n == 1 ? "Please queue it as well." : "Please queue them as well.");
+	if (failed)
+		add_para(s, n == 1 ?
+			 "It did not apply to this branch when it was tagged for stable (the FAILED notice above), so it needs a manual backport: please queue one, or drop this patch until there is one." :
+			 "At least one of them did not apply to this branch when it was tagged for stable (the FAILED notice above), so it needs a manual backport: please queue one, or drop this patch until there is one.");
+	if (elsewhere && !failed)
+		add_paraf(s, "%s, as %s does.", n == 1 ? "Please queue it as well" : "Please queue them as well",
+			  elsewhere);
+	else if (!failed)
+		add_para(s, n == 1 ? "Please queue it as well." : "Please queue them as well.");
+	g_free(elsewhere);
 }
 
 static void para_fix_queued(GString *s, const struct fs_review *r, const struct fs_finding *f)
 {
 	char *ref = commit_ref(f->commit, f->subject);
 
-	add_paraf(s, "Its follow-up fix %s is queued as %0*d/%0*d, so that one is covered.",
-		  ref, series_width(r), f->series_index, series_width(r), series_total(r));
+	if (f->series_index < 0)
+		add_paraf(s, "Its follow-up fix %s is queued for this branch already, so that one is covered.",
+			  ref);
+	else
+		add_paraf(s, "Its follow-up fix %s is queued as %0*d/%0*d, so that one is covered.",
+			  ref, series_width(r), f->series_index, series_width(r), series_total(r));
 	g_free(ref);
 }
 
@@ -785,8 +869,8 @@ static void para_objection(GString *s, const struct fs_finding *f)
 
 /* The order of the paragraphs: what to act on first. */
 static const enum fs_finding_kind patch_order[] = {
-	FS_FIND_FIX_MISSING, FS_FIND_DEP_MISSING, FS_FIND_REVERTED_UPSTREAM,
-	FS_FIND_ALREADY_APPLIED, FS_FIND_DUPLICATE_IN_SERIES, FS_FIND_REGRESSION_REPORT,
+	FS_FIND_FIX_MISSING, FS_FIND_MISSING_IN_NEWER, FS_FIND_DEP_MISSING,
+	FS_FIND_REVERTED_UPSTREAM, FS_FIND_ALREADY_APPLIED, FS_FIND_DUPLICATE_IN_SERIES, FS_FIND_REGRESSION_REPORT,
 	FS_FIND_REVERTED_IN_STABLE, FS_FIND_OBJECTION,
 	FS_FIND_FIXES_TAG_MISMATCH, FS_FIND_TARGET_ABSENT, FS_FIND_REVERTS_STABLE,
 	FS_FIND_UNKNOWN_UPSTREAM, FS_FIND_NO_UPSTREAM, FS_FIND_FIX_QUEUED,
@@ -833,6 +917,10 @@ static char *patch_findings(const struct fs_review *r, const struct fs_review_pa
 
 		if (kind == FS_FIND_FIX_MISSING) {
 			para_fix_missing(s, r, rp);
+			continue;
+		}
+		if (kind == FS_FIND_MISSING_IN_NEWER) {
+			para_missing_in_newer(s, r, rp);
 			continue;
 		}
 		/* A fix that is there already is worth a line only when
@@ -886,10 +974,11 @@ char *fs_draft_patch_body(const struct fs_review *r, const struct fs_review_patc
 
 /* ---- the summary ---------------------------------------------------------- */
 
-enum group { G_FIXES, G_DUPLICATES, G_REVERTED, G_STABLE_REVERTED, G_REPORTS, G_OTHER, G_NONE };
+enum group { G_FIXES, G_NEWER, G_DUPLICATES, G_REVERTED, G_STABLE_REVERTED, G_REPORTS, G_OTHER, G_NONE };
 
 static const char *const group_title[] = {
 	"Fixes to add:",
+	"Not in a newer stable branch yet (lost on upgrade):",
 	"Likely duplicates:",
 	"Reverted upstream:",
 	"Reverted in another stable branch (worth asking why):",
@@ -910,6 +999,8 @@ static enum group group_of(const struct fs_finding *f)
 		 * is only here for a commit not queued, or that names an id
 		 * nobody can find, is a note on that patch. */
 		return f->cause == FS_CAUSE_STABLE_DEP_OF || f->unresolved ? G_OTHER : G_FIXES;
+	case FS_FIND_MISSING_IN_NEWER:
+		return G_NEWER;
 	case FS_FIND_ALREADY_APPLIED:
 	case FS_FIND_DUPLICATE_IN_SERIES:
 		return G_DUPLICATES;
@@ -991,6 +1082,13 @@ static char *summary_item(const struct fs_review *r, const struct fs_finding *f)
 		t = g_strdup_printf("%s a commit %s does not have: %s",
 				    f->cause == FS_CAUSE_REVERT_TARGET ? "reverts" : "fixes", branch, ref);
 		break;
+	case FS_FIND_MISSING_IN_NEWER: {
+		char *b = short_branch_name(f->newer_branch);
+
+		t = g_strdup_printf("not in %s.y yet", b);
+		g_free(b);
+		break;
+	}
 	case FS_FIND_DUPLICATE_IN_SERIES:
 		t = g_strdup_printf("%s again, as %0*d/%0*d", ref, series_width(r),
 				    f->series_index, series_width(r), series_total(r));

@@ -24,6 +24,7 @@ static const char *const kind_names[FS_FIND_KIND_COUNT] = {
 	[FS_FIND_OBJECTION] = "objection",
 	[FS_FIND_REVERTED_IN_STABLE] = "reverted-in-stable",
 	[FS_FIND_DUPLICATE_IN_SERIES] = "duplicate-in-series",
+	[FS_FIND_MISSING_IN_NEWER] = "missing-in-newer",
 };
 
 static const char *const cause_names[FS_CAUSE_COUNT] = {
@@ -134,6 +135,17 @@ static void finding_clear(struct fs_finding *f)
 	free(f->date);
 	free(f->note);
 	free(f->ignored);
+	free(f->newer_branch);
+	free(f->newer_release);
+	free(f->newer_last_release);
+	for (size_t i = 0; i < f->nqueued_elsewhere; i++) {
+		free(f->queued_elsewhere[i].branch);
+		free(f->queued_elsewhere[i].release);
+		free(f->queued_elsewhere[i].message_id);
+	}
+	free(f->queued_elsewhere);
+	free(f->failed_message_id);
+	free(f->failed_date);
 }
 
 void fs_findings_clear(struct fs_findings *f)

@@ -5,6 +5,7 @@
 
 #include <glib.h>
 
+#include "fixscan/crossbranch.h"
 #include "fixscan/json.h"
 #include "fixscan/report.h"
 #include "fixscan/text.h"
@@ -16,6 +17,7 @@ static const char *kind_color(enum fs_finding_kind k)
 	case FS_FIND_REVERTED_UPSTREAM:
 	case FS_FIND_REGRESSION_REPORT:
 	case FS_FIND_REVERTED_IN_STABLE:
+	case FS_FIND_MISSING_IN_NEWER:
 		return "\033[1;31m";
 	case FS_FIND_DUPLICATE_IN_SERIES:
 	case FS_FIND_ALREADY_APPLIED:
@@ -91,6 +93,8 @@ static void add_number(GString *s, const struct fs_review *r, int nn)
 
 /* ---- one finding ------------------------------------------------------- */
 
+static void cross_text(GString *s, const struct fs_finding *f);
+
 static void add_commit(GString *s, const char *hex, const char *subject)
 {
 	g_string_append_printf(s, " %.12s", hex);
@@ -135,8 +139,18 @@ static void add_commit_kind(GString *s, const struct fs_review *r, const struct 
 					       rel ? "in " : "", rel ? rel : "(unreleased)", r->branch);
 		break;
 	case FS_FIND_FIX_QUEUED:
+		if (f->series_index < 0 && f->note) {
+			g_string_append_printf(s, " is %s", f->note);
+			break;
+		}
 		g_string_append(s, " is queued as ");
 		add_number(s, r, f->series_index);
+		break;
+	case FS_FIND_MISSING_IN_NEWER:
+		if (rel)
+			g_string_append_printf(s, " in %s", rel);
+		if (f->note)
+			g_string_append_printf(s, ": %s", f->note);
 		break;
 	case FS_FIND_FIX_PRESENT:
 		if (f->stable_commit)
@@ -194,6 +208,7 @@ char *fs_report_finding_line(const struct fs_review *r, const struct fs_finding 
 		return g_string_free(s, FALSE);
 	default:
 		add_commit_kind(s, r, f);
+		cross_text(s, f);
 		break;
 	}
 	add_evidence(s, f, verbose);
@@ -205,20 +220,48 @@ char *fs_report_finding_line(const struct fs_review *r, const struct fs_finding 
 	return g_string_free(s, FALSE);
 }
 
+/* What the other open threads and the notices say of a fix-missing:
+ * "; queued for 4.5 as 07/31", "; FAILED to apply to linux-4.4.y". */
+static void cross_text(GString *s, const struct fs_finding *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nqueued_elsewhere; i++) {
+		const struct fs_finding_queued *q = &f->queued_elsewhere[i];
+		const char *b = q->branch;
+		int w = q->total >= 100 ? 3 : 2;
+
+		if (!strncmp(b, "linux-", 6) && strlen(b) > 8)
+			g_string_append_printf(s, "%s queued for %.*s", i ? "," : ";",
+					       (int)strlen(b) - 8, b + 6);
+		else
+			g_string_append_printf(s, "%s queued for %s", i ? "," : ";", b);
+		if (q->index >= 0)
+			g_string_append_printf(s, " as %0*d/%0*d", w, q->index, w, q->total);
+		else
+			g_string_append(s, " (added notice)");
+	}
+	if (f->failed_to_apply)
+		g_string_append_printf(s, "; FAILED to apply to this branch%s%s: needs a manual backport",
+				       f->failed_date ? ", notice of " : "",
+				       f->failed_date ? f->failed_date : "");
+}
+
 /* ---- the text report ---------------------------------------------------- */
 
 int fs_report_rank(const struct fs_finding *f)
 {
 	/* The order of the kinds: act, then reports, then notes. */
 	static const enum fs_finding_kind order[] = {
-		FS_FIND_FIX_MISSING, FS_FIND_REVERTED_UPSTREAM, FS_FIND_ALREADY_APPLIED,
+		FS_FIND_FIX_MISSING, FS_FIND_MISSING_IN_NEWER, FS_FIND_REVERTED_UPSTREAM,
+		FS_FIND_ALREADY_APPLIED,
 		FS_FIND_DUPLICATE_IN_SERIES, FS_FIND_DEP_MISSING, FS_FIND_REVERTED_IN_STABLE,
 		FS_FIND_REGRESSION_REPORT, FS_FIND_OBJECTION,
 		FS_FIND_TARGET_ABSENT, FS_FIND_REVERTS_STABLE, FS_FIND_FIXES_TAG_MISMATCH,
 		FS_FIND_UNKNOWN_UPSTREAM, FS_FIND_NO_UPSTREAM, FS_FIND_FIX_QUEUED,
 		FS_FIND_FIX_PRESENT,
 	};
-	const int notes = 8, n = (int)(sizeof(order) / sizeof(order[0]));
+	const int notes = 9, n = (int)(sizeof(order) / sizeof(order[0]));
 	int i;
 
 	for (i = 0; i < n && order[i] != f->kind; i++)
@@ -481,6 +524,36 @@ static void json_cves(struct fs_json *b, char *const *cves, size_t n)
 	fs_json_end_array(b);
 }
 
+/* The fields the crossbranch module fills (review --all-open). */
+static void json_cross_finding(struct fs_json *b, const struct fs_finding *f)
+{
+	size_t i;
+
+	if (f->kind == FS_FIND_MISSING_IN_NEWER) {
+		fs_json_str(b, "newer_branch", f->newer_branch);
+		fs_json_bool(b, "newer_thread", f->newer_thread);
+		fs_json_str(b, "newer_release", f->newer_release);
+		fs_json_str(b, "newer_last_release", f->newer_last_release);
+	}
+	if (f->kind != FS_FIND_FIX_MISSING)
+		return;
+	fs_json_member(b, "queued_elsewhere");
+	fs_json_begin_array(b);
+	for (i = 0; i < f->nqueued_elsewhere; i++) {
+		const struct fs_finding_queued *q = &f->queued_elsewhere[i];
+		fs_json_begin_object(b);
+		fs_json_str(b, "branch", q->branch);
+		fs_json_str(b, "release", q->release);
+		fs_json_int(b, "index", q->index);
+		fs_json_str(b, "message_id", q->message_id);
+		fs_json_end_object(b);
+	}
+	fs_json_end_array(b);
+	fs_json_bool(b, "failed_to_apply", f->failed_to_apply);
+	fs_json_str(b, "failed_message_id", f->failed_message_id);
+	fs_json_str(b, "failed_date", f->failed_date);
+}
+
 static void json_finding(struct fs_json *b, const struct fs_finding *f)
 {
 	size_t i;
@@ -512,6 +585,7 @@ static void json_finding(struct fs_json *b, const struct fs_finding *f)
 	fs_json_str(b, "reapplied_release", f->reapplied_release);
 	fs_json_str(b, "reason", f->reason);
 	json_cves(b, f->cves, f->ncves);
+	json_cross_finding(b, f);
 	fs_json_end_object(b);
 }
 
@@ -572,6 +646,10 @@ int fs_report_json(FILE *out, const struct fs_review *r)
 	fs_json_member(b, "ignored");
 	fs_json_add_int(b, (gint64)r->ignored);
 	fs_json_end_object(b);
+	if (r->matrix) {
+		fs_json_member(b, "matrix");
+		fs_cross_matrix_json(b, r->matrix);
+	}
 	fs_json_end_object(b);
 	rc = fs_json_print_line(b, out);
 	fs_json_free(b);

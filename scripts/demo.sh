@@ -1,6 +1,8 @@
 #!/bin/sh
 # make demo: build the sample kernel repository and mail store under DIR,
-# then run the review of the sample 4.4 review thread.
+# then run the review of the sample 4.4 review thread; then build the
+# multi-branch sample (its own repository and store under DIR/multi) and
+# review its open threads of four branches together.
 #
 # usage: scripts/demo.sh FIXSCAN DIR
 set -eu
@@ -60,6 +62,31 @@ echo
 cat "$summary"
 echo
 echo "demo: open $dir/mail/Drafts in mutt (set postponed) to edit and send them"
+
+# The multi-branch sample: a repository of five stable branches and the
+# review threads of four of them posted the same day, with a FAILED and an
+# "added to the stable tree" notice, in a store of its own.
+multi=$dir/multi
+python3 "$top/scripts/gen-kernel.py" multi "$multi"
+cat >"$multi/notmuch-config" <<CONF
+[database]
+path=$multi/mail
+[user]
+name=Rita Reviewer
+primary_email=rita@example.org
+[new]
+tags=unread;inbox;
+CONF
+NOTMUCH_CONFIG="$multi/notmuch-config" notmuch new --quiet
+NOTMUCH_CONFIG="$multi/notmuch-config" "$fixscan" index --repo "$multi/kernel" >/dev/null
+echo
+echo "demo: fixscan review --all-open --since 2024-01-12: the 5.4, 5.10, 5.15 and 6.1 reviews together"
+echo
+set +e
+NOTMUCH_CONFIG="$multi/notmuch-config" "$fixscan" review --repo "$multi/kernel" --all-open --since 2024-01-12
+rc=$?
+set -e
+[ "$rc" -le 1 ] || exit 1
 env="NOTMUCH_CONFIG=$dir/notmuch-config XDG_CACHE_HOME=$dir/cache XDG_CONFIG_HOME=$dir/config XDG_STATE_HOME=$dir/state GIT_CONFIG_GLOBAL=$dir/gitconfig"
 cat <<NEXT
 
@@ -69,4 +96,8 @@ demo: to go on with the demo's mail store and repository, run for example:
   $env $fixscan digest --repo $dir/kernel --since 2016-01-01
   $env $fixscan show --repo $dir/kernel \$(git -C $dir/kernel rev-parse HEAD)
   $env $fixscan check --repo $dir/kernel $(grep -l "^Subject: \[PATCH 4.4 03/" "$dir"/mail/review-4.4/cur/*)
+
+and for the multi-branch sample:
+
+  env NOTMUCH_CONFIG=$multi/notmuch-config XDG_CACHE_HOME=$dir/cache $fixscan review --repo $multi/kernel --all-open --since 2024-01-12 --json
 NEXT

@@ -12,6 +12,15 @@
         write just that maildir, directly into OUTDIR.  REPO must be a
         repository built by "sample"; its ids are checked against the spec.
 
+    gen-kernel.py multi DIR
+        Build the multi-branch sample in DIR: a small repository in
+        DIR/kernel (mainline and the stable branches 5.4, 5.8, 5.10, 5.15
+        and 6.1), the review threads of four branches posted the same
+        day with a FAILED and an "added to the stable tree" notice in the
+        maildir DIR/mail/multi, and DIR/answers.json (the commit ids by
+        name and the cross-branch findings expected).  It stands apart
+        from "sample": that one and its answers stay as they are.
+
     gen-kernel.py scale DIR [--mainline N] [--stable M]
         Stream a large history (default 1,300,000 mainline commits and
         40,000 stable backports) into a new repository in DIR.
@@ -3051,6 +3060,245 @@ def cmd_scale(args):
 
 # --------------------------------------------------------------------------
 
+# --------------------------------------------------------------------------
+# multi: several stable branches reviewed together (review --all-open)
+
+MULTI_DAY = 1705312800          # Mon, 15 Jan 2024 10:00:00 +0000
+
+
+def multi_commits():
+    """The history as (name, ref, parent, time, message), in order; the
+    message may name earlier commits as {name}."""
+    d = 86400
+    return [
+        ('base', 'master', None, 1546300800, 'Initial import\n'),
+        ('x54', 'master', 'base', 1574553600, 'Linux 5.4\n'),
+        ('x58', 'master', 'x54', 1596931200, 'Linux 5.8\n'),
+        ('x510', 'master', 'x58', 1607904000, 'Linux 5.10\n'),
+        ('t', 'master', 'x510', 1620000000,
+         'drm/vkms: add the blend helper\n\nA helper for blending planes.\n'),
+        ('x515', 'master', 't', 1635120000, 'Linux 5.15\n'),
+        ('x61', 'master', 'x515', 1670803200, 'Linux 6.1\n'),
+        ('a', 'master', 'x61', 1703000000,
+         'net: fix a use-after-free in sock_foo()\n\nThe socket can be freed while'
+         ' foo still holds it.\n\nCc: stable@vger.kernel.org\n'),
+        ('b', 'master', 'a', 1703100000,
+         'usb: core: fix a leak in usb_bar()\n\nThe buffer is never freed on the'
+         ' error path.\n\nCc: stable@vger.kernel.org\n'),
+        ('c', 'master', 'b', 1703200000,
+         'drm/vkms: fix the blend helper for odd widths\n\nFixes: {t:12} '
+         '("drm/vkms: add the blend helper")\nCc: stable@vger.kernel.org\n'),
+        ('cf', 'master', 'c', 1703300000,
+         'drm/vkms: do not read past the line in the blend fix\n\nFixes: {c:12} '
+         '("drm/vkms: fix the blend helper for odd widths")\nCc: stable@vger.kernel.org\n'),
+        ('dd', 'master', 'cf', 1703400000,
+         'ext4: fix a deadlock in ext4_baz()\n\nTwo locks taken in the wrong order.\n\n'
+         'Cc: stable@vger.kernel.org\n'),
+        ('old', 'master', 'dd', 1703500000,
+         'fs: tidy the baz path\n\nNothing to see.\n'),
+        ('tip', 'master', 'old', 1705400000, 'Merge tag \'fixes\'\n'),
+        # the stable branches, each with its latest release before the reviews
+        ('s54', 'linux-5.4.y', 'x54', 1704326400, 'Linux 5.4.266\n'),
+        ('s58', 'linux-5.8.y', 'x58', 1604102400, 'Linux 5.8.18\n'),
+        ('s510', 'linux-5.10.y', 'x510', 1704326400, 'Linux 5.10.207\n'),
+        ('s515', 'linux-5.15.y', 'x515', 1704326400, 'Linux 5.15.146\n'),
+        ('s61', 'linux-6.1.y', 'x61', 1704326400, 'Linux 6.1.72\n'),
+    ], [('v5.4', 'x54'), ('v5.8', 'x58'), ('v5.10', 'x510'), ('v5.15', 'x515'),
+        ('v6.1', 'x61'), ('v5.4.266', 's54'), ('v5.8.18', 's58'),
+        ('v5.10.207', 's510'), ('v5.15.146', 's515'), ('v6.1.72', 's61')]
+
+
+def multi_repo(repo):
+    commits, tags = multi_commits()
+    new_repo(repo)
+    marks_file = os.path.join(repo, '.git', 'gen-kernel.marks')
+    proc = start_fast_import(repo, ['--export-marks=' + marks_file])
+    mark = {}
+    for n, (name, ref, parent, ts, msg) in enumerate(commits, 1):
+        mark[name] = n
+    ids = {}
+    # Messages name earlier ids: import in two steps where needed.
+    w = proc.stdin
+    for name, ref, parent, ts, msg in commits:
+        if '{' in msg:
+            # flush and read the marks so far
+            finish_fast_import(proc)
+            ids = read_marks(marks_file, mark)
+            proc = start_fast_import(repo, ['--import-marks=' + marks_file,
+                                            '--export-marks=' + marks_file])
+            w = proc.stdin
+            msg = re.sub(r'\{(\w+):12\}', lambda m: ids[m.group(1)][:12], msg)
+        who = b'Dev Eloper <dev@example.org> %d +0000' % ts
+        if parent is None:
+            w.write(b'reset refs/heads/%s\n' % ref.encode())
+        w.write(b'commit refs/heads/%s\nmark :%d\nauthor %s\ncommitter %s\n'
+                % (ref.encode(), mark[name], who, who))
+        w.write(fi_data(msg.encode()))
+        if parent is not None:
+            w.write(b'from :%d\n' % mark[parent])
+        w.write(b'M 644 inline files/%s\n' % name.encode())
+        w.write(fi_data(b'%s\n' % name.encode()))
+        w.write(b'\n')
+    for tag, name in tags:
+        w.write(b'reset refs/tags/%s\nfrom :%d\n\n' % (tag.encode(), mark[name]))
+    finish_fast_import(proc)
+    ids = read_marks(marks_file, mark)
+    os.unlink(marks_file)
+    git(repo, 'reset', '-q', '--hard', 'master')
+    return ids
+
+
+def read_marks(marks_file, mark):
+    by_mark = {}
+    with open(marks_file) as f:
+        for ln in f:
+            m, sha = ln.split()
+            by_mark[int(m[1:])] = sha
+    return {name: by_mark[m] for name, m in mark.items() if m in by_mark}
+
+
+def multi_date(ts):
+    t = time.gmtime(ts)
+    return '%s, %d %s %d %02d:%02d:%02d +0000' % (
+        DAYS[t.tm_wday], t.tm_mday, MONTHS[t.tm_mon - 1], t.tm_year,
+        t.tm_hour, t.tm_min, t.tm_sec)
+
+
+def multi_iso(ts):
+    return time.strftime('%Y-%m-%dT%H:%M+00:00', time.gmtime(ts))
+
+
+SUBJECTS = {
+    'a': 'net: fix a use-after-free in sock_foo()',
+    'b': 'usb: core: fix a leak in usb_bar()',
+    'c': 'drm/vkms: fix the blend helper for odd widths',
+    'cf': 'drm/vkms: do not read past the line in the blend fix',
+    'dd': 'ext4: fix a deadlock in ext4_baz()',
+    'old': 'fs: tidy the baz path',
+}
+
+
+def multi_thread(ids, version, release, ts, names, tag):
+    """A review thread: the cover and one mail per upstream commit."""
+    total = len(names)
+    cover_id = '%d.%s.cover@linuxfoundation.org' % (ts, tag)
+    deadline = ts + 2 * 86400
+    mails = []
+    cover = (
+        'From: Greg Kroah-Hartman <gregkh@linuxfoundation.org>\n'
+        'To: stable@vger.kernel.org\n'
+        'Subject: [PATCH %s 00/%02d] %s review\n'
+        'Date: %s\nMessage-Id: <%s>\n'
+        'X-stable: review\nX-Patchwork-Hint: ignore\n'
+        'X-KernelTest-Branch: linux-%s.y\nX-KernelTest-Version: %s\n'
+        'X-KernelTest-Deadline: %s\n\n'
+        'This is the start of the stable review cycle for the %s release.\n'
+        'There are %d patches in this series, all will be posted as a response\n'
+        'to this one.  If anyone has any issues with these being applied, please\n'
+        'let me know.\n\nResponses should be made by %s.\n'
+        'Anything received after that time might be too late.\n\n'
+        'thanks,\n\ngreg k-h\n'
+        % (version, total, release, multi_date(ts), cover_id, version, release,
+           multi_iso(deadline), release.split('-')[0], total, multi_date(deadline)))
+    mails.append((ts, cover))
+    for n, name in enumerate(names, 1):
+        mid = '%d.%s.%02d@linuxfoundation.org' % (ts, tag, n)
+        body = (
+            'From: Greg Kroah-Hartman <gregkh@linuxfoundation.org>\n'
+            'To: stable@vger.kernel.org\n'
+            'Subject: [PATCH %s %02d/%02d] %s\n'
+            'Date: %s\nMessage-Id: <%s>\nIn-Reply-To: <%s>\nReferences: <%s>\n\n'
+            '%s-stable review patch.  If anyone has any objections, please let me know.\n\n'
+            '------------------\n\nFrom: Dev Eloper <dev@example.org>\n\n'
+            'commit %s upstream.\n\n%s\n'
+            'Signed-off-by: Greg Kroah-Hartman <gregkh@linuxfoundation.org>\n---\n'
+            ' files/%s | 1 +\n 1 file changed, 1 insertion(+)\n'
+            % (version, n, total, SUBJECTS[name], multi_date(ts + n), mid, cover_id,
+               cover_id, version, ids[name], SUBJECTS[name], name))
+        mails.append((ts + n, body))
+    return mails
+
+
+def multi_notices(ids, ts):
+    failed = (
+        'From: <gregkh@linuxfoundation.org>\nTo: dev@example.org,stable@vger.kernel.org\n'
+        'Subject: FAILED: patch "[PATCH] %s" failed to apply to 5.15-stable tree\n'
+        'Date: %s\nMessage-Id: <2024011047-failed-cf@gregkh>\n\n'
+        '\nThe patch below does not apply to the 5.15-stable tree.\n'
+        'If someone wants it applied there, or to any other stable or longterm\n'
+        'tree, then please email the backport, including the original git commit\n'
+        'id to <stable@vger.kernel.org>.\n\n'
+        'To reproduce the conflict and resubmit, you may use the following commands:\n\n'
+        'git fetch https://git.kernel.org/pub/scm/linux/kernel/git/stable/linux.git/ linux-5.15.y\n'
+        'git checkout FETCH_HEAD\ngit cherry-pick -x %s\n'
+        '# <resolve conflicts, build, test, etc.>\n'
+        'git commit -s\ngit send-email --to \'<stable@vger.kernel.org>\' --in-reply-to \'2024011047-failed-cf@gregkh\' --subject-prefix \'PATCH 5.15.y\' HEAD^..\n\n'
+        'Possible dependencies:\n\n\n\nthanks,\n\ngreg k-h\n\n'
+        '------------------ original commit in Linus\'s tree ------------------\n\n'
+        'From %s Mon Sep 17 00:00:00 2001\nFrom: Dev Eloper <dev@example.org>\n'
+        'Date: %s\nSubject: [PATCH] %s\n\n' 'Fixes: %s\n'
+        % (SUBJECTS['cf'], multi_date(ts - 5 * 86400), ids['cf'], ids['cf'],
+           multi_date(1703300000), SUBJECTS['cf'], ids['c'][:12]))
+    added = (
+        'From: <gregkh@linuxfoundation.org>\nTo: dev@example.org\n'
+        'Cc: stable-commits@vger.kernel.org\n'
+        'Subject: Patch "%s" has been added to the 6.1-stable tree\n'
+        'Date: %s\nMessage-Id: <2024011330-added-b@gregkh>\n\n'
+        '\nThis is a note to let you know that I\'ve just added the patch titled\n\n'
+        '    %s\n\nto the 6.1-stable tree which can be found at:\n'
+        '    http://www.kernel.org/git/?p=linux/kernel/git/stable/stable-queue.git;a=summary\n\n'
+        'The filename of the patch is:\n     usb-core-fix-a-leak-in-usb_bar.patch\n'
+        'and it can be found in the queue-6.1 subdirectory.\n\n'
+        'If you, or anyone else, feels it should not be added to the stable tree,\n'
+        'please let <stable@vger.kernel.org> know about it.\n\n\n'
+        'From %s Mon Sep 17 00:00:00 2001\nFrom: Dev Eloper <dev@example.org>\n'
+        'Date: %s\nSubject: %s\n\nThe buffer is never freed on the error path.\n'
+        % (SUBJECTS['b'], multi_date(ts - 2 * 86400), SUBJECTS['b'], ids['b'],
+           multi_date(1703100000), SUBJECTS['b']))
+    return [(ts - 5 * 86400, failed), (ts - 2 * 86400, added)]
+
+
+def cmd_multi(args):
+    ids = multi_repo(os.path.join(args.dir, 'kernel'))
+    day = MULTI_DAY
+    mails = []
+    mails += multi_thread(ids, '5.4', '5.4.267-rc1', day, ['a', 'b', 'dd'], '54')
+    mails += multi_thread(ids, '5.10', '5.10.208-rc1', day + 600, ['a', 'b'], '510')
+    # 5.15: an -rc1 two days before, superseded by the -rc2
+    mails += multi_thread(ids, '5.15', '5.15.147-rc1', day - 2 * 86400, ['a'], '515rc1')
+    mails += multi_thread(ids, '5.15', '5.15.147-rc2', day + 1200, ['a', 'c'], '515')
+    mails += multi_thread(ids, '6.1', '6.1.73-rc1', day + 1800, ['a', 'c', 'cf'], '61')
+    # a thread of last year, long closed
+    mails += multi_thread(ids, '5.10', '5.10.185-rc1', 1687000000, ['old'], '510old')
+    mails += multi_notices(ids, day)
+    path = os.path.join(args.dir, 'mail', 'multi')
+    for sub in ('cur', 'new', 'tmp'):
+        os.makedirs(os.path.join(path, sub), exist_ok=True)
+    for n, (ts, text) in enumerate(mails, 1):
+        fn = '%d.%06d.fixscan:2,S' % (ts, n)
+        with open(os.path.join(path, 'cur', fn), 'w', encoding='utf-8') as f:
+            f.write(text)
+    answers = {
+        'ids': ids,
+        'since': '2024-01-12',
+        'series': ['5.4.267-rc1', '5.10.208-rc1', '5.15.147-rc2', '6.1.73-rc1'],
+        # [release of the thread, NN, upstream commit, newer branch]
+        'missing_in_newer': [
+            ['5.4.267-rc1', 2, 'b', 'linux-5.15.y'],
+            ['5.4.267-rc1', 3, 'dd', 'linux-5.10.y'],
+            ['5.4.267-rc1', 3, 'dd', 'linux-5.15.y'],
+            ['5.4.267-rc1', 3, 'dd', 'linux-6.1.y'],
+            ['5.10.208-rc1', 2, 'b', 'linux-5.15.y'],
+        ],
+        # the fix missing in 5.15, queued for 6.1 as 03/03, FAILED for 5.15
+        'fix_missing': ['5.15.147-rc2', 2, 'cf', 'linux-6.1.y', 3,
+                        '2024011047-failed-cf@gregkh'],
+    }
+    with open(os.path.join(args.dir, 'answers.json'), 'w', encoding='utf-8') as f:
+        json.dump(answers, f, indent=1, sort_keys=True)
+        f.write('\n')
+
+
 def main():
     ap = argparse.ArgumentParser(prog='gen-kernel.py', description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -3063,6 +3311,8 @@ def main():
     p.add_argument('--only', metavar='NAME',
                    help='write only this maildir (review-4.4, review-4.5, '
                         'lists) directly into OUTDIR')
+    p = sub.add_parser('multi', help='build the multi-branch sample')
+    p.add_argument('dir')
     p = sub.add_parser('scale', help='build (or extend) a big repository')
     p.add_argument('dir')
     p.add_argument('--mainline', type=int, default=1300000, metavar='N')
@@ -3079,6 +3329,8 @@ def main():
         cmd_sample(args)
     elif args.cmd == 'maildir':
         cmd_maildir(args)
+    elif args.cmd == 'multi':
+        cmd_multi(args)
     else:
         cmd_scale(args)
 

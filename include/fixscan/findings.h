@@ -37,6 +37,9 @@ enum fs_finding_kind {
 				    * backport of the upstream commit */
 	FS_FIND_DUPLICATE_IN_SERIES,/* an earlier patch of the series carries
 				    * the same upstream commit */
+	FS_FIND_MISSING_IN_NEWER,  /* queued here, but a newer maintained
+				    * stable branch neither has nor queues it
+				    * (crossbranch module) */
 	FS_FIND_KIND_COUNT
 };
 
@@ -127,6 +130,26 @@ struct fs_finding {
 	 * order; NULL and 0 when none or without vulns data. */
 	char **cves;
 	size_t ncves;
+	/* Added by the crossbranch module (review --all-open). */
+	char *newer_branch;  /* missing-in-newer: the newer branch Y */
+	char *newer_release; /* the release Y's open thread reviews, or NULL
+			      * when Y has no open thread */
+	char *newer_last_release; /* Y's last release before this thread */
+	bool newer_thread;   /* Y has an open thread (maybe a lone patch) */
+	struct fs_finding_queued *queued_elsewhere; /* fix-missing: other open
+						     * threads queueing COMMIT */
+	size_t nqueued_elsewhere;
+	bool failed_to_apply;    /* fix-missing: a FAILED notice for the branch */
+	char *failed_message_id; /* the notice */
+	char *failed_date;
+};
+
+/* Another open thread that queues a finding's commit. */
+struct fs_finding_queued {
+	char *branch;      /* "linux-4.5.y" */
+	char *release;     /* "4.5.3-rc1", or NULL (an "added" notice) */
+	int index, total;  /* NN/MM, or -1 for an "added" notice */
+	char *message_id;  /* the patch mail or the notice */
 };
 
 /* The findings of one patch. */

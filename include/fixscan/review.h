@@ -52,6 +52,8 @@ struct fs_review_opts {
 };
 #define FS_REVIEW_OPTS_INIT { NULL, NULL, NULL, 0, NULL, false, NULL, 0, NULL, NULL, NULL }
 
+struct fs_cross_matrix;
+
 struct fs_review_patch {
 	const struct fs_patch *patch; /* borrowed from the series */
 	int index;                    /* NN */
@@ -77,6 +79,9 @@ struct fs_review {
 	/* private: set on a view made by fs_review_narrow() */
 	bool view_;
 	struct fs_thread_series *own_series_;
+	/* review --all-open: the matrix of every open thread (crossbranch
+	 * module), borrowed; NULL otherwise.  The JSON report carries it. */
+	const struct fs_cross_matrix *matrix;
 };
 
 /* Review series S against IDX.  STORE may be NULL (no regression search).
