@@ -44,9 +44,12 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* The kernel repository to use: FLAG (from --repo) when given, else the
- * fixscan.repo config key, else the repository containing the current
- * directory.  Returns a new string in *OUT (free with free()) or a negative
- * code with ERR set. */
+ * repository containing the current directory when it is a kernel tree
+ * (fs_repo_check_kernel(); -C has moved there already), else the
+ * fixscan.repo config key.  A repository that is not a kernel tree (no
+ * mainline ref, no release tag) is refused with the reason.  Returns a
+ * new string in *OUT (free with free()) or a negative code with ERR
+ * set. */
 int cli_repo_path(const char *flag, char **out, struct fs_error *err);
 
 /* Whether standard output was a terminal when fixscan started (before
@@ -96,6 +99,7 @@ struct cli_ctx {
 	const char *ignore_flag;     /* --ignore */
 	struct fs_review_opts ropts; /* --branch, --base, --no-reports */
 	struct fs_index_opts iopts;  /* --no-update, --rebuild ... */
+	bool no_index_note;          /* no cli_index_note() (digest --mail) */
 
 	/* filled by the steps; owned by the context */
 	char *repo;
@@ -140,6 +144,12 @@ int cli_ctx_open_index(struct cli_ctx *c, struct fs_error *err);
 void cli_clone_age_notice(const struct cli_ctx *c, const struct fs_review *r, bool *said);
 
 void cli_ctx_close(struct cli_ctx *c);
+
+/* "fixscan: indexed REPO: N new commits" on stderr, when opening the
+ * index read commits (a build or an update): every command but index,
+ * which prints its own line, says once which repository it used.
+ * Nothing when the index printed a note of its own (STATS->note). */
+void cli_index_note(const char *repo, const struct fs_index_stats *stats);
 
 /* Who the drafts are from: notmuch's user.name and user.primary_email
  * (c->store may be NULL), else git's user.name and user.email from

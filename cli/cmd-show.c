@@ -223,6 +223,7 @@ int cmd_show(int argc, char **argv, struct fs_error *err)
 	}
 	if (stats.note[0])
 		fprintf(stderr, "fixscan: %s\n", stats.note);
+	cli_index_note(repo, &stats);
 	if (json)
 		b = fs_json_new();
 	for (i = optind; i < argc; i++) {

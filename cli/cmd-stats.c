@@ -249,6 +249,7 @@ int cmd_stats(int argc, char **argv, struct fs_error *err)
 		goto out;
 	if (istats.note[0])
 		fprintf(stderr, "fixscan: %s\n", istats.note);
+	cli_index_note(repo, &istats);
 	rows = calloc(argc - optind, sizeof(*rows));
 	if (!rows) {
 		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
