@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "fixscan/text.h"
 #include "fixscan/config.h"
+#include "fixscan/date.h"
 #include "fixscan/digest.h"
 #include "fixscan/findings.h"
 #include "fixscan/index.h"
@@ -46,7 +47,8 @@ static const char usage_text[] =
 	"first (the score is in fixscan-digest(1)), with the release, the\n"
 	"deadline and a lore.kernel.org link.\n"
 	"\n"
-	"    --since WHEN     1d (default), 12h, 2w, YYYY-MM-DD[THH:MM], @EPOCH\n"
+	"    --since WHEN     1d (default), yesterday, 2.weeks.ago, 3 days ago,\n"
+	"                     YYYY-MM-DD[THH:MM], @EPOCH (fixscan-digest(1))\n"
 	"    --query Q        the notmuch query for review threads (default:\n"
 	"                     fixscan.digestQuery, or stable review subjects)\n"
 	"    --json           one JSON object instead of text\n"
@@ -61,60 +63,6 @@ static const char usage_text[] =
 	"    -h, --help       show this help\n"
 	"\n"
 	"Exit status: 0 no risky patch, 1 risky patches, 2 trouble.\n";
-
-/* --since: "1d", "12h", "2w", "30m" (minutes), "@EPOCH", "YYYY-MM-DD"
- * or "YYYY-MM-DDTHH:MM" (local time).  Returns 0 or FS_EUSAGE. */
-static int parse_since(const char *s, time_t now, time_t *out)
-{
-	char *end;
-	long v, unit;
-	int y, mo, d, h = 0, mi = 0, n = 0;
-	struct tm tm;
-
-	if (*s == '@') {
-		v = strtol(s + 1, &end, 10);
-		if (end == s + 1 || *end)
-			return FS_EUSAGE;
-		*out = v < 0 ? 0 : (time_t)v;
-		return 0;
-	}
-	if (sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &n) == 3) {
-		if (s[n] == 'T' || s[n] == ' ') {
-			int m = 0;
-			if (sscanf(s + n + 1, "%2d:%2d%n", &h, &mi, &m) != 2 || s[n + 1 + m])
-				return FS_EUSAGE;
-		} else if (s[n]) {
-			return FS_EUSAGE;
-		}
-		memset(&tm, 0, sizeof(tm));
-		tm.tm_year = y - 1900;
-		tm.tm_mon = mo - 1;
-		tm.tm_mday = d;
-		tm.tm_hour = h;
-		tm.tm_min = mi;
-		tm.tm_isdst = -1;
-		*out = mktime(&tm);
-		if (*out == (time_t)-1)
-			return FS_EUSAGE;
-		if (*out < 0)
-			*out = 0;
-		return 0;
-	}
-	v = strtol(s, &end, 10);
-	if (end == s || v < 0 || end[0] == 0 || end[1])
-		return FS_EUSAGE;
-	switch (*end) {
-	case 'm': unit = 60; break;
-	case 'h': unit = 3600; break;
-	case 'd': unit = 86400; break;
-	case 'w': unit = 7 * 86400; break;
-	default: return FS_EUSAGE;
-	}
-	/* Further back than 1970 is all of the mail: notmuch takes no
-	 * negative date, and the product could overflow. */
-	*out = v >= now / unit ? 0 : now - v * unit;
-	return 0;
-}
 
 static void format_time(char *buf, size_t n, time_t t)
 {
@@ -522,12 +470,13 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 		free(base_query);
 		return cli_usage_error(argv[0], "--json and --mail do not go together");
 	}
-	if (parse_since(since_arg, now, &since) < 0) {
+	if (fs_date_parse(since_arg, now, &since, err) < 0) {
 		free(base_query);
-		return cli_usage_error(argv[0], "cannot read --since '%s' (1d, 12h, 2w, YYYY-MM-DD, @EPOCH)",
-				       since_arg);
+		return fs_error_prefix(err, "%s: --since", argv[0]);
 	}
 
+	/* --mail prints nothing: it runs from a timer. */
+	ctx.no_index_note = mail;
 	rc = cli_ctx_setup(&ctx, err);
 	if (rc == 0)
 		rc = cli_ctx_open_store(&ctx, false, err);
