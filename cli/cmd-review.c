@@ -126,7 +126,7 @@ static char *what_to_query(const char *what, char **msgid)
 }
 
 /* The message on standard input, as a query for its own id. */
-static int stdin_query(char **query, struct fs_error *err)
+static int stdin_query(char **query, char **msgid, struct fs_error *err)
 {
 	struct fs_mail_reader *r = NULL;
 	struct fs_patch *p = NULL;
@@ -147,6 +147,7 @@ static int stdin_query(char **query, struct fs_error *err)
 		return fs_error_set(err, FS_EPARSE, "the message on standard input has no Message-Id");
 	}
 	*query = cli_id_query(fs_patch_message_id(p));
+	*msgid = strdup(fs_patch_message_id(p));
 	fs_patch_free(p);
 	return *query ? 0 : fs_error_set(err, FS_ENOMEM, "out of memory");
 }
@@ -252,6 +253,33 @@ static bool message_known(struct fs_store *store, const char *msgid)
 	known = fs_store_find_message(store, msgid, &m, NULL) == 0;
 	fs_store_message_clear(&m);
 	return known;
+}
+
+/* The error when nothing was reviewed: the Message-Id MSGID (may be
+ * NULL) is not in the store; WHAT (QUERY) matches no message; or what it
+ * matches (NTHREADS threads) is no stable review thread, named by the
+ * subject of its first mail. */
+static int nothing_reviewed(struct fs_store *store, const char *query, const char *msgid,
+			    const char *what, size_t nthreads, struct fs_error *err)
+{
+	struct fs_store_messages m = { NULL, 0 };
+	int rc;
+
+	if (msgid && !message_known(store, msgid))
+		return fs_error_set(err, FS_ENOTFOUND,
+				    "message <%s> is not in the notmuch store: fetch its thread (b4 mbox '%s', or lei q) and run notmuch new",
+				    msgid, msgid);
+	if (!nthreads || fs_store_search(store, query, &m, NULL) < 0 || !m.n)
+		rc = fs_error_set(err, FS_ENOTFOUND, "no message matches '%s'", what);
+	else if (nthreads == 1)
+		rc = fs_error_set(err, FS_ENOTFOUND, "'%s' is not a stable review thread",
+				  m.v[0].subject ? m.v[0].subject : "");
+	else
+		rc = fs_error_set(err, FS_ENOTFOUND,
+				  "none of the %zu threads '%s' matches is a stable review thread (the first: '%s')",
+				  nthreads, what, m.v[0].subject ? m.v[0].subject : "");
+	fs_store_messages_free(&m);
+	return rc;
 }
 
 /* The text report of R on stdout, wrapped at the terminal's width: the
@@ -405,7 +433,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		return cli_usage_error(argv[0], optind == argc ? "no thread given" :
 					       "give one WHAT (quote a query with spaces)");
 	if (!strcmp(argv[optind], "-"))
-		rc = stdin_query(&query, err);
+		rc = stdin_query(&query, &msgid, err);
 	else
 		rc = (query = what_to_query(argv[optind], &msgid)) ? 0 :
 			fs_error_set(err, FS_ENOMEM, "out of memory");
@@ -433,7 +461,8 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		}
 	}
 	rc = cli_load_threads(ctx.store, query, &threads, &nthreads, err);
-	if (rc == 0)
+	/* Nothing to review needs no index (which may take a while). */
+	if (rc == 0 && nthreads)
 		rc = cli_ctx_open_index(&ctx, err);
 	if (rc < 0)
 		goto out;
@@ -443,13 +472,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 				  &popts, json, &dl,
 				  drafts ? &me : NULL, mode, every, now, &problems, &trouble);
 	if (!reviewed && !trouble) {
-		if (msgid && !message_known(ctx.store, msgid))
-			rc = fs_error_set(err, FS_ENOTFOUND,
-					  "message <%s> is not in the notmuch store: fetch its thread (b4 mbox '%s', or lei q) and run notmuch new",
-					  msgid, msgid);
-		else
-			rc = fs_error_set(err, FS_ENOTFOUND, "no stable review thread matches '%s'",
-					  argv[optind]);
+		rc = nothing_reviewed(ctx.store, query, msgid, argv[optind], nthreads, err);
 		goto out;
 	}
 	if (drafts && dry_run) {

@@ -42,21 +42,76 @@ test_expect_success '-C PATH runs as if started there' '
 	"$FIXSCAN" -C sub parse qp.eml >c1 &&
 	(cd sub && "$FIXSCAN" parse qp.eml) >c2 && test_cmp c2 c1
 '
+python3 "$SRC/scripts/gen-kernel.py" sample kernel >/dev/null 2>&1 || exit 1
 test_expect_success 'fixscan.repo = ~/path is expanded, as git expands path keys' '
-	git init -q "$HOME/kernel" &&
-	git -C "$HOME/kernel" -c user.name=T -c user.email=t@example.org \
-		commit -q --allow-empty -m "first" &&
+	cp -r kernel "$HOME/kernel" &&
 	git config --global fixscan.repo "~/kernel" &&
 	"$FIXSCAN" index --no-progress >idx.out 2>&1;
 	rc=$?; git config --global --unset fixscan.repo;
-	test $rc -eq 0 && grep -q "kernel" idx.out
+	test $rc -eq 0 && grep -q ": $HOME/kernel\$" idx.out
+'
+# Which repository: --repo, else the current directory's when it is a
+# kernel tree (-C moves there first), else fixscan.repo; a repository
+# that is not a kernel tree is refused, saying why.
+git init -q notkernel &&
+git -C notkernel -c user.name=T -c user.email=t@example.org commit -q --allow-empty -m first &&
+mkdir -p notkernel/sub kernel/sub/dir || exit 1
+test_expect_success 'the current directory'"'"'s kernel tree wins over fixscan.repo, as for git' '
+	git config --global fixscan.repo "~/kernel" &&
+	(cd kernel/sub/dir && "$FIXSCAN" index) >w1 &&
+	grep -q ": $TRASH/kernel\$" w1 &&
+	"$FIXSCAN" -C kernel index >w2 && grep -q ": $TRASH/kernel\$" w2 &&
+	"$FIXSCAN" -C kernel/sub index >w3 && grep -q ": $TRASH/kernel\$" w3 &&
+	(cd notkernel/sub && "$FIXSCAN" index) >w4 && grep -q ": $HOME/kernel\$" w4 &&
+	"$FIXSCAN" -C notkernel index >w5 && grep -q ": $HOME/kernel\$" w5 &&
+	"$FIXSCAN" -C kernel index --repo "$HOME/kernel" >w6 && grep -q ": $HOME/kernel\$" w6 &&
+	(cd / && "$FIXSCAN" index) >w7 && grep -q ": $HOME/kernel\$" w7 &&
+	git config --global --unset fixscan.repo
+'
+test_expect_code 2 'a repository with no release tags is refused, in one line that says why' '
+	"$FIXSCAN" -C notkernel/sub index >out 2>err;
+	rc=$?;
+	echo "fixscan: $TRASH/notkernel: not a kernel tree: no release tags (v*)" >expect &&
+	test_cmp expect err && test ! -s out && exit $rc
+'
+test_expect_code 2 '... also with --repo, and by the commands that read the index' '
+	"$FIXSCAN" show --repo notkernel HEAD >out 2>err;
+	rc=$?;
+	echo "fixscan: notkernel: not a kernel tree: no release tags (v*)" >expect &&
+	test_cmp expect err && test ! -s out &&
+	(cd notkernel && "$FIXSCAN" stats v4.4..linux-4.4.y) >out 2>err2;
+	test $? -eq 2 && test "$(wc -l <err2)" -eq 1 && grep -q "not a kernel tree" err2 &&
+	exit $rc
+'
+test_expect_code 2 'release tags but no mainline ref: refused, naming fixscan.mainline' '
+	git init -q nomain &&
+	git -C kernel push -q ../nomain linux-4.4.y:refs/heads/linux-4.4.y "refs/tags/*:refs/tags/*" &&
+	"$FIXSCAN" index --repo nomain >out 2>err;
+	rc=$?; cat err;
+	test "$(wc -l <err)" -eq 1 &&
+	grep -q "^fixscan: nomain: not a kernel tree: no mainline ref .*fixscan.mainline" err &&
+	git -C nomain config fixscan.mainline linux-4.4.y &&
+	"$FIXSCAN" index --repo nomain >out2 && grep -q "^indexed" out2 &&
+	exit $rc
+'
+test_expect_success 'a command that builds or updates the index says so once, naming the repository' '
+	cp -r kernel k2 && head=$(git -C k2 rev-parse HEAD) &&
+	"$FIXSCAN" show --repo k2 "$head" >s1 2>e1 &&
+	echo "fixscan: indexed k2: $(git -C k2 rev-list --all | wc -l) commits" >expect &&
+	test_cmp expect e1 &&
+	"$FIXSCAN" show --repo k2 "$head" >s2 2>e2 && test ! -s e2 &&
+	git -C k2 -c user.name=T -c user.email=t@example.org commit -q --allow-empty -m "one more" &&
+	"$FIXSCAN" -C k2 stats v4.4..linux-4.4.y >s3 2>e3 &&
+	echo "fixscan: indexed $TRASH/k2: 1 new commit" >expect &&
+	test_cmp expect e3 &&
+	"$FIXSCAN" -C k2 stats v4.4..linux-4.4.y >s4 2>e4 && test ! -s e4
 '
 if command -v script >/dev/null 2>&1; then
 	test_expect_success 'an index build started by show draws the progress line on a terminal only' '
-		python3 "$SRC/scripts/gen-kernel.py" sample kernel >/dev/null &&
 		head=$(git -C kernel rev-parse HEAD) &&
+		rm -rf "$XDG_CACHE_HOME"/fixscan &&
 		"$FIXSCAN" show --repo kernel "$head" >plain.out 2>plain.err &&
-		test ! -s plain.err &&
+		! grep -q "indexing:" plain.err &&
 		rm -rf "$XDG_CACHE_HOME"/fixscan &&
 		script -qec "\"$FIXSCAN\" show --repo kernel $head" /dev/null >tty.out &&
 		grep -q "indexing: [0-9]* commits" tty.out &&
@@ -123,6 +178,69 @@ test_expect_success 'GIT_CONFIG_GLOBAL names the global git config, as for git' 
 	git -C kernel config --unset color.ui &&
 	{ GIT_CONFIG_GLOBAL="$TRASH/other.gitconfig" "$FIXSCAN" review --repo kernel "path:review-4.4/**" >g3; test $? -eq 1; } &&
 	grep -q "$(printf "\033")\\[" g3
+'
+# --since: git's approxidate subset, one parser for every command.
+since_of() {
+	python3 -c "import json, sys; print(json.load(sys.stdin)[\"since\"])"
+}
+test_expect_success 'digest --since takes the dates git takes' '
+	now=$(date +%s) &&
+	for when in yesterday 2.weeks.ago "3 days ago" "last week" 2016-07-01 \
+		"2016-07-01 09:30" 2016-07-01T09:30:00Z @1467331200 1d; do
+		{ "$FIXSCAN" digest --repo kernel --json --since "$when" >d.json 2>d.err; test $? -le 1; } &&
+		test ! -s d.err || { echo "$when:"; cat d.err; exit 1; }
+		echo "$when $(since_of <d.json)" >>since.txt
+	done &&
+	cat since.txt &&
+	grep -qx "2016-07-01 2016-07-01T00:00:00Z" since.txt &&
+	grep -qx "2016-07-01 09:30 2016-07-01T09:30:00Z" since.txt &&
+	grep -qx "2016-07-01T09:30:00Z 2016-07-01T09:30:00Z" since.txt &&
+	grep -qx "@1467331200 2016-07-01T00:00:00Z" since.txt &&
+	python3 - "$now" <since.txt <<-\EOF
+	import sys, datetime
+	now = int(sys.argv[1])
+	want = {"yesterday": 86400, "2.weeks.ago": 14 * 86400, "3 days ago": 3 * 86400,
+	        "last week": 7 * 86400, "1d": 86400}
+	for line in sys.stdin:
+	    when, got = line.rstrip("\n").rsplit(" ", 1)
+	    if when in want:
+	        t = datetime.datetime.strptime(got, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
+	        assert abs(now - want[when] - t.timestamp()) < 120, (when, got)
+	EOF
+'
+test_expect_code 2 'a date that is none: one line that says what would do' '
+	"$FIXSCAN" digest --repo kernel --since "next tuesday" >out 2>err;
+	rc=$?; cat err;
+	test ! -s out && test "$(wc -l <err)" -eq 1 &&
+	grep -q "^fixscan: digest: --since: cannot read the date '"'"'next tuesday'"'"' (try .*2.weeks.ago" err &&
+	exit $rc
+'
+# "No such message" and "not a stable review thread" are two errors.
+mkdir -p "$TRASH/mail/chat/cur" "$TRASH/mail/chat/new" "$TRASH/mail/chat/tmp"
+printf "From: B <b@example.org>\nSubject: lunch on friday? \033[31mred\nMessage-Id: <lunch.1@example.org>\nDate: Mon, 30 Nov 2026 10:00:00 +0000\n\nPizza.\n" \
+	>"$TRASH/mail/chat/cur/1.lunch:2,S"
+notmuch new --quiet
+test_expect_code 2 'a query that matches no message says so' '
+	"$FIXSCAN" review --repo kernel "subject:nothing-like-this" >out 2>err;
+	rc=$?;
+	echo "fixscan: no message matches '"'"'subject:nothing-like-this'"'"'" >expect &&
+	test_cmp expect err && test ! -s out && exit $rc
+'
+test_expect_code 2 'mail that is no review thread is named, its subject shown visibly' '
+	"$FIXSCAN" review --repo kernel "<lunch.1@example.org>" >out 2>err;
+	rc=$?;
+	echo "fixscan: '"'"'lunch on friday? ^[[31mred'"'"' is not a stable review thread" >expect &&
+	test_cmp expect err && test ! -s out &&
+	"$FIXSCAN" review --repo kernel "path:chat/**" 2>err2;
+	test $? -eq 2 && test_cmp expect err2 &&
+	"$FIXSCAN" review --repo kernel "path:chat/** OR path:review-4.4/**" >/dev/null 2>err3;
+	test $? -eq 1 && test ! -s err3 &&
+	exit $rc
+'
+test_expect_code 2 'a Message-Id that is not in the store says to fetch it' '
+	"$FIXSCAN" review --repo kernel "<nosuch.2@example.org>" 2>err;
+	rc=$?; test "$(wc -l <err)" -eq 1 &&
+	grep -q "^fixscan: message <nosuch.2@example.org> is not in the notmuch store: fetch" err; exit $rc
 '
 test_expect_code 2 '-C to a missing directory is one error line' '
 	"$FIXSCAN" -C "$TRASH/nowhere" parse x 2>err;
