@@ -245,6 +245,31 @@ int cli_color_wanted(const char *when, struct fs_config *cfg)
 	return rc;
 }
 
+int cli_color_option(const char *cmd, const char *when, struct fs_config *cfg, bool *color,
+		     struct fs_error *err)
+{
+	int rc = cli_color_wanted(when, cfg);
+
+	if (rc < 0)
+		return fs_error_set(err, FS_EUSAGE, "%s: --color takes always, never or auto, not '%s'",
+				    cmd, when);
+	*color = rc > 0;
+	return 0;
+}
+
+int cli_color_for_repo(const char *cmd, const char *when, const char *repo, bool *color,
+		       struct fs_error *err)
+{
+	struct fs_config *cfg = NULL;
+	int rc;
+
+	if (fs_config_open(&cfg, repo, NULL) < 0)
+		(void)fs_config_open(&cfg, NULL, NULL);
+	rc = cli_color_option(cmd, when, cfg, color, err);
+	fs_config_free(cfg);
+	return rc;
+}
+
 int cli_progress_wanted(void)
 {
 	return isatty(STDERR_FILENO);

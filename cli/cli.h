@@ -74,6 +74,25 @@ int cli_start_pager(void);
  * or -1 when WHEN is none of those words. */
 int cli_color_wanted(const char *when, struct fs_config *cfg);
 
+/* --color[=WHEN] of command CMD (WHEN NULL: not given) into *COLOR, as
+ * cli_color_wanted() decides with CFG (may be NULL).  Returns 0, or
+ * FS_EUSAGE with ERR set to "CMD: --color takes always, never or auto,
+ * not 'WHEN'". */
+int cli_color_option(const char *cmd, const char *when, struct fs_config *cfg, bool *color,
+		     struct fs_error *err);
+
+/* The same with the config of the repository REPO over the global one
+ * (the global one alone when REPO's cannot be read), for the commands
+ * that open no context. */
+int cli_color_for_repo(const char *cmd, const char *when, const char *repo, bool *color,
+		       struct fs_error *err);
+
+/* The escape sequences of the colours text output uses ("" when COLOR is
+ * false): git's yellow for commit ids, bold for headings, and the reset. */
+#define CLI_COLOR_COMMIT(color) ((color) ? "\033[33m" : "")
+#define CLI_COLOR_HEAD(color) ((color) ? "\033[1m" : "")
+#define CLI_COLOR_RESET(color) ((color) ? "\033[m" : "")
+
 /* Whether to draw a progress line: stderr is a terminal. */
 int cli_progress_wanted(void);
 

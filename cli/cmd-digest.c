@@ -60,6 +60,10 @@ static const char usage_text[] =
 	"                     $XDG_CONFIG_HOME/fixscan/ignore)\n"
 	"    --no-reports     do not search the store for regression reports\n"
 	"    --no-update      use the index as it is, even if the refs moved\n"
+	"    --color[=WHEN]   colour the finding kinds: always, never or auto (the\n"
+	"                     default: fixscan.color, else color.ui, else auto:\n"
+	"                     on a terminal, unless NO_COLOR is set); never in\n"
+	"                     the --mail digest\n"
 	"    -h, --help       show this help\n"
 	"\n"
 	"Exit status: 0 no risky patch, 1 risky patches, 2 trouble.\n";
@@ -365,6 +369,37 @@ static void review_all(struct fs_digest *d, struct fs_thread **threads, size_t n
 	fs_digest_rank(d);
 }
 
+/* --color: set once by cmd_digest(); the digest mail has none. */
+static bool digest_color;
+
+/* TEXT (made visible already) with the finding kind that starts a
+ * finding line ("  fix-missing ...") coloured as review colours it.  New
+ * string (g_free()). */
+static char *color_kinds(const char *text)
+{
+	GString *out = g_string_new(NULL);
+	const char *p = text;
+	size_t k, n;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
+		for (k = 0; k < FS_FIND_KIND_COUNT && len > 2 && !strncmp(p, "  ", 2); k++) {
+			const char *name = fs_finding_kind_name(k);
+			n = strlen(name);
+			if (!strncmp(p + 2, name, n) && (p[2 + n] == ' ' || p[2 + n] == '\n')) {
+				g_string_append_printf(out, "  %s%s\033[0m", fs_report_kind_color(k), name);
+				p += 2 + n;
+				len -= 2 + n;
+				break;
+			}
+		}
+		g_string_append_len(out, p, len);
+		p += len;
+	}
+	return g_string_free(out, FALSE);
+}
+
 /* Print D as JSON, or as text wrapped for a terminal; with MAIL, save the
  * wrapped text as the digest mail instead (when there is any series). */
 static int output_digest(const struct fs_digest *d, int json, int mail, time_t since,
@@ -397,6 +432,16 @@ static int output_digest(const struct fs_digest *d, int json, int mail, time_t s
 			free(text);
 			return fs_error_set(err, FS_ENOMEM, "out of memory");
 		}
+		if (digest_color) {
+			char *colored = color_kinds(shown);
+			free(shown);
+			shown = strdup(colored);
+			g_free(colored);
+			if (!shown) {
+				free(text);
+				return fs_error_set(err, FS_ENOMEM, "out of memory");
+			}
+		}
 		cli_print_wrapped(stdout, shown, DIGEST_WIDTH);
 		free(shown);
 	} else if (d->nseries) {
@@ -425,6 +470,7 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 		{ "ignore", required_argument, NULL, 'i' },
 		{ "no-reports", no_argument, NULL, 'R' },
 		{ "no-update", no_argument, NULL, 'N' },
+		{ "color", optional_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -432,7 +478,7 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 	struct fs_thread **threads = NULL;
 	struct fs_digest dg = FS_DIGEST_INIT;
 	size_t nthreads = 0, i;
-	const char *since_arg = "1d";
+	const char *since_arg = "1d", *color_when = NULL;
 	char *query = NULL, *base_query = NULL;
 	time_t now = time(NULL), since;
 	int c, rc, json = 0, mail = 0;
@@ -453,6 +499,7 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 		case 'i': ctx.ignore_flag = optarg; break;
 		case 'R': ctx.ropts.no_reports = true; break;
 		case 'N': ctx.iopts.no_update = true; break;
+		case 'c': color_when = optarg ? optarg : "always"; break;
 		case 'h':
 			free(base_query);
 			fputs(usage_text, stdout);
@@ -478,6 +525,8 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 	/* --mail prints nothing: it runs from a timer. */
 	ctx.no_index_note = mail;
 	rc = cli_ctx_setup(&ctx, err);
+	if (rc == 0)
+		rc = cli_color_option(argv[0], color_when, ctx.cfg, &digest_color, err);
 	if (rc == 0)
 		rc = cli_ctx_open_store(&ctx, false, err);
 	if (rc < 0)

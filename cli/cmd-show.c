@@ -11,7 +11,7 @@
 #include "fixscan/report.h"
 
 static const char usage_text[] =
-	"usage: fixscan show [--repo PATH] [--no-update] [--json] COMMIT...\n"
+	"usage: fixscan show [--repo PATH] [--no-update] [--json] [--color[=WHEN]] COMMIT...\n"
 	"\n"
 	"For each COMMIT (an id or an abbreviation of at least 4 hex digits):\n"
 	"its subject, branch and release, the mainline commit it backports, its\n"
@@ -21,6 +21,9 @@ static const char usage_text[] =
 	"    --repo PATH   the kernel repository\n"
 	"    --no-update   use the index as it is, even if the refs moved\n"
 	"    --json        one JSON object per commit, one per line\n"
+	"    --color[=WHEN] colour the commit lines: always, never or auto (the\n"
+	"                  default: fixscan.color, else color.ui, else auto: on a\n"
+	"                  terminal, unless NO_COLOR is set)\n"
 	"    -h, --help    show this help\n";
 
 #define MAX_LIST 256
@@ -88,17 +91,24 @@ static void print_text(FILE *out, const struct fs_index *idx, fs_cid c)
 
 /* The text of C with control characters shown visibly: commit subjects
  * are anyone's words too. */
-static void print_visible(const struct fs_index *idx, fs_cid c)
+static void print_visible(const struct fs_index *idx, fs_cid c, bool color)
 {
-	char *buf = NULL;
+	char *buf = NULL, *rest;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
 
 	if (!mem)
 		return;
 	print_text(mem, idx, c);
-	if (fclose(mem) == 0)
-		fs_text_fputs(buf, true, stdout);
+	if (fclose(mem) == 0) {
+		/* "commit <hex>": nothing to escape in it, and coloured as
+		 * git colours it. */
+		rest = strchr(buf, '\n');
+		rest = rest ? rest + 1 : buf + len;
+		printf("%s%.*s%s\n", CLI_COLOR_COMMIT(color), (int)(rest - buf - 1), buf,
+		       CLI_COLOR_RESET(color));
+		fs_text_fputs(rest, true, stdout);
+	}
 	free(buf);
 }
 
@@ -187,6 +197,7 @@ int cmd_show(int argc, char **argv, struct fs_error *err)
 		{ "repo", required_argument, NULL, 'r' },
 		{ "no-update", no_argument, NULL, 'N' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "color", optional_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -194,9 +205,10 @@ int cmd_show(int argc, char **argv, struct fs_error *err)
 	struct fs_index_stats stats;
 	struct fs_index *idx = NULL;
 	struct fs_json *b = NULL;
-	const char *repo_flag = NULL;
+	const char *repo_flag = NULL, *color_when = NULL;
 	char *repo = NULL;
 	int c, json = 0, rc, status = FS_EXIT_CLEAN, i;
+	bool color = false;
 
 	opterr = 0;
 	optind = 1;
@@ -205,6 +217,7 @@ int cmd_show(int argc, char **argv, struct fs_error *err)
 		case 'r': repo_flag = optarg; break;
 		case 'N': opts.no_update = true; break;
 		case 'j': json = 1; break;
+		case 'c': color_when = optarg ? optarg : "always"; break;
 		case 'h': fputs(usage_text, stdout); return FS_EXIT_CLEAN;
 		default:
 			return cli_usage_error(argv[0], "unknown option '%s'", argv[optind - 1]);
@@ -213,8 +226,12 @@ int cmd_show(int argc, char **argv, struct fs_error *err)
 	if (optind == argc)
 		return cli_usage_error(argv[0], "no COMMIT given");
 	rc = cli_repo_path(repo_flag, &repo, err);
-	if (rc < 0)
+	if (rc == 0)
+		rc = cli_color_for_repo(argv[0], color_when, repo, &color, err);
+	if (rc < 0) {
+		free(repo);
 		return rc;
+	}
 	opts.repo_path = repo;
 	rc = cli_open_index(&idx, repo, &opts, cli_progress_wanted(), &stats, err);
 	if (rc < 0) {
@@ -240,7 +257,7 @@ int cmd_show(int argc, char **argv, struct fs_error *err)
 		} else {
 			if (i > optind)
 				putchar('\n');
-			print_visible(idx, cid);
+			print_visible(idx, cid, color);
 		}
 		/* Hundreds of ids touch most of a kernel-sized cache;
 		 * giving the pages back every 64 keeps the memory to what

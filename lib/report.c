@@ -32,6 +32,11 @@ static const char *kind_color(enum fs_finding_kind k)
 	}
 }
 
+const char *fs_report_kind_color(enum fs_finding_kind k)
+{
+	return kind_color(k);
+}
+
 /* ---- numbers and helpers ----------------------------------------------- */
 
 int fs_report_subject_number_width(const char *subject)

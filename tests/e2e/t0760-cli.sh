@@ -157,6 +157,47 @@ test_expect_code 2 '--color=sometimes is a usage error' '
 	"$FIXSCAN" review --repo kernel --color=sometimes "path:review-4.4/**" >/dev/null 2>err;
 	rc=$?; grep -q "^fixscan: review: --color takes always, never or auto" err; exit $rc
 '
+# The other commands with text output colour as review does: check (the
+# kinds), show (the commit line), stats (the headings), digest (the kinds).
+cover=$(grep -l "^Subject: .*00/" "$TRASH"/mail/review-4.4/cur/* | head -n 1)
+colored() {
+	# colored CMD ARGS...: the output of fixscan CMD ARGS has a colour
+	# code; its exit status is 0 or 1.
+	{ "$FIXSCAN" "$@" >col.out 2>col.err; test $? -le 1; } || { cat col.err; return 2; }
+	grep -q "$esc\[" col.out
+}
+for cmd in "check --repo kernel --thread $cover" "show --repo kernel $(git -C kernel rev-parse HEAD)" \
+	"stats --repo kernel v4.4..linux-4.4.y" "digest --repo kernel --since 2016-01-01"; do
+	name=${cmd%% *}
+	test_expect_success "$name: --color, color.ui, fixscan.color and NO_COLOR as for review" '
+		set -- $cmd &&
+		colored "$@" --color=always && colored "$@" --color &&
+		! colored "$@" --color=never && ! colored "$@" &&
+		git config --global color.ui always && colored "$@" &&
+		git config --global fixscan.color never && ! colored "$@" &&
+		colored "$@" --color=always &&
+		git config --global --unset color.ui && git config --global --unset fixscan.color &&
+		if command -v script >/dev/null 2>&1; then
+			{ script -qec "\"$FIXSCAN\" --no-pager $cmd" /dev/null >tty1; test $? -le 1; } &&
+			grep -q "^[0-9a-z]" tty1 && ! grep -q "$esc\[" tty1 &&
+			{ env -u NO_COLOR script -qec "\"$FIXSCAN\" --no-pager $cmd" /dev/null >tty2;
+			  test $? -le 1; } &&
+			grep -q "$esc\[" tty2
+		fi
+	'
+	test_expect_code 2 "$name: --color=sometimes is a usage error" '
+		set -- $cmd &&
+		"$FIXSCAN" "$@" --color=sometimes >out 2>err;
+		rc=$?; test "$(wc -l <err)" -eq 1 &&
+		grep -q "^fixscan: $name: --color takes always, never or auto, not '"'"'sometimes'"'"'" err; exit $rc
+	'
+done
+test_expect_success 'the digest mail has no colour, whatever the config says' '
+	git config --global color.ui always &&
+	"$FIXSCAN" digest --repo kernel --since 2016-01-01 --mail >m.out 2>m.err;
+	rc=$?; git config --global --unset color.ui;
+	test $rc -le 1 && ! grep -rl "$esc" "$TRASH/mail/INBOX" 2>/dev/null | grep -q .
+'
 test_expect_success 'a Message-Id with quotes and a space is found in the store' '
 	mkdir -p "$TRASH/mail/odd/cur" "$TRASH/mail/odd/new" "$TRASH/mail/odd/tmp" &&
 	printf "From: A <a@example.org>\nSubject: [PATCH 4.4 1/1] x: y\nMessage-Id: <\"quo ted\"@odd.example>\n\ncommit 1234567 upstream.\n" \
