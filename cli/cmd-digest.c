@@ -193,6 +193,7 @@ static int json_digest(FILE *out, const struct fs_digest *d, time_t since,
 		fs_json_int(b, "risky", (long)ds->risky);
 		json_summary(b, ds->r);
 		fs_json_str(b, "error", ds->error);
+		fs_json_rfc3339(b, "deadline_rfc3339", ds->s->deadline);
 		fs_json_end_object(b);
 	}
 	fs_json_end_array(b);
@@ -241,6 +242,7 @@ static int json_digest(FILE *out, const struct fs_digest *d, time_t since,
 			g_free(line);
 		}
 		fs_json_end_array(b);
+		fs_json_rfc3339(b, "deadline_rfc3339", ds->s->deadline);
 		fs_json_end_object(b);
 		g_free(link);
 	}

@@ -482,6 +482,7 @@ static void json_finding(struct fs_json *b, const struct fs_finding *f)
 	fs_json_str(b, "reapplied_commit", f->reapplied_commit);
 	fs_json_str(b, "reapplied_release", f->reapplied_release);
 	fs_json_str(b, "reason", f->reason);
+	fs_json_rfc3339(b, "date_rfc3339", f->date);
 	fs_json_end_object(b);
 }
 
@@ -541,6 +542,8 @@ int fs_report_json(FILE *out, const struct fs_review *r)
 	fs_json_member(b, "ignored");
 	fs_json_add_int(b, (gint64)r->ignored);
 	fs_json_end_object(b);
+	/* Added later, as every key after this. */
+	fs_json_rfc3339(b, "deadline_rfc3339", s->deadline);
 	fs_json_end_object(b);
 	rc = fs_json_print_line(b, out);
 	fs_json_free(b);
