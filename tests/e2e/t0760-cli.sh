@@ -192,6 +192,41 @@ for cmd in "check --repo kernel --thread $cover" "show --repo kernel $(git -C ke
 		grep -q "^fixscan: $name: --color takes always, never or auto, not '"'"'sometimes'"'"'" err; exit $rc
 	'
 done
+# JSON: every date also in RFC 3339 UTC, as <key>_rfc3339 beside the
+# date as written (null when there is none or it is no date).
+test_expect_success 'JSON: each date has its <key>_rfc3339 twin in UTC' '
+	{ "$FIXSCAN" review --repo kernel --json "path:review-4.4/**" >r.json; test $? -eq 1; } &&
+	{ "$FIXSCAN" digest --repo kernel --json --since 2016-01-01 >dg.json; test $? -eq 1; } &&
+	"$FIXSCAN" parse --json "$SRC/tests/data/mail/revert-folded.eml" "$cover" >p.json &&
+	python3 - <<-\EOF
+	import json, re
+	from email.utils import parsedate_to_datetime
+	import datetime
+	def utc(s):
+	    return parsedate_to_datetime(s).astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+	rfc = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+	r = json.loads(open("r.json").readline())
+	assert r["deadline"] == "2016-04-26T01:44+00:00", r["deadline"]
+	assert r["deadline_rfc3339"] == "2016-04-26T01:44:00Z", r["deadline_rfc3339"]
+	dated = 0
+	for p in r["patches"]:
+	    for f in p["findings"]:
+	        assert "date_rfc3339" in f, f
+	        if f["date"]:
+	            dated += 1
+	            assert f["date_rfc3339"] == utc(f["date"]), f
+	        else:
+	            assert f["date_rfc3339"] is None, f
+	assert dated > 0
+	d = json.load(open("dg.json"))
+	assert rfc.match(d["since"])
+	for s in d["series"] + d["risky"]:
+	    assert s["deadline_rfc3339"] == ("2016-04-26T01:44:00Z" if s["deadline"] else None), s
+	for line in open("p.json"):
+	    m = json.loads(line)
+	    assert m["date_rfc3339"] == utc(m["date"]), m
+	EOF
+'
 test_expect_success 'the digest mail has no colour, whatever the config says' '
 	git config --global color.ui always &&
 	"$FIXSCAN" digest --repo kernel --since 2016-01-01 --mail >m.out 2>m.err;
@@ -315,6 +350,8 @@ if command -v bash >/dev/null 2>&1; then
 	test_expect_success 'completion: --drafts= values, help topics, -C directories' '
 		bash -c ". ./comp.sh; comp fixscan review --drafts = s" >v1 &&
 		echo summary >e1 && test_cmp e1 v1 &&
+		bash -c ". ./comp.sh; comp fixscan show --color = a" >v5 &&
+		printf "always\nauto\n" >e5 && test_cmp e5 v5 &&
 		bash -c ". ./comp.sh; comp fixscan review --drafts-for = e" >v4 &&
 		echo every-finding >e4 && test_cmp e4 v4 &&
 		bash -c ". ./comp.sh; comp fixscan help st" >v2 &&
@@ -322,6 +359,53 @@ if command -v bash >/dev/null 2>&1; then
 		mkdir -p dir-a && bash -c ". ./comp.sh; comp fixscan -C dir-" >v3 &&
 		echo dir-a >e3 && test_cmp e3 v3
 	'
+fi
+# zsh: the completion is driven in a real interactive zsh on a
+# pseudo-terminal (zpty); what it lists is compared with the bash one.
+if command -v zsh >/dev/null 2>&1; then
+	cat >ztab.zsh <<-\EOF
+	# zsh -f ztab.zsh COMPDIR BINDIR WORDS: the screen after WORDS and a tab
+	zmodload zsh/zpty || exit 2
+	zpty z zsh -f -i
+	zpty -w z "PS1='%% '; PATH=$2:\$PATH; fpath=($1 \$fpath); autoload -Uz compinit; compinit -u -D; setopt nobeep; print READY\$((1+1))"
+	zpty -r -m z out '*READY2*'
+	zpty -n -w z "$3"$'\t'
+	all= quiet=0 i=0
+	while (( i < 200 && quiet < 5 )); do
+		if zpty -r -t z chunk; then all+=$chunk; quiet=0
+		else (( ${#all} > ${#3} + 40 )) && (( quiet++ )); sleep 0.1; fi
+		(( i++ ))
+	done
+	print -r -- "$all"
+	zpty -d z
+	EOF
+	# ztab WORDS: the first words of the lines "WORD  -- description"
+	ztab() {
+		zsh -f ztab.zsh "$SRC/contrib/completion" "$(dirname "$FIXSCAN")" "$1" |
+			tr -d "\r" | sed "s/$esc\[[0-9;?]*[a-zA-Z]//g" |
+			sed -n "s/^\(-\{0,2\}[a-zA-Z][a-z-]*\)  *-- .*/\1/p" | sort
+	}
+	test_expect_success 'zsh: the completion file loads and defines _fixscan for fixscan' '
+		zsh -n "$SRC/contrib/completion/_fixscan" &&
+		zsh -f -c "fpath=($SRC/contrib/completion \$fpath); autoload -Uz compinit; compinit -u -D;
+			test \"\${_comps[fixscan]}\" = _fixscan"
+	'
+	test_expect_success 'zsh: the same commands and global options as bash' '
+		{ ztab "fixscan " && ztab "fixscan -"; } | sort >zgot &&
+		bash -c ". ./comp.sh; comp fixscan \"\"" >bwant &&
+		test_cmp bwant zgot
+	'
+	test_expect_success 'zsh: the options of review and check as bash has them, and --color= values' '
+		for c in review check; do
+			ztab "fixscan $c --" >zopts.$c &&
+			bash -c ". ./comp.sh; comp fixscan $c -" | sed "s/=\$//" | sort -u >bopts.$c &&
+			test_cmp bopts.$c zopts.$c || exit 1
+		done &&
+		zsh -f ztab.zsh "$SRC/contrib/completion" "$(dirname "$FIXSCAN")" "fixscan show --color=" >zcol &&
+		grep -q "always  *auto  *never" zcol
+	'
+else
+	echo "# skipped the zsh completion tests: zsh is not installed"
 fi
 test_expect_success 'make demo ends with commands that work on its own store and repository' '
 	sh "$SRC/scripts/demo.sh" "$FIXSCAN" "$TRASH/demo" >demo.out 2>&1 &&
