@@ -276,8 +276,8 @@ static int nothing_reviewed(struct fs_store *store, const char *query, const cha
 				  m.v[0].subject ? m.v[0].subject : "");
 	else
 		rc = fs_error_set(err, FS_ENOTFOUND,
-				  "none of the %zu threads '%s' matches is a stable review thread (the first: '%s')",
-				  nthreads, what, m.v[0].subject ? m.v[0].subject : "");
+				  "'%s' matches %zu threads, none of them a stable review thread (the first: '%s')",
+				  what, nthreads, m.v[0].subject ? m.v[0].subject : "");
 	fs_store_messages_free(&m);
 	return rc;
 }

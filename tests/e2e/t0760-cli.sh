@@ -306,11 +306,22 @@ test_expect_code 2 'mail that is no review thread is named, its subject shown vi
 	"$FIXSCAN" review --repo kernel "<lunch.1@example.org>" >out 2>err;
 	rc=$?;
 	echo "fixscan: '"'"'lunch on friday? ^[[31mred'"'"' is not a stable review thread" >expect &&
-	test_cmp expect err && test ! -s out &&
+	test_cmp expect err && test ! -s out || exit 1
 	"$FIXSCAN" review --repo kernel "path:chat/**" 2>err2;
-	test $? -eq 2 && test_cmp expect err2 &&
+	test $? -eq 2 && test_cmp expect err2 || exit 1
 	"$FIXSCAN" review --repo kernel "path:chat/** OR path:review-4.4/**" >/dev/null 2>err3;
-	test $? -eq 1 && test ! -s err3 &&
+	test $? -eq 1 && test ! -s err3 || exit 1
+	exit $rc
+'
+test_expect_code 2 '... and when it is several threads, how many and the first' '
+	mkdir -p "$TRASH/mail/chat2/cur" "$TRASH/mail/chat2/new" "$TRASH/mail/chat2/tmp" &&
+	printf "From: C <c@example.org>\nSubject: dinner\nMessage-Id: <dinner.1@example.org>\nDate: Tue, 01 Dec 2026 10:00:00 +0000\n\nSoup.\n" \
+		>"$TRASH/mail/chat2/cur/1.dinner:2,S" &&
+	notmuch new --quiet || exit 1
+	"$FIXSCAN" review --repo kernel "path:chat/** OR path:chat2/**" 2>err;
+	rc=$?; cat err;
+	echo "fixscan: '"'"'path:chat/** OR path:chat2/**'"'"' matches 2 threads, none of them a stable review thread (the first: '"'"'lunch on friday? ^[[31mred'"'"')" >expect &&
+	test_cmp expect err || exit 1
 	exit $rc
 '
 test_expect_code 2 'a Message-Id that is not in the store says to fetch it' '
@@ -364,16 +375,19 @@ fi
 # pseudo-terminal (zpty); what it lists is compared with the bash one.
 if command -v zsh >/dev/null 2>&1; then
 	cat >ztab.zsh <<-\EOF
-	# zsh -f ztab.zsh COMPDIR BINDIR WORDS: the screen after WORDS and a tab
+	# zsh -f ztab.zsh COMPDIR BINDIR WORDS [SEEN]: the screen after WORDS
+	# and a tab, read until it shows SEEN (default " -- ", a line of the
+	# list) and then nothing more for a second, or for 30 seconds at most
+	# (the first completion of a command runs its --help: slow under ASan).
 	zmodload zsh/zpty || exit 2
 	zpty z zsh -f -i
 	zpty -w z "PS1='%% '; PATH=$2:\$PATH; fpath=($1 \$fpath); autoload -Uz compinit; compinit -u -D; setopt nobeep; print READY\$((1+1))"
 	zpty -r -m z out '*READY2*'
 	zpty -n -w z "$3"$'\t'
-	all= quiet=0 i=0
-	while (( i < 200 && quiet < 5 )); do
+	all= quiet=0 i=0 seen=${4:- -- }
+	while (( i < 300 && quiet < 10 )); do
 		if zpty -r -t z chunk; then all+=$chunk; quiet=0
-		else (( ${#all} > ${#3} + 40 )) && (( quiet++ )); sleep 0.1; fi
+		else [[ $all == *$seen* ]] && (( quiet++ )); sleep 0.1; fi
 		(( i++ ))
 	done
 	print -r -- "$all"
@@ -401,7 +415,7 @@ if command -v zsh >/dev/null 2>&1; then
 			bash -c ". ./comp.sh; comp fixscan $c -" | sed "s/=\$//" | sort -u >bopts.$c &&
 			test_cmp bopts.$c zopts.$c || exit 1
 		done &&
-		zsh -f ztab.zsh "$SRC/contrib/completion" "$(dirname "$FIXSCAN")" "fixscan show --color=" >zcol &&
+		zsh -f ztab.zsh "$SRC/contrib/completion" "$(dirname "$FIXSCAN")" "fixscan show --color=" never >zcol &&
 		grep -q "always  *auto  *never" zcol
 	'
 else
