@@ -7,6 +7,8 @@ MANDIR ?= $(PREFIX)/share/man
 DOCDIR ?= $(PREFIX)/share/doc/fixscan
 # Where Debian's bash-completion loads completions on demand from.
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# Where Debian's zsh looks for completions of packages (in its $fpath).
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
 DESTDIR ?=
 
 CC ?= cc
@@ -153,12 +155,13 @@ bench: deps-bench
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(DOCDIR)/contrib \
-		$(DESTDIR)$(BASHCOMPDIR)
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	install -m 755 $(B)/fixscan $(DESTDIR)$(BINDIR)/fixscan
 	$(if $(MAN1),install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/)
 	$(if $(MAN5),install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/)
 	$(if $(CONTRIB_FILES),install -m 644 $(CONTRIB_FILES) $(DESTDIR)$(DOCDIR)/contrib/)
 	install -m 644 contrib/completion/fixscan.bash $(DESTDIR)$(BASHCOMPDIR)/fixscan
+	install -m 644 contrib/completion/_fixscan $(DESTDIR)$(ZSHCOMPDIR)/_fixscan
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/fixscan
@@ -166,6 +169,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5)))
 	rm -rf $(DESTDIR)$(DOCDIR)
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/fixscan
+	rm -f $(DESTDIR)$(ZSHCOMPDIR)/_fixscan
 
 clean:
 	rm -rf $(B)

@@ -9,10 +9,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <git2.h>
 #include <glib.h>
 
 #include "cli.h"
+#include "fixscan/repo.h"
 #include "fixscan/text.h"
 
 void cli_note(const char *fmt, ...)
@@ -48,34 +48,71 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return FS_EXIT_TROUBLE;
 }
 
+/* Whether PATH is a kernel tree (fs_repo_check_kernel()), with the
+ * mainline ref fixscan.mainline names in PATH's config over the global
+ * one.  A path that is no repository at all returns 0: the index says
+ * that better. */
+static int check_kernel(const char *path, struct fs_error *err)
+{
+	struct fs_config *cfg = NULL;
+	char *mainline = NULL;
+	int rc;
+
+	if (fs_config_open(&cfg, path, NULL) < 0)
+		return 0;
+	fs_config_get_string(cfg, "fixscan.mainline", &mainline);
+	fs_config_free(cfg);
+	rc = fs_repo_check_kernel(path, mainline, err);
+	free(mainline);
+	if (rc == FS_EGIT) {
+		fs_error_clear(err);
+		return 0;
+	}
+	return rc;
+}
+
 int cli_repo_path(const char *flag, char **out, struct fs_error *err)
 {
 	struct fs_config *cfg = NULL;
-	git_buf found = GIT_BUF_INIT;
+	char *here = NULL, *configured = NULL;
+	struct fs_error why = FS_ERROR_INIT;
 	int rc;
 
 	*out = NULL;
 	if (flag) {
+		if ((rc = check_kernel(flag, err)) < 0)
+			return rc;
 		*out = strdup(flag);
 		return *out ? 0 : fs_error_set(err, FS_ENOMEM, "out of memory");
 	}
+	/* As for git, the repository of the current directory (-C moved
+	 * there already) comes first, when it is a kernel tree: fixscan.repo
+	 * is for when it is not (a mail folder, fixscan's own checkout). */
+	if (fs_repo_discover(".", &here, NULL) == 0 && check_kernel(here, &why) == 0) {
+		*out = here;
+		return 0;
+	}
 	if (fs_config_open(&cfg, NULL, NULL) == 0) {
-		fs_config_get_path(cfg, "fixscan.repo", out);
+		fs_config_get_path(cfg, "fixscan.repo", &configured);
 		fs_config_free(cfg);
-		if (*out)
-			return 0;
 	}
-	git_libgit2_init();
-	rc = git_repository_discover(&found, ".", 0, NULL);
-	if (rc < 0) {
-		git_libgit2_shutdown();
-		return fs_error_set(err, FS_ENOTFOUND,
-				    "no kernel repository: use --repo PATH or set fixscan.repo");
+	if (configured) {
+		free(here);
+		if ((rc = check_kernel(configured, err)) < 0) {
+			free(configured);
+			return rc;
+		}
+		*out = configured;
+		return 0;
 	}
-	*out = strdup(found.ptr);
-	git_buf_dispose(&found);
-	git_libgit2_shutdown();
-	return *out ? 0 : fs_error_set(err, FS_ENOMEM, "out of memory");
+	if (here) {
+		/* Only a repository that is not a kernel tree: say why. */
+		free(here);
+		*err = why;
+		return err->code ? err->code : FS_ENOTFOUND;
+	}
+	return fs_error_set(err, FS_ENOTFOUND,
+			    "no kernel repository: use --repo PATH or set fixscan.repo");
 }
 
 /* ---- the pager and colour ------------------------------------------------ */
@@ -206,6 +243,31 @@ int cli_color_wanted(const char *when, struct fs_config *cfg)
 	if (rc < 0 && configured)
 		rc = cli_stdout_is_tty() && !getenv("NO_COLOR");
 	free(configured);
+	return rc;
+}
+
+int cli_color_option(const char *cmd, const char *when, struct fs_config *cfg, bool *color,
+		     struct fs_error *err)
+{
+	int rc = cli_color_wanted(when, cfg);
+
+	if (rc < 0)
+		return fs_error_set(err, FS_EUSAGE, "%s: --color takes always, never or auto, not '%s'",
+				    cmd, when);
+	*color = rc > 0;
+	return 0;
+}
+
+int cli_color_for_repo(const char *cmd, const char *when, const char *repo, bool *color,
+		       struct fs_error *err)
+{
+	struct fs_config *cfg = NULL;
+	int rc;
+
+	if (fs_config_open(&cfg, repo, NULL) < 0)
+		(void)fs_config_open(&cfg, NULL, NULL);
+	rc = cli_color_option(cmd, when, cfg, color, err);
+	fs_config_free(cfg);
 	return rc;
 }
 
@@ -406,6 +468,8 @@ int cli_ctx_open_index(struct cli_ctx *c, struct fs_error *err)
 		return rc;
 	if (c->istats.note[0])
 		fprintf(stderr, "fixscan: %s\n", c->istats.note);
+	if (!c->no_index_note)
+		cli_index_note(c->repo, &c->istats);
 	/* The mainline tip's time, so that ids a clone older than the
 	 * thread lacks are not taken for wrong ones (a repository that
 	 * cannot say leaves the check out), and the reader of the reasons
@@ -450,6 +514,19 @@ int cli_ctx_identity(const struct cli_ctx *c, struct fs_identity *out, struct fs
 	free(git_name);
 	free(git_email);
 	return rc;
+}
+
+void cli_index_note(const char *repo, const struct fs_index_stats *stats)
+{
+	/* The index said why it rebuilt, naming the cache: once is enough. */
+	if (stats->note[0])
+		return;
+	if (stats->rebuilt)
+		cli_note("indexed %s: %zu commit%s", repo, stats->commits,
+			 stats->commits == 1 ? "" : "s");
+	else if (stats->new_commits)
+		cli_note("indexed %s: %zu new commit%s", repo, stats->new_commits,
+			 stats->new_commits == 1 ? "" : "s");
 }
 
 int cli_open_index(struct fs_index **idx, const char *repo, struct fs_index_opts *opts,

@@ -46,9 +46,12 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* The kernel repository to use: FLAG (from --repo) when given, else the
- * fixscan.repo config key, else the repository containing the current
- * directory.  Returns a new string in *OUT (free with free()) or a negative
- * code with ERR set. */
+ * repository containing the current directory when it is a kernel tree
+ * (fs_repo_check_kernel(); -C has moved there already), else the
+ * fixscan.repo config key.  A repository that is not a kernel tree (no
+ * mainline ref, no release tag) is refused with the reason.  Returns a
+ * new string in *OUT (free with free()) or a negative code with ERR
+ * set. */
 int cli_repo_path(const char *flag, char **out, struct fs_error *err);
 
 /* Whether standard output was a terminal when fixscan started (before
@@ -72,6 +75,25 @@ int cli_start_pager(void);
  * standard output is a terminal and NO_COLOR is unset.  Returns 1 or 0,
  * or -1 when WHEN is none of those words. */
 int cli_color_wanted(const char *when, struct fs_config *cfg);
+
+/* --color[=WHEN] of command CMD (WHEN NULL: not given) into *COLOR, as
+ * cli_color_wanted() decides with CFG (may be NULL).  Returns 0, or
+ * FS_EUSAGE with ERR set to "CMD: --color takes always, never or auto,
+ * not 'WHEN'". */
+int cli_color_option(const char *cmd, const char *when, struct fs_config *cfg, bool *color,
+		     struct fs_error *err);
+
+/* The same with the config of the repository REPO over the global one
+ * (the global one alone when REPO's cannot be read), for the commands
+ * that open no context. */
+int cli_color_for_repo(const char *cmd, const char *when, const char *repo, bool *color,
+		       struct fs_error *err);
+
+/* The escape sequences of the colours text output uses ("" when COLOR is
+ * false): git's yellow for commit ids, bold for headings, and the reset. */
+#define CLI_COLOR_COMMIT(color) ((color) ? "\033[33m" : "")
+#define CLI_COLOR_HEAD(color) ((color) ? "\033[1m" : "")
+#define CLI_COLOR_RESET(color) ((color) ? "\033[m" : "")
 
 /* Whether to draw a progress line: stderr is a terminal. */
 int cli_progress_wanted(void);
@@ -98,6 +120,7 @@ struct cli_ctx {
 	const char *ignore_flag;     /* --ignore */
 	struct fs_review_opts ropts; /* --branch, --base, --no-reports */
 	struct fs_index_opts iopts;  /* --no-update, --rebuild ... */
+	bool no_index_note;          /* no cli_index_note() (digest --mail) */
 
 	/* filled by the steps; owned by the context */
 	char *repo;
@@ -152,6 +175,12 @@ int cli_ctx_open_index(struct cli_ctx *c, struct fs_error *err);
 void cli_clone_age_notice(const struct cli_ctx *c, const struct fs_review *r, bool *said);
 
 void cli_ctx_close(struct cli_ctx *c);
+
+/* "fixscan: indexed REPO: N new commits" on stderr, when opening the
+ * index read commits (a build or an update): every command but index,
+ * which prints its own line, says once which repository it used.
+ * Nothing when the index printed a note of its own (STATS->note). */
+void cli_index_note(const char *repo, const struct fs_index_stats *stats);
 
 /* Who the drafts are from: notmuch's user.name and user.primary_email
  * (c->store may be NULL), else git's user.name and user.email from
@@ -231,10 +260,6 @@ int cli_vulns_open(struct fs_vulns **out, const char *flag, struct fs_config *cf
 /* cli_vulns_open() for C: c->vulns_flag, c->cfg; the result in c->vulns
  * and c->ropts.vulns.  cli_ctx_open_index() calls it first. */
 int cli_ctx_open_vulns(struct cli_ctx *c, struct fs_error *err);
-/* --since WHEN: "1d", "12h", "2w", "30m" (minutes), "@EPOCH",
- * "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM" (local time), relative to NOW.
- * Returns 0 or FS_EUSAGE. */
-int cli_parse_since(const char *s, time_t now, time_t *out);
 /* A length of time as git config writes one: "6 months", "6.months",
  * "180d", "26 weeks", "1 year".  Returns 0 with *OUT in seconds, or
  * FS_EUSAGE. */

@@ -2,8 +2,9 @@
  *
  * Made for mutt's <pipe-message>: the message arrives on standard input
  * (nothing of it is ever put on a command line), and the output goes to
- * the pager, so it is plain text wrapped under 80 columns, without colour
- * or progress.  The patch is judged within its series when the notmuch
+ * the pager, so it is plain text wrapped under 80 columns, without
+ * progress and without colour unless asked (--color, or color.ui set to
+ * always: a pipe is no terminal).  The patch is judged within its series when the notmuch
  * store has its thread, else on its own. */
 #include <getopt.h>
 #include <glib.h>
@@ -53,6 +54,9 @@ static const char usage_text[] =
 	"    --no-update      use the index as it is, even if the refs moved\n"
 	"    --vulns PATH     the kernel CNA's vulns clone, for CVE ids (default:\n"
 	"                     fixscan.vulns)\n"
+	"    --color[=WHEN]   colour the finding kinds: always, never or auto (the\n"
+	"                     default: fixscan.color, else color.ui, else auto:\n"
+	"                     on a terminal, unless NO_COLOR is set)\n"
 	"    -h, --help       show this help\n"
 	"\n"
 	"A message that is not a stable patch gets one line saying so.\n"
@@ -61,7 +65,7 @@ static const char usage_text[] =
 
 /* Print the text report of R to stdout, wrapped; ALL lists patches
  * without findings too.  Returns R's number of problems, or -1. */
-static int print_review(const struct fs_review *r, bool all)
+static int print_review(const struct fs_review *r, bool all, bool color)
 {
 	struct fs_report_opts popts = FS_REPORT_OPTS_INIT;
 	char *buf = NULL;
@@ -69,7 +73,7 @@ static int print_review(const struct fs_review *r, bool all)
 	FILE *mem;
 	int rc;
 
-	popts.color = false;
+	popts.color = color;
 	popts.width = CHECK_WIDTH;
 	popts.all = all;
 	mem = open_memstream(&buf, &len);
@@ -175,6 +179,8 @@ struct check {
 	size_t nthreads;
 	struct fs_identity me;
 	bool clone_age_said;     /* the stale-clone notice was given */
+	const char *color_when;  /* --color=WHEN, or NULL */
+	bool color;
 	struct fs_drafts dl;
 	char *drafts_dir;
 	time_t now;
@@ -314,7 +320,7 @@ static int check_series(struct check *c, const struct fs_thread_series *s, bool 
 	}
 	if (!first)
 		putchar('\n');
-	problems = print_review(view ? view : r, view != NULL);
+	problems = print_review(view ? view : r, view != NULL, c->color);
 	/* Without --thread only the reply to this patch. */
 	c->ctx.draft_opts.mode = view ? FS_DRAFTS_PATCHES : c->mode;
 	if (problems >= 0 && c->drafts &&
@@ -397,6 +403,7 @@ static int parse_options(struct check *c, int argc, char **argv)
 		{ "no-reports", no_argument, NULL, 'R' },
 		{ "no-update", no_argument, NULL, 'N' },
 		{ "vulns", required_argument, NULL, 'V' },
+		{ "color", optional_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -426,6 +433,7 @@ static int parse_options(struct check *c, int argc, char **argv)
 		case 'R': c->ctx.ropts.no_reports = true; break;
 		case 'N': c->ctx.iopts.no_update = true; break;
 		case 'V': c->ctx.vulns_flag = optarg; break;
+		case 'c': c->color_when = optarg ? optarg : "always"; break;
 		case 'h': fputs(usage_text, stdout); return FS_EXIT_CLEAN;
 		default:
 			return cli_usage_error(argv[0], "unknown option '%s'", argv[optind - 1]);
@@ -459,6 +467,8 @@ int cmd_check(int argc, char **argv, struct fs_error *err)
 	if (rc <= 0)
 		goto out;
 	rc = cli_ctx_setup(&c.ctx, err);
+	if (rc == 0)
+		rc = cli_color_option(argv[0], c.color_when, c.ctx.cfg, &c.color, err);
 	/* The store is optional here: without it (or without the message
 	 * in it) the patch is judged alone. */
 	if (rc == 0)

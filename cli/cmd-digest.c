@@ -20,6 +20,7 @@
 #include "review-open.h"
 #include "fixscan/text.h"
 #include "fixscan/config.h"
+#include "fixscan/date.h"
 #include "fixscan/digest.h"
 #include "fixscan/findings.h"
 #include "fixscan/index.h"
@@ -49,7 +50,8 @@ static const char usage_text[] =
 	"first (the score is in fixscan-digest(1)), with the release, the\n"
 	"deadline and a lore.kernel.org link.\n"
 	"\n"
-	"    --since WHEN     1d (default), 12h, 2w, YYYY-MM-DD[THH:MM], @EPOCH\n"
+	"    --since WHEN     1d (default), yesterday, 2.weeks.ago, 3 days ago,\n"
+	"                     YYYY-MM-DD[THH:MM], @EPOCH (fixscan-digest(1))\n"
 	"    --query Q        the notmuch query for review threads (default:\n"
 	"                     fixscan.digestQuery, or stable review subjects)\n"
 	"    --json           one JSON object instead of text\n"
@@ -64,6 +66,10 @@ static const char usage_text[] =
 	"    --no-update      use the index as it is, even if the refs moved\n"
 	"    --vulns PATH     the kernel CNA's vulns clone, for CVE ids (default:\n"
 	"                     fixscan.vulns)\n"
+	"    --color[=WHEN]   colour the finding kinds: always, never or auto (the\n"
+	"                     default: fixscan.color, else color.ui, else auto:\n"
+	"                     on a terminal, unless NO_COLOR is set); never in\n"
+	"                     the --mail digest\n"
 	"    -h, --help       show this help\n"
 	"\n"
 	"Exit status: 0 no risky patch, 1 risky patches, 2 trouble.\n";
@@ -193,6 +199,7 @@ static int json_digest(FILE *out, const struct fs_digest *d, time_t since,
 		fs_json_int(b, "risky", (long)ds->risky);
 		json_summary(b, ds->r);
 		fs_json_str(b, "error", ds->error);
+		fs_json_rfc3339(b, "deadline_rfc3339", ds->s->deadline);
 		fs_json_end_object(b);
 	}
 	fs_json_end_array(b);
@@ -249,6 +256,7 @@ static int json_digest(FILE *out, const struct fs_digest *d, time_t since,
 			g_free(line);
 		}
 		fs_json_end_array(b);
+		fs_json_rfc3339(b, "deadline_rfc3339", ds->s->deadline);
 		fs_json_end_object(b);
 		g_free(link);
 	}
@@ -349,6 +357,37 @@ static void review_all(struct fs_digest *d, struct fs_thread **threads, size_t n
 	fs_digest_rank(d);
 }
 
+/* --color: set once by cmd_digest(); the digest mail has none. */
+static bool digest_color;
+
+/* TEXT (made visible already) with the finding kind that starts a
+ * finding line ("  fix-missing ...") coloured as review colours it.  New
+ * string (g_free()). */
+static char *color_kinds(const char *text)
+{
+	GString *out = g_string_new(NULL);
+	const char *p = text;
+	size_t k, n;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p + 1) : strlen(p);
+		for (k = 0; k < FS_FIND_KIND_COUNT && len > 2 && !strncmp(p, "  ", 2); k++) {
+			const char *name = fs_finding_kind_name(k);
+			n = strlen(name);
+			if (!strncmp(p + 2, name, n) && (p[2 + n] == ' ' || p[2 + n] == '\n')) {
+				g_string_append_printf(out, "  %s%s\033[0m", fs_report_kind_color(k), name);
+				p += 2 + n;
+				len -= 2 + n;
+				break;
+			}
+		}
+		g_string_append_len(out, p, len);
+		p += len;
+	}
+	return g_string_free(out, FALSE);
+}
+
 /* Print D as JSON, or as text wrapped for a terminal; with MAIL, save the
  * wrapped text as the digest mail instead (when there is any series). */
 static int output_digest(const struct fs_digest *d, int json, int mail, time_t since,
@@ -381,6 +420,16 @@ static int output_digest(const struct fs_digest *d, int json, int mail, time_t s
 			free(text);
 			return fs_error_set(err, FS_ENOMEM, "out of memory");
 		}
+		if (digest_color) {
+			char *colored = color_kinds(shown);
+			free(shown);
+			shown = strdup(colored);
+			g_free(colored);
+			if (!shown) {
+				free(text);
+				return fs_error_set(err, FS_ENOMEM, "out of memory");
+			}
+		}
 		cli_print_wrapped(stdout, shown, DIGEST_WIDTH);
 		free(shown);
 	} else if (d->nseries) {
@@ -410,6 +459,7 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 		{ "no-reports", no_argument, NULL, 'R' },
 		{ "no-update", no_argument, NULL, 'N' },
 		{ "vulns", required_argument, NULL, 'V' },
+		{ "color", optional_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -417,7 +467,7 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 	struct fs_thread **threads = NULL;
 	struct fs_digest dg = FS_DIGEST_INIT;
 	size_t nthreads = 0, i;
-	const char *since_arg = "1d";
+	const char *since_arg = "1d", *color_when = NULL;
 	char *query = NULL, *base_query = NULL;
 	time_t now = time(NULL), since;
 	int c, rc, json = 0, mail = 0;
@@ -439,6 +489,7 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 		case 'R': ctx.ropts.no_reports = true; break;
 		case 'N': ctx.iopts.no_update = true; break;
 		case 'V': ctx.vulns_flag = optarg; break;
+		case 'c': color_when = optarg ? optarg : "always"; break;
 		case 'h':
 			free(base_query);
 			fputs(usage_text, stdout);
@@ -456,10 +507,9 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 		free(base_query);
 		return cli_usage_error(argv[0], "--json and --mail do not go together");
 	}
-	if (cli_parse_since(since_arg, now, &since) < 0) {
+	if (fs_date_parse(since_arg, now, &since, err) < 0) {
 		free(base_query);
-		return cli_usage_error(argv[0], "cannot read --since '%s' (1d, 12h, 2w, YYYY-MM-DD, @EPOCH)",
-				       since_arg);
+		return fs_error_prefix(err, "%s: --since", argv[0]);
 	}
 
 	if (mail) {
@@ -478,7 +528,11 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 			return FS_EXIT_CLEAN;
 		}
 	}
+	/* --mail prints nothing: it runs from a timer. */
+	ctx.no_index_note = mail;
 	rc = cli_ctx_setup(&ctx, err);
+	if (rc == 0)
+		rc = cli_color_option(argv[0], color_when, ctx.cfg, &digest_color, err);
 	if (rc == 0)
 		rc = cli_ctx_open_store(&ctx, false, err);
 	if (rc < 0)

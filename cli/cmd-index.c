@@ -14,8 +14,9 @@ static const char usage_text[] =
 	"Build the fixes index of the kernel repository, or bring it up to date\n"
 	"by reading only the commits it does not have yet.\n"
 	"\n"
-	"    --repo PATH     the kernel repository (default: fixscan.repo, or the\n"
-	"                    repository of the current directory)\n"
+	"    --repo PATH     the kernel repository (default: the repository of the\n"
+	"                    current directory when it is a kernel tree, else\n"
+	"                    fixscan.repo)\n"
 	"    --progress      show a progress line on stderr (default: when it is a\n"
 	"                    terminal)\n"
 	"    --no-progress   never show one\n"
@@ -65,8 +66,8 @@ int cmd_index(int argc, char **argv, struct fs_error *err)
 	}
 	if (stats.note[0])
 		fprintf(stderr, "fixscan: %s\n", stats.note);
-	/* Which repository: fixscan.repo, -C and the current directory
-	 * all pick one, and the user should see which. */
+	/* Which repository: --repo, the current directory (after -C) and
+	 * fixscan.repo all pick one, and the user should see which. */
 	printf("indexed %zu commit%s (%zu new%s) in %.2fs: %s\n", stats.commits,
 	       stats.commits == 1 ? "" : "s", stats.new_commits,
 	       stats.rebuilt && stats.new_commits ? ", full build" : "", stats.seconds, repo);

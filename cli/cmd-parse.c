@@ -151,6 +151,7 @@ static void print_json(const struct fs_patch *p)
 	json_str(b, "revert_title", fs_patch_revert_title(p));
 	fs_json_member(b, "has_diff");
 	fs_json_add_bool(b, fs_patch_has_diff(p));
+	fs_json_rfc3339(b, "date_rfc3339", fs_patch_date(p));
 	fs_json_end_object(b);
 
 	fs_json_print_line(b, stdout);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "fixscan/date.h"
 #include "fixscan/config.h"
 #include "fixscan/draft.h"
 #include "fixscan/drafts.h"
@@ -138,7 +139,7 @@ static char *what_to_query(const char *what, char **msgid)
 }
 
 /* The message on standard input, as a query for its own id. */
-static int stdin_query(char **query, struct fs_error *err)
+static int stdin_query(char **query, char **msgid, struct fs_error *err)
 {
 	struct fs_mail_reader *r = NULL;
 	struct fs_patch *p = NULL;
@@ -159,6 +160,7 @@ static int stdin_query(char **query, struct fs_error *err)
 		return fs_error_set(err, FS_EPARSE, "the message on standard input has no Message-Id");
 	}
 	*query = cli_id_query(fs_patch_message_id(p));
+	*msgid = strdup(fs_patch_message_id(p));
 	fs_patch_free(p);
 	return *query ? 0 : fs_error_set(err, FS_ENOMEM, "out of memory");
 }
@@ -264,6 +266,33 @@ static bool message_known(struct fs_store *store, const char *msgid)
 	known = fs_store_find_message(store, msgid, &m, NULL) == 0;
 	fs_store_message_clear(&m);
 	return known;
+}
+
+/* The error when nothing was reviewed: the Message-Id MSGID (may be
+ * NULL) is not in the store; WHAT (QUERY) matches no message; or what it
+ * matches (NTHREADS threads) is no stable review thread, named by the
+ * subject of its first mail. */
+static int nothing_reviewed(struct fs_store *store, const char *query, const char *msgid,
+			    const char *what, size_t nthreads, struct fs_error *err)
+{
+	struct fs_store_messages m = { NULL, 0 };
+	int rc;
+
+	if (msgid && !message_known(store, msgid))
+		return fs_error_set(err, FS_ENOTFOUND,
+				    "message <%s> is not in the notmuch store: fetch its thread (b4 mbox '%s', or lei q) and run notmuch new",
+				    msgid, msgid);
+	if (!nthreads || fs_store_search(store, query, &m, NULL) < 0 || !m.n)
+		rc = fs_error_set(err, FS_ENOTFOUND, "no message matches '%s'", what);
+	else if (nthreads == 1)
+		rc = fs_error_set(err, FS_ENOTFOUND, "'%s' is not a stable review thread",
+				  m.v[0].subject ? m.v[0].subject : "");
+	else
+		rc = fs_error_set(err, FS_ENOTFOUND,
+				  "'%s' matches %zu threads, none of them a stable review thread (the first: '%s')",
+				  what, nthreads, m.v[0].subject ? m.v[0].subject : "");
+	fs_store_messages_free(&m);
+	return rc;
 }
 
 /* The text report of R on stdout, wrapped at the terminal's width: the
@@ -521,10 +550,10 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 			return cli_usage_error(argv[0], "unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (since_arg && (!all_open || cli_parse_since(since_arg, now, &since) < 0))
-		return cli_usage_error(argv[0], all_open ?
-				       "cannot read --since '%s' (1d, 12h, 2w, YYYY-MM-DD, @EPOCH)" :
-				       "--since '%s' goes with --all-open", since_arg);
+	if (since_arg && !all_open)
+		return cli_usage_error(argv[0], "--since '%s' goes with --all-open", since_arg);
+	if (since_arg && fs_date_parse(since_arg, now, &since, err) < 0)
+		return fs_error_prefix(err, "%s: --since", argv[0]);
 	if (all_open && optind != argc)
 		return cli_usage_error(argv[0], "--all-open takes no WHAT");
 	if (!all_open && optind != argc - 1)
@@ -533,7 +562,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	if (all_open)
 		rc = 0; /* the query needs the store: below */
 	else if (!strcmp(argv[optind], "-"))
-		rc = stdin_query(&query, err);
+		rc = stdin_query(&query, &msgid, err);
 	else
 		rc = (query = what_to_query(argv[optind], &msgid)) ? 0 :
 			fs_error_set(err, FS_ENOMEM, "out of memory");
@@ -566,7 +595,8 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		rc = cli_open_query(ctx.store, now, since, &query, err);
 	if (rc == 0 && query)
 		rc = cli_load_threads(ctx.store, query, &threads, &nthreads, err);
-	if (rc == 0)
+	/* Nothing to review needs no index (which may take a while). */
+	if (rc == 0 && nthreads)
 		rc = cli_ctx_open_index(&ctx, err);
 	if (rc < 0)
 		goto out;
@@ -586,13 +616,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 					  &problems, &trouble);
 	}
 	if (!reviewed && !trouble) {
-		if (msgid && !message_known(ctx.store, msgid))
-			rc = fs_error_set(err, FS_ENOTFOUND,
-					  "message <%s> is not in the notmuch store: fetch its thread (b4 mbox '%s', or lei q) and run notmuch new",
-					  msgid, msgid);
-		else
-			rc = fs_error_set(err, FS_ENOTFOUND, "no stable review thread matches '%s'",
-					  argv[optind]);
+		rc = nothing_reviewed(ctx.store, query, msgid, argv[optind], nthreads, err);
 		goto out;
 	}
 	if (drafts && dry_run && json) {

@@ -12,7 +12,7 @@
 #include "fixscan/vulns.h"
 
 static const char usage_text[] =
-	"usage: fixscan show [--repo PATH] [--no-update] [--json] COMMIT...\n"
+	"usage: fixscan show [--repo PATH] [--no-update] [--json] [--color[=WHEN]] COMMIT...\n"
 	"\n"
 	"For each COMMIT (an id or an abbreviation of at least 4 hex digits):\n"
 	"its subject, branch and release, the mainline commit it backports, its\n"
@@ -25,6 +25,9 @@ static const char usage_text[] =
 	"    --json        one JSON object per commit, one per line\n"
 	"    --vulns PATH  the kernel CNA's vulns clone, for CVE ids (default:\n"
 	"                  fixscan.vulns)\n"
+	"    --color[=WHEN] colour the commit lines: always, never or auto (the\n"
+	"                  default: fixscan.color, else color.ui, else auto: on a\n"
+	"                  terminal, unless NO_COLOR is set)\n"
 	"    -h, --help    show this help\n";
 
 #define MAX_LIST 256
@@ -153,17 +156,24 @@ static void print_text(FILE *out, const struct fs_index *idx, fs_cid c)
 
 /* The text of C with control characters shown visibly: commit subjects
  * are anyone's words too. */
-static void print_visible(const struct fs_index *idx, fs_cid c)
+static void print_visible(const struct fs_index *idx, fs_cid c, bool color)
 {
-	char *buf = NULL;
+	char *buf = NULL, *rest;
 	size_t len = 0;
 	FILE *mem = open_memstream(&buf, &len);
 
 	if (!mem)
 		return;
 	print_text(mem, idx, c);
-	if (fclose(mem) == 0)
-		fs_text_fputs(buf, true, stdout);
+	if (fclose(mem) == 0) {
+		/* "commit <hex>": nothing to escape in it, and coloured as
+		 * git colours it. */
+		rest = strchr(buf, '\n');
+		rest = rest ? rest + 1 : buf + len;
+		printf("%s%.*s%s\n", CLI_COLOR_COMMIT(color), (int)(rest - buf - 1), buf,
+		       CLI_COLOR_RESET(color));
+		fs_text_fputs(rest, true, stdout);
+	}
 	free(buf);
 }
 
@@ -277,6 +287,7 @@ int cmd_show(int argc, char **argv, struct fs_error *err)
 		{ "no-update", no_argument, NULL, 'N' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "vulns", required_argument, NULL, 'V' },
+		{ "color", optional_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -284,9 +295,10 @@ int cmd_show(int argc, char **argv, struct fs_error *err)
 	struct fs_index_stats stats;
 	struct fs_index *idx = NULL;
 	struct fs_json *b = NULL;
-	const char *repo_flag = NULL, *vulns_flag = NULL;
+	const char *repo_flag = NULL, *vulns_flag = NULL, *color_when = NULL;
 	char *repo = NULL;
 	int c, json = 0, rc, status = FS_EXIT_CLEAN, i;
+	bool color = false;
 
 	opterr = 0;
 	optind = 1;
@@ -296,6 +308,7 @@ int cmd_show(int argc, char **argv, struct fs_error *err)
 		case 'N': opts.no_update = true; break;
 		case 'j': json = 1; break;
 		case 'V': vulns_flag = optarg; break;
+		case 'c': color_when = optarg ? optarg : "always"; break;
 		case 'h': fputs(usage_text, stdout); return FS_EXIT_CLEAN;
 		default:
 			return cli_usage_error(argv[0], "unknown option '%s'", argv[optind - 1]);
@@ -304,8 +317,12 @@ int cmd_show(int argc, char **argv, struct fs_error *err)
 	if (optind == argc)
 		return cli_usage_error(argv[0], "no COMMIT given");
 	rc = cli_repo_path(repo_flag, &repo, err);
-	if (rc < 0)
+	if (rc == 0)
+		rc = cli_color_for_repo(argv[0], color_when, repo, &color, err);
+	if (rc < 0) {
+		free(repo);
 		return rc;
+	}
 	opts.repo_path = repo;
 	rc = cli_vulns_open(&vulns, vulns_flag, NULL, repo, err);
 	if (rc < 0) {
@@ -321,6 +338,7 @@ int cmd_show(int argc, char **argv, struct fs_error *err)
 	}
 	if (stats.note[0])
 		fprintf(stderr, "fixscan: %s\n", stats.note);
+	cli_index_note(repo, &stats);
 	if (json)
 		b = fs_json_new();
 	for (i = optind; i < argc; i++) {
@@ -337,7 +355,7 @@ int cmd_show(int argc, char **argv, struct fs_error *err)
 		} else {
 			if (i > optind)
 				putchar('\n');
-			print_visible(idx, cid);
+			print_visible(idx, cid, color);
 		}
 		/* Hundreds of ids touch most of a kernel-sized cache;
 		 * giving the pages back every 64 keeps the memory to what

@@ -12,7 +12,8 @@
 #include "fixscan/stats.h"
 
 static const char usage_text[] =
-	"usage: fixscan stats [--repo PATH] [--no-update] [--json] [--list] RANGE...\n"
+	"usage: fixscan stats [--repo PATH] [--no-update] [--json] [--list] [--color[=WHEN]]\n"
+	"                     RANGE...\n"
 	"\n"
 	"For each RANGE of a stable branch (\"v4.4..v4.4.14\", or a branch name\n"
 	"such as \"linux-4.4.y\" for the release it forked from up to its tip):\n"
@@ -24,6 +25,9 @@ static const char usage_text[] =
 	"    --no-update   use the index as it is, even if the refs moved\n"
 	"    --list        also list the pairs: introducing and fixing patch\n"
 	"    --json        one JSON object with the rows and the pairs\n"
+	"    --color[=WHEN] bold headings: always, never or auto (the default:\n"
+	"                  fixscan.color, else color.ui, else auto: on a\n"
+	"                  terminal, unless NO_COLOR is set)\n"
 	"    -h, --help    show this help\n";
 
 /* Columns on a terminal, not bytes: the en dash of "2.3%–6.2%" is three
@@ -84,7 +88,7 @@ static void row_cells(const struct fs_stats *st, char cells[NCOLS][96])
 	snprintf(cells[6], 96, "%s", fs_stats_spec(st));
 }
 
-static void print_table(struct fs_stats **rows, int n)
+static void print_table(struct fs_stats **rows, int n, bool color)
 {
 	static const char *const head[NCOLS] = {
 		"Series", "Patches", "Fixes:", "# fixed", "%regressions", "Mapped", "Range",
@@ -103,8 +107,10 @@ static void print_table(struct fs_stats **rows, int n)
 			if (columns(cells[i][j]) > width[j])
 				width[j] = columns(cells[i][j]);
 	}
-	for (j = 0; j < NCOLS; j++)
-		put_cell(head[j], width[j], 0, j == NCOLS - 1);
+	fputs(CLI_COLOR_HEAD(color), stdout);
+	for (j = 0; j < NCOLS - 1; j++)
+		put_cell(head[j], width[j], 0, 0);
+	printf("%s%s\n", head[NCOLS - 1], CLI_COLOR_RESET(color));
 	for (i = 0; i < n; i++)
 		for (j = 0; j < NCOLS; j++)
 			put_cell(cells[i][j], width[j], right[j], j == NCOLS - 1);
@@ -116,21 +122,23 @@ static const char *or_dash(const char *s)
 	return s ? s : "-";
 }
 
-static void print_pairs(const struct fs_stats *st)
+static void print_pairs(const struct fs_stats *st, bool color)
 {
 	const struct fs_stats_pair *pv;
 	size_t n, i;
 	int rw = 0, w;
 
 	pv = fs_stats_pairs(st, &n);
-	printf("\n%s-stable patches with bugs (%s)\n", fs_stats_series(st), fs_stats_spec(st));
+	printf("\n%s%s-stable patches with bugs (%s)%s\n", CLI_COLOR_HEAD(color), fs_stats_series(st),
+	       fs_stats_spec(st), CLI_COLOR_RESET(color));
 	for (i = 0; i < n; i++) {
 		w = columns(or_dash(fs_stats_patch_release(st, pv[i].introducer)));
 		rw = w > rw ? w : rw;
 		w = columns(or_dash(fs_stats_patch_release(st, pv[i].fixer)));
 		rw = w > rw ? w : rw;
 	}
-	printf("%-*s | %s\n", rw + 3 + 16, "Introduced", "Fixed");
+	printf("%s%-*s | %s%s\n", CLI_COLOR_HEAD(color), rw + 3 + 16, "Introduced", "Fixed",
+	       CLI_COLOR_RESET(color));
 	for (i = 0; i < n; i++)
 		printf("%-*s | %.16s | %-*s | %.16s\n",
 		       rw, or_dash(fs_stats_patch_release(st, pv[i].introducer)),
@@ -214,6 +222,7 @@ int cmd_stats(int argc, char **argv, struct fs_error *err)
 		{ "no-update", no_argument, NULL, 'N' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "list", no_argument, NULL, 'l' },
+		{ "color", optional_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -221,9 +230,10 @@ int cmd_stats(int argc, char **argv, struct fs_error *err)
 	struct fs_index_stats istats;
 	struct fs_index *idx = NULL;
 	struct fs_stats **rows = NULL;
-	const char *repo_flag = NULL;
+	const char *repo_flag = NULL, *color_when = NULL;
 	char *repo = NULL;
 	int c, json = 0, list = 0, rc, i, nrows = 0;
+	bool color = false;
 
 	opterr = 0;
 	optind = 1;
@@ -233,6 +243,7 @@ int cmd_stats(int argc, char **argv, struct fs_error *err)
 		case 'N': opts.no_update = true; break;
 		case 'j': json = 1; break;
 		case 'l': list = 1; break;
+		case 'c': color_when = optarg ? optarg : "always"; break;
 		case 'h': fputs(usage_text, stdout); return FS_EXIT_CLEAN;
 		default:
 			return cli_usage_error(argv[0], "unknown option '%s'", argv[optind - 1]);
@@ -241,14 +252,19 @@ int cmd_stats(int argc, char **argv, struct fs_error *err)
 	if (optind == argc)
 		return cli_usage_error(argv[0], "no RANGE given");
 	rc = cli_repo_path(repo_flag, &repo, err);
-	if (rc < 0)
+	if (rc == 0)
+		rc = cli_color_for_repo(argv[0], color_when, repo, &color, err);
+	if (rc < 0) {
+		free(repo);
 		return rc;
+	}
 	opts.repo_path = repo;
 	rc = cli_open_index(&idx, repo, &opts, cli_progress_wanted(), &istats, err);
 	if (rc < 0)
 		goto out;
 	if (istats.note[0])
 		fprintf(stderr, "fixscan: %s\n", istats.note);
+	cli_index_note(repo, &istats);
 	rows = calloc(argc - optind, sizeof(*rows));
 	if (!rows) {
 		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
@@ -265,9 +281,9 @@ int cmd_stats(int argc, char **argv, struct fs_error *err)
 	if (json) {
 		print_json(rows, nrows);
 	} else {
-		print_table(rows, nrows);
+		print_table(rows, nrows, color);
 		for (i = 0; list && i < nrows; i++)
-			print_pairs(rows[i]);
+			print_pairs(rows[i], color);
 	}
 	rc = FS_EXIT_CLEAN;
 out:

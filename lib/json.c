@@ -1,6 +1,7 @@
 /* fixscan: the JSON writer (see json.h), over json-glib's JsonBuilder. */
 #include <json-glib/json-glib.h>
 
+#include "fixscan/date.h"
 #include "fixscan/json.h"
 
 struct fs_json {
@@ -75,6 +76,14 @@ void fs_json_str(struct fs_json *j, const char *key, const char *value)
 {
 	fs_json_member(j, key);
 	fs_json_add_str(j, value);
+}
+
+void fs_json_rfc3339(struct fs_json *j, const char *key, const char *date)
+{
+	char *t = fs_date_header_rfc3339(date);
+
+	fs_json_str(j, key, t);
+	free(t);
 }
 
 void fs_json_int(struct fs_json *j, const char *key, long value)

@@ -34,6 +34,11 @@ static const char *kind_color(enum fs_finding_kind k)
 	}
 }
 
+const char *fs_report_kind_color(enum fs_finding_kind k)
+{
+	return kind_color(k);
+}
+
 /* ---- numbers and helpers ----------------------------------------------- */
 
 int fs_report_subject_number_width(const char *subject)
@@ -586,6 +591,7 @@ static void json_finding(struct fs_json *b, const struct fs_finding *f)
 	fs_json_str(b, "reason", f->reason);
 	json_cves(b, f->cves, f->ncves);
 	json_cross_finding(b, f);
+	fs_json_rfc3339(b, "date_rfc3339", f->date);
 	fs_json_end_object(b);
 }
 
@@ -650,6 +656,8 @@ int fs_report_json(FILE *out, const struct fs_review *r)
 		fs_json_member(b, "matrix");
 		fs_cross_matrix_json(b, r->matrix);
 	}
+	/* Added later, as every key after this. */
+	fs_json_rfc3339(b, "deadline_rfc3339", s->deadline);
 	fs_json_end_object(b);
 	rc = fs_json_print_line(b, out);
 	fs_json_free(b);

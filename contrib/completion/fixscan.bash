@@ -1,5 +1,5 @@
 # bash completion for fixscan(1): commands, each command's options, the
-# values of --drafts=, directories for --repo/--drafts-dir/-C and files
+# values of --drafts=, --drafts-for= and --color=, directories for --repo/--drafts-dir/-C and files
 # where a command reads them.
 #
 # Options are read from 'fixscan COMMAND --help' the first time a command
@@ -53,6 +53,14 @@ _fixscan()
 	fi
 	if [ "$cur" = "=" ] && [ "$prev" = --drafts ]; then
 		COMPREPLY=(all summary patches)
+		return
+	fi
+	if [ "$prev" = "=" ] && [ "${COMP_WORDS[COMP_CWORD-2]}" = --color ]; then
+		COMPREPLY=($(compgen -W "always never auto" -- "$cur"))
+		return
+	fi
+	if [ "$cur" = "=" ] && [ "$prev" = --color ]; then
+		COMPREPLY=(always never auto)
 		return
 	fi
 	if [ "$prev" = "=" ] && [ "${COMP_WORDS[COMP_CWORD-2]}" = --drafts-for ]; then

@@ -37,6 +37,11 @@ void fs_json_str(struct fs_json *j, const char *key, const char *value);
 /* Member KEY with an integer value, or null when VALUE is negative. */
 void fs_json_int(struct fs_json *j, const char *key, long value);
 void fs_json_bool(struct fs_json *j, const char *key, bool value);
+/* Member KEY with DATE (a Date header, or a date as written in a cover
+ * letter; may be NULL) in RFC 3339 UTC, "2016-04-27T01:44:52Z"
+ * (fs_date_header_rfc3339()), or null when it is no date.  Every date
+ * of fixscan's JSON has such a twin, named <key>_rfc3339. */
+void fs_json_rfc3339(struct fs_json *j, const char *key, const char *date);
 
 /* Print the document as one line followed by a newline on OUT and start
  * a new, empty one.  Returns 0, or -1 when writing failed. */

@@ -32,6 +32,11 @@ struct fs_report_opts {
  * caller to wrap (cli_print_wrapped() keeps colour codes intact). */
 int fs_report_text(FILE *out, const struct fs_review *r, const struct fs_report_opts *o);
 
+/* The ANSI colour the text report gives kind K's name (reset with
+ * "\033[0m"): red for what asks for action, yellow for what asks a
+ * look, green for a fix already there or queued, cyan for the rest. */
+const char *fs_report_kind_color(enum fs_finding_kind k);
+
 /* How serious a finding is, for ordering: 0 is the most serious.  What
  * must be queued or dropped comes first, then reports from people, then
  * notes; a finding that asks for nothing (fs_finding_is_problem()) is a

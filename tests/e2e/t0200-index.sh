@@ -288,7 +288,7 @@ test_expect_code 2 'show: not a repository either' '
 
 test_expect_code 2 'index: no mainline ref names fixscan.mainline' '
 	git init -q nomain &&
-	git -C R push -q ../nomain "$B:refs/heads/devel" &&
+	git -C R push -q ../nomain "$B:refs/heads/devel" v4.4 &&
 	"$FIXSCAN" index --repo nomain >out 2>err
 	rc=$?
 	cat err

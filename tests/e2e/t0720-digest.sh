@@ -85,12 +85,14 @@ assert set(d) == {"format_version", "since", "query", "series", "risky"}, sorted
 assert list(d)[0] == "format_version" and d["format_version"] == 1, list(d)
 for s in d["series"]:
     assert set(s) == {"message_id", "subject", "cover", "branch", "base", "release",
-                      "deadline", "patches", "risky", "summary", "error"}, sorted(s)
+                      "deadline", "patches", "risky", "summary", "error",
+                      "deadline_rfc3339"}, sorted(s)
     assert isinstance(s["patches"], int) and isinstance(s["risky"], int)
     assert isinstance(s["cover"], bool)
 for r in d["risky"]:
     assert set(r) == {"rank", "score", "series", "branch", "release", "deadline", "index",
-                      "total", "message_id", "subject", "upstream", "link", "findings"}, sorted(r)
+                      "total", "message_id", "subject", "upstream", "link", "findings",
+                      "deadline_rfc3339"}, sorted(r)
     assert r["link"] == "https://lore.kernel.org/r/" + r["message_id"]
     for f in r["findings"]:
         assert set(f) == {"kind", "weight", "commit", "subject", "release", "message_id",

@@ -39,6 +39,10 @@ test_expect_success 'the bash completion goes where bash-completion loads it' '
 	cmp "$SRC/contrib/completion/fixscan.bash" \
 		"$DEST$PREFIX/share/bash-completion/completions/fixscan"
 '
+test_expect_success 'the zsh completion goes where Debian'"'"'s zsh finds it' '
+	cmp "$SRC/contrib/completion/_fixscan" \
+		"$DEST$PREFIX/share/zsh/vendor-completions/_fixscan"
+'
 test_expect_success 'nothing is installed outside PREFIX' '
 	find "$DEST" -type f | grep -v "^$DEST$PREFIX/" >outside;
 	test ! -s outside

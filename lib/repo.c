@@ -1,0 +1,100 @@
+/* fixscan: which git repository is a kernel tree (see fixscan/repo.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <git2.h>
+
+#include "fixscan/repo.h"
+#include "git-util.h"
+#include "index/tips.h"
+
+int fs_repo_discover(const char *dir, char **out, struct fs_error *err)
+{
+	git_buf found = GIT_BUF_INIT;
+	git_repository *repo = NULL;
+	const char *path;
+	size_t n;
+
+	*out = NULL;
+	fs_git_init();
+	if (git_repository_discover(&found, dir, 0, NULL) < 0)
+		return fs_error_set(err, FS_ENOTFOUND, "'%s' is in no git repository", dir);
+	path = found.ptr;
+	if (git_repository_open_ext(&repo, found.ptr, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) == 0 &&
+	    git_repository_workdir(repo))
+		path = git_repository_workdir(repo);
+	*out = strdup(path);
+	git_repository_free(repo);
+	git_buf_dispose(&found);
+	if (!*out)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	n = strlen(*out);
+	if (n > 1 && (*out)[n - 1] == '/')
+		(*out)[n - 1] = '\0';
+	return 0;
+}
+
+/* Stops the walk over the tags at the first mainline release. */
+static int release_cb(const char *name, void *payload)
+{
+	char line[FSI_LINE_MAX];
+	int stable = 0;
+
+	if (fsi_classify_tag(name + strlen("refs/tags/"), line, &stable) && !stable) {
+		*(int *)payload = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Whether REPO has the mainline ref MAINLINE (or a default one). */
+static int has_mainline(git_repository *repo, const char *mainline)
+{
+	static const char *const defaults[] = {
+		"refs/remotes/origin/master", "refs/heads/master", "refs/heads/main",
+	};
+	git_reference *ref = NULL;
+	git_object *obj = NULL;
+	size_t i;
+	int ok = 0;
+
+	for (i = 0; !ok && i < (mainline ? 1 : sizeof(defaults) / sizeof(*defaults)); i++) {
+		int rc = mainline ? git_reference_dwim(&ref, repo, mainline) :
+			 git_reference_lookup(&ref, repo, defaults[i]);
+		if (rc == 0 && git_reference_peel(&obj, ref, GIT_OBJECT_COMMIT) == 0)
+			ok = 1;
+		git_object_free(obj);
+		git_reference_free(ref);
+		obj = NULL;
+		ref = NULL;
+	}
+	return ok;
+}
+
+int fs_repo_check_kernel(const char *path, const char *mainline, struct fs_error *err)
+{
+	git_repository *repo = NULL;
+	int found = 0, rc;
+
+	fs_git_init();
+	if (git_repository_open_ext(&repo, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
+		return fs_error_set_git(err, FS_EGIT, "cannot open repository '%s'", path);
+	if (!has_mainline(repo, mainline)) {
+		git_repository_free(repo);
+		if (mainline)
+			return fs_error_set(err, FS_ENOTFOUND,
+					    "%s: not a kernel tree: no mainline ref '%s' (fixscan.mainline)",
+					    path, mainline);
+		return fs_error_set(err, FS_ENOTFOUND,
+				    "%s: not a kernel tree: no mainline ref (looked for origin/master, master, main; set fixscan.mainline)",
+				    path);
+	}
+	rc = git_reference_foreach_glob(repo, "refs/tags/v*", release_cb, &found);
+	git_repository_free(repo);
+	if (rc < 0 && !found)
+		return fs_error_set_git(err, FS_EGIT, "cannot list the tags of '%s'", path);
+	if (!found)
+		return fs_error_set(err, FS_ENOTFOUND,
+				    "%s: not a kernel tree: no release tags (v*)", path);
+	return 0;
+}
