@@ -595,9 +595,15 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		rc = cli_open_query(ctx.store, now, since, &query, err);
 	if (rc == 0 && query)
 		rc = cli_load_threads(ctx.store, query, &threads, &nthreads, err);
-	/* Nothing to review needs no index (which may take a while). */
-	if (rc == 0 && nthreads)
+	/* Nothing to review needs no index (which may take a while);
+	 * --all-open says itself that nothing is open. */
+	if (rc == 0 && nthreads) {
 		rc = cli_ctx_open_index(&ctx, err);
+	} else if (rc == 0 && all_open) {
+		cli_note("no open stable review thread%s",
+			 since ? " and none arrived since --since" : "");
+		goto out;
+	}
 	if (rc < 0)
 		goto out;
 	/* With --dry-run standard output is the mbox of the drafts alone
