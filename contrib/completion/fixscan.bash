@@ -1,6 +1,6 @@
 # bash completion for fixscan(1): commands, each command's options, the
-# values of --drafts=, directories for --repo/--drafts-dir/-C and files
-# where a command reads them.
+# values of --drafts=, directories for --repo/--drafts-dir/--queue/-C and
+# files for --mbox/--ignore and where a command reads them.
 #
 # Options are read from 'fixscan COMMAND --help' the first time a command
 # is completed, so the completion cannot drift from the program.
@@ -64,10 +64,10 @@ _fixscan()
 		return
 	fi
 	case $prev in
-	--repo|--drafts-dir)
+	--repo|--drafts-dir|--queue)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return ;;
-	--ignore)
+	--ignore|--mbox)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	--branch|--base|--since|--query)
