@@ -524,7 +524,7 @@ int cmd_check(int argc, char **argv, struct fs_error *err)
 	} else if (!c.in_store) {
 		printf("(not in the notmuch store: judged on its own, without its series)\n");
 	}
-	if (c.mbox)
+	if (c.mbox && !c.ctx.ropts.no_reports)
 		cli_note("no mail store: regression reports not searched");
 	rc = check_all(&c, err);
 out:

@@ -481,7 +481,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	}
 	if (src.what) {
 		rc = cli_load_source(&src, &threads, &nthreads, err);
-		if (rc == 0)
+		if (rc == 0 && !ctx.ropts.no_reports)
 			cli_note("no mail store: regression reports not searched");
 	} else {
 		rc = cli_load_threads(ctx.store, query, &threads, &nthreads, err);

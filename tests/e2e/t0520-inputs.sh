@@ -230,6 +230,19 @@ bad_input 'a series file listing nothing' "^fixscan: 'q-empty/series' lists no p
 bad_input 'a series line with an option only' "^fixscan: 'q-option/series' line 1: an option where the patch name should be, not a patch name\$" --queue q-option
 bad_input 'a patch listed twice' "^fixscan: 'q-twice/series' line 2: 'a.patch' is listed twice\$" --queue q-twice
 bad_input 'a patch file that is not a mail' "^fixscan: not a mail message: 'q-notmail/a.patch' has no headers\$" --queue q-notmail
+test_expect_success 'every hostile input of tests/data/bad as --mbox: a review or one line, no crash' '
+	ok=0
+	for f in "$SRC"/tests/data/bad/*; do
+		case $f in */MANIFEST) continue ;; esac
+		timeout 60 "$FIXSCAN" review --repo kernel --mbox "$f" >out 2>err; rc=$?
+		grep -v "^fixscan: \(mainline in .* older than this thread\|no mail store: \)" err >err.rest
+		if grep -E -q "AddressSanitizer|LeakSanitizer|runtime error|CRITICAL|WARNING" err ||
+		   [ "$rc" -gt 2 ] || { [ "$rc" -eq 2 ] && [ "$(wc -l <err.rest)" -ne 1 ]; }; then
+			echo "$f: exit $rc"; cat err; ok=1
+		fi
+	done
+	exit $ok
+'
 test_expect_code 2 'check --mbox of an empty file: one line, exit 2' '
 	"$FIXSCAN" check --repo kernel --mbox empty.mbox <"$p03" >/dev/null 2>err; rc=$?;
 	test "$(wc -l <err)" -eq 1 && grep -q "^fixscan: not a mail message: .empty.mbox. is empty" err && exit $rc

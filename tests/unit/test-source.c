@@ -219,14 +219,14 @@ static void test_queue__load(void **state)
 
 	/* a listed file that is missing */
 	src.version = NULL;
-	write_file("queue-4.9/series", "a.patch\nnope.patch\n", -1, 0);
+	g_free(write_file("queue-4.9/series", "a.patch\nnope.patch\n", -1, 0));
 	assert_int_equal(fs_source_load(&threads, &n, &src, NULL, &err), FS_EIO);
 	assert_null(threads);
 	assert_int_equal(n, 0);
 	assert_non_null(strstr(err.message, "nope.patch': No such file or directory"));
 
 	/* a series listing nothing */
-	write_file("queue-4.9/series", "# nothing\n", -1, 0);
+	g_free(write_file("queue-4.9/series", "# nothing\n", -1, 0));
 	assert_int_equal(fs_source_load(&threads, &n, &src, NULL, &err), FS_EPARSE);
 	assert_non_null(strstr(err.message, "series' lists no patch"));
 
