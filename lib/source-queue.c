@@ -139,6 +139,23 @@ int fs_source_queue_names(char ***out, size_t *n, const char *text, size_t len,
 	return 0;
 }
 
+/* Whether PATH, symbolic links resolved, is inside the directory REAL_DIR
+ * (itself resolved): a queue is a repository's content, and its series
+ * file must not make fixscan read a file elsewhere through a link.  A
+ * PATH that does not exist is left to the reader to report. */
+static bool inside(const char *path, const char *real_dir)
+{
+	char *real = realpath(path, NULL);
+	size_t n = strlen(real_dir);
+	bool ok;
+
+	if (!real)
+		return true;
+	ok = !strncmp(real, real_dir, n) && real[n] == '/';
+	free(real);
+	return ok;
+}
+
 /* The names the series file of DIR lists, in *NAMES. */
 static int read_series(const char *dir, char ***names, size_t *n, struct fs_error *err)
 {
@@ -179,7 +196,7 @@ int fs_source_load_queue(struct fs_thread ***out, size_t *nout, const char *dir,
 {
 	struct fs_thread **threads = NULL;
 	struct fs_patch **patches = NULL;
-	char **names = NULL, *own_version = NULL;
+	char **names = NULL, *own_version = NULL, *real_dir = NULL;
 	size_t n = 0, np = 0, i;
 	struct stat st;
 	int rc;
@@ -193,13 +210,19 @@ int fs_source_load_queue(struct fs_thread ***out, size_t *nout, const char *dir,
 	if (!version)
 		version = own_version = fs_source_queue_version(dir);
 	rc = read_series(dir, &names, &n, err);
+	if (rc == 0 && !(real_dir = realpath(dir, NULL)))
+		rc = fs_error_set(err, FS_EIO, "cannot open '%s': %s", dir, strerror(errno));
 	if (rc == 0 && (!(patches = calloc(n + 1, sizeof(*patches))) ||
 			!(threads = calloc(1, sizeof(*threads)))))
 		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 	for (i = 0; rc == 0 && i < n; i++) {
 		char *path = g_build_filename(dir, names[i], NULL);
 
-		rc = fs_patch_parse_file(&patches[np], path, err);
+		if (!inside(path, real_dir))
+			rc = fs_error_set(err, FS_EPARSE, "'%s' leads outside the queue directory",
+					  path);
+		else
+			rc = fs_patch_parse_file(&patches[np], path, err);
 		g_free(path);
 		if (rc == 0)
 			fs_patch_set_number(patches[np++], version, (int)i + 1, (int)n);
@@ -219,5 +242,6 @@ int fs_source_load_queue(struct fs_thread ***out, size_t *nout, const char *dir,
 	free(threads);
 	g_strfreev(names);
 	free(own_version);
+	free(real_dir);
 	return rc;
 }

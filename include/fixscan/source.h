@@ -53,8 +53,9 @@ struct fs_source {
  * SRC->version.  FS_EIO (no directory, no series file, a listed file
  * missing or unreadable), FS_EPARSE (a line of the series file that is
  * no patch name, a name outside the directory or listed twice, a patch
- * file that is not a mail, a series listing nothing), the message
- * naming the file and line. */
+ * file that is not a mail or that leads outside the directory through a
+ * symbolic link, a series listing nothing), the message naming the file
+ * and line. */
 int fs_source_load(struct fs_thread ***out, size_t *nout, const struct fs_source *src,
 		   struct fs_review_notes *notes, struct fs_error *err);
 void fs_source_free(struct fs_thread **threads, size_t n);

@@ -209,6 +209,7 @@ printf '# nothing\n\n' >q-empty/series
 printf -- '-p1\n' >q-option/series
 printf 'a.patch\na.patch -p1\n' >q-twice/series && cp "$p03" q-twice/a.patch
 printf 'a.patch\n' >q-notmail/series && printf 'just some words\nno headers\n' >q-notmail/a.patch
+mkdir -p q-link && printf 'a.patch\n' >q-link/series && ln -s "$p03" q-link/a.patch
 
 bad_input 'an empty mbox' "^fixscan: not a mail message: 'empty.mbox' is empty\$" --mbox empty.mbox
 bad_input 'binary junk' "^fixscan: not a mail message: 'junk.bin' has no headers\$" --mbox junk.bin
@@ -229,6 +230,7 @@ bad_input 'a series file naming a file outside' "^fixscan: 'q-dotdot/series' lin
 bad_input 'a series file listing nothing' "^fixscan: 'q-empty/series' lists no patch\$" --queue q-empty
 bad_input 'a series line with an option only' "^fixscan: 'q-option/series' line 1: an option where the patch name should be, not a patch name\$" --queue q-option
 bad_input 'a patch listed twice' "^fixscan: 'q-twice/series' line 2: 'a.patch' is listed twice\$" --queue q-twice
+bad_input 'a patch file linked from outside the queue' "^fixscan: 'q-link/a.patch' leads outside the queue directory\$" --queue q-link
 bad_input 'a patch file that is not a mail' "^fixscan: not a mail message: 'q-notmail/a.patch' has no headers\$" --queue q-notmail
 test_expect_success 'every hostile input of tests/data/bad as --mbox: a review or one line, no crash' '
 	ok=0
