@@ -13,7 +13,7 @@ DESTDIR ?=
 
 CC ?= cc
 CFLAGS ?= -O2 -g
-PKGS = gmime-3.0 libgit2 libpcre2-8 json-glib-1.0 glib-2.0
+PKGS = gmime-3.0 libgit2 libpcre2-8 json-glib-1.0 glib-2.0 zlib
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # Debian's libnotmuch-dev ships no .pc file.
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lnotmuch -lpthread

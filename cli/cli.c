@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "fixscan/repo.h"
+#include "fixscan/source.h"
 #include "fixscan/text.h"
 
 void cli_note(const char *fmt, ...)
@@ -726,6 +727,20 @@ int cli_load_threads(struct fs_store *store, const char *query,
 	int rc;
 
 	rc = fs_review_load(out, nout, store, query, &notes, err);
+	for (i = 0; i < notes.n; i++)
+		cli_note("%s", notes.v[i]);
+	fs_review_notes_clear(&notes);
+	return rc;
+}
+
+int cli_load_source(const struct fs_source *src, struct fs_thread ***out, size_t *nout,
+		    struct fs_error *err)
+{
+	struct fs_review_notes notes = FS_REVIEW_NOTES_INIT;
+	size_t i;
+	int rc;
+
+	rc = fs_source_load(out, nout, src, &notes, err);
 	for (i = 0; i < notes.n; i++)
 		cli_note("%s", notes.v[i]);
 	fs_review_notes_clear(&notes);

@@ -226,6 +226,13 @@ int cli_load_threads(struct fs_store *store, const char *query,
 		     struct fs_thread ***out, size_t *nout, struct fs_error *err);
 void cli_free_threads(struct fs_thread **threads, size_t n);
 
+/* The threads of SRC (fs_source_load(): the store, an mbox, a queue
+ * directory), sorted into series; notes go to stderr.  Free with
+ * cli_free_threads(). */
+struct fs_source;
+int cli_load_source(const struct fs_source *src, struct fs_thread ***out, size_t *nout,
+		    struct fs_error *err);
+
 /* The notmuch query for the message MESSAGE_ID (with or without <>),
  * quoted so that no character of it can change the query.  New string
  * (free()), or NULL when out of memory. */

@@ -23,6 +23,7 @@
 #include "fixscan/mail.h"
 #include "fixscan/report.h"
 #include "fixscan/review.h"
+#include "fixscan/source.h"
 #include "fixscan/store.h"
 #include "fixscan/thread.h"
 
@@ -37,12 +38,15 @@ static const char usage_text[] =
 	"on its own. Plain text under 80 columns, for a mail client's pager.\n"
 	"\n"
 	"    --thread         review the whole thread the message belongs to\n"
+	"    --mbox MBOX      find the message's thread in the mbox MBOX (gzip'd\n"
+	"                     or not), not in the notmuch store\n"
 	"    --drafts[=WHICH] write draft replies into the drafts maildir: with\n"
 	"                     --thread one per patch with findings and a summary\n"
 	"                     to the cover (WHICH: all, the default; summary;\n"
 	"                     patches), else the reply to this patch\n"
 	"    --drafts-dir DIR the maildir for drafts (default: fixscan.drafts in\n"
-	"                     the notmuch config, else <mail root>/Drafts)\n"
+	"                     the notmuch config, else <mail root>/Drafts; with\n"
+	"                     --mbox it must be given)\n"
 	"    --force          with --drafts, write again the drafts you deleted\n"
 	"    --drafts-for=WHAT which patches get a reply of their own: action (the\n"
 	"                     default: a fix to queue, a patch to drop, a report\n"
@@ -166,6 +170,7 @@ static bool is_stable_patch(const struct fs_patch *p, bool cover_ok)
 struct check {
 	struct cli_ctx ctx;
 	const char *file;        /* FILE, or "-" */
+	const char *mbox;        /* --mbox: the threads come from there */
 	bool whole;              /* --thread, or the message is a cover */
 	bool drafts;
 	int mode;                /* enum fs_draft_mode, for --thread */
@@ -174,7 +179,8 @@ struct check {
 	bool every;              /* --drafts-for=every-finding */
 	struct fs_patch *msg;    /* the message read, until the thread owns it */
 	char *msgid;             /* its Message-Id, or NULL */
-	bool in_store;           /* the store has it: review its series */
+	bool in_store;           /* the store (or the --mbox file) has it:
+				  * review its series */
 	struct fs_thread **threads;
 	size_t nthreads;
 	struct fs_identity me;
@@ -240,8 +246,43 @@ static int prepare_drafts(struct check *c, struct fs_error *err)
 	return 0;
 }
 
-/* The threads to review: the message's thread from the store when it is
- * there, else the message alone as a series of one. */
+/* The threads of the --mbox file when one of them holds the message (by
+ * its Message-Id): 0 with C->threads set, 1 when none does (nothing
+ * kept), or a negative code. */
+static int load_from_mbox(struct check *c, struct fs_error *err)
+{
+	struct fs_source src = FS_SOURCE_INIT;
+	size_t i, k, j;
+	int rc;
+
+	src.kind = FS_SOURCE_MBOX;
+	src.what = c->mbox;
+	rc = cli_load_source(&src, &c->threads, &c->nthreads, err);
+	if (rc < 0)
+		return rc;
+	for (i = 0; c->msgid && i < c->nthreads; i++)
+		for (k = 0; k < fs_thread_count(c->threads[i]); k++) {
+			const struct fs_thread_series *s = fs_thread_get(c->threads[i], k);
+			for (j = 0; j < s->npatches + (s->cover != NULL); j++) {
+				const struct fs_patch *p = j < s->npatches ? s->patches[j] : s->cover;
+				const char *id = fs_patch_message_id(p);
+				if (id && !strcmp(id, c->msgid)) {
+					c->in_store = true;
+					fs_patch_free(c->msg); /* the mbox's copy is used */
+					c->msg = NULL;
+					return 0;
+				}
+			}
+		}
+	cli_free_threads(c->threads, c->nthreads);
+	c->threads = NULL;
+	c->nthreads = 0;
+	return 1;
+}
+
+/* The threads to review: the message's thread from the store (or the
+ * --mbox file) when it is there, else the message alone as a series of
+ * one. */
 static int load_series(struct check *c, struct fs_error *err)
 {
 	struct fs_store_message found;
@@ -249,6 +290,13 @@ static int load_series(struct check *c, struct fs_error *err)
 	char *quoted, *query = NULL;
 	int rc;
 
+	if (c->mbox && (rc = load_from_mbox(c, err)) <= 0)
+		return rc;
+	if (c->mbox && c->whole)
+		return fs_error_set(err, FS_ENOTFOUND,
+				    "the message %s%s%s is not in '%s': cannot review its thread",
+				    c->msgid ? "<" : "", c->msgid ? c->msgid : "without Message-Id",
+				    c->msgid ? ">" : "", c->mbox);
 	memset(&found, 0, sizeof(found));
 	if (c->ctx.store && c->msgid &&
 	    fs_store_find_message(c->ctx.store, c->msgid, &found, NULL) == 0) {
@@ -394,6 +442,7 @@ static int parse_options(struct check *c, int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "thread", no_argument, NULL, 't' },
+		{ "mbox", required_argument, NULL, 'M' },
 		{ "drafts", optional_argument, NULL, 'D' },
 		{ "drafts-dir", required_argument, NULL, 'O' },
 		{ "force", no_argument, NULL, 'f' },
@@ -414,6 +463,7 @@ static int parse_options(struct check *c, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
 		case 't': c->whole = true; break;
+		case 'M': c->mbox = optarg; break;
 		case 'D':
 			c->drafts = true;
 			c->mode = fs_draft_mode_from_name(optarg);
@@ -443,6 +493,8 @@ static int parse_options(struct check *c, int argc, char **argv)
 		return cli_usage_error(argv[0], "give at most one FILE");
 	if (optind < argc)
 		c->file = argv[optind];
+	if (c->mbox && !strcmp(c->mbox, "-") && !strcmp(c->file, "-"))
+		return cli_usage_error(argv[0], "--mbox - and the message cannot both be standard input");
 	return -1;
 }
 
@@ -471,7 +523,7 @@ int cmd_check(int argc, char **argv, struct fs_error *err)
 		rc = cli_color_option(argv[0], c.color_when, c.ctx.cfg, &c.color, err);
 	/* The store is optional here: without it (or without the message
 	 * in it) the patch is judged alone. */
-	if (rc == 0)
+	if (rc == 0 && !c.mbox)
 		rc = cli_ctx_open_store(&c.ctx, true, err);
 	if (rc == 0 && c.drafts)
 		rc = prepare_drafts(&c, err);
@@ -481,8 +533,15 @@ int cmd_check(int argc, char **argv, struct fs_error *err)
 		rc = cli_ctx_open_index(&c.ctx, err);
 	if (rc < 0)
 		goto out;
-	if (!c.in_store)
+	if (!c.in_store && c.mbox) {
+		fputs("(not in ", stdout);
+		fs_text_fputs(c.mbox, false, stdout);
+		fputs(": judged on its own, without its series)\n", stdout);
+	} else if (!c.in_store) {
 		printf("(not in the notmuch store: judged on its own, without its series)\n");
+	}
+	if (c.mbox && !c.ctx.ropts.no_reports)
+		cli_note("no mail store: regression reports not searched");
 	rc = check_all(&c, err);
 out:
 	fs_drafts_clear(&c.dl);

@@ -18,6 +18,7 @@
 #include "fixscan/mail.h"
 #include "fixscan/report.h"
 #include "fixscan/review.h"
+#include "fixscan/source.h"
 #include "fixscan/store.h"
 #include "fixscan/thread.h"
 #include "review-open.h"
@@ -25,12 +26,19 @@
 static const char usage_text[] =
 	"usage: fixscan review [options] WHAT\n"
 	"       fixscan review --all-open [--since WHEN] [options]\n"
+	"       fixscan review [options] --mbox FILE\n"
+	"       fixscan review [options] --queue DIR\n"
 	"\n"
 	"Review every patch of a stable review thread in the notmuch store\n"
 	"against the kernel repository. WHAT is a Message-Id (with or without\n"
 	"id: and <>), a lore link to one of its mails, a thread: id, any\n"
 	"notmuch query, or - for a message on standard input.\n"
 	"\n"
+	"    --mbox FILE      the threads of an mbox instead (mboxo or mboxrd,\n"
+	"                     gzip'd or not; - for standard input), without\n"
+	"                     the notmuch store\n"
+	"    --queue DIR      the patches of a stable-queue directory (queue-4.4/\n"
+	"                     with a quilt series file), in series order\n"
 	"    --repo PATH      the kernel repository\n"
 	"    --branch B       the stable branch (default: from the mails)\n"
 	"    --base TAG       the release the series applies on (default: from\n"
@@ -58,7 +66,8 @@ static const char usage_text[] =
 	"                     per patch with findings and a summary to the cover\n"
 	"                     (WHICH: all, the default; summary; patches)\n"
 	"    --drafts-dir DIR the maildir for drafts (default: fixscan.drafts in\n"
-	"                     the notmuch config, else <mail root>/Drafts)\n"
+	"                     the notmuch config, else <mail root>/Drafts; with\n"
+	"                     --mbox it must be given)\n"
 	"    --dry-run        print the drafts to standard output as an mbox (the\n"
 	"                     report goes to standard error) and write nothing;\n"
 	"                     with --json, in each series' JSON as \"drafts\"\n"
@@ -210,7 +219,7 @@ static int write_drafts(struct cli_ctx *ctx, struct fs_store **store, const stru
 	cli_drafts_opts(ctx, &opts, force);
 	opts.tags = (const char *const *)tags;
 	rc = fs_drafts_save(&saved, dl, dir, store, &opts, err);
-	if (saved.outside && saved.complete)
+	if (saved.outside && saved.complete && *store)
 		fprintf(stderr, "draft: '%s' is outside the notmuch mail root '%s'; the drafts are not indexed\n",
 			saved.dir, saved.root);
 	if (saved.index_err.code)
@@ -256,6 +265,22 @@ static int write_drafts(struct cli_ctx *ctx, struct fs_store **store, const stru
 	return rc;
 }
 
+/* The usage errors of --mbox and --queue (SRC): no WHAT beside them
+ * (NARGS is the count of other arguments), not both, drafts only of
+ * mails (not of a queue), and into a folder given or on standard output.
+ * Returns an exit status, or -1 when all is well. */
+static int check_source_usage(const char *cmd, const struct fs_source *src, int nargs,
+			      bool drafts, bool dry_run, const char *drafts_dir)
+{
+	if (nargs)
+		return cli_usage_error(cmd, "--mbox and --queue take the place of WHAT: give one of them");
+	if (src->kind == FS_SOURCE_QUEUE && drafts)
+		return cli_usage_error(cmd, "--drafts answers mails: a queue directory has none to answer");
+	if (drafts && !dry_run && !drafts_dir)
+		return cli_usage_error(cmd, "--drafts with --mbox needs --drafts-dir DIR (there is no notmuch store to find the drafts folder in) or --dry-run");
+	return -1;
+}
+
 /* Whether STORE has the message MSGID (with or without <>). */
 static bool message_known(struct fs_store *store, const char *msgid)
 {
@@ -280,7 +305,7 @@ static int nothing_reviewed(struct fs_store *store, const char *query, const cha
 
 	if (msgid && !message_known(store, msgid))
 		return fs_error_set(err, FS_ENOTFOUND,
-				    "message <%s> is not in the notmuch store: fetch its thread (b4 mbox '%s', or lei q) and run notmuch new",
+				    "message <%s> is not in the notmuch store: fetch its thread (b4 mbox '%s') and review it with --mbox FILE, or add it to the store (lei q, then notmuch new)",
 				    msgid, msgid);
 	if (!nthreads || fs_store_search(store, query, &m, NULL) < 0 || !m.n)
 		rc = fs_error_set(err, FS_ENOTFOUND, "no message matches '%s'", what);
@@ -489,9 +514,12 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "short", no_argument, NULL, 's' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "mbox", required_argument, NULL, 'M' },
+		{ "queue", required_argument, NULL, 'Q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct fs_source src = FS_SOURCE_INIT;
 	struct cli_ctx ctx;
 	struct fs_report_opts popts = FS_REPORT_OPTS_INIT;
 	struct fs_thread **threads = NULL;
@@ -545,6 +573,13 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		case 'v': popts.verbose = true; break;
 		case 's': popts.mode = FS_REPORT_SHORT; break;
 		case 'q': popts.mode = FS_REPORT_QUIET; break;
+		case 'M':
+		case 'Q':
+			if (src.what)
+				return cli_usage_error(argv[0], "give one --mbox or --queue");
+			src.kind = c == 'M' ? FS_SOURCE_MBOX : FS_SOURCE_QUEUE;
+			src.what = optarg;
+			break;
 		case 'h': fputs(usage_text, stdout); return FS_EXIT_CLEAN;
 		default:
 			return cli_usage_error(argv[0], "unknown option '%s'", argv[optind - 1]);
@@ -554,13 +589,18 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		return cli_usage_error(argv[0], "--since '%s' goes with --all-open", since_arg);
 	if (since_arg && fs_date_parse(since_arg, now, &since, err) < 0)
 		return fs_error_prefix(err, "%s: --since", argv[0]);
+	if (all_open && src.what)
+		return cli_usage_error(argv[0], "--all-open reviews the store, not --mbox or --queue");
+	if (src.what && (rc = check_source_usage(argv[0], &src, argc - optind, drafts, dry_run,
+						 drafts_dir_flag)) >= 0)
+		return rc;
 	if (all_open && optind != argc)
 		return cli_usage_error(argv[0], "--all-open takes no WHAT");
-	if (!all_open && optind != argc - 1)
+	if (!all_open && !src.what && optind != argc - 1)
 		return cli_usage_error(argv[0], optind == argc ? "no thread given" :
 					       "give one WHAT (quote a query with spaces)");
-	if (all_open)
-		rc = 0; /* the query needs the store: below */
+	if (all_open || src.what)
+		rc = 0; /* --all-open: the query needs the store, below */
 	else if (!strcmp(argv[optind], "-"))
 		rc = stdin_query(&query, &msgid, err);
 	else
@@ -573,11 +613,20 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 				  color_when);
 	popts.color = color > 0;
 	popts.width = cli_term_width();
-	if (rc == 0)
+	/* An mbox or a queue needs no notmuch configuration at all. */
+	if (rc == 0 && !src.what)
 		rc = cli_ctx_open_store(&ctx, false, err);
 	if (rc < 0)
 		goto out;
-	if (drafts) {
+	if (drafts && src.what) {
+		rc = cli_ctx_identity(&ctx, &me, err);
+		if (rc == 0)
+			rc = cli_ctx_draft_opts(&ctx, mode, every, now, err);
+		if (rc == 0 && !dry_run && !(drafts_dir = fs_drafts_dir(drafts_dir_flag, NULL, NULL, err)))
+			rc = err->code;
+		if (rc < 0)
+			goto out;
+	} else if (drafts) {
 		/* Before the review, so a missing identity costs nothing. */
 		rc = cli_ctx_identity(&ctx, &me, err);
 		if (rc == 0)
@@ -591,10 +640,16 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 			goto out;
 		}
 	}
-	if (all_open)
-		rc = cli_open_query(ctx.store, now, since, &query, err);
-	if (rc == 0 && query)
-		rc = cli_load_threads(ctx.store, query, &threads, &nthreads, err);
+	if (src.what) {
+		rc = cli_load_source(&src, &threads, &nthreads, err);
+		if (rc == 0 && !ctx.ropts.no_reports)
+			cli_note("no mail store: regression reports not searched");
+	} else {
+		if (all_open)
+			rc = cli_open_query(ctx.store, now, since, &query, err);
+		if (rc == 0 && query)
+			rc = cli_load_threads(ctx.store, query, &threads, &nthreads, err);
+	}
 	/* Nothing to review needs no index (which may take a while);
 	 * --all-open says itself that nothing is open. */
 	if (rc == 0 && nthreads) {
@@ -622,7 +677,10 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 					  &problems, &trouble);
 	}
 	if (!reviewed && !trouble) {
-		rc = nothing_reviewed(ctx.store, query, msgid, argv[optind], nthreads, err);
+		if (src.what)
+			rc = fs_error_set(err, FS_ENOTFOUND, "no stable review series in '%s'", src.what);
+		else
+			rc = nothing_reviewed(ctx.store, query, msgid, argv[optind], nthreads, err);
 		goto out;
 	}
 	if (drafts && dry_run && json) {

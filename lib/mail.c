@@ -17,6 +17,7 @@
 #include <gmime/gmime.h>
 
 #include "fixscan/mail.h"
+#include "gunzip.h"
 
 /* How many bytes decide between mbox and a single message. */
 #define MBOX_MAGIC "From "
@@ -711,8 +712,35 @@ static bool has_mail_headers(const struct fs_patch *p)
 	return false;
 }
 
+/* Undo the quoting of "From " lines an mbox applies to a message body:
+ * ">From " (mboxo and mboxrd) and ">>From " (mboxrd) lose one '>'.  An
+ * mboxo line that was ">From " before it was saved cannot be told from
+ * a quoted one; it loses its '>' too, which is what mutt and b4 read. */
+static void unquote_from_lines(char *body, size_t *len)
+{
+	char *r = body, *w = body, *end = body + *len;
+
+	while (r < end) {
+		char *q = r;
+		char *nl = memchr(r, '\n', end - r);
+		size_t n = (nl ? nl + 1 : end) - r;
+
+		while (q < end && *q == '>')
+			q++;
+		if (q > r && end - q >= 5 && !memcmp(q, "From ", 5)) {
+			r++;
+			n--;
+		}
+		memmove(w, r, n);
+		w += n;
+		r += n;
+	}
+	*w = '\0';
+	*len = w - body;
+}
+
 static int patch_from_message(struct fs_patch **out, const char *file,
-			      GMimeMessage *msg, struct fs_error *err)
+			      GMimeMessage *msg, bool mbox, struct fs_error *err)
 {
 	struct fs_patch *p = patch_new(file);
 	GMimeObject *obj = GMIME_OBJECT(msg);
@@ -747,6 +775,8 @@ static int patch_from_message(struct fs_patch **out, const char *file,
 		p->title = p->subject;
 
 	extract_body(p, msg);
+	if (mbox)
+		unquote_from_lines(p->body, &p->body_len);
 	inbody = fs_mail_inbody_from(p->body, p->body_len);
 	if (inbody) {
 		p->author = g_strdup(inbody);
@@ -823,6 +853,25 @@ const struct fs_series *fs_patch_series(const struct fs_patch *p)
 	return p->has_series ? &p->series : NULL;
 }
 
+int fs_patch_set_number(struct fs_patch *p, const char *version, int index, int total)
+{
+	char *v = version ? g_strdup(version) : NULL;
+
+	if (!p->has_series) {
+		/* The title stays the subject: it has no prefix to skip. */
+		fs_series_clear(&p->series);
+		p->series.prefix = g_strdup("PATCH");
+		p->has_series = true;
+	}
+	if (version) {
+		g_free(p->series.version);
+		p->series.version = v;
+	}
+	p->series.index = index;
+	p->series.total = total;
+	return 0;
+}
+
 const char *fs_patch_body(const struct fs_patch *p, size_t *len)
 {
 	if (len)
@@ -854,6 +903,42 @@ static ssize_t read_full(int fd, char *buf, size_t n)
 		got += r;
 	}
 	return got;
+}
+
+/* A gzip'd input (by its first bytes) is read from an uncompressed copy:
+ * *FD becomes that file's (*FD itself closed unless it is stdin, which
+ * the copy then stands for: *IS_STDIN becomes false so the copy is
+ * closed with the reader), *ST its status.  MAGIC is scratch space of
+ * MBOX_MAGIC_LEN bytes.  Returns 0 (also for input that is not gzip'd,
+ * untouched) or a negative code with ERR set, *FD closed. */
+static int gunzip_if_gzip(int *fd, bool *is_stdin, struct stat *st, char *magic,
+			  const char *path, struct fs_error *err)
+{
+	ssize_t got;
+	off_t start = 0;
+	int copy;
+
+	if (S_ISREG(st->st_mode)) {
+		start = lseek(*fd, 0, SEEK_CUR);
+		if (start < 0)
+			start = 0;
+		got = pread(*fd, magic, MBOX_MAGIC_LEN, start);
+	} else {
+		/* A pipe cannot seek back: the caller peeks, and calls
+		 * gunzip_pipe() on what it peeked. */
+		return 0;
+	}
+	if (got < 0 || !fs_gunzip_magic((const unsigned char *)magic, (size_t)got))
+		return 0;
+	copy = fs_gunzip_fd(*fd, NULL, 0, path, err);
+	if (!*is_stdin)
+		close(*fd);
+	if (copy < 0)
+		return copy;
+	*fd = copy;
+	*is_stdin = false;
+	return fstat(copy, st) < 0 ? fs_error_set(err, FS_EIO, "cannot read '%s': %s", path,
+						 strerror(errno)) : 0;
 }
 
 int fs_mail_reader_open(struct fs_mail_reader **out, const char *path,
@@ -894,6 +979,11 @@ int fs_mail_reader_open(struct fs_mail_reader **out, const char *path,
 	r = g_new0(struct fs_mail_reader, 1);
 	r->path = g_strdup(path);
 
+	if (gunzip_if_gzip(&fd, &is_stdin, &st, magic, path, err) < 0) {
+		g_free(r->path);
+		g_free(r);
+		return err ? err->code : FS_EPARSE;
+	}
 	if (S_ISREG(st.st_mode)) {
 		/* A file (or stdin redirected from one): peek without moving
 		 * and let GMime read from where the caller's offset is. */
@@ -914,6 +1004,23 @@ int fs_mail_reader_open(struct fs_mail_reader **out, const char *path,
 		got = read_full(fd, magic, sizeof(magic));
 		if (got < 0)
 			goto read_error;
+		if (fs_gunzip_magic((const unsigned char *)magic, (size_t)got)) {
+			int copy = fs_gunzip_fd(fd, (const unsigned char *)magic, (size_t)got,
+						path, err);
+
+			if (!is_stdin)
+				close(fd);
+			if (copy < 0) {
+				g_free(r->path);
+				g_free(r);
+				return copy;
+			}
+			got = pread(copy, magic, sizeof(magic), 0);
+			r->stream = g_mime_stream_fs_new(copy);
+			if (got < 0)
+				got = 0;
+			goto peeked;
+		}
 		head = g_mime_stream_mem_new_with_buffer(magic, got);
 		rest = g_mime_stream_pipe_new(fd);
 		g_mime_stream_pipe_set_owner(GMIME_STREAM_PIPE(rest), !is_stdin);
@@ -924,6 +1031,7 @@ int fs_mail_reader_open(struct fs_mail_reader **out, const char *path,
 		g_object_unref(rest);
 	}
 
+peeked:
 	r->empty = got == 0;
 	r->mbox = got == MBOX_MAGIC_LEN && !memcmp(magic, MBOX_MAGIC, MBOX_MAGIC_LEN);
 	r->parser = g_mime_parser_new_with_stream(r->stream);
@@ -978,7 +1086,7 @@ int fs_mail_reader_next(struct fs_mail_reader *r, struct fs_patch **out,
 				    "not a mail message: '%s' has no headers",
 				    r->path);
 	}
-	rc = patch_from_message(out, r->path, msg, err);
+	rc = patch_from_message(out, r->path, msg, r->mbox, err);
 	g_object_unref(msg);
 	if (rc < 0) {
 		r->done = true;

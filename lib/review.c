@@ -310,7 +310,7 @@ void fs_review_notes_clear(struct fs_review_notes *notes)
 	notes->n = 0;
 }
 
-static void add_note(struct fs_review_notes *notes, const char *text)
+void fs_review_notes_add(struct fs_review_notes *notes, const char *text)
 {
 	char **g = realloc(notes->v, (notes->n + 1) * sizeof(*g));
 	char *copy = strdup(text);
@@ -344,7 +344,7 @@ static int load_thread(struct fs_thread **out, struct fs_store *store, const cha
 		if (fs_patch_parse_file(&patches[np], msgs.v[k].filename, &one) < 0) {
 			/* One unreadable mail does not stop the review. */
 			if (notes)
-				add_note(notes, one.message);
+				fs_review_notes_add(notes, one.message);
 			continue;
 		}
 		/* Unsent drafts and fixscan's own mail are no part of the

@@ -1,5 +1,6 @@
 # bash completion for fixscan(1): commands, each command's options, the
-# values of --drafts=, --drafts-for= and --color=, directories for --repo/--drafts-dir/-C and files
+# values of --drafts=, --drafts-for= and --color=, directories for
+# --repo/--drafts-dir/--queue/--vulns/-C and files for --mbox/--ignore and
 # where a command reads them.
 #
 # Options are read from 'fixscan COMMAND --help' the first time a command
@@ -72,10 +73,10 @@ _fixscan()
 		return
 	fi
 	case $prev in
-	--repo|--drafts-dir|--vulns)
+	--repo|--drafts-dir|--queue|--vulns)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return ;;
-	--ignore)
+	--ignore|--mbox)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	--branch|--base|--since|--query)

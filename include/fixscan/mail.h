@@ -73,14 +73,22 @@ const struct fs_tags *fs_patch_tags(const struct fs_patch *p);
 const char *fs_patch_revert_title(const struct fs_patch *p);
 bool fs_patch_has_diff(const struct fs_patch *p);
 
+/* Number P as patch INDEX of TOTAL of kernel series VERSION (NULL: keep
+ * what the subject says), whatever its subject says: for patches whose
+ * place in a series comes from elsewhere, such as a quilt series file.
+ * The title is left as it is.  Returns 0. */
+int fs_patch_set_number(struct fs_patch *p, const char *version, int index, int total);
+
 void fs_patch_free(struct fs_patch *p);
 
 struct fs_mail_reader;
 
 /* Open PATH ("-" for standard input) for reading messages.  A file whose
  * first line starts with "From " is read as an mbox, anything else as one
- * message.  Returns 0, or FS_EIO (missing file, directory, unreadable) with
- * ERR naming the file.  Free with fs_mail_reader_free(). */
+ * message.  In an mbox, body lines quoted as ">From " (mboxo, mboxrd) or
+ * ">>From " (mboxrd) lose one '>'.  Gzip'd input (by its first bytes) is
+ * read uncompressed.  Returns 0, or FS_EIO (missing file, directory,
+ * unreadable) or FS_EPARSE (corrupt gzip data) with ERR naming the file.  Free with fs_mail_reader_free(). */
 int fs_mail_reader_open(struct fs_mail_reader **out, const char *path,
 			struct fs_error *err);
 

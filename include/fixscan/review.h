@@ -115,6 +115,9 @@ struct fs_review_notes {
 };
 #define FS_REVIEW_NOTES_INIT { NULL, 0 }
 void fs_review_notes_clear(struct fs_review_notes *notes);
+/* Add a copy of TEXT to NOTES (a note lost to a lack of memory is only
+ * a note: nothing is said). */
+void fs_review_notes_add(struct fs_review_notes *notes, const char *text);
 
 /* The first stage of the pipeline: every thread of STORE matching the
  * notmuch QUERY, its mails parsed (unsent drafts left out) and sorted
