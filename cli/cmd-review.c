@@ -491,6 +491,27 @@ static int review_all_open(struct cli_ctx *c, struct fs_thread **threads, size_t
 	return rc;
 }
 
+/* Before the review, so that a missing identity costs nothing: C's
+ * identity into ME, the drafts' options, and unless DRY_RUN the drafts
+ * maildir into *DIR (FLAG, else with the store (USE_STORE) fixscan.drafts
+ * in the notmuch config or <mail root>/Drafts).  Returns 0 or a negative
+ * code with ERR set. */
+static int prepare_drafts(struct cli_ctx *c, struct fs_identity *me, int mode, bool every,
+			  time_t now, bool use_store, const char *flag, bool dry_run,
+			  char **dir, struct fs_error *err)
+{
+	int rc = cli_ctx_identity(c, me, err);
+
+	if (rc == 0)
+		rc = cli_ctx_draft_opts(c, mode, every, now, err);
+	if (rc < 0 || dry_run)
+		return rc;
+	*dir = use_store ? fs_drafts_dir(flag, fs_store_config(c->store, "fixscan.drafts"),
+					 fs_store_path(c->store), err)
+			 : fs_drafts_dir(flag, NULL, NULL, err);
+	return *dir ? 0 : err->code;
+}
+
 int cmd_review(int argc, char **argv, struct fs_error *err)
 {
 	static const struct option options[] = {
@@ -618,27 +639,11 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		rc = cli_ctx_open_store(&ctx, false, err);
 	if (rc < 0)
 		goto out;
-	if (drafts && src.what) {
-		rc = cli_ctx_identity(&ctx, &me, err);
-		if (rc == 0)
-			rc = cli_ctx_draft_opts(&ctx, mode, every, now, err);
-		if (rc == 0 && !dry_run && !(drafts_dir = fs_drafts_dir(drafts_dir_flag, NULL, NULL, err)))
-			rc = err->code;
+	if (drafts) {
+		rc = prepare_drafts(&ctx, &me, mode, every, now, src.what == NULL,
+				    dry_run ? NULL : drafts_dir_flag, dry_run, &drafts_dir, err);
 		if (rc < 0)
 			goto out;
-	} else if (drafts) {
-		/* Before the review, so a missing identity costs nothing. */
-		rc = cli_ctx_identity(&ctx, &me, err);
-		if (rc == 0)
-			rc = cli_ctx_draft_opts(&ctx, mode, every, now, err);
-		if (rc < 0)
-			goto out;
-		if (!dry_run && !(drafts_dir = fs_drafts_dir(drafts_dir_flag,
-							     fs_store_config(ctx.store, "fixscan.drafts"),
-							     fs_store_path(ctx.store), err))) {
-			rc = err->code;
-			goto out;
-		}
 	}
 	if (src.what) {
 		rc = cli_load_source(&src, &threads, &nthreads, err);
