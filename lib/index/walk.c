@@ -833,7 +833,7 @@ static int pf_read_all(struct pf_thread *t, int n, const struct fsi_packs *ps,
 	if (rc == 0 && !*all)
 		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 	for (k = 0, i = 0; k < n; k++) {
-		if (*all)
+		if (*all && t[k].nfound)
 			memcpy(*all + i, t[k].found, t[k].nfound * sizeof(**all));
 		i += t[k].nfound;
 		free(t[k].found);
