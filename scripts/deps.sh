@@ -10,7 +10,7 @@
 set -eu
 
 build_pkgs="gcc make pkg-config git libgmime-3.0-dev libgit2-dev libpcre2-dev
-libnotmuch-dev notmuch libjson-glib-dev libcmocka-dev zlib1g-dev"
+libnotmuch-dev notmuch libjson-glib-dev libcmocka-dev zlib1g-dev libdeflate-dev"
 test_pkgs="mandoc mutt tmux python3 time universal-ctags clang libclang-rt-14-dev"
 bench_pkgs="python3 time libsqlite3-dev"
 

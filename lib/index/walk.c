@@ -12,6 +12,7 @@
 #include "git-util.h"
 #include "format.h"
 #include "tips.h"
+#include "pack.h"
 #include "walk.h"
 
 #define BATCH 128
@@ -279,6 +280,56 @@ static int add_tag_refs(struct fsi_worker *wk, const struct fs_tags *tags, uint3
 	return rc;
 }
 
+/* What parsing one commit gives, besides its parents (appended to the
+ * worker's) and its texts (in the worker's pools). */
+struct parsed {
+	int64_t when;
+	uint64_t shash; /* fsi_subject_hash() of the subject */
+	uint32_t subject, ref_first;
+	int nparents;
+	uint8_t nrefs;
+};
+
+/* Parse commit DATA..END, for node slot SLOT: its parents are appended
+ * to wk->parents (at most 255), its subject and refs go to the worker's
+ * pools; *P says where.  0, or <0 on error. */
+static int parse_commit(struct fsi_worker *wk, const char *data, const char *end, uint32_t slot,
+			struct parsed *p, struct fs_error *err)
+{
+	const char *msg;
+	struct fs_tags *tags = NULL;
+	long off;
+	size_t cnt, first;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	msg = read_header(wk, data, end, &p->nparents, &p->when);
+	off = msg ? add_subject(&wk->pool, msg, end) : -1;
+	if (off < 0)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	p->subject = (uint32_t)off;
+	/* here, in the reading threads, rather than when the table is made */
+	p->shash = fsi_subject_hash(wk->pool.p + off);
+	first = wk->refs.n;
+	p->ref_first = (uint32_t)first;
+	rc = fs_tags_parse(&tags, msg, end - msg, err);
+	if (rc < 0)
+		return rc;
+	rc = add_tag_refs(wk, tags, slot);
+	fs_tags_free(tags);
+	if (rc < 0)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	cnt = wk->refs.n - first;
+	if (cnt > 255) {
+		/* More than 255 references in one changelog is not a real
+		 * changelog; keep the first ones. */
+		wk->refs.n = first + 255;
+		cnt = 255;
+	}
+	p->nrefs = (uint8_t)cnt;
+	return 0;
+}
+
 /* Read one commit: its parents are appended to wk->parents (*NPARENTS of
  * them, at most 255), its subject and refs go to the worker's pools.
  * Returns 0, 1 when the object is missing, <0 on error. */
@@ -286,10 +337,8 @@ static int read_commit(struct fsi_worker *wk, struct fsi_node *n, uint32_t slot,
 		       int *nparents, int64_t *when, struct fs_error *err)
 {
 	git_odb_object *obj = NULL;
-	const char *data, *end, *msg;
-	struct fs_tags *tags = NULL;
-	long off;
-	size_t cnt;
+	const char *data;
+	struct parsed p;
 	int rc;
 
 	*nparents = 0;
@@ -307,33 +356,16 @@ static int read_commit(struct fsi_worker *wk, struct fsi_node *n, uint32_t slot,
 		return 1;
 	}
 	data = git_odb_object_data(obj);
-	end = data + git_odb_object_size(obj);
-	msg = read_header(wk, data, end, nparents, when);
-	off = msg ? add_subject(&wk->pool, msg, end) : -1;
-	if (off < 0) {
-		git_odb_object_free(obj);
-		return fs_error_set(err, FS_ENOMEM, "out of memory");
-	}
-	n->subject = (uint32_t)off;
-	n->ref_first = (uint32_t)wk->refs.n;
-	rc = fs_tags_parse(&tags, msg, end - msg, err);
-	if (rc < 0) {
-		git_odb_object_free(obj);
-		return rc;
-	}
-	rc = add_tag_refs(wk, tags, slot);
-	fs_tags_free(tags);
+	rc = parse_commit(wk, data, data + git_odb_object_size(obj), slot, &p, err);
 	git_odb_object_free(obj);
 	if (rc < 0)
-		return fs_error_set(err, FS_ENOMEM, "out of memory");
-	cnt = wk->refs.n - n->ref_first;
-	if (cnt > 255) {
-		/* More than 255 references in one changelog is not a real
-		 * changelog; keep the first ones. */
-		wk->refs.n = n->ref_first + 255;
-		cnt = 255;
-	}
-	n->nrefs = (uint8_t)cnt;
+		return rc;
+	*nparents = p.nparents;
+	*when = p.when;
+	n->subject = p.subject;
+	n->shash = p.shash;
+	n->ref_first = p.ref_first;
+	n->nrefs = p.nrefs;
 	n->thread = (uint8_t)wk->id;
 	return 0;
 }
@@ -362,6 +394,30 @@ static size_t take_batch(struct fsi_walk *w, uint32_t batch[BATCH])
 	return nb;
 }
 
+/* Record what reading node SLOT found: missing, or NPARENTS parents at
+ * PARENTS, named and queued at WHEN.  Called with the lock held (or by
+ * the only thread). */
+static void record_node(struct fsi_walk *w, uint32_t slot, const git_oid *parents,
+			int nparents, int missing, int64_t when)
+{
+	struct fsi_node *n = fsi_node_at(w, slot);
+	int j;
+
+	n->state = missing ? NODE_MISSING : NODE_READ;
+	n->parent_first = (uint32_t)w->parents.n;
+	n->nparents = 0;
+	for (j = 0; j < nparents && !w->failed; j++) {
+		long gid = intern(w, &parents[j], when);
+		if (gid < 0 || VEC_PUSH(w->parents, (uint32_t)gid)) {
+			w->failed = 1;
+			fs_error_set(&w->err, FS_ENOMEM, "out of memory");
+			break;
+		}
+		n = fsi_node_at(w, slot);
+		n->nparents++;
+	}
+}
+
 /* Record what reading BATCH found, its parents named and queued; called
  * with the lock held. */
 static void record_batch(struct fsi_worker *wk, const uint32_t *batch, size_t nb,
@@ -369,24 +425,9 @@ static void record_batch(struct fsi_worker *wk, const uint32_t *batch, size_t nb
 {
 	struct fsi_walk *w = wk->w;
 	size_t i, pos;
-	int j;
 
-	for (i = 0, pos = 0; i < nb; pos += nparents[i], i++) {
-		struct fsi_node *n = fsi_node_at(w, batch[i]);
-		n->state = missing[i] ? NODE_MISSING : NODE_READ;
-		n->parent_first = (uint32_t)w->parents.n;
-		n->nparents = 0;
-		for (j = 0; j < nparents[i] && !w->failed; j++) {
-			long gid = intern(w, &wk->parents.v[pos + j], when[i]);
-			if (gid < 0 || VEC_PUSH(w->parents, (uint32_t)gid)) {
-				w->failed = 1;
-				fs_error_set(&w->err, FS_ENOMEM, "out of memory");
-				break;
-			}
-			n = fsi_node_at(w, batch[i]);
-			n->nparents++;
-		}
-	}
+	for (i = 0, pos = 0; i < nb; pos += nparents[i], i++)
+		record_node(w, batch[i], wk->parents.v + pos, nparents[i], missing[i], when[i]);
 	w->done += nb;
 	if (w->done - w->dropped_at >= DROP_EVERY) {
 		w->dropped_at = w->done;
@@ -493,6 +534,7 @@ static int preload_texts(struct fsi_worker *pw, const struct fsi_layer *d, size_
 	if (off < 0)
 		return -1;
 	nd->subject = (uint32_t)off;
+	nd->shash = fsi_subject_hash(pw->pool.p + off);
 	nd->ref_first = (uint32_t)pw->refs.n;
 	nd->nrefs = dc->nrefs;
 	for (k = 0; k < dc->nrefs; k++) {
@@ -598,7 +640,8 @@ int fsi_walk_new(struct fsi_walk **out, const struct fs_index_opts *opts,
 	w->opts = opts;
 	w->expect_total = expect_total;
 	w->nworkers = nworkers;
-	w->npools = (size_t)nworkers + 1;
+	/* the workers', the old delta's, and those of the packs' read */
+	w->npools = 2 * (size_t)nworkers + 1;
 	w->workers = calloc(w->npools, sizeof(*w->workers));
 	if (!w->workers)
 		goto oom;
@@ -637,4 +680,356 @@ void fsi_walk_free(struct fsi_walk *w)
 	pthread_mutex_destroy(&w->lock);
 	pthread_cond_destroy(&w->cond);
 	free(w);
+}
+
+/* The full build's read: every commit of the pack files read ahead, in
+ * parallel and in pack order (pack.c), then the walk from the tips over
+ * what was read, in this thread; a commit the packs did not give (loose,
+ * deltified, in an alternate) is read through libgit2 as it is reached.
+ * The walk itself is what fsi_walk_run() does, so the nodes, their order
+ * and what is missing are the same; only the reading moved. */
+
+/* A commit read ahead: its subject in the pool of its thread, its refs
+ * (sources not yet known) in the thread's staged refs, its parents in the
+ * thread's worker's parents. */
+struct pf_rec {
+	git_oid oid;
+	uint32_t parent_first;
+	struct parsed p;
+};
+
+struct pf_thread {
+	struct fsi_walk *w;
+	struct fsi_worker *wk; /* its pool: w->workers[nworkers + 1 + k] */
+	const struct fsi_packs *ps;
+	const struct fsi_pack_obj *scan; /* the entries this thread scans */
+	size_t nscan;
+	struct fsi_pack_obj *found; /* the scan's commits, sorted */
+	size_t nfound;
+	const struct fsi_pack_obj *objs; /* what this thread reads */
+	size_t nobjs;
+	VEC(struct pf_rec) recs;
+	VEC(struct fs_disk_ref) staged;
+	int rc;
+	struct fs_error err;
+	pthread_t thread;
+};
+
+#define PF_PROGRESS 8192
+/* Commits read between two drops of the pages read. */
+#define PF_DROP_EVERY 8192
+
+static void *pf_scan_main(void *arg)
+{
+	struct pf_thread *t = arg;
+
+	if (fsi_packs_scan(t->ps, t->scan, t->nscan, &t->found, &t->nfound) < 0)
+		t->rc = fs_error_set(&t->err, FS_ENOMEM, "out of memory");
+	return NULL;
+}
+
+/* Parse the commit at DATA (LEN bytes), OID, into a record. */
+static int pf_parse(struct pf_thread *t, const unsigned char *oid, const char *data, size_t len)
+{
+	struct fsi_worker *wk = t->wk;
+	struct pf_rec rec;
+	int rc;
+
+	memset(&rec, 0, sizeof(rec));
+	memcpy(rec.oid.id, oid, 20);
+	rec.parent_first = (uint32_t)wk->parents.n;
+	rc = parse_commit(wk, data, data + len, 0, &rec.p, &t->err);
+	if (rc < 0)
+		return rc;
+	if (VEC_PUSH(t->recs, rec))
+		return fs_error_set(&t->err, FS_ENOMEM, "out of memory");
+	return 0;
+}
+
+static void pf_progress(struct pf_thread *t, size_t n)
+{
+	struct fsi_walk *w = t->w;
+
+	pthread_mutex_lock(&w->lock);
+	w->done += n;
+	if (w->opts->progress)
+		w->opts->progress(w->done, w->expect_total, w->opts->progress_data);
+	pthread_mutex_unlock(&w->lock);
+}
+
+static void *pf_read_main(void *arg)
+{
+	struct pf_thread *t = arg;
+	struct fsi_pack_reader r;
+	uint64_t dropped = t->nobjs ? t->objs[0].off : 0;
+	size_t i;
+
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < t->nobjs && t->rc == 0; i++) {
+		const struct fsi_pack_obj *o = &t->objs[i];
+		unsigned char oid[20];
+		const char *data;
+		size_t len;
+		if (i && o->pack != o[-1].pack)
+			dropped = o->off;
+		if (fsi_pack_read(t->ps, &r, o, oid, &data, &len) == 0)
+			t->rc = pf_parse(t, oid, data, len);
+		if ((i + 1) % PF_DROP_EVERY == 0) {
+			fsi_packs_drop(t->ps, o->pack, dropped, o->off);
+			dropped = o->off;
+		}
+		if ((i + 1) % PF_PROGRESS == 0)
+			pf_progress(t, PF_PROGRESS);
+	}
+	fsi_pack_reader_free(&r);
+	return NULL;
+}
+
+/* Run MAIN on each of the N threads T; the first error, or 0. */
+static int pf_run(struct pf_thread *t, int n, void *(*main_fn)(void *), struct fs_error *err)
+{
+	int i, started = 0, rc = 0;
+
+	for (i = 0; i < n; i++) {
+		if (pthread_create(&t[i].thread, NULL, main_fn, &t[i])) {
+			rc = fs_error_set(err, FS_EGENERIC, "cannot start a thread");
+			break;
+		}
+		started++;
+	}
+	for (i = 0; i < started; i++)
+		pthread_join(t[i].thread, NULL);
+	for (i = 0; i < started && rc == 0; i++)
+		if (t[i].rc < 0) {
+			*err = t[i].err;
+			rc = t[i].rc;
+		}
+	return rc;
+}
+
+/* Sort the packs' entries by offset, scan them for commits (each thread
+ * a run of them), give each thread an equal run of the commits found (in
+ * pack order still), and read.  *ALL is the commits' list. */
+static int pf_read_all(struct pf_thread *t, int n, const struct fsi_packs *ps,
+		       struct fsi_pack_obj **all, struct fs_error *err)
+{
+	struct fsi_pack_obj *sorted = NULL;
+	size_t nsorted = 0, nall = 0, i;
+	int k, rc = 0;
+
+	if (fsi_packs_sorted(ps, &sorted, &nsorted) < 0)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	for (k = 0, i = 0; k < n; k++) {
+		size_t to = nsorted * (size_t)(k + 1) / (size_t)n;
+		t[k].scan = sorted + i;
+		t[k].nscan = to - i;
+		i = to;
+	}
+	rc = pf_run(t, n, pf_scan_main, err);
+	free(sorted);
+	for (k = 0; k < n; k++)
+		nall += t[k].nfound;
+	*all = rc == 0 ? malloc((nall + 1) * sizeof(**all)) : NULL;
+	if (rc == 0 && !*all)
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+	for (k = 0, i = 0; k < n; k++) {
+		if (*all && t[k].nfound)
+			memcpy(*all + i, t[k].found, t[k].nfound * sizeof(**all));
+		i += t[k].nfound;
+		free(t[k].found);
+		t[k].found = NULL;
+	}
+	if (rc < 0)
+		return rc;
+	for (k = 0, i = 0; k < n; k++) {
+		size_t to = nall * (size_t)(k + 1) / (size_t)n;
+		t[k].objs = *all + i;
+		t[k].nobjs = to - i;
+		i = to;
+	}
+	rc = pf_run(t, n, pf_read_main, err);
+	fsi_packs_drop_all(ps);
+	return rc;
+}
+
+/* The records of all threads by id: TABLE holds (thread << 28 | index) + 1. */
+struct pf_table {
+	uint32_t *v;
+	size_t size;
+};
+
+static int pf_table_build(struct pf_table *tb, struct pf_thread *t, int n)
+{
+	size_t total = 0, i, j;
+	int k;
+
+	for (k = 0; k < n; k++) {
+		if (t[k].recs.n >= (1u << 28))
+			return -1;
+		total += t[k].recs.n;
+	}
+	tb->size = 1024;
+	while (tb->size < total * 2)
+		tb->size *= 2;
+	tb->v = calloc(tb->size, sizeof(*tb->v));
+	if (!tb->v)
+		return -1;
+	for (k = 0; k < n; k++)
+		for (i = 0; i < t[k].recs.n; i++) {
+			const git_oid *oid = &t[k].recs.v[i].oid;
+			j = oid_hash(oid) & (tb->size - 1);
+			while (tb->v[j]) {
+				uint32_t e = tb->v[j] - 1;
+				if (git_oid_equal(&t[e >> 28].recs.v[e & ((1u << 28) - 1)].oid, oid))
+					break; /* in two packs: the first is as good */
+				j = (j + 1) & (tb->size - 1);
+			}
+			if (!tb->v[j])
+				tb->v[j] = ((uint32_t)k << 28 | (uint32_t)i) + 1;
+		}
+	return 0;
+}
+
+/* The record of OID, its thread in *K; NULL when none was read ahead. */
+static const struct pf_rec *pf_find(const struct pf_table *tb, struct pf_thread *t,
+				    const git_oid *oid, int *k)
+{
+	size_t j = oid_hash(oid) & (tb->size - 1);
+
+	while (tb->v[j]) {
+		uint32_t e = tb->v[j] - 1;
+		const struct pf_rec *rec = &t[e >> 28].recs.v[e & ((1u << 28) - 1)];
+		if (git_oid_equal(&rec->oid, oid)) {
+			*k = (int)(e >> 28);
+			return rec;
+		}
+		j = (j + 1) & (tb->size - 1);
+	}
+	return NULL;
+}
+
+/* Node SLOT is the record REC of thread T: its subject and refs move to
+ * the pool the record is in. */
+static int pf_take(struct fsi_walk *w, struct pf_thread *t, const struct pf_rec *rec,
+		   uint32_t slot)
+{
+	struct fsi_worker *pw = t->wk;
+	struct fsi_node *n = fsi_node_at(w, slot);
+	size_t j;
+
+	n->subject = rec->p.subject;
+	n->shash = rec->p.shash;
+	n->thread = (uint8_t)pw->id;
+	n->ref_first = (uint32_t)pw->refs.n;
+	n->nrefs = rec->p.nrefs;
+	for (j = 0; j < rec->p.nrefs; j++) {
+		struct fs_disk_ref r = t->staged.v[rec->p.ref_first + j];
+		r.source = slot;
+		if (VEC_PUSH(pw->refs, r))
+			return -1;
+	}
+	record_node(w, slot, pw->parents.v + rec->parent_first, rec->p.nparents, 0, rec->p.when);
+	return 0;
+}
+
+/* Open worker 0's repository for the commits the packs did not give. */
+static int pf_open_fallback(struct fsi_walk *w, struct fs_error *err)
+{
+	struct fsi_worker *wk = &w->workers[0];
+
+	if (wk->odb)
+		return 0;
+	if (!wk->repo && fsi_repo_open(&wk->repo, w->opts->repo_path, err) < 0)
+		return -1;
+	if (git_repository_odb(&wk->odb, wk->repo) < 0)
+		return fs_error_set_git(err, FS_EGIT, "cannot open the object database of '%s'",
+					w->opts->repo_path);
+	return 0;
+}
+
+/* The walk from the tips over the records, in this thread. */
+static int pf_walk(struct fsi_walk *w, struct pf_thread *t, const struct pf_table *tb,
+		   struct fs_error *err)
+{
+	struct fsi_worker *wk = &w->workers[0];
+	int rc = 0;
+
+	w->done = 0;
+	while (w->queue.n && !w->failed && rc == 0) {
+		uint32_t slot = queue_pop(w);
+		struct fsi_node *n = fsi_node_at(w, slot);
+		const struct pf_rec *rec;
+		int k, np;
+		int64_t when;
+
+		rec = pf_find(tb, t, &n->oid, &k);
+		if (rec) {
+			if (pf_take(w, &t[k], rec, slot) < 0)
+				rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+		} else if ((rc = pf_open_fallback(w, err)) == 0) {
+			wk->parents.n = 0;
+			rc = read_commit(wk, n, slot, &np, &when, err);
+			if (rc >= 0) {
+				record_node(w, slot, wk->parents.v, np, rc == 1, when);
+				rc = 0;
+			}
+		}
+		w->done++;
+	}
+	if (rc == 0 && w->failed)
+		rc = fs_error_set(err, w->err.code ? w->err.code : FS_EGENERIC, "%s", w->err.message);
+	if (rc == 0 && w->opts->progress)
+		w->opts->progress(w->done, w->expect_total, w->opts->progress_data);
+	return rc;
+}
+
+int fsi_walk_run_packed(struct fsi_walk *w, const char *objects_dir, struct fs_error *err)
+{
+	struct fsi_packs *ps = NULL;
+	struct fsi_pack_obj *all = NULL;
+	struct pf_thread *t;
+	struct pf_table tb = { NULL, 0 };
+	int n = w->nworkers, k, rc;
+
+	if (w->npools < (size_t)(2 * n + 1))
+		return fsi_walk_run(w, err);
+	fsi_packs_open(&ps, objects_dir);
+	if (!ps)
+		return fsi_walk_run(w, err);
+	/* what libgit2 mapped reading the tips need not stay resident */
+	fs_git_drop_pack_pages();
+	t = calloc((size_t)n, sizeof(*t));
+	if (!t) {
+		fsi_packs_free(ps);
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	}
+	for (k = 0; k < n; k++) {
+		t[k].w = w;
+		t[k].ps = ps;
+		t[k].wk = &w->workers[n + 1 + k];
+	}
+	rc = pf_read_all(t, n, ps, &all, err);
+	free(all);
+	fsi_packs_free(ps);
+	for (k = 0; k < n && rc == 0; k++) {
+		/* the refs read so far are staged; the pool's refs will be
+		 * those of the commits the walk reaches */
+		memcpy(&t[k].staged, &t[k].wk->refs, sizeof(t[k].staged));
+		memset(&t[k].wk->refs, 0, sizeof(t[k].wk->refs));
+	}
+	if (rc == 0 && pf_table_build(&tb, t, n) < 0)
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+	/* the node table at the size the walk will need: no regrowing */
+	while (rc == 0 && w->table_size < tb.size)
+		if (table_grow(w) < 0)
+			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+	if (rc == 0)
+		rc = pf_walk(w, t, &tb, err);
+	free(tb.v);
+	for (k = 0; k < n; k++) {
+		free(t[k].recs.v);
+		free(t[k].staged.v);
+	}
+	free(t);
+	return rc;
 }

@@ -31,6 +31,7 @@ enum { NODE_PENDING = 0, NODE_READ = 1, NODE_MISSING = 2 };
 
 struct fsi_node {
 	git_oid oid;
+	uint64_t shash;        /* fsi_subject_hash() of the subject */
 	uint32_t parent_first; /* in walk.parents */
 	uint32_t subject;      /* in the reading thread's pool */
 	uint32_t ref_first;    /* in the reading thread's refs */
@@ -86,8 +87,9 @@ struct fsi_walk {
 	const struct fs_index_opts *opts;
 	size_t expect_total;
 	size_t dropped_at; /* done when pack pages were last dropped */
-	/* The reading threads, and one more pool for the old delta's
-	 * commits (workers[nworkers]). */
+	/* The reading threads, one more pool for the old delta's commits
+	 * (workers[nworkers]), and one per thread reading the packs ahead
+	 * (workers[nworkers + 1 + k], fsi_walk_run_packed). */
 	struct fsi_worker *workers;
 	int nworkers;
 	size_t npools;
@@ -115,6 +117,11 @@ long fsi_walk_add_tip(struct fsi_walk *w, const git_oid *oid);
 
 /* Read everything the tips reach that the cache does not have. */
 int fsi_walk_run(struct fsi_walk *w, struct fs_error *err);
+
+/* The same for a full build: the commits of the pack files under
+ * OBJECTS_DIR read ahead in parallel, in pack order, the walk then made
+ * over them (the rest read as fsi_walk_run() reads). */
+int fsi_walk_run_packed(struct fsi_walk *w, const char *objects_dir, struct fs_error *err);
 
 /* The global id of OID, or -1 when neither the cache nor the walk has
  * it.  Only until fsi_walk_drop_table(). */

@@ -2079,6 +2079,38 @@ static void test_shallow(void **state)
 	repo_free(k.r);
 }
 
+/* A full build reads the pack files itself (pack.c) and leaves to
+ * libgit2 only what they do not give plainly: it must index exactly what
+ * reading every commit through libgit2 does, with a loose commit, an
+ * unreachable one, commits in two packs and commits stored as deltas. */
+static void test_packed_read(void **state)
+{
+	struct kernel k;
+	char *want, *got;
+
+	build_kernel(&k, "kernel");
+	run("cd '%s' && c=$(git -c user.name=T -c user.email=t@example.org commit-tree "
+	    "-p master -m 'mm: loose one' -m 'Fixes: %.12s (\"mm: add frobnicator\")' "
+	    "master^{tree}) && git update-ref refs/heads/master $c && "
+	    "git -c user.name=T -c user.email=t@example.org commit-tree -p master "
+	    "-m 'unreachable: Fixes: %.12s' master^{tree} >/dev/null",
+	    k.r->dir, id(k.r, k.a), id(k.r, k.b));
+	setenv("FIXSCAN_TEST_LIBGIT2_READ", "1", 1);
+	want = rebuilt_dump(k.r->dir);
+	unsetenv("FIXSCAN_TEST_LIBGIT2_READ");
+	got = rebuilt_dump(k.r->dir);
+	assert_same_dump(want, got);
+	free(got);
+	/* a second pack, then one pack where commits are deltas of others */
+	run("git -C '%s' repack -q -d && git -C '%s' repack -q -a -d -f --window=50 --depth=5",
+	    k.r->dir, k.r->dir);
+	got = rebuilt_dump(k.r->dir);
+	assert_same_dump(want, got);
+	free(got);
+	free(want);
+	repo_free(k.r);
+}
+
 /* The cache checksum is streamed by the writer in 64 KB pieces and by the
  * loader in 1 MB pieces: any split must give the same sum, and a changed,
  * moved or missing word must change it. */
@@ -2170,6 +2202,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_opts_stable_globs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_odd_objects, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shallow, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_packed_read, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("index", tests, NULL, NULL);
