@@ -156,7 +156,8 @@ static int take_lock(const char *cache_path, int *fd, struct fs_error *err)
 }
 
 /* Is NAME a writer's temporary of the cache file named BASE: BASE or its
- * delta, then ".tmp." and mkstemp()'s six characters (see write.c)? */
+ * delta, maybe ".verified", then ".tmp." and mkstemp()'s six characters
+ * (see write.c and load.c)? */
 static int is_temp_of(const char *name, const char *base)
 {
 	size_t n = strlen(base);
@@ -166,6 +167,10 @@ static int is_temp_of(const char *name, const char *base)
 	name += n;
 	if (!strncmp(name, ".delta", 6))
 		name += 6;
+	/* the stamp of a verified file (load.c), written without the lock:
+	 * a reader killed between its write and rename leaves one */
+	if (!strncmp(name, ".verified", 9))
+		name += 9;
 	return !strncmp(name, ".tmp.", 5) && strlen(name + 5) == 6 && !strchr(name + 5, '/');
 }
 

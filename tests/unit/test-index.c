@@ -906,6 +906,54 @@ static void damage(const char *path, enum damage how)
 	close(fd);
 }
 
+/* A cache that passed the full check once is stamped ("<cache>.verified")
+ * and not read whole on the next open; a byte changed in place afterwards,
+ * with the modification time put back, still fails, because the stamp
+ * holds the change time too. */
+static void test_verified_stamp(void **state)
+{
+	struct kernel k;
+	struct fs_index *idx;
+	struct fs_index_stats st;
+	char *want, *got, *path, *stamp;
+	struct stat before;
+	struct timespec times[2];
+
+	build_kernel(&k, "kernel");
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	want = dump(idx);
+	path = strdup(fs_index_cache_path(idx));
+	fs_index_free(idx);
+	assert_true(asprintf(&stamp, "%s.verified", path) > 0);
+	/* The open after the build verifies the file and stamps it. */
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	assert_string_equal(st.note, "");
+	fs_index_free(idx);
+	assert_int_equal(access(stamp, R_OK), 0);
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	assert_string_equal(st.note, "");
+	assert_int_equal(st.new_commits, 0);
+	fs_index_free(idx);
+
+	assert_int_equal(stat(path, &before), 0);
+	damage(path, FLIP_BODY);
+	times[0] = before.st_atim;
+	times[1] = before.st_mtim;
+	assert_int_equal(utimensat(AT_FDCWD, path, times, 0), 0);
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	if (!strstr(st.note, "checksum"))
+		fail_msg("a changed stamped cache was not checked again: note '%s'", st.note);
+	assert_true(st.rebuilt);
+	got = dump(idx);
+	assert_same_dump(want, got);
+	g_free(got);
+	fs_index_free(idx);
+	g_free(want);
+	free(stamp);
+	free(path);
+	repo_free(k.r);
+}
+
 static void test_corrupt_cache(void **state)
 {
 	struct kernel k;
@@ -2181,6 +2229,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_in_branch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cache_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_corrupt_cache, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_verified_stamp, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_crafted_cache, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_crafted_delta, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_temps, setup, teardown),
