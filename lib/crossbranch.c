@@ -571,13 +571,26 @@ static void maint_of(struct cross *x, size_t ri, struct maint *m)
 }
 
 /* The missing-in-newer findings of patch PI of review RI. */
+/* A patch whose upstream commit was reverted upstream (and not applied
+ * again) is to be dropped: asking for it in the newer branches as well
+ * would contradict that. */
+static bool reverted_upstream(const struct fs_findings *fs)
+{
+	size_t k;
+
+	for (k = 0; k < fs->n; k++)
+		if (fs->v[k].kind == FS_FIND_REVERTED_UPSTREAM && !fs->v[k].reapplied_commit)
+			return true;
+	return false;
+}
+
 static void check_newer(struct cross *x, size_t ri, size_t pi, const struct maint *m)
 {
 	const struct fs_review *r = x->v[ri];
 	const struct xpatch *xp = &x->p[ri][pi];
 	size_t b, u;
 
-	if (!xp->nups || !r->branch)
+	if (!xp->nups || !r->branch || reverted_upstream(&r->patches[pi].findings))
 		return;
 	for (b = 0; b < x->nbranches; b++) {
 		const char *y = x->branches[b];

@@ -36,7 +36,7 @@ static void tag_light(struct repo *r, const char *name, int mark)
 /* mainline: X0 (v4.4), A, v4.5 on A; B, v4.6 on B2;
  *   U, R1 reverts U (between v4.6 and v4.10); P (before v4.4's fork? no:
  *   after v4.6), v4.10 on K10;
- *   D, E, G, J, R2 reverts R1, PF Fixes P (after v4.10)
+ *   D, E, G, J, R2 reverts R1, PF Fixes P, V, RV reverts V (after v4.10)
  * linux-4.4.y: one commit, v4.4.1
  * linux-4.5.y: one commit, v4.5.3
  * linux-4.6.y: one commit, v4.6.2
@@ -44,7 +44,7 @@ static void tag_light(struct repo *r, const char *name, int mark)
  */
 struct kernel {
 	struct repo *r;
-	int x0, a, b, b2, u, r1, p, k10, d, e, g, j, r2, pf, s44, s45, s46, e410;
+	int x0, a, b, b2, u, r1, p, k10, d, e, g, j, r2, pf, v, rv, s44, s45, s46, e410;
 };
 
 static struct kernel K;
@@ -77,6 +77,8 @@ static void build_kernel(struct kernel *k)
 	k->r2 = commit(r, "master", k->j, "Revert \"Revert \"usb: add u\"\"\n\nThis reverts commit %s.\n",
 		       id(r, k->r1));
 	k->pf = commit(r, "master", k->r2, "pci: fix p\n\nFixes: %.12s (\"pci: add p\")\n", id(r, k->p));
+	k->v = commit(r, "master", k->pf, "sound: add v\n");
+	k->rv = commit(r, "master", k->v, "Revert \"sound: add v\"\n\nThis reverts commit %s.\n", id(r, k->v));
 	k->s44 = commit(r, "linux-4.4.y", k->x0, "net: stable 4.4 thing\n");
 	tag_light(r, "v4.4.1", k->s44);
 	k->s45 = commit(r, "linux-4.5.y", k->a, "net: stable 4.5 thing\n");
@@ -247,11 +249,12 @@ static void make_all(void)
 	/* 4.4: 01 D (nowhere), 02 B (4.6 by ancestry), 03 E (4.6 queues,
 	 * 4.10 as a backport), 04 G (4.6 queues, 4.10 neither), 05 R2 (a
 	 * revert of a revert: 4.6 never had U nor R1), 06 P (its fix PF is
-	 * queued in 4.6), 07 J (added notices for 4.6 and 4.10). */
-	int ups44[8], ups46[4], ups410[2], ups46old[2];
+	 * queued in 4.6), 07 J (added notices for 4.6 and 4.10), 08 V
+	 * (reverted upstream: to be dropped, so never missing-in-newer). */
+	int ups44[9], ups46[4], ups410[2], ups46old[2];
 
 	ups44[0] = K.d; ups44[1] = K.b; ups44[2] = K.e; ups44[3] = K.g;
-	ups44[4] = K.r2; ups44[5] = K.p; ups44[6] = K.j; ups44[7] = 0;
+	ups44[4] = K.r2; ups44[5] = K.p; ups44[6] = K.j; ups44[7] = K.v; ups44[8] = 0;
 	ups46[0] = K.e; ups46[1] = K.g; ups46[2] = K.pf; ups46[3] = 0;
 	ups410[0] = K.g; ups410[1] = 0;
 	ups46old[0] = K.d; ups46old[1] = 0;
