@@ -70,6 +70,9 @@ struct fs_drafts_state {
 	GPtrArray *entries;   /* struct state_entry *, in the order written */
 	GHashTable *by_id;    /* message id -> entry */
 	GHashTable *latest;   /* key -> its newest entry */
+	/* Drafts the reviewer was seen to delete (their entries, moved
+	 * here): what they said stays unsaid. */
+	GPtrArray *deleted;
 	bool dirty;
 };
 
@@ -102,6 +105,10 @@ static void state_add(struct fs_drafts_state *s, struct state_entry *e)
 	g_hash_table_replace(s->latest, e->key, e);
 }
 
+/* A line of a deleted draft: its message id behind this.  fixscan's
+ * own ids start with "fixscan.", so no id of a draft it wrote does. */
+#define DELETED_PREFIX "deleted:"
+
 /* One line: message id, digest, time, key, separated by tabs.  The key
  * goes last: it holds a space.  Nothing here holds a tab: ids and keys
  * went through fs_draft_clean_id() / fs_draft_clean_line(). */
@@ -111,12 +118,17 @@ static void state_parse_line(struct fs_drafts_state *s, const char *line)
 	struct state_entry *e;
 
 	if (line[0] != '#' && g_strv_length(f) == 4 && *f[0] && *f[1] && *f[3]) {
+		bool deleted = g_str_has_prefix(f[0], DELETED_PREFIX);
+
 		e = g_new0(struct state_entry, 1);
-		e->message_id = g_strdup(f[0]);
+		e->message_id = g_strdup(f[0] + (deleted ? strlen(DELETED_PREFIX) : 0));
 		e->digest = g_strdup(f[1]);
 		e->time = g_ascii_strtoll(f[2], NULL, 10);
 		e->key = g_strdup(f[3]);
-		state_add(s, e);
+		if (deleted)
+			g_ptr_array_add(s->deleted, e);
+		else
+			state_add(s, e);
 	}
 	g_strfreev(f);
 }
@@ -133,6 +145,7 @@ int fs_drafts_state_load(struct fs_drafts_state **out, const char *path,
 	s->entries = g_ptr_array_new_with_free_func(entry_free);
 	s->by_id = g_hash_table_new(g_str_hash, g_str_equal);
 	s->latest = g_hash_table_new(g_str_hash, g_str_equal);
+	s->deleted = g_ptr_array_new_with_free_func(entry_free);
 	*out = s;
 	if (!g_file_get_contents(path, &text, NULL, &gerr)) {
 		int missing = g_error_matches(gerr, G_FILE_ERROR, G_FILE_ERROR_NOENT);
@@ -161,6 +174,7 @@ void fs_drafts_state_free(struct fs_drafts_state *s)
 	g_hash_table_destroy(s->by_id);
 	g_hash_table_destroy(s->latest);
 	g_ptr_array_free(s->entries, TRUE);
+	g_ptr_array_free(s->deleted, TRUE);
 	g_free(s->path);
 	g_free(s);
 }
@@ -174,12 +188,15 @@ int fs_drafts_state_save(struct fs_drafts_state *s, struct fs_error *err)
 	size_t i;
 	int rc = 0;
 
-	for (i = 0; i < s->entries->len; i++) {
-		const struct state_entry *e = g_ptr_array_index(s->entries, i);
+	for (i = 0; i < s->entries->len + s->deleted->len; i++) {
+		bool deleted = i >= s->entries->len;
+		const struct state_entry *e = deleted ? g_ptr_array_index(s->deleted, i - s->entries->len)
+						      : g_ptr_array_index(s->entries, i);
 
 		if (e->time >= cutoff)
-			g_string_append_printf(text, "%s\t%s\t%" G_GINT64_FORMAT "\t%s\n",
-					       e->message_id, e->digest, e->time, e->key);
+			g_string_append_printf(text, "%s%s\t%s\t%" G_GINT64_FORMAT "\t%s\n",
+					       deleted ? DELETED_PREFIX : "", e->message_id,
+					       e->digest, e->time, e->key);
 	}
 	/* g_file_set_contents() writes a temporary file and renames it. */
 	if (s->dirty && g_mkdir_with_parents(dir, 0700) < 0)
@@ -357,21 +374,60 @@ struct write_ctx {
 	bool force;
 };
 
-/* Whether DR is a draft the reviewer deleted: the latest draft fixscan
- * wrote for its key said the same, and is in neither the folder nor
- * (with a file) the store. */
-static bool was_deleted(const struct write_ctx *w, const struct fs_draft *dr, bool elsewhere)
+static bool in_folder(const struct write_ctx *w, const char *message_id)
 {
-	const char *id, *digest;
 	size_t k;
 
-	if (w->force || elsewhere || !fs_drafts_state_latest(w->state, dr->key, &id, &digest) ||
-	    strcmp(digest, dr->digest))
-		return false;
 	for (k = 0; k < w->nfound; k++)
-		if (w->found[k].message_id && !strcmp(w->found[k].message_id, id))
-			return false;
-	return true;
+		if (w->found[k].message_id && !strcmp(w->found[k].message_id, message_id))
+			return true;
+	return false;
+}
+
+static struct state_entry *deleted_entry(const struct fs_drafts_state *s, const char *key,
+					 const char *digest)
+{
+	size_t k;
+
+	for (k = 0; k < s->deleted->len; k++) {
+		struct state_entry *e = g_ptr_array_index(s->deleted, k);
+
+		if (!strcmp(e->key, key) && !strcmp(e->digest, digest))
+			return e;
+	}
+	return NULL;
+}
+
+/* Whether DR says what the reviewer deleted.  The latest draft fixscan
+ * wrote for DR's key, in neither the folder nor (with a file, ELSEWHERE)
+ * the store, was deleted: that is remembered whatever DR says, so that a
+ * run saying something else in between (review --all-open adds
+ * cross-branch findings) does not bring back what was deleted.  --force
+ * forgets it. */
+static bool was_deleted(const struct write_ctx *w, const struct fs_draft *dr, bool elsewhere)
+{
+	struct state_entry *latest, *e;
+
+	if (!w->state)
+		return false;
+	latest = g_hash_table_lookup(w->state->latest, dr->key);
+	if (latest && !elsewhere && !in_folder(w, latest->message_id) &&
+	    !deleted_entry(w->state, latest->key, latest->digest)) {
+		e = g_new0(struct state_entry, 1);
+		e->message_id = g_strdup(latest->message_id);
+		e->digest = g_strdup(latest->digest);
+		e->key = g_strdup(latest->key);
+		e->time = latest->time;
+		g_ptr_array_add(w->state->deleted, e);
+		w->state->dirty = true;
+	}
+	e = deleted_entry(w->state, dr->key, dr->digest);
+	if (e && w->force) {
+		g_ptr_array_remove(w->state->deleted, e);  /* frees it */
+		w->state->dirty = true;
+		return false;
+	}
+	return e != NULL;
 }
 
 /* The drafts of DR's key in the folder: the one saying the same as DR,

@@ -735,8 +735,9 @@ static void test_save_answered(void **state)
 }
 
 /* Item B: a draft the reviewer deleted stays deleted while its findings
- * are the same, whether or not notmuch new has run since; new findings
- * or --force write it again. */
+ * are the same, whether or not notmuch new has run since, and also after
+ * a run that said something else; new findings or --force write it
+ * again. */
 static void test_save_deleted(void **state)
 {
 	const char *key = "patch <patch5@stable.example.org>";  /* not answered */
@@ -765,6 +766,17 @@ static void test_save_deleted(void **state)
 	g_free(path);
 	/* other findings: a new draft */
 	assert_int_equal(save_one(key, "New findings.\n", false, &s), FS_DRAFT_WROTE);
+	assert_int_equal(count_files(s.dir, "cur"), 1);
+	/* back to what was deleted (a plain review after review
+	 * --all-open): still deleted, and the other draft is left alone */
+	assert_int_equal(save_one(key, "Delete me.\n", false, &s), FS_DRAFT_SKIPPED_DELETED);
+	assert_int_equal(count_files(s.dir, "cur"), 1);
+	assert_int_equal(save_one(key, "New findings.\n", false, &s), FS_DRAFT_UNCHANGED);
+	/* a draft fixscan replaced itself is no deleted draft: "Third"
+	 * replaces "New findings", and "New findings" is written again */
+	assert_int_equal(save_one(key, "Third.\n", false, &s), FS_DRAFT_REPLACED);
+	assert_int_equal(count_files(s.dir, "cur"), 1);
+	assert_int_equal(save_one(key, "New findings.\n", false, &s), FS_DRAFT_REPLACED);
 	assert_int_equal(count_files(s.dir, "cur"), 1);
 	fs_drafts_saved_clear(&s);
 }
