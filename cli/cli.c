@@ -418,7 +418,8 @@ static void read_own_addresses(struct cli_ctx *c)
 	size_t k, i;
 
 	for (k = 0; k <= G_N_ELEMENTS(keys); k++) {
-		const char *value = k < G_N_ELEMENTS(keys) ? fs_store_config(c->store, keys[k]) : NULL;
+		const char *value = k < G_N_ELEMENTS(keys) && c->store ?
+				    fs_store_config(c->store, keys[k]) : NULL;
 		char **parts;
 		if (k == G_N_ELEMENTS(keys) && c->cfg &&
 		    fs_config_get_string(c->cfg, "user.email", &git_email) == 0)
@@ -445,8 +446,11 @@ int cli_ctx_open_store(struct cli_ctx *c, bool optional, struct fs_error *err)
 		return 0;
 	}
 	c->store = NULL;
-	if (optional && rc != FS_ELOCKED)
+	if (optional && rc != FS_ELOCKED) {
+		/* git's user.email still says whose mail is whose */
+		read_own_addresses(c);
 		return 0;
+	}
 	*err = serr;
 	return rc;
 }

@@ -491,6 +491,24 @@ static int review_all_open(struct cli_ctx *c, struct fs_thread **threads, size_t
 	return rc;
 }
 
+/* The store, which the notmuch thread is read from.  An mbox or a queue
+ * (FROM_FILE) needs no notmuch configuration at all; when there is a
+ * store, it still tells who the reviewer is (their mail is no
+ * objection, their replies answer patches), but its regression reports
+ * are not searched: the thread is not in it (*SAY_NO_STORE: say so). */
+static int open_store(struct cli_ctx *c, bool from_file, bool *say_no_store,
+		      struct fs_error *err)
+{
+	struct fs_error ignored = FS_ERROR_INIT;
+
+	if (!from_file)
+		return cli_ctx_open_store(c, false, err);
+	(void)cli_ctx_open_store(c, true, &ignored);
+	*say_no_store = !c->ropts.no_reports;
+	c->ropts.no_reports = true;
+	return 0;
+}
+
 /* Before the review, so that a missing identity costs nothing: C's
  * identity into ME, the drafts' options, and unless DRY_RUN the drafts
  * maildir into *DIR (FLAG, else with the store (USE_STORE) fixscan.drafts
@@ -556,7 +574,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	struct fs_drafts dl = FS_DRAFTS_INIT;
 	char *drafts_dir = NULL;
 	time_t now = time(NULL), since = 0;
-	bool all_open = false;
+	bool all_open = false, say_no_store = false;
 	const char *since_arg = NULL;
 
 	cli_ctx_init(&ctx);
@@ -634,9 +652,8 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 				  color_when);
 	popts.color = color > 0;
 	popts.width = cli_term_width();
-	/* An mbox or a queue needs no notmuch configuration at all. */
-	if (rc == 0 && !src.what)
-		rc = cli_ctx_open_store(&ctx, false, err);
+	if (rc == 0)
+		rc = open_store(&ctx, src.what != NULL, &say_no_store, err);
 	if (rc < 0)
 		goto out;
 	if (drafts) {
@@ -647,8 +664,9 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	}
 	if (src.what) {
 		rc = cli_load_source(&src, &threads, &nthreads, err);
-		if (rc == 0 && !ctx.ropts.no_reports)
-			cli_note("no mail store: regression reports not searched");
+		if (rc == 0 && say_no_store)
+			cli_note("%s: regression reports not searched",
+				 ctx.store ? "not from the mail store" : "no mail store");
 	} else {
 		if (all_open)
 			rc = cli_open_query(ctx.store, now, since, &query, err);

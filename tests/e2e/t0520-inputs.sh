@@ -60,6 +60,35 @@ if not any(p["findings"] for p in a["patches"].values()):
     sys.exit("nothing found at all: a comparison of nothing")
 PY
 
+# The reviewer's own reply in the mbox (as notmuch show --format=mbox
+# exports a thread with the drafts and replies threaded into it) is no
+# objection: the store, or git's user.email without one, says whose it is.
+cp t44.mboxo own.mbox &&
+cat >>own.mbox <<'MBOX' || exit 1
+From rita@example.org Mon Apr 25 10:00:00 2016
+From: Rita Reviewer <rita@example.org>
+To: stable@vger.kernel.org
+Subject: Re: [PATCH 4.4 03/27] netfilter: x_tables: check the counters offset in compat mode
+Date: Mon, 25 Apr 2016 10:00:00 +0000
+Message-Id: <own.reply.1@example.org>
+In-Reply-To: <20160424014454.100055433@stable.example.org>
+
+Please drop this, it breaks the build.
+
+MBOX
+test_expect_code 1 'review --mbox with a store: the reviewer'"'"'s own reply is no objection' '
+	"$FIXSCAN" review --repo kernel --mbox own.mbox >own.txt 2>own.err
+'
+test_expect_success '... and the store is said to be left out of the reports' '
+	! grep -q "objection from Rita" own.txt &&
+	grep -q "objection from" own.txt &&
+	test "$(cat own.err)" = "fixscan: not from the mail store: regression reports not searched"
+'
+test_expect_success '... nor without a store, by git'"'"'s user.email' '
+	NOTMUCH_CONFIG=$TRASH/no-such-config "$FIXSCAN" review --repo kernel --mbox own.mbox >own2.txt 2>/dev/null;
+	test $? -eq 1 && ! grep -q "objection from Rita" own2.txt && grep -q "objection from" own2.txt
+'
+
 # Nothing of notmuch from here on: a config that cannot be read.
 NOTMUCH_CONFIG=$TRASH/no-such-config
 export NOTMUCH_CONFIG
