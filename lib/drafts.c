@@ -106,7 +106,8 @@ static void state_add(struct fs_drafts_state *s, struct state_entry *e)
 }
 
 /* A line of a deleted draft: its message id behind this.  fixscan's
- * own ids start with "fixscan.", so no id of a draft it wrote does. */
+ * own ids start with its name and a dot, so no id of a draft it wrote
+ * does. */
 #define DELETED_PREFIX "deleted:"
 
 /* One line: message id, digest, time, key, separated by tabs.  The key
