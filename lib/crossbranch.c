@@ -431,10 +431,11 @@ static bool in_branch(const struct cross *x, fs_cid c, const char *branch, const
 	return false;
 }
 
-/* Whether BRANCH has C, queues it, or a notice says it is added. */
-static bool has_or_queues(const struct cross *x, fs_cid c, const char *branch)
+/* Whether BRANCH has C as of BASE (NULL: its tip), queues it, or a
+ * notice says it is added. */
+static bool has_or_queues(const struct cross *x, fs_cid c, const char *branch, const char *base)
 {
-	return in_branch(x, c, branch, base_of(x, branch), NULL) ||
+	return in_branch(x, c, branch, base, NULL) ||
 	       queued_in(x, branch, c, NULL, NULL) ||
 	       notice_for(x, FS_NOTICE_ADDED, branch, c);
 }
@@ -449,9 +450,9 @@ static fs_cid mainline_of(const struct fs_index *idx, fs_cid c)
 	return u != FS_CID_NONE ? u : c;
 }
 
-/* Whether BRANCH needs C at all: a fix or revert is needed only where the
- * commit it fixes or reverts is (or is queued). */
-static bool needed_in(const struct cross *x, fs_cid c, const char *branch)
+/* Whether BRANCH (as of BASE) needs C at all: a fix or revert is needed
+ * only where the commit it fixes or reverts is (or is queued). */
+static bool needed_in(const struct cross *x, fs_cid c, const char *branch, const char *base)
 {
 	struct fs_index_ref refs[16];
 	size_t n = fs_index_commit_refs(x->idx, c, refs, 16), i, targets = 0;
@@ -464,7 +465,7 @@ static bool needed_in(const struct cross *x, fs_cid c, const char *branch)
 		if (t == FS_CID_NONE)
 			continue;
 		targets++;
-		if (has_or_queues(x, t, branch))
+		if (has_or_queues(x, t, branch, base))
 			return true;
 	}
 	return targets == 0;
@@ -593,16 +594,22 @@ static void check_newer(struct cross *x, size_t ri, size_t pi, const struct main
 	if (!xp->nups || !r->branch || reverted_upstream(&r->patches[pi].findings))
 		return;
 	for (b = 0; b < x->nbranches; b++) {
-		const char *y = x->branches[b];
+		const char *y = x->branches[b], *ybase;
 		bool has = false, needed = false;
 
 		/* Only newer branches, and only maintained ones. */
 		if (!m->on[b])
 			continue;
+		/* Y as its open review has it, else as of its last release
+		 * before this thread: an old store gives the same answer
+		 * after Y took the commit. */
+		ybase = base_of(x, y);
+		if (!ybase)
+			ybase = m->last[b];
 		for (u = 0; u < xp->nups && !has; u++)
-			has = has_or_queues(x, xp->ups[u], y);
+			has = has_or_queues(x, xp->ups[u], y, ybase);
 		for (u = 0; u < xp->nups && !has && !needed; u++)
-			needed = needed_in(x, xp->ups[u], y);
+			needed = needed_in(x, xp->ups[u], y, ybase);
 		if (!has && needed)
 			missing_in_newer(x, ri, pi, xp->ups[0], y, m->last[b]);
 	}

@@ -40,11 +40,12 @@ static void tag_light(struct repo *r, const char *name, int mark)
  * linux-4.4.y: one commit, v4.4.1
  * linux-4.5.y: one commit, v4.5.3
  * linux-4.6.y: one commit, v4.6.2
- * linux-4.10.y: E backported (v4.10.1)
+ * linux-4.10.y: E backported (v4.10.1), G backported after the threads
+ *   (v4.10.2)
  */
 struct kernel {
 	struct repo *r;
-	int x0, a, b, b2, u, r1, p, k10, d, e, g, j, r2, pf, v, rv, s44, s45, s46, e410;
+	int x0, a, b, b2, u, r1, p, k10, d, e, g, j, r2, pf, v, rv, s44, s45, s46, e410, g410;
 };
 
 static struct kernel K;
@@ -87,6 +88,9 @@ static void build_kernel(struct kernel *k)
 	tag_light(r, "v4.6.2", k->s46);
 	k->e410 = commit(r, "linux-4.10.y", k->k10, "ext4: fix e\n\ncommit %s upstream.\n", id(r, k->e));
 	tag_light(r, "v4.10.1", k->e410);
+	/* after the threads: an old store must not see it */
+	k->g410 = commit(r, "linux-4.10.y", k->e410, "gpio: fix g\n\ncommit %s upstream.\n", id(r, k->g));
+	tag_light(r, "v4.10.2", k->g410);
 	repo_flush(r);
 }
 
@@ -107,6 +111,7 @@ static struct fs_cross_release releases[] = {
 	{ "linux-4.6.y", "v4.6.2", 1468000000 },
 	{ "linux-4.10.y", "v4.10", 1460000000 },
 	{ "linux-4.10.y", "v4.10.1", 1469000000 },
+	{ "linux-4.10.y", "v4.10.2", 1480000000 },
 };
 
 /* ---- threads ------------------------------------------------------------- */
