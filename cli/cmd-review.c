@@ -175,6 +175,13 @@ static int stdin_query(char **query, char **msgid, struct fs_error *err)
 }
 
 /* Print the drafts as an mbox (mboxrd quoting), for --dry-run. */
+/* --dry-run: the drafts folder a real run would write into (NULL when
+ * there is none to compare with) and --force. */
+struct dry_run {
+	const char *dir;
+	bool force;
+};
+
 static void print_drafts(FILE *out, const struct fs_drafts *dl, time_t now)
 {
 	char stamp[64];
@@ -278,6 +285,25 @@ static int check_source_usage(const char *cmd, const struct fs_source *src, int 
 		return cli_usage_error(cmd, "--drafts answers mails: a queue directory has none to answer");
 	if (drafts && !dry_run && !drafts_dir)
 		return cli_usage_error(cmd, "--drafts with --mbox needs --drafts-dir DIR (there is no notmuch store to find the drafts folder in) or --dry-run");
+	return -1;
+}
+
+/* The usage errors of what to review: --all-open takes no WHAT and no
+ * --mbox or --queue; --mbox and --queue are checked by
+ * check_source_usage(); otherwise one WHAT.  NARGS: the arguments left.
+ * Returns an exit status, or -1 when all is well. */
+static int check_what_usage(const char *cmd, bool all_open, const struct fs_source *src,
+			    int nargs, bool drafts, bool dry_run, const char *drafts_dir)
+{
+	if (all_open && src->what)
+		return cli_usage_error(cmd, "--all-open reviews the store, not --mbox or --queue");
+	if (src->what)
+		return check_source_usage(cmd, src, nargs, drafts, dry_run, drafts_dir);
+	if (all_open && nargs)
+		return cli_usage_error(cmd, "--all-open takes no WHAT");
+	if (!all_open && nargs != 1)
+		return cli_usage_error(cmd, nargs == 0 ? "no thread given" :
+					    "give one WHAT (quote a query with spaces)");
 	return -1;
 }
 
@@ -388,6 +414,33 @@ out:
 	return rc;
 }
 
+/* What --dry-run shows is what a real run into DIR would write: the
+ * drafts of DL from FIRST on that it would leave out (the patch answered,
+ * the draft deleted) are taken out, and counted on standard error.
+ * Without DIR (an mbox without --drafts-dir) there is nothing to compare
+ * with.  Returns 0 or a negative code with ERR set. */
+static int drop_skipped(struct cli_ctx *c, struct fs_drafts *dl, size_t first,
+			const struct dry_run *dr, struct fs_error *err)
+{
+	struct fs_drafts_save_opts opts = FS_DRAFTS_SAVE_OPTS_INIT;
+	struct fs_drafts_saved counts = FS_DRAFTS_SAVED_INIT;
+	struct fs_drafts tail = { dl->v + first, dl->n - first };
+	char *line;
+	int rc;
+
+	if (!dr || !dr->dir || first >= dl->n)
+		return 0;
+	cli_drafts_opts(c, &opts, dr->force);
+	rc = fs_drafts_drop_skipped(&tail, dr->dir, c->store, &opts, &counts.answered,
+				    &counts.deleted, err);
+	dl->n = first + tail.n;
+	if (rc == 0 && (line = cli_drafts_skipped(&counts))) {
+		fprintf(stderr, "%s\n", line);
+		g_free(line);
+	}
+	return rc;
+}
+
 /* Review every series of THREADS, print each report, and add the drafts
  * each asks for (c->draft_opts) to DL when ME is given; with
  * JSON_DRAFTS, print them inside each series' JSON.  Returns the number
@@ -396,7 +449,7 @@ out:
 static size_t review_threads(struct cli_ctx *c, struct fs_thread **threads, size_t nthreads,
 			     FILE *out, const struct fs_report_opts *popts, bool json,
 			     struct fs_drafts *dl, const struct fs_identity *me,
-			     bool json_drafts, bool *problems, bool *trouble)
+			     const struct dry_run *json_drafts, bool *problems, bool *trouble)
 {
 	size_t i, k, reviewed = 0;
 	bool said = false;
@@ -429,7 +482,15 @@ static size_t review_threads(struct cli_ctx *c, struct fs_thread **threads, size
 			if (reviewed && !json && popts->mode != FS_REPORT_QUIET)
 				fputc('\n', out);
 			if (json) {
-				if (print_json(out, r, json_drafts ? dl : NULL, first) < 0)
+				if (drop_skipped(c, dl, first, json_drafts, &one) < 0) {
+					cli_error(&one);
+					*trouble = true;
+				}
+				if (drop_skipped(c, dl, first, json_drafts, &one) < 0) {
+				cli_error(&one);
+				*trouble = true;
+			}
+			if (print_json(out, r, json_drafts ? dl : NULL, first) < 0)
 					*trouble = true;
 			} else if (print_text(out, r, popts) < 0) {
 				*trouble = true;
@@ -447,7 +508,8 @@ static size_t review_threads(struct cli_ctx *c, struct fs_thread **threads, size
  * print the matrix, then each report, and add the drafts to DL. */
 static int review_all_open(struct cli_ctx *c, struct fs_thread **threads, size_t nthreads,
 			   FILE *out, const struct fs_report_opts *popts, bool json,
-			   struct fs_drafts *dl, const struct fs_identity *me, bool json_drafts,
+			   struct fs_drafts *dl, const struct fs_identity *me,
+			   const struct dry_run *json_drafts,
 			   time_t now, time_t since, bool *problems, bool *trouble,
 			   struct fs_error *err)
 {
@@ -479,6 +541,10 @@ static int review_all_open(struct cli_ctx *c, struct fs_thread **threads, size_t
 		if (!json && popts->mode != FS_REPORT_QUIET)
 			fputc('\n', out);
 		if (json) {
+			if (drop_skipped(c, dl, first, json_drafts, &one) < 0) {
+				cli_error(&one);
+				*trouble = true;
+			}
 			if (print_json(out, r, json_drafts ? dl : NULL, first) < 0)
 				*trouble = true;
 		} else if (print_text(out, r, popts) < 0) {
@@ -510,23 +576,23 @@ static int open_store(struct cli_ctx *c, bool from_file, bool *say_no_store,
 }
 
 /* Before the review, so that a missing identity costs nothing: C's
- * identity into ME, the drafts' options, and unless DRY_RUN the drafts
- * maildir into *DIR (FLAG, else with the store (USE_STORE) fixscan.drafts
- * in the notmuch config or <mail root>/Drafts).  Returns 0 or a negative
- * code with ERR set. */
+ * identity into ME, the drafts' options, and the drafts maildir into *DIR
+ * (FLAG, else with a store its fixscan.drafts or <mail root>/Drafts).  A
+ * DRY_RUN writes nothing there, but compares with it; without a folder
+ * it leaves *DIR NULL.  Returns 0 or a negative code with ERR set. */
 static int prepare_drafts(struct cli_ctx *c, struct fs_identity *me, int mode, bool every,
-			  time_t now, bool use_store, const char *flag, bool dry_run,
-			  char **dir, struct fs_error *err)
+			  time_t now, const char *flag, bool dry_run, char **dir,
+			  struct fs_error *err)
 {
+	const char *cfg = c->store ? fs_store_config(c->store, "fixscan.drafts") : NULL;
+	const char *root = c->store ? fs_store_path(c->store) : NULL;
 	int rc = cli_ctx_identity(c, me, err);
 
 	if (rc == 0)
 		rc = cli_ctx_draft_opts(c, mode, every, now, err);
-	if (rc < 0 || dry_run)
+	if (rc < 0 || (dry_run && !flag && !root))
 		return rc;
-	*dir = use_store ? fs_drafts_dir(flag, fs_store_config(c->store, "fixscan.drafts"),
-					 fs_store_path(c->store), err)
-			 : fs_drafts_dir(flag, NULL, NULL, err);
+	*dir = fs_drafts_dir(flag, cfg, root, err);
 	return *dir ? 0 : err->code;
 }
 
@@ -573,6 +639,7 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	struct fs_identity me = FS_IDENTITY_INIT;
 	struct fs_drafts dl = FS_DRAFTS_INIT;
 	char *drafts_dir = NULL;
+	struct dry_run dr = { NULL, false };
 	time_t now = time(NULL), since = 0;
 	bool all_open = false, say_no_store = false;
 	const char *since_arg = NULL;
@@ -628,16 +695,9 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		return cli_usage_error(argv[0], "--since '%s' goes with --all-open", since_arg);
 	if (since_arg && fs_date_parse(since_arg, now, &since, err) < 0)
 		return fs_error_prefix(err, "%s: --since", argv[0]);
-	if (all_open && src.what)
-		return cli_usage_error(argv[0], "--all-open reviews the store, not --mbox or --queue");
-	if (src.what && (rc = check_source_usage(argv[0], &src, argc - optind, drafts, dry_run,
-						 drafts_dir_flag)) >= 0)
+	if ((rc = check_what_usage(argv[0], all_open, &src, argc - optind, drafts, dry_run,
+				   drafts_dir_flag)) >= 0)
 		return rc;
-	if (all_open && optind != argc)
-		return cli_usage_error(argv[0], "--all-open takes no WHAT");
-	if (!all_open && !src.what && optind != argc - 1)
-		return cli_usage_error(argv[0], optind == argc ? "no thread given" :
-					       "give one WHAT (quote a query with spaces)");
 	if (all_open || src.what)
 		rc = 0; /* --all-open: the query needs the store, below */
 	else if (!strcmp(argv[optind], "-"))
@@ -657,8 +717,8 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	if (rc < 0)
 		goto out;
 	if (drafts) {
-		rc = prepare_drafts(&ctx, &me, mode, every, now, src.what == NULL,
-				    dry_run ? NULL : drafts_dir_flag, dry_run, &drafts_dir, err);
+		rc = prepare_drafts(&ctx, &me, mode, every, now, drafts_dir_flag, dry_run,
+				    &drafts_dir, err);
 		if (rc < 0)
 			goto out;
 	}
@@ -684,19 +744,22 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	}
 	if (rc < 0)
 		goto out;
+	dr.dir = drafts_dir;
+	dr.force = force;
 	/* With --dry-run standard output is the mbox of the drafts alone
 	 * (mutt -f opens it); the report goes to standard error.  With
 	 * --json too, the drafts go into the JSON on standard output. */
 	if (all_open) {
 		rc = review_all_open(&ctx, threads, nthreads, dry_run && !json ? stderr : stdout,
-				     &popts, json, &dl, drafts ? &me : NULL, dry_run && json,
+				     &popts, json, &dl, drafts ? &me : NULL, dry_run && json ? &dr : NULL,
 				     now, since, &problems, &trouble, err);
 		if (rc < 0)
 			goto out;
 		reviewed = 1; /* none open is no error */
 	} else {
 		reviewed = review_threads(&ctx, threads, nthreads, dry_run && !json ? stderr : stdout,
-					  &popts, json, &dl, drafts ? &me : NULL, dry_run && json,
+					  &popts, json, &dl, drafts ? &me : NULL,
+					  dry_run && json ? &dr : NULL,
 					  &problems, &trouble);
 	}
 	if (!reviewed && !trouble) {
@@ -709,6 +772,9 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	if (drafts && dry_run && json) {
 		/* the drafts are in the JSON */
 	} else if (drafts && dry_run) {
+		rc = drop_skipped(&ctx, &dl, 0, &dr, err);
+		if (rc < 0)
+			goto out;
 		fflush(stdout);
 		print_drafts(stdout, &dl, now);
 	} else if (drafts && dl.n) {

@@ -469,7 +469,7 @@ static int write_draft(struct fs_draft_result *res, const struct fs_draft *dr, s
 		       const struct write_ctx *w, struct fs_error *err)
 {
 	struct existing *match, *unedited = NULL, *edited = NULL;
-	GPtrArray *stale = g_ptr_array_new();
+	GPtrArray *stale = g_ptr_array_new_with_free_func(g_free);
 	struct fs_maildir_msg msg = { dr->text, dr->len, FS_MAILDIR_CUR, "D", NULL, "the draft" };
 	const struct draft_facts *f = w->facts ? &w->facts[i] : NULL;
 	int rc = 0;
@@ -783,6 +783,50 @@ static int index_writable(struct fs_draft_result *res, size_t n, struct fs_store
 	fs_store_free(wst);
 	g_strfreev(deftags);
 	return rc;
+}
+
+int fs_drafts_drop_skipped(struct fs_drafts *d, const char *dir, struct fs_store *store,
+			   const struct fs_drafts_save_opts *opts, size_t *answered,
+			   size_t *deleted, struct fs_error *err)
+{
+	struct fs_maildir_files files = FS_MAILDIR_FILES_INIT;
+	struct fs_drafts_state *state = NULL;
+	struct write_ctx w = { dir, NULL, 0, NULL, NULL, opts->force };
+	struct draft_facts *facts;
+	size_t i, kept = 0;
+	int rc;
+
+	*answered = *deleted = 0;
+	if (opts->state_file && (rc = fs_drafts_state_load(&state, opts->state_file, err)) < 0)
+		return rc;
+	facts = find_facts(d, store, state, opts->own);
+	w.state = state;
+	w.facts = facts;
+	w.found = scan_drafts(&files, dir, state);
+	w.nfound = files.n;
+	/* The same decisions as write_draft(), nothing written: the state
+	 * is read, never saved. */
+	for (i = 0; i < d->n; i++) {
+		struct existing *unedited = NULL, *edited = NULL;
+		GPtrArray *stale = g_ptr_array_new_with_free_func(g_free);
+		bool skip_answered = facts[i].answered, skip_deleted = false;
+
+		if (!skip_answered && !sort_found(&w, &d->v[i], &unedited, &edited, stale))
+			skip_deleted = was_deleted(&w, &d->v[i], facts[i].elsewhere);
+		g_ptr_array_free(stale, TRUE);
+		*answered += skip_answered;
+		*deleted += skip_deleted;
+		if (skip_answered || skip_deleted)
+			fs_draft_clear(&d->v[i]);
+		else
+			d->v[kept++] = d->v[i];
+	}
+	d->n = kept;
+	existings_free(w.found, files.n);
+	fs_maildir_files_clear(&files);
+	g_free(facts);
+	fs_drafts_state_free(state);
+	return 0;
 }
 
 int fs_drafts_save(struct fs_drafts_saved *out, const struct fs_drafts *d,

@@ -141,6 +141,16 @@ struct fs_drafts_save_opts {
 };
 #define FS_DRAFTS_SAVE_OPTS_INIT { NULL, 5.0, NULL, NULL, false }
 
+/* Take out of D the drafts fs_drafts_save() into DIR with OPTS would
+ * leave out (the patch answered in STORE, which may be NULL; the draft
+ * deleted by the reviewer), counting them in *ANSWERED and *DELETED,
+ * without writing, removing or indexing anything (--dry-run shows what a
+ * real run would write).  Returns 0, or FS_EIO with ERR set when the
+ * state file cannot be read. */
+int fs_drafts_drop_skipped(struct fs_drafts *d, const char *dir, struct fs_store *store,
+			   const struct fs_drafts_save_opts *opts, size_t *answered,
+			   size_t *deleted, struct fs_error *err);
+
 /* Save the drafts D into the maildir DIR (created when missing) and fill
  * *OUT.  *STORE is the caller's read-only store, or NULL (then DIR counts
  * as outside the mail root, and nothing counts as answered).  A draft is
