@@ -464,6 +464,27 @@ static struct existing *sort_found(const struct write_ctx *w, const struct fs_dr
 	return match;
 }
 
+/* What DR needs, the one decision of a save and of
+ * fs_drafts_drop_skipped(): FS_DRAFT_SKIPPED_ANSWERED (F says the
+ * reviewer answered), FS_DRAFT_UNCHANGED(_EDITED) (*MATCH in the folder
+ * says the same), FS_DRAFT_SKIPPED_DELETED, or FS_DRAFT_WROTE: it is to
+ * be written, replacing *UNEDITED or beside *EDITED (sort_found(), which
+ * also fills STALE). */
+static enum fs_draft_action decide(const struct write_ctx *w, const struct fs_draft *dr,
+				   const struct draft_facts *f, struct existing **match,
+				   struct existing **unedited, struct existing **edited,
+				   GPtrArray *stale)
+{
+	*match = sort_found(w, dr, unedited, edited, stale);
+	if (f && f->answered)
+		return FS_DRAFT_SKIPPED_ANSWERED;
+	if (*match)
+		return is_edited(*match) ? FS_DRAFT_UNCHANGED_EDITED : FS_DRAFT_UNCHANGED;
+	if (was_deleted(w, dr, f && f->elsewhere))
+		return FS_DRAFT_SKIPPED_DELETED;
+	return FS_DRAFT_WROTE;
+}
+
 /* Decide and do what draft DR (the I-th) needs, and fill RES. */
 static int write_draft(struct fs_draft_result *res, const struct fs_draft *dr, size_t i,
 		       const struct write_ctx *w, struct fs_error *err)
@@ -474,17 +495,12 @@ static int write_draft(struct fs_draft_result *res, const struct fs_draft *dr, s
 	const struct draft_facts *f = w->facts ? &w->facts[i] : NULL;
 	int rc = 0;
 
-	match = sort_found(w, dr, &unedited, &edited, stale);
-	if (f && f->answered) {
-		/* Whatever is in the folder for it stays as it is. */
-		res->action = FS_DRAFT_SKIPPED_ANSWERED;
-		g_ptr_array_set_size(stale, 0);
-	} else if (match) {
-		res->action = is_edited(match) ? FS_DRAFT_UNCHANGED_EDITED : FS_DRAFT_UNCHANGED;
+	res->action = decide(w, dr, f, &match, &unedited, &edited, stale);
+	if (res->action == FS_DRAFT_UNCHANGED || res->action == FS_DRAFT_UNCHANGED_EDITED) {
 		res->path = g_strdup(match->path);
 		res->message_id = g_strdup(match->message_id);
-	} else if (was_deleted(w, dr, f && f->elsewhere)) {
-		res->action = FS_DRAFT_SKIPPED_DELETED;
+	} else if (res->action != FS_DRAFT_WROTE) {
+		/* skipped: whatever is in the folder for it stays as it is */
 		g_ptr_array_set_size(stale, 0);
 	} else {
 		rc = fs_maildir_write(&res->path, w->dir, &msg, err);
@@ -807,16 +823,15 @@ int fs_drafts_drop_skipped(struct fs_drafts *d, const char *dir, struct fs_store
 	/* The same decisions as write_draft(), nothing written: the state
 	 * is read, never saved. */
 	for (i = 0; i < d->n; i++) {
-		struct existing *unedited = NULL, *edited = NULL;
+		struct existing *match = NULL, *unedited = NULL, *edited = NULL;
 		GPtrArray *stale = g_ptr_array_new_with_free_func(g_free);
-		bool skip_answered = facts[i].answered, skip_deleted = false;
+		enum fs_draft_action a = decide(&w, &d->v[i], &facts[i], &match, &unedited,
+						&edited, stale);
 
-		if (!skip_answered && !sort_found(&w, &d->v[i], &unedited, &edited, stale))
-			skip_deleted = was_deleted(&w, &d->v[i], facts[i].elsewhere);
 		g_ptr_array_free(stale, TRUE);
-		*answered += skip_answered;
-		*deleted += skip_deleted;
-		if (skip_answered || skip_deleted)
+		*answered += a == FS_DRAFT_SKIPPED_ANSWERED;
+		*deleted += a == FS_DRAFT_SKIPPED_DELETED;
+		if (a == FS_DRAFT_SKIPPED_ANSWERED || a == FS_DRAFT_SKIPPED_DELETED)
 			fs_draft_clear(&d->v[i]);
 		else
 			d->v[kept++] = d->v[i];
