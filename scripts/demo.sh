@@ -13,20 +13,26 @@ rm -rf "$dir"
 mkdir -p "$dir/mail"
 dir=$(cd "$dir" && pwd)
 
-echo "demo: generating the sample kernel repository in $dir/kernel"
-python3 "$top/scripts/gen-kernel.py" sample "$dir/kernel" >/dev/null
-for m in "$top"/maildirs/*/; do
-	cp -R "$m" "$dir/mail/"
-done
-cat >"$dir/notmuch-config" <<CONF
+# notmuch_config DIR: the demo's notmuch config, DIR/notmuch-config, for
+# the store DIR/mail and the demo reviewer.
+notmuch_config() {
+	cat >"$1/notmuch-config" <<CONF
 [database]
-path=$dir/mail
+path=$1/mail
 [user]
 name=Rita Reviewer
 primary_email=rita@example.org
 [new]
 tags=unread;inbox;
 CONF
+}
+
+echo "demo: generating the sample kernel repository in $dir/kernel"
+python3 "$top/scripts/gen-kernel.py" sample "$dir/kernel" >/dev/null
+for m in "$top"/maildirs/*/; do
+	cp -R "$m" "$dir/mail/"
+done
+notmuch_config "$dir"
 # The demo keeps to its own directory: its own notmuch config, cache and
 # git config, never the user's.
 export NOTMUCH_CONFIG="$dir/notmuch-config" XDG_CACHE_HOME="$dir/cache"
@@ -68,15 +74,7 @@ echo "demo: open $dir/mail/Drafts in mutt (set postponed) to edit and send them"
 # "added to the stable tree" notice, in a store of its own.
 multi=$dir/multi
 python3 "$top/scripts/gen-kernel.py" multi "$multi"
-cat >"$multi/notmuch-config" <<CONF
-[database]
-path=$multi/mail
-[user]
-name=Rita Reviewer
-primary_email=rita@example.org
-[new]
-tags=unread;inbox;
-CONF
+notmuch_config "$multi"
 NOTMUCH_CONFIG="$multi/notmuch-config" notmuch new --quiet
 NOTMUCH_CONFIG="$multi/notmuch-config" "$fixscan" index --repo "$multi/kernel" >/dev/null
 echo
