@@ -47,27 +47,27 @@ static int release_cb(const char *name, void *payload)
 	return 0;
 }
 
-/* Whether REPO has the mainline ref MAINLINE (or a default one). */
+/* Whether REPO has the mainline ref MAINLINE (or a default one).  The
+ * ref is not peeled: that would open the object database, the largest
+ * cost of a command that finds its index up to date.  A mainline ref that
+ * leads to no commit is for the index to refuse, which reads it anyway. */
 static int has_mainline(git_repository *repo, const char *mainline)
 {
 	static const char *const defaults[] = {
 		"refs/remotes/origin/master", "refs/heads/master", "refs/heads/main",
 	};
 	git_reference *ref = NULL;
-	git_object *obj = NULL;
+	git_oid oid;
 	size_t i;
 	int ok = 0;
 
-	for (i = 0; !ok && i < (mainline ? 1 : sizeof(defaults) / sizeof(*defaults)); i++) {
-		int rc = mainline ? git_reference_dwim(&ref, repo, mainline) :
-			 git_reference_lookup(&ref, repo, defaults[i]);
-		if (rc == 0 && git_reference_peel(&obj, ref, GIT_OBJECT_COMMIT) == 0)
-			ok = 1;
-		git_object_free(obj);
+	if (mainline) {
+		ok = git_reference_dwim(&ref, repo, mainline) == 0;
 		git_reference_free(ref);
-		obj = NULL;
-		ref = NULL;
+		return ok;
 	}
+	for (i = 0; !ok && i < sizeof(defaults) / sizeof(*defaults); i++)
+		ok = git_reference_name_to_id(&oid, repo, defaults[i]) == 0;
 	return ok;
 }
 

@@ -142,6 +142,7 @@ static int old_still_valid(const struct fsi_build *b, const struct fs_index *old
 	const char *strings = T->strings;
 	const struct fs_disk_tip *otips = T->tips;
 	size_t notips = T->ntips, i, j;
+	struct fsi_tip_hint by_name = { otips, notips, strings };
 
 	if (fsi_flags(old) & FS_IDX_SHALLOW) {
 		snprintf(note, nlen, "the cache was made from a shallow clone; rebuilding it");
@@ -180,10 +181,7 @@ static int old_still_valid(const struct fsi_build *b, const struct fs_index *old
 		int fork_known = 1;
 		if (t->kind != FS_TIP_TAG)
 			continue;
-		for (j = 0; j < notips; j++)
-			if (!strcmp(strings + otips[j].name, t->name))
-				break;
-		if (j < notips)
+		if (fsi_tip_hint_find(&by_name, t->name))
 			continue;
 		if (t->stable_tag) {
 			char fork[80];
@@ -367,24 +365,79 @@ static void use_old(struct fsi_build *b, const struct fs_index *old)
 	b->nold = b->base->ncommits;
 }
 
-/* The repository, its tips, and whether the old index can be updated. */
+/* Whether tip T of an update points where it did in the old index.  Its
+ * commit is then the cache's, or a commit of the old delta that the walk
+ * holds as a node: the walk need not start from it, and a claim from it
+ * matters only in the second case (the cache's commits keep their release
+ * and branch, see settled_release()).  Looking every unchanged tag up in
+ * the cache's table cost more than the rest of a small update. */
+static int tip_unchanged(const struct fsi_build *b, const struct fsi_tip *t)
+{
+	const struct fs_disk_tip *o;
+
+	if (!b->nold)
+		return 0;
+	o = fsi_tip_hint_find(&b->old_tips, t->name);
+	return o && !memcmp(o->oid, t->oid.id, GIT_OID_RAWSZ);
+}
+
+/* The global id a claim starts from for tip T, or -1 for none. */
+static long claim_start(const struct fsi_build *b, const struct fsi_tip *t)
+{
+	if (tip_unchanged(b, t))
+		return fsi_walk_lookup_node(b->w, &t->oid);
+	return fsi_walk_lookup(b->w, &t->oid);
+}
+
+/* Whether TS are exactly the tips OLD was built from: then there is
+ * nothing to read. */
+static int tips_unchanged(const struct fs_index *old, const struct fsi_tips *ts)
+{
+	const struct fsi_layer *T = fsi_top(old);
+	size_t i;
+
+	if (T->ntips != ts->t.n)
+		return 0;
+	for (i = 0; i < ts->t.n; i++)
+		if (strcmp(T->strings + T->tips[i].name, ts->t.v[i].name) ||
+		    T->tips[i].kind != (uint32_t)ts->t.v[i].kind ||
+		    memcmp(T->tips[i].oid, ts->t.v[i].oid.id, 20) ||
+		    memcmp(T->tips[i].target, ts->t.v[i].target.id, 20))
+			return 0;
+	return 1;
+}
+
+/* The repository, its tips, and whether the old index can be updated.
+ * Returns 1 when OLD is up to date with them. */
 static int build_start(struct fsi_build *b, const struct fs_index *old, struct fs_error *err)
 {
 	struct fs_index_stats *stats = b->stats;
+	struct fsi_tip_hint hint, *h = NULL;
 	int rc;
 
 	use_old(b, NULL);
+	if (old) {
+		const struct fsi_layer *T = fsi_top(old);
+		hint.v = T->tips;
+		hint.n = T->ntips;
+		hint.strings = T->strings;
+		h = &hint;
+	}
 	rc = fsi_repo_open(&b->repo, b->opts->repo_path, err);
 	if (rc == 0)
-		rc = fsi_tips_read(b->repo, b->opts, &b->ts, err);
+		rc = fsi_tips_read(b->repo, b->opts, h, &b->ts, err);
 	if (rc < 0)
 		return rc;
+	if (old && tips_unchanged(old, &b->ts))
+		return 1;
 	if (b->ts.shallow)
 		snprintf(stats->note, sizeof(stats->note),
 			 "'%s' is a shallow clone: only the commits it has are indexed",
 			 b->opts->repo_path);
-	if (old && old_still_valid(b, old, stats->note, sizeof(stats->note)))
+	if (old && old_still_valid(b, old, stats->note, sizeof(stats->note))) {
 		use_old(b, old);
+		b->old_tips = hint;
+	}
 	stats->rebuilt = b->nold == 0;
 	return 0;
 }
@@ -414,7 +467,7 @@ static int build_walk(struct fsi_build *b, const struct fs_index *old, struct fs
 	if (rc < 0)
 		return rc;
 	for (i = 0; i < b->ts.t.n; i++)
-		if (fsi_walk_add_tip(b->w, &b->ts.t.v[i].oid) < 0)
+		if (!tip_unchanged(b, &b->ts.t.v[i]) && fsi_walk_add_tip(b->w, &b->ts.t.v[i].oid) < 0)
 			return OOM(err);
 	if (b->nold || getenv("FIXSCAN_TEST_LIBGIT2_READ")) {
 		/* (tests compare the two ways of reading on one repository) */
@@ -535,28 +588,53 @@ static int old_releases(struct fsi_build *b, struct fs_error *err)
 
 /* Releases: tags in version order; a commit belongs to the first tag
  * that reaches it. */
+/* A release tag's place in the claims: its release's number, then its
+ * place among the tips. */
+struct tag_claim {
+	uint32_t release, tip;
+};
+
+static int tag_claim_cmp(const void *a, const void *b)
+{
+	const struct tag_claim *x = a, *y = b;
+
+	if (x->release != y->release)
+		return x->release < y->release ? -1 : 1;
+	return x->tip < y->tip ? -1 : x->tip > y->tip;
+}
+
 static int claim_releases(struct fsi_build *b, struct fs_error *err)
 {
 	uint8_t *mark = calloc(b->ntotal + 1, 1);
-	size_t g, r, i;
+	struct tag_claim *order = calloc(b->ts.t.n + 1, sizeof(*order));
+	size_t g, i, n = 0;
 	int rc = 0;
 
-	if (!mark)
+	if (!mark || !order) {
+		free(mark);
+		free(order);
 		return OOM(err);
+	}
 	for (g = b->nold; g < b->ntotal; g++)
 		mark[g] = fsi_node_at(b->w, g - b->nold)->state != NODE_READ;
-	for (r = 1; r < b->rel_names.n && rc == 0; r++) {
-		for (i = 0; i < b->ts.t.n; i++) {
-			const struct fsi_tip *t = &b->ts.t.v[i];
-			long gid;
-			if (!t->release || strcmp(t->release, b->rel_names.v[r]))
-				continue;
-			gid = fsi_walk_lookup(b->w, &t->oid);
-			if (gid >= 0 &&
-			    claim(b, gid, mark, settled_release, set_release, (unsigned)r) < 0)
-				rc = OOM(err);
+	/* Oldest release first, so that each commit goes to the first
+	 * release that has it; the tags sorted once rather than matched
+	 * against every release. */
+	for (i = 0; i < b->ts.t.n; i++) {
+		unsigned r = b->ts.t.v[i].release ? release_number(b, b->ts.t.v[i].release) : 0;
+		if (r) {
+			order[n].release = r;
+			order[n++].tip = (uint32_t)i;
 		}
 	}
+	qsort(order, n, sizeof(*order), tag_claim_cmp);
+	for (i = 0; i < n && rc == 0; i++) {
+		long gid = claim_start(b, &b->ts.t.v[order[i].tip]);
+		if (gid >= 0 &&
+		    claim(b, gid, mark, settled_release, set_release, order[i].release) < 0)
+			rc = OOM(err);
+	}
+	free(order);
 	free(mark);
 	return rc;
 }
@@ -583,7 +661,7 @@ static int claim_branches(struct fsi_build *b, struct fs_error *err)
 					continue;
 				br = (unsigned)x;
 			}
-			gid = fsi_walk_lookup(b->w, &t->oid);
+			gid = claim_start(b, t);
 			if (gid >= 0 &&
 			    claim(b, gid, b->assigned, settled_branch, set_branch, br) < 0)
 				return OOM(err);
@@ -858,7 +936,7 @@ static void build_free(struct fsi_build *b)
 
 int fsi_build(const struct fs_index_opts *opts, const char *cache_path,
 	      const struct fs_index *old, struct fs_index_stats *stats,
-	      struct fs_error *err)
+	      uint64_t *fingerprint, struct fs_error *err)
 {
 	struct fsi_build b;
 	int rc;
@@ -868,6 +946,11 @@ int fsi_build(const struct fs_index_opts *opts, const char *cache_path,
 	b.cache_path = cache_path;
 	b.stats = stats;
 	rc = build_start(&b, old, err);
+	if (rc == 1) {
+		*fingerprint = b.ts.fingerprint;
+		build_free(&b);
+		return 1;
+	}
 	if (rc == 0)
 		rc = build_walk(&b, old, err);
 	/* Releases and branches, on the graph the walk made. */
@@ -902,6 +985,7 @@ int fsi_build(const struct fs_index_opts *opts, const char *cache_path,
 		rc = build_relset(&b, err);
 	if (rc == 0)
 		rc = fsi_write(&b, err);
+	*fingerprint = rc == 0 ? b.ts.fingerprint : 0;
 	build_free(&b);
 	return rc;
 }

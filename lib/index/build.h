@@ -37,6 +37,7 @@ struct fsi_build {
 	const struct fsi_layer *base;
 	struct fsi_layer none;
 	size_t nold;
+	struct fsi_tip_hint old_tips; /* OLD's tips (n 0 on a rebuild) */
 
 	struct fsi_walk *w;
 	size_t nnodes;      /* nodes the walk made */
@@ -91,10 +92,13 @@ static inline unsigned fsi_old_release(const struct fsi_build *b, size_t g)
 }
 
 /* Build or update the cache of OPTS->repo_path at CACHE_PATH.  OLD is the
- * loaded previous index or NULL.  STATS gets what was done. */
+ * loaded previous index or NULL.  STATS gets what was done, *FINGERPRINT
+ * the fsi_refs_fingerprint() of the refs as they were read.  Returns 0
+ * when it wrote a file, 1 when OLD is up to date (nothing written), or an
+ * error code. */
 int fsi_build(const struct fs_index_opts *opts, const char *cache_path,
 	      const struct fs_index *old, struct fs_index_stats *stats,
-	      struct fs_error *err);
+	      uint64_t *fingerprint, struct fs_error *err);
 
 /* Write the file B describes: a delta beside the cache when B->delta,
  * else the cache, through a temporary file renamed into place. */

@@ -45,7 +45,7 @@
 #include "fixscan/index.h"
 
 #define FS_IDX_MAGIC "FSIDX\0\r\n"
-#define FS_IDX_VERSION 3
+#define FS_IDX_VERSION 4
 #define FS_IDX_BOM 0x01020304u
 
 enum fsi_section {
@@ -129,10 +129,10 @@ struct fs_disk_branch {
 enum fs_tip_kind { FS_TIP_MAINLINE = 1, FS_TIP_STABLE = 2, FS_TIP_TAG = 3 };
 
 struct fs_disk_tip {
-	uint32_t name; /* full ref name, string offset */
-	uint32_t kind; /* enum fs_tip_kind */
-	uint8_t oid[20];
-	uint32_t pad;
+	uint32_t name;      /* full ref name, string offset */
+	uint32_t kind;      /* enum fs_tip_kind */
+	uint8_t oid[20];    /* the commit it leads to (tags peeled) */
+	uint8_t target[20]; /* the id the ref holds: a tag object's, or oid */
 };
 
 /* The checksum of a byte range: 64-bit words mixed into four independent

@@ -354,21 +354,30 @@ static int layer_consistent(const struct fsi_layer *L)
  * cache is a new inode, so a file that matches is the one that passed. */
 #define STAMP_SUFFIX ".verified"
 
-static int stamp_text(const struct stat *st, char *buf, size_t n)
+int fsi_stat_text(const struct stat *st, char *buf, size_t n)
 {
-	return snprintf(buf, n, "fixscan-verified 1 %llu %llu %lld %lld.%09ld %lld.%09ld\n",
+	return snprintf(buf, n, "%llu %llu %lld %lld.%09ld %lld.%09ld",
 			(unsigned long long)st->st_dev, (unsigned long long)st->st_ino,
 			(long long)st->st_size, (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec,
 			(long long)st->st_ctim.tv_sec, st->st_ctim.tv_nsec);
 }
 
-static int stamp_matches(const char *path, const struct stat *st)
+static void stamp_text(const struct stat *st, char *buf, size_t n)
 {
-	char want[160], have[160], *spath = NULL;
-	ssize_t got;
-	int fd, len = stamp_text(st, want, sizeof(want));
+	char id[FSI_STAMP_MAX / 2];
 
-	if (asprintf(&spath, "%s%s", path, STAMP_SUFFIX) < 0)
+	fsi_stat_text(st, id, sizeof(id));
+	snprintf(buf, n, "fixscan-verified 1 %s\n", id);
+}
+
+int fsi_stamp_matches(const char *path, const char *suffix, const char *want)
+{
+	char have[FSI_STAMP_MAX], *spath = NULL;
+	size_t len = strlen(want);
+	ssize_t got;
+	int fd;
+
+	if (asprintf(&spath, "%s%s", path, suffix) < 0)
 		return 0;
 	fd = open(spath, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	free(spath);
@@ -376,16 +385,16 @@ static int stamp_matches(const char *path, const struct stat *st)
 		return 0;
 	got = read(fd, have, sizeof(have));
 	close(fd);
-	return got == len && !memcmp(want, have, (size_t)len);
+	return got >= 0 && (size_t)got == len && !memcmp(want, have, len);
 }
 
-/* Best effort: without the stamp the next open verifies again. */
-static void stamp_write(const char *path, const struct stat *st)
+void fsi_stamp_write(const char *path, const char *suffix, const char *text)
 {
-	char text[160], *spath = NULL, *tmp = NULL;
-	int fd, len = stamp_text(st, text, sizeof(text));
+	char *spath = NULL, *tmp = NULL;
+	size_t len = strlen(text);
+	int fd;
 
-	if (asprintf(&spath, "%s%s", path, STAMP_SUFFIX) < 0)
+	if (asprintf(&spath, "%s%s", path, suffix) < 0)
 		return;
 	if (asprintf(&tmp, "%s.tmp.XXXXXX", spath) < 0) {
 		free(spath);
@@ -393,7 +402,7 @@ static void stamp_write(const char *path, const struct stat *st)
 	}
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd >= 0) {
-		if (write(fd, text, (size_t)len) != len || close(fd) < 0 || rename(tmp, spath) < 0)
+		if (write(fd, text, len) != (ssize_t)len || close(fd) < 0 || rename(tmp, spath) < 0)
 			unlink(tmp);
 	}
 	free(tmp);
@@ -405,6 +414,7 @@ static void stamp_write(const char *path, const struct stat *st)
 static int layer_load(struct fsi_layer *L, const char *path, int verify, struct stat *st,
 		      struct fs_error *err)
 {
+	char stamp[FSI_STAMP_MAX];
 	int fd, rc = 0;
 
 	memset(L, 0, sizeof(*L));
@@ -442,10 +452,13 @@ static int layer_load(struct fsi_layer *L, const char *path, int verify, struct 
 	 * only pull in pages nobody asked for. */
 	madvise(L->map, L->map_len, MADV_RANDOM);
 	L->hdr = L->map;
-	if (verify && stamp_matches(path, st))
-		verify = 0;
-	else if (verify)
-		verify = 2; /* stamp it when it passes */
+	if (verify) {
+		stamp_text(st, stamp, sizeof(stamp));
+		if (fsi_stamp_matches(path, STAMP_SUFFIX, stamp))
+			verify = 0;
+		else
+			verify = 2; /* stamp it when it passes */
+	}
 	rc = header_ok(L, path, fd, verify, err);
 	if (rc < 0)
 		goto out;
@@ -453,7 +466,7 @@ static int layer_load(struct fsi_layer *L, const char *path, int verify, struct 
 	if (!layer_consistent(L))
 		rc = fs_error_set(err, FS_ECORRUPT, "cache '%s' is inconsistent", path);
 	else if (verify == 2)
-		stamp_write(path, st);
+		fsi_stamp_write(path, STAMP_SUFFIX, stamp);
 out:
 	close(fd);
 	if (rc < 0)

@@ -65,6 +65,23 @@ int fsi_load(struct fs_index **out, const char *path, int verify, struct fs_erro
  * loaded from. */
 int fsi_same_file(const struct fs_index *idx, const char *path);
 
+/* Stamps: small files beside the cache ("<cache>.verified", "<cache>.refs")
+ * whose whole text vouches for something about the files as they are
+ * identified in it.  FSI_STAMP_MAX bounds a stamp's text. */
+#define FSI_STAMP_MAX 256
+
+/* The identity of a file in a stamp: device, inode, size, modification
+ * and change times.  Any write changes the change time, and a file
+ * renamed into place is another inode.  Returns what snprintf() does. */
+int fsi_stat_text(const struct stat *st, char *buf, size_t n);
+
+/* Whether "PATH SUFFIX" holds exactly WANT. */
+int fsi_stamp_matches(const char *path, const char *suffix, const char *want);
+
+/* Put TEXT in "PATH SUFFIX", atomically (a temporary renamed over it).
+ * Best effort: a stamp that is missing only costs the work it saves. */
+void fsi_stamp_write(const char *path, const char *suffix, const char *text);
+
 /* The newer of the two layers: the one whose tips, releases and branches
  * are current. */
 static inline const struct fsi_layer *fsi_top(const struct fs_index *idx)

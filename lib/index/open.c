@@ -94,31 +94,54 @@ static double now_seconds(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Whether the refs and tags of the repository are exactly those OLD was
- * built from (so no update is needed).  Returns 1 yes, 0 no, or <0. */
+/* "<cache>.refs": the fingerprint of the refs (fsi_refs_fingerprint())
+ * that the cache and its delta, identified as in every stamp, were found
+ * up to date with.  With it the up-to-date check every command makes
+ * reads the refs' names and ids and nothing else: no object database, no
+ * peeling of tags, nothing of the index past its header. */
+#define REFS_SUFFIX ".refs"
+
+static void refs_stamp_text(const struct fs_index *idx, uint64_t fingerprint, char *buf,
+			    size_t n)
+{
+	char cache[FSI_STAMP_MAX / 3], delta[FSI_STAMP_MAX / 3];
+
+	fsi_stat_text(&idx->file, cache, sizeof(cache));
+	fsi_stat_text(&idx->delta, delta, sizeof(delta));
+	snprintf(buf, n, "fixscan-refs 1 %016llx %s %s\n", (unsigned long long)fingerprint,
+		 cache, delta);
+}
+
+/* Stamp IDX as up to date with the refs of FINGERPRINT (0: unknown). */
+static void refs_stamp_write(const struct fs_index *idx, uint64_t fingerprint)
+{
+	char text[FSI_STAMP_MAX];
+
+	if (!fingerprint)
+		return;
+	refs_stamp_text(idx, fingerprint, text, sizeof(text));
+	fsi_stamp_write(idx->cache_path, REFS_SUFFIX, text);
+}
+
+/* Whether OLD is stamped as up to date with the refs as they are now:
+ * 1 yes, 0 not known (the update finds out, under the lock), or <0. */
 static int up_to_date(const struct fs_index *old, const struct fs_index_opts *opts,
 		      struct fs_error *err)
 {
-	const struct fsi_layer *T = fsi_top(old);
 	git_repository *repo = NULL;
-	struct fsi_tips ts;
-	size_t i;
+	char want[FSI_STAMP_MAX];
+	uint64_t fingerprint;
 	int rc;
 
 	rc = fsi_repo_open(&repo, opts->repo_path, err);
 	if (rc < 0)
 		return rc;
-	rc = fsi_tips_read(repo, opts, &ts, err);
+	rc = fsi_refs_fingerprint(repo, opts, &fingerprint, err);
 	git_repository_free(repo);
 	if (rc < 0)
 		return rc;
-	rc = T->ntips == ts.t.n;
-	for (i = 0; rc && i < ts.t.n; i++)
-		rc = !strcmp(T->strings + T->tips[i].name, ts.t.v[i].name) &&
-		     T->tips[i].kind == (uint32_t)ts.t.v[i].kind &&
-		     !memcmp(T->tips[i].oid, ts.t.v[i].oid.id, 20);
-	fsi_tips_clear(&ts);
-	return rc;
+	refs_stamp_text(old, fingerprint, want, sizeof(want));
+	return fsi_stamp_matches(old->cache_path, REFS_SUFFIX, want);
 }
 
 /* Create the directory of CACHE_PATH and take the exclusive lock on
@@ -167,10 +190,12 @@ static int is_temp_of(const char *name, const char *base)
 	name += n;
 	if (!strncmp(name, ".delta", 6))
 		name += 6;
-	/* the stamp of a verified file (load.c), written without the lock:
-	 * a reader killed between its write and rename leaves one */
+	/* the stamps (load.c, above), written without the lock: a reader
+	 * killed between a stamp's write and rename leaves one */
 	if (!strncmp(name, ".verified", 9))
 		name += 9;
+	else if (!strncmp(name, REFS_SUFFIX, strlen(REFS_SUFFIX)))
+		name += strlen(REFS_SUFFIX);
 	return !strncmp(name, ".tmp.", 5) && strlen(name + 5) == 6 && !strchr(name + 5, '/');
 }
 
@@ -237,6 +262,7 @@ static int update_locked(struct fs_index **old, const struct fs_index_opts *opts
 			 struct fs_error *err)
 {
 	struct fs_error load_err = FS_ERROR_INIT;
+	uint64_t fingerprint = 0;
 	int rc;
 
 	stale_temps(cache_path, 1);
@@ -256,12 +282,22 @@ static int update_locked(struct fs_index **old, const struct fs_index_opts *opts
 				 load_err.message);
 		}
 	}
-	rc = fsi_build(opts, cache_path, *old, stats, err);
+	rc = fsi_build(opts, cache_path, *old, stats, &fingerprint, err);
 	if (rc < 0)
 		return rc;
-	fs_index_free(*old);
-	*old = NULL;
-	return fsi_load(old, cache_path, 0, err);
+	if (rc == 0) {
+		/* Verified now, by the writer, rather than by the next
+		 * command: its pages are still in memory, and a stamped file
+		 * is not read whole again (load.c). */
+		fs_index_free(*old);
+		*old = NULL;
+		rc = fsi_load(old, cache_path, 1, err);
+	} else {
+		rc = 0; /* OLD is current: only its stamp was missing or stale */
+	}
+	if (rc == 0)
+		refs_stamp_write(*old, fingerprint);
+	return rc;
 }
 
 int fs_index_open(struct fs_index **out, const struct fs_index_opts *opts,

@@ -83,7 +83,81 @@ int fsi_classify_tag(const char *name, char line[FSI_LINE_MAX], int *stable)
 	return 1;
 }
 
-static int add_tip(struct fsi_tips *ts, const char *name, int kind, const git_oid *oid)
+/* ---- the fingerprint of the refs ------------------------------------------ */
+
+/* splitmix64's finaliser: spreads every input bit over the output, so
+ * that a sum of mixed values is a fair hash of the set. */
+static uint64_t mix64(uint64_t x)
+{
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static uint64_t fnv_bytes(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	while (len--)
+		h = (h ^ *p++) * 0x100000001b3ull;
+	return h;
+}
+
+/* The hash of one ref: its name, and the id it holds or none. */
+static uint64_t ref_hash(const char *name, const git_oid *oid)
+{
+	static const unsigned char none[GIT_OID_RAWSZ];
+	uint64_t h = fnv_bytes(0xcbf29ce484222325ull, name, strlen(name) + 1);
+
+	return mix64(fnv_bytes(h, oid ? oid->id : none, GIT_OID_RAWSZ));
+}
+
+/* The fingerprint as it is gathered: what is looked up by name (the
+ * mainline candidates, the globs) in order, the refs a glob lists as a
+ * sum, so that the order of a listing does not count. */
+struct fingerprint {
+	uint64_t ordered, sum, n;
+};
+
+static void fp_ordered(struct fingerprint *fp, const char *name, const git_oid *oid)
+{
+	fp->ordered = mix64(fp->ordered ^ ref_hash(name, oid));
+}
+
+static void fp_listed(struct fingerprint *fp, const char *name, const git_oid *oid)
+{
+	fp->sum += ref_hash(name, oid);
+	fp->n++;
+}
+
+static uint64_t fp_final(const struct fingerprint *fp)
+{
+	uint64_t h = mix64(mix64(fp->ordered ^ fp->sum) ^ fp->n);
+
+	return h ? h : 1;
+}
+
+/* ---- reading the refs ------------------------------------------------------ */
+
+const struct fs_disk_tip *fsi_tip_hint_find(const struct fsi_tip_hint *h, const char *name)
+{
+	size_t lo = 0, hi = h->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(h->strings + h->v[mid].name, name);
+		if (c == 0)
+			return &h->v[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static int add_tip(struct fsi_tips *ts, const char *name, int kind, const git_oid *oid,
+		   const git_oid *target)
 {
 	struct fsi_tip t;
 
@@ -91,6 +165,7 @@ static int add_tip(struct fsi_tips *ts, const char *name, int kind, const git_oi
 	t.name = strdup(name);
 	t.kind = kind;
 	t.oid = *oid;
+	t.target = *target;
 	if (!t.name || VEC_PUSH(ts->t, t)) {
 		free(t.name);
 		return -1;
@@ -98,46 +173,51 @@ static int add_tip(struct fsi_tips *ts, const char *name, int kind, const git_oi
 	return 0;
 }
 
-static int peel_commit(git_repository *repo, const char *refname, git_oid *out)
-{
-	git_reference *ref = NULL;
-	git_object *obj = NULL;
-	int rc;
-
-	rc = git_reference_lookup(&ref, repo, refname);
-	if (rc == 0)
-		rc = git_reference_peel(&obj, ref, GIT_OBJECT_COMMIT);
-	if (rc == 0)
-		git_oid_cpy(out, git_object_id(obj));
-	git_object_free(obj);
-	git_reference_free(ref);
-	return rc;
-}
-
+/* One pass over the refs: the fingerprint always, the tips when TS. */
 struct glob_ctx {
 	git_repository *repo;
 	git_odb *odb;
-	struct fsi_tips *ts;
-	int kind;
+	const struct fsi_tip_hint *hint;
+	struct fsi_tips *ts; /* NULL: the fingerprint only */
+	struct fingerprint fp;
 	int oom;
 };
 
-/* The commit REF leads to, through a symbolic ref and tags; <0 when it
- * leads to none.  Object headers tell commits from tags, so a ref to a
- * commit costs no inflating. */
-static int ref_commit(struct glob_ctx *g, const git_reference *ref, git_oid *out)
+/* The id REF holds, a symbolic ref resolved; <0 when it leads nowhere. */
+static int ref_target(const git_reference *ref, git_oid *out)
 {
 	git_reference *resolved = NULL;
-	git_oid oid;
-	int depth;
 
 	if (git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC) {
 		if (git_reference_resolve(&resolved, ref) < 0)
 			return -1;
 		ref = resolved;
 	}
-	git_oid_cpy(&oid, git_reference_target(ref));
+	git_oid_cpy(out, git_reference_target(ref));
 	git_reference_free(resolved);
+	return 0;
+}
+
+/* The commit the ref NAME holding TARGET leads to; <0 when none.  The
+ * index's tips say it when the ref held TARGET then too (objects never
+ * change, so neither does where a tag leads): a release tag is peeled
+ * once, not on every update.  Otherwise object headers tell commits
+ * from tags, so a ref to a commit costs no inflating. */
+static int target_commit(struct glob_ctx *g, const char *name, const git_oid *target,
+			 git_oid *out)
+{
+	git_oid oid = *target;
+	int depth;
+
+	if (g->hint) {
+		const struct fs_disk_tip *t = fsi_tip_hint_find(g->hint, name);
+		if (t && !memcmp(t->target, target->id, GIT_OID_RAWSZ)) {
+			memcpy(out->id, t->oid, GIT_OID_RAWSZ);
+			return 0;
+		}
+	}
+	if (!g->odb && git_repository_odb(&g->odb, g->repo) < 0)
+		return -1;
 	for (depth = 0; depth < 16; depth++) {
 		git_object_t type;
 		git_tag *tag;
@@ -157,11 +237,13 @@ static int ref_commit(struct glob_ctx *g, const git_reference *ref, git_oid *out
 	return -1;
 }
 
-/* CB(G, name, commit) for each ref matching GLOB that leads to a commit;
- * stops at a non-zero return of CB, which it returns.  Each ref is read
- * once (a lookup by name after a listing would read it again). */
-static int foreach_commit_ref(struct glob_ctx *g, const char *glob,
-			      int (*cb)(struct glob_ctx *, const char *, const git_oid *))
+/* For each ref matching GLOB (when TAGS, only release tags): its name and
+ * id into the fingerprint and, when collecting tips, CB(G, name, commit,
+ * target) if it leads to a commit.  Stops at a non-zero return of CB,
+ * which it returns.  Each ref is read once: the tips and the fingerprint
+ * come from the same reading, so they agree even while a fetch runs. */
+static int each_ref(struct glob_ctx *g, const char *glob, int tags,
+		    int (*cb)(struct glob_ctx *, const char *, const git_oid *, const git_oid *))
 {
 	git_reference_iterator *it = NULL;
 	git_reference *ref;
@@ -170,9 +252,17 @@ static int foreach_commit_ref(struct glob_ctx *g, const char *glob,
 	if (git_reference_iterator_glob_new(&it, g->repo, glob) < 0)
 		return -1;
 	while ((rc = git_reference_next(&ref, it)) == 0) {
-		git_oid oid;
-		if (ref_commit(g, ref, &oid) == 0)
-			rc = cb(g, git_reference_name(ref), &oid);
+		const char *name = git_reference_name(ref);
+		char line[FSI_LINE_MAX];
+		git_oid target, commit;
+		int stable, held = 0;
+
+		if (!tags || fsi_classify_tag(name + strlen("refs/tags/"), line, &stable)) {
+			held = ref_target(ref, &target) == 0;
+			fp_listed(&g->fp, name, held ? &target : NULL);
+		}
+		if (held && g->ts && target_commit(g, name, &target, &commit) == 0)
+			rc = cb(g, name, &commit, &target);
 		git_reference_free(ref);
 		if (rc)
 			break;
@@ -181,10 +271,10 @@ static int foreach_commit_ref(struct glob_ctx *g, const char *glob,
 	return rc == GIT_ITEROVER ? 0 : rc;
 }
 
-static int stable_ref_cb(struct glob_ctx *g, const char *name, const git_oid *commit)
+static int stable_ref_cb(struct glob_ctx *g, const char *name, const git_oid *commit,
+			 const git_oid *target)
 {
 	const char *base = strrchr(name, '/');
-	git_oid oid = *commit;
 	size_t i;
 
 	base = base ? base + 1 : name;
@@ -194,7 +284,7 @@ static int stable_ref_cb(struct glob_ctx *g, const char *name, const git_oid *co
 	for (i = 0; i < g->ts->t.n; i++)
 		if (!strcmp(g->ts->t.v[i].name, name))
 			return 0;
-	if (add_tip(g->ts, name, FS_TIP_STABLE, &oid) < 0 ||
+	if (add_tip(g->ts, name, FS_TIP_STABLE, commit, target) < 0 ||
 	    !(g->ts->t.v[g->ts->t.n - 1].branch = strdup(base))) {
 		g->oom = 1;
 		return -1;
@@ -203,7 +293,8 @@ static int stable_ref_cb(struct glob_ctx *g, const char *name, const git_oid *co
 }
 
 /* A tag of a tree or a blob leads to no commit and names no release. */
-static int tag_cb(struct glob_ctx *g, const char *name, const git_oid *commit)
+static int tag_cb(struct glob_ctx *g, const char *name, const git_oid *commit,
+		  const git_oid *target)
 {
 	struct fsi_tip *t;
 	char line[FSI_LINE_MAX];
@@ -212,7 +303,7 @@ static int tag_cb(struct glob_ctx *g, const char *name, const git_oid *commit)
 
 	if (!fsi_classify_tag(short_name, line, &stable))
 		return 0;
-	if (add_tip(g->ts, name, FS_TIP_TAG, commit) < 0) {
+	if (add_tip(g->ts, name, FS_TIP_TAG, commit, target) < 0) {
 		g->oom = 1;
 		return -1;
 	}
@@ -242,49 +333,66 @@ struct fsi_tip *fsi_tips_find(const struct fsi_tips *ts, const char *name)
 	return bsearch(&key, ts->t.v, ts->t.n, sizeof(key), tip_cmp_name);
 }
 
-/* The mainline ref: OPTS->mainline as git would expand it, else the first
- * default that exists.  The messages name fixscan.mainline, where callers
+/* The mainline ref's candidates, with their names and ids in the
+ * fingerprint: OPTS->mainline as git would expand it, else the defaults
+ * in order, all of them.  Collecting tips, the mainline is the first that
+ * leads to a commit.  The messages name fixscan.mainline, where callers
  * take it from. */
-static int read_mainline(git_repository *repo, const struct fs_index_opts *opts,
-			 struct fsi_tips *ts, struct fs_error *err)
+static int read_mainline(struct glob_ctx *g, const struct fs_index_opts *opts,
+			 struct fs_error *err)
 {
 	static const char *const defaults[] = {
 		"refs/remotes/origin/master", "refs/heads/master", "refs/heads/main",
 	};
-	git_oid oid;
-	int rc, i;
+	const char *const *names = opts->mainline ? &opts->mainline : defaults;
+	size_t n = opts->mainline ? 1 : sizeof(defaults) / sizeof(*defaults), i;
+	git_oid target, commit;
+	int peeled = 0, found = 0;
 
-	if (opts->mainline) {
+	for (i = 0; i < n; i++) {
 		git_reference *ref = NULL;
-		/* Accept "origin/master" as well as a full ref name. */
-		rc = git_reference_dwim(&ref, repo, opts->mainline);
-		if (rc == 0) {
-			ts->mainline = strdup(git_reference_name(ref));
-			git_reference_free(ref);
+		int rc = opts->mainline ? git_reference_dwim(&ref, g->repo, names[i]) :
+			 git_reference_lookup(&ref, g->repo, names[i]);
+		int held = rc == 0 && ref_target(ref, &target) == 0;
+
+		fp_ordered(&g->fp, names[i], NULL);
+		if (rc == 0)
+			fp_ordered(&g->fp, git_reference_name(ref), held ? &target : NULL);
+		if (g->ts && rc == 0 && !g->ts->mainline) {
+			found = 1;
+			peeled = held && target_commit(g, git_reference_name(ref), &target,
+						       &commit) == 0;
+			if (peeled || opts->mainline)
+				g->ts->mainline = strdup(git_reference_name(ref));
+			if (!g->ts->mainline && (peeled || opts->mainline))
+				g->oom = 1;
+			if (peeled && !g->oom &&
+			    add_tip(g->ts, g->ts->mainline, FS_TIP_MAINLINE, &commit, &target) < 0)
+				g->oom = 1;
 		}
-		if (rc < 0 || !ts->mainline)
-			return fs_error_set(err, FS_ENOTFOUND,
-					    "fixscan.mainline names '%s', which is not a ref in '%s'",
-					    opts->mainline, opts->repo_path);
-	} else {
-		for (i = 0; i < 3 && !ts->mainline; i++)
-			if (peel_commit(repo, defaults[i], &oid) == 0)
-				ts->mainline = strdup(defaults[i]);
-		if (!ts->mainline)
-			return fs_error_set(err, FS_ENOTFOUND,
-					    "no mainline ref in '%s' (looked for origin/master, master, main; set fixscan.mainline)",
-					    opts->repo_path);
+		git_reference_free(ref);
 	}
-	if (peel_commit(repo, ts->mainline, &oid) < 0)
-		return fs_error_set_git(err, FS_EGIT, "cannot read mainline ref '%s'",
-					ts->mainline);
-	if (add_tip(ts, ts->mainline, FS_TIP_MAINLINE, &oid) < 0)
+	if (!g->ts)
+		return 0;
+	if (g->oom)
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	if (opts->mainline && !found)
+		return fs_error_set(err, FS_ENOTFOUND,
+				    "fixscan.mainline names '%s', which is not a ref in '%s'",
+				    opts->mainline, opts->repo_path);
+	if (!g->ts->mainline)
+		return fs_error_set(err, FS_ENOTFOUND,
+				    "no mainline ref in '%s' (looked for origin/master, master, main; set fixscan.mainline)",
+				    opts->repo_path);
+	if (!peeled)
+		return fs_error_set(err, FS_EGIT, "cannot read mainline ref '%s'",
+				    g->ts->mainline);
 	return 0;
 }
 
 /* The stable refs (OPTS->stable_globs, else the defaults), then the
- * release tags. */
+ * release tags; every glob's text is in the fingerprint too: another
+ * fixscan.stable reads other refs even where no ref moved. */
 static int read_stable_and_tags(struct glob_ctx *g, const struct fs_index_opts *opts,
 				struct fs_error *err)
 {
@@ -295,17 +403,16 @@ static int read_stable_and_tags(struct glob_ctx *g, const struct fs_index_opts *
 	size_t nglobs = opts->nstable_globs ? opts->nstable_globs : 2, i;
 	int rc;
 
-	g->kind = FS_TIP_STABLE;
 	for (i = 0; i < nglobs; i++) {
-		rc = foreach_commit_ref(g, globs[i], stable_ref_cb);
+		fp_ordered(&g->fp, globs[i], NULL);
+		rc = each_ref(g, globs[i], 0, stable_ref_cb);
 		if (g->oom)
 			return fs_error_set(err, FS_ENOMEM, "out of memory");
 		if (rc < 0)
 			return fs_error_set_git(err, FS_EGIT, "cannot list refs of '%s'",
 						opts->repo_path);
 	}
-	g->kind = FS_TIP_TAG;
-	rc = foreach_commit_ref(g, "refs/tags/v*", tag_cb);
+	rc = each_ref(g, "refs/tags/v*", 1, tag_cb);
 	if (g->oom)
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
 	if (rc < 0)
@@ -313,22 +420,41 @@ static int read_stable_and_tags(struct glob_ctx *g, const struct fs_index_opts *
 	return 0;
 }
 
-int fsi_tips_read(git_repository *repo, const struct fs_index_opts *opts,
-		  struct fsi_tips *ts, struct fs_error *err)
+int fsi_refs_fingerprint(git_repository *repo, const struct fs_index_opts *opts,
+			 uint64_t *out, struct fs_error *err)
 {
-	struct glob_ctx g = { repo, NULL, ts, 0, 0 };
+	struct glob_ctx g;
+	int rc;
+
+	memset(&g, 0, sizeof(g));
+	g.repo = repo;
+	rc = read_mainline(&g, opts, err);
+	if (rc == 0)
+		rc = read_stable_and_tags(&g, opts, err);
+	git_odb_free(g.odb);
+	*out = rc == 0 ? fp_final(&g.fp) : 0;
+	return rc;
+}
+
+int fsi_tips_read(git_repository *repo, const struct fs_index_opts *opts,
+		  const struct fsi_tip_hint *hint, struct fsi_tips *ts, struct fs_error *err)
+{
+	struct glob_ctx g;
 	int rc;
 
 	memset(ts, 0, sizeof(*ts));
+	memset(&g, 0, sizeof(g));
+	g.repo = repo;
+	g.hint = hint;
+	g.ts = ts;
 	ts->shallow = git_repository_is_shallow(repo) == 1;
-	if (git_repository_odb(&g.odb, repo) < 0)
-		return fs_error_set_git(err, FS_EGIT, "cannot open the object database of '%s'",
-					opts->repo_path);
-	rc = read_mainline(repo, opts, ts, err);
+	rc = read_mainline(&g, opts, err);
 	if (rc == 0)
 		rc = read_stable_and_tags(&g, opts, err);
-	if (rc == 0)
+	if (rc == 0) {
 		qsort(ts->t.v, ts->t.n, sizeof(*ts->t.v), tip_cmp_name);
+		ts->fingerprint = fp_final(&g.fp);
+	}
 	git_odb_free(g.odb);
 	if (rc < 0)
 		fsi_tips_clear(ts);

@@ -4,10 +4,13 @@
 #ifndef FIXSCAN_INDEX_TIPS_H
 #define FIXSCAN_INDEX_TIPS_H
 
+#include <stdint.h>
+
 #include <git2.h>
 
 #include "fixscan/error.h"
 #include "fixscan/index.h"
+#include "format.h"
 #include "vec.h"
 
 #define FSI_LINE_MAX 32
@@ -16,6 +19,7 @@ struct fsi_tip {
 	char *name;       /* full ref name */
 	int kind;         /* enum fs_tip_kind */
 	git_oid oid;      /* the commit it points at (tags peeled) */
+	git_oid target;   /* the id the ref holds (a tag object's, or oid) */
 	char *release;    /* tags: "v4.4.7"; NULL for branches */
 	char *branch;     /* stable refs and stable tags: "linux-4.4.y" */
 	int stable_tag;   /* a vX.Y.Z tag */
@@ -27,18 +31,45 @@ struct fsi_tips {
 	VEC(struct fsi_tip) t; /* sorted by name */
 	char *mainline;        /* the mainline ref's name */
 	int shallow;
+	/* fsi_refs_fingerprint() of the refs as these tips were read */
+	uint64_t fingerprint;
 };
 
 /* Open the repository at PATH, exactly there (no discovery). */
 int fsi_repo_open(git_repository **out, const char *path, struct fs_error *err);
 
+/* The tips an index was built from (sorted by name, as written), to
+ * tell where a ref that still holds the same id leads without reading
+ * the object database.  Points into the index's mapping. */
+struct fsi_tip_hint {
+	const struct fs_disk_tip *v;
+	size_t n;
+	const char *strings;
+};
+
+/* The tip of H named NAME (a full ref name), or NULL. */
+const struct fs_disk_tip *fsi_tip_hint_find(const struct fsi_tip_hint *h, const char *name);
+
 /* Collect the mainline ref, the stable refs and the release tags of REPO
  * (at OPTS->repo_path) as OPTS->mainline and OPTS->stable_globs choose,
- * sorted by name.  Returns 0, or FS_ENOTFOUND (no such mainline), FS_EGIT,
- * FS_ENOMEM with ERR set and TS empty. */
+ * sorted by name, with their fingerprint (from the same reading).  HINT
+ * (or NULL) saves peeling the tags that did not move.  Returns 0, or
+ * FS_ENOTFOUND (no such mainline), FS_EGIT, FS_ENOMEM with ERR set and TS
+ * empty. */
 int fsi_tips_read(git_repository *repo, const struct fs_index_opts *opts,
-		  struct fsi_tips *ts, struct fs_error *err);
+		  const struct fsi_tip_hint *hint, struct fsi_tips *ts, struct fs_error *err);
 void fsi_tips_clear(struct fsi_tips *ts);
+
+/* A 64-bit fingerprint of every ref fsi_tips_read() would look at, read
+ * from the refs alone: their names and the ids they hold (symbolic refs
+ * resolved, tags not peeled), with OPTS's mainline and globs.  No object
+ * is read, so it costs a listing of the refs, not the object database's
+ * pack indexes; equal fingerprints mean the same tips, because a tag
+ * object's target never changes.  The order refs are listed in does not
+ * matter (packing the refs leaves it unchanged).  Never 0.  Returns 0 or
+ * FS_EGIT / FS_ENOMEM with ERR set. */
+int fsi_refs_fingerprint(git_repository *repo, const struct fs_index_opts *opts,
+			 uint64_t *out, struct fs_error *err);
 
 /* The tip named NAME (a full ref name), or NULL. */
 struct fsi_tip *fsi_tips_find(const struct fsi_tips *ts, const char *name);

@@ -598,13 +598,10 @@ long fsi_walk_add_tip(struct fsi_walk *w, const git_oid *oid)
 	return intern(w, oid, INT64_MAX);
 }
 
-long fsi_walk_lookup(const struct fsi_walk *w, const git_oid *oid)
+long fsi_walk_lookup_node(const struct fsi_walk *w, const git_oid *oid)
 {
-	long old = w->nold ? old_lookup(w, oid) : -1;
 	size_t j;
 
-	if (old >= 0)
-		return old;
 	if (!w->table_size)
 		return -1;
 	j = oid_hash(oid) & (w->table_size - 1);
@@ -614,6 +611,13 @@ long fsi_walk_lookup(const struct fsi_walk *w, const git_oid *oid)
 		j = (j + 1) & (w->table_size - 1);
 	}
 	return -1;
+}
+
+long fsi_walk_lookup(const struct fsi_walk *w, const git_oid *oid)
+{
+	long old = w->nold ? old_lookup(w, oid) : -1;
+
+	return old >= 0 ? old : fsi_walk_lookup_node(w, oid);
 }
 
 void fsi_walk_drop_table(struct fsi_walk *w)

@@ -125,6 +125,10 @@ int fsi_walk_run_packed(struct fsi_walk *w, const char *objects_dir, struct fs_e
 
 /* The global id of OID, or -1 when neither the cache nor the walk has
  * it.  Only until fsi_walk_drop_table(). */
+/* The global id of OID among the walk's nodes only (not the old cache's
+ * commits), or -1: a hash lookup, where fsi_walk_lookup() may search the
+ * cache's table too. */
+long fsi_walk_lookup_node(const struct fsi_walk *w, const git_oid *oid);
 long fsi_walk_lookup(const struct fsi_walk *w, const git_oid *oid);
 
 /* Free the oid table: what follows goes by slot. */

@@ -199,6 +199,7 @@ static void write_tables(struct writer *wr, const struct fsi_build *b)
 		t.name = b->tip_off[i];
 		t.kind = (uint32_t)b->ts.t.v[i].kind;
 		memcpy(t.oid, b->ts.t.v[i].oid.id, 20);
+		memcpy(t.target, b->ts.t.v[i].target.id, 20);
 		wr_put(wr, &t, sizeof(t));
 	}
 	wr_align(wr);

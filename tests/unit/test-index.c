@@ -954,6 +954,108 @@ static void test_verified_stamp(void **state)
 	repo_free(k.r);
 }
 
+static ino_t inode_of(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		fail_msg("stat %s: %s", path, strerror(errno));
+	return st.st_ino;
+}
+
+static char *slurp_file(const char *path)
+{
+	gchar *text = NULL;
+
+	if (!g_file_get_contents(path, &text, NULL, NULL))
+		fail_msg("cannot read %s", path);
+	return text;
+}
+
+/* "<cache>.refs": a command that finds the refs as they were at the last
+ * build or check reads no object and rewrites nothing; anything that
+ * changes what the index reads, or another cache file, is not hidden by
+ * it. */
+static void test_refs_stamp(void **state)
+{
+	struct kernel k;
+	struct fs_index *idx;
+	struct fs_index_stats st;
+	char *path, *refs, *delta, *stale;
+	size_t count;
+	ino_t stamp_ino, cache_ino;
+	int h;
+
+	build_kernel(&k, "kernel");
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	path = strdup(fs_index_cache_path(idx));
+	count = fs_index_count(idx);
+	fs_index_free(idx);
+	assert_true(asprintf(&refs, "%s.refs", path) > 0);
+	assert_true(asprintf(&delta, "%s.delta", path) > 0);
+	/* the build stamps the cache it wrote */
+	stamp_ino = inode_of(refs);
+	cache_ino = inode_of(path);
+
+	/* Nothing moved: the stamp answers, nothing is written. */
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	assert_int_equal(st.new_commits, 0);
+	assert_false(st.rebuilt);
+	fs_index_free(idx);
+	assert_true(inode_of(refs) == stamp_ino);
+	assert_true(inode_of(path) == cache_ino);
+	assert_int_equal(access(delta, F_OK), -1);
+
+	/* Packing the refs moves no ref: still fresh, from the stamp. */
+	run("git -C '%s' pack-refs --all", k.r->dir);
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	assert_int_equal(st.new_commits, 0);
+	fs_index_free(idx);
+	assert_true(inode_of(refs) == stamp_ino);
+	assert_int_equal(access(delta, F_OK), -1);
+
+	/* A tag made again (a new tag object, the same commit): the stamp
+	 * no longer fits; nothing is rebuilt, the stamp is new. */
+	run("git -C '%s' -c user.name=T -c user.email=t@example.org tag -f -a -m 'Linux 4.4.1 again' v4.4.1 v4.4.1^{commit} >/dev/null",
+	    k.r->dir);
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	assert_false(st.rebuilt);
+	assert_int_equal(st.new_commits, 0);
+	assert_int_equal(fs_index_count(idx), count);
+	assert_string_equal(fs_index_commit_release(idx, cid_of(idx, id(k.r, k.s2))), "v4.4.1");
+	fs_index_free(idx);
+	assert_true(inode_of(refs) != stamp_ino);
+	stamp_ino = inode_of(refs);
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	fs_index_free(idx);
+	assert_true(inode_of(refs) == stamp_ino);
+	stale = slurp_file(refs);
+
+	/* A new commit is seen, whatever the stamp says. */
+	h = commit(k.r, "master", k.g, "kernel: one more\n");
+	repo_flush(k.r);
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	assert_int_equal(st.new_commits, 1);
+	assert_int_equal(fs_index_count(idx), count + 1);
+	fs_index_free(idx);
+
+	/* The refs put back as they were, and the old stamp with them: it
+	 * names the old refs but another cache file, so it is not trusted
+	 * (trusted, the commit the refs lost would stay). */
+	run("git -C '%s' update-ref refs/heads/master %s", k.r->dir, id(k.r, k.g));
+	assert_true(g_file_set_contents(refs, stale, -1, NULL));
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	assert_int_equal(fs_index_count(idx), count);
+	assert_int_equal(fs_index_resolve_all(idx, id(k.r, h), NULL, 0), 0);
+	fs_index_free(idx);
+
+	g_free(stale);
+	free(delta);
+	free(refs);
+	free(path);
+	repo_free(k.r);
+}
+
 static void test_corrupt_cache(void **state)
 {
 	struct kernel k;
@@ -1195,7 +1297,7 @@ static void test_stale_temps(void **state)
 	struct kernel k;
 	struct fs_index *idx;
 	struct fs_index_stats st;
-	char *t1, *t2, *other;
+	char *t1, *t2, *t3, *other;
 	const char *path;
 
 	build_kernel(&k, "kernel");
@@ -1203,13 +1305,16 @@ static void test_stale_temps(void **state)
 	path = fs_index_cache_path(idx);
 	t1 = g_strdup_printf("%s.tmp.AbC123", path);
 	t2 = g_strdup_printf("%s.delta.tmp.zz9Z_x", path);
+	t3 = g_strdup_printf("%s.refs.tmp.q1w2e3", path);
 	other = g_strdup_printf("%s.tmp.notours", path);
 	fs_index_free(idx);
-	run("echo torn > '%s'; echo torn > '%s'; echo keep > '%s'", t1, t2, other);
+	run("echo torn > '%s'; echo torn > '%s'; echo torn > '%s'; echo keep > '%s'", t1, t2, t3,
+	    other);
 	fs_index_free(open_idx(k.r->dir, NULL, false, &st));
 	assert_false(st.rebuilt);
 	assert_int_not_equal(access(t1, F_OK), 0);
 	assert_int_not_equal(access(t2, F_OK), 0);
+	assert_int_not_equal(access(t3, F_OK), 0);
 	assert_int_equal(access(other, F_OK), 0);
 	/* and under the lock, on an update */
 	run("echo torn > '%s'", t1);
@@ -1220,6 +1325,7 @@ static void test_stale_temps(void **state)
 	assert_int_not_equal(access(t1, F_OK), 0);
 	g_free(t1);
 	g_free(t2);
+	g_free(t3);
 	g_free(other);
 	repo_free(k.r);
 }
@@ -2252,6 +2358,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_odd_objects, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_shallow, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_packed_read, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refs_stamp, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("index", tests, NULL, NULL);
