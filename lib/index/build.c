@@ -425,7 +425,7 @@ static int build_start(struct fsi_build *b, const struct fs_index *old, struct f
 	}
 	rc = fsi_repo_open(&b->repo, b->opts->repo_path, err);
 	if (rc == 0)
-		rc = fsi_tips_read(b->repo, b->opts, h, &b->ts, err);
+		rc = fsi_tips_read(b->repo, b->opts, b->reading, h, &b->ts, err);
 	if (rc < 0)
 		return rc;
 	if (old && tips_unchanged(old, &b->ts))
@@ -935,14 +935,15 @@ static void build_free(struct fsi_build *b)
 }
 
 int fsi_build(const struct fs_index_opts *opts, const char *cache_path,
-	      const struct fs_index *old, struct fs_index_stats *stats,
-	      uint64_t *fingerprint, struct fs_error *err)
+	      const struct fsi_refs *refs, const struct fs_index *old,
+	      struct fs_index_stats *stats, uint64_t *fingerprint, struct fs_error *err)
 {
 	struct fsi_build b;
 	int rc;
 
 	memset(&b, 0, sizeof(b));
 	b.opts = opts;
+	b.reading = refs;
 	b.cache_path = cache_path;
 	b.stats = stats;
 	rc = build_start(&b, old, err);

@@ -25,6 +25,7 @@
 
 struct fsi_build {
 	const struct fs_index_opts *opts;
+	const struct fsi_refs *reading; /* the refs to build from, or NULL */
 	const char *cache_path;
 	struct fs_index_stats *stats;
 	git_repository *repo;
@@ -91,14 +92,14 @@ static inline unsigned fsi_old_release(const struct fsi_build *b, size_t g)
 	return b->release[g] ? b->release[g] : b->release_map[b->base->commits[g].release];
 }
 
-/* Build or update the cache of OPTS->repo_path at CACHE_PATH.  OLD is the
- * loaded previous index or NULL.  STATS gets what was done, *FINGERPRINT
- * the fsi_refs_fingerprint() of the refs as they were read.  Returns 0
- * when it wrote a file, 1 when OLD is up to date (nothing written), or an
- * error code. */
+/* Build or update the cache of OPTS->repo_path at CACHE_PATH from REFS
+ * (a reading of the refs, or NULL to read them now).  OLD is the loaded
+ * previous index or NULL.  STATS gets what was done, *FINGERPRINT the
+ * fsi_refs_fingerprint() of the reading.  Returns 0 when it wrote a file,
+ * 1 when OLD is up to date (nothing written), or an error code. */
 int fsi_build(const struct fs_index_opts *opts, const char *cache_path,
-	      const struct fs_index *old, struct fs_index_stats *stats,
-	      uint64_t *fingerprint, struct fs_error *err);
+	      const struct fsi_refs *refs, const struct fs_index *old,
+	      struct fs_index_stats *stats, uint64_t *fingerprint, struct fs_error *err);
 
 /* Write the file B describes: a delta beside the cache when B->delta,
  * else the cache, through a temporary file renamed into place. */

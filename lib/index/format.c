@@ -261,3 +261,47 @@ char *fsi_delta_path(const char *path)
 
 	return asprintf(&d, "%s.delta", path) < 0 ? NULL : d;
 }
+
+uint64_t fsi_be64(const uint8_t *p)
+{
+	uint64_t x;
+
+	memcpy(&x, p, 8);
+	return __builtin_bswap64(x);
+}
+
+size_t fsi_interp_lower_bound(size_t n, uint64_t k, uint64_t (*at)(size_t, const void *),
+			      int (*before)(size_t, const void *), const void *data)
+{
+	/* The answer is in [lo, hi]; every element before lo sorts before
+	 * the key, every one from hi on does not, and their leading bits
+	 * are within [klo, khi]. */
+	size_t lo = 0, hi = n;
+	uint64_t klo = 0, khi = UINT64_MAX;
+	int probes;
+
+	for (probes = 0; probes < 6 && hi - lo > 16; probes++) {
+		double f = (double)(k - klo) / ((double)(khi - klo) + 1.0);
+		size_t mid = lo + (size_t)(f * (double)(hi - lo));
+
+		if (mid >= hi)
+			mid = hi - 1;
+		if (before(mid, data)) {
+			lo = mid + 1;
+			klo = at(mid, data);
+		} else {
+			hi = mid;
+			khi = at(mid, data);
+		}
+		if (k < klo || k > khi)
+			break; /* out of order: no estimate to trust */
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (before(mid, data))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}

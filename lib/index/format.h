@@ -168,6 +168,22 @@ uint64_t fsi_hash_str(const char *s);
 /* Hash of a subject after fs_tags_normalize_subject(); 0 when empty. */
 uint64_t fsi_subject_hash(const char *subject);
 
+/* The first position in [0, N) whose element does not sort before a key,
+ * for tables sorted by keys whose leading 64 bits are evenly spread
+ * (object ids, hashes).  AT(i, DATA) is element i's leading 64 bits (big
+ * endian for ids, so that they sort as the bytes do), BEFORE(i, DATA)
+ * whether element i sorts before the key, K the key's leading 64 bits.
+ * A few probes where the key should be narrow the range, then it is
+ * halved: on the cache's mapped tables each probe far from the last one
+ * is a page fault, and a plain binary search makes some twenty of them
+ * per lookup.  Any order of keys gives the right answer; an uneven one
+ * only costs the probes. */
+size_t fsi_interp_lower_bound(size_t n, uint64_t k, uint64_t (*at)(size_t, const void *),
+			      int (*before)(size_t, const void *), const void *data);
+
+/* The leading 64 bits of a 20-byte id or packed key, big endian. */
+uint64_t fsi_be64(const uint8_t *p);
+
 /* The value of hex digit C, or -1. */
 int fsi_hexval(int c);
 

@@ -123,24 +123,28 @@ static void refs_stamp_write(const struct fs_index *idx, uint64_t fingerprint)
 	fsi_stamp_write(idx->cache_path, REFS_SUFFIX, text);
 }
 
-/* Whether OLD is stamped as up to date with the refs as they are now:
- * 1 yes, 0 not known (the update finds out, under the lock), or <0. */
-static int up_to_date(const struct fs_index *old, const struct fs_index_opts *opts,
-		      struct fs_error *err)
+/* A reading of the refs of OPTS->repo_path (see fsi_refs_read()). */
+static int read_refs(const struct fs_index_opts *opts, struct fsi_refs **out,
+		     struct fs_error *err)
 {
 	git_repository *repo = NULL;
-	char want[FSI_STAMP_MAX];
-	uint64_t fingerprint;
 	int rc;
 
+	*out = NULL;
 	rc = fsi_repo_open(&repo, opts->repo_path, err);
-	if (rc < 0)
-		return rc;
-	rc = fsi_refs_fingerprint(repo, opts, &fingerprint, err);
+	if (rc == 0)
+		rc = fsi_refs_read(repo, opts, out, err);
 	git_repository_free(repo);
-	if (rc < 0)
-		return rc;
-	refs_stamp_text(old, fingerprint, want, sizeof(want));
+	return rc;
+}
+
+/* Whether OLD is stamped as up to date with REFS: 1 yes, 0 not known
+ * (the update finds out, under the lock). */
+static int stamped_fresh(const struct fs_index *old, const struct fsi_refs *refs)
+{
+	char want[FSI_STAMP_MAX];
+
+	refs_stamp_text(old, fsi_refs_fingerprint(refs), want, sizeof(want));
 	return fsi_stamp_matches(old->cache_path, REFS_SUFFIX, want);
 }
 
@@ -256,10 +260,11 @@ static void sweep_if_idle(const char *cache_path)
 
 /* Under the lock: find the cache as another process may have left it,
  * and bring it up to date.  *OLD is the index loaded before the lock (or
- * NULL) and on success the current one. */
-static int update_locked(struct fs_index **old, const struct fs_index_opts *opts,
-			 const char *cache_path, struct fs_index_stats *stats,
-			 struct fs_error *err)
+ * NULL) and on success the current one; *REFS the reading of the refs
+ * made before the lock (or NULL), which it may replace. */
+static int update_locked(struct fs_index **old, struct fsi_refs **refs,
+			 const struct fs_index_opts *opts, const char *cache_path,
+			 struct fs_index_stats *stats, struct fs_error *err)
 {
 	struct fs_error load_err = FS_ERROR_INIT;
 	uint64_t fingerprint = 0;
@@ -267,22 +272,28 @@ static int update_locked(struct fs_index **old, const struct fs_index_opts *opts
 
 	stale_temps(cache_path, 1);
 	/* Another process may have updated the cache while this one waited;
-	 * a cache renamed over it is a new file.  If not, the index loaded
-	 * before is the base of the update. */
+	 * a cache renamed over it is a new file, perhaps of newer refs than
+	 * the reading made before the lock: the refs are read again (built
+	 * from the older reading, a branch would look rewound).  If not, the
+	 * index loaded before is the base of the update. */
 	if (!(*old && fsi_same_file(*old, cache_path))) {
 		fs_index_free(*old);
 		*old = NULL;
+		fsi_refs_free(*refs);
+		*refs = NULL;
 		rc = opts->rebuild ? FS_ENOTFOUND : fsi_load(old, cache_path, 1, &load_err);
 		if (rc == 0) {
-			rc = up_to_date(*old, opts, err);
-			if (rc != 0)
-				return rc < 0 ? rc : 0;
+			rc = read_refs(opts, refs, err);
+			if (rc < 0)
+				return rc;
+			if (stamped_fresh(*old, *refs))
+				return 0;
 		} else if (rc == FS_ECORRUPT) {
 			snprintf(stats->note, sizeof(stats->note), "%s; rebuilding it",
 				 load_err.message);
 		}
 	}
-	rc = fsi_build(opts, cache_path, *old, stats, &fingerprint, err);
+	rc = fsi_build(opts, cache_path, *refs, *old, stats, &fingerprint, err);
 	if (rc < 0)
 		return rc;
 	if (rc == 0) {
@@ -305,6 +316,7 @@ int fs_index_open(struct fs_index **out, const struct fs_index_opts *opts,
 {
 	struct fs_index_stats local;
 	struct fs_index *old = NULL;
+	struct fsi_refs *refs = NULL;
 	struct fs_error load_err = FS_ERROR_INIT;
 	char *cache_path = NULL;
 	double start = now_seconds();
@@ -323,17 +335,22 @@ int fs_index_open(struct fs_index **out, const struct fs_index_opts *opts,
 	if (!cache_path)
 		return err && err->code ? err->code : fs_error_set(err, FS_ENOMEM, "out of memory");
 
-	/* Fast path: a valid cache whose tips match the repository.  One
-	 * that does not match is kept: if nobody replaces the file
-	 * meanwhile, it is the base of the update. */
-	if (!opts->rebuild && fsi_load(&old, cache_path, 1, &load_err) == 0)
-		fresh = opts->no_update ? 1 : up_to_date(old, opts, err);
+	/* Fast path: a valid cache stamped as up to date with the refs as
+	 * they are.  One that is not is kept, and so is the reading of the
+	 * refs: if nobody replaces the file meanwhile, they are the base of
+	 * the update. */
+	if (!opts->rebuild && fsi_load(&old, cache_path, 1, &load_err) == 0) {
+		if (opts->no_update)
+			fresh = 1;
+		else if ((fresh = read_refs(opts, &refs, err)) == 0)
+			fresh = stamped_fresh(old, refs);
+	}
 	if (fresh < 0) {
 		rc = fresh;
 	} else if (fresh == 0) {
 		rc = take_lock(cache_path, &lock_fd, err);
 		if (rc == 0)
-			rc = update_locked(&old, opts, cache_path, stats, err);
+			rc = update_locked(&old, &refs, opts, cache_path, stats, err);
 	}
 	if (rc == 0 && lock_fd < 0)
 		sweep_if_idle(cache_path);
@@ -345,6 +362,7 @@ int fs_index_open(struct fs_index **out, const struct fs_index_opts *opts,
 	}
 	if (lock_fd >= 0)
 		close(lock_fd);
+	fsi_refs_free(refs);
 	free(cache_path);
 	fs_index_free(old);
 	return rc;

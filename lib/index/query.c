@@ -139,19 +139,32 @@ static int prefix_cmp(const uint8_t *key, size_t len, const uint8_t *oid)
 	return (int)(key[full] >> 4) - (int)(oid[full] >> 4);
 }
 
-/* First commit of L whose id is >= the prefix. */
+struct prefix_key {
+	const struct fsi_layer *L;
+	const uint8_t *key;
+	size_t len;
+};
+
+static uint64_t commit_at_bits(size_t i, const void *data)
+{
+	return fsi_be64(((const struct prefix_key *)data)->L->commits[i].oid);
+}
+
+static int commit_before(size_t i, const void *data)
+{
+	const struct prefix_key *q = data;
+
+	return prefix_cmp(q->key, q->len, q->L->commits[i].oid) > 0;
+}
+
+/* First commit of L whose id is >= the prefix (KEY is zero padded, so
+ * its leading bits place it). */
 static size_t lower_bound_prefix(const struct fsi_layer *L, const uint8_t *key, size_t len)
 {
-	size_t lo = 0, hi = L->ncommits;
+	struct prefix_key q = { L, key, len };
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (prefix_cmp(key, len, L->commits[mid].oid) > 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return fsi_interp_lower_bound(L->ncommits, fsi_be64(key), commit_at_bits, commit_before,
+				      &q);
 }
 
 static int valid_hex(const char *hex, size_t *len)
@@ -298,18 +311,28 @@ static int subjects_equal(const char *a, const char *b)
 	return eq;
 }
 
+struct hash_key {
+	const struct fs_disk_hash *a;
+	uint64_t h;
+};
+
+static uint64_t hash_at(size_t i, const void *data)
+{
+	return ((const struct hash_key *)data)->a[i].hash;
+}
+
+static int hash_before(size_t i, const void *data)
+{
+	const struct hash_key *q = data;
+
+	return q->a[i].hash < q->h;
+}
+
 static size_t hash_lower_bound(const struct fs_disk_hash *a, size_t n, uint64_t h)
 {
-	size_t lo = 0, hi = n;
+	struct hash_key q = { a, h };
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (a[mid].hash < h)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return fsi_interp_lower_bound(n, h, hash_at, hash_before, &q);
 }
 
 size_t fs_index_find_subject(const struct fs_index *idx, const char *subject,
@@ -419,18 +442,25 @@ static int refkey_cmp(const struct fs_disk_ref *r, const uint8_t *key, size_t le
 	return (int)r->keylen - (int)len;
 }
 
+static uint64_t refkey_at(size_t i, const void *data)
+{
+	const struct prefix_key *q = data;
+
+	return fsi_be64(q->L->refs[q->L->refkeys[i]].key);
+}
+
+static int refkey_before(size_t i, const void *data)
+{
+	const struct prefix_key *q = data;
+
+	return refkey_cmp(&q->L->refs[q->L->refkeys[i]], q->key, q->len) < 0;
+}
+
 static size_t refkeys_lower_bound(const struct fsi_layer *L, const uint8_t *key, size_t len)
 {
-	size_t lo = 0, hi = L->nrefs;
+	struct prefix_key q = { L, key, len };
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (refkey_cmp(&L->refs[L->refkeys[mid]], key, len) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return fsi_interp_lower_bound(L->nrefs, fsi_be64(key), refkey_at, refkey_before, &q);
 }
 
 static int u32_cmp(const void *a, const void *b)

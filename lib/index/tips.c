@@ -174,14 +174,42 @@ static int add_tip(struct fsi_tips *ts, const char *name, int kind, const git_oi
 }
 
 /* One pass over the refs: the fingerprint always, the tips when TS. */
-struct glob_ctx {
-	git_repository *repo;
-	git_odb *odb;
-	const struct fsi_tip_hint *hint;
-	struct fsi_tips *ts; /* NULL: the fingerprint only */
-	struct fingerprint fp;
+/* ---- one reading of the refs ---------------------------------------------- */
+
+enum ref_source { SRC_MAINLINE, SRC_STABLE, SRC_TAG };
+
+struct ref_entry {
+	char *name;
+	git_oid target;
+	int held;	/* it holds an id (a symbolic ref may lead nowhere) */
+	enum ref_source source;
+};
+
+/* What one listing found, in the order tips are made from it: the
+ * mainline candidates found, the refs of each stable glob, the release
+ * tags. */
+struct fsi_refs {
+	VEC(struct ref_entry) e;
+	uint64_t fingerprint;
 	int oom;
 };
+
+void fsi_refs_free(struct fsi_refs *refs)
+{
+	size_t i;
+
+	if (!refs)
+		return;
+	for (i = 0; i < refs->e.n; i++)
+		free(refs->e.v[i].name);
+	free(refs->e.v);
+	free(refs);
+}
+
+uint64_t fsi_refs_fingerprint(const struct fsi_refs *refs)
+{
+	return refs->fingerprint;
+}
 
 /* The id REF holds, a symbolic ref resolved; <0 when it leads nowhere. */
 static int ref_target(const git_reference *ref, git_oid *out)
@@ -198,12 +226,132 @@ static int ref_target(const git_reference *ref, git_oid *out)
 	return 0;
 }
 
+static void add_entry(struct fsi_refs *refs, const git_reference *ref, enum ref_source source)
+{
+	struct ref_entry e;
+
+	memset(&e, 0, sizeof(e));
+	e.held = ref_target(ref, &e.target) == 0;
+	e.source = source;
+	e.name = strdup(git_reference_name(ref));
+	if (!e.name || VEC_PUSH(refs->e, e)) {
+		free(e.name);
+		refs->oom = 1;
+	}
+}
+
+/* The mainline's candidates: OPTS->mainline as git would expand it, else
+ * the defaults in order, all of them; the text looked up and what was
+ * found go into the fingerprint in that order. */
+static void list_mainline(git_repository *repo, const struct fs_index_opts *opts,
+			  struct fsi_refs *refs, struct fingerprint *fp)
+{
+	static const char *const defaults[] = {
+		"refs/remotes/origin/master", "refs/heads/master", "refs/heads/main",
+	};
+	const char *const *names = opts->mainline ? &opts->mainline : defaults;
+	size_t n = opts->mainline ? 1 : sizeof(defaults) / sizeof(*defaults), i;
+
+	for (i = 0; i < n; i++) {
+		git_reference *ref = NULL;
+		int rc = opts->mainline ? git_reference_dwim(&ref, repo, names[i]) :
+			 git_reference_lookup(&ref, repo, names[i]);
+
+		fp_ordered(fp, names[i], NULL);
+		if (rc == 0) {
+			add_entry(refs, ref, SRC_MAINLINE);
+			if (!refs->oom) {
+				struct ref_entry *e = &refs->e.v[refs->e.n - 1];
+				fp_ordered(fp, e->name, e->held ? &e->target : NULL);
+			}
+		}
+		git_reference_free(ref);
+	}
+}
+
+/* The refs matching GLOB (for tags, only release tags). */
+static int list_glob(git_repository *repo, const char *glob, enum ref_source source,
+		     struct fsi_refs *refs, struct fingerprint *fp)
+{
+	git_reference_iterator *it = NULL;
+	git_reference *ref;
+	int rc;
+
+	if (git_reference_iterator_glob_new(&it, repo, glob) < 0)
+		return -1;
+	while ((rc = git_reference_next(&ref, it)) == 0) {
+		const char *name = git_reference_name(ref);
+		char line[FSI_LINE_MAX];
+		int stable;
+
+		if (source != SRC_TAG || fsi_classify_tag(name + strlen("refs/tags/"), line, &stable)) {
+			add_entry(refs, ref, source);
+			if (!refs->oom) {
+				struct ref_entry *e = &refs->e.v[refs->e.n - 1];
+				fp_listed(fp, e->name, e->held ? &e->target : NULL);
+			}
+		}
+		git_reference_free(ref);
+		if (refs->oom)
+			break;
+	}
+	git_reference_iterator_free(it);
+	return rc == GIT_ITEROVER || rc == 0 ? 0 : -1;
+}
+
+int fsi_refs_read(git_repository *repo, const struct fs_index_opts *opts,
+		  struct fsi_refs **out, struct fs_error *err)
+{
+	static const char *const defaults[] = {
+		"refs/remotes/*/linux-*.y", "refs/heads/linux-*.y",
+	};
+	const char *const *globs = opts->nstable_globs ? opts->stable_globs : defaults;
+	size_t nglobs = opts->nstable_globs ? opts->nstable_globs : 2, i;
+	struct fsi_refs *refs = calloc(1, sizeof(*refs));
+	struct fingerprint fp = { 0, 0, 0 };
+	int rc = 0;
+
+	*out = NULL;
+	if (!refs)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	list_mainline(repo, opts, refs, &fp);
+	/* The globs are part of it: another fixscan.stable reads other
+	 * refs even where no ref moved. */
+	for (i = 0; i < nglobs && rc == 0 && !refs->oom; i++) {
+		fp_ordered(&fp, globs[i], NULL);
+		if (list_glob(repo, globs[i], SRC_STABLE, refs, &fp) < 0)
+			rc = fs_error_set_git(err, FS_EGIT, "cannot list refs of '%s'",
+					      opts->repo_path);
+	}
+	if (rc == 0 && !refs->oom && list_glob(repo, "refs/tags/v*", SRC_TAG, refs, &fp) < 0)
+		rc = fs_error_set_git(err, FS_EGIT, "cannot list tags of '%s'", opts->repo_path);
+	if (rc == 0 && refs->oom)
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+	if (rc < 0) {
+		fsi_refs_free(refs);
+		return rc;
+	}
+	refs->fingerprint = fp_final(&fp);
+	*out = refs;
+	return 0;
+}
+
+/* ---- the tips, from a reading --------------------------------------------- */
+
+struct tips_ctx {
+	git_repository *repo;
+	git_odb *odb;
+	const struct fsi_tip_hint *hint;
+	struct fsi_tips *ts;
+	int oom;
+};
+
 /* The commit the ref NAME holding TARGET leads to; <0 when none.  The
  * index's tips say it when the ref held TARGET then too (objects never
  * change, so neither does where a tag leads): a release tag is peeled
  * once, not on every update.  Otherwise object headers tell commits
  * from tags, so a ref to a commit costs no inflating. */
-static int target_commit(struct glob_ctx *g, const char *name, const git_oid *target,
+static int target_commit(struct tips_ctx *g, const char *name, const git_oid *target,
 			 git_oid *out)
 {
 	git_oid oid = *target;
@@ -237,54 +385,19 @@ static int target_commit(struct glob_ctx *g, const char *name, const git_oid *ta
 	return -1;
 }
 
-/* For each ref matching GLOB (when TAGS, only release tags): its name and
- * id into the fingerprint and, when collecting tips, CB(G, name, commit,
- * target) if it leads to a commit.  Stops at a non-zero return of CB,
- * which it returns.  Each ref is read once: the tips and the fingerprint
- * come from the same reading, so they agree even while a fetch runs. */
-static int each_ref(struct glob_ctx *g, const char *glob, int tags,
-		    int (*cb)(struct glob_ctx *, const char *, const git_oid *, const git_oid *))
+static int stable_tip(struct tips_ctx *g, const struct ref_entry *e, const git_oid *commit)
 {
-	git_reference_iterator *it = NULL;
-	git_reference *ref;
-	int rc;
-
-	if (git_reference_iterator_glob_new(&it, g->repo, glob) < 0)
-		return -1;
-	while ((rc = git_reference_next(&ref, it)) == 0) {
-		const char *name = git_reference_name(ref);
-		char line[FSI_LINE_MAX];
-		git_oid target, commit;
-		int stable, held = 0;
-
-		if (!tags || fsi_classify_tag(name + strlen("refs/tags/"), line, &stable)) {
-			held = ref_target(ref, &target) == 0;
-			fp_listed(&g->fp, name, held ? &target : NULL);
-		}
-		if (held && g->ts && target_commit(g, name, &target, &commit) == 0)
-			rc = cb(g, name, &commit, &target);
-		git_reference_free(ref);
-		if (rc)
-			break;
-	}
-	git_reference_iterator_free(it);
-	return rc == GIT_ITEROVER ? 0 : rc;
-}
-
-static int stable_ref_cb(struct glob_ctx *g, const char *name, const git_oid *commit,
-			 const git_oid *target)
-{
-	const char *base = strrchr(name, '/');
+	const char *base = strrchr(e->name, '/');
 	size_t i;
 
-	base = base ? base + 1 : name;
+	base = base ? base + 1 : e->name;
 	/* The same branch on two remotes (a stale origin, a fresh stable
 	 * remote) is one branch: every such ref is a tip, and the branch is
 	 * what any of them reaches. */
 	for (i = 0; i < g->ts->t.n; i++)
-		if (!strcmp(g->ts->t.v[i].name, name))
+		if (!strcmp(g->ts->t.v[i].name, e->name))
 			return 0;
-	if (add_tip(g->ts, name, FS_TIP_STABLE, commit, target) < 0 ||
+	if (add_tip(g->ts, e->name, FS_TIP_STABLE, commit, &e->target) < 0 ||
 	    !(g->ts->t.v[g->ts->t.n - 1].branch = strdup(base))) {
 		g->oom = 1;
 		return -1;
@@ -293,17 +406,16 @@ static int stable_ref_cb(struct glob_ctx *g, const char *name, const git_oid *co
 }
 
 /* A tag of a tree or a blob leads to no commit and names no release. */
-static int tag_cb(struct glob_ctx *g, const char *name, const git_oid *commit,
-		  const git_oid *target)
+static int tag_tip(struct tips_ctx *g, const struct ref_entry *e, const git_oid *commit)
 {
 	struct fsi_tip *t;
 	char line[FSI_LINE_MAX];
 	int stable;
-	const char *short_name = name + strlen("refs/tags/");
+	const char *short_name = e->name + strlen("refs/tags/");
 
 	if (!fsi_classify_tag(short_name, line, &stable))
 		return 0;
-	if (add_tip(g->ts, name, FS_TIP_TAG, commit, target) < 0) {
+	if (add_tip(g->ts, e->name, FS_TIP_TAG, commit, &e->target) < 0) {
 		g->oom = 1;
 		return -1;
 	}
@@ -324,7 +436,6 @@ static int tip_cmp_name(const void *a, const void *b)
 	return strcmp(((const struct fsi_tip *)a)->name, ((const struct fsi_tip *)b)->name);
 }
 
-
 struct fsi_tip *fsi_tips_find(const struct fsi_tips *ts, const char *name)
 {
 	struct fsi_tip key;
@@ -333,114 +444,48 @@ struct fsi_tip *fsi_tips_find(const struct fsi_tips *ts, const char *name)
 	return bsearch(&key, ts->t.v, ts->t.n, sizeof(key), tip_cmp_name);
 }
 
-/* The mainline ref's candidates, with their names and ids in the
- * fingerprint: OPTS->mainline as git would expand it, else the defaults
- * in order, all of them.  Collecting tips, the mainline is the first that
- * leads to a commit.  The messages name fixscan.mainline, where callers
- * take it from. */
-static int read_mainline(struct glob_ctx *g, const struct fs_index_opts *opts,
-			 struct fs_error *err)
+/* The mainline: the first candidate found that leads to a commit.  The
+ * messages name fixscan.mainline, where callers take it from. */
+static int mainline_tip(struct tips_ctx *g, const struct fs_index_opts *opts,
+			const struct fsi_refs *refs, struct fs_error *err)
 {
-	static const char *const defaults[] = {
-		"refs/remotes/origin/master", "refs/heads/master", "refs/heads/main",
-	};
-	const char *const *names = opts->mainline ? &opts->mainline : defaults;
-	size_t n = opts->mainline ? 1 : sizeof(defaults) / sizeof(*defaults), i;
-	git_oid target, commit;
-	int peeled = 0, found = 0;
+	const struct ref_entry *found = NULL;
+	git_oid commit;
+	size_t i;
 
-	for (i = 0; i < n; i++) {
-		git_reference *ref = NULL;
-		int rc = opts->mainline ? git_reference_dwim(&ref, g->repo, names[i]) :
-			 git_reference_lookup(&ref, g->repo, names[i]);
-		int held = rc == 0 && ref_target(ref, &target) == 0;
-
-		fp_ordered(&g->fp, names[i], NULL);
-		if (rc == 0)
-			fp_ordered(&g->fp, git_reference_name(ref), held ? &target : NULL);
-		if (g->ts && rc == 0 && !g->ts->mainline) {
-			found = 1;
-			peeled = held && target_commit(g, git_reference_name(ref), &target,
-						       &commit) == 0;
-			if (peeled || opts->mainline)
-				g->ts->mainline = strdup(git_reference_name(ref));
-			if (!g->ts->mainline && (peeled || opts->mainline))
-				g->oom = 1;
-			if (peeled && !g->oom &&
-			    add_tip(g->ts, g->ts->mainline, FS_TIP_MAINLINE, &commit, &target) < 0)
-				g->oom = 1;
+	for (i = 0; i < refs->e.n; i++) {
+		const struct ref_entry *e = &refs->e.v[i];
+		if (e->source != SRC_MAINLINE)
+			continue;
+		if (!found)
+			found = e;
+		if (e->held && target_commit(g, e->name, &e->target, &commit) == 0) {
+			if (!(g->ts->mainline = strdup(e->name)) ||
+			    add_tip(g->ts, e->name, FS_TIP_MAINLINE, &commit, &e->target) < 0)
+				return fs_error_set(err, FS_ENOMEM, "out of memory");
+			return 0;
 		}
-		git_reference_free(ref);
 	}
-	if (!g->ts)
-		return 0;
-	if (g->oom)
-		return fs_error_set(err, FS_ENOMEM, "out of memory");
 	if (opts->mainline && !found)
 		return fs_error_set(err, FS_ENOTFOUND,
 				    "fixscan.mainline names '%s', which is not a ref in '%s'",
 				    opts->mainline, opts->repo_path);
-	if (!g->ts->mainline)
-		return fs_error_set(err, FS_ENOTFOUND,
-				    "no mainline ref in '%s' (looked for origin/master, master, main; set fixscan.mainline)",
-				    opts->repo_path);
-	if (!peeled)
-		return fs_error_set(err, FS_EGIT, "cannot read mainline ref '%s'",
-				    g->ts->mainline);
-	return 0;
-}
-
-/* The stable refs (OPTS->stable_globs, else the defaults), then the
- * release tags; every glob's text is in the fingerprint too: another
- * fixscan.stable reads other refs even where no ref moved. */
-static int read_stable_and_tags(struct glob_ctx *g, const struct fs_index_opts *opts,
-				struct fs_error *err)
-{
-	static const char *const defaults[] = {
-		"refs/remotes/*/linux-*.y", "refs/heads/linux-*.y",
-	};
-	const char *const *globs = opts->nstable_globs ? opts->stable_globs : defaults;
-	size_t nglobs = opts->nstable_globs ? opts->nstable_globs : 2, i;
-	int rc;
-
-	for (i = 0; i < nglobs; i++) {
-		fp_ordered(&g->fp, globs[i], NULL);
-		rc = each_ref(g, globs[i], 0, stable_ref_cb);
-		if (g->oom)
-			return fs_error_set(err, FS_ENOMEM, "out of memory");
-		if (rc < 0)
-			return fs_error_set_git(err, FS_EGIT, "cannot list refs of '%s'",
-						opts->repo_path);
-	}
-	rc = each_ref(g, "refs/tags/v*", 1, tag_cb);
-	if (g->oom)
-		return fs_error_set(err, FS_ENOMEM, "out of memory");
-	if (rc < 0)
-		return fs_error_set_git(err, FS_EGIT, "cannot list tags of '%s'", opts->repo_path);
-	return 0;
-}
-
-int fsi_refs_fingerprint(git_repository *repo, const struct fs_index_opts *opts,
-			 uint64_t *out, struct fs_error *err)
-{
-	struct glob_ctx g;
-	int rc;
-
-	memset(&g, 0, sizeof(g));
-	g.repo = repo;
-	rc = read_mainline(&g, opts, err);
-	if (rc == 0)
-		rc = read_stable_and_tags(&g, opts, err);
-	git_odb_free(g.odb);
-	*out = rc == 0 ? fp_final(&g.fp) : 0;
-	return rc;
+	if (opts->mainline)
+		return fs_error_set(err, FS_EGIT, "cannot read mainline ref '%s'", found->name);
+	return fs_error_set(err, FS_ENOTFOUND,
+			    "no mainline ref in '%s' (looked for origin/master, master, main; set fixscan.mainline)",
+			    opts->repo_path);
 }
 
 int fsi_tips_read(git_repository *repo, const struct fs_index_opts *opts,
-		  const struct fsi_tip_hint *hint, struct fsi_tips *ts, struct fs_error *err)
+		  const struct fsi_refs *given, const struct fsi_tip_hint *hint,
+		  struct fsi_tips *ts, struct fs_error *err)
 {
-	struct glob_ctx g;
-	int rc;
+	struct fsi_refs *own = NULL;
+	const struct fsi_refs *refs = given;
+	struct tips_ctx g;
+	size_t i;
+	int rc = 0;
 
 	memset(ts, 0, sizeof(*ts));
 	memset(&g, 0, sizeof(g));
@@ -448,14 +493,28 @@ int fsi_tips_read(git_repository *repo, const struct fs_index_opts *opts,
 	g.hint = hint;
 	g.ts = ts;
 	ts->shallow = git_repository_is_shallow(repo) == 1;
-	rc = read_mainline(&g, opts, err);
+	if (!refs) {
+		rc = fsi_refs_read(repo, opts, &own, err);
+		refs = own;
+	}
 	if (rc == 0)
-		rc = read_stable_and_tags(&g, opts, err);
+		rc = mainline_tip(&g, opts, refs, err);
+	for (i = 0; rc == 0 && i < refs->e.n; i++) {
+		const struct ref_entry *e = &refs->e.v[i];
+		git_oid commit;
+
+		if (e->source == SRC_MAINLINE || !e->held ||
+		    target_commit(&g, e->name, &e->target, &commit) < 0)
+			continue;
+		if ((e->source == SRC_STABLE ? stable_tip(&g, e, &commit) : tag_tip(&g, e, &commit)) < 0)
+			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+	}
 	if (rc == 0) {
 		qsort(ts->t.v, ts->t.n, sizeof(*ts->t.v), tip_cmp_name);
-		ts->fingerprint = fp_final(&g.fp);
+		ts->fingerprint = refs->fingerprint;
 	}
 	git_odb_free(g.odb);
+	fsi_refs_free(own);
 	if (rc < 0)
 		fsi_tips_clear(ts);
 	return rc;

@@ -31,12 +31,31 @@ struct fsi_tips {
 	VEC(struct fsi_tip) t; /* sorted by name */
 	char *mainline;        /* the mainline ref's name */
 	int shallow;
-	/* fsi_refs_fingerprint() of the refs as these tips were read */
+	/* the fsi_refs_fingerprint() of the reading they were made from */
 	uint64_t fingerprint;
 };
 
 /* Open the repository at PATH, exactly there (no discovery). */
 int fsi_repo_open(git_repository **out, const char *path, struct fs_error *err);
+
+/* One reading of the refs the index reads: the mainline's candidates,
+ * the stable refs, the release tags, each with the id it holds (symbolic
+ * refs resolved, tags not peeled).  No object is read: it costs a
+ * listing of the refs, not the object database's pack indexes.  Owned by
+ * the caller; free with fsi_refs_free(). */
+struct fsi_refs;
+
+/* Read the refs of REPO as OPTS chooses them.  Returns 0, or FS_EGIT /
+ * FS_ENOMEM with ERR set and *OUT NULL. */
+int fsi_refs_read(git_repository *repo, const struct fs_index_opts *opts,
+		  struct fsi_refs **out, struct fs_error *err);
+void fsi_refs_free(struct fsi_refs *refs);
+
+/* A 64-bit fingerprint of REFS: every name and id, with OPTS's mainline
+ * and globs.  Equal fingerprints mean the same tips, because a tag
+ * object's target never changes; the order refs are listed in does not
+ * count (packing the refs changes nothing).  Never 0. */
+uint64_t fsi_refs_fingerprint(const struct fsi_refs *refs);
 
 /* The tips an index was built from (sorted by name, as written), to
  * tell where a ref that still holds the same id leads without reading
@@ -52,24 +71,15 @@ const struct fs_disk_tip *fsi_tip_hint_find(const struct fsi_tip_hint *h, const 
 
 /* Collect the mainline ref, the stable refs and the release tags of REPO
  * (at OPTS->repo_path) as OPTS->mainline and OPTS->stable_globs choose,
- * sorted by name, with their fingerprint (from the same reading).  HINT
- * (or NULL) saves peeling the tags that did not move.  Returns 0, or
+ * sorted by name, from REFS (a reading made with the same OPTS) or, when
+ * NULL, from a reading made now; TS->fingerprint is that reading's.
+ * HINT (or NULL) saves peeling the tags that did not move.  Returns 0, or
  * FS_ENOTFOUND (no such mainline), FS_EGIT, FS_ENOMEM with ERR set and TS
  * empty. */
 int fsi_tips_read(git_repository *repo, const struct fs_index_opts *opts,
-		  const struct fsi_tip_hint *hint, struct fsi_tips *ts, struct fs_error *err);
+		  const struct fsi_refs *refs, const struct fsi_tip_hint *hint,
+		  struct fsi_tips *ts, struct fs_error *err);
 void fsi_tips_clear(struct fsi_tips *ts);
-
-/* A 64-bit fingerprint of every ref fsi_tips_read() would look at, read
- * from the refs alone: their names and the ids they hold (symbolic refs
- * resolved, tags not peeled), with OPTS's mainline and globs.  No object
- * is read, so it costs a listing of the refs, not the object database's
- * pack indexes; equal fingerprints mean the same tips, because a tag
- * object's target never changes.  The order refs are listed in does not
- * matter (packing the refs leaves it unchanged).  Never 0.  Returns 0 or
- * FS_EGIT / FS_ENOMEM with ERR set. */
-int fsi_refs_fingerprint(git_repository *repo, const struct fs_index_opts *opts,
-			 uint64_t *out, struct fs_error *err);
 
 /* The tip named NAME (a full ref name), or NULL. */
 struct fsi_tip *fsi_tips_find(const struct fsi_tips *ts, const char *name);

@@ -70,22 +70,31 @@ static inline size_t oid_hash(const git_oid *oid)
 	return (size_t)h;
 }
 
-/* Binary search the old index for OID; its cid or -1. */
+struct old_key {
+	const struct fs_disk_commit *commits;
+	const unsigned char *id;
+};
+
+static uint64_t old_at(size_t i, const void *data)
+{
+	return fsi_be64(((const struct old_key *)data)->commits[i].oid);
+}
+
+static int old_before(size_t i, const void *data)
+{
+	const struct old_key *q = data;
+
+	return memcmp(q->commits[i].oid, q->id, 20) < 0;
+}
+
+/* The cid of OID in the old index, or -1.  Each new commit's parents are
+ * looked up here, in the cache's mapped table. */
 static long old_lookup(const struct fsi_walk *w, const git_oid *oid)
 {
-	size_t lo = 0, hi = w->nold;
+	struct old_key q = { w->old_commits, oid->id };
+	size_t i = fsi_interp_lower_bound(w->nold, fsi_be64(oid->id), old_at, old_before, &q);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = memcmp(w->old_commits[mid].oid, oid->id, 20);
-		if (c == 0)
-			return (long)mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	return i < w->nold && !memcmp(w->old_commits[i].oid, oid->id, 20) ? (long)i : -1;
 }
 
 static int table_grow(struct fsi_walk *w)

@@ -1056,6 +1056,64 @@ static void test_refs_stamp(void **state)
 	repo_free(k.r);
 }
 
+static uint64_t u64_at(size_t i, const void *data)
+{
+	return ((const uint64_t *)data)[i];
+}
+
+static uint64_t interp_key;
+
+static int u64_before(size_t i, const void *data)
+{
+	return ((const uint64_t *)data)[i] < interp_key;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The lookups' search agrees with a scan on even, clustered, repeated
+ * and degenerate keys, for keys present, absent and beyond both ends. */
+static void test_interp_lower_bound(void **state)
+{
+	enum { N = 5000 };
+	uint64_t *v = malloc(N * sizeof(*v)), x = 88172645463325252ull;
+	size_t sizes[] = { 0, 1, 2, 17, 100, N }, s, i, j, n;
+	int shape;
+
+	assert_non_null(v);
+	for (shape = 0; shape < 4; shape++) {
+		for (s = 0; s < sizeof(sizes) / sizeof(*sizes); s++) {
+			n = sizes[s];
+			for (i = 0; i < n; i++) {
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				v[i] = shape == 0 ? x :		    /* even */
+				       shape == 1 ? x >> 40 :	    /* all near 0 */
+				       shape == 2 ? (x & 7) << 60 : /* few values, repeated */
+				       0x5555555555555555ull;	    /* one value */
+			}
+			qsort(v, n, sizeof(*v), u64_cmp);
+			for (i = 0; i < n + 40; i++) {
+				size_t want = 0, got;
+				x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+				interp_key = i < n ? v[i] : i < n + 20 ? x : (i & 1) ? 0 : UINT64_MAX;
+				if (i < n && (i & 1))
+					interp_key++;
+				for (j = 0; j < n && v[j] < interp_key; j++)
+					want++;
+				got = fsi_interp_lower_bound(n, interp_key, u64_at, u64_before, v);
+				if (got != want)
+					fail_msg("shape %d n %zu key %llx: %zu, not %zu", shape, n,
+						 (unsigned long long)interp_key, got, want);
+			}
+		}
+	}
+	free(v);
+}
+
 static void test_corrupt_cache(void **state)
 {
 	struct kernel k;
@@ -2359,6 +2417,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_shallow, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_packed_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refs_stamp, setup, teardown),
+		cmocka_unit_test(test_interp_lower_bound),
 	};
 
 	return cmocka_run_group_tests_name("index", tests, NULL, NULL);
