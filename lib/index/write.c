@@ -281,8 +281,14 @@ int fsi_write(const struct fsi_build *b, struct fs_error *err)
 				  target, strerror(errno));
 	/* The new cache has the delta's commits; the delta no longer fits
 	 * it (see load.c), and goes. */
-	if (rc == 0 && !b->delta)
+	if (rc == 0 && !b->delta) {
+		char *stamp = NULL;
 		unlink(delta_path);
+		if (asprintf(&stamp, "%s.verified", delta_path) > 0) {
+			unlink(stamp);
+			free(stamp);
+		}
+	}
 out:
 	if (rc < 0)
 		unlink(tmp_path);
