@@ -634,6 +634,27 @@ out:
 	return rc;
 }
 
+int fs_store_count(struct fs_store *st, const char *query, size_t *out,
+		   struct fs_error *err)
+{
+	notmuch_query_t *q = NULL;
+	notmuch_status_t s;
+	unsigned int count = 0;
+	int rc;
+
+	*out = 0;
+	rc = make_query(st, query, &q, err);
+	if (rc)
+		return rc;
+	s = notmuch_query_count_messages(q, &count);
+	if (s != NOTMUCH_STATUS_SUCCESS)
+		rc = search_error(st, query, s, err);
+	else
+		*out = count;
+	notmuch_query_destroy(q);
+	return rc;
+}
+
 int fs_store_threads(struct fs_store *st, const char *query, char ***out,
 		     struct fs_error *err)
 {
