@@ -23,9 +23,13 @@ void fs_cross_releases_free(struct fs_cross_release *v, size_t n)
 	free(v);
 }
 
+/* Tags read between two fs_git_drop_pack_pages(). */
+#define TAGS_PER_DROP 64
+
 struct tag_walk {
 	git_repository *repo;
 	GArray *out;
+	size_t seen;
 };
 
 static int one_tag(const char *refname, git_oid *oid, void *data)
@@ -39,6 +43,10 @@ static int one_tag(const char *refname, git_oid *oid, void *data)
 
 	if (strncmp(refname, "refs/tags/", 10) || !fs_cross_release_branch(name, branch, sizeof(branch)))
 		return 0;
+	/* A thousand tags touch pages all over a kernel-sized pack and its
+	 * index (80 MB of them); what a few tags touch is enough. */
+	if (++w->seen % TAGS_PER_DROP == 0)
+		fs_git_drop_pack_pages();
 	if (git_object_lookup(&obj, w->repo, oid, GIT_OBJECT_ANY) < 0)
 		return 0;
 	/* An annotated tag's date is the tagger's; a light one's its commit's. */
@@ -72,6 +80,7 @@ int fs_cross_read_releases(const char *repo_path, struct fs_cross_release **out,
 	if (git_repository_open(&w.repo, repo_path) < 0)
 		return fs_error_set_git(err, FS_EGIT, "cannot open '%s'", repo_path);
 	w.out = g_array_new(FALSE, FALSE, sizeof(struct fs_cross_release));
+	w.seen = 0;
 	rc = git_tag_foreach(w.repo, one_tag, &w);
 	git_repository_free(w.repo);
 	*n = w.out->len;

@@ -152,6 +152,10 @@ for n in 500 5000; do
 		>"$bench/notmuch-config$n"
 	NOTMUCH_CONFIG="$bench/notmuch-config$n" notmuch new --quiet
 done
+# The stores hold the threads alone: no mail outside a thread has words
+# of regression, so the report search is one notmuch count and no query
+# per upstream commit (lib/mentions.c); a store full of such mail adds
+# the reading of them, or one query per commit when they are many.
 export NOTMUCH_CONFIG="$bench/notmuch-config500"
 set -- $(measure sh -c "\"$fixscan\" review --no-update --repo \"$repo\" 'path:review/**'; test \$? -le 1")
 review=$1 review_cpu=$2 review_rss=$3

@@ -88,7 +88,11 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
  * with one of the N commits UPSTREAM (resolved in IDX), the user's own
  * mail left out (see fs_mentions_is_own_mail()).  Each distinct commit is
  * searched once, so a mail gives one report per commit it names however
- * often the commit appears in UPSTREAM.  Returns 0, or FS_ESTORE /
+ * often the commit appears in UPSTREAM.  The reports come in the order of
+ * UPSTREAM, each commit's oldest first.  The store is asked once for the
+ * mails with words of regression outside the thread; when they are few
+ * they are read and only the commits they name are searched, else every
+ * commit is (the same reports either way).  Returns 0, or FS_ESTORE /
  * FS_ENOMEM with ERR set. */
 int fs_mentions_reports(struct fs_mentions *m, struct fs_store *store,
 			const struct fs_index *idx, const struct fs_thread_series *s,

@@ -64,6 +64,13 @@ void fs_store_messages_free(struct fs_store_messages *m);
 int fs_store_search(struct fs_store *st, const char *query,
 		    struct fs_store_messages *out, struct fs_error *err);
 
+/* How many messages match QUERY, as fs_store_search() would find them
+ * before it leaves out those whose files are gone: *OUT is an upper
+ * bound of its count, got without reading a message.  Returns 0 or
+ * FS_ESTORE / FS_EUSAGE with ERR set. */
+int fs_store_count(struct fs_store *st, const char *query, size_t *out,
+		   struct fs_error *err);
+
 /* The ids of the threads matching QUERY, oldest first, as a
  * NULL-terminated array of new strings (free each and the array). */
 int fs_store_threads(struct fs_store *st, const char *query, char ***out,

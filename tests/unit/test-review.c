@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <glib.h>
 
 #include "fixscan/config.h"
 #include "fixscan/findings.h"
@@ -25,6 +26,7 @@
 #include "fixscan/review.h"
 #include "fixscan/store.h"
 #include "fixscan/thread.h"
+#include "mentions-private.h"
 
 static char tmpdir[256];
 static char mailroot[320];
@@ -614,6 +616,155 @@ static void test_own_mail_and_reports_once(void **state)
 	fs_index_free(idx);
 }
 
+/* ---- reports found the same way whatever the search costs ------------ */
+
+/* Mainline commits, in order, whose reports test_reports_either_way()
+ * looks for: two subjects that begin alike, a subject of under 8 bytes,
+ * and one nobody names. */
+static const char *const report_subjects[] = {
+	"net: fix the gizmo", "net: fix the widget", "tun: z",
+	"mm: avoid a leak in the pool allocator", "sound: quiet the beeper",
+};
+#define NREPORT_SUBJECTS (sizeof(report_subjects) / sizeof(report_subjects[0]))
+
+static struct fs_index *reports_index(char hex[][41])
+{
+	struct fs_index_opts o = FS_INDEX_OPTS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_index *idx = NULL;
+	char repo[512], cache[512];
+	size_t i;
+	FILE *f;
+
+	snprintf(repo, sizeof(repo), "%s/kernel-reports", tmpdir);
+	sh("git init -q -b master %s && cd %s && "
+	   "git -c user.name=T -c user.email=t@example.org commit -q --allow-empty -m base && "
+	   "git branch linux-4.4.y", repo, repo);
+	for (i = 0; i < NREPORT_SUBJECTS; i++)
+		sh("cd %s && git -c user.name=T -c user.email=t@example.org commit -q --allow-empty -m '%s'",
+		   repo, report_subjects[i]);
+	sh("cd %s && git log --reverse --format=%%H master~%zu..master > %s/report-ids",
+	   repo, NREPORT_SUBJECTS, tmpdir);
+	snprintf(cache, sizeof(cache), "%s/report-ids", tmpdir);
+	f = fopen(cache, "r");
+	assert_non_null(f);
+	for (i = 0; i < NREPORT_SUBJECTS; i++) {
+		char line[64];
+		assert_non_null(fgets(line, sizeof(line), f));
+		memcpy(hex[i], line, 40);
+		hex[i][40] = '\0';
+	}
+	fclose(f);
+	snprintf(cache, sizeof(cache), "%s/index-cache-reports", tmpdir);
+	o.repo_path = repo;
+	o.cache_path = cache;
+	o.threads = 1;
+	if (fs_index_open(&idx, &o, NULL, &err) < 0)
+		fail_msg("fs_index_open: %s", err.message);
+	return idx;
+}
+
+#define REPORT_HDR(subject, id, minute) \
+	"From: Bo <bo@example.org>\nTo: list@example.org\nSubject: " subject "\n" \
+	"Date: Fri, 17 Nov 2023 10:" minute ":00 +0000\nMessage-Id: <" id "@example.org>\n\n"
+
+/* A thread backporting the last commit, and reports each naming one
+ * commit in one of the ways a report names a commit, so that the search
+ * missing one way misses a report: a subject in the report's subject,
+ * ending it (that of the second of two commits whose subjects begin
+ * alike), an abbreviated id in capitals, a subject of under 8 bytes,
+ * the id inside a longer run of hex digits (the subject there as words,
+ * not exactly), the full id; and a patch mail of another series, which
+ * reports nothing. */
+static void write_report_samples(char hex[][41])
+{
+	char up[13];
+	size_t i;
+
+	for (i = 0; i < 12; i++)
+		up[i] = g_ascii_toupper(hex[1][i]);
+	up[12] = '\0';
+	make_maildir("lists");
+	write_mail("stable/cur/20.host:2,S",
+		   REPORT_HDR("[PATCH 4.4 0/1] one sound fix", "cover.20", "00") "One fix.\n");
+	write_mail("stable/cur/21.host:2,S",
+		   "In-Reply-To: <cover.20@example.org>\nReferences: <cover.20@example.org>\n"
+		   REPORT_HDR("[PATCH 4.4 1/1] sound: quiet the beeper", "p.21", "01")
+		   "commit %s upstream.\n", hex[4]);
+	write_mail("lists/cur/30.host:2,S",
+		   REPORT_HDR("[REGRESSION] boot hangs", "r.30", "30") "Bisected to %s in mainline.\n", up);
+	write_mail("lists/cur/31.host:2,S",
+		   REPORT_HDR("Regression from net: fix the gizmo", "r.31", "31") "Seen here too.\n");
+	write_mail("lists/cur/32.host:2,S",
+		   REPORT_HDR("tunnels", "r.32", "32") "Reverting tun: z made it work again.\n");
+	write_mail("lists/cur/33.host:2,S",
+		   REPORT_HDR("pools", "r.33", "33")
+		   "mm avoid a leak in the pool allocator broke my box, see g0%.12s.\n", hex[3]);
+	write_mail("lists/cur/34.host:2,S",
+		   REPORT_HDR("beeps", "r.34", "34") "Since %s the beeper is broken.\n", hex[4]);
+	write_mail("lists/cur/35.host:2,S",
+		   REPORT_HDR("[PATCH] net: revert the gizmo fix", "p.35", "35")
+		   "This reverts commit %s (net: fix the gizmo).\n", hex[0]);
+	sh("notmuch new --quiet >/dev/null 2>&1");
+}
+
+/* The reports of the series in THREAD for the commits CIDS, searched with
+ * the limit PER_COMMIT, as "commit-number:message-id ..." */
+static char *reports_with(struct fs_store *st, const struct fs_index *idx,
+			  const struct fs_thread *thread, const fs_cid *cids, size_t per_commit)
+{
+	struct fs_mentions m = FS_MENTIONS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	GString *out = g_string_new(NULL);
+	size_t i, k;
+
+	if (fs_mentions_reports_limit(&m, st, idx, fs_thread_get(thread, 0), cids,
+				      NREPORT_SUBJECTS, NULL, per_commit, &err) < 0)
+		fail_msg("fs_mentions_reports_limit: %s", err.message);
+	for (i = 0; i < m.nreports; i++) {
+		for (k = 0; k < NREPORT_SUBJECTS && cids[k] != m.reports[i].upstream; k++)
+			;
+		g_string_append_printf(out, "%s%zu:%s", out->len ? " " : "", k,
+				       m.reports[i].message_id);
+	}
+	fs_mentions_clear(&m);
+	return g_string_free(out, FALSE);
+}
+
+/* Reading the candidate mails and asking notmuch only for the commits
+ * they name finds what asking for every commit finds. */
+static void test_reports_either_way(void **state)
+{
+	static const char expected[] =
+		"0:r.31@example.org 1:r.30@example.org 2:r.32@example.org "
+		"3:r.33@example.org 4:r.34@example.org";
+	static const size_t limits[] = { 0, SIZE_MAX, FS_MENTIONS_CANDIDATES_PER_COMMIT };
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_thread **threads = NULL;
+	fs_cid cids[NREPORT_SUBJECTS];
+	char hex[NREPORT_SUBJECTS][41];
+	struct fs_store *st;
+	struct fs_index *idx;
+	size_t i, n = 0;
+
+	idx = reports_index(hex);
+	write_report_samples(hex);
+	for (i = 0; i < NREPORT_SUBJECTS; i++)
+		assert_int_equal(fs_index_resolve(idx, hex[i], &cids[i], &err), 0);
+	st = open_store();
+	assert_int_equal(fs_review_load(&threads, &n, st, "id:cover.20@example.org", NULL, &err), 0);
+	assert_int_equal(n, 1);
+	for (i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+		char *got = reports_with(st, idx, threads[0], cids, limits[i]);
+		assert_string_equal(got, expected);
+		g_free(got);
+	}
+	fs_thread_free(threads[0]);
+	free(threads);
+	fs_store_free(st);
+	fs_index_free(idx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -625,6 +776,7 @@ int main(void)
 		cmocka_unit_test(test_ignore),
 		cmocka_unit_test(test_config_prefixed),
 		cmocka_unit_test(test_own_mail_and_reports_once),
+		cmocka_unit_test(test_reports_either_way),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -229,7 +229,7 @@ static void test_store__search(void **state)
 	struct fs_error err = FS_ERROR_INIT;
 	struct fs_store_messages m = { 0 };
 	struct fs_store *st = open_ro();
-	size_t i;
+	size_t i, count = 0;
 
 	assert_int_equal(fs_store_search(st, "tag:inbox", &m, &err), 0);
 	assert_int_equal(m.n, NSAMPLES);
@@ -267,6 +267,14 @@ static void test_store__search(void **state)
 	assert_int_equal(m.n, 0);
 	fs_store_messages_free(&m);
 	fs_store_messages_free(NULL);
+
+	/* A count is what the search finds, without reading a message. */
+	assert_int_equal(fs_store_count(st, "tag:inbox", &count, &err), 0);
+	assert_int_equal(count, NSAMPLES);
+	assert_int_equal(fs_store_count(st, "from:ada.quill@example.org", &count, &err), 0);
+	assert_int_equal(count, 1);
+	assert_int_equal(fs_store_count(st, "from:nobody@nowhere.invalid", &count, &err), 0);
+	assert_int_equal(count, 0);
 	fs_store_free(st);
 }
 

@@ -1,0 +1,21 @@
+/* fixscan: the regression report search of the mentions module, with its
+ * cost trade-off exposed (private to the module and its tests). */
+#ifndef FIXSCAN_MENTIONS_PRIVATE_H
+#define FIXSCAN_MENTIONS_PRIVATE_H
+
+#include "fixscan/mentions.h"
+
+/* The candidates fs_mentions_reports() reads per commit at most before
+ * it asks notmuch for every commit instead: reading a mail costs a small
+ * part of what one query costs. */
+#define FS_MENTIONS_CANDIDATES_PER_COMMIT 4
+
+/* fs_mentions_reports() with the limit PER_COMMIT in its place: 0 asks
+ * for every commit unless no mail at all could be a report, SIZE_MAX
+ * reads every candidate.  The reports are the same for every limit. */
+int fs_mentions_reports_limit(struct fs_mentions *m, struct fs_store *store,
+			      const struct fs_index *idx, const struct fs_thread_series *s,
+			      const fs_cid *upstream, size_t n, const char *const *own,
+			      size_t per_commit, struct fs_error *err);
+
+#endif
