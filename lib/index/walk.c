@@ -136,8 +136,16 @@ static long add_node(struct fsi_walk *w, const git_oid *oid, int queue, int64_t 
 		return -1;
 	j = oid_hash(oid) & (w->table_size - 1);
 	while (w->table[j]) {
-		if (git_oid_equal(&fsi_node_at(w, w->table[j] - 1)->oid, oid))
+		n = fsi_node_at(w, w->table[j] - 1);
+		if (git_oid_equal(&n->oid, oid)) {
+			/* a commit read ahead (see walk.h), reached now */
+			if (queue && n->state == NODE_AHEAD) {
+				n->state = NODE_QUEUED;
+				if (queue_push(w, w->table[j] - 1, when))
+					return -1;
+			}
 			return (long)(w->nold + w->table[j] - 1);
+		}
 		j = (j + 1) & (w->table_size - 1);
 	}
 	slot = w->nnodes;
@@ -683,20 +691,16 @@ void fsi_walk_free(struct fsi_walk *w)
 }
 
 /* The full build's read: every commit of the pack files read ahead, in
- * parallel and in pack order (pack.c), then the walk from the tips over
- * what was read, in this thread; a commit the packs did not give (loose,
- * deltified, in an alternate) is read through libgit2 as it is reached.
- * The walk itself is what fsi_walk_run() does, so the nodes, their order
- * and what is missing are the same; only the reading moved. */
-
-/* A commit read ahead: its subject in the pool of its thread, its refs
- * (sources not yet known) in the thread's staged refs, its parents in the
- * thread's worker's parents. */
-struct pf_rec {
-	git_oid oid;
-	uint32_t parent_first;
-	struct parsed p;
-};
+ * parallel and in pack order (pack.c), each straight into a node of its
+ * own (AHEAD, see walk.h), then the walk from the tips over those nodes,
+ * in this thread; a commit the packs did not give (loose, deltified, in
+ * an alternate) is read through libgit2 as it is reached.  The walk
+ * reaches what fsi_walk_run() reaches, with the same parents and texts,
+ * and what else the packs hold is taken out at the end: only the
+ * numbering of the nodes and the order of the pools differ, which the
+ * file's contents do not depend on.  One copy of each commit is kept: its
+ * node (the parents' ids stay in the reading thread's worker until the
+ * walk, then go). */
 
 struct pf_thread {
 	struct fsi_walk *w;
@@ -708,8 +712,7 @@ struct pf_thread {
 	size_t nfound;
 	const struct fsi_pack_obj *objs; /* what this thread reads */
 	size_t nobjs;
-	VEC(struct pf_rec) recs;
-	VEC(struct fs_disk_ref) staged;
+	uint32_t slot; /* the node of objs[0]; the others follow it */
 	int rc;
 	struct fs_error err;
 	pthread_t thread;
@@ -728,21 +731,27 @@ static void *pf_scan_main(void *arg)
 	return NULL;
 }
 
-/* Parse the commit at DATA (LEN bytes), OID, into a record. */
-static int pf_parse(struct pf_thread *t, const unsigned char *oid, const char *data, size_t len)
+/* Parse the commit at DATA (LEN bytes) into node SLOT (its id is there
+ * already), read ahead. */
+static int pf_parse(struct pf_thread *t, uint32_t slot, const char *data, size_t len)
 {
 	struct fsi_worker *wk = t->wk;
-	struct pf_rec rec;
+	struct fsi_node *n = fsi_node_at(t->w, slot);
+	size_t first = wk->parents.n;
+	struct parsed p;
 	int rc;
 
-	memset(&rec, 0, sizeof(rec));
-	memcpy(rec.oid.id, oid, 20);
-	rec.parent_first = (uint32_t)wk->parents.n;
-	rc = parse_commit(wk, data, data + len, 0, &rec.p, &t->err);
+	rc = parse_commit(wk, data, data + len, slot, &p, &t->err);
 	if (rc < 0)
 		return rc;
-	if (VEC_PUSH(t->recs, rec))
-		return fs_error_set(&t->err, FS_ENOMEM, "out of memory");
+	n->shash = p.shash;
+	n->subject = p.subject;
+	n->ref_first = p.ref_first;
+	n->nrefs = p.nrefs;
+	n->parent_first = (uint32_t)first;
+	n->nparents = (uint8_t)p.nparents;
+	n->thread = (uint8_t)wk->id;
+	n->state = NODE_AHEAD;
 	return 0;
 }
 
@@ -767,13 +776,13 @@ static void *pf_read_main(void *arg)
 	memset(&r, 0, sizeof(r));
 	for (i = 0; i < t->nobjs && t->rc == 0; i++) {
 		const struct fsi_pack_obj *o = &t->objs[i];
-		unsigned char oid[20];
 		const char *data;
 		size_t len;
 		if (i && o->pack != o[-1].pack)
 			dropped = o->off;
-		if (fsi_pack_read(t->ps, &r, o, oid, &data, &len) == 0)
-			t->rc = pf_parse(t, oid, data, len);
+		/* one it cannot read stays PENDING: made GONE by pf_index() */
+		if (fsi_pack_read(t->ps, &r, o, &data, &len) == 0)
+			t->rc = pf_parse(t, t->slot + (uint32_t)i, data, len);
 		if ((i + 1) % PF_DROP_EVERY == 0) {
 			fsi_packs_drop(t->ps, o->pack, dropped, o->off);
 			dropped = o->off;
@@ -807,14 +816,48 @@ static int pf_run(struct pf_thread *t, int n, void *(*main_fn)(void *), struct f
 	return rc;
 }
 
+struct pf_ids {
+	struct fsi_walk *w;
+	uint32_t base;
+};
+
+static void pf_put_oid(void *ctx, size_t i, const unsigned char *oid)
+{
+	struct pf_ids *ids = ctx;
+
+	memcpy(fsi_node_at(ids->w, ids->base + (uint32_t)i)->oid.id, oid, 20);
+}
+
+/* The nodes of the NALL commits ALL: slots from w->nnodes on, zeroed
+ * (PENDING), their ids set; w->nnodes then counts them. */
+static int pf_make_nodes(struct fsi_walk *w, const struct fsi_packs *ps,
+			 const struct fsi_pack_obj *all, size_t nall)
+{
+	struct pf_ids ids = { w, w->nnodes };
+	size_t end = (size_t)w->nnodes + nall, c;
+
+	if (end >= (size_t)FSI_MAX_CHUNKS << FSI_CHUNK_BITS)
+		return -1;
+	for (c = 0; c < (end + FSI_CHUNK_SIZE - 1) >> FSI_CHUNK_BITS; c++)
+		if (!w->chunks[c] &&
+		    !(w->chunks[c] = calloc(FSI_CHUNK_SIZE, sizeof(struct fsi_node))))
+			return -1;
+	if (fsi_packs_oids(ps, all, nall, pf_put_oid, &ids) < 0)
+		return -1;
+	w->nnodes = (uint32_t)end;
+	return 0;
+}
+
 /* Sort the packs' entries by offset, scan them for commits (each thread
  * a run of them), give each thread an equal run of the commits found (in
- * pack order still), and read.  *ALL is the commits' list. */
+ * pack order still) and of the nodes, and read. */
 static int pf_read_all(struct pf_thread *t, int n, const struct fsi_packs *ps,
-		       struct fsi_pack_obj **all, struct fs_error *err)
+		       struct fs_error *err)
 {
-	struct fsi_pack_obj *sorted = NULL;
+	struct fsi_walk *w = t[0].w;
+	struct fsi_pack_obj *sorted = NULL, *all;
 	size_t nsorted = 0, nall = 0, i;
+	uint32_t base = w->nnodes;
 	int k, rc = 0;
 
 	if (fsi_packs_sorted(ps, &sorted, &nsorted) < 0)
@@ -829,106 +872,56 @@ static int pf_read_all(struct pf_thread *t, int n, const struct fsi_packs *ps,
 	free(sorted);
 	for (k = 0; k < n; k++)
 		nall += t[k].nfound;
-	*all = rc == 0 ? malloc((nall + 1) * sizeof(**all)) : NULL;
-	if (rc == 0 && !*all)
+	all = rc == 0 ? malloc((nall + 1) * sizeof(*all)) : NULL;
+	if (rc == 0 && !all)
 		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 	for (k = 0, i = 0; k < n; k++) {
-		if (*all && t[k].nfound)
-			memcpy(*all + i, t[k].found, t[k].nfound * sizeof(**all));
+		if (all && t[k].nfound)
+			memcpy(all + i, t[k].found, t[k].nfound * sizeof(*all));
 		i += t[k].nfound;
 		free(t[k].found);
 		t[k].found = NULL;
 	}
-	if (rc < 0)
-		return rc;
-	for (k = 0, i = 0; k < n; k++) {
+	if (rc == 0 && pf_make_nodes(w, ps, all, nall) < 0)
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+	for (k = 0, i = 0; rc == 0 && k < n; k++) {
 		size_t to = nall * (size_t)(k + 1) / (size_t)n;
-		t[k].objs = *all + i;
+		t[k].objs = all + i;
 		t[k].nobjs = to - i;
+		t[k].slot = base + (uint32_t)i;
 		i = to;
 	}
-	rc = pf_run(t, n, pf_read_main, err);
+	if (rc == 0)
+		rc = pf_run(t, n, pf_read_main, err);
+	free(all);
 	fsi_packs_drop_all(ps);
 	return rc;
 }
 
-/* The records of all threads by id: TABLE holds (thread << 28 | index) + 1. */
-struct pf_table {
-	uint32_t *v;
-	size_t size;
-};
-
-static int pf_table_build(struct pf_table *tb, struct pf_thread *t, int n)
+/* Put the nodes read ahead, slots FROM on, in the oid table; one that
+ * was not read, or is a second copy (the first is as good), is GONE. */
+static int pf_index(struct fsi_walk *w, uint32_t from)
 {
-	size_t total = 0, i, j;
-	int k;
+	uint32_t s;
 
-	for (k = 0; k < n; k++) {
-		if (t[k].recs.n >= (1u << 28))
+	while (((size_t)w->nnodes + 1) * 2 > w->table_size)
+		if (table_grow(w) < 0)
 			return -1;
-		total += t[k].recs.n;
-	}
-	tb->size = 1024;
-	while (tb->size < total * 2)
-		tb->size *= 2;
-	tb->v = calloc(tb->size, sizeof(*tb->v));
-	if (!tb->v)
-		return -1;
-	for (k = 0; k < n; k++)
-		for (i = 0; i < t[k].recs.n; i++) {
-			const git_oid *oid = &t[k].recs.v[i].oid;
-			j = oid_hash(oid) & (tb->size - 1);
-			while (tb->v[j]) {
-				uint32_t e = tb->v[j] - 1;
-				if (git_oid_equal(&t[e >> 28].recs.v[e & ((1u << 28) - 1)].oid, oid))
-					break; /* in two packs: the first is as good */
-				j = (j + 1) & (tb->size - 1);
-			}
-			if (!tb->v[j])
-				tb->v[j] = ((uint32_t)k << 28 | (uint32_t)i) + 1;
+	for (s = from; s < w->nnodes; s++) {
+		struct fsi_node *n = fsi_node_at(w, s);
+		size_t j;
+		if (n->state != NODE_AHEAD) {
+			n->state = NODE_GONE;
+			continue;
 		}
-	return 0;
-}
-
-/* The record of OID, its thread in *K; NULL when none was read ahead. */
-static const struct pf_rec *pf_find(const struct pf_table *tb, struct pf_thread *t,
-				    const git_oid *oid, int *k)
-{
-	size_t j = oid_hash(oid) & (tb->size - 1);
-
-	while (tb->v[j]) {
-		uint32_t e = tb->v[j] - 1;
-		const struct pf_rec *rec = &t[e >> 28].recs.v[e & ((1u << 28) - 1)];
-		if (git_oid_equal(&rec->oid, oid)) {
-			*k = (int)(e >> 28);
-			return rec;
-		}
-		j = (j + 1) & (tb->size - 1);
+		j = oid_hash(&n->oid) & (w->table_size - 1);
+		while (w->table[j] && !git_oid_equal(&fsi_node_at(w, w->table[j] - 1)->oid, &n->oid))
+			j = (j + 1) & (w->table_size - 1);
+		if (w->table[j])
+			n->state = NODE_GONE;
+		else
+			w->table[j] = s + 1;
 	}
-	return NULL;
-}
-
-/* Node SLOT is the record REC of thread T: its subject and refs move to
- * the pool the record is in. */
-static int pf_take(struct fsi_walk *w, struct pf_thread *t, const struct pf_rec *rec,
-		   uint32_t slot)
-{
-	struct fsi_worker *pw = t->wk;
-	struct fsi_node *n = fsi_node_at(w, slot);
-	size_t j;
-
-	n->subject = rec->p.subject;
-	n->shash = rec->p.shash;
-	n->thread = (uint8_t)pw->id;
-	n->ref_first = (uint32_t)pw->refs.n;
-	n->nrefs = rec->p.nrefs;
-	for (j = 0; j < rec->p.nrefs; j++) {
-		struct fs_disk_ref r = t->staged.v[rec->p.ref_first + j];
-		r.source = slot;
-		if (VEC_PUSH(pw->refs, r))
-			return -1;
-	}
-	record_node(w, slot, pw->parents.v + rec->parent_first, rec->p.nparents, 0, rec->p.when);
 	return 0;
 }
 
@@ -947,9 +940,11 @@ static int pf_open_fallback(struct fsi_walk *w, struct fs_error *err)
 	return 0;
 }
 
-/* The walk from the tips over the records, in this thread. */
-static int pf_walk(struct fsi_walk *w, struct pf_thread *t, const struct pf_table *tb,
-		   struct fs_error *err)
+/* The walk from the tips over the nodes, in this thread.  A node read
+ * ahead kept no commit time: its parents are queued at 0, in the order
+ * they are named (every commit is read already, so the order only
+ * matters to what libgit2 reads). */
+static int pf_walk(struct fsi_walk *w, struct fs_error *err)
 {
 	struct fsi_worker *wk = &w->workers[0];
 	int rc = 0;
@@ -958,14 +953,12 @@ static int pf_walk(struct fsi_walk *w, struct pf_thread *t, const struct pf_tabl
 	while (w->queue.n && !w->failed && rc == 0) {
 		uint32_t slot = queue_pop(w);
 		struct fsi_node *n = fsi_node_at(w, slot);
-		const struct pf_rec *rec;
-		int k, np;
+		int np;
 		int64_t when;
 
-		rec = pf_find(tb, t, &n->oid, &k);
-		if (rec) {
-			if (pf_take(w, &t[k], rec, slot) < 0)
-				rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+		if (n->state == NODE_QUEUED) {
+			const struct fsi_worker *pw = &w->workers[n->thread];
+			record_node(w, slot, pw->parents.v + n->parent_first, n->nparents, 0, 0);
 		} else if ((rc = pf_open_fallback(w, err)) == 0) {
 			wk->parents.n = 0;
 			rc = read_commit(wk, n, slot, &np, &when, err);
@@ -983,15 +976,121 @@ static int pf_walk(struct fsi_walk *w, struct pf_thread *t, const struct pf_tabl
 	return rc;
 }
 
+/* The refs of WK's pool whose commits stay (TO: old slot -> new slot,
+ * UINT32_MAX for one that goes), moved down, renumbered, and their
+ * nodes' ref_first with them.  A commit's refs are one run. */
+static void pf_compact_refs(struct fsi_walk *w, struct fsi_worker *wk, const uint32_t *to)
+{
+	size_t i, m = 0;
+
+	for (i = 0; i < wk->refs.n; i++) {
+		struct fs_disk_ref r = wk->refs.v[i];
+		struct fsi_node *n;
+		if (to[r.source] == UINT32_MAX)
+			continue;
+		n = fsi_node_at(w, r.source);
+		if (n->ref_first == i)
+			n->ref_first = (uint32_t)m;
+		r.source = to[r.source];
+		wk->refs.v[m++] = r;
+	}
+	wk->refs.n = m;
+}
+
+/* Take out the nodes that are neither READ nor MISSING (not reached,
+ * GONE): the others move down, the ids in w->parents and the refs'
+ * sources with them, and the oid table is made again. */
+static int pf_compact(struct fsi_walk *w)
+{
+	uint32_t *to = malloc(((size_t)w->nnodes + 1) * sizeof(*to)), s, m = 0;
+	size_t i, k, c;
+
+	if (!to)
+		return -1;
+	for (s = 0; s < w->nnodes; s++) {
+		uint8_t st = fsi_node_at(w, s)->state;
+		to[s] = st == NODE_READ || st == NODE_MISSING ? m++ : UINT32_MAX;
+	}
+	if (m < w->nnodes) {
+		for (k = 0; k < w->npools; k++)
+			pf_compact_refs(w, &w->workers[k], to);
+		for (i = 0; i < w->parents.n; i++) {
+			uint32_t g = w->parents.v[i];
+			if (g >= w->nold && to[g - w->nold] != UINT32_MAX)
+				w->parents.v[i] = (uint32_t)w->nold + to[g - w->nold];
+		}
+		for (s = 0; s < w->nnodes; s++)
+			if (to[s] != UINT32_MAX && to[s] != s)
+				*fsi_node_at(w, to[s]) = *fsi_node_at(w, s);
+		w->nnodes = m;
+		c = ((size_t)m + FSI_CHUNK_SIZE - 1) >> FSI_CHUNK_BITS;
+		for (; c < FSI_MAX_CHUNKS && w->chunks[c]; c++) {
+			free(w->chunks[c]);
+			w->chunks[c] = NULL;
+		}
+		memset(w->table, 0, w->table_size * sizeof(*w->table));
+		for (s = 0; s < m; s++) {
+			size_t j = oid_hash(&fsi_node_at(w, s)->oid) & (w->table_size - 1);
+			while (w->table[j])
+				j = (j + 1) & (w->table_size - 1);
+			w->table[j] = s + 1;
+		}
+	}
+	free(to);
+	return 0;
+}
+
+/* Take the tips (the nodes so far, all PENDING) out of the walk, their
+ * ids into *OUT (*N of them), to be named again once the nodes read
+ * ahead are there. */
+static int pf_take_tips(struct fsi_walk *w, git_oid **out, size_t *n)
+{
+	uint32_t s;
+
+	*n = w->nnodes;
+	*out = malloc(((size_t)w->nnodes + 1) * sizeof(**out));
+	if (!*out)
+		return -1;
+	for (s = 0; s < w->nnodes; s++) {
+		struct fsi_node *nd = fsi_node_at(w, s);
+		(*out)[s] = nd->oid;
+		memset(nd, 0, sizeof(*nd));
+	}
+	w->nnodes = 0;
+	w->queue.n = 0;
+	if (w->table)
+		memset(w->table, 0, w->table_size * sizeof(*w->table));
+	return 0;
+}
+
+/* After the read: the nodes read ahead indexed, the tips named again
+ * (queued), the walk, then only what it reached kept. */
+static int pf_finish(struct fsi_walk *w, const git_oid *tips, size_t ntips,
+		     struct fs_error *err)
+{
+	size_t i;
+	int rc;
+
+	if (pf_index(w, 0) < 0)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	for (i = 0; i < ntips; i++)
+		if (intern(w, &tips[i], INT64_MAX) < 0)
+			return fs_error_set(err, FS_ENOMEM, "out of memory");
+	rc = pf_walk(w, err);
+	if (rc == 0 && pf_compact(w) < 0)
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+	return rc;
+}
+
 int fsi_walk_run_packed(struct fsi_walk *w, const char *objects_dir, struct fs_error *err)
 {
 	struct fsi_packs *ps = NULL;
-	struct fsi_pack_obj *all = NULL;
 	struct pf_thread *t;
-	struct pf_table tb = { NULL, 0 };
+	git_oid *tips = NULL;
+	size_t ntips = 0;
 	int n = w->nworkers, k, rc;
 
-	if (w->npools < (size_t)(2 * n + 1))
+	if (w->npools < (size_t)(2 * n + 1) || w->nold || w->npreloaded)
 		return fsi_walk_run(w, err);
 	fsi_packs_open(&ps, objects_dir);
 	if (!ps)
@@ -999,7 +1098,8 @@ int fsi_walk_run_packed(struct fsi_walk *w, const char *objects_dir, struct fs_e
 	/* what libgit2 mapped reading the tips need not stay resident */
 	fs_git_drop_pack_pages();
 	t = calloc((size_t)n, sizeof(*t));
-	if (!t) {
+	if (!t || pf_take_tips(w, &tips, &ntips) < 0) {
+		free(t);
 		fsi_packs_free(ps);
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
 	}
@@ -1008,28 +1108,17 @@ int fsi_walk_run_packed(struct fsi_walk *w, const char *objects_dir, struct fs_e
 		t[k].ps = ps;
 		t[k].wk = &w->workers[n + 1 + k];
 	}
-	rc = pf_read_all(t, n, ps, &all, err);
-	free(all);
+	rc = pf_read_all(t, n, ps, err);
 	fsi_packs_free(ps);
-	for (k = 0; k < n && rc == 0; k++) {
-		/* the refs read so far are staged; the pool's refs will be
-		 * those of the commits the walk reaches */
-		memcpy(&t[k].staged, &t[k].wk->refs, sizeof(t[k].staged));
-		memset(&t[k].wk->refs, 0, sizeof(t[k].wk->refs));
-	}
-	if (rc == 0 && pf_table_build(&tb, t, n) < 0)
-		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
-	/* the node table at the size the walk will need: no regrowing */
-	while (rc == 0 && w->table_size < tb.size)
-		if (table_grow(w) < 0)
-			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
-	if (rc == 0)
-		rc = pf_walk(w, t, &tb, err);
-	free(tb.v);
-	for (k = 0; k < n; k++) {
-		free(t[k].recs.v);
-		free(t[k].staged.v);
-	}
 	free(t);
+	if (rc == 0)
+		rc = pf_finish(w, tips, ntips, err);
+	free(tips);
+	/* the parents' ids read ahead are numbers in w->parents now */
+	for (k = 0; k < n; k++) {
+		struct fsi_worker *pw = &w->workers[n + 1 + k];
+		free(pw->parents.v);
+		memset(&pw->parents, 0, sizeof(pw->parents));
+	}
 	return rc;
 }

@@ -27,12 +27,19 @@
 #define FSI_CHUNK_SIZE (1u << FSI_CHUNK_BITS)
 #define FSI_MAX_CHUNKS 65536
 
-enum { NODE_PENDING = 0, NODE_READ = 1, NODE_MISSING = 2 };
+/* A full build (fsi_walk_run_packed) makes every commit of the packs a
+ * node before the walk: AHEAD until the walk reaches it (its parents
+ * still ids, in its pool's worker's parents), then QUEUED, then READ.
+ * What the walk does not reach, and GONE slots (a commit the packs could
+ * not give, or a second copy of one), are taken out before it returns:
+ * afterwards, as after fsi_walk_run(), every node is READ or MISSING. */
+enum { NODE_PENDING = 0, NODE_READ = 1, NODE_MISSING = 2, NODE_AHEAD = 3, NODE_QUEUED = 4,
+       NODE_GONE = 5 };
 
 struct fsi_node {
 	git_oid oid;
 	uint64_t shash;        /* fsi_subject_hash() of the subject */
-	uint32_t parent_first; /* in walk.parents */
+	uint32_t parent_first; /* in walk.parents (AHEAD, QUEUED: see above) */
 	uint32_t subject;      /* in the reading thread's pool */
 	uint32_t ref_first;    /* in the reading thread's refs */
 	uint8_t nparents;
