@@ -110,6 +110,22 @@ static int table_grow(struct fsi_walk *w)
 	return 0;
 }
 
+/* Node SLOT, named as a parent (or a tip): one read ahead (see walk.h)
+ * is queued the first time, as is one the packs could not give, to be
+ * read through libgit2.  -1 out of memory. */
+static int reach(struct fsi_walk *w, uint32_t slot, int64_t when)
+{
+	struct fsi_node *n = fsi_node_at(w, slot);
+
+	if (n->state == NODE_AHEAD)
+		n->state = NODE_QUEUED;
+	else if (n->state == NODE_UNREAD)
+		n->state = NODE_PENDING;
+	else
+		return 0;
+	return queue_push(w, slot, when);
+}
+
 /* The global id of OID, adding it as a new pending node, to be read in
  * WHEN order, when it is neither in the old index nor seen before.  Called
  * with the lock held. */
@@ -138,12 +154,8 @@ static long add_node(struct fsi_walk *w, const git_oid *oid, int queue, int64_t 
 	while (w->table[j]) {
 		n = fsi_node_at(w, w->table[j] - 1);
 		if (git_oid_equal(&n->oid, oid)) {
-			/* a commit read ahead (see walk.h), reached now */
-			if (queue && n->state == NODE_AHEAD) {
-				n->state = NODE_QUEUED;
-				if (queue_push(w, w->table[j] - 1, when))
-					return -1;
-			}
+			if (queue && reach(w, w->table[j] - 1, when) < 0)
+				return -1;
 			return (long)(w->nold + w->table[j] - 1);
 		}
 		j = (j + 1) & (w->table_size - 1);
@@ -606,22 +618,16 @@ long fsi_walk_add_tip(struct fsi_walk *w, const git_oid *oid)
 	return intern(w, oid, INT64_MAX);
 }
 
+static long table_find(const struct fsi_walk *w, const git_oid *oid);
+
 long fsi_walk_lookup(const struct fsi_walk *w, const git_oid *oid)
 {
-	long old = w->nold ? old_lookup(w, oid) : -1;
-	size_t j;
+	long old = w->nold ? old_lookup(w, oid) : -1, s;
 
 	if (old >= 0)
 		return old;
-	if (!w->table_size)
-		return -1;
-	j = oid_hash(oid) & (w->table_size - 1);
-	while (w->table[j]) {
-		if (git_oid_equal(&fsi_node_at(w, w->table[j] - 1)->oid, oid))
-			return (long)(w->nold + w->table[j] - 1);
-		j = (j + 1) & (w->table_size - 1);
-	}
-	return -1;
+	s = table_find(w, oid);
+	return s < 0 ? -1 : (long)w->nold + s;
 }
 
 void fsi_walk_drop_table(struct fsi_walk *w)
@@ -692,15 +698,18 @@ void fsi_walk_free(struct fsi_walk *w)
 
 /* The full build's read: every commit of the pack files read ahead, in
  * parallel and in pack order (pack.c), each straight into a node of its
- * own (AHEAD, see walk.h), then the walk from the tips over those nodes,
- * in this thread; a commit the packs did not give (loose, deltified, in
- * an alternate) is read through libgit2 as it is reached.  The walk
- * reaches what fsi_walk_run() reaches, with the same parents and texts,
- * and what else the packs hold is taken out at the end: only the
- * numbering of the nodes and the order of the pools differ, which the
- * file's contents do not depend on.  One copy of each commit is kept: its
- * node (the parents' ids stay in the reading thread's worker until the
- * walk, then go). */
+ * own (AHEAD, see walk.h) whose slot is given out before the read, its
+ * parents looked up by the reading thread; then the walk from the tips
+ * over those nodes, in this thread: a commit the packs did not give
+ * (loose, deltified, in an alternate) is read through libgit2 as it is
+ * reached.  The walk reaches what fsi_walk_run() reaches, with the same
+ * parents and texts, and what else the packs hold is taken out at the
+ * end: only the numbering of the nodes and the order of the pools
+ * differ, which the file's contents do not depend on.  One copy of each
+ * commit is kept, its node, and its parents are numbers from the start. */
+
+/* A parent the packs do not have: its id is the thread's named[i]. */
+#define PF_NAMED 0x80000000u
 
 struct pf_thread {
 	struct fsi_walk *w;
@@ -713,6 +722,8 @@ struct pf_thread {
 	const struct fsi_pack_obj *objs; /* what this thread reads */
 	size_t nobjs;
 	uint32_t slot; /* the node of objs[0]; the others follow it */
+	VEC(uint32_t) parents; /* of its nodes: slots, or PF_NAMED | i */
+	VEC(git_oid) named;
 	int rc;
 	struct fs_error err;
 	pthread_t thread;
@@ -731,19 +742,47 @@ static void *pf_scan_main(void *arg)
 	return NULL;
 }
 
+/* The node of OID, or -1.  Only looks: the reading threads share it. */
+static long table_find(const struct fsi_walk *w, const git_oid *oid)
+{
+	size_t j;
+
+	if (!w->table_size)
+		return -1;
+	j = oid_hash(oid) & (w->table_size - 1);
+	while (w->table[j]) {
+		if (git_oid_equal(&fsi_node_at(w, w->table[j] - 1)->oid, oid))
+			return (long)w->table[j] - 1;
+		j = (j + 1) & (w->table_size - 1);
+	}
+	return -1;
+}
+
 /* Parse the commit at DATA (LEN bytes) into node SLOT (its id is there
- * already), read ahead. */
+ * already), read ahead; its parents into the thread's, as slots. */
 static int pf_parse(struct pf_thread *t, uint32_t slot, const char *data, size_t len)
 {
 	struct fsi_worker *wk = t->wk;
 	struct fsi_node *n = fsi_node_at(t->w, slot);
-	size_t first = wk->parents.n;
+	size_t first = t->parents.n;
 	struct parsed p;
-	int rc;
+	int rc, j;
 
+	wk->parents.n = 0;
 	rc = parse_commit(wk, data, data + len, slot, &p, &t->err);
 	if (rc < 0)
 		return rc;
+	for (j = 0; j < p.nparents; j++) {
+		long s = table_find(t->w, &wk->parents.v[j]);
+		uint32_t id = (uint32_t)s;
+		if (s < 0) {
+			id = PF_NAMED | (uint32_t)t->named.n;
+			if (t->named.n >= PF_NAMED || VEC_PUSH(t->named, wk->parents.v[j]))
+				return fs_error_set(&t->err, FS_ENOMEM, "out of memory");
+		}
+		if (VEC_PUSH(t->parents, id))
+			return fs_error_set(&t->err, FS_ENOMEM, "out of memory");
+	}
 	n->shash = p.shash;
 	n->subject = p.subject;
 	n->ref_first = p.ref_first;
@@ -776,13 +815,17 @@ static void *pf_read_main(void *arg)
 	memset(&r, 0, sizeof(r));
 	for (i = 0; i < t->nobjs && t->rc == 0; i++) {
 		const struct fsi_pack_obj *o = &t->objs[i];
+		struct fsi_node *n = fsi_node_at(t->w, t->slot + (uint32_t)i);
 		const char *data;
 		size_t len;
 		if (i && o->pack != o[-1].pack)
 			dropped = o->off;
-		/* one it cannot read stays PENDING: made GONE by pf_index() */
-		if (fsi_pack_read(t->ps, &r, o, &data, &len) == 0)
+		if (n->state == NODE_GONE)
+			;
+		else if (fsi_pack_read(t->ps, &r, o, &data, &len) == 0)
 			t->rc = pf_parse(t, t->slot + (uint32_t)i, data, len);
+		else
+			n->state = NODE_UNREAD;
 		if ((i + 1) % PF_DROP_EVERY == 0) {
 			fsi_packs_drop(t->ps, o->pack, dropped, o->off);
 			dropped = o->off;
@@ -828,13 +871,15 @@ static void pf_put_oid(void *ctx, size_t i, const unsigned char *oid)
 	memcpy(fsi_node_at(ids->w, ids->base + (uint32_t)i)->oid.id, oid, 20);
 }
 
-/* The nodes of the NALL commits ALL: slots from w->nnodes on, zeroed
- * (PENDING), their ids set; w->nnodes then counts them. */
+/* The nodes of the NALL commits ALL: slots from w->nnodes (0) on, their
+ * ids set, in the oid table; a second copy of a commit is GONE (the first
+ * is as good), the others PENDING until read. */
 static int pf_make_nodes(struct fsi_walk *w, const struct fsi_packs *ps,
 			 const struct fsi_pack_obj *all, size_t nall)
 {
 	struct pf_ids ids = { w, w->nnodes };
 	size_t end = (size_t)w->nnodes + nall, c;
+	uint32_t s;
 
 	if (end >= (size_t)FSI_MAX_CHUNKS << FSI_CHUNK_BITS)
 		return -1;
@@ -845,12 +890,25 @@ static int pf_make_nodes(struct fsi_walk *w, const struct fsi_packs *ps,
 	if (fsi_packs_oids(ps, all, nall, pf_put_oid, &ids) < 0)
 		return -1;
 	w->nnodes = (uint32_t)end;
+	while (((size_t)w->nnodes + 1) * 2 > w->table_size)
+		if (table_grow(w) < 0)
+			return -1;
+	for (s = ids.base; s < w->nnodes; s++) {
+		struct fsi_node *n = fsi_node_at(w, s);
+		size_t j = oid_hash(&n->oid) & (w->table_size - 1);
+		while (w->table[j] && !git_oid_equal(&fsi_node_at(w, w->table[j] - 1)->oid, &n->oid))
+			j = (j + 1) & (w->table_size - 1);
+		if (w->table[j])
+			n->state = NODE_GONE;
+		else
+			w->table[j] = s + 1;
+	}
 	return 0;
 }
 
 /* Sort the packs' entries by offset, scan them for commits (each thread
- * a run of them), give each thread an equal run of the commits found (in
- * pack order still) and of the nodes, and read. */
+ * a run of them), make their nodes, give each thread an equal run of the
+ * commits found (in pack order still) and of the nodes, and read. */
 static int pf_read_all(struct pf_thread *t, int n, const struct fsi_packs *ps,
 		       struct fs_error *err)
 {
@@ -898,29 +956,30 @@ static int pf_read_all(struct pf_thread *t, int n, const struct fsi_packs *ps,
 	return rc;
 }
 
-/* Put the nodes read ahead, slots FROM on, in the oid table; one that
- * was not read, or is a second copy (the first is as good), is GONE. */
-static int pf_index(struct fsi_walk *w, uint32_t from)
+/* The threads' parents made one list, w->parents (empty until now), the
+ * nodes' parent_first moved with them. */
+static int pf_join_parents(struct fsi_walk *w, struct pf_thread *t, int n)
 {
-	uint32_t s;
+	size_t total = 0;
+	int k;
 
-	while (((size_t)w->nnodes + 1) * 2 > w->table_size)
-		if (table_grow(w) < 0)
-			return -1;
-	for (s = from; s < w->nnodes; s++) {
-		struct fsi_node *n = fsi_node_at(w, s);
-		size_t j;
-		if (n->state != NODE_AHEAD) {
-			n->state = NODE_GONE;
-			continue;
+	for (k = 0; k < n; k++)
+		total += t[k].parents.n;
+	if (w->parents.n || total >= UINT32_MAX || VEC_RESERVE(w->parents, total + 1))
+		return -1;
+	for (k = 0; k < n; k++) {
+		uint32_t off = (uint32_t)w->parents.n, s;
+		if (t[k].parents.n)
+			memcpy(w->parents.v + off, t[k].parents.v,
+			       t[k].parents.n * sizeof(*t[k].parents.v));
+		w->parents.n += t[k].parents.n;
+		free(t[k].parents.v);
+		memset(&t[k].parents, 0, sizeof(t[k].parents));
+		for (s = t[k].slot; off && s < t[k].slot + t[k].nobjs; s++) {
+			struct fsi_node *nd = fsi_node_at(w, s);
+			if (nd->state == NODE_AHEAD)
+				nd->parent_first += off;
 		}
-		j = oid_hash(&n->oid) & (w->table_size - 1);
-		while (w->table[j] && !git_oid_equal(&fsi_node_at(w, w->table[j] - 1)->oid, &n->oid))
-			j = (j + 1) & (w->table_size - 1);
-		if (w->table[j])
-			n->state = NODE_GONE;
-		else
-			w->table[j] = s + 1;
 	}
 	return 0;
 }
@@ -940,11 +999,33 @@ static int pf_open_fallback(struct fsi_walk *w, struct fs_error *err)
 	return 0;
 }
 
-/* The walk from the tips over the nodes, in this thread.  A node read
- * ahead kept no commit time: its parents are queued at 0, in the order
- * they are named (every commit is read already, so the order only
- * matters to what libgit2 reads). */
-static int pf_walk(struct fsi_walk *w, struct fs_error *err)
+/* Node SLOT, read ahead, reached: READ, its parents queued (one the packs
+ * did not have named, a new node).  A node read ahead kept no commit
+ * time: its parents are queued at 0, in the order they are named (all
+ * are read already; the order only matters to what libgit2 reads). */
+static int pf_reach_parents(struct fsi_walk *w, const struct pf_thread *t, uint32_t slot)
+{
+	struct fsi_node *n = fsi_node_at(w, slot);
+	const struct pf_thread *tk = &t[n->thread - (w->nworkers + 1)];
+	uint32_t *par = w->parents.v + n->parent_first;
+	int j;
+
+	n->state = NODE_READ;
+	for (j = 0; j < n->nparents; j++) {
+		if (par[j] & PF_NAMED) {
+			long g = intern(w, &tk->named.v[par[j] & ~PF_NAMED], 0);
+			if (g < 0)
+				return -1;
+			par[j] = (uint32_t)g;
+		} else if (reach(w, par[j], 0) < 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The walk from the tips over the nodes, in this thread. */
+static int pf_walk(struct fsi_walk *w, const struct pf_thread *t, struct fs_error *err)
 {
 	struct fsi_worker *wk = &w->workers[0];
 	int rc = 0;
@@ -957,8 +1038,8 @@ static int pf_walk(struct fsi_walk *w, struct fs_error *err)
 		int64_t when;
 
 		if (n->state == NODE_QUEUED) {
-			const struct fsi_worker *pw = &w->workers[n->thread];
-			record_node(w, slot, pw->parents.v + n->parent_first, n->nparents, 0, 0);
+			if (pf_reach_parents(w, t, slot) < 0)
+				rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 		} else if ((rc = pf_open_fallback(w, err)) == 0) {
 			wk->parents.n = 0;
 			rc = read_commit(wk, n, slot, &np, &when, err);
@@ -998,12 +1079,13 @@ static void pf_compact_refs(struct fsi_walk *w, struct fsi_worker *wk, const uin
 }
 
 /* Take out the nodes that are neither READ nor MISSING (not reached,
- * GONE): the others move down, the ids in w->parents and the refs'
- * sources with them, and the oid table is made again. */
+ * GONE): the others move down, their parents and the refs' sources
+ * renumbered, and the oid table is made again.  (No cache: a global id
+ * is a slot.) */
 static int pf_compact(struct fsi_walk *w)
 {
 	uint32_t *to = malloc(((size_t)w->nnodes + 1) * sizeof(*to)), s, m = 0;
-	size_t i, k, c;
+	size_t k, c, j;
 
 	if (!to)
 		return -1;
@@ -1014,14 +1096,17 @@ static int pf_compact(struct fsi_walk *w)
 	if (m < w->nnodes) {
 		for (k = 0; k < w->npools; k++)
 			pf_compact_refs(w, &w->workers[k], to);
-		for (i = 0; i < w->parents.n; i++) {
-			uint32_t g = w->parents.v[i];
-			if (g >= w->nold && to[g - w->nold] != UINT32_MAX)
-				w->parents.v[i] = (uint32_t)w->nold + to[g - w->nold];
+		for (s = 0; s < w->nnodes; s++) {
+			struct fsi_node *nd = fsi_node_at(w, s);
+			if (to[s] == UINT32_MAX)
+				continue;
+			for (j = 0; j < nd->nparents; j++) {
+				uint32_t *g = &w->parents.v[nd->parent_first + j];
+				*g = to[*g];
+			}
+			if (to[s] != s)
+				*fsi_node_at(w, to[s]) = *nd;
 		}
-		for (s = 0; s < w->nnodes; s++)
-			if (to[s] != UINT32_MAX && to[s] != s)
-				*fsi_node_at(w, to[s]) = *fsi_node_at(w, s);
 		w->nnodes = m;
 		c = ((size_t)m + FSI_CHUNK_SIZE - 1) >> FSI_CHUNK_BITS;
 		for (; c < FSI_MAX_CHUNKS && w->chunks[c]; c++) {
@@ -1030,7 +1115,7 @@ static int pf_compact(struct fsi_walk *w)
 		}
 		memset(w->table, 0, w->table_size * sizeof(*w->table));
 		for (s = 0; s < m; s++) {
-			size_t j = oid_hash(&fsi_node_at(w, s)->oid) & (w->table_size - 1);
+			j = oid_hash(&fsi_node_at(w, s)->oid) & (w->table_size - 1);
 			while (w->table[j])
 				j = (j + 1) & (w->table_size - 1);
 			w->table[j] = s + 1;
@@ -1063,20 +1148,20 @@ static int pf_take_tips(struct fsi_walk *w, git_oid **out, size_t *n)
 	return 0;
 }
 
-/* After the read: the nodes read ahead indexed, the tips named again
- * (queued), the walk, then only what it reached kept. */
-static int pf_finish(struct fsi_walk *w, const git_oid *tips, size_t ntips,
-		     struct fs_error *err)
+/* After the read: the parents joined, the tips named again (queued), the
+ * walk, then only what it reached kept. */
+static int pf_finish(struct fsi_walk *w, struct pf_thread *t, const git_oid *tips,
+		     size_t ntips, struct fs_error *err)
 {
 	size_t i;
 	int rc;
 
-	if (pf_index(w, 0) < 0)
+	if (pf_join_parents(w, t, w->nworkers) < 0)
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
 	for (i = 0; i < ntips; i++)
 		if (intern(w, &tips[i], INT64_MAX) < 0)
 			return fs_error_set(err, FS_ENOMEM, "out of memory");
-	rc = pf_walk(w, err);
+	rc = pf_walk(w, t, err);
 	if (rc == 0 && pf_compact(w) < 0)
 		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 	return rc;
@@ -1090,6 +1175,7 @@ int fsi_walk_run_packed(struct fsi_walk *w, const char *objects_dir, struct fs_e
 	size_t ntips = 0;
 	int n = w->nworkers, k, rc;
 
+	/* (global ids are slots: no cache, no old delta) */
 	if (w->npools < (size_t)(2 * n + 1) || w->nold || w->npreloaded)
 		return fsi_walk_run(w, err);
 	fsi_packs_open(&ps, objects_dir);
@@ -1110,15 +1196,13 @@ int fsi_walk_run_packed(struct fsi_walk *w, const char *objects_dir, struct fs_e
 	}
 	rc = pf_read_all(t, n, ps, err);
 	fsi_packs_free(ps);
-	free(t);
 	if (rc == 0)
-		rc = pf_finish(w, tips, ntips, err);
+		rc = pf_finish(w, t, tips, ntips, err);
 	free(tips);
-	/* the parents' ids read ahead are numbers in w->parents now */
 	for (k = 0; k < n; k++) {
-		struct fsi_worker *pw = &w->workers[n + 1 + k];
-		free(pw->parents.v);
-		memset(&pw->parents, 0, sizeof(pw->parents));
+		free(t[k].parents.v);
+		free(t[k].named.v);
 	}
+	free(t);
 	return rc;
 }

@@ -28,13 +28,14 @@
 #define FSI_MAX_CHUNKS 65536
 
 /* A full build (fsi_walk_run_packed) makes every commit of the packs a
- * node before the walk: AHEAD until the walk reaches it (its parents
- * still ids, in its pool's worker's parents), then QUEUED, then READ.
- * What the walk does not reach, and GONE slots (a commit the packs could
- * not give, or a second copy of one), are taken out before it returns:
- * afterwards, as after fsi_walk_run(), every node is READ or MISSING. */
+ * node before the walk: AHEAD until the walk reaches it (its parents, in
+ * walk.parents already, are slots or ids still to be named), then QUEUED,
+ * then READ; UNREAD when the packs could not give it (reached, it is
+ * PENDING: read through libgit2).  What the walk does not reach, and
+ * GONE slots (second copies), are taken out before it returns: afterwards,
+ * as after fsi_walk_run(), every node is READ or MISSING. */
 enum { NODE_PENDING = 0, NODE_READ = 1, NODE_MISSING = 2, NODE_AHEAD = 3, NODE_QUEUED = 4,
-       NODE_GONE = 5 };
+       NODE_UNREAD = 5, NODE_GONE = 6 };
 
 struct fsi_node {
 	git_oid oid;
