@@ -3,7 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include <git2.h>
 
@@ -730,8 +734,44 @@ struct pf_thread {
 };
 
 #define PF_PROGRESS 8192
-/* Commits read between two drops of the pages read. */
-#define PF_DROP_EVERY 8192
+/* Commits read between two drops of the pages read (of the pack, and of
+ * the thread's part of the list of commits). */
+#define PF_DROP_EVERY 2048
+
+/* The list of the commits to read: in a mapping of its own, so that each
+ * thread can hand back the pages of its part it has passed. */
+static struct fsi_pack_obj *pf_list_new(size_t n, size_t *len)
+{
+	void *m;
+
+	*len = (n + 1) * sizeof(struct fsi_pack_obj);
+	m = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return m == MAP_FAILED ? NULL : m;
+}
+
+/* Hand back the whole pages of [FROM, TO) of a pf_list_new() list. */
+static void pf_list_drop(const struct fsi_pack_obj *from, const struct fsi_pack_obj *to)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uintptr_t a, e;
+
+	if (pg <= 0)
+		return;
+	a = ((uintptr_t)from + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
+	e = (uintptr_t)to & ~((uintptr_t)pg - 1);
+	if (e > a)
+		madvise((void *)a, e - a, MADV_DONTNEED);
+}
+
+/* Give the free memory of every malloc arena back to the system: the
+ * reading threads' arenas, and what the read-ahead's big temporaries
+ * leave below the top of the heap, would otherwise stay resident. */
+static void pf_trim(void)
+{
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
+}
 
 static void *pf_scan_main(void *arg)
 {
@@ -829,6 +869,7 @@ static void *pf_read_main(void *arg)
 		if ((i + 1) % PF_DROP_EVERY == 0) {
 			fsi_packs_drop(t->ps, o->pack, dropped, o->off);
 			dropped = o->off;
+			pf_list_drop(t->objs, o);
 		}
 		if ((i + 1) % PF_PROGRESS == 0)
 			pf_progress(t, PF_PROGRESS);
@@ -914,7 +955,7 @@ static int pf_read_all(struct pf_thread *t, int n, const struct fsi_packs *ps,
 {
 	struct fsi_walk *w = t[0].w;
 	struct fsi_pack_obj *sorted = NULL, *all;
-	size_t nsorted = 0, nall = 0, i;
+	size_t nsorted = 0, nall = 0, i, all_len = 0;
 	uint32_t base = w->nnodes;
 	int k, rc = 0;
 
@@ -930,7 +971,7 @@ static int pf_read_all(struct pf_thread *t, int n, const struct fsi_packs *ps,
 	free(sorted);
 	for (k = 0; k < n; k++)
 		nall += t[k].nfound;
-	all = rc == 0 ? malloc((nall + 1) * sizeof(*all)) : NULL;
+	all = rc == 0 ? pf_list_new(nall, &all_len) : NULL;
 	if (rc == 0 && !all)
 		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 	for (k = 0, i = 0; k < n; k++) {
@@ -942,6 +983,7 @@ static int pf_read_all(struct pf_thread *t, int n, const struct fsi_packs *ps,
 	}
 	if (rc == 0 && pf_make_nodes(w, ps, all, nall) < 0)
 		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+	pf_trim();
 	for (k = 0, i = 0; rc == 0 && k < n; k++) {
 		size_t to = nall * (size_t)(k + 1) / (size_t)n;
 		t[k].objs = all + i;
@@ -951,7 +993,8 @@ static int pf_read_all(struct pf_thread *t, int n, const struct fsi_packs *ps,
 	}
 	if (rc == 0)
 		rc = pf_run(t, n, pf_read_main, err);
-	free(all);
+	if (all)
+		munmap(all, all_len);
 	fsi_packs_drop_all(ps);
 	return rc;
 }
@@ -1204,5 +1247,6 @@ int fsi_walk_run_packed(struct fsi_walk *w, const char *objects_dir, struct fs_e
 		free(t[k].named.v);
 	}
 	free(t);
+	pf_trim();
 	return rc;
 }
