@@ -336,7 +336,7 @@ static int merge_new_hashes(struct fs_disk_hash *v, size_t n, size_t nold)
 
 	if (!ntail)
 		return 0;
-	qsort(v + nold, ntail, sizeof(*v), hash_cmp);
+	fsi_sort_key64(v + nold, ntail, sizeof(*v), hash_cmp);
 	if (!nold)
 		return 0;
 	tail = malloc(ntail * sizeof(*tail));
