@@ -698,10 +698,11 @@ static int build_strings(struct fsi_build *b, struct fs_error *err)
 
 /* Refs: old refs as they were (sources renumbered), then each pool's
  * refs in pool order.  Refs of commits that turned out missing were never
- * made; every source is a final commit. */
+ * made; every source is a final commit.  The pools' refs are freed as
+ * they are copied: what follows reads B->refs. */
 static int build_refs(struct fsi_build *b, struct fs_error *err)
 {
-	const struct fsi_walk *w = b->w;
+	struct fsi_walk *w = b->w;
 	size_t i, k;
 
 	b->refs = malloc((b->nrefs + 1) * sizeof(*b->refs));
@@ -712,7 +713,7 @@ static int build_refs(struct fsi_build *b, struct fs_error *err)
 		b->refs[i].source = b->final_of_old[b->refs[i].source];
 	}
 	for (k = 0; k < w->npools; k++) {
-		const struct fsi_worker *wk = &w->workers[k];
+		struct fsi_worker *wk = &w->workers[k];
 		for (i = 0; i < wk->refs.n; i++) {
 			struct fs_disk_ref *r = &b->refs[b->ref_base[k] + i];
 			*r = wk->refs.v[i];
@@ -720,6 +721,8 @@ static int build_refs(struct fsi_build *b, struct fs_error *err)
 			if (r->subject)
 				r->subject += (uint32_t)b->str_base[k];
 		}
+		free(wk->refs.v);
+		memset(&wk->refs, 0, sizeof(wk->refs));
 	}
 	return 0;
 }
@@ -762,13 +765,15 @@ static int build_refsubj(struct fsi_build *b, struct fs_error *err)
 			return OOM(err);
 	first_new = b->refsubj.n;
 	for (k = 0; k < w->npools; k++) {
-		const struct fsi_worker *wk = &w->workers[k];
-		for (i = 0; i < wk->refs.n; i++) {
+		const char *pool = w->workers[k].pool.p;
+		size_t end = k + 1 < w->npools ? b->ref_base[k + 1] : b->nrefs;
+		for (i = b->ref_base[k]; i < end; i++) {
+			const struct fs_disk_ref *r = &b->refs[i];
 			struct fs_disk_hash hh = { 0, 0, 0 };
-			if (!wk->refs.v[i].subject || wk->refs.v[i].kind != FS_REF_FIXES)
+			if (!r->subject || r->kind != FS_REF_FIXES)
 				continue;
-			hh.hash = fsi_subject_hash(wk->pool.p + wk->refs.v[i].subject);
-			hh.value = (uint32_t)(b->ref_base[k] + i);
+			hh.hash = fsi_subject_hash(pool + (r->subject - b->str_base[k]));
+			hh.value = (uint32_t)i;
 			if (hh.hash && VEC_PUSH(b->refsubj, hh))
 				return OOM(err);
 		}
