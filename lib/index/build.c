@@ -698,8 +698,8 @@ static int build_strings(struct fsi_build *b, struct fs_error *err)
 
 /* Refs: old refs as they were (sources renumbered), then each pool's
  * refs in pool order.  Refs of commits that turned out missing were never
- * made; every source is a final commit.  The pools' refs are freed as
- * they are copied: what follows reads B->refs. */
+ * made; every source is a final commit.  The pools' refs are freed
+ * then: what follows reads B->refs. */
 static int build_refs(struct fsi_build *b, struct fs_error *err)
 {
 	struct fsi_walk *w = b->w;
@@ -713,7 +713,7 @@ static int build_refs(struct fsi_build *b, struct fs_error *err)
 		b->refs[i].source = b->final_of_old[b->refs[i].source];
 	}
 	for (k = 0; k < w->npools; k++) {
-		struct fsi_worker *wk = &w->workers[k];
+		const struct fsi_worker *wk = &w->workers[k];
 		for (i = 0; i < wk->refs.n; i++) {
 			struct fs_disk_ref *r = &b->refs[b->ref_base[k] + i];
 			*r = wk->refs.v[i];
@@ -721,9 +721,8 @@ static int build_refs(struct fsi_build *b, struct fs_error *err)
 			if (r->subject)
 				r->subject += (uint32_t)b->str_base[k];
 		}
-		free(wk->refs.v);
-		memset(&wk->refs, 0, sizeof(wk->refs));
 	}
+	fsi_walk_drop_refs(w);
 	return 0;
 }
 

@@ -641,6 +641,20 @@ void fsi_walk_drop_table(struct fsi_walk *w)
 	w->table_size = 0;
 }
 
+static void pf_trim(void);
+
+void fsi_walk_drop_refs(struct fsi_walk *w)
+{
+	size_t k;
+
+	for (k = 0; w->workers && k < w->npools; k++) {
+		free(w->workers[k].refs.v);
+		memset(&w->workers[k].refs, 0, sizeof(w->workers[k].refs));
+	}
+	/* they were grown by the reading threads, in their arenas */
+	pf_trim();
+}
+
 int fsi_walk_new(struct fsi_walk **out, const struct fs_index_opts *opts,
 		 const struct fs_disk_commit *old_commits, size_t nold, int nworkers,
 		 size_t expect_total, struct fs_error *err)

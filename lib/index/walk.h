@@ -138,4 +138,8 @@ long fsi_walk_lookup(const struct fsi_walk *w, const git_oid *oid);
 /* Free the oid table: what follows goes by slot. */
 void fsi_walk_drop_table(struct fsi_walk *w);
 
+/* Free the refs of every pool (once copied where they are wanted), and
+ * give back the memory they held to the system. */
+void fsi_walk_drop_refs(struct fsi_walk *w);
+
 #endif
