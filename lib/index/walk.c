@@ -622,16 +622,22 @@ long fsi_walk_add_tip(struct fsi_walk *w, const git_oid *oid)
 	return intern(w, oid, INT64_MAX);
 }
 
-static long table_find(const struct fsi_walk *w, const git_oid *oid);
-
 long fsi_walk_lookup(const struct fsi_walk *w, const git_oid *oid)
 {
-	long old = w->nold ? old_lookup(w, oid) : -1, s;
+	long old = w->nold ? old_lookup(w, oid) : -1;
+	size_t j;
 
 	if (old >= 0)
 		return old;
-	s = table_find(w, oid);
-	return s < 0 ? -1 : (long)w->nold + s;
+	if (!w->table_size)
+		return -1;
+	j = oid_hash(oid) & (w->table_size - 1);
+	while (w->table[j]) {
+		if (git_oid_equal(&fsi_node_at(w, w->table[j] - 1)->oid, oid))
+			return (long)(w->nold + w->table[j] - 1);
+		j = (j + 1) & (w->table_size - 1);
+	}
+	return -1;
 }
 
 void fsi_walk_drop_table(struct fsi_walk *w)
