@@ -28,8 +28,9 @@
 #define FSI_MAX_CHUNKS 65536
 
 /* A full build (fsi_walk_run_packed) makes every commit of the packs a
- * node before the walk: AHEAD until the walk reaches it (its parents, in
- * walk.parents already, are slots or ids still to be named), then QUEUED,
+ * node before the walk: AHEAD until the walk reaches it (its parents,
+ * in walk.parents once the read is over, are slots, or ids the packs do
+ * not have, to be named when it is reached), then QUEUED,
  * then READ; UNREAD when the packs could not give it (reached, it is
  * PENDING: read through libgit2).  What the walk does not reach, and
  * GONE slots (second copies), are taken out before it returns: afterwards,
