@@ -334,7 +334,7 @@ static int merge_new_hashes(struct fs_disk_hash *v, size_t n, size_t nold)
 
 	if (!ntail)
 		return 0;
-	qsort(v + nold, ntail, sizeof(*v), hash_cmp);
+	fsi_sort_key64(v + nold, ntail, sizeof(*v), hash_cmp);
 	if (!nold)
 		return 0;
 	tail = malloc(ntail * sizeof(*tail));
@@ -776,10 +776,11 @@ static int build_strings(struct fsi_build *b, struct fs_error *err)
 
 /* Refs: old refs as they were (sources renumbered), then each pool's
  * refs in pool order.  Refs of commits that turned out missing were never
- * made; every source is a final commit. */
+ * made; every source is a final commit.  The pools' refs are freed
+ * then: what follows reads B->refs. */
 static int build_refs(struct fsi_build *b, struct fs_error *err)
 {
-	const struct fsi_walk *w = b->w;
+	struct fsi_walk *w = b->w;
 	size_t i, k;
 
 	b->refs = malloc((b->nrefs + 1) * sizeof(*b->refs));
@@ -799,6 +800,7 @@ static int build_refs(struct fsi_build *b, struct fs_error *err)
 				r->subject += (uint32_t)b->str_base[k];
 		}
 	}
+	fsi_walk_drop_refs(w);
 	return 0;
 }
 
@@ -840,13 +842,15 @@ static int build_refsubj(struct fsi_build *b, struct fs_error *err)
 			return OOM(err);
 	first_new = b->refsubj.n;
 	for (k = 0; k < w->npools; k++) {
-		const struct fsi_worker *wk = &w->workers[k];
-		for (i = 0; i < wk->refs.n; i++) {
+		const char *pool = w->workers[k].pool.p;
+		size_t end = k + 1 < w->npools ? b->ref_base[k + 1] : b->nrefs;
+		for (i = b->ref_base[k]; i < end; i++) {
+			const struct fs_disk_ref *r = &b->refs[i];
 			struct fs_disk_hash hh = { 0, 0, 0 };
-			if (!wk->refs.v[i].subject || wk->refs.v[i].kind != FS_REF_FIXES)
+			if (!r->subject || r->kind != FS_REF_FIXES)
 				continue;
-			hh.hash = fsi_subject_hash(wk->pool.p + wk->refs.v[i].subject);
-			hh.value = (uint32_t)(b->ref_base[k] + i);
+			hh.hash = fsi_subject_hash(pool + (r->subject - b->str_base[k]));
+			hh.value = (uint32_t)i;
 			if (hh.hash && VEC_PUSH(b->refsubj, hh))
 				return OOM(err);
 		}

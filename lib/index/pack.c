@@ -182,6 +182,23 @@ static uint64_t entry_offset(const struct fsi_pack *p, uint32_t pos)
 	return (uint64_t)be32(q) << 32 | be32(q + 4);
 }
 
+/* Let the kernel take back the whole pages of P's index between FROM and
+ * TO (byte offsets). */
+static void drop_idx(const struct fsi_pack *p, size_t from, size_t to)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uintptr_t a, e;
+
+	if (pg <= 0)
+		return;
+	if (to > p->idx_len)
+		to = p->idx_len;
+	a = ((uintptr_t)(p->idx + from) + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
+	e = (uintptr_t)(p->idx + to) & ~((uintptr_t)pg - 1);
+	if (e > a)
+		madvise((void *)a, e - a, MADV_DONTNEED);
+}
+
 static int obj_cmp(const void *a, const void *b)
 {
 	const struct fsi_pack_obj *x = a, *y = b;
@@ -247,6 +264,7 @@ int fsi_packs_sorted(const struct fsi_packs *ps, struct fsi_pack_obj **out, size
 			v[at + i].pos = (uint32_t)i;
 			v[at + i].pack = (uint32_t)k;
 		}
+		drop_idx(p, (size_t)(p->off32 - p->idx), p->idx_len);
 		sort_by_offset(v + at, tmp, p->n);
 		at += p->n;
 	}
@@ -290,6 +308,38 @@ int fsi_packs_scan(const struct fsi_packs *ps, const struct fsi_pack_obj *all, s
 	}
 	*out = v;
 	*n = nv;
+	return 0;
+}
+
+int fsi_packs_oids(const struct fsi_packs *ps, const struct fsi_pack_obj *objs, size_t n,
+		   void (*put)(void *ctx, size_t i, const unsigned char *oid), void *ctx)
+{
+	/* entry (concatenated numbering) -> its place in OBJS + 1, 0 = none */
+	uint32_t *at = calloc(ps->total + 1, sizeof(*at));
+	size_t i, k;
+
+	if (!at || n >= UINT32_MAX) {
+		free(at);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		at[ps->p[objs[i].pack].first + objs[i].pos] = (uint32_t)(i + 1);
+	for (k = 0; k < ps->n; k++) {
+		const struct fsi_pack *p = &ps->p[k];
+		const uint32_t *a = at + p->first;
+		size_t dropped = (size_t)(p->oids - p->idx);
+		for (i = 0; i < p->n; i++) {
+			if (a[i])
+				put(ctx, a[i] - 1, p->oids + i * 20);
+			if ((i & (SCAN_DROP_EVERY - 1)) == SCAN_DROP_EVERY - 1) {
+				size_t to = (size_t)(p->oids - p->idx) + i * 20;
+				drop_idx(p, dropped, to);
+				dropped = to;
+			}
+		}
+		drop_idx(p, dropped, (size_t)(p->off32 - p->idx));
+	}
+	free(at);
 	return 0;
 }
 
@@ -347,8 +397,7 @@ static void free_dec(void *dec)
 #endif
 
 int fsi_pack_read(const struct fsi_packs *ps, struct fsi_pack_reader *r,
-		  const struct fsi_pack_obj *o, unsigned char oid[20],
-		  const char **data, size_t *len)
+		  const struct fsi_pack_obj *o, const char **data, size_t *len)
 {
 	const struct fsi_pack *p = &ps->p[o->pack];
 	const unsigned char *h = p->data + o->off, *end = p->data + p->data_len - 20;
@@ -380,7 +429,6 @@ int fsi_pack_read(const struct fsi_packs *ps, struct fsi_pack_reader *r,
 	}
 	if (inflate_to(r, h, (size_t)(end - h), (size_t)size) < 0)
 		return 1;
-	memcpy(oid, p->oids + (size_t)o->pos * 20, 20);
 	*data = (const char *)r->buf;
 	*len = (size_t)size;
 	return 0;

@@ -51,12 +51,19 @@ int fsi_packs_sorted(const struct fsi_packs *ps, struct fsi_pack_obj **out, size
 int fsi_packs_scan(const struct fsi_packs *ps, const struct fsi_pack_obj *all, size_t nall,
 		   struct fsi_pack_obj **out, size_t *n);
 
-/* Inflate commit O: its id into OID (20 bytes), its body into *DATA and
- * *LEN (in R's buffer, valid until the next read).  0, or 1 when it cannot
- * be read here (corrupt, not a commit): libgit2 will read it. */
+/* The ids of the N entries OBJS (fewer than 2^32), each given to
+ * PUT(CTX, I, OID) for OBJS[I], in the order of the indexes rather than
+ * of OBJS: the id tables are read once, front to back, and their pages
+ * handed back as they are passed (reading them in pack order would touch
+ * every page of them, and keep it).  -1 out of memory. */
+int fsi_packs_oids(const struct fsi_packs *ps, const struct fsi_pack_obj *objs, size_t n,
+		   void (*put)(void *ctx, size_t i, const unsigned char *oid), void *ctx);
+
+/* Inflate commit O: its body into *DATA and *LEN (in R's buffer, valid
+ * until the next read).  0, or 1 when it cannot be read here (corrupt, not
+ * a commit): libgit2 will read it. */
 int fsi_pack_read(const struct fsi_packs *ps, struct fsi_pack_reader *r,
-		  const struct fsi_pack_obj *o, unsigned char oid[20],
-		  const char **data, size_t *len);
+		  const struct fsi_pack_obj *o, const char **data, size_t *len);
 void fsi_pack_reader_free(struct fsi_pack_reader *r);
 
 /* Let the kernel take back the mapped pages of pack PACK between offsets

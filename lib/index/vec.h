@@ -4,6 +4,7 @@
 #ifndef FIXSCAN_INDEX_VEC_H
 #define FIXSCAN_INDEX_VEC_H
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,53 @@ static inline long fsi_pool_add(struct fsi_pool *pl, const char *s, size_t len)
 	pl->p[pl->n + len] = '\0';
 	pl->n += len + 1;
 	return off;
+}
+
+/* Sort the N elements of V (ELEM bytes each, at most 64), which begin
+ * with a uint64_t key that CMP orders first (as unsigned), with little
+ * scratch memory: one pass in place puts them in 256 buckets by the top
+ * byte of the key, then qsort() sorts each bucket.  glibc's qsort() would
+ * take a copy of the whole array as its scratch; this takes one bucket's. */
+static inline void fsi_sort_key64(void *v, size_t n, size_t elem,
+				  int (*cmp)(const void *, const void *))
+{
+	unsigned char *b = v, cur[64], next_el[64];
+	size_t count[256] = { 0 }, start[256], next[256], i, d;
+	uint64_t k;
+
+	if (elem > 64 || elem < sizeof(k)) {
+		qsort(v, n, elem, cmp);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		memcpy(&k, b + i * elem, sizeof(k));
+		count[k >> 56]++;
+	}
+	for (d = 0, i = 0; d < 256; d++) {
+		start[d] = next[d] = i;
+		i += count[d];
+	}
+	for (d = 0; d < 256; d++) {
+		size_t end = start[d] + count[d], dd;
+		while (next[d] < end) {
+			/* follow the cycle from the first unplaced element of
+			 * bucket D until an element of D comes back to it */
+			memcpy(cur, b + next[d] * elem, elem);
+			memcpy(&k, cur, sizeof(k));
+			for (dd = k >> 56; dd != d; dd = k >> 56) {
+				size_t at = next[dd]++;
+				memcpy(next_el, b + at * elem, elem);
+				memcpy(b + at * elem, cur, elem);
+				memcpy(cur, next_el, elem);
+				memcpy(&k, cur, sizeof(k));
+			}
+			memcpy(b + next[d] * elem, cur, elem);
+			next[d]++;
+		}
+	}
+	for (d = 0; d < 256; d++)
+		if (count[d] > 1)
+			qsort(b + start[d] * elem, count[d], elem, cmp);
 }
 
 #endif

@@ -3,7 +3,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include <git2.h>
 
@@ -119,6 +123,22 @@ static int table_grow(struct fsi_walk *w)
 	return 0;
 }
 
+/* Node SLOT, named as a parent (or a tip): one read ahead (see walk.h)
+ * is queued the first time, as is one the packs could not give, to be
+ * read through libgit2.  -1 out of memory. */
+static int reach(struct fsi_walk *w, uint32_t slot, int64_t when)
+{
+	struct fsi_node *n = fsi_node_at(w, slot);
+
+	if (n->state == NODE_AHEAD)
+		n->state = NODE_QUEUED;
+	else if (n->state == NODE_UNREAD)
+		n->state = NODE_PENDING;
+	else
+		return 0;
+	return queue_push(w, slot, when);
+}
+
 /* The global id of OID, adding it as a new pending node, to be read in
  * WHEN order, when it is neither in the old index nor seen before.  Called
  * with the lock held. */
@@ -145,8 +165,12 @@ static long add_node(struct fsi_walk *w, const git_oid *oid, int queue, int64_t 
 		return -1;
 	j = oid_hash(oid) & (w->table_size - 1);
 	while (w->table[j]) {
-		if (git_oid_equal(&fsi_node_at(w, w->table[j] - 1)->oid, oid))
+		n = fsi_node_at(w, w->table[j] - 1);
+		if (git_oid_equal(&n->oid, oid)) {
+			if (queue && reach(w, w->table[j] - 1, when) < 0)
+				return -1;
 			return (long)(w->nold + w->table[j] - 1);
+		}
 		j = (j + 1) & (w->table_size - 1);
 	}
 	slot = w->nnodes;
@@ -636,6 +660,20 @@ void fsi_walk_drop_table(struct fsi_walk *w)
 	w->table_size = 0;
 }
 
+static void pf_trim(void);
+
+void fsi_walk_drop_refs(struct fsi_walk *w)
+{
+	size_t k;
+
+	for (k = 0; w->workers && k < w->npools; k++) {
+		free(w->workers[k].refs.v);
+		memset(&w->workers[k].refs, 0, sizeof(w->workers[k].refs));
+	}
+	/* they were grown by the reading threads, in their arenas */
+	pf_trim();
+}
+
 int fsi_walk_new(struct fsi_walk **out, const struct fs_index_opts *opts,
 		 const struct fs_disk_commit *old_commits, size_t nold, int nworkers,
 		 size_t expect_total, struct fs_error *err)
@@ -696,20 +734,19 @@ void fsi_walk_free(struct fsi_walk *w)
 }
 
 /* The full build's read: every commit of the pack files read ahead, in
- * parallel and in pack order (pack.c), then the walk from the tips over
- * what was read, in this thread; a commit the packs did not give (loose,
- * deltified, in an alternate) is read through libgit2 as it is reached.
- * The walk itself is what fsi_walk_run() does, so the nodes, their order
- * and what is missing are the same; only the reading moved. */
+ * parallel and in pack order (pack.c), each straight into a node of its
+ * own (AHEAD, see walk.h) whose slot is given out before the read, its
+ * parents looked up by the reading thread; then the walk from the tips
+ * over those nodes, in this thread: a commit the packs did not give
+ * (loose, deltified, in an alternate) is read through libgit2 as it is
+ * reached.  The walk reaches what fsi_walk_run() reaches, with the same
+ * parents and texts, and what else the packs hold is taken out at the
+ * end: only the numbering of the nodes and the order of the pools
+ * differ, which the file's contents do not depend on.  One copy of each
+ * commit is kept, its node, and its parents are numbers from the start. */
 
-/* A commit read ahead: its subject in the pool of its thread, its refs
- * (sources not yet known) in the thread's staged refs, its parents in the
- * thread's worker's parents. */
-struct pf_rec {
-	git_oid oid;
-	uint32_t parent_first;
-	struct parsed p;
-};
+/* A parent the packs do not have: its id is the thread's named[i]. */
+#define PF_NAMED 0x80000000u
 
 struct pf_thread {
 	struct fsi_walk *w;
@@ -721,16 +758,53 @@ struct pf_thread {
 	size_t nfound;
 	const struct fsi_pack_obj *objs; /* what this thread reads */
 	size_t nobjs;
-	VEC(struct pf_rec) recs;
-	VEC(struct fs_disk_ref) staged;
+	uint32_t slot; /* the node of objs[0]; the others follow it */
+	VEC(uint32_t) parents; /* of its nodes: slots, or PF_NAMED | i */
+	VEC(git_oid) named;
 	int rc;
 	struct fs_error err;
 	pthread_t thread;
 };
 
 #define PF_PROGRESS 8192
-/* Commits read between two drops of the pages read. */
-#define PF_DROP_EVERY 8192
+/* Commits read between two drops of the pages read (of the pack, and of
+ * the thread's part of the list of commits). */
+#define PF_DROP_EVERY 2048
+
+/* The list of the commits to read: in a mapping of its own, so that each
+ * thread can hand back the pages of its part it has passed. */
+static struct fsi_pack_obj *pf_list_new(size_t n, size_t *len)
+{
+	void *m;
+
+	*len = (n + 1) * sizeof(struct fsi_pack_obj);
+	m = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return m == MAP_FAILED ? NULL : m;
+}
+
+/* Hand back the whole pages of [FROM, TO) of a pf_list_new() list. */
+static void pf_list_drop(const struct fsi_pack_obj *from, const struct fsi_pack_obj *to)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uintptr_t a, e;
+
+	if (pg <= 0)
+		return;
+	a = ((uintptr_t)from + (uintptr_t)pg - 1) & ~((uintptr_t)pg - 1);
+	e = (uintptr_t)to & ~((uintptr_t)pg - 1);
+	if (e > a)
+		madvise((void *)a, e - a, MADV_DONTNEED);
+}
+
+/* Give the free memory of every malloc arena back to the system: the
+ * reading threads' arenas, and what the read-ahead's big temporaries
+ * leave below the top of the heap, would otherwise stay resident. */
+static void pf_trim(void)
+{
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
+}
 
 static void *pf_scan_main(void *arg)
 {
@@ -741,21 +815,55 @@ static void *pf_scan_main(void *arg)
 	return NULL;
 }
 
-/* Parse the commit at DATA (LEN bytes), OID, into a record. */
-static int pf_parse(struct pf_thread *t, const unsigned char *oid, const char *data, size_t len)
+/* The node of OID, or -1.  Only looks: the reading threads share it. */
+static long table_find(const struct fsi_walk *w, const git_oid *oid)
+{
+	size_t j;
+
+	if (!w->table_size)
+		return -1;
+	j = oid_hash(oid) & (w->table_size - 1);
+	while (w->table[j]) {
+		if (git_oid_equal(&fsi_node_at(w, w->table[j] - 1)->oid, oid))
+			return (long)w->table[j] - 1;
+		j = (j + 1) & (w->table_size - 1);
+	}
+	return -1;
+}
+
+/* Parse the commit at DATA (LEN bytes) into node SLOT (its id is there
+ * already), read ahead; its parents into the thread's, as slots. */
+static int pf_parse(struct pf_thread *t, uint32_t slot, const char *data, size_t len)
 {
 	struct fsi_worker *wk = t->wk;
-	struct pf_rec rec;
-	int rc;
+	struct fsi_node *n = fsi_node_at(t->w, slot);
+	size_t first = t->parents.n;
+	struct parsed p;
+	int rc, j;
 
-	memset(&rec, 0, sizeof(rec));
-	memcpy(rec.oid.id, oid, 20);
-	rec.parent_first = (uint32_t)wk->parents.n;
-	rc = parse_commit(wk, data, data + len, 0, &rec.p, &t->err);
+	wk->parents.n = 0;
+	rc = parse_commit(wk, data, data + len, slot, &p, &t->err);
 	if (rc < 0)
 		return rc;
-	if (VEC_PUSH(t->recs, rec))
-		return fs_error_set(&t->err, FS_ENOMEM, "out of memory");
+	for (j = 0; j < p.nparents; j++) {
+		long s = table_find(t->w, &wk->parents.v[j]);
+		uint32_t id = (uint32_t)s;
+		if (s < 0) {
+			id = PF_NAMED | (uint32_t)t->named.n;
+			if (t->named.n >= PF_NAMED || VEC_PUSH(t->named, wk->parents.v[j]))
+				return fs_error_set(&t->err, FS_ENOMEM, "out of memory");
+		}
+		if (VEC_PUSH(t->parents, id))
+			return fs_error_set(&t->err, FS_ENOMEM, "out of memory");
+	}
+	n->shash = p.shash;
+	n->subject = p.subject;
+	n->ref_first = p.ref_first;
+	n->nrefs = p.nrefs;
+	n->parent_first = (uint32_t)first;
+	n->nparents = (uint8_t)p.nparents;
+	n->thread = (uint8_t)wk->id;
+	n->state = NODE_AHEAD;
 	return 0;
 }
 
@@ -780,16 +888,21 @@ static void *pf_read_main(void *arg)
 	memset(&r, 0, sizeof(r));
 	for (i = 0; i < t->nobjs && t->rc == 0; i++) {
 		const struct fsi_pack_obj *o = &t->objs[i];
-		unsigned char oid[20];
+		struct fsi_node *n = fsi_node_at(t->w, t->slot + (uint32_t)i);
 		const char *data;
 		size_t len;
 		if (i && o->pack != o[-1].pack)
 			dropped = o->off;
-		if (fsi_pack_read(t->ps, &r, o, oid, &data, &len) == 0)
-			t->rc = pf_parse(t, oid, data, len);
+		if (n->state == NODE_GONE)
+			;
+		else if (fsi_pack_read(t->ps, &r, o, &data, &len) == 0)
+			t->rc = pf_parse(t, t->slot + (uint32_t)i, data, len);
+		else
+			n->state = NODE_UNREAD;
 		if ((i + 1) % PF_DROP_EVERY == 0) {
 			fsi_packs_drop(t->ps, o->pack, dropped, o->off);
 			dropped = o->off;
+			pf_list_drop(t->objs, o);
 		}
 		if ((i + 1) % PF_PROGRESS == 0)
 			pf_progress(t, PF_PROGRESS);
@@ -820,14 +933,63 @@ static int pf_run(struct pf_thread *t, int n, void *(*main_fn)(void *), struct f
 	return rc;
 }
 
-/* Sort the packs' entries by offset, scan them for commits (each thread
- * a run of them), give each thread an equal run of the commits found (in
- * pack order still), and read.  *ALL is the commits' list. */
-static int pf_read_all(struct pf_thread *t, int n, const struct fsi_packs *ps,
-		       struct fsi_pack_obj **all, struct fs_error *err)
+struct pf_ids {
+	struct fsi_walk *w;
+	uint32_t base;
+};
+
+static void pf_put_oid(void *ctx, size_t i, const unsigned char *oid)
 {
-	struct fsi_pack_obj *sorted = NULL;
-	size_t nsorted = 0, nall = 0, i;
+	struct pf_ids *ids = ctx;
+
+	memcpy(fsi_node_at(ids->w, ids->base + (uint32_t)i)->oid.id, oid, 20);
+}
+
+/* The nodes of the NALL commits ALL: slots from w->nnodes (0) on, their
+ * ids set, in the oid table; a second copy of a commit is GONE (the first
+ * is as good), the others PENDING until read. */
+static int pf_make_nodes(struct fsi_walk *w, const struct fsi_packs *ps,
+			 const struct fsi_pack_obj *all, size_t nall)
+{
+	struct pf_ids ids = { w, w->nnodes };
+	size_t end = (size_t)w->nnodes + nall, c;
+	uint32_t s;
+
+	if (end >= (size_t)FSI_MAX_CHUNKS << FSI_CHUNK_BITS)
+		return -1;
+	for (c = 0; c < (end + FSI_CHUNK_SIZE - 1) >> FSI_CHUNK_BITS; c++)
+		if (!w->chunks[c] &&
+		    !(w->chunks[c] = calloc(FSI_CHUNK_SIZE, sizeof(struct fsi_node))))
+			return -1;
+	if (fsi_packs_oids(ps, all, nall, pf_put_oid, &ids) < 0)
+		return -1;
+	w->nnodes = (uint32_t)end;
+	while (((size_t)w->nnodes + 1) * 2 > w->table_size)
+		if (table_grow(w) < 0)
+			return -1;
+	for (s = ids.base; s < w->nnodes; s++) {
+		struct fsi_node *n = fsi_node_at(w, s);
+		size_t j = oid_hash(&n->oid) & (w->table_size - 1);
+		while (w->table[j] && !git_oid_equal(&fsi_node_at(w, w->table[j] - 1)->oid, &n->oid))
+			j = (j + 1) & (w->table_size - 1);
+		if (w->table[j])
+			n->state = NODE_GONE;
+		else
+			w->table[j] = s + 1;
+	}
+	return 0;
+}
+
+/* Sort the packs' entries by offset, scan them for commits (each thread
+ * a run of them), make their nodes, give each thread an equal run of the
+ * commits found (in pack order still) and of the nodes, and read. */
+static int pf_read_all(struct pf_thread *t, int n, const struct fsi_packs *ps,
+		       struct fs_error *err)
+{
+	struct fsi_walk *w = t[0].w;
+	struct fsi_pack_obj *sorted = NULL, *all;
+	size_t nsorted = 0, nall = 0, i, all_len = 0;
+	uint32_t base = w->nnodes;
 	int k, rc = 0;
 
 	if (fsi_packs_sorted(ps, &sorted, &nsorted) < 0)
@@ -842,106 +1004,59 @@ static int pf_read_all(struct pf_thread *t, int n, const struct fsi_packs *ps,
 	free(sorted);
 	for (k = 0; k < n; k++)
 		nall += t[k].nfound;
-	*all = rc == 0 ? malloc((nall + 1) * sizeof(**all)) : NULL;
-	if (rc == 0 && !*all)
+	all = rc == 0 ? pf_list_new(nall, &all_len) : NULL;
+	if (rc == 0 && !all)
 		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 	for (k = 0, i = 0; k < n; k++) {
-		if (*all && t[k].nfound)
-			memcpy(*all + i, t[k].found, t[k].nfound * sizeof(**all));
+		if (all && t[k].nfound)
+			memcpy(all + i, t[k].found, t[k].nfound * sizeof(*all));
 		i += t[k].nfound;
 		free(t[k].found);
 		t[k].found = NULL;
 	}
-	if (rc < 0)
-		return rc;
-	for (k = 0, i = 0; k < n; k++) {
+	if (rc == 0 && pf_make_nodes(w, ps, all, nall) < 0)
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+	pf_trim();
+	for (k = 0, i = 0; rc == 0 && k < n; k++) {
 		size_t to = nall * (size_t)(k + 1) / (size_t)n;
-		t[k].objs = *all + i;
+		t[k].objs = all + i;
 		t[k].nobjs = to - i;
+		t[k].slot = base + (uint32_t)i;
 		i = to;
 	}
-	rc = pf_run(t, n, pf_read_main, err);
+	if (rc == 0)
+		rc = pf_run(t, n, pf_read_main, err);
+	if (all)
+		munmap(all, all_len);
 	fsi_packs_drop_all(ps);
 	return rc;
 }
 
-/* The records of all threads by id: TABLE holds (thread << 28 | index) + 1. */
-struct pf_table {
-	uint32_t *v;
-	size_t size;
-};
-
-static int pf_table_build(struct pf_table *tb, struct pf_thread *t, int n)
+/* The threads' parents made one list, w->parents (empty until now), the
+ * nodes' parent_first moved with them. */
+static int pf_join_parents(struct fsi_walk *w, struct pf_thread *t, int n)
 {
-	size_t total = 0, i, j;
+	size_t total = 0;
 	int k;
 
-	for (k = 0; k < n; k++) {
-		if (t[k].recs.n >= (1u << 28))
-			return -1;
-		total += t[k].recs.n;
-	}
-	tb->size = 1024;
-	while (tb->size < total * 2)
-		tb->size *= 2;
-	tb->v = calloc(tb->size, sizeof(*tb->v));
-	if (!tb->v)
-		return -1;
 	for (k = 0; k < n; k++)
-		for (i = 0; i < t[k].recs.n; i++) {
-			const git_oid *oid = &t[k].recs.v[i].oid;
-			j = oid_hash(oid) & (tb->size - 1);
-			while (tb->v[j]) {
-				uint32_t e = tb->v[j] - 1;
-				if (git_oid_equal(&t[e >> 28].recs.v[e & ((1u << 28) - 1)].oid, oid))
-					break; /* in two packs: the first is as good */
-				j = (j + 1) & (tb->size - 1);
-			}
-			if (!tb->v[j])
-				tb->v[j] = ((uint32_t)k << 28 | (uint32_t)i) + 1;
+		total += t[k].parents.n;
+	if (w->parents.n || total >= UINT32_MAX || VEC_RESERVE(w->parents, total + 1))
+		return -1;
+	for (k = 0; k < n; k++) {
+		uint32_t off = (uint32_t)w->parents.n, s;
+		if (t[k].parents.n)
+			memcpy(w->parents.v + off, t[k].parents.v,
+			       t[k].parents.n * sizeof(*t[k].parents.v));
+		w->parents.n += t[k].parents.n;
+		free(t[k].parents.v);
+		memset(&t[k].parents, 0, sizeof(t[k].parents));
+		for (s = t[k].slot; off && s < t[k].slot + t[k].nobjs; s++) {
+			struct fsi_node *nd = fsi_node_at(w, s);
+			if (nd->state == NODE_AHEAD)
+				nd->parent_first += off;
 		}
-	return 0;
-}
-
-/* The record of OID, its thread in *K; NULL when none was read ahead. */
-static const struct pf_rec *pf_find(const struct pf_table *tb, struct pf_thread *t,
-				    const git_oid *oid, int *k)
-{
-	size_t j = oid_hash(oid) & (tb->size - 1);
-
-	while (tb->v[j]) {
-		uint32_t e = tb->v[j] - 1;
-		const struct pf_rec *rec = &t[e >> 28].recs.v[e & ((1u << 28) - 1)];
-		if (git_oid_equal(&rec->oid, oid)) {
-			*k = (int)(e >> 28);
-			return rec;
-		}
-		j = (j + 1) & (tb->size - 1);
 	}
-	return NULL;
-}
-
-/* Node SLOT is the record REC of thread T: its subject and refs move to
- * the pool the record is in. */
-static int pf_take(struct fsi_walk *w, struct pf_thread *t, const struct pf_rec *rec,
-		   uint32_t slot)
-{
-	struct fsi_worker *pw = t->wk;
-	struct fsi_node *n = fsi_node_at(w, slot);
-	size_t j;
-
-	n->subject = rec->p.subject;
-	n->shash = rec->p.shash;
-	n->thread = (uint8_t)pw->id;
-	n->ref_first = (uint32_t)pw->refs.n;
-	n->nrefs = rec->p.nrefs;
-	for (j = 0; j < rec->p.nrefs; j++) {
-		struct fs_disk_ref r = t->staged.v[rec->p.ref_first + j];
-		r.source = slot;
-		if (VEC_PUSH(pw->refs, r))
-			return -1;
-	}
-	record_node(w, slot, pw->parents.v + rec->parent_first, rec->p.nparents, 0, rec->p.when);
 	return 0;
 }
 
@@ -960,9 +1075,33 @@ static int pf_open_fallback(struct fsi_walk *w, struct fs_error *err)
 	return 0;
 }
 
-/* The walk from the tips over the records, in this thread. */
-static int pf_walk(struct fsi_walk *w, struct pf_thread *t, const struct pf_table *tb,
-		   struct fs_error *err)
+/* Node SLOT, read ahead, reached: READ, its parents queued (one the packs
+ * did not have named, a new node).  A node read ahead kept no commit
+ * time: its parents are queued at 0, in the order they are named (all
+ * are read already; the order only matters to what libgit2 reads). */
+static int pf_reach_parents(struct fsi_walk *w, const struct pf_thread *t, uint32_t slot)
+{
+	struct fsi_node *n = fsi_node_at(w, slot);
+	const struct pf_thread *tk = &t[n->thread - (w->nworkers + 1)];
+	uint32_t *par = w->parents.v + n->parent_first;
+	int j;
+
+	n->state = NODE_READ;
+	for (j = 0; j < n->nparents; j++) {
+		if (par[j] & PF_NAMED) {
+			long g = intern(w, &tk->named.v[par[j] & ~PF_NAMED], 0);
+			if (g < 0)
+				return -1;
+			par[j] = (uint32_t)g;
+		} else if (reach(w, par[j], 0) < 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The walk from the tips over the nodes, in this thread. */
+static int pf_walk(struct fsi_walk *w, const struct pf_thread *t, struct fs_error *err)
 {
 	struct fsi_worker *wk = &w->workers[0];
 	int rc = 0;
@@ -971,13 +1110,11 @@ static int pf_walk(struct fsi_walk *w, struct pf_thread *t, const struct pf_tabl
 	while (w->queue.n && !w->failed && rc == 0) {
 		uint32_t slot = queue_pop(w);
 		struct fsi_node *n = fsi_node_at(w, slot);
-		const struct pf_rec *rec;
-		int k, np;
+		int np;
 		int64_t when;
 
-		rec = pf_find(tb, t, &n->oid, &k);
-		if (rec) {
-			if (pf_take(w, &t[k], rec, slot) < 0)
+		if (n->state == NODE_QUEUED) {
+			if (pf_reach_parents(w, t, slot) < 0)
 				rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 		} else if ((rc = pf_open_fallback(w, err)) == 0) {
 			wk->parents.n = 0;
@@ -996,15 +1133,126 @@ static int pf_walk(struct fsi_walk *w, struct pf_thread *t, const struct pf_tabl
 	return rc;
 }
 
+/* The refs of WK's pool whose commits stay (TO: old slot -> new slot,
+ * UINT32_MAX for one that goes), moved down, renumbered, and their
+ * nodes' ref_first with them.  A commit's refs are one run. */
+static void pf_compact_refs(struct fsi_walk *w, struct fsi_worker *wk, const uint32_t *to)
+{
+	size_t i, m = 0;
+
+	for (i = 0; i < wk->refs.n; i++) {
+		struct fs_disk_ref r = wk->refs.v[i];
+		struct fsi_node *n;
+		if (to[r.source] == UINT32_MAX)
+			continue;
+		n = fsi_node_at(w, r.source);
+		if (n->ref_first == i)
+			n->ref_first = (uint32_t)m;
+		r.source = to[r.source];
+		wk->refs.v[m++] = r;
+	}
+	wk->refs.n = m;
+}
+
+/* Take out the nodes that are neither READ nor MISSING (not reached,
+ * GONE): the others move down, their parents and the refs' sources
+ * renumbered, and the oid table is made again.  (No cache: a global id
+ * is a slot.) */
+static int pf_compact(struct fsi_walk *w)
+{
+	uint32_t *to = malloc(((size_t)w->nnodes + 1) * sizeof(*to)), s, m = 0;
+	size_t k, c, j;
+
+	if (!to)
+		return -1;
+	for (s = 0; s < w->nnodes; s++) {
+		uint8_t st = fsi_node_at(w, s)->state;
+		to[s] = st == NODE_READ || st == NODE_MISSING ? m++ : UINT32_MAX;
+	}
+	if (m < w->nnodes) {
+		for (k = 0; k < w->npools; k++)
+			pf_compact_refs(w, &w->workers[k], to);
+		for (s = 0; s < w->nnodes; s++) {
+			struct fsi_node *nd = fsi_node_at(w, s);
+			if (to[s] == UINT32_MAX)
+				continue;
+			for (j = 0; j < nd->nparents; j++) {
+				uint32_t *g = &w->parents.v[nd->parent_first + j];
+				*g = to[*g];
+			}
+			if (to[s] != s)
+				*fsi_node_at(w, to[s]) = *nd;
+		}
+		w->nnodes = m;
+		c = ((size_t)m + FSI_CHUNK_SIZE - 1) >> FSI_CHUNK_BITS;
+		for (; c < FSI_MAX_CHUNKS && w->chunks[c]; c++) {
+			free(w->chunks[c]);
+			w->chunks[c] = NULL;
+		}
+		memset(w->table, 0, w->table_size * sizeof(*w->table));
+		for (s = 0; s < m; s++) {
+			j = oid_hash(&fsi_node_at(w, s)->oid) & (w->table_size - 1);
+			while (w->table[j])
+				j = (j + 1) & (w->table_size - 1);
+			w->table[j] = s + 1;
+		}
+	}
+	free(to);
+	return 0;
+}
+
+/* Take the tips (the nodes so far, all PENDING) out of the walk, their
+ * ids into *OUT (*N of them), to be named again once the nodes read
+ * ahead are there. */
+static int pf_take_tips(struct fsi_walk *w, git_oid **out, size_t *n)
+{
+	uint32_t s;
+
+	*n = w->nnodes;
+	*out = malloc(((size_t)w->nnodes + 1) * sizeof(**out));
+	if (!*out)
+		return -1;
+	for (s = 0; s < w->nnodes; s++) {
+		struct fsi_node *nd = fsi_node_at(w, s);
+		(*out)[s] = nd->oid;
+		memset(nd, 0, sizeof(*nd));
+	}
+	w->nnodes = 0;
+	w->queue.n = 0;
+	if (w->table)
+		memset(w->table, 0, w->table_size * sizeof(*w->table));
+	return 0;
+}
+
+/* After the read: the parents joined, the tips named again (queued), the
+ * walk, then only what it reached kept. */
+static int pf_finish(struct fsi_walk *w, struct pf_thread *t, const git_oid *tips,
+		     size_t ntips, struct fs_error *err)
+{
+	size_t i;
+	int rc;
+
+	if (pf_join_parents(w, t, w->nworkers) < 0)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	for (i = 0; i < ntips; i++)
+		if (intern(w, &tips[i], INT64_MAX) < 0)
+			return fs_error_set(err, FS_ENOMEM, "out of memory");
+	rc = pf_walk(w, t, err);
+	if (rc == 0 && pf_compact(w) < 0)
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+	return rc;
+}
+
 int fsi_walk_run_packed(struct fsi_walk *w, const char *objects_dir, struct fs_error *err)
 {
 	struct fsi_packs *ps = NULL;
-	struct fsi_pack_obj *all = NULL;
 	struct pf_thread *t;
-	struct pf_table tb = { NULL, 0 };
+	git_oid *tips = NULL;
+	size_t ntips = 0;
 	int n = w->nworkers, k, rc;
 
-	if (w->npools < (size_t)(2 * n + 1))
+	/* (global ids are slots: no cache, no old delta) */
+	if (w->npools < (size_t)(2 * n + 1) || w->nold || w->npreloaded)
 		return fsi_walk_run(w, err);
 	fsi_packs_open(&ps, objects_dir);
 	if (!ps)
@@ -1012,7 +1260,8 @@ int fsi_walk_run_packed(struct fsi_walk *w, const char *objects_dir, struct fs_e
 	/* what libgit2 mapped reading the tips need not stay resident */
 	fs_git_drop_pack_pages();
 	t = calloc((size_t)n, sizeof(*t));
-	if (!t) {
+	if (!t || pf_take_tips(w, &tips, &ntips) < 0) {
+		free(t);
 		fsi_packs_free(ps);
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
 	}
@@ -1021,28 +1270,16 @@ int fsi_walk_run_packed(struct fsi_walk *w, const char *objects_dir, struct fs_e
 		t[k].ps = ps;
 		t[k].wk = &w->workers[n + 1 + k];
 	}
-	rc = pf_read_all(t, n, ps, &all, err);
-	free(all);
+	rc = pf_read_all(t, n, ps, err);
 	fsi_packs_free(ps);
-	for (k = 0; k < n && rc == 0; k++) {
-		/* the refs read so far are staged; the pool's refs will be
-		 * those of the commits the walk reaches */
-		memcpy(&t[k].staged, &t[k].wk->refs, sizeof(t[k].staged));
-		memset(&t[k].wk->refs, 0, sizeof(t[k].wk->refs));
-	}
-	if (rc == 0 && pf_table_build(&tb, t, n) < 0)
-		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
-	/* the node table at the size the walk will need: no regrowing */
-	while (rc == 0 && w->table_size < tb.size)
-		if (table_grow(w) < 0)
-			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 	if (rc == 0)
-		rc = pf_walk(w, t, &tb, err);
-	free(tb.v);
+		rc = pf_finish(w, t, tips, ntips, err);
+	free(tips);
 	for (k = 0; k < n; k++) {
-		free(t[k].recs.v);
-		free(t[k].staged.v);
+		free(t[k].parents.v);
+		free(t[k].named.v);
 	}
 	free(t);
+	pf_trim();
 	return rc;
 }

@@ -27,12 +27,21 @@
 #define FSI_CHUNK_SIZE (1u << FSI_CHUNK_BITS)
 #define FSI_MAX_CHUNKS 65536
 
-enum { NODE_PENDING = 0, NODE_READ = 1, NODE_MISSING = 2 };
+/* A full build (fsi_walk_run_packed) makes every commit of the packs a
+ * node before the walk: AHEAD until the walk reaches it (its parents,
+ * in walk.parents once the read is over, are slots, or ids the packs do
+ * not have, to be named when it is reached), then QUEUED,
+ * then READ; UNREAD when the packs could not give it (reached, it is
+ * PENDING: read through libgit2).  What the walk does not reach, and
+ * GONE slots (second copies), are taken out before it returns: afterwards,
+ * as after fsi_walk_run(), every node is READ or MISSING. */
+enum { NODE_PENDING = 0, NODE_READ = 1, NODE_MISSING = 2, NODE_AHEAD = 3, NODE_QUEUED = 4,
+       NODE_UNREAD = 5, NODE_GONE = 6 };
 
 struct fsi_node {
 	git_oid oid;
 	uint64_t shash;        /* fsi_subject_hash() of the subject */
-	uint32_t parent_first; /* in walk.parents */
+	uint32_t parent_first; /* in walk.parents (AHEAD, QUEUED: see above) */
 	uint32_t subject;      /* in the reading thread's pool */
 	uint32_t ref_first;    /* in the reading thread's refs */
 	uint8_t nparents;
@@ -133,5 +142,9 @@ long fsi_walk_lookup(const struct fsi_walk *w, const git_oid *oid);
 
 /* Free the oid table: what follows goes by slot. */
 void fsi_walk_drop_table(struct fsi_walk *w);
+
+/* Free the refs of every pool (once copied where they are wanted), and
+ * give back the memory they held to the system. */
+void fsi_walk_drop_refs(struct fsi_walk *w);
 
 #endif
