@@ -128,11 +128,11 @@ static void text_digest(FILE *out, const struct fs_digest *d, time_t since)
 		const struct fs_review *r = ds->r;
 		const char *id = fs_patch_message_id(rk->rp->patch);
 
-		int w = fs_report_number_width(r->series);
+		char number[32];
 
-		fprintf(out, "\n%zu. [score %d] %s %0*d/%0*d %s\n", i + 1, rk->score,
-			series_release(ds), w, rk->rp->index, w,
-			r->series->total > 0 ? r->series->total : 0, fs_patch_title(rk->rp->patch));
+		fprintf(out, "\n%zu. [score %d] %s %s %s\n", i + 1, rk->score, series_release(ds),
+			fs_report_patch_number(r->series, rk->rp->index, number, sizeof(number)),
+			fs_patch_title(rk->rp->patch));
 		fprintf(out, "  release %s (%s)", ds->s->release ? ds->s->release : "unknown",
 			r->branch);
 		if (ds->deadline) {

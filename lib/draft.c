@@ -265,16 +265,16 @@ static char *commit_ref(const char *hex, const char *subject)
 	return ret;
 }
 
-static int series_total(const struct fs_review *r)
+/* Patch NN of R's series as the subjects write it ("03/24"), so that a
+ * draft names a patch the way the thread does.  The result lives in one
+ * of a few static buffers: enough for the few a sentence names. */
+static const char *patch_number(const struct fs_review *r, int nn)
 {
-	return r->series && r->series->total > 0 ? r->series->total : 0;
-}
+	static char buf[4][32];
+	static unsigned next;
+	char *b = buf[next++ % 4];
 
-/* The width of NN and MM as the subjects write them ("03/24"), so that
- * a draft names a patch the way the thread does. */
-static int series_width(const struct fs_review *r)
-{
-	return r->series ? fs_report_number_width(r->series) : 2;
+	return fs_report_patch_number(r->series, nn, b, sizeof(buf[0]));
 }
 
 /* The index of the patch (in R) whose upstream commit is HEX, or -1. */
@@ -469,8 +469,7 @@ static void add_chain_note(GString *s, const struct fs_review_patch *rp,
 	if (q && q->series_index < 0)
 		g_string_append(s, ", queued for this branch already");
 	else if (q)
-		g_string_append_printf(s, ", queued here as %0*d/%0*d", series_width(r),
-				       q->series_index, series_width(r), series_total(r));
+		g_string_append_printf(s, ", queued here as %s", patch_number(r, q->series_index));
 	else if (listed)
 		g_string_append(s, " above");
 	g_string_append_c(s, '\n');
@@ -630,8 +629,8 @@ static void para_fix_queued(GString *s, const struct fs_review *r, const struct 
 		add_paraf(s, "Its follow-up fix %s is queued for this branch already, so that one is covered.",
 			  ref);
 	else
-		add_paraf(s, "Its follow-up fix %s is queued as %0*d/%0*d, so that one is covered.",
-			  ref, series_width(r), f->series_index, series_width(r), series_total(r));
+		add_paraf(s, "Its follow-up fix %s is queued as %s, so that one is covered.",
+			  ref, patch_number(r, f->series_index));
 	g_free(ref);
 }
 
@@ -845,8 +844,8 @@ static void para_duplicate_in_series(GString *s, const struct fs_review *r,
 {
 	char *ref = commit_ref(f->commit, f->subject);
 
-	add_paraf(s, "This is the same upstream commit as %0*d/%0*d of this series:",
-		  series_width(r), f->series_index, series_width(r), series_total(r));
+	add_paraf(s, "This is the same upstream commit as %s of this series:",
+		  patch_number(r, f->series_index));
 	g_string_append_printf(s, "  %s\n\n", ref);
 	add_para(s, "so one of the two looks like a duplicate. Please drop this one.");
 	g_free(ref);
@@ -1090,8 +1089,7 @@ static char *summary_item(const struct fs_review *r, const struct fs_finding *f)
 		break;
 	}
 	case FS_FIND_DUPLICATE_IN_SERIES:
-		t = g_strdup_printf("%s again, as %0*d/%0*d", ref, series_width(r),
-				    f->series_index, series_width(r), series_total(r));
+		t = g_strdup_printf("%s again, as %s", ref, patch_number(r, f->series_index));
 		break;
 	case FS_FIND_REVERTED_IN_STABLE: {
 		char *other = fs_draft_clean_line(f->branch);
@@ -1141,8 +1139,7 @@ static bool was_answered(const struct fs_draft_opts *o, const struct fs_patch *p
 static void add_patch_number(GString *s, const struct fs_review *r,
 			     const struct fs_review_patch *rp, const struct fs_draft_opts *o)
 {
-	g_string_append_printf(s, "%0*d/%0*d", series_width(r), rp->index, series_width(r),
-			       series_total(r));
+	g_string_append(s, patch_number(r, rp->index));
 	if (was_answered(o, rp->patch))
 		g_string_append(s, " (already answered)");
 }
@@ -1251,7 +1248,7 @@ static size_t add_patch_groups(GString *s, const struct fs_review *r, const stru
 				if (!patch_line) {
 					char *title = fs_draft_clean_line(fs_patch_title(rp->patch));
 					GString *line = g_string_new(NULL);
-					char *hang = g_strnfill(2 + 2 * series_width(r) + 2, ' ');
+					char *hang = g_strnfill(2 + strlen(patch_number(r, rp->index)) + 1, ' ');
 
 					add_patch_number(line, r, rp, o);
 					g_string_append_printf(line, " %s", title);
@@ -1862,7 +1859,7 @@ int fs_drafts_build_opts(struct fs_drafts *out, const struct fs_review *r,
 			 const struct fs_identity *me, const struct fs_draft_opts *o,
 			 struct fs_error *err)
 {
-	int added = 0, rc, total = series_total(r), w = series_width(r), unanswerable = 0;
+	int added = 0, rc, unanswerable = 0;
 	const struct fs_patch *cover = r->series ? r->series->cover : NULL;
 	char number[32];
 	size_t i;
@@ -1875,7 +1872,7 @@ int fs_drafts_build_opts(struct fs_drafts *out, const struct fs_review *r,
 		if (findings) {
 			char *quote = summary_quote(cover), *body, *label;
 
-			snprintf(number, sizeof(number), "%0*d/%0*d", w, 0, w, total);
+			snprintf(number, sizeof(number), "%s", patch_number(r, 0));
 			body = fill_body(r, cover, me, o, number, quote, findings, err);
 			g_free(quote);
 			g_free(findings);
@@ -1903,7 +1900,7 @@ int fs_drafts_build_opts(struct fs_drafts *out, const struct fs_review *r,
 			continue;
 		if (!(findings = patch_findings(r, rp)))
 			continue;
-		snprintf(number, sizeof(number), "%0*d/%0*d", w, rp->index, w, total);
+		snprintf(number, sizeof(number), "%s", patch_number(r, rp->index));
 		quote = patch_quote(rp->patch);
 		body = fill_body(r, rp->patch, me, o, number, quote, findings, err);
 		g_free(quote);

@@ -88,12 +88,23 @@ char *fs_report_ellipsize(const char *text, size_t cols)
 	return g_strdup_printf("%.*s...", (int)(end - text), text);
 }
 
+char *fs_report_patch_number(const struct fs_thread_series *s, int nn, char *buf, size_t n)
+{
+	int w = s ? fs_report_number_width(s) : 2;
+
+	if (s && s->total > 0)
+		snprintf(buf, n, "%0*d/%0*d", w, nn, w, s->total);
+	else
+		snprintf(buf, n, "%0*d", w, nn);
+	return buf;
+}
+
 /* "03/27": NN/MM of R's series, as wide as its subjects write them. */
 static void add_number(GString *s, const struct fs_review *r, int nn)
 {
-	int w = fs_report_number_width(r->series);
+	char buf[32];
 
-	g_string_append_printf(s, "%0*d/%0*d", w, nn, w, r->series->total > 0 ? r->series->total : 0);
+	g_string_append(s, fs_report_patch_number(r->series, nn, buf, sizeof(buf)));
 }
 
 /* ---- one finding ------------------------------------------------------- */
@@ -241,8 +252,10 @@ static void cross_text(GString *s, const struct fs_finding *f)
 					       (int)strlen(b) - 8, b + 6);
 		else
 			g_string_append_printf(s, "%s queued for %s", i ? "," : ";", b);
-		if (q->index >= 0)
+		if (q->index >= 0 && q->total > 0)
 			g_string_append_printf(s, " as %0*d/%0*d", w, q->index, w, q->total);
+		else if (q->index >= 0)
+			g_string_append_printf(s, " as %0*d", w, q->index);
 		else
 			g_string_append(s, " (added notice)");
 	}

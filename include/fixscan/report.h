@@ -52,6 +52,11 @@ int fs_report_subject_number_width(const char *subject);
  * digits of MM.  Use it as printf("%0*d/%0*d", w, nn, w, mm). */
 int fs_report_number_width(const struct fs_thread_series *s);
 
+/* Patch NN of series S as the thread numbers it, into BUF (N bytes):
+ * "03/27", as wide as fs_report_number_width() says; "2374" alone when
+ * the total is unknown (not "2374/0000").  Returns BUF. */
+char *fs_report_patch_number(const struct fs_thread_series *s, int nn, char *buf, size_t n);
+
 /* TEXT cut to at most COLS columns (UTF-8 characters), ending in "..."
  * when cut.  Returns a new string (free()). */
 char *fs_report_ellipsize(const char *text, size_t cols);

@@ -41,6 +41,24 @@ static void test_number_width_fallback(void **state)
 	assert_int_equal(fs_report_number_width(&s), 1);
 }
 
+/* A patch's number as public mail names it: no "/0000" for a series
+ * whose total is unknown (past FS_THREAD_MAX_TOTAL, or not written). */
+static void test_patch_number(void **state)
+{
+	struct fs_thread_series s;
+	char buf[32];
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	s.total = 27;
+	assert_string_equal(fs_report_patch_number(&s, 3, buf, sizeof(buf)), "03/27");
+	assert_string_equal(fs_report_patch_number(&s, 0, buf, sizeof(buf)), "00/27");
+	s.total = -1;
+	assert_string_equal(fs_report_patch_number(&s, 2374, buf, sizeof(buf)), "2374");
+	assert_string_equal(fs_report_patch_number(&s, 5, buf, sizeof(buf)), "5");
+	assert_string_equal(fs_report_patch_number(NULL, 5, buf, sizeof(buf)), "05");
+}
+
 static void expect_cut(const char *in, size_t cols, const char *want)
 {
 	char *got = fs_report_ellipsize(in, cols);
@@ -106,6 +124,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_subject_number_width),
 		cmocka_unit_test(test_number_width_fallback),
+		cmocka_unit_test(test_patch_number),
 		cmocka_unit_test(test_ellipsize),
 		cmocka_unit_test(test_rank),
 		cmocka_unit_test(test_problem_kinds),
