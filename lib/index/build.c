@@ -428,7 +428,10 @@ static int build_start(struct fsi_build *b, const struct fs_index *old, struct f
 		rc = fsi_tips_read(b->repo, b->opts, b->reading, h, &b->ts, err);
 	if (rc < 0)
 		return rc;
-	if (old && tips_unchanged(old, &b->ts))
+	/* A clone made complete (fetch --unshallow) may keep its tips: the
+	 * index of the shallow one is rebuilt all the same (below). */
+	if (old && tips_unchanged(old, &b->ts) &&
+	    !(fsi_flags(old) & FS_IDX_SHALLOW) == !b->ts.shallow)
 		return 1;
 	if (b->ts.shallow)
 		snprintf(stats->note, sizeof(stats->note),

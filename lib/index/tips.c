@@ -314,6 +314,8 @@ int fsi_refs_read(git_repository *repo, const struct fs_index_opts *opts,
 	*out = NULL;
 	if (!refs)
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	/* whether the clone is shallow: unshallowing it may move no ref */
+	fp_ordered(&fp, git_repository_is_shallow(repo) == 1 ? "shallow" : "complete", NULL);
 	list_mainline(repo, opts, refs, &fp);
 	/* The globs are part of it: another fixscan.stable reads other
 	 * refs even where no ref moved. */

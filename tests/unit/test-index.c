@@ -2277,6 +2277,7 @@ static void test_shallow(void **state)
 	struct fs_index *idx;
 	struct fs_index_stats st;
 	char clone[PATH_MAX];
+	size_t full;
 
 	build_kernel(&k, "kernel");
 	snprintf(clone, sizeof(clone), "%s/shallow", tmp_root);
@@ -2287,6 +2288,18 @@ static void test_shallow(void **state)
 	assert_true(fs_index_count(idx) < 20);
 	assert_string_equal(fs_index_commit_subject(idx, cid_of(idx, id(k.r, k.g))),
 			    "kernel: untagged work");
+	fs_index_free(idx);
+	/* Made complete, with no ref moved: the whole history is indexed
+	 * (a stamp of the same refs must not keep the shallow index). */
+	run("git -C '%s' fetch -q --unshallow 2>/dev/null", clone);
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	full = fs_index_count(idx);
+	fs_index_free(idx);
+	idx = open_idx(clone, NULL, false, &st);
+	assert_true(st.rebuilt);
+	assert_int_equal(fs_index_count(idx), full);
+	assert_string_equal(fs_index_commit_subject(idx, cid_of(idx, id(k.r, k.base))),
+			    "Initial import");
 	fs_index_free(idx);
 	repo_free(k.r);
 }
