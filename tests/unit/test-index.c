@@ -1799,6 +1799,51 @@ static void test_late_tags(void **state)
 	repo_free(r);
 }
 
+/* A branch moved forward to a commit the index already has (no new
+ * commit: the walk's graph cannot tell, git does), and one moved forward
+ * over new commits and then rewound in one update: the first is an
+ * update, the second a rebuild, and both answer as a rebuild does. */
+static void test_branch_forward_to_indexed(void **state)
+{
+	struct kernel k;
+	struct fs_index *idx;
+	struct fs_index_stats st;
+	char *want, *got;
+	int side, n1;
+
+	build_kernel(&k, "kernel");
+	/* a branch of the stable glob ahead of mainline's tip */
+	side = commit(k.r, "linux-4.6.y", k.g, "kernel: ahead of mainline\n");
+	repo_flush(k.r);
+	fs_index_free(open_idx(k.r->dir, NULL, false, &st));
+	run("git -C '%s' update-ref refs/heads/master %s", k.r->dir, id(k.r, side));
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	assert_false(st.rebuilt);
+	assert_string_equal(st.note, "");
+	assert_int_equal(st.new_commits, 0);
+	assert_int_equal(fs_index_count(idx), 19);
+	/* (an update keeps the branch a commit was indexed with: a rebuild
+	 * would now call it mainline's, which a kernel's mainline never
+	 * does to a stable commit) */
+	assert_string_equal(fs_index_commit_branch(idx, cid_of(idx, id(k.r, side))), "linux-4.6.y");
+	fs_index_free(idx);
+
+	/* new commits on a branch that no longer holds its old tip */
+	n1 = commit(k.r, "linux-4.6.y", k.g, "kernel: a rewrite\n");
+	commit(k.r, "linux-4.6.y", n1, "kernel: on the rewrite\n");
+	repo_flush(k.r);
+	idx = open_idx(k.r->dir, NULL, false, &st);
+	assert_true(st.rebuilt);
+	assert_non_null(strstr(st.note, "linux-4.6.y"));
+	got = dump(idx);
+	fs_index_free(idx);
+	want = rebuilt_dump(k.r->dir);
+	assert_same_dump(want, got);
+	g_free(want);
+	g_free(got);
+	repo_free(k.r);
+}
+
 static void test_force_push(void **state)
 {
 	struct kernel k;
@@ -2430,6 +2475,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_shallow, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_packed_read, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refs_stamp, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_branch_forward_to_indexed, setup, teardown),
 		cmocka_unit_test(test_interp_lower_bound),
 	};
 
