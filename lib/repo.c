@@ -1,4 +1,6 @@
 /* fixscan: which git repository is a kernel tree (see fixscan/repo.h). */
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +49,37 @@ static int release_cb(const char *name, void *payload)
 	return 0;
 }
 
+/* Whether REPO's refs/tags directory holds a loose mainline release tag
+ * that git resolves: the usual answer, from one directory read, where a
+ * listing of the tags reads (and stats) every loose one.  0 says only
+ * that none was found this way (packed tags, another ref store). */
+static int loose_release_tag(git_repository *repo)
+{
+	char *dir = NULL;
+	struct dirent *de;
+	DIR *d;
+	int found = 0;
+
+	if (asprintf(&dir, "%srefs/tags", git_repository_commondir(repo)) < 0)
+		return 0;
+	d = opendir(dir);
+	free(dir);
+	while (d && !found && (de = readdir(d))) {
+		char line[FSI_LINE_MAX], *ref = NULL;
+		int stable = 0;
+		git_oid oid;
+
+		if (!fsi_classify_tag(de->d_name, line, &stable) || stable ||
+		    asprintf(&ref, "refs/tags/%s", de->d_name) < 0)
+			continue;
+		found = git_reference_name_to_id(&oid, repo, ref) == 0;
+		free(ref);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
 /* Whether REPO has the mainline ref MAINLINE (or a default one).  The
  * ref is not peeled: that would open the object database, the largest
  * cost of a command that finds its index up to date.  A mainline ref that
@@ -89,7 +122,8 @@ int fs_repo_check_kernel(const char *path, const char *mainline, struct fs_error
 				    "%s: not a kernel tree: no mainline ref (looked for origin/master, master, main; set fixscan.mainline)",
 				    path);
 	}
-	rc = git_reference_foreach_glob(repo, "refs/tags/v*", release_cb, &found);
+	found = loose_release_tag(repo);
+	rc = found ? 0 : git_reference_foreach_glob(repo, "refs/tags/v*", release_cb, &found);
 	git_repository_free(repo);
 	if (rc < 0 && !found)
 		return fs_error_set_git(err, FS_EGIT, "cannot list the tags of '%s'", path);
