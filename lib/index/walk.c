@@ -631,7 +631,8 @@ long fsi_walk_add_tip(struct fsi_walk *w, const git_oid *oid)
 	return intern(w, oid, INT64_MAX);
 }
 
-long fsi_walk_lookup_node(const struct fsi_walk *w, const git_oid *oid)
+/* The node of OID, or -1.  Only looks: the reading threads share it. */
+static long table_find(const struct fsi_walk *w, const git_oid *oid)
 {
 	size_t j;
 
@@ -640,10 +641,17 @@ long fsi_walk_lookup_node(const struct fsi_walk *w, const git_oid *oid)
 	j = oid_hash(oid) & (w->table_size - 1);
 	while (w->table[j]) {
 		if (git_oid_equal(&fsi_node_at(w, w->table[j] - 1)->oid, oid))
-			return (long)(w->nold + w->table[j] - 1);
+			return (long)w->table[j] - 1;
 		j = (j + 1) & (w->table_size - 1);
 	}
 	return -1;
+}
+
+long fsi_walk_lookup_node(const struct fsi_walk *w, const git_oid *oid)
+{
+	long slot = table_find(w, oid);
+
+	return slot < 0 ? -1 : (long)w->nold + slot;
 }
 
 long fsi_walk_lookup(const struct fsi_walk *w, const git_oid *oid)
@@ -815,21 +823,6 @@ static void *pf_scan_main(void *arg)
 	return NULL;
 }
 
-/* The node of OID, or -1.  Only looks: the reading threads share it. */
-static long table_find(const struct fsi_walk *w, const git_oid *oid)
-{
-	size_t j;
-
-	if (!w->table_size)
-		return -1;
-	j = oid_hash(oid) & (w->table_size - 1);
-	while (w->table[j]) {
-		if (git_oid_equal(&fsi_node_at(w, w->table[j] - 1)->oid, oid))
-			return (long)w->table[j] - 1;
-		j = (j + 1) & (w->table_size - 1);
-	}
-	return -1;
-}
 
 /* Parse the commit at DATA (LEN bytes) into node SLOT (its id is there
  * already), read ahead; its parents into the thread's, as slots. */
