@@ -86,9 +86,6 @@ static int loose_release_tag(git_repository *repo)
  * leads to no commit is for the index to refuse, which reads it anyway. */
 static int has_mainline(git_repository *repo, const char *mainline)
 {
-	static const char *const defaults[] = {
-		"refs/remotes/origin/master", "refs/heads/master", "refs/heads/main",
-	};
 	git_reference *ref = NULL;
 	git_oid oid;
 	size_t i;
@@ -99,8 +96,8 @@ static int has_mainline(git_repository *repo, const char *mainline)
 		git_reference_free(ref);
 		return ok;
 	}
-	for (i = 0; !ok && i < sizeof(defaults) / sizeof(*defaults); i++)
-		ok = git_reference_name_to_id(&oid, repo, defaults[i]) == 0;
+	for (i = 0; !ok && i < FSI_NMAINLINE_DEFAULTS; i++)
+		ok = git_reference_name_to_id(&oid, repo, fsi_mainline_defaults[i]) == 0;
 	return ok;
 }
 

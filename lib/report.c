@@ -88,15 +88,19 @@ char *fs_report_ellipsize(const char *text, size_t cols)
 	return g_strdup_printf("%.*s...", (int)(end - text), text);
 }
 
-char *fs_report_patch_number(const struct fs_thread_series *s, int nn, char *buf, size_t n)
+/* "NN/MM" in width W, or "NN" when TOTAL is unknown (<= 0). */
+static char *format_number(char *buf, size_t n, int w, int nn, int total)
 {
-	int w = s ? fs_report_number_width(s) : 2;
-
-	if (s && s->total > 0)
-		snprintf(buf, n, "%0*d/%0*d", w, nn, w, s->total);
+	if (total > 0)
+		snprintf(buf, n, "%0*d/%0*d", w, nn, w, total);
 	else
 		snprintf(buf, n, "%0*d", w, nn);
 	return buf;
+}
+
+char *fs_report_patch_number(const struct fs_thread_series *s, int nn, char *buf, size_t n)
+{
+	return format_number(buf, n, s ? fs_report_number_width(s) : 2, nn, s ? s->total : 0);
 }
 
 /* "03/27": NN/MM of R's series, as wide as its subjects write them. */
@@ -246,16 +250,17 @@ static void cross_text(GString *s, const struct fs_finding *f)
 		const struct fs_finding_queued *q = &f->queued_elsewhere[i];
 		const char *b = q->branch;
 		int w = q->total >= 100 ? 3 : 2;
+		char number[32];
 
 		if (!strncmp(b, "linux-", 6) && strlen(b) > 8)
 			g_string_append_printf(s, "%s queued for %.*s", i ? "," : ";",
 					       (int)strlen(b) - 8, b + 6);
 		else
 			g_string_append_printf(s, "%s queued for %s", i ? "," : ";", b);
-		if (q->index >= 0 && q->total > 0)
-			g_string_append_printf(s, " as %0*d/%0*d", w, q->index, w, q->total);
-		else if (q->index >= 0)
-			g_string_append_printf(s, " as %0*d", w, q->index);
+		if (q->index >= 0)
+			g_string_append_printf(s, " as %s",
+					       format_number(number, sizeof(number), w, q->index,
+							     q->total));
 		else
 			g_string_append(s, " (added notice)");
 	}

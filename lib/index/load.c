@@ -352,7 +352,6 @@ static int layer_consistent(const struct fsi_layer *L)
  * the file that passed: device, inode, size, modification and change
  * times.  Any write to the file changes its change time, and a rebuilt
  * cache is a new inode, so a file that matches is the one that passed. */
-#define STAMP_SUFFIX ".verified"
 
 int fsi_stat_text(const struct stat *st, char *buf, size_t n)
 {
@@ -454,7 +453,7 @@ static int layer_load(struct fsi_layer *L, const char *path, int verify, struct 
 	L->hdr = L->map;
 	if (verify) {
 		stamp_text(st, stamp, sizeof(stamp));
-		if (fsi_stamp_matches(path, STAMP_SUFFIX, stamp))
+		if (fsi_stamp_matches(path, FSI_VERIFIED_SUFFIX, stamp))
 			verify = 0;
 		else
 			verify = 2; /* stamp it when it passes */
@@ -466,7 +465,7 @@ static int layer_load(struct fsi_layer *L, const char *path, int verify, struct 
 	if (!layer_consistent(L))
 		rc = fs_error_set(err, FS_ECORRUPT, "cache '%s' is inconsistent", path);
 	else if (verify == 2)
-		fsi_stamp_write(path, STAMP_SUFFIX, stamp);
+		fsi_stamp_write(path, FSI_VERIFIED_SUFFIX, stamp);
 out:
 	close(fd);
 	if (rc < 0)

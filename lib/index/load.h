@@ -69,6 +69,7 @@ int fsi_same_file(const struct fs_index *idx, const char *path);
  * whose whole text vouches for something about the files as they are
  * identified in it.  FSI_STAMP_MAX bounds a stamp's text. */
 #define FSI_STAMP_MAX 256
+#define FSI_VERIFIED_SUFFIX ".verified"
 
 /* The identity of a file in a stamp: device, inode, size, modification
  * and change times.  Any write changes the change time, and a file

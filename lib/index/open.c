@@ -196,8 +196,8 @@ static int is_temp_of(const char *name, const char *base)
 		name += 6;
 	/* the stamps (load.c, above), written without the lock: a reader
 	 * killed between a stamp's write and rename leaves one */
-	if (!strncmp(name, ".verified", 9))
-		name += 9;
+	if (!strncmp(name, FSI_VERIFIED_SUFFIX, strlen(FSI_VERIFIED_SUFFIX)))
+		name += strlen(FSI_VERIFIED_SUFFIX);
 	else if (!strncmp(name, REFS_SUFFIX, strlen(REFS_SUFFIX)))
 		name += strlen(REFS_SUFFIX);
 	return !strncmp(name, ".tmp.", 5) && strlen(name + 5) == 6 && !strchr(name + 5, '/');

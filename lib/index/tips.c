@@ -243,14 +243,15 @@ static void add_entry(struct fsi_refs *refs, const git_reference *ref, enum ref_
 /* The mainline's candidates: OPTS->mainline as git would expand it, else
  * the defaults in order, all of them; the text looked up and what was
  * found go into the fingerprint in that order. */
+const char *const fsi_mainline_defaults[FSI_NMAINLINE_DEFAULTS] = {
+	"refs/remotes/origin/master", "refs/heads/master", "refs/heads/main",
+};
+
 static void list_mainline(git_repository *repo, const struct fs_index_opts *opts,
 			  struct fsi_refs *refs, struct fingerprint *fp)
 {
-	static const char *const defaults[] = {
-		"refs/remotes/origin/master", "refs/heads/master", "refs/heads/main",
-	};
-	const char *const *names = opts->mainline ? &opts->mainline : defaults;
-	size_t n = opts->mainline ? 1 : sizeof(defaults) / sizeof(*defaults), i;
+	const char *const *names = opts->mainline ? &opts->mainline : fsi_mainline_defaults;
+	size_t n = opts->mainline ? 1 : FSI_NMAINLINE_DEFAULTS, i;
 
 	for (i = 0; i < n; i++) {
 		git_reference *ref = NULL;

@@ -81,6 +81,11 @@ int fsi_tips_read(git_repository *repo, const struct fs_index_opts *opts,
 		  struct fsi_tips *ts, struct fs_error *err);
 void fsi_tips_clear(struct fsi_tips *ts);
 
+/* The refs tried, in order, for the mainline when fixscan.mainline is
+ * not set; FSI_NMAINLINE_DEFAULTS of them. */
+#define FSI_NMAINLINE_DEFAULTS 3
+extern const char *const fsi_mainline_defaults[FSI_NMAINLINE_DEFAULTS];
+
 /* The tip named NAME (a full ref name), or NULL. */
 struct fsi_tip *fsi_tips_find(const struct fsi_tips *ts, const char *name);
 

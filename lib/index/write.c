@@ -288,7 +288,7 @@ int fsi_write(const struct fsi_build *b, struct fs_error *err)
 	if (rc == 0 && !b->delta) {
 		char *stamp = NULL;
 		unlink(delta_path);
-		if (asprintf(&stamp, "%s.verified", delta_path) > 0) {
+		if (asprintf(&stamp, "%s%s", delta_path, FSI_VERIFIED_SUFFIX) > 0) {
 			unlink(stamp);
 			free(stamp);
 		}
