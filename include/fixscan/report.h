@@ -57,6 +57,11 @@ int fs_report_number_width(const struct fs_thread_series *s);
  * the total is unknown (not "2374/0000").  Returns BUF. */
 char *fs_report_patch_number(const struct fs_thread_series *s, int nn, char *buf, size_t n);
 
+/* "NN/MM" with both numbers W digits wide, or "NN" when TOTAL is unknown
+ * (<= 0), into BUF (N bytes).  Returns BUF.  (The numbers are in
+ * lib/report-number.c.) */
+char *fs_report_format_number(char *buf, size_t n, int w, int nn, int total);
+
 /* TEXT cut to at most COLS columns (UTF-8 characters), ending in "..."
  * when cut.  Returns a new string (free()). */
 char *fs_report_ellipsize(const char *text, size_t cols);
