@@ -17,7 +17,7 @@
 
 #include "cli.h"
 #include "fixscan/crossbranch.h"
-#include "review-open.h"
+#include "fixscan/session.h"
 #include "fixscan/text.h"
 #include "fixscan/config.h"
 #include "fixscan/date.h"
@@ -296,7 +296,7 @@ static int mail_digest(struct fs_store **store, struct fs_config *cfg, const cha
 {
 	struct fs_digest_mail m = FS_DIGEST_MAIL_INIT;
 	char *folder = config_value(*store, cfg, "fixscan.digestFolder");
-	char *state = cli_state_path("digest");
+	char *state = fs_session_state_path("digest");
 	int rc;
 
 	m.state_file = state;
@@ -311,50 +311,38 @@ static int mail_digest(struct fs_store **store, struct fs_config *cfg, const cha
 
 /* ---- the command ------------------------------------------------------- */
 
-/* Review every series of THREADS into D (a cover alone has nothing to
- * rank), add the cross-branch findings of the series judged together
- * (a superseded -rc left out of that), and rank the risky patches.  A
- * series that cannot be reviewed (unknown branch) is listed with the
- * reason, not fatal: the digest is for all the others too. */
-static void review_all(struct fs_digest *d, struct fs_thread **threads, size_t nthreads,
-		       struct cli_ctx *c)
+/* ---- the reviews (fs_session_review()'s callbacks) ----------------------- */
+
+/* A series that cannot be reviewed (unknown branch) is listed in the
+ * digest with the reason, not fatal: the digest is for all the others
+ * too.  The cross-branch step failing (S NULL) is said. */
+static void on_failed(void *data, const struct fs_thread_series *s, const struct fs_error *err)
 {
-	struct fs_review **v = NULL, **cur = NULL;
-	const struct fs_thread_series **vs = NULL;
-	struct fs_error one = FS_ERROR_INIT;
-	size_t i, k, n = 0, ncur = 0;
+	if (s)
+		fs_digest_add(data, s, NULL, err->message);
+	else
+		cli_error(err);
+}
 
-	for (i = 0; i < nthreads; i++) {
-		for (k = 0; k < fs_thread_count(threads[i]); k++) {
-			const struct fs_thread_series *s = fs_thread_get(threads[i], k);
-			struct fs_review *r = NULL;
+static int on_review(void *data, const struct fs_thread_series *s, struct fs_review *r,
+		     struct fs_error *err)
+{
+	fs_digest_add(data, s, r, NULL);
+	return 0;
+}
 
-			if (!s->npatches)
-				continue;
-			fs_error_clear(&one);
-			if (fs_review_run(&r, s, c->idx, c->store, &c->ropts, &one) < 0) {
-				fs_digest_add(d, s, NULL, one.message);
-				continue;
-			}
-			v = g_renew(struct fs_review *, v, n + 1);
-			vs = g_renew(const struct fs_thread_series *, vs, n + 1);
-			v[n] = r;
-			vs[n++] = s;
-		}
-	}
-	cur = g_new0(struct fs_review *, n + 1);
-	for (i = 0; i < n; i++)
-		if (!fs_cross_superseded(v, n, i))
-			cur[ncur++] = v[i];
-	fs_error_clear(&one);
-	if (ncur && cli_cross_add(c, cur, ncur, NULL, &one) < 0)
-		cli_error(&one);
-	for (i = 0; i < n; i++)
-		fs_digest_add(d, vs[i], v[i], NULL);
-	g_free(cur);
-	g_free(v);
-	g_free(vs);
+/* Review every series of THREADS into D (a cover alone has nothing to
+ * rank), with the cross-branch findings of the series judged together
+ * (a superseded -rc left out of that), and rank the risky patches. */
+static int review_all(struct fs_digest *d, struct fs_thread **threads, size_t nthreads,
+		      struct cli_ctx *c, struct fs_error *err)
+{
+	struct fs_review_set set = { threads, nthreads, FS_SET_CROSS, 0, 0, false, false };
+	struct fs_review_set_cbs cb = { d, NULL, NULL, on_failed, NULL, NULL, on_review };
+	int rc = fs_session_review(c->s, &set, &cb, err);
+
 	fs_digest_rank(d);
+	return rc;
 }
 
 /* --color: set once by cmd_digest(); the digest mail has none. */
@@ -485,10 +473,10 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 		case 'j': json = 1; break;
 		case 'm': mail = 1; break;
 		case 'r': ctx.repo_flag = optarg; break;
-		case 'i': ctx.ignore_flag = optarg; break;
-		case 'R': ctx.ropts.no_reports = true; break;
-		case 'N': ctx.iopts.no_update = true; break;
-		case 'V': ctx.vulns_flag = optarg; break;
+		case 'i': ctx.sopts.ignore = optarg; break;
+		case 'R': ctx.sopts.review.no_reports = true; break;
+		case 'N': ctx.sopts.index.no_update = true; break;
+		case 'V': ctx.sopts.vulns = optarg; break;
 		case 'c': color_when = optarg ? optarg : "always"; break;
 		case 'h':
 			free(base_query);
@@ -515,7 +503,7 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 	if (mail) {
 		/* Once a day: a second run (by hand, or a timer catching up)
 		 * writes nothing, and says so. */
-		char *state = cli_state_path("digest"), *last = NULL;
+		char *state = fs_session_state_path("digest"), *last = NULL;
 		bool done = fs_digest_mailed_today(state, now, &last);
 
 		if (done)
@@ -532,21 +520,21 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 	ctx.no_index_note = mail;
 	rc = cli_ctx_setup(&ctx, err);
 	if (rc == 0)
-		rc = cli_color_option(argv[0], color_when, ctx.cfg, &digest_color, err);
+		rc = cli_color_option(argv[0], color_when, fs_session_config(ctx.s), &digest_color, err);
 	if (rc == 0)
 		rc = cli_ctx_open_store(&ctx, false, err);
 	if (rc < 0)
 		goto out;
 	if (!base_query)
-		base_query = config_value(ctx.store, ctx.cfg, "fixscan.digestQuery");
+		base_query = config_value(fs_session_store(ctx.s), fs_session_config(ctx.s),
+					  "fixscan.digestQuery");
 	/* notmuch's date: range matches the Date header of each message; a
 	 * thread is in when any of its messages is. */
-	rc = cli_stable_threads_query(ctx.store, base_query, since, ctx.ropts.own_addresses,
-				      &query, err);
+	rc = fs_session_stable_threads_query(ctx.s, base_query, since, &query, err);
 	if (rc < 0)
 		goto out;
 	if (query) {
-		rc = cli_load_threads(ctx.store, query, &threads, &nthreads, err);
+		rc = cli_load_threads(fs_session_store(ctx.s), query, &threads, &nthreads, err);
 		if (rc < 0)
 			goto out;
 	}
@@ -555,8 +543,10 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 		if (rc < 0)
 			goto out;
 	}
-	review_all(&dg, threads, nthreads, &ctx);
-	rc = output_digest(&dg, json, mail, since, base_query, now, &ctx.store, ctx.cfg, err);
+	rc = review_all(&dg, threads, nthreads, &ctx, err);
+	if (rc == 0)
+		rc = output_digest(&dg, json, mail, since, base_query, now,
+				   fs_session_store_slot(ctx.s), fs_session_config(ctx.s), err);
 	if (rc < 0)
 		goto out;
 	/* A series that could not be reviewed is listed in the digest; it
