@@ -279,55 +279,24 @@ static InternetAddressList *parse_list(const char *s)
 	return s && *s ? internet_address_list_parse(NULL, s) : NULL;
 }
 
-int fs_draft_compose(struct fs_draft *out, const struct fs_patch *orig,
-		     const struct fs_identity *me, const char *key,
-		     const char *label, const char *body, time_t now,
-		     struct fs_error *err)
+/* From: ME (MYNAME, MYADDR); To: the sender of ORIG; Cc: everyone else
+ * the mail went to.  Nobody gets their own reply, and an address that
+ * cannot be parsed is left out: never a header of junk.  Returns 0, or
+ * FS_EPARSE when there is nobody to send the reply to. */
+static int set_addresses(GMimeMessage *msg, const struct fs_patch *orig, const char *myname,
+			 const char *myaddr, const char *orig_id, struct fs_error *err)
 {
-	GMimeMessage *msg = NULL;
-	GMimeTextPart *part = NULL;
-	GMimeStream *stream = NULL;
-	GMimeDataWrapper *wrapper = NULL;
-	GMimeContentType *ctype;
-	GMimeContentEncoding enc;
-	GDateTime *date = NULL;
-	GHashTable *skip = NULL;
-	InternetAddressList *to_list = NULL, *cc_list = NULL;
+	GHashTable *skip = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	InternetAddressList *to_list, *cc_list, *cc;
 	InternetAddress *mb;
-	GString *refs = NULL;
-	char *orig_id = NULL, *subject = NULL, *ckey = NULL, *sname = NULL, *saddr = NULL;
-	char *myname = NULL, *myaddr = NULL;
-	char *hdr;
-	const char *const *r;
-	size_t nr, i;
+	char *sname = NULL, *saddr = NULL;
 	int rc = 0;
 
-	memset(out, 0, sizeof(*out));
-	fs_gmime_init();
-	orig_id = fs_draft_clean_id(fs_patch_message_id(orig));
-	if (!orig_id)
-		return fs_error_set(err, FS_EPARSE, "cannot reply to '%s': it has no Message-Id",
-				    fs_patch_subject(orig));
-	ckey = fs_draft_clean_line(key);
-	msg = g_mime_message_new(TRUE);
-	skip = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-
-	/* From: the reviewer.  Nobody gets their own reply. */
-	/* The identity may not come from fs_identity_pick: clean it too. */
-	myname = fs_draft_clean_line(me->name);
-	myaddr = fs_draft_clean_id(me->email);
-	if (!myaddr) {
-		rc = fs_error_set(err, FS_EUSAGE, "no address to send the reply to '%s' from", orig_id);
-		goto out;
-	}
 	mb = internet_address_mailbox_new(*myname ? myname : NULL, myaddr);
 	internet_address_set_charset(mb, "utf-8");
 	internet_address_list_add(g_mime_message_get_from(msg), mb);
 	g_object_unref(mb);
 	g_hash_table_add(skip, g_ascii_strdown(myaddr, -1));
-
-	/* To: the sender; Cc: everyone else the mail went to.  An address
-	 * that cannot be parsed is left out: never a header of junk. */
 	if (!first_mailbox(fs_patch_from(orig), &sname, &saddr)) {
 		sname = g_strdup("");
 		saddr = g_strdup("");
@@ -342,37 +311,42 @@ int fs_draft_compose(struct fs_draft *out, const struct fs_patch *orig,
 		g_hash_table_add(skip, g_ascii_strdown(saddr, -1));
 	to_list = parse_list(fs_patch_to(orig));
 	cc_list = parse_list(fs_patch_cc(orig));
-	add_addresses(g_mime_message_get_addresses(msg, GMIME_ADDRESS_TYPE_CC), to_list, skip);
-	add_addresses(g_mime_message_get_addresses(msg, GMIME_ADDRESS_TYPE_CC), cc_list, skip);
-	if (!*saddr) {
+	cc = g_mime_message_get_addresses(msg, GMIME_ADDRESS_TYPE_CC);
+	add_addresses(cc, to_list, skip);
+	add_addresses(cc, cc_list, skip);
+	if (!*saddr && !internet_address_list_length(cc)) {
+		rc = fs_error_set(err, FS_EPARSE,
+				  "cannot reply to <%s>: no address in its From, To or Cc can be parsed",
+				  orig_id);
+	} else if (!*saddr) {
 		/* No sender to answer: the reply goes to the first of the
-		 * others, or nowhere at all. */
-		InternetAddressList *cc = g_mime_message_get_addresses(msg, GMIME_ADDRESS_TYPE_CC);
-
-		if (!internet_address_list_length(cc)) {
-			rc = fs_error_set(err, FS_EPARSE,
-					  "cannot reply to <%s>: no address in its From, To or Cc can be parsed",
-					  orig_id);
-			goto out;
-		}
+		 * others. */
 		mb = internet_address_list_get_address(cc, 0);
 		g_object_ref(mb);
 		internet_address_list_remove_at(cc, 0);
 		internet_address_list_add(g_mime_message_get_addresses(msg, GMIME_ADDRESS_TYPE_TO), mb);
 		g_object_unref(mb);
 	}
+	if (to_list)
+		g_object_unref(to_list);
+	if (cc_list)
+		g_object_unref(cc_list);
+	g_hash_table_destroy(skip);
+	g_free(sname);
+	g_free(saddr);
+	return rc;
+}
 
-	subject = fs_draft_reply_subject(fs_patch_subject(orig));
-	g_mime_message_set_subject(msg, subject, "utf-8");
-	out->message_id = fsd_new_message_id(myaddr, ckey, now);
-	g_mime_message_set_message_id(msg, out->message_id);
-	date = g_date_time_new_from_unix_local(now);
-	g_mime_message_set_date(msg, date);
+/* In-Reply-To: ORIG_ID; References: ORIG's and ORIG_ID. */
+static void set_threading(GMimeMessage *msg, const struct fs_patch *orig, const char *orig_id)
+{
+	GString *refs = g_string_new(NULL);
+	const char *const *r;
+	char *hdr = g_strdup_printf("<%s>", orig_id);
+	size_t nr, i;
 
-	hdr = g_strdup_printf("<%s>", orig_id);
 	g_mime_object_set_header(GMIME_OBJECT(msg), "In-Reply-To", hdr, NULL);
 	g_free(hdr);
-	refs = g_string_new(NULL);
 	r = fs_patch_references(orig, &nr);
 	for (i = 0; i < nr; i++) {
 		char *id = fs_draft_clean_id(r[i]);
@@ -383,16 +357,21 @@ int fs_draft_compose(struct fs_draft *out, const struct fs_patch *orig,
 	}
 	g_string_append_printf(refs, "%s<%s>", refs->len ? " " : "", orig_id);
 	g_mime_object_set_header(GMIME_OBJECT(msg), "References", refs->str, NULL);
+	g_string_free(refs, TRUE);
+}
 
-	/* The key and digest stay out of the mail: it goes to a public list
-	 * under the reviewer's name.  fixscan/drafts.h remembers them. */
-	out->digest = fs_draft_digest(body, strlen(body));
+/* BODY as the message's text part, UTF-8 whatever it holds:
+ * g_mime_text_part_set_text would pick ISO-8859-1 for text that fits
+ * it, and recode. */
+static void set_body(GMimeMessage *msg, const char *body)
+{
+	GMimeTextPart *part = g_mime_text_part_new_with_subtype("plain");
+	GMimeStream *stream = g_mime_stream_mem_new_with_buffer(body, strlen(body));
+	GMimeDataWrapper *wrapper = g_mime_data_wrapper_new_with_stream(stream,
+									GMIME_CONTENT_ENCODING_DEFAULT);
+	GMimeContentType *ctype;
+	GMimeContentEncoding enc;
 
-	/* The body as UTF-8 whatever it holds: g_mime_text_part_set_text
-	 * would pick ISO-8859-1 for text that fits it, and recode. */
-	part = g_mime_text_part_new_with_subtype("plain");
-	stream = g_mime_stream_mem_new_with_buffer(body, strlen(body));
-	wrapper = g_mime_data_wrapper_new_with_stream(stream, GMIME_CONTENT_ENCODING_DEFAULT);
 	g_mime_part_set_content(GMIME_PART(part), wrapper);
 	ctype = g_mime_object_get_content_type(GMIME_OBJECT(part));
 	g_mime_content_type_set_parameter(ctype, "charset", "utf-8");
@@ -406,7 +385,51 @@ int fs_draft_compose(struct fs_draft *out, const struct fs_patch *orig,
 		enc = is_ascii(body) ? GMIME_CONTENT_ENCODING_7BIT : GMIME_CONTENT_ENCODING_8BIT;
 	g_mime_part_set_content_encoding(GMIME_PART(part), enc);
 	g_mime_message_set_mime_part(msg, GMIME_OBJECT(part));
+	g_object_unref(wrapper);
+	g_object_unref(stream);
+	g_object_unref(part);
+}
 
+int fs_draft_compose(struct fs_draft *out, const struct fs_patch *orig,
+		     const struct fs_identity *me, const char *key,
+		     const char *label, const char *body, time_t now,
+		     struct fs_error *err)
+{
+	GMimeMessage *msg;
+	GDateTime *date;
+	char *orig_id, *subject, *ckey, *myname, *myaddr;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	fs_gmime_init();
+	orig_id = fs_draft_clean_id(fs_patch_message_id(orig));
+	if (!orig_id)
+		return fs_error_set(err, FS_EPARSE, "cannot reply to '%s': it has no Message-Id",
+				    fs_patch_subject(orig));
+	ckey = fs_draft_clean_line(key);
+	msg = g_mime_message_new(TRUE);
+	/* The identity may not come from fs_identity_pick: clean it too. */
+	myname = fs_draft_clean_line(me->name);
+	myaddr = fs_draft_clean_id(me->email);
+	if (!myaddr)
+		rc = fs_error_set(err, FS_EUSAGE, "no address to send the reply to '%s' from", orig_id);
+	else
+		rc = set_addresses(msg, orig, myname, myaddr, orig_id, err);
+	if (rc < 0)
+		goto out;
+	subject = fs_draft_reply_subject(fs_patch_subject(orig));
+	g_mime_message_set_subject(msg, subject, "utf-8");
+	g_free(subject);
+	out->message_id = fsd_new_message_id(myaddr, ckey, now);
+	g_mime_message_set_message_id(msg, out->message_id);
+	date = g_date_time_new_from_unix_local(now);
+	g_mime_message_set_date(msg, date);
+	g_date_time_unref(date);
+	set_threading(msg, orig, orig_id);
+	/* The key and digest stay out of the mail: it goes to a public list
+	 * under the reviewer's name.  fixscan/drafts.h remembers them. */
+	out->digest = fs_draft_digest(body, strlen(body));
+	set_body(msg, body);
 	out->text = g_mime_object_to_string(GMIME_OBJECT(msg), NULL);
 	out->len = out->text ? strlen(out->text) : 0;
 	out->key = g_strdup(ckey);
@@ -416,26 +439,7 @@ int fs_draft_compose(struct fs_draft *out, const struct fs_patch *orig,
 out:
 	if (rc < 0)
 		fs_draft_clear(out);
-
-	if (refs)
-		g_string_free(refs, TRUE);
-	if (to_list)
-		g_object_unref(to_list);
-	if (cc_list)
-		g_object_unref(cc_list);
-	if (date)
-		g_date_time_unref(date);
-	if (wrapper)
-		g_object_unref(wrapper);
-	if (stream)
-		g_object_unref(stream);
-	if (part)
-		g_object_unref(part);
 	g_object_unref(msg);
-	g_hash_table_destroy(skip);
-	g_free(subject);
-	g_free(sname);
-	g_free(saddr);
 	g_free(myname);
 	g_free(myaddr);
 	g_free(ckey);

@@ -12,6 +12,7 @@
 #define FIXSCAN_DIGEST_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -139,5 +140,13 @@ int fs_digest_note_mailed(const char *path, time_t now, const char *msgid,
  * (fs_digest_note_mailed()) once the digest is in the database. */
 int fs_digest_save(const struct fs_digest *d, const char *body, struct fs_store **store,
 		   const struct fs_digest_mail *m, time_t now, struct fs_error *err);
+
+/* The digest D of the threads since SINCE as text on OUT: the series,
+ * then the risky patches with their finding lines (fs_report_finding_line())
+ * and lore links, unwrapped and as the mail has it (lib/digest-report.c). */
+void fs_digest_text(FILE *out, const struct fs_digest *d, time_t since);
+/* D as one JSON object on one line (fixscan-digest(1)); QUERY is the
+ * notmuch query used (may be NULL).  Returns 0 or -1. */
+int fs_digest_json(FILE *out, const struct fs_digest *d, time_t since, const char *query);
 
 #endif
