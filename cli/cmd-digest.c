@@ -385,6 +385,6 @@ out:
 	cli_free_threads(threads, nthreads);
 	cli_ctx_close(&x.ctx);
 	free(x.base_query);
-	free(query);
+	g_free(query);
 	return rc;
 }

@@ -701,7 +701,7 @@ static int open_all(struct run *x, const struct fs_source *src, const char *quer
 		if (rc == 0 && (query || query_in))
 			rc = cli_load_threads(fs_session_store(x->ctx.s), query ? query : query_in,
 					      threads, nthreads, err);
-		free(query);
+		g_free(query);
 	}
 	/* Nothing to review needs no index (which may take a while);
 	 * --all-open says itself that nothing is open. */

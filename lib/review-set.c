@@ -90,8 +90,8 @@ static int stable_threads_query(struct fs_store *store, const char *base, time_t
 		g_hash_table_add(seen, msgs.v[i].thread_id);
 		g_string_append_printf(q, "%sthread:%s", q->len ? " OR " : "", msgs.v[i].thread_id);
 	}
-	if (q->len && !(*out = strdup(q->str)))
-		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+	if (q->len)
+		*out = g_strdup(q->str);
 out:
 	g_hash_table_destroy(seen);
 	fs_store_messages_free(&msgs);

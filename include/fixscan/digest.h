@@ -6,7 +6,12 @@
  * Message-Id made from the day and the series, so a second run the same
  * day over the same series finds it and writes nothing.
  *
- * Nothing here prints: the text and JSON layouts are the command's.
+ * The text and JSON layouts are fs_digest_text() and fs_digest_json()
+ * (lib/digest-report.c), written to a stream the caller gives; the
+ * weights are the table of kinds' (fixscan/kinds.h).
+ *
+ * Ownership: every char * returned or stored here is a GLib string
+ * (g_free()); the series and reviews added to a digest are its own.
  */
 #ifndef FIXSCAN_DIGEST_H
 #define FIXSCAN_DIGEST_H

@@ -6,7 +6,12 @@
  * resolves each patch's upstream commits in the fixes index, gathers what
  * people said (mentions module: objections in the thread, regression
  * reports elsewhere) and has the findings module judge each patch.  The
- * report, drafts and digest modules take the result from there.
+ * report, drafts and digest modules take the result from there.  The
+ * commands call it through fs_session_review() (fixscan/session.h).
+ *
+ * Ownership: a review owns its patches' findings and its strings (C
+ * library: free(), all released by fs_review_free()); the series and the
+ * patches are borrowed from the thread, which must outlive it.
  */
 #ifndef FIXSCAN_REVIEW_H
 #define FIXSCAN_REVIEW_H

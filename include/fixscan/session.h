@@ -10,8 +10,9 @@
  * fs_session_review() and prints.
  *
  * Ownership: the session owns everything it opens; the accessors lend it
- * (valid until fs_session_free()).  Strings the session returns as char *
- * are new (g_free()).  Notes (things worth saying that stopped nothing)
+ * (valid until fs_session_free()).  Every char * the session returns is
+ * new (g_free()).  The strings of fs_session_opts are borrowed: they must
+ * outlive the session.  Notes (things worth saying that stopped nothing)
  * are appended to a struct fs_review_notes the caller owns and prints.
  */
 #ifndef FIXSCAN_SESSION_H
@@ -212,7 +213,7 @@ int fs_session_review(struct fs_session *s, const struct fs_review_set *set,
 /* The threads of the messages of the store dated SINCE or later that
  * match BASE (a notmuch query of the user's, such as fixscan.digestQuery)
  * or, when BASE is NULL, are stable patches, as a query "thread:A OR
- * thread:B ...", or NULL in *OUT when there is none (free()).  The
+ * thread:B ...", or NULL in *OUT when there is none (g_free()).  The
  * user's own mail does not count: a day of their drafts makes no old
  * thread new. */
 int fs_session_stable_threads_query(const struct fs_session *s, const char *base,

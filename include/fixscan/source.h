@@ -6,6 +6,9 @@
  * not) or a stable-queue directory (a quilt series file and its
  * patches).  Every loader gives the same threads, sorted into series by
  * the thread module, that fs_review_run() and everything after it take.
+ *
+ * Ownership: what the loaders return is the C library's (free(),
+ * fs_thread_free(), fs_source_free()); notes are copies the notes own.
  */
 #ifndef FIXSCAN_SOURCE_H
 #define FIXSCAN_SOURCE_H
