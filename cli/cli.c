@@ -323,176 +323,78 @@ void cli_progress_done(struct cli_progress *p)
 
 void cli_ctx_init(struct cli_ctx *c)
 {
-	static const struct fs_review_opts ropts = FS_REVIEW_OPTS_INIT;
-	static const struct fs_index_opts iopts = FS_INDEX_OPTS_INIT;
+	static const struct fs_session_opts sopts = FS_SESSION_OPTS_INIT;
 
 	memset(c, 0, sizeof(*c));
-	c->ropts = ropts;
-	c->iopts = iopts;
+	c->sopts = sopts;
 }
 
-/* The ignore file: the flag, else fixscan.ignore, else
- * $XDG_CONFIG_HOME/fixscan/ignore.  A new string in *OUT. */
-static int ignore_path(struct fs_config *cfg, const char *flag, char **out)
+void cli_print_notes(struct fs_review_notes *notes)
 {
-	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+	size_t i;
 
-	*out = NULL;
-	if (flag)
-		return (*out = strdup(flag)) ? 0 : FS_ENOMEM;
-	if (cfg && fs_config_get_string(cfg, "fixscan.ignore", out) == 0)
-		return 0;
-	if (xdg && *xdg == '/') {
-		if (asprintf(out, "%s/fixscan/ignore", xdg) < 0)
-			*out = NULL;
-	} else if (home) {
-		if (asprintf(out, "%s/.config/fixscan/ignore", home) < 0)
-			*out = NULL;
-	}
-	return *out ? 0 : FS_ENOTFOUND;
+	for (i = 0; i < notes->n; i++)
+		cli_note("%s", notes->v[i]);
+	fs_review_notes_clear(notes);
 }
 
-/* fixscan.<version>.branch = <branch>, for series whose mails do not say
- * which branch they are for.  (The version is a subsection: git takes no
- * key whose last part starts with a digit, such as fixscan.branch.4.4.) */
-static int read_branch_names(struct cli_ctx *c, struct fs_error *err)
+void cli_print_own_notes(struct fs_review_notes *notes)
 {
-	int n = fs_config_get_matching(c->cfg, "fixscan.%s.branch", &c->branch_keys_,
-				       &c->branch_values_, err);
-	int i;
+	size_t i;
 
-	if (n <= 0)
-		return n;
-	c->branch_names_ = calloc(n, sizeof(*c->branch_names_));
-	if (!c->branch_names_)
-		return fs_error_set(err, FS_ENOMEM, "out of memory");
-	for (i = 0; i < n; i++) {
-		c->branch_names_[i].version = c->branch_keys_[i];
-		c->branch_names_[i].branch = c->branch_values_[i];
-	}
-	c->ropts.branch_names = c->branch_names_;
-	c->ropts.nbranch_names = n;
-	return 0;
+	for (i = 0; i < notes->n; i++)
+		fprintf(stderr, "fixscan: %s\n", notes->v[i]);
+	fs_review_notes_clear(notes);
 }
 
 int cli_ctx_setup(struct cli_ctx *c, struct fs_error *err)
 {
-	char *path = NULL;
 	int rc;
 
 	rc = cli_repo_path(c->repo_flag, &c->repo, err);
 	if (rc < 0)
 		return rc;
-	rc = fs_config_open(&c->cfg, c->repo, err);
-	if (rc < 0) {
-		/* A missing or broken repository is reported by the index,
-		 * with a better message; the global config still counts. */
-		fs_error_clear(err);
-		rc = fs_config_open(&c->cfg, NULL, err);
-		if (rc < 0)
-			return rc;
-	}
-	if (ignore_path(c->cfg, c->ignore_flag, &path) == 0) {
-		rc = fs_ignore_load(&c->ignore, path, err);
-		free(path);
-		if (rc < 0)
-			return rc;
-	}
-	c->ropts.ignore = c->ignore;
-	rc = fs_config_index_refs(c->cfg, &c->mainline_, &c->stable_globs_,
-				  &c->iopts.nstable_globs, err);
-	if (rc < 0)
-		return rc;
-	c->iopts.mainline = c->mainline_;
-	c->iopts.stable_globs = (const char *const *)c->stable_globs_;
-	return read_branch_names(c, err);
-}
-
-/* The user's addresses: notmuch's user.primary_email and
- * user.other_email (a list separated by ';'), and git's user.email. */
-static void read_own_addresses(struct cli_ctx *c)
-{
-	const char *keys[] = { "user.primary_email", "user.other_email" };
-	GPtrArray *v = g_ptr_array_new();
-	char *git_email = NULL;
-	size_t k, i;
-
-	for (k = 0; k <= G_N_ELEMENTS(keys); k++) {
-		const char *value = k < G_N_ELEMENTS(keys) && c->store ?
-				    fs_store_config(c->store, keys[k]) : NULL;
-		char **parts;
-		if (k == G_N_ELEMENTS(keys) && c->cfg &&
-		    fs_config_get_string(c->cfg, "user.email", &git_email) == 0)
-			value = git_email;
-		parts = value ? g_strsplit_set(value, ";, ", -1) : NULL;
-		for (i = 0; parts && parts[i]; i++)
-			if (*parts[i])
-				g_ptr_array_add(v, g_strdup(parts[i]));
-		g_strfreev(parts);
-	}
-	free(git_email);
-	g_ptr_array_add(v, NULL);
-	c->own_addresses_ = (char **)g_ptr_array_free(v, FALSE);
-	c->ropts.own_addresses = (const char *const *)c->own_addresses_;
+	c->sopts.repo = c->repo;
+	return fs_session_open(&c->s, &c->sopts, err);
 }
 
 int cli_ctx_open_store(struct cli_ctx *c, bool optional, struct fs_error *err)
 {
-	struct fs_error serr = FS_ERROR_INIT;
-	int rc = fs_store_open(&c->store, false, 5.0, &serr);
-
-	if (rc == 0) {
-		read_own_addresses(c);
-		return 0;
-	}
-	c->store = NULL;
-	if (optional && rc != FS_ELOCKED) {
-		/* git's user.email still says whose mail is whose */
-		read_own_addresses(c);
-		return 0;
-	}
-	*err = serr;
-	return rc;
+	return fs_session_open_store(c->s, optional, err);
 }
 
 int cli_ctx_open_index(struct cli_ctx *c, struct fs_error *err)
 {
+	struct fs_review_notes notes = FS_REVIEW_NOTES_INIT;
+	const struct fs_index_stats *st;
 	int rc;
 
-	/* A wrong fixscan.vulns fails before the index takes its time. */
-	rc = cli_ctx_open_vulns(c, err);
+	/* A wrong fixscan.vulns fails before the index takes its time;
+	 * its note is the CVE data's own words. */
+	rc = fs_session_open_vulns(c->s, &notes, err);
+	cli_print_own_notes(&notes);
 	if (rc < 0)
 		return rc;
-	c->iopts.repo_path = c->repo;
 	/* A cold or outdated cache takes seconds to bring up to date: the
 	 * same progress line as fixscan index, on a terminal. */
-	cli_progress_attach(&c->progress, &c->iopts, cli_progress_wanted());
-	rc = fs_index_open(&c->idx, &c->iopts, &c->istats, err);
+	cli_progress_attach(&c->progress, fs_session_index_opts(c->s), cli_progress_wanted());
+	rc = fs_session_open_index(c->s, NULL, err);
 	cli_progress_done(&c->progress);
 	if (rc < 0)
 		return rc;
-	if (c->istats.note[0])
-		fprintf(stderr, "fixscan: %s\n", c->istats.note);
+	st = fs_session_index_stats(c->s);
+	if (st->note[0])
+		fprintf(stderr, "fixscan: %s\n", st->note);
 	if (!c->no_index_note)
-		cli_index_note(c->repo, &c->istats);
-	/* The mainline tip's time, so that ids a clone older than the
-	 * thread lacks are not taken for wrong ones (a repository that
-	 * cannot say leaves the check out), and the reader of the reasons
-	 * stable-only reverts give. */
-	{
-		struct fs_error e = FS_ERROR_INIT;
-		if (fs_index_mainline_time(c->idx, c->repo, &c->ropts.mainline_time, &e) < 0)
-			c->ropts.mainline_time = 0;
-	}
-	c->ropts.message = fs_index_read_message;
-	c->ropts.message_data = c->repo;
+		cli_index_note(c->repo, st);
 	return 0;
 }
 
 void cli_clone_age_notice(const struct cli_ctx *c, const struct fs_review *r, bool *said)
 {
 	char tip[16], thread[16];
-	time_t a = (time_t)c->ropts.mainline_time, b = (time_t)r->thread_time;
+	time_t a = (time_t)fs_session_review_opts(c->s)->mainline_time;
+	time_t b = (time_t)r->thread_time;
 	struct tm tm;
 
 	if (!r->stale_clone || *said)
@@ -502,23 +404,6 @@ void cli_clone_age_notice(const struct cli_ctx *c, const struct fs_review *r, bo
 	strftime(thread, sizeof(thread), "%Y-%m-%d", gmtime_r(&b, &tm));
 	cli_note("mainline in %s ends on %s, older than this thread (%s): run git fetch",
 		 c->repo, tip, thread);
-}
-
-int cli_ctx_identity(const struct cli_ctx *c, struct fs_identity *out, struct fs_error *err)
-{
-	char *git_name = NULL, *git_email = NULL;
-	int rc;
-
-	if (c->cfg) {
-		fs_config_get_string(c->cfg, "user.name", &git_name);
-		fs_config_get_string(c->cfg, "user.email", &git_email);
-	}
-	rc = fs_identity_pick(out, c->store ? fs_store_config(c->store, "user.name") : NULL,
-			      c->store ? fs_store_config(c->store, "user.primary_email") : NULL,
-			      git_name, git_email, err);
-	free(git_name);
-	free(git_email);
-	return rc;
 }
 
 void cli_index_note(const char *repo, const struct fs_index_stats *stats)
@@ -566,159 +451,88 @@ int cli_open_index(struct fs_index **idx, const char *repo, struct fs_index_opts
 
 void cli_ctx_close(struct cli_ctx *c)
 {
-	fs_index_free(c->idx);
-	fs_vulns_free(c->vulns);
-	fs_store_free(c->store);
-	fs_ignore_free(c->ignore);
-	fs_config_free(c->cfg);
-	free(c->branch_names_);
-	fs_config_strv_free(c->branch_keys_);
-	fs_config_strv_free(c->branch_values_);
-	free(c->mainline_);
-	fs_config_strv_free(c->stable_globs_);
-	g_strfreev(c->own_addresses_);
-	g_free(c->drafts_state_);
-	g_free(c->draft_signature_);
-	g_free(c->draft_template_);
-	if (c->answered_cache_)
-		g_hash_table_destroy(c->answered_cache_);
+	fs_session_free(c->s);
 	free(c->repo);
 	memset(c, 0, sizeof(*c));
 }
 
 /* ---- drafts -------------------------------------------------------------- */
 
-/* $XDG_STATE_HOME/fixscan/NAME, else ~/.local/state/fixscan/NAME (the XDG
- * base directory rules: a relative XDG_STATE_HOME is ignored), or NULL
- * with neither that nor HOME.  New string (g_free()). */
-static char *state_path(const char *name)
+/* What became of draft X, "wrote PATH", or NULL for a draft left out;
+ * LONG adds the label and whether it was indexed now (review). */
+static char *saved_line(const struct fs_drafts_saved_draft *x, bool wide)
 {
-	const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	const char *late = wide && x->indexed_now ? ", indexed now" : "";
+	const char *other = x->other ? x->other : "";
 
-	if (xdg && *xdg == '/')
-		return g_build_filename(xdg, "fixscan", name, NULL);
-	if (home && *home)
-		return g_build_filename(home, ".local", "state", "fixscan", name, NULL);
-	return NULL;
-}
-
-char *cli_state_path(const char *name)
-{
-	return state_path(name);
-}
-
-void cli_drafts_opts(struct cli_ctx *c, struct fs_drafts_save_opts *opts, bool force)
-{
-	if (!c->drafts_state_)
-		c->drafts_state_ = state_path("drafts");
-	opts->state_file = c->drafts_state_;
-	opts->own = c->ropts.own_addresses;
-	opts->force = force;
-}
-
-/* Whether the user answered patch P (fs_drafts_answered()), asked of
- * the store once per patch. */
-static bool patch_answered(void *data, const struct fs_patch *p)
-{
-	struct cli_ctx *c = data;
-	const char *id = fs_patch_message_id(p);
-	gpointer hit;
-	bool answered;
-
-	if (!id || !c->store)
-		return false;
-	if (!c->answered_cache_)
-		c->answered_cache_ = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-	if (g_hash_table_lookup_extended(c->answered_cache_, id, NULL, &hit))
-		return hit != NULL;
-	answered = fs_drafts_answered(c->store, id, c->ropts.own_addresses);
-	g_hash_table_insert(c->answered_cache_, g_strdup(id), answered ? (gpointer)1 : NULL);
-	return answered;
-}
-
-/* The text of the file git config KEY names into *OUT (NULL when KEY is
- * unset), trailing white space kept; WHAT names it in errors. */
-static int read_config_file(struct cli_ctx *c, const char *key, const char *what, char **out,
-			    struct fs_error *err)
-{
-	char *path = NULL;
-	GError *gerr = NULL;
-	struct stat st;
-	FILE *fp;
-	int rc = 0;
-
-	*out = NULL;
-	st.st_mode = 0;
-	if (!c->cfg || fs_config_get_path(c->cfg, key, &path) < 0 || !path || !*path) {
-		free(path);
-		return 0;
-	}
-	fp = fopen(path, "r");
-	if (fp && (fstat(fileno(fp), &st) < 0 || !S_ISREG(st.st_mode)))
-		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
-	if (!fp || !S_ISREG(st.st_mode) || !g_file_get_contents(path, out, NULL, &gerr)) {
-		rc = fs_error_set(err, FS_EIO, "cannot read the %s '%s' (%s): %s", what, path, key,
-				  gerr ? gerr->message : strerror(errno));
-		if (gerr)
-			g_error_free(gerr);
-		*out = NULL;
-	} else if (!g_utf8_validate(*out, -1, NULL) || strlen(*out) > 64 * 1024) {
-		rc = fs_error_set(err, FS_EUSAGE, "the %s '%s' (%s) is not UTF-8 text of at most 64 KiB",
-				  what, path, key);
-		g_free(*out);
-		*out = NULL;
-	}
-	if (fp)
-		fclose(fp);
-	free(path);
-	return rc;
-}
-
-int cli_ctx_draft_opts(struct cli_ctx *c, int mode, bool every, time_t now,
-		       struct fs_error *err)
-{
-	struct fs_draft_opts init = FS_DRAFT_OPTS_INIT;
-	int rc;
-
-	c->draft_opts = init;
-	c->draft_opts.mode = mode;
-	c->draft_opts.every_finding = every;
-	c->draft_opts.now = now;
-	c->draft_opts.answered = patch_answered;
-	c->draft_opts.answered_data = c;
-	rc = read_config_file(c, "fixscan.signature", "signature file", &c->draft_signature_, err);
-	if (rc == 0)
-		rc = read_config_file(c, "fixscan.draftTemplate", "draft template", &c->draft_template_,
-				      err);
-	if (rc == 0 && c->draft_template_ &&
-	    (rc = fs_draft_template_check(c->draft_template_, err)) < 0) {
-		char *path = NULL;
-
-		fs_config_get_path(c->cfg, "fixscan.draftTemplate", &path);
-		fs_error_prefix(err, "draft template '%s' (fixscan.draftTemplate)", path ? path : "?");
-		free(path);
-	}
-	c->draft_opts.signature = c->draft_signature_;
-	c->draft_opts.template_text = c->draft_template_;
-	return rc;
-}
-
-char *cli_drafts_skipped(const struct fs_drafts_saved *s)
-{
-	GString *line = g_string_new(NULL);
-
-	if (s->answered)
-		g_string_append_printf(line, "%zu you answered already", s->answered);
-	if (s->deleted)
-		g_string_append_printf(line, "%s%zu you deleted (--force writes %s again)",
-				       line->len ? ", " : "", s->deleted,
-				       s->deleted == 1 ? "it" : "them");
-	if (!line->len) {
-		g_string_free(line, TRUE);
+	switch (x->action) {
+	case FS_DRAFT_WROTE:
+		return g_strdup_printf("wrote %s", x->path);
+	case FS_DRAFT_UNCHANGED:
+		return g_strdup_printf("unchanged %s%s", x->path, late);
+	case FS_DRAFT_UNCHANGED_EDITED:
+		return g_strdup_printf("unchanged, edited by you: %s%s", x->path, late);
+	case FS_DRAFT_REPLACED:
+		return g_strdup_printf("replaced %s with %s, the findings changed", other, x->path);
+	case FS_DRAFT_KEPT_EDITED:
+		return g_strdup_printf("kept your edited draft %s, wrote %s", other, x->path);
+	default: /* skipped: no path, counted at the end */
 		return NULL;
 	}
-	g_string_prepend(line, "draft: skipped ");
-	return g_string_free(line, FALSE);
+}
+
+/* "draft: LINE" for the draft labelled LABEL: one line with the label
+ * (WIDTH 0), or the label wrapped on a line of its own. */
+static void print_saved_line(FILE *out, const char *line, const char *label, int width)
+{
+	char *re;
+
+	if (!width) {
+		fprintf(out, "draft: %s (re: %s)\n", line, label);
+		return;
+	}
+	fprintf(out, "draft: %s\n", line);
+	re = g_strdup_printf("    (re: %s)", label);
+	cli_print_wrapped(out, re, width);
+	g_free(re);
+}
+
+void cli_print_saved(FILE *out, const struct fs_drafts_saved *saved, int width)
+{
+	char *skipped;
+	size_t i, k;
+
+	if (saved->outside && width)
+		fprintf(out, "draft: '%s' is outside the notmuch mail root; the drafts are not indexed\n",
+			saved->dir);
+	else if (saved->outside && saved->complete && saved->root)
+		fprintf(out, "draft: '%s' is outside the notmuch mail root '%s'; the drafts are not indexed\n",
+			saved->dir, saved->root);
+	if (saved->index_err.code)
+		cli_error(&saved->index_err);
+	for (i = 0; i < saved->n; i++) {
+		const struct fs_drafts_saved_draft *x = &saved->v[i];
+		char *line = x->path ? saved_line(x, !width) : NULL;
+
+		if (!x->path)
+			continue;
+		if (line)
+			print_saved_line(out, line, x->label, width);
+		g_free(line);
+		/* "replaced" says it already. */
+		for (k = 0; x->action != FS_DRAFT_REPLACED && x->removed && x->removed[k]; k++) {
+			line = g_strdup_printf("removed the outdated %s", x->removed[k]);
+			print_saved_line(out, line, x->label, width);
+			g_free(line);
+		}
+	}
+	if ((skipped = fs_session_skipped_text(saved))) {
+		if (width)
+			cli_print_wrapped(out, skipped, width);
+		else
+			fprintf(out, "%s\n", skipped);
+		g_free(skipped);
+	}
 }
 
 /* ---- threads and queries ------------------------------------------------- */
@@ -727,13 +541,10 @@ int cli_load_threads(struct fs_store *store, const char *query,
 		     struct fs_thread ***out, size_t *nout, struct fs_error *err)
 {
 	struct fs_review_notes notes = FS_REVIEW_NOTES_INIT;
-	size_t i;
 	int rc;
 
 	rc = fs_review_load(out, nout, store, query, &notes, err);
-	for (i = 0; i < notes.n; i++)
-		cli_note("%s", notes.v[i]);
-	fs_review_notes_clear(&notes);
+	cli_print_notes(&notes);
 	return rc;
 }
 
@@ -741,13 +552,10 @@ int cli_load_source(const struct fs_source *src, struct fs_thread ***out, size_t
 		    struct fs_error *err)
 {
 	struct fs_review_notes notes = FS_REVIEW_NOTES_INIT;
-	size_t i;
 	int rc;
 
 	rc = fs_source_load(out, nout, src, &notes, err);
-	for (i = 0; i < notes.n; i++)
-		cli_note("%s", notes.v[i]);
-	fs_review_notes_clear(&notes);
+	cli_print_notes(&notes);
 	return rc;
 }
 
@@ -871,20 +679,6 @@ void cli_print_wrapped(FILE *out, const char *text, int width)
 			break;
 		p = nl + 1;
 	}
-}
-
-const char *cli_store_config(struct fs_store *store, const char *key, const char *old_key)
-{
-	const char *v;
-
-	if (!store)
-		return NULL;
-	if ((v = fs_store_config(store, key)) || !old_key)
-		return v;
-	if ((v = fs_store_config(store, old_key)))
-		cli_note("the notmuch config key %s is now %s (notmuch config set %s '%s')",
-			 old_key, key, key, v);
-	return v;
 }
 
 int cli_drafts_for(const char *what, bool *every)

@@ -17,6 +17,7 @@
 #include "fixscan/ignore.h"
 #include "fixscan/index.h"
 #include "fixscan/review.h"
+#include "fixscan/session.h"
 #include "fixscan/store.h"
 #include "fixscan/thread.h"
 #include "fixscan/vulns.h"
@@ -109,65 +110,36 @@ struct cli_progress {
 void cli_progress_attach(struct cli_progress *p, struct fs_index_opts *opts, int wanted);
 void cli_progress_done(struct cli_progress *p);
 
-/* What a command works with, opened step by step as it needs them and
- * closed together by cli_ctx_close().  The command sets the flag fields,
- * then calls the steps it needs in order: setup (repository, config,
- * ignore file, and the config keys resolved into the option structs),
- * then the store and the index. */
+/* What a command works with: the library's session (fixscan/session.h),
+ * opened step by step as the command needs it and closed by
+ * cli_ctx_close().  The command sets the flag fields, then calls the
+ * steps it needs in order: setup (the repository and the session), then
+ * the store and the index.  The cli_ctx_ steps print the session's notes
+ * on stderr. */
 struct cli_ctx {
 	/* from the command's flags */
 	const char *repo_flag;       /* --repo */
-	const char *ignore_flag;     /* --ignore */
-	struct fs_review_opts ropts; /* --branch, --base, --no-reports */
-	struct fs_index_opts iopts;  /* --no-update, --rebuild ... */
+	/* --ignore, --vulns, --branch, --base, --no-reports, --no-update */
+	struct fs_session_opts sopts;
 	bool no_index_note;          /* no cli_index_note() (digest --mail) */
 
 	/* filled by the steps; owned by the context */
 	char *repo;
-	struct fs_config *cfg;
-	struct fs_ignore *ignore;
-	struct fs_store *store;
-	struct fs_index *idx;
-	struct fs_index_stats istats;
+	struct fs_session *s;
 	struct cli_progress progress;
-
-	/* storage behind ropts.branch_names and the iopts refs */
-	struct fs_branch_name *branch_names_;
-	char **branch_keys_, **branch_values_;
-	char *mainline_, **stable_globs_;
-	/* storage behind ropts.own_addresses (g_strfreev()) */
-	char **own_addresses_;
-	/* storage behind the drafts' state file (cli_drafts_opts()) */
-	char *drafts_state_;
-	/* --vulns; the CVE data (cli_ctx_open_vulns()), behind ropts.vulns */
-	const char *vulns_flag;
-	struct fs_vulns *vulns;
-	/* how drafts are written (cli_ctx_draft_opts()), and the storage
-	 * behind it: the signature and template texts, the answered
-	 * patches already looked up */
-	struct fs_draft_opts draft_opts;
-	char *draft_signature_, *draft_template_;
-	void *answered_cache_;
 };
 void cli_ctx_init(struct cli_ctx *c);
 
-/* The kernel repository (cli_repo_path()), its config over the global
- * one (the global one alone when the repository cannot be read: the
- * index reports that better), the ignore file, fixscan.<version>.branch
- * into ropts, and fixscan.mainline and fixscan.stable into iopts.  Returns 0 or a negative code with ERR set. */
+/* The kernel repository (cli_repo_path()) and the session on it
+ * (fs_session_open()).  Returns 0 or a negative code with ERR set. */
 int cli_ctx_setup(struct cli_ctx *c, struct fs_error *err);
 
-/* The notmuch store, read-only.  With OPTIONAL, a store that cannot be
- * opened (other than for a lock) leaves c->store NULL and returns 0.
- * The user's addresses (notmuch user.primary_email and user.other_email,
- * and git user.email, which drafts fall back to) go into
- * ropts.own_addresses: their mail is no evidence. */
+/* The notmuch store (fs_session_open_store()). */
 int cli_ctx_open_store(struct cli_ctx *c, bool optional, struct fs_error *err);
 
-/* The fixes index of c->repo, built or updated as needed; a note on why
- * it was rebuilt is printed on stderr.  Also sets ropts.mainline_time
- * (for the stale-clone check) and the reader of commit messages.  The
- * CVE data (cli_ctx_open_vulns()) is opened first. */
+/* The fixes index (fs_session_open_index()), with the progress line on a
+ * terminal; a note on why it was rebuilt and the CVE data's note are
+ * printed on stderr, then cli_index_note() unless C->no_index_note. */
 int cli_ctx_open_index(struct cli_ctx *c, struct fs_error *err);
 
 /* "mainline in REPO ends on DATE, older than this thread": once per run
@@ -182,34 +154,18 @@ void cli_ctx_close(struct cli_ctx *c);
  * Nothing when the index printed a note of its own (STATS->note). */
 void cli_index_note(const char *repo, const struct fs_index_stats *stats);
 
-/* Who the drafts are from: notmuch's user.name and user.primary_email
- * (c->store may be NULL), else git's user.name and user.email from
- * c->cfg (fs_identity_pick()). */
-int cli_ctx_identity(const struct cli_ctx *c, struct fs_identity *out, struct fs_error *err);
+/* Print each of NOTES with cli_note() and clear them. */
+void cli_print_notes(struct fs_review_notes *notes);
+/* The same for notes that are fixscan's own words (the index's, the CVE
+ * cache's): printed as they are. */
+void cli_print_own_notes(struct fs_review_notes *notes);
 
-/* The options of fs_drafts_save() every command shares: the state file
- * $XDG_STATE_HOME/fixscan/drafts (else ~/.local/state/fixscan/drafts;
- * none without either), the user's addresses (after
- * cli_ctx_open_store()), and FORCE (--force). */
-void cli_drafts_opts(struct cli_ctx *c, struct fs_drafts_save_opts *opts, bool force);
-
-/* c->draft_opts for the drafts of this run: MODE, EVERY (--drafts-for)
- * and NOW; the texts of the files git config fixscan.signature and
- * fixscan.draftTemplate name (~ expanded), the template checked; and
- * whether a patch was answered, from c->store and the user's addresses
- * (after cli_ctx_open_store()).  Returns 0, or FS_EIO / FS_EUSAGE with
- * ERR naming the file and the key. */
-int cli_ctx_draft_opts(struct cli_ctx *c, int mode, bool every, time_t now,
-		       struct fs_error *err);
-
-/* $XDG_STATE_HOME/fixscan/NAME, else ~/.local/state/fixscan/NAME; NULL
- * with neither.  New string (g_free()). */
-char *cli_state_path(const char *name);
-
-/* The line on the drafts fs_drafts_save() left out (S->answered,
- * S->deleted), "draft: skipped ..." without a newline; NULL when none
- * was.  New string (g_free()). */
-char *cli_drafts_skipped(const struct fs_drafts_saved *s);
+/* "draft: ..." on OUT for each draft SAVED says was written, kept or
+ * replaced, and the drafts left out; with WIDTH (check: the pager's
+ * 78 columns) the short form, wrapped, the label on a line of its own;
+ * else one line per draft with its label (review).  An error indexing
+ * them is said on stderr. */
+void cli_print_saved(FILE *out, const struct fs_drafts_saved *saved, int width);
 
 /* Open the index of REPO with OPTS, whose refs (mainline and stable
  * globs) are taken from fixscan.mainline and fixscan.stable: REPO's config
@@ -243,11 +199,6 @@ char *cli_id_query(const char *message_id);
  * columns deeper.  Colour codes count no column and are kept whole. */
 void cli_print_wrapped(FILE *out, const char *text, int width);
 
-/* The notmuch config value of KEY (camelCase, "fixscan.draftTags"), or
- * of OLD_KEY, its name before keys followed git's style, with a note on
- * stderr that says to rename it.  Borrowed from STORE (may be NULL). */
-const char *cli_store_config(struct fs_store *store, const char *key, const char *old_key);
-
 /* --drafts-for=WHAT: "action" (the default: only patches with a finding
  * that asks for action get a reply) or "every-finding".  Sets *EVERY;
  * returns 0, or -1 for any other word. */
@@ -261,16 +212,10 @@ const char *cli_shown_path(const char *path, const char *root);
  * else by fixscan.vulns in CFG (NULL: REPO's config over the global
  * one): *OUT stays NULL, and no file is opened, when neither names one
  * (an empty fixscan.vulns names none).  A note on the cache goes to
- * stderr.  Returns 0 or a negative code with ERR set.  (cli/vulns.c) */
+ * stderr (fs_session_vulns_at()).  Returns 0 or a negative code with
+ * ERR set.  (cli/vulns.c) */
 int cli_vulns_open(struct fs_vulns **out, const char *flag, struct fs_config *cfg,
 		   const char *repo, struct fs_error *err);
-/* cli_vulns_open() for C: c->vulns_flag, c->cfg; the result in c->vulns
- * and c->ropts.vulns.  cli_ctx_open_index() calls it first. */
-int cli_ctx_open_vulns(struct cli_ctx *c, struct fs_error *err);
-/* A length of time as git config writes one: "6 months", "6.months",
- * "180d", "26 weeks", "1 year".  Returns 0 with *OUT in seconds, or
- * FS_EUSAGE. */
-int cli_parse_duration(const char *s, int64_t *out);
 
 int cmd_review(int argc, char **argv, struct fs_error *err);
 int cmd_parse(int argc, char **argv, struct fs_error *err);

@@ -23,6 +23,7 @@
 #include "fixscan/mail.h"
 #include "fixscan/report.h"
 #include "fixscan/review.h"
+#include "fixscan/session.h"
 #include "fixscan/source.h"
 #include "fixscan/store.h"
 #include "fixscan/thread.h"
@@ -93,61 +94,20 @@ static int print_review(const struct fs_review *r, bool all, bool color)
 	return (int)r->problems;
 }
 
-/* Save the drafts DL into the maildir DIR (fs_drafts_save()); *STORE
- * (read-only, may be NULL) may be closed here.  Says what it did on
- * stdout, one line per draft: that is the pager the user looks at. */
-static int write_drafts(struct cli_ctx *ctx, struct fs_store **store, const struct fs_drafts *dl,
-			const char *dir, bool force, struct fs_error *err)
+/* Save the drafts into the drafts maildir (fs_session_write_drafts()).
+ * Says what it did on stdout, one line per draft: that is the pager the
+ * user looks at. */
+static int write_drafts(struct cli_ctx *ctx, const struct fs_drafts *dl, const char *dir,
+			bool force, struct fs_error *err)
 {
 	struct fs_drafts_saved saved = FS_DRAFTS_SAVED_INIT;
-	struct fs_drafts_save_opts opts = FS_DRAFTS_SAVE_OPTS_INIT;
-	char **tags = fs_drafts_tags(cli_store_config(*store, "fixscan.draftTags", "fixscan.draft_tags"));
-	char *skipped;
-	size_t i;
+	struct fs_review_notes notes = FS_REVIEW_NOTES_INIT;
 	int rc;
 
-	cli_drafts_opts(ctx, &opts, force);
-	opts.tags = (const char *const *)tags;
-	rc = fs_drafts_save(&saved, dl, dir, store, &opts, err);
-	if (saved.outside)
-		printf("draft: '%s' is outside the notmuch mail root; the drafts are not indexed\n",
-		       saved.dir);
-	for (i = 0; i < saved.n; i++) {
-		const struct fs_drafts_saved_draft *x = &saved.v[i];
-		const char *other = x->other ? x->other : "";
-		char *line;
-
-		if (!x->path)
-			continue;
-		switch (x->action) {
-		case FS_DRAFT_WROTE:
-			printf("draft: wrote %s\n", x->path);
-			break;
-		case FS_DRAFT_UNCHANGED:
-			printf("draft: unchanged %s\n", x->path);
-			break;
-		case FS_DRAFT_UNCHANGED_EDITED:
-			printf("draft: unchanged, edited by you: %s\n", x->path);
-			break;
-		case FS_DRAFT_REPLACED:
-			printf("draft: replaced %s with %s, the findings changed\n", other, x->path);
-			break;
-		case FS_DRAFT_KEPT_EDITED:
-			printf("draft: kept your edited draft %s, wrote %s\n", other, x->path);
-			break;
-		default: /* skipped: no path, counted below */
-			break;
-		}
-		line = g_strdup_printf("    (re: %s)", x->label);
-		cli_print_wrapped(stdout, line, CHECK_WIDTH);
-		g_free(line);
-	}
-	if ((skipped = cli_drafts_skipped(&saved))) {
-		cli_print_wrapped(stdout, skipped, CHECK_WIDTH);
-		g_free(skipped);
-	}
+	rc = fs_session_write_drafts(ctx->s, dl, dir, force, &saved, &notes, err);
+	cli_print_notes(&notes);
+	cli_print_saved(stdout, &saved, CHECK_WIDTH);
 	fs_drafts_saved_clear(&saved);
-	g_strfreev(tags);
 	return rc;
 }
 
@@ -185,6 +145,8 @@ struct check {
 	size_t nthreads;
 	struct fs_identity me;
 	bool clone_age_said;     /* the stale-clone notice was given */
+	size_t reviewed;         /* series reported */
+	bool problems, trouble;
 	const char *color_when;  /* --color=WHEN, or NULL */
 	bool color;
 	struct fs_drafts dl;
@@ -230,18 +192,19 @@ static int read_message(struct check *c, struct fs_error *err)
  * so that a missing identity costs nothing. */
 static int prepare_drafts(struct check *c, struct fs_error *err)
 {
-	int rc = cli_ctx_identity(&c->ctx, &c->me, err);
+	struct fs_store *store = fs_session_store(c->ctx.s);
+	int rc = fs_session_identity(c->ctx.s, &c->me, err);
 
 	if (rc == 0)
-		rc = cli_ctx_draft_opts(&c->ctx, c->mode, c->every, c->now, err);
+		rc = fs_session_prepare_drafts(c->ctx.s, c->mode, c->every, c->now, err);
 	if (rc < 0)
 		return rc;
-	if (!c->ctx.store && !c->drafts_dir_flag)
+	if (!store && !c->drafts_dir_flag)
 		return fs_error_set(err, FS_ENOTFOUND,
 				    "no notmuch store to find the drafts folder in: use --drafts-dir");
 	if (!(c->drafts_dir = fs_drafts_dir(c->drafts_dir_flag,
-					    c->ctx.store ? fs_store_config(c->ctx.store, "fixscan.drafts") : NULL,
-					    c->ctx.store ? fs_store_path(c->ctx.store) : NULL, err)))
+					    store ? fs_store_config(store, "fixscan.drafts") : NULL,
+					    store ? fs_store_path(store) : NULL, err)))
 		return err->code;
 	return 0;
 }
@@ -298,15 +261,15 @@ static int load_series(struct check *c, struct fs_error *err)
 				    c->msgid ? "<" : "", c->msgid ? c->msgid : "without Message-Id",
 				    c->msgid ? ">" : "", c->mbox);
 	memset(&found, 0, sizeof(found));
-	if (c->ctx.store && c->msgid &&
-	    fs_store_find_message(c->ctx.store, c->msgid, &found, NULL) == 0) {
+	if (fs_session_store(c->ctx.s) && c->msgid &&
+	    fs_store_find_message(fs_session_store(c->ctx.s), c->msgid, &found, NULL) == 0) {
 		c->in_store = true;
 		quoted = fs_store_quote(found.thread_id);
 		if (quoted && asprintf(&query, "thread:%s", quoted) < 0)
 			query = NULL;
 		free(quoted);
 		fs_store_message_clear(&found);
-		rc = query ? cli_load_threads(c->ctx.store, query, &c->threads, &c->nthreads, err) :
+		rc = query ? cli_load_threads(fs_session_store(c->ctx.s), query, &c->threads, &c->nthreads, err) :
 			fs_error_set(err, FS_ENOMEM, "out of memory");
 		free(query);
 		fs_patch_free(c->msg); /* the store's copy is used instead */
@@ -329,60 +292,6 @@ static int load_series(struct check *c, struct fs_error *err)
 	return rc;
 }
 
-/* What check_series() did with a series. */
-enum series_outcome {
-	SERIES_CLEAN = 0,     /* reported, without findings */
-	SERIES_FINDINGS = 1,  /* reported, with findings */
-	SERIES_NOT_MINE = 2,  /* not the message's series: nothing printed */
-	SERIES_FAILED = 3,    /* could not be reviewed: said on stderr */
-};
-
-/* Review series S and print the report: of the whole series with
- * --thread, else of the message's patch alone.  Returns an enum
- * series_outcome, or a negative FS_E* code. */
-static int check_series(struct check *c, const struct fs_thread_series *s, bool first,
-			bool *trouble, struct fs_error *err)
-{
-	struct fs_review *r = NULL, *view = NULL;
-	struct fs_error one = FS_ERROR_INIT;
-	size_t k;
-	int problems, rc = 0;
-
-	if (fs_review_run(&r, s, c->ctx.idx, c->in_store ? c->ctx.store : NULL,
-			  &c->ctx.ropts, &one) < 0) {
-		cli_error(&one);
-		*trouble = true;
-		return SERIES_FAILED;
-	}
-	cli_clone_age_notice(&c->ctx, r, &c->clone_age_said);
-	if (!c->whole) {
-		if (!fs_review_find_patch(r, c->msgid, &k)) {
-			fs_review_free(r);
-			return SERIES_NOT_MINE;
-		}
-		rc = fs_review_narrow(&view, r, k, err);
-		if (rc < 0) {
-			fs_review_free(r);
-			return rc;
-		}
-	}
-	if (!first)
-		putchar('\n');
-	problems = print_review(view ? view : r, view != NULL, c->color);
-	/* Without --thread only the reply to this patch. */
-	c->ctx.draft_opts.mode = view ? FS_DRAFTS_PATCHES : c->mode;
-	if (problems >= 0 && c->drafts &&
-	    fs_drafts_build_opts(&c->dl, view ? view : r, &c->me, &c->ctx.draft_opts, &one) < 0) {
-		cli_error(&one);
-		*trouble = true;
-	}
-	fs_review_free(view);
-	fs_review_free(r);
-	if (problems < 0)
-		return fs_error_set(err, FS_ENOMEM, "out of memory");
-	return problems > 0 ? SERIES_FINDINGS : SERIES_CLEAN;
-}
-
 /* Whether series S holds the message being checked. */
 static bool holds_message(const struct check *c, const struct fs_thread_series *s)
 {
@@ -396,46 +305,100 @@ static bool holds_message(const struct check *c, const struct fs_thread_series *
 	return false;
 }
 
+/* ---- the reviews (fs_session_review()'s callbacks) ----------------------- */
+
+/* Every series with --thread, else the one holding the message. */
+static bool on_want(void *data, const struct fs_thread_series *s)
+{
+	const struct check *c = data;
+
+	return c->whole || holds_message(c, s);
+}
+
+static void on_reviewed(void *data, const struct fs_review *r)
+{
+	struct check *c = data;
+
+	cli_clone_age_notice(&c->ctx, r, &c->clone_age_said);
+}
+
+static void on_failed(void *data, const struct fs_thread_series *s, const struct fs_error *err)
+{
+	struct check *c = data;
+
+	cli_error(err);
+	c->trouble = true;
+}
+
+/* Print the report of R: of the whole series with --thread, else of the
+ * message's patch alone (nothing when R does not hold it), and add the
+ * drafts.  Returns 0 to go on, 1 when done, or a negative code. */
+static int on_review(void *data, const struct fs_thread_series *s, struct fs_review *r,
+		     struct fs_error *err)
+{
+	struct check *c = data;
+	struct fs_review *view = NULL;
+	struct fs_error one = FS_ERROR_INIT;
+	struct fs_draft_opts *dopts = fs_session_draft_opts(c->ctx.s);
+	size_t k;
+	int problems, rc = 0;
+
+	if (!c->whole) {
+		if (!fs_review_find_patch(r, c->msgid, &k)) {
+			fs_review_free(r);
+			return 0;
+		}
+		rc = fs_review_narrow(&view, r, k, err);
+		if (rc < 0) {
+			fs_review_free(r);
+			return rc;
+		}
+	}
+	if (c->reviewed)
+		putchar('\n');
+	problems = print_review(view ? view : r, view != NULL, c->color);
+	/* Without --thread only the reply to this patch. */
+	dopts->mode = view ? FS_DRAFTS_PATCHES : c->mode;
+	if (problems >= 0 && c->drafts &&
+	    fs_drafts_build_opts(&c->dl, view ? view : r, &c->me, dopts, &one) < 0) {
+		cli_error(&one);
+		c->trouble = true;
+	}
+	fs_review_free(view);
+	fs_review_free(r);
+	if (problems < 0)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	c->problems |= problems > 0;
+	c->reviewed++;
+	/* Without --thread, only the message's series. */
+	return c->whole ? 0 : 1;
+}
+
 /* Check every series that concerns the message; returns the exit status
  * or a negative code. */
 static int check_all(struct check *c, struct fs_error *err)
 {
-	size_t i, k, reviewed = 0;
-	bool trouble = false, problems = false;
+	struct fs_review_set set = { c->threads, c->nthreads, FS_SET_EACH, 0, 0, !c->in_store,
+				     false };
+	struct fs_review_set_cbs cb = { c, on_want, on_reviewed, on_failed, NULL, NULL, on_review };
 	int rc;
 
-	for (i = 0; i < c->nthreads; i++) {
-		for (k = 0; k < fs_thread_count(c->threads[i]); k++) {
-			const struct fs_thread_series *s = fs_thread_get(c->threads[i], k);
-
-			if (!s->npatches || (!c->whole && !holds_message(c, s)))
-				continue;
-			rc = check_series(c, s, !reviewed, &trouble, err);
-			if (rc < 0)
-				return rc;
-			if (rc == SERIES_NOT_MINE || rc == SERIES_FAILED)
-				continue;
-			problems |= rc == SERIES_FINDINGS;
-			reviewed++;
-			/* Without --thread, only the message's series. */
-			if (!c->whole)
-				goto done;
-		}
-	}
-done:
-	if (!reviewed && !trouble)
+	rc = fs_session_review(c->ctx.s, &set, &cb, err);
+	if (rc < 0)
+		return rc;
+	if (!c->reviewed && !c->trouble)
 		return fs_error_set(err, FS_ENOTFOUND, "no stable review series found for %s%s%s",
 				    c->msgid ? "<" : "the message", c->msgid ? c->msgid : "",
 				    c->msgid ? ">" : "");
 	if (c->drafts && c->dl.n) {
 		fflush(stdout);
-		rc = write_drafts(&c->ctx, &c->ctx.store, &c->dl, c->drafts_dir, c->force, err);
+		rc = write_drafts(&c->ctx, &c->dl, c->drafts_dir, c->force, err);
 		if (rc < 0)
 			return rc;
 	} else if (c->drafts) {
 		printf("draft: no findings to answer, no drafts written\n");
 	}
-	return trouble ? FS_EXIT_TROUBLE : problems ? FS_EXIT_FINDINGS : FS_EXIT_CLEAN;
+	return c->trouble ? FS_EXIT_TROUBLE : c->problems ? FS_EXIT_FINDINGS : FS_EXIT_CLEAN;
 }
 
 static int parse_options(struct check *c, int argc, char **argv)
@@ -479,10 +442,10 @@ static int parse_options(struct check *c, int argc, char **argv)
 						       optarg);
 			break;
 		case 'r': c->ctx.repo_flag = optarg; break;
-		case 'i': c->ctx.ignore_flag = optarg; break;
-		case 'R': c->ctx.ropts.no_reports = true; break;
-		case 'N': c->ctx.iopts.no_update = true; break;
-		case 'V': c->ctx.vulns_flag = optarg; break;
+		case 'i': c->ctx.sopts.ignore = optarg; break;
+		case 'R': c->ctx.sopts.review.no_reports = true; break;
+		case 'N': c->ctx.sopts.index.no_update = true; break;
+		case 'V': c->ctx.sopts.vulns = optarg; break;
 		case 'c': c->color_when = optarg ? optarg : "always"; break;
 		case 'h': fputs(usage_text, stdout); return FS_EXIT_CLEAN;
 		default:
@@ -520,7 +483,7 @@ int cmd_check(int argc, char **argv, struct fs_error *err)
 		goto out;
 	rc = cli_ctx_setup(&c.ctx, err);
 	if (rc == 0)
-		rc = cli_color_option(argv[0], c.color_when, c.ctx.cfg, &c.color, err);
+		rc = cli_color_option(argv[0], c.color_when, fs_session_config(c.ctx.s), &c.color, err);
 	/* The store is optional here: without it (or without the message
 	 * in it) the patch is judged alone. */
 	if (rc == 0 && !c.mbox)
@@ -540,7 +503,7 @@ int cmd_check(int argc, char **argv, struct fs_error *err)
 	} else if (!c.in_store) {
 		printf("(not in the notmuch store: judged on its own, without its series)\n");
 	}
-	if (c.mbox && !c.ctx.ropts.no_reports)
+	if (c.mbox && !fs_session_review_opts(c.ctx.s)->no_reports)
 		cli_note("no mail store: regression reports not searched");
 	rc = check_all(&c, err);
 out:

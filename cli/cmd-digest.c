@@ -17,7 +17,7 @@
 
 #include "cli.h"
 #include "fixscan/crossbranch.h"
-#include "review-open.h"
+#include "fixscan/session.h"
 #include "fixscan/text.h"
 #include "fixscan/config.h"
 #include "fixscan/date.h"
@@ -33,7 +33,6 @@
 #include "fixscan/thread.h"
 
 #define DIGEST_WIDTH 78
-#define LORE "https://lore.kernel.org/r/"
 
 /* Without fixscan.digestQuery or --query: every message with PATCH in its
  * subject is a candidate, and fixscan keeps the threads of those whose
@@ -74,202 +73,6 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 no risky patch, 1 risky patches, 2 trouble.\n";
 
-static void format_time(char *buf, size_t n, time_t t)
-{
-	struct tm tm;
-
-	if (!gmtime_r(&t, &tm) || !strftime(buf, n, "%Y-%m-%d %H:%M UTC", &tm))
-		snprintf(buf, n, "@%lld", (long long)t);
-}
-
-static const char *series_release(const struct fs_digest_series *ds)
-{
-	if (ds->s->release)
-		return ds->s->release;
-	return ds->r ? ds->r->branch : ds->s->branch;
-}
-
-/* ---- text -------------------------------------------------------------- */
-
-static void text_digest(FILE *out, const struct fs_digest *d, time_t since)
-{
-	char when[64], dl[64];
-	size_t i, k;
-
-	format_time(when, sizeof(when), since);
-	fprintf(out, "stable review digest: %zu series since %s, %zu risky patch%s\n",
-		d->nseries, when, d->nrisky, d->nrisky == 1 ? "" : "es");
-	if (!d->nseries)
-		return;
-	fprintf(out, "\nseries:\n");
-	for (i = 0; i < d->nseries; i++) {
-		const struct fs_digest_series *ds = &d->series[i];
-		const struct fs_patch *a = fs_digest_anchor(ds->s);
-		fprintf(out, "  %s%s\n", a ? fs_patch_subject(a) : "?",
-			ds->s->cover ? "" : " (no cover letter)");
-		if (!ds->r) {
-			fprintf(out, "    not reviewed: %s\n", ds->error ? ds->error : "?");
-			continue;
-		}
-		fprintf(out, "    %s, base %s", ds->r->branch, ds->r->base ? ds->r->base : "the branch tip");
-		if (ds->deadline) {
-			format_time(dl, sizeof(dl), ds->deadline);
-			fprintf(out, ", deadline %s", dl);
-		}
-		fprintf(out, ": %zu patch%s, %zu risky\n", ds->r->npatches,
-			ds->r->npatches == 1 ? "" : "es", ds->risky);
-	}
-	if (!d->nrisky)
-		return;
-	fprintf(out, "\nrisky patches, highest score first:\n");
-	for (i = 0; i < d->nrisky; i++) {
-		const struct fs_digest_risky *rk = &d->risky[i];
-		const struct fs_digest_series *ds = &d->series[rk->series];
-		const struct fs_review *r = ds->r;
-		const char *id = fs_patch_message_id(rk->rp->patch);
-
-		char number[32];
-
-		fprintf(out, "\n%zu. [score %d] %s %s %s\n", i + 1, rk->score, series_release(ds),
-			fs_report_patch_number(r->series, rk->rp->index, number, sizeof(number)),
-			fs_patch_title(rk->rp->patch));
-		fprintf(out, "  release %s (%s)", ds->s->release ? ds->s->release : "unknown",
-			r->branch);
-		if (ds->deadline) {
-			format_time(dl, sizeof(dl), ds->deadline);
-			fprintf(out, ", deadline %s", dl);
-		}
-		fputc('\n', out);
-		for (k = 0; k < rk->rp->findings.n; k++) {
-			const struct fs_finding *f = &rk->rp->findings.v[k];
-			char *line;
-			if (f->ignored)
-				continue;
-			line = fs_report_finding_line(r, f, false);
-			fprintf(out, "  %s\n", line);
-			g_free(line);
-		}
-		if (id)
-			fprintf(out, "  " LORE "%s\n", id);
-	}
-}
-
-/* ---- JSON -------------------------------------------------------------- */
-
-static void json_summary(struct fs_json *b, const struct fs_review *r)
-{
-	size_t k;
-
-	fs_json_member(b, "summary");
-	fs_json_begin_object(b);
-	for (k = 0; k < FS_FIND_KIND_COUNT; k++) {
-		fs_json_member(b, fs_finding_kind_name(k));
-		fs_json_add_int(b, r ? (gint64)r->counts[k] : 0);
-	}
-	fs_json_end_object(b);
-}
-
-static int json_digest(FILE *out, const struct fs_digest *d, time_t since,
-		       const char *query)
-{
-	struct fs_json *b = fs_json_new();
-	GDateTime *dt = g_date_time_new_from_unix_utc((gint64)since);
-	char *iso = dt ? g_date_time_format(dt, "%Y-%m-%dT%H:%M:%SZ") : NULL;
-	size_t i, k;
-	int rc;
-
-	fs_json_begin_object(b);
-	fs_json_int(b, "format_version", FS_JSON_FORMAT_VERSION);
-	fs_json_str(b, "since", iso);
-	fs_json_str(b, "query", query);
-	fs_json_member(b, "series");
-	fs_json_begin_array(b);
-	for (i = 0; i < d->nseries; i++) {
-		const struct fs_digest_series *ds = &d->series[i];
-		const struct fs_patch *a = fs_digest_anchor(ds->s);
-		fs_json_begin_object(b);
-		fs_json_str(b, "message_id", a ? fs_patch_message_id(a) : NULL);
-		fs_json_str(b, "subject", a ? fs_patch_subject(a) : NULL);
-		fs_json_bool(b, "cover", ds->s->cover != NULL);
-		fs_json_str(b, "branch", ds->r ? ds->r->branch : ds->s->branch);
-		fs_json_str(b, "base", ds->r ? ds->r->base : ds->s->base);
-		fs_json_str(b, "release", ds->s->release);
-		fs_json_str(b, "deadline", ds->s->deadline);
-		fs_json_int(b, "patches", ds->r ? (long)ds->r->npatches : (long)ds->s->npatches);
-		fs_json_int(b, "risky", (long)ds->risky);
-		json_summary(b, ds->r);
-		fs_json_str(b, "error", ds->error);
-		fs_json_rfc3339(b, "deadline_rfc3339", ds->s->deadline);
-		fs_json_end_object(b);
-	}
-	fs_json_end_array(b);
-	fs_json_member(b, "risky");
-	fs_json_begin_array(b);
-	for (i = 0; i < d->nrisky; i++) {
-		const struct fs_digest_risky *rk = &d->risky[i];
-		const struct fs_digest_series *ds = &d->series[rk->series];
-		const struct fs_review *r = ds->r;
-		const char *id = fs_patch_message_id(rk->rp->patch);
-		char *link = id ? g_strconcat(LORE, id, NULL) : NULL;
-
-		fs_json_begin_object(b);
-		fs_json_int(b, "rank", (long)i + 1);
-		fs_json_int(b, "score", rk->score);
-		fs_json_int(b, "series", (long)rk->series);
-		fs_json_str(b, "branch", r->branch);
-		fs_json_str(b, "release", ds->s->release);
-		fs_json_str(b, "deadline", ds->s->deadline);
-		fs_json_int(b, "index", rk->rp->index);
-		fs_json_int(b, "total", r->series->total);
-		fs_json_str(b, "message_id", id);
-		fs_json_str(b, "subject", fs_patch_subject(rk->rp->patch));
-		fs_json_str(b, "upstream", rk->rp->findings.upstream[0] ? rk->rp->findings.upstream : NULL);
-		fs_json_str(b, "link", link);
-		fs_json_member(b, "findings");
-		fs_json_begin_array(b);
-		for (k = 0; k < rk->rp->findings.n; k++) {
-			const struct fs_finding *f = &rk->rp->findings.v[k];
-			char *line;
-			if (f->ignored)
-				continue;
-			/* The whole line, evidence too: a program may show it. */
-			line = fs_report_finding_line(r, f, true);
-			fs_json_begin_object(b);
-			fs_json_str(b, "kind", fs_finding_kind_name(f->kind));
-			fs_json_int(b, "weight", fs_digest_finding_weight(f));
-			fs_json_str(b, "commit", f->commit[0] ? f->commit : NULL);
-			fs_json_str(b, "subject", f->subject);
-			fs_json_str(b, "release", f->release);
-			fs_json_str(b, "message_id", f->message_id);
-			fs_json_str(b, "evidence", fs_finding_evidence_name(f->evidence));
-			fs_json_str(b, "text", line);
-			fs_json_str(b, "cause", f->cause ? fs_finding_cause_name(f->cause) : NULL);
-			if (f->ncves) {
-				size_t m;
-				fs_json_member(b, "cves");
-				fs_json_begin_array(b);
-				for (m = 0; m < f->ncves; m++)
-					fs_json_add_str(b, f->cves[m]);
-				fs_json_end_array(b);
-			}
-			fs_json_end_object(b);
-			g_free(line);
-		}
-		fs_json_end_array(b);
-		fs_json_rfc3339(b, "deadline_rfc3339", ds->s->deadline);
-		fs_json_end_object(b);
-		g_free(link);
-	}
-	fs_json_end_array(b);
-	fs_json_end_object(b);
-	rc = fs_json_print_line(b, out);
-	fs_json_free(b);
-	g_free(iso);
-	if (dt)
-		g_date_time_unref(dt);
-	return rc;
-}
-
 /* ---- --mail ------------------------------------------------------------ */
 
 /* A config value: the notmuch config first (where the drafts folder lives
@@ -296,7 +99,7 @@ static int mail_digest(struct fs_store **store, struct fs_config *cfg, const cha
 {
 	struct fs_digest_mail m = FS_DIGEST_MAIL_INIT;
 	char *folder = config_value(*store, cfg, "fixscan.digestFolder");
-	char *state = cli_state_path("digest");
+	char *state = fs_session_state_path("digest");
 	int rc;
 
 	m.state_file = state;
@@ -311,50 +114,38 @@ static int mail_digest(struct fs_store **store, struct fs_config *cfg, const cha
 
 /* ---- the command ------------------------------------------------------- */
 
-/* Review every series of THREADS into D (a cover alone has nothing to
- * rank), add the cross-branch findings of the series judged together
- * (a superseded -rc left out of that), and rank the risky patches.  A
- * series that cannot be reviewed (unknown branch) is listed with the
- * reason, not fatal: the digest is for all the others too. */
-static void review_all(struct fs_digest *d, struct fs_thread **threads, size_t nthreads,
-		       struct cli_ctx *c)
+/* ---- the reviews (fs_session_review()'s callbacks) ----------------------- */
+
+/* A series that cannot be reviewed (unknown branch) is listed in the
+ * digest with the reason, not fatal: the digest is for all the others
+ * too.  The cross-branch step failing (S NULL) is said. */
+static void on_failed(void *data, const struct fs_thread_series *s, const struct fs_error *err)
 {
-	struct fs_review **v = NULL, **cur = NULL;
-	const struct fs_thread_series **vs = NULL;
-	struct fs_error one = FS_ERROR_INIT;
-	size_t i, k, n = 0, ncur = 0;
+	if (s)
+		fs_digest_add(data, s, NULL, err->message);
+	else
+		cli_error(err);
+}
 
-	for (i = 0; i < nthreads; i++) {
-		for (k = 0; k < fs_thread_count(threads[i]); k++) {
-			const struct fs_thread_series *s = fs_thread_get(threads[i], k);
-			struct fs_review *r = NULL;
+static int on_review(void *data, const struct fs_thread_series *s, struct fs_review *r,
+		     struct fs_error *err)
+{
+	fs_digest_add(data, s, r, NULL);
+	return 0;
+}
 
-			if (!s->npatches)
-				continue;
-			fs_error_clear(&one);
-			if (fs_review_run(&r, s, c->idx, c->store, &c->ropts, &one) < 0) {
-				fs_digest_add(d, s, NULL, one.message);
-				continue;
-			}
-			v = g_renew(struct fs_review *, v, n + 1);
-			vs = g_renew(const struct fs_thread_series *, vs, n + 1);
-			v[n] = r;
-			vs[n++] = s;
-		}
-	}
-	cur = g_new0(struct fs_review *, n + 1);
-	for (i = 0; i < n; i++)
-		if (!fs_cross_superseded(v, n, i))
-			cur[ncur++] = v[i];
-	fs_error_clear(&one);
-	if (ncur && cli_cross_add(c, cur, ncur, NULL, &one) < 0)
-		cli_error(&one);
-	for (i = 0; i < n; i++)
-		fs_digest_add(d, vs[i], v[i], NULL);
-	g_free(cur);
-	g_free(v);
-	g_free(vs);
+/* Review every series of THREADS into D (a cover alone has nothing to
+ * rank), with the cross-branch findings of the series judged together
+ * (a superseded -rc left out of that), and rank the risky patches. */
+static int review_all(struct fs_digest *d, struct fs_thread **threads, size_t nthreads,
+		      struct cli_ctx *c, struct fs_error *err)
+{
+	struct fs_review_set set = { threads, nthreads, FS_SET_CROSS, 0, 0, false, false };
+	struct fs_review_set_cbs cb = { d, NULL, NULL, on_failed, NULL, NULL, on_review };
+	int rc = fs_session_review(c->s, &set, &cb, err);
+
 	fs_digest_rank(d);
+	return rc;
 }
 
 /* --color: set once by cmd_digest(); the digest mail has none. */
@@ -400,14 +191,14 @@ static int output_digest(const struct fs_digest *d, int json, int mail, time_t s
 	int rc = 0;
 
 	if (json) {
-		if (json_digest(stdout, d, since, query) < 0)
+		if (fs_digest_json(stdout, d, since, query) < 0)
 			return fs_error_set(err, FS_EIO, "cannot write to standard output");
 		return 0;
 	}
 	mem = open_memstream(&text, &len);
 	if (!mem)
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
-	text_digest(mem, d, since);
+	fs_digest_text(mem, d, since);
 	if (fclose(mem)) {
 		free(text);
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
@@ -447,7 +238,18 @@ static int output_digest(const struct fs_digest *d, int json, int mail, time_t s
 	return rc;
 }
 
-int cmd_digest(int argc, char **argv, struct fs_error *err)
+/* What one digest run works with. */
+struct digest_run {
+	struct cli_ctx ctx;
+	const char *since_arg, *color_when;
+	char *base_query;    /* --query, else fixscan.digestQuery */
+	bool json, mail;
+	time_t now, since;
+};
+
+/* The options into X.  Returns -1 when all is well, else an exit status
+ * or a negative code with ERR set (--since). */
+static int parse_options(struct digest_run *x, int argc, char **argv, struct fs_error *err)
 {
 	static const struct option options[] = {
 		{ "since", required_argument, NULL, 's' },
@@ -463,114 +265,126 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cli_ctx ctx;
-	struct fs_thread **threads = NULL;
-	struct fs_digest dg = FS_DIGEST_INIT;
-	size_t nthreads = 0, i;
-	const char *since_arg = "1d", *color_when = NULL;
-	char *query = NULL, *base_query = NULL;
-	time_t now = time(NULL), since;
-	int c, rc, json = 0, mail = 0;
+	int c;
 
-	cli_ctx_init(&ctx);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (c) {
-		case 's': since_arg = optarg; break;
+		case 's': x->since_arg = optarg; break;
 		case 'q':
-			free(base_query);
-			base_query = strdup(optarg);
+			free(x->base_query);
+			x->base_query = strdup(optarg);
 			break;
-		case 'j': json = 1; break;
-		case 'm': mail = 1; break;
-		case 'r': ctx.repo_flag = optarg; break;
-		case 'i': ctx.ignore_flag = optarg; break;
-		case 'R': ctx.ropts.no_reports = true; break;
-		case 'N': ctx.iopts.no_update = true; break;
-		case 'V': ctx.vulns_flag = optarg; break;
-		case 'c': color_when = optarg ? optarg : "always"; break;
+		case 'j': x->json = true; break;
+		case 'm': x->mail = true; break;
+		case 'r': x->ctx.repo_flag = optarg; break;
+		case 'i': x->ctx.sopts.ignore = optarg; break;
+		case 'R': x->ctx.sopts.review.no_reports = true; break;
+		case 'N': x->ctx.sopts.index.no_update = true; break;
+		case 'V': x->ctx.sopts.vulns = optarg; break;
+		case 'c': x->color_when = optarg ? optarg : "always"; break;
 		case 'h':
-			free(base_query);
 			fputs(usage_text, stdout);
 			return FS_EXIT_CLEAN;
 		default:
-			free(base_query);
 			return cli_usage_error(argv[0], "unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (optind != argc) {
-		free(base_query);
+	if (optind != argc)
 		return cli_usage_error(argv[0], "no arguments expected, got '%s'", argv[optind]);
-	}
-	if (json && mail) {
-		free(base_query);
+	if (x->json && x->mail)
 		return cli_usage_error(argv[0], "--json and --mail do not go together");
-	}
-	if (fs_date_parse(since_arg, now, &since, err) < 0) {
-		free(base_query);
+	if (fs_date_parse(x->since_arg, x->now, &x->since, err) < 0)
 		return fs_error_prefix(err, "%s: --since", argv[0]);
-	}
+	return -1;
+}
 
-	if (mail) {
-		/* Once a day: a second run (by hand, or a timer catching up)
-		 * writes nothing, and says so. */
-		char *state = cli_state_path("digest"), *last = NULL;
-		bool done = fs_digest_mailed_today(state, now, &last);
+/* --mail, once a day: whether today's digest is mailed already (a second
+ * run, by hand or a timer catching up, writes nothing, and says so). */
+static bool mailed_today(time_t now)
+{
+	char *state = fs_session_state_path("digest"), *last = NULL;
+	bool done = fs_digest_mailed_today(state, now, &last);
 
-		if (done)
-			fprintf(stderr, "digest: today's digest is mailed already (<%s>), nothing written\n",
-				last);
-		g_free(last);
-		g_free(state);
-		if (done) {
-			free(base_query);
-			return FS_EXIT_CLEAN;
-		}
-	}
+	if (done)
+		fprintf(stderr, "digest: today's digest is mailed already (<%s>), nothing written\n",
+			last);
+	g_free(last);
+	g_free(state);
+	return done;
+}
+
+/* The session, its store, and the threads of the digest (*QUERY, from
+ * x->base_query), then the index when there is any thread. */
+static int open_all(struct digest_run *x, const char *cmd, char **query,
+		    struct fs_thread ***threads, size_t *nthreads, struct fs_error *err)
+{
+	int rc;
+
 	/* --mail prints nothing: it runs from a timer. */
-	ctx.no_index_note = mail;
-	rc = cli_ctx_setup(&ctx, err);
+	x->ctx.no_index_note = x->mail;
+	rc = cli_ctx_setup(&x->ctx, err);
 	if (rc == 0)
-		rc = cli_color_option(argv[0], color_when, ctx.cfg, &digest_color, err);
+		rc = cli_color_option(cmd, x->color_when, fs_session_config(x->ctx.s), &digest_color,
+				      err);
 	if (rc == 0)
-		rc = cli_ctx_open_store(&ctx, false, err);
+		rc = cli_ctx_open_store(&x->ctx, false, err);
 	if (rc < 0)
-		goto out;
-	if (!base_query)
-		base_query = config_value(ctx.store, ctx.cfg, "fixscan.digestQuery");
+		return rc;
+	if (!x->base_query)
+		x->base_query = config_value(fs_session_store(x->ctx.s), fs_session_config(x->ctx.s),
+					     "fixscan.digestQuery");
 	/* notmuch's date: range matches the Date header of each message; a
 	 * thread is in when any of its messages is. */
-	rc = cli_stable_threads_query(ctx.store, base_query, since, ctx.ropts.own_addresses,
-				      &query, err);
-	if (rc < 0)
-		goto out;
-	if (query) {
-		rc = cli_load_threads(ctx.store, query, &threads, &nthreads, err);
-		if (rc < 0)
-			goto out;
+	rc = fs_session_stable_threads_query(x->ctx.s, x->base_query, x->since, query, err);
+	if (rc == 0 && *query)
+		rc = cli_load_threads(fs_session_store(x->ctx.s), *query, threads, nthreads, err);
+	if (rc == 0 && *nthreads)
+		rc = cli_ctx_open_index(&x->ctx, err);
+	return rc;
+}
+
+int cmd_digest(int argc, char **argv, struct fs_error *err)
+{
+	struct digest_run x;
+	struct fs_thread **threads = NULL;
+	struct fs_digest dg = FS_DIGEST_INIT;
+	size_t nthreads = 0, i;
+	char *query = NULL;
+	int rc;
+
+	memset(&x, 0, sizeof(x));
+	cli_ctx_init(&x.ctx);
+	x.since_arg = "1d";
+	x.now = time(NULL);
+	rc = parse_options(&x, argc, argv, err);
+	if (rc == -1 && x.mail && mailed_today(x.now))
+		rc = FS_EXIT_CLEAN;
+	if (rc != -1) {
+		free(x.base_query);
+		return rc;
 	}
-	if (nthreads) {
-		rc = cli_ctx_open_index(&ctx, err);
-		if (rc < 0)
-			goto out;
-	}
-	review_all(&dg, threads, nthreads, &ctx);
-	rc = output_digest(&dg, json, mail, since, base_query, now, &ctx.store, ctx.cfg, err);
+	rc = open_all(&x, argv[0], &query, &threads, &nthreads, err);
+	if (rc == 0)
+		rc = review_all(&dg, threads, nthreads, &x.ctx, err);
+	if (rc == 0)
+		rc = output_digest(&dg, x.json, x.mail, x.since, x.base_query, x.now,
+				   fs_session_store_slot(x.ctx.s), fs_session_config(x.ctx.s), err);
 	if (rc < 0)
 		goto out;
 	/* A series that could not be reviewed is listed in the digest; it
 	 * does not change the exit status, or one odd thread would fail the
 	 * daily run every day. */
-	for (i = 0; i < dg.nseries && !mail; i++)
+	for (i = 0; i < dg.nseries && !x.mail; i++)
 		if (dg.series[i].error)
 			cli_note("not reviewed: %s", dg.series[i].error);
 	rc = dg.nrisky ? FS_EXIT_FINDINGS : FS_EXIT_CLEAN;
 out:
 	fs_digest_clear(&dg);
 	cli_free_threads(threads, nthreads);
-	cli_ctx_close(&ctx);
-	free(base_query);
-	free(query);
+	cli_ctx_close(&x.ctx);
+	free(x.base_query);
+	g_free(query);
 	return rc;
 }

@@ -21,7 +21,8 @@
 #include "fixscan/source.h"
 #include "fixscan/store.h"
 #include "fixscan/thread.h"
-#include "review-open.h"
+#include "fixscan/crossbranch.h"
+#include "fixscan/session.h"
 
 static const char usage_text[] =
 	"usage: fixscan review [options] WHAT\n"
@@ -210,68 +211,6 @@ static void print_drafts(FILE *out, const struct fs_drafts *dl, time_t now)
 	}
 }
 
-/* Save the drafts DL into DIR (fs_drafts_save()) and say what happened
- * on stderr, one line per draft.  *STORE is the read-only store of the
- * review; it may be closed here. */
-static int write_drafts(struct cli_ctx *ctx, struct fs_store **store, const struct fs_drafts *dl,
-			const char *dir, bool force, struct fs_error *err)
-{
-	struct fs_drafts_saved saved = FS_DRAFTS_SAVED_INIT;
-	struct fs_drafts_save_opts opts = FS_DRAFTS_SAVE_OPTS_INIT;
-	char **tags = fs_drafts_tags(cli_store_config(*store, "fixscan.draftTags", "fixscan.draft_tags"));
-	char *skipped;
-	size_t i, k;
-	int rc;
-
-	cli_drafts_opts(ctx, &opts, force);
-	opts.tags = (const char *const *)tags;
-	rc = fs_drafts_save(&saved, dl, dir, store, &opts, err);
-	if (saved.outside && saved.complete && *store)
-		fprintf(stderr, "draft: '%s' is outside the notmuch mail root '%s'; the drafts are not indexed\n",
-			saved.dir, saved.root);
-	if (saved.index_err.code)
-		cli_error(&saved.index_err);
-	for (i = 0; i < saved.n; i++) {
-		const struct fs_drafts_saved_draft *x = &saved.v[i];
-		const char *late = x->indexed_now ? ", indexed now" : "";
-
-		if (!x->path)
-			continue;
-		switch (x->action) {
-		case FS_DRAFT_WROTE:
-			fprintf(stderr, "draft: wrote %s (re: %s)\n", x->path, x->label);
-			break;
-		case FS_DRAFT_UNCHANGED:
-			fprintf(stderr, "draft: unchanged %s%s (re: %s)\n", x->path, late, x->label);
-			break;
-		case FS_DRAFT_UNCHANGED_EDITED:
-			fprintf(stderr, "draft: unchanged, edited by you: %s%s (re: %s)\n", x->path,
-				late, x->label);
-			break;
-		case FS_DRAFT_REPLACED:
-			fprintf(stderr, "draft: replaced %s with %s, the findings changed (re: %s)\n",
-				x->other, x->path, x->label);
-			break;
-		case FS_DRAFT_KEPT_EDITED:
-			fprintf(stderr, "draft: kept your edited draft %s, wrote %s (re: %s)\n",
-				x->other, x->path, x->label);
-			break;
-		default: /* skipped: no path, counted below */
-			break;
-		}
-		/* "replaced" says it already. */
-		for (k = 0; x->action != FS_DRAFT_REPLACED && x->removed && x->removed[k]; k++)
-			fprintf(stderr, "draft: removed the outdated %s (re: %s)\n", x->removed[k],
-				x->label);
-	}
-	if ((skipped = cli_drafts_skipped(&saved)))
-		fprintf(stderr, "%s\n", skipped);
-	g_free(skipped);
-	fs_drafts_saved_clear(&saved);
-	g_strfreev(tags);
-	return rc;
-}
-
 /* The usage errors of --mbox and --queue (SRC): no WHAT beside them
  * (NARGS is the count of other arguments), not both, drafts only of
  * mails (not of a queue), and into a folder given or on standard output.
@@ -414,148 +353,167 @@ out:
 	return rc;
 }
 
+/* What one review run works with. */
+struct run {
+	struct cli_ctx ctx;
+	struct fs_report_opts popts;
+	FILE *out;            /* the reports: stdout, stderr with --dry-run */
+	bool json;
+	bool all_open;
+	bool drafts, dry_run, force, every;
+	int mode;             /* enum fs_draft_mode */
+	const char *drafts_dir_flag;
+	char *drafts_dir;
+	const char *color_when;
+	struct fs_identity me;
+	struct fs_drafts dl;
+	/* --json --dry-run: the drafts go into the JSON (NULL otherwise) */
+	const struct dry_run *json_drafts;
+	struct dry_run dr;
+	size_t reviewed;
+	bool problems, trouble, clone_age_said;
+	time_t now, since;
+};
+
+/* Save the drafts into the drafts maildir (fs_session_write_drafts())
+ * and say what happened on stderr, one line per draft. */
+static int write_drafts(struct run *x, struct fs_error *err)
+{
+	struct fs_drafts_saved saved = FS_DRAFTS_SAVED_INIT;
+	struct fs_review_notes notes = FS_REVIEW_NOTES_INIT;
+	int rc;
+
+	rc = fs_session_write_drafts(x->ctx.s, &x->dl, x->drafts_dir, x->force, &saved, &notes, err);
+	cli_print_notes(&notes);
+	cli_print_saved(stderr, &saved, 0);
+	fs_drafts_saved_clear(&saved);
+	return rc;
+}
+
 /* What --dry-run shows is what a real run into DIR would write: the
  * drafts of DL from FIRST on that it would leave out (the patch answered,
  * the draft deleted) are taken out, and counted on standard error.
  * Without DIR (an mbox without --drafts-dir) there is nothing to compare
  * with.  Returns 0 or a negative code with ERR set. */
-static int drop_skipped(struct cli_ctx *c, struct fs_drafts *dl, size_t first,
-			const struct dry_run *dr, struct fs_error *err)
+static int drop_skipped(struct run *x, size_t first, const struct dry_run *dr,
+			struct fs_error *err)
 {
-	struct fs_drafts_save_opts opts = FS_DRAFTS_SAVE_OPTS_INIT;
 	struct fs_drafts_saved counts = FS_DRAFTS_SAVED_INIT;
-	struct fs_drafts tail = { dl->v + first, dl->n - first };
+	struct fs_drafts tail = { x->dl.v + first, x->dl.n - first };
 	char *line;
 	int rc;
 
-	if (!dr || !dr->dir || first >= dl->n)
+	if (!dr || !dr->dir || first >= x->dl.n)
 		return 0;
-	cli_drafts_opts(c, &opts, dr->force);
-	rc = fs_drafts_drop_skipped(&tail, dr->dir, c->store, &opts, &counts.answered,
-				    &counts.deleted, err);
-	dl->n = first + tail.n;
-	if (rc == 0 && (line = cli_drafts_skipped(&counts))) {
+	rc = fs_session_drop_skipped(x->ctx.s, &tail, dr->dir, dr->force, &counts, err);
+	x->dl.n = first + tail.n;
+	if (rc == 0 && (line = fs_session_skipped_text(&counts))) {
 		fprintf(stderr, "%s\n", line);
 		g_free(line);
 	}
 	return rc;
 }
 
-/* Review every series of THREADS, print each report, and add the drafts
- * each asks for (c->draft_opts) to DL when ME is given; with
- * JSON_DRAFTS, print them inside each series' JSON.  Returns the number
- * of series reviewed; *PROBLEMS and *TROUBLE say whether any had
- * findings or failed. */
-static size_t review_threads(struct cli_ctx *c, struct fs_thread **threads, size_t nthreads,
-			     FILE *out, const struct fs_report_opts *popts, bool json,
-			     struct fs_drafts *dl, const struct fs_identity *me,
-			     const struct dry_run *json_drafts, bool *problems, bool *trouble)
+/* ---- the reviews (fs_session_review()'s callbacks) ----------------------- */
+
+static void on_reviewed(void *data, const struct fs_review *r)
 {
-	size_t i, k, reviewed = 0;
-	bool said = false;
+	struct run *x = data;
 
-	for (i = 0; i < nthreads; i++) {
-		for (k = 0; k < fs_thread_count(threads[i]); k++) {
-			const struct fs_thread_series *s = fs_thread_get(threads[i], k);
-			struct fs_review *r = NULL;
-			struct fs_error one = FS_ERROR_INIT;
-			if (!s->npatches) {
-				if (s->cover) {
-					cli_note("'%s': the cover letter has no patches in the store",
-						 fs_patch_subject(s->cover));
-					*trouble = true;
-				}
-				continue;
-			}
-			if (fs_review_run(&r, s, c->idx, c->store, &c->ropts, &one) < 0) {
-				cli_error(&one);
-				*trouble = true;
-				continue;
-			}
-			size_t first = dl->n;
-
-			cli_clone_age_notice(c, r, &said);
-			if (me && fs_drafts_build_opts(dl, r, me, &c->draft_opts, &one) < 0) {
-				cli_error(&one);
-				*trouble = true;
-			}
-			if (reviewed && !json && popts->mode != FS_REPORT_QUIET)
-				fputc('\n', out);
-			if (json) {
-				if (drop_skipped(c, dl, first, json_drafts, &one) < 0) {
-					cli_error(&one);
-					*trouble = true;
-				}
-				if (drop_skipped(c, dl, first, json_drafts, &one) < 0) {
-				cli_error(&one);
-				*trouble = true;
-			}
-			if (print_json(out, r, json_drafts ? dl : NULL, first) < 0)
-					*trouble = true;
-			} else if (print_text(out, r, popts) < 0) {
-				*trouble = true;
-			}
-			if (r->problems)
-				*problems = true;
-			reviewed++;
-			fs_review_free(r);
-		}
-	}
-	return reviewed;
+	cli_clone_age_notice(&x->ctx, r, &x->clone_age_said);
 }
 
-/* --all-open: review the open series of THREADS together (review-open.c),
- * print the matrix, then each report, and add the drafts to DL. */
-static int review_all_open(struct cli_ctx *c, struct fs_thread **threads, size_t nthreads,
-			   FILE *out, const struct fs_report_opts *popts, bool json,
-			   struct fs_drafts *dl, const struct fs_identity *me,
-			   const struct dry_run *json_drafts,
-			   time_t now, time_t since, bool *problems, bool *trouble,
-			   struct fs_error *err)
+static void on_failed(void *data, const struct fs_thread_series *s, const struct fs_error *err)
 {
-	struct cli_open_reviews o;
+	struct run *x = data;
+
+	/* --all-open: a branch the clone does not have (4.19 not fetched)
+	 * is the user's choice: said, not trouble, as digest does. */
+	if (x->all_open && err->code == FS_ENOTFOUND) {
+		cli_note("not reviewed: %s", err->message);
+		return;
+	}
+	cli_error(err);
+	x->trouble = true;
+}
+
+static void on_note(void *data, const char *text)
+{
+	cli_note("%s", text);
+}
+
+/* --all-open: the open reviews and their matrix on top. */
+static void on_open(void *data, struct fs_review *const *v, size_t n,
+		    const struct fs_cross_matrix *matrix)
+{
+	struct run *x = data;
 	size_t i;
-	int rc;
 
-	rc = cli_open_reviews(c, threads, nthreads, now, since, &o, trouble, err);
-	if (rc == 0 && !o.n)
-		cli_note("no open stable review thread%s", since ? " and none arrived since --since" : "");
-	if (rc == 0 && o.n && !json && popts->mode != FS_REPORT_QUIET) {
-		fprintf(out, "open reviews:");
-		for (i = 0; i < o.n; i++)
-			fprintf(out, "%s %s (%s)", i ? "," : "",
-				o.v[i]->series->release ? o.v[i]->series->release : "a lone patch",
-				o.v[i]->branch);
-		fputc('\n', out);
-		fs_cross_matrix_text(out, &o.matrix);
-	}
-	for (i = 0; rc == 0 && i < o.n; i++) {
-		struct fs_review *r = o.v[i];
-		struct fs_error one = FS_ERROR_INIT;
-		size_t first = dl->n;
-
-		if (me && fs_drafts_build_opts(dl, r, me, &c->draft_opts, &one) < 0) {
-			cli_error(&one);
-			*trouble = true;
-		}
-		if (!json && popts->mode != FS_REPORT_QUIET)
-			fputc('\n', out);
-		if (json) {
-			if (drop_skipped(c, dl, first, json_drafts, &one) < 0) {
-				cli_error(&one);
-				*trouble = true;
-			}
-			if (print_json(out, r, json_drafts ? dl : NULL, first) < 0)
-				*trouble = true;
-		} else if (print_text(out, r, popts) < 0) {
-			*trouble = true;
-		}
-		if (r->problems)
-			*problems = true;
-	}
-	cli_open_reviews_clear(&o);
-	return rc;
+	if (!n)
+		cli_note("no open stable review thread%s",
+			 x->since ? " and none arrived since --since" : "");
+	if (!n || x->json || x->popts.mode == FS_REPORT_QUIET)
+		return;
+	fprintf(x->out, "open reviews:");
+	for (i = 0; i < n; i++)
+		fprintf(x->out, "%s %s (%s)", i ? "," : "",
+			v[i]->series->release ? v[i]->series->release : "a lone patch", v[i]->branch);
+	fputc('\n', x->out);
+	fs_cross_matrix_text(x->out, matrix);
 }
+
+/* Print the report of R, and add the drafts it asks for to x->dl; with
+ * --json --dry-run, print them inside its JSON. */
+static int on_review(void *data, const struct fs_thread_series *s, struct fs_review *r,
+		     struct fs_error *err)
+{
+	struct run *x = data;
+	struct fs_error one = FS_ERROR_INIT;
+	size_t first = x->dl.n;
+
+	if (x->drafts &&
+	    fs_drafts_build_opts(&x->dl, r, &x->me, fs_session_draft_opts(x->ctx.s), &one) < 0) {
+		cli_error(&one);
+		x->trouble = true;
+	}
+	/* A blank line between reports (and after the matrix). */
+	if ((x->reviewed || x->all_open) && !x->json && x->popts.mode != FS_REPORT_QUIET)
+		fputc('\n', x->out);
+	if (x->json) {
+		if (drop_skipped(x, first, x->json_drafts, &one) < 0) {
+			cli_error(&one);
+			x->trouble = true;
+		}
+		if (print_json(x->out, r, x->json_drafts ? &x->dl : NULL, first) < 0)
+			x->trouble = true;
+	} else if (print_text(x->out, r, &x->popts) < 0) {
+		x->trouble = true;
+	}
+	if (r->problems)
+		x->problems = true;
+	x->reviewed++;
+	fs_review_free(r);
+	return 0;
+}
+
+/* Review the series of THREADS: every one, or with --all-open the open
+ * ones together. */
+static int review_set(struct run *x, struct fs_thread **threads, size_t nthreads,
+		      struct fs_error *err)
+{
+	struct fs_review_set set = { threads, nthreads, FS_SET_EACH, x->now, x->since,
+				     false, true };
+	struct fs_review_set_cbs cb = { x, NULL, on_reviewed, on_failed, on_note, on_open,
+					on_review };
+
+	if (x->all_open) {
+		set.mode = FS_SET_OPEN;
+		set.lone_covers = false;
+	}
+	return fs_session_review(x->ctx.s, &set, &cb, err);
+}
+
+/* ---- the command --------------------------------------------------------- */
 
 /* The store, which the notmuch thread is read from.  An mbox or a queue
  * (FROM_FILE) needs no notmuch configuration at all; when there is a
@@ -566,37 +524,65 @@ static int open_store(struct cli_ctx *c, bool from_file, bool *say_no_store,
 		      struct fs_error *err)
 {
 	struct fs_error ignored = FS_ERROR_INIT;
+	struct fs_review_opts *ro;
 
 	if (!from_file)
 		return cli_ctx_open_store(c, false, err);
 	(void)cli_ctx_open_store(c, true, &ignored);
-	*say_no_store = !c->ropts.no_reports;
-	c->ropts.no_reports = true;
+	ro = fs_session_review_opts(c->s);
+	*say_no_store = !ro->no_reports;
+	ro->no_reports = true;
 	return 0;
 }
 
-/* Before the review, so that a missing identity costs nothing: C's
- * identity into ME, the drafts' options, and the drafts maildir into *DIR
- * (FLAG, else with a store its fixscan.drafts or <mail root>/Drafts).  A
- * DRY_RUN writes nothing there, but compares with it; without a folder
- * it leaves *DIR NULL.  Returns 0 or a negative code with ERR set. */
-static int prepare_drafts(struct cli_ctx *c, struct fs_identity *me, int mode, bool every,
-			  time_t now, const char *flag, bool dry_run, char **dir,
-			  struct fs_error *err)
+/* Before the review, so that a missing identity costs nothing: the
+ * identity into x->me, the drafts' options, and the drafts maildir into
+ * x->drafts_dir (--drafts-dir, else with a store its fixscan.drafts or
+ * <mail root>/Drafts).  A dry run writes nothing there, but compares
+ * with it; without a folder it leaves the folder NULL. */
+static int prepare_drafts(struct run *x, struct fs_error *err)
 {
-	const char *cfg = c->store ? fs_store_config(c->store, "fixscan.drafts") : NULL;
-	const char *root = c->store ? fs_store_path(c->store) : NULL;
-	int rc = cli_ctx_identity(c, me, err);
+	struct fs_store *store = fs_session_store(x->ctx.s);
+	const char *cfg = store ? fs_store_config(store, "fixscan.drafts") : NULL;
+	const char *root = store ? fs_store_path(store) : NULL;
+	int rc = fs_session_identity(x->ctx.s, &x->me, err);
 
 	if (rc == 0)
-		rc = cli_ctx_draft_opts(c, mode, every, now, err);
-	if (rc < 0 || (dry_run && !flag && !root))
+		rc = fs_session_prepare_drafts(x->ctx.s, x->mode, x->every, x->now, err);
+	if (rc < 0 || (x->dry_run && !x->drafts_dir_flag && !root))
 		return rc;
-	*dir = fs_drafts_dir(flag, cfg, root, err);
-	return *dir ? 0 : err->code;
+	x->drafts_dir = fs_drafts_dir(x->drafts_dir_flag, cfg, root, err);
+	return x->drafts_dir ? 0 : err->code;
 }
 
-int cmd_review(int argc, char **argv, struct fs_error *err)
+/* After the reviews: the drafts written, or with --dry-run printed as an
+ * mbox on standard output (with --json they are in the JSON already). */
+static int finish_drafts(struct run *x, struct fs_error *err)
+{
+	int rc = 0;
+
+	if (!x->drafts || (x->dry_run && x->json))
+		return 0;
+	if (x->dry_run) {
+		rc = drop_skipped(x, 0, &x->dr, err);
+		if (rc < 0)
+			return rc;
+		fflush(stdout);
+		print_drafts(stdout, &x->dl, x->now);
+	} else if (x->dl.n) {
+		fflush(stdout);
+		rc = write_drafts(x, err);
+	} else {
+		fprintf(stderr, "draft: no findings to answer, no drafts written\n");
+	}
+	return rc;
+}
+
+/* The options into X and SRC; WHAT is argv[optind] after it.  Returns -1
+ * when all is well, else an exit status or a negative code with ERR set
+ * (--since). */
+static int parse_options(struct run *x, struct fs_source *src, int argc, char **argv,
+			 struct fs_error *err)
 {
 	static const struct option options[] = {
 		{ "repo", required_argument, NULL, 'r' },
@@ -624,81 +610,133 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct fs_source src = FS_SOURCE_INIT;
-	struct cli_ctx ctx;
-	struct fs_report_opts popts = FS_REPORT_OPTS_INIT;
-	struct fs_thread **threads = NULL;
-	size_t nthreads = 0, reviewed;
-	char *query = NULL, *msgid = NULL;
-	const char *color_when = NULL;
-	int c, json = 0, rc, color = 0;
-	bool problems = false, trouble = false;
-	int drafts = 0, dry_run = 0, mode = FS_DRAFTS_ALL;
-	bool force = false, every = false;
-	const char *drafts_dir_flag = NULL;
-	struct fs_identity me = FS_IDENTITY_INIT;
-	struct fs_drafts dl = FS_DRAFTS_INIT;
-	char *drafts_dir = NULL;
-	struct dry_run dr = { NULL, false };
-	time_t now = time(NULL), since = 0;
-	bool all_open = false, say_no_store = false;
 	const char *since_arg = NULL;
+	int c;
 
-	cli_ctx_init(&ctx);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "hvq", options, NULL)) != -1) {
 		switch (c) {
-		case 'r': ctx.repo_flag = optarg; break;
-		case 'b': ctx.ropts.branch = optarg; break;
-		case 'B': ctx.ropts.base = optarg; break;
-		case 'j': json = 1; break;
-		case 'a': popts.all = true; break;
-		case 'o': all_open = true; break;
+		case 'r': x->ctx.repo_flag = optarg; break;
+		case 'b': x->ctx.sopts.review.branch = optarg; break;
+		case 'B': x->ctx.sopts.review.base = optarg; break;
+		case 'j': x->json = true; break;
+		case 'a': x->popts.all = true; break;
+		case 'o': x->all_open = true; break;
 		case 'S': since_arg = optarg; break;
-		case 'i': ctx.ignore_flag = optarg; break;
-		case 'R': ctx.ropts.no_reports = true; break;
-		case 'N': ctx.iopts.no_update = true; break;
-		case 'V': ctx.vulns_flag = optarg; break;
+		case 'i': x->ctx.sopts.ignore = optarg; break;
+		case 'R': x->ctx.sopts.review.no_reports = true; break;
+		case 'N': x->ctx.sopts.index.no_update = true; break;
+		case 'V': x->ctx.sopts.vulns = optarg; break;
 		case 'D':
-			drafts = 1;
-			mode = fs_draft_mode_from_name(optarg);
-			if (mode < 0)
+			x->drafts = true;
+			x->mode = fs_draft_mode_from_name(optarg);
+			if (x->mode < 0)
 				return cli_usage_error(argv[0], "--drafts takes all, summary or patches, not '%s'",
 						       optarg);
 			break;
-		case 'O': drafts = 1; drafts_dir_flag = optarg; break;
-		case 'n': drafts = 1; dry_run = 1; break;
-		case 'f': force = true; break;
+		case 'O': x->drafts = true; x->drafts_dir_flag = optarg; break;
+		case 'n': x->drafts = true; x->dry_run = true; break;
+		case 'f': x->force = true; break;
 		case 'F':
-			if (cli_drafts_for(optarg, &every) < 0)
+			if (cli_drafts_for(optarg, &x->every) < 0)
 				return cli_usage_error(argv[0], "--drafts-for takes action or every-finding, not '%s'",
 						       optarg);
 			break;
-		case 'c': color_when = optarg ? optarg : "always"; break;
-		case 'v': popts.verbose = true; break;
-		case 's': popts.mode = FS_REPORT_SHORT; break;
-		case 'q': popts.mode = FS_REPORT_QUIET; break;
+		case 'c': x->color_when = optarg ? optarg : "always"; break;
+		case 'v': x->popts.verbose = true; break;
+		case 's': x->popts.mode = FS_REPORT_SHORT; break;
+		case 'q': x->popts.mode = FS_REPORT_QUIET; break;
 		case 'M':
 		case 'Q':
-			if (src.what)
+			if (src->what)
 				return cli_usage_error(argv[0], "give one --mbox or --queue");
-			src.kind = c == 'M' ? FS_SOURCE_MBOX : FS_SOURCE_QUEUE;
-			src.what = optarg;
+			src->kind = c == 'M' ? FS_SOURCE_MBOX : FS_SOURCE_QUEUE;
+			src->what = optarg;
 			break;
 		case 'h': fputs(usage_text, stdout); return FS_EXIT_CLEAN;
 		default:
 			return cli_usage_error(argv[0], "unknown option '%s'", argv[optind - 1]);
 		}
 	}
-	if (since_arg && !all_open)
+	if (since_arg && !x->all_open)
 		return cli_usage_error(argv[0], "--since '%s' goes with --all-open", since_arg);
-	if (since_arg && fs_date_parse(since_arg, now, &since, err) < 0)
+	if (since_arg && fs_date_parse(since_arg, x->now, &x->since, err) < 0)
 		return fs_error_prefix(err, "%s: --since", argv[0]);
-	if ((rc = check_what_usage(argv[0], all_open, &src, argc - optind, drafts, dry_run,
-				   drafts_dir_flag)) >= 0)
+	return check_what_usage(argv[0], x->all_open, src, argc - optind, x->drafts, x->dry_run,
+				x->drafts_dir_flag);
+}
+
+/* The session, the store, the drafts' options and the threads to review
+ * (WHAT's QUERY, --all-open's, or SRC), then the index when there is
+ * anything to review.  Returns 0, 1 when --all-open has nothing open
+ * (said), or a negative code. */
+static int open_all(struct run *x, const struct fs_source *src, const char *query_in,
+		    struct fs_thread ***threads, size_t *nthreads, struct fs_error *err)
+{
+	char *query = NULL;
+	bool say_no_store = false;
+	int color = 0, rc;
+
+	rc = cli_ctx_setup(&x->ctx, err);
+	if (rc == 0 && (color = cli_color_wanted(x->color_when, fs_session_config(x->ctx.s))) < 0)
+		rc = fs_error_set(err, FS_EUSAGE, "review: --color takes always, never or auto, not '%s'",
+				  x->color_when);
+	x->popts.color = rc == 0 && color > 0;
+	x->popts.width = cli_term_width();
+	if (rc == 0)
+		rc = open_store(&x->ctx, src->what != NULL, &say_no_store, err);
+	if (rc == 0 && x->drafts)
+		rc = prepare_drafts(x, err);
+	if (rc < 0)
 		return rc;
-	if (all_open || src.what)
+	if (src->what) {
+		rc = cli_load_source(src, threads, nthreads, err);
+		if (rc == 0 && say_no_store)
+			cli_note("%s: regression reports not searched",
+				 fs_session_store(x->ctx.s) ? "not from the mail store" : "no mail store");
+	} else {
+		if (x->all_open)
+			rc = fs_session_open_query(x->ctx.s, x->now, x->since, &query, err);
+		if (rc == 0 && (query || query_in))
+			rc = cli_load_threads(fs_session_store(x->ctx.s), query ? query : query_in,
+					      threads, nthreads, err);
+		g_free(query);
+	}
+	/* Nothing to review needs no index (which may take a while);
+	 * --all-open says itself that nothing is open. */
+	if (rc == 0 && *nthreads)
+		return cli_ctx_open_index(&x->ctx, err);
+	if (rc == 0 && x->all_open) {
+		cli_note("no open stable review thread%s",
+			 x->since ? " and none arrived since --since" : "");
+		return 1;
+	}
+	return rc;
+}
+
+int cmd_review(int argc, char **argv, struct fs_error *err)
+{
+	static const struct fs_report_opts popts = FS_REPORT_OPTS_INIT;
+	static const struct fs_identity no_one = FS_IDENTITY_INIT;
+	static const struct fs_drafts no_drafts = FS_DRAFTS_INIT;
+	struct fs_source src = FS_SOURCE_INIT;
+	struct fs_thread **threads = NULL;
+	size_t nthreads = 0;
+	char *query = NULL, *msgid = NULL;
+	struct run x;
+	int rc;
+
+	memset(&x, 0, sizeof(x));
+	cli_ctx_init(&x.ctx);
+	x.popts = popts;
+	x.me = no_one;
+	x.dl = no_drafts;
+	x.mode = FS_DRAFTS_ALL;
+	x.now = time(NULL);
+	if ((rc = parse_options(&x, &src, argc, argv, err)) != -1)
+		return rc;
+	if (x.all_open || src.what)
 		rc = 0; /* --all-open: the query needs the store, below */
 	else if (!strcmp(argv[optind], "-"))
 		rc = stdin_query(&query, &msgid, err);
@@ -706,92 +744,39 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		rc = (query = what_to_query(argv[optind], &msgid)) ? 0 :
 			fs_error_set(err, FS_ENOMEM, "out of memory");
 	if (rc == 0)
-		rc = cli_ctx_setup(&ctx, err);
-	if (rc == 0 && (color = cli_color_wanted(color_when, ctx.cfg)) < 0)
-		rc = fs_error_set(err, FS_EUSAGE, "review: --color takes always, never or auto, not '%s'",
-				  color_when);
-	popts.color = color > 0;
-	popts.width = cli_term_width();
-	if (rc == 0)
-		rc = open_store(&ctx, src.what != NULL, &say_no_store, err);
-	if (rc < 0)
-		goto out;
-	if (drafts) {
-		rc = prepare_drafts(&ctx, &me, mode, every, now, drafts_dir_flag, dry_run,
-				    &drafts_dir, err);
-		if (rc < 0)
-			goto out;
-	}
-	if (src.what) {
-		rc = cli_load_source(&src, &threads, &nthreads, err);
-		if (rc == 0 && say_no_store)
-			cli_note("%s: regression reports not searched",
-				 ctx.store ? "not from the mail store" : "no mail store");
-	} else {
-		if (all_open)
-			rc = cli_open_query(ctx.store, now, since, &query, err);
-		if (rc == 0 && query)
-			rc = cli_load_threads(ctx.store, query, &threads, &nthreads, err);
-	}
-	/* Nothing to review needs no index (which may take a while);
-	 * --all-open says itself that nothing is open. */
-	if (rc == 0 && nthreads) {
-		rc = cli_ctx_open_index(&ctx, err);
-	} else if (rc == 0 && all_open) {
-		cli_note("no open stable review thread%s",
-			 since ? " and none arrived since --since" : "");
+		rc = open_all(&x, &src, query, &threads, &nthreads, err);
+	if (rc != 0) {
+		rc = rc < 0 ? rc : FS_EXIT_CLEAN;
 		goto out;
 	}
-	if (rc < 0)
-		goto out;
-	dr.dir = drafts_dir;
-	dr.force = force;
+	x.dr.dir = x.drafts_dir;
+	x.dr.force = x.force;
 	/* With --dry-run standard output is the mbox of the drafts alone
 	 * (mutt -f opens it); the report goes to standard error.  With
 	 * --json too, the drafts go into the JSON on standard output. */
-	if (all_open) {
-		rc = review_all_open(&ctx, threads, nthreads, dry_run && !json ? stderr : stdout,
-				     &popts, json, &dl, drafts ? &me : NULL, dry_run && json ? &dr : NULL,
-				     now, since, &problems, &trouble, err);
-		if (rc < 0)
-			goto out;
-		reviewed = 1; /* none open is no error */
-	} else {
-		reviewed = review_threads(&ctx, threads, nthreads, dry_run && !json ? stderr : stdout,
-					  &popts, json, &dl, drafts ? &me : NULL,
-					  dry_run && json ? &dr : NULL,
-					  &problems, &trouble);
-	}
-	if (!reviewed && !trouble) {
+	x.out = x.dry_run && !x.json ? stderr : stdout;
+	x.json_drafts = x.dry_run && x.json ? &x.dr : NULL;
+	rc = review_set(&x, threads, nthreads, err);
+	if (rc < 0)
+		goto out;
+	/* --all-open: none open is no error */
+	if (!x.reviewed && !x.trouble && !x.all_open) {
 		if (src.what)
 			rc = fs_error_set(err, FS_ENOTFOUND, "no stable review series in '%s'", src.what);
 		else
-			rc = nothing_reviewed(ctx.store, query, msgid, argv[optind], nthreads, err);
+			rc = nothing_reviewed(fs_session_store(x.ctx.s), query, msgid, argv[optind],
+					      nthreads, err);
 		goto out;
 	}
-	if (drafts && dry_run && json) {
-		/* the drafts are in the JSON */
-	} else if (drafts && dry_run) {
-		rc = drop_skipped(&ctx, &dl, 0, &dr, err);
-		if (rc < 0)
-			goto out;
-		fflush(stdout);
-		print_drafts(stdout, &dl, now);
-	} else if (drafts && dl.n) {
-		fflush(stdout);
-		rc = write_drafts(&ctx, &ctx.store, &dl, drafts_dir, force, err);
-		if (rc < 0)
-			goto out;
-	} else if (drafts) {
-		fprintf(stderr, "draft: no findings to answer, no drafts written\n");
-	}
-	rc = trouble ? FS_EXIT_TROUBLE : problems ? FS_EXIT_FINDINGS : FS_EXIT_CLEAN;
+	rc = finish_drafts(&x, err);
+	if (rc == 0)
+		rc = x.trouble ? FS_EXIT_TROUBLE : x.problems ? FS_EXIT_FINDINGS : FS_EXIT_CLEAN;
 out:
-	fs_drafts_clear(&dl);
-	fs_identity_clear(&me);
-	g_free(drafts_dir);
+	fs_drafts_clear(&x.dl);
+	fs_identity_clear(&x.me);
+	g_free(x.drafts_dir);
 	cli_free_threads(threads, nthreads);
-	cli_ctx_close(&ctx);
+	cli_ctx_close(&x.ctx);
 	free(query);
 	free(msgid);
 	return rc;

@@ -10,28 +10,15 @@
 #include <gmime/gmime.h>
 
 #include "fixscan/digest.h"
+#include "fixscan/kinds.h"
 #include "fixscan/maildir.h"
+#include "gmime-init.h"
 
 /* ---- scoring ------------------------------------------------------------ */
 
 int fs_digest_kind_weight(enum fs_finding_kind k)
 {
-	switch (k) {
-	case FS_FIND_FIX_MISSING:       return 16;
-	case FS_FIND_MISSING_IN_NEWER:  return 16;
-	case FS_FIND_REVERTED_UPSTREAM: return 16;
-	case FS_FIND_REGRESSION_REPORT: return 8;
-	case FS_FIND_REVERTED_IN_STABLE: return 8;
-	case FS_FIND_OBJECTION:         return 8;
-	case FS_FIND_ALREADY_APPLIED:   return 4;
-	case FS_FIND_DUPLICATE_IN_SERIES: return 4;
-	case FS_FIND_TARGET_ABSENT:     return 2;
-	case FS_FIND_DEP_MISSING:       return 2;
-	case FS_FIND_UNKNOWN_UPSTREAM:  return 1;
-	case FS_FIND_NO_UPSTREAM:       return 1;
-	case FS_FIND_FIXES_TAG_MISMATCH: return 1;
-	default:                        return 0;
-	}
+	return fs_kind(k)->digest_weight;
 }
 
 int fs_digest_finding_weight(const struct fs_finding *f)
@@ -200,13 +187,6 @@ char *fs_digest_key(const struct fs_digest *d, time_t now)
 
 /* ---- the mail ----------------------------------------------------------- */
 
-static pthread_once_t gmime_once = PTHREAD_ONCE_INIT;
-
-static void gmime_init_once(void)
-{
-	/* g_mime_init counts its callers: sharing it is harmless. */
-	g_mime_init();
-}
 
 /* S without CR and the other control characters but tab and LF, so the
  * body is clean 8bit text.  New string. */
@@ -237,7 +217,7 @@ char *fs_digest_compose(const char *body, const char *msgid, const char *name,
 	char *text, *clean = clean_text(body);
 	const char *p;
 
-	pthread_once(&gmime_once, gmime_init_once);
+	fs_gmime_init();
 	m = g_mime_message_new(TRUE);
 	part = g_mime_text_part_new_with_subtype("plain");
 	fo = g_mime_format_options_new();

@@ -8,25 +8,6 @@
 
 #include "fixscan/findings.h"
 
-static const char *const kind_names[FS_FIND_KIND_COUNT] = {
-	[FS_FIND_FIX_MISSING] = "fix-missing",
-	[FS_FIND_FIX_QUEUED] = "fix-queued",
-	[FS_FIND_FIX_PRESENT] = "fix-present",
-	[FS_FIND_REVERTED_UPSTREAM] = "reverted-upstream",
-	[FS_FIND_ALREADY_APPLIED] = "already-applied",
-	[FS_FIND_TARGET_ABSENT] = "target-absent",
-	[FS_FIND_NO_UPSTREAM] = "no-upstream",
-	[FS_FIND_UNKNOWN_UPSTREAM] = "unknown-upstream",
-	[FS_FIND_REGRESSION_REPORT] = "regression-report",
-	[FS_FIND_DEP_MISSING] = "dep-missing",
-	[FS_FIND_FIXES_TAG_MISMATCH] = "fixes-tag-mismatch",
-	[FS_FIND_REVERTS_STABLE] = "reverts-stable",
-	[FS_FIND_OBJECTION] = "objection",
-	[FS_FIND_REVERTED_IN_STABLE] = "reverted-in-stable",
-	[FS_FIND_DUPLICATE_IN_SERIES] = "duplicate-in-series",
-	[FS_FIND_MISSING_IN_NEWER] = "missing-in-newer",
-};
-
 static const char *const cause_names[FS_CAUSE_COUNT] = {
 	[FS_CAUSE_NONE] = "none",
 	[FS_CAUSE_FIX] = "fix",
@@ -81,32 +62,6 @@ static enum fs_finding_evidence fev(enum fs_evidence ev)
 static enum fs_finding_evidence fev_len(const char *hex)
 {
 	return strlen(hex) == 40 ? FS_FEV_EXACT : FS_FEV_PREFIX;
-}
-
-const char *fs_finding_kind_name(enum fs_finding_kind kind)
-{
-	return (unsigned)kind < FS_FIND_KIND_COUNT ? kind_names[kind] : "unknown";
-}
-
-int fs_finding_kind_from_name(const char *name)
-{
-	int i;
-
-	for (i = 0; i < FS_FIND_KIND_COUNT; i++)
-		if (!strcmp(kind_names[i], name))
-			return i;
-	return -1;
-}
-
-bool fs_finding_kind_is_problem(enum fs_finding_kind kind)
-{
-	/* A fix in the branch or in this series is covered: nothing to do. */
-	return kind != FS_FIND_FIX_PRESENT && kind != FS_FIND_FIX_QUEUED;
-}
-
-bool fs_finding_is_problem(const struct fs_finding *f)
-{
-	return fs_finding_kind_is_problem(f->kind) && f->cause != FS_CAUSE_REVERT_OF_REVERT;
 }
 
 static void free_strv(char **v, size_t n)

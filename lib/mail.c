@@ -17,6 +17,7 @@
 #include <gmime/gmime.h>
 
 #include "fixscan/mail.h"
+#include "gmime-init.h"
 #include "gunzip.h"
 
 /* How many bytes decide between mbox and a single message. */
@@ -59,16 +60,9 @@ struct fs_mail_reader {
 	int count;           /* messages returned so far */
 };
 
-static pthread_once_t gmime_once = PTHREAD_ONCE_INIT;
-
-static void gmime_init_once(void)
-{
-	g_mime_init();
-}
-
 static void mail_init(void)
 {
-	pthread_once(&gmime_once, gmime_init_once);
+	fs_gmime_init();
 }
 
 /* ---- small string helpers ------------------------------------------- */

@@ -7,74 +7,16 @@
 
 #include "fixscan/crossbranch.h"
 #include "fixscan/json.h"
+#include "fixscan/kinds.h"
 #include "fixscan/report.h"
 #include "fixscan/text.h"
 
-static const char *kind_color(enum fs_finding_kind k)
-{
-	switch (k) {
-	case FS_FIND_FIX_MISSING:
-	case FS_FIND_REVERTED_UPSTREAM:
-	case FS_FIND_REGRESSION_REPORT:
-	case FS_FIND_REVERTED_IN_STABLE:
-	case FS_FIND_MISSING_IN_NEWER:
-		return "\033[1;31m";
-	case FS_FIND_DUPLICATE_IN_SERIES:
-	case FS_FIND_ALREADY_APPLIED:
-	case FS_FIND_TARGET_ABSENT:
-	case FS_FIND_DEP_MISSING:
-	case FS_FIND_OBJECTION:
-	case FS_FIND_REVERTS_STABLE:
-		return "\033[33m";
-	case FS_FIND_FIX_PRESENT:
-	case FS_FIND_FIX_QUEUED:
-		return "\033[32m";
-	default:
-		return "\033[36m";
-	}
-}
-
 const char *fs_report_kind_color(enum fs_finding_kind k)
 {
-	return kind_color(k);
+	return fs_kind(k)->color;
 }
 
 /* ---- numbers and helpers ----------------------------------------------- */
-
-int fs_report_subject_number_width(const char *subject)
-{
-	const char *p = subject ? strchr(subject, '[') : NULL;
-	const char *close = p ? strchr(p, ']') : NULL;
-	int n = 0;
-
-	if (!close)
-		return 0;
-	/* The first NN/MM inside the [PATCH ...] bracket. */
-	for (; p < close; p++) {
-		if (*p != '/' || !g_ascii_isdigit(p[-1]) || !g_ascii_isdigit(p[1]))
-			continue;
-		for (p++; g_ascii_isdigit(*p); p++)
-			n++;
-		return n;
-	}
-	return 0;
-}
-
-int fs_report_number_width(const struct fs_thread_series *s)
-{
-	int w = 0, total = s->total > 0 ? s->total : 0;
-
-	if (s->cover)
-		w = fs_report_subject_number_width(fs_patch_subject(s->cover));
-	if (!w && s->npatches)
-		w = fs_report_subject_number_width(fs_patch_subject(s->patches[0]));
-	/* A width the numbers cannot have (a subject of hostile or broken
-	 * numbering, taken for an un-numbered patch) is not copied: totals
-	 * stop at FS_THREAD_MAX_TOTAL, four digits. */
-	if (!w || w > 4 || w < snprintf(NULL, 0, "%d", total))
-		w = snprintf(NULL, 0, "%d", total);
-	return w;
-}
 
 char *fs_report_ellipsize(const char *text, size_t cols)
 {
@@ -86,21 +28,6 @@ char *fs_report_ellipsize(const char *text, size_t cols)
 		return g_strndup("...", cols);
 	end = g_utf8_offset_to_pointer(text, (glong)cols - 3);
 	return g_strdup_printf("%.*s...", (int)(end - text), text);
-}
-
-/* "NN/MM" in width W, or "NN" when TOTAL is unknown (<= 0). */
-static char *format_number(char *buf, size_t n, int w, int nn, int total)
-{
-	if (total > 0)
-		snprintf(buf, n, "%0*d/%0*d", w, nn, w, total);
-	else
-		snprintf(buf, n, "%0*d", w, nn);
-	return buf;
-}
-
-char *fs_report_patch_number(const struct fs_thread_series *s, int nn, char *buf, size_t n)
-{
-	return format_number(buf, n, s ? fs_report_number_width(s) : 2, nn, s ? s->total : 0);
 }
 
 /* "03/27": NN/MM of R's series, as wide as its subjects write them. */
@@ -143,94 +70,20 @@ static void add_evidence(GString *s, const struct fs_finding *f, bool verbose)
 		g_string_append_printf(s, " [%s]", fs_finding_evidence_name(f->evidence));
 }
 
-/* The words after the commit for the kinds about a commit of the index. */
-static void add_commit_kind(GString *s, const struct fs_review *r, const struct fs_finding *f)
-{
-	const char *rel = f->release;
-
-	add_commit(s, f->commit, f->subject);
-	add_cves(s, f->cves, f->ncves);
-	switch (f->kind) {
-	case FS_FIND_FIX_MISSING:
-		if (f->note)
-			g_string_append_printf(s, ", %s", f->note);
-		else
-			g_string_append_printf(s, " %s%s, not in %s nor in this series",
-					       rel ? "in " : "", rel ? rel : "(unreleased)", r->branch);
-		break;
-	case FS_FIND_FIX_QUEUED:
-		if (f->series_index < 0 && f->note) {
-			g_string_append_printf(s, " is %s", f->note);
-			break;
-		}
-		g_string_append(s, " is queued as ");
-		add_number(s, r, f->series_index);
-		break;
-	case FS_FIND_MISSING_IN_NEWER:
-		if (rel)
-			g_string_append_printf(s, " in %s", rel);
-		if (f->note)
-			g_string_append_printf(s, ": %s", f->note);
-		break;
-	case FS_FIND_FIX_PRESENT:
-		if (f->stable_commit)
-			g_string_append_printf(s, " is in %s as %.12s%s%s", r->branch, f->stable_commit,
-					       f->stable_release ? " in " : "",
-					       f->stable_release ? f->stable_release : "");
-		else
-			g_string_append_printf(s, " is in %s", r->branch);
-		break;
-	case FS_FIND_REVERTED_UPSTREAM:
-		g_string_append_printf(s, " %s%s", rel ? "in " : "", rel ? rel : "(unreleased)");
-		if (f->cause == FS_CAUSE_REVERT_OF_REVERT && f->note)
-			g_string_append_printf(s, ", %s", f->note);
-		break;
-	case FS_FIND_REVERTED_IN_STABLE:
-		if (f->note)
-			g_string_append_printf(s, ": %s", f->note);
-		if (f->reason)
-			g_string_append_printf(s, "; its reason: \"%s\"", f->reason);
-		break;
-	case FS_FIND_DUPLICATE_IN_SERIES:
-		g_string_append(s, " is also ");
-		add_number(s, r, f->series_index);
-		g_string_append(s, " of this series");
-		break;
-	default:
-		if (rel && f->kind == FS_FIND_TARGET_ABSENT)
-			g_string_append_printf(s, " in %s", rel);
-		if (f->note)
-			g_string_append_printf(s, ": %s", f->note);
-		break;
-	}
-}
-
 char *fs_report_finding_line(const struct fs_review *r, const struct fs_finding *f, bool verbose)
 {
-	GString *s = g_string_new(fs_finding_kind_name(f->kind));
+	const struct fs_kind *row = fs_kind(f->kind);
+	GString *s = g_string_new(row->name);
 	size_t i;
 
-	switch (f->kind) {
-	case FS_FIND_NO_UPSTREAM:
-		g_string_append(s, ": the changelog names no upstream commit");
+	if (row->report_whole) {
+		row->report_words(s, r, f);
 		return g_string_free(s, FALSE);
-	case FS_FIND_REGRESSION_REPORT:
-		g_string_append_printf(s, " %.12s: %s from %s", f->commit, f->note ? f->note : "",
-				       f->from ? f->from : "?");
-		if (f->date)
-			g_string_append_printf(s, ", %s", f->date);
-		if (f->message_id)
-			g_string_append_printf(s, " <%s>", f->message_id);
-		return g_string_free(s, FALSE);
-	case FS_FIND_OBJECTION:
-		g_string_append_printf(s, " from %s: \"%s\"", f->from ? f->from : "?",
-				       f->note ? f->note : "");
-		return g_string_free(s, FALSE);
-	default:
-		add_commit_kind(s, r, f);
-		cross_text(s, f);
-		break;
 	}
+	add_commit(s, f->commit, f->subject);
+	add_cves(s, f->cves, f->ncves);
+	row->report_words(s, r, f);
+	cross_text(s, f);
 	add_evidence(s, f, verbose);
 	if (verbose && f->nchain > 2) {
 		g_string_append(s, "\n    chain:");
@@ -259,8 +112,8 @@ static void cross_text(GString *s, const struct fs_finding *f)
 			g_string_append_printf(s, "%s queued for %s", i ? "," : ";", b);
 		if (q->index >= 0)
 			g_string_append_printf(s, " as %s",
-					       format_number(number, sizeof(number), w, q->index,
-							     q->total));
+					       fs_report_format_number(number, sizeof(number), w, q->index,
+									       q->total));
 		else
 			g_string_append(s, " (added notice)");
 	}
@@ -274,33 +127,20 @@ static void cross_text(GString *s, const struct fs_finding *f)
 
 int fs_report_rank(const struct fs_finding *f)
 {
-	/* The order of the kinds: act, then reports, then notes. */
-	static const enum fs_finding_kind order[] = {
-		FS_FIND_FIX_MISSING, FS_FIND_MISSING_IN_NEWER, FS_FIND_REVERTED_UPSTREAM,
-		FS_FIND_ALREADY_APPLIED,
-		FS_FIND_DUPLICATE_IN_SERIES, FS_FIND_DEP_MISSING, FS_FIND_REVERTED_IN_STABLE,
-		FS_FIND_REGRESSION_REPORT, FS_FIND_OBJECTION,
-		FS_FIND_TARGET_ABSENT, FS_FIND_REVERTS_STABLE, FS_FIND_FIXES_TAG_MISMATCH,
-		FS_FIND_UNKNOWN_UPSTREAM, FS_FIND_NO_UPSTREAM, FS_FIND_FIX_QUEUED,
-		FS_FIND_FIX_PRESENT,
-	};
-	const int notes = 9, n = (int)(sizeof(order) / sizeof(order[0]));
-	int i;
+	const struct fs_kind *row = fs_kind(f->kind);
 
-	for (i = 0; i < n && order[i] != f->kind; i++)
-		;
 	/* A revert undone by a revert of the revert is a note. */
-	if (i < notes && !fs_finding_is_problem(f))
-		i += n;
-	return i;
+	if (row->cls != FS_KIND_NOTE && !fs_finding_is_problem(f))
+		return row->rank + FS_FIND_KIND_COUNT;
+	return row->rank;
 }
 
 /* "2 objections", "1 fix-missing": the kinds that are nouns take an s. */
 static void add_count(GString *s, size_t n, enum fs_finding_kind k)
 {
-	bool noun = k == FS_FIND_OBJECTION || k == FS_FIND_REGRESSION_REPORT;
+	const struct fs_kind *row = fs_kind(k);
 
-	g_string_append_printf(s, "%zu %s%s", n, fs_finding_kind_name(k), noun && n != 1 ? "s" : "");
+	g_string_append_printf(s, "%zu %s%s", n, row->name, row->noun && n != 1 ? "s" : "");
 }
 
 static void print_summary(FILE *out, const struct fs_review *r)
@@ -383,7 +223,7 @@ static void print_kind(FILE *out, const struct fs_finding *f, const struct fs_re
 	const char *kind = fs_finding_kind_name(f->kind);
 
 	if (o->color)
-		fprintf(out, "%s%s\033[0m", kind_color(f->kind), kind);
+		fprintf(out, "%s%s\033[0m", fs_report_kind_color(f->kind), kind);
 	else
 		fputs(kind, out);
 }

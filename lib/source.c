@@ -241,3 +241,109 @@ int fs_source_load(struct fs_thread ***out, size_t *nout, const struct fs_source
 	}
 	return fs_error_set(err, FS_EUSAGE, "unknown kind of source");
 }
+
+/* ---- the notmuch store (moved from review.c) ------------------------------ */
+
+void fs_review_notes_clear(struct fs_review_notes *notes)
+{
+	size_t i;
+
+	for (i = 0; i < notes->n; i++)
+		free(notes->v[i]);
+	free(notes->v);
+	notes->v = NULL;
+	notes->n = 0;
+}
+
+void fs_review_notes_add(struct fs_review_notes *notes, const char *text)
+{
+	char **g = realloc(notes->v, (notes->n + 1) * sizeof(*g));
+	char *copy = strdup(text);
+
+	if (!g || !copy) {
+		/* A note lost to a lack of memory is only a note. */
+		free(copy);
+		if (g)
+			notes->v = g;
+		return;
+	}
+	notes->v = g;
+	notes->v[notes->n++] = copy;
+}
+
+/* The mails of thread ID parsed, unsent drafts left out, and sorted into
+ * series in *OUT. */
+static int load_thread(struct fs_thread **out, struct fs_store *store, const char *id,
+		       struct fs_review_notes *notes, struct fs_error *err)
+{
+	struct fs_store_messages msgs = { NULL, 0 };
+	struct fs_patch **patches = NULL;
+	size_t np = 0, k;
+	int rc;
+
+	rc = fs_store_thread(store, id, &msgs, err);
+	if (rc == 0 && !(patches = calloc(msgs.n + 1, sizeof(*patches))))
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+	for (k = 0; rc == 0 && k < msgs.n; k++) {
+		struct fs_error one = FS_ERROR_INIT;
+		if (fs_patch_parse_file(&patches[np], msgs.v[k].filename, &one) < 0) {
+			/* One unreadable mail does not stop the review. */
+			if (notes)
+				fs_review_notes_add(notes, one.message);
+			continue;
+		}
+		/* Unsent drafts and fixscan's own mail are no part of the
+		 * discussion.  (Mail the user sent stays: their series is
+		 * still theirs to review; mentions leaves out their word.) */
+		if (fs_mentions_is_own_mail(msgs.v[k].filename, patches[np], NULL)) {
+			fs_patch_free(patches[np]);
+			patches[np] = NULL;
+			continue;
+		}
+		np++;
+	}
+	fs_store_messages_free(&msgs);
+	if (rc == 0)
+		rc = fs_thread_build(out, patches, np, err);
+	else
+		for (k = 0; k < np; k++)
+			fs_patch_free(patches[k]);
+	free(patches);
+	return rc;
+}
+
+int fs_review_load(struct fs_thread ***out, size_t *nout, struct fs_store *store,
+		   const char *query, struct fs_review_notes *notes, struct fs_error *err)
+{
+	struct fs_thread **threads = NULL;
+	char **ids = NULL;
+	size_t n = 0, i;
+	int rc;
+
+	*out = NULL;
+	*nout = 0;
+	rc = fs_store_threads(store, query, &ids, err);
+	if (rc < 0)
+		return rc;
+	for (i = 0; ids && ids[i]; i++)
+		;
+	if (!(threads = calloc(i + 1, sizeof(*threads))))
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+	for (i = 0; rc == 0 && ids && ids[i]; i++) {
+		rc = load_thread(&threads[n], store, ids[i], notes, err);
+		if (rc == 0)
+			n++;
+	}
+	if (rc == 0) {
+		*out = threads;
+		*nout = n;
+		threads = NULL;
+	}
+	for (i = 0; threads && i < n; i++)
+		fs_thread_free(threads[i]);
+	free(threads);
+	for (i = 0; ids && ids[i]; i++)
+		free(ids[i]);
+	free(ids);
+	return rc;
+}

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Check the architecture rules of fixscan on the built objects and the
 # sources: no command using another command, no cycle between objects, no
-# terminal output from the library, no function over 200 lines.  The rules
+# terminal output from the library, no function over 120 lines.  The rules
 # and their reasons are in check-shape.py, which does the work (a graph and
 # its cycles read better in Python than in sh).
 #

@@ -22,6 +22,7 @@
 #define FIXSCAN_DATE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 #include "fixscan/error.h"
@@ -41,5 +42,10 @@ char *fs_date_rfc3339(time_t t, char *buf, size_t n);
  * cover letter is ctime-like: also read), as RFC 3339 UTC.  A new string
  * (free()), or NULL when TEXT (may be NULL) is no date. */
 char *fs_date_header_rfc3339(const char *text);
+
+/* A length of time as git config writes one: "6 months", "6.months",
+ * "180d", "26 weeks", "1 year".  Returns 0 with *OUT in seconds, or
+ * FS_EUSAGE. */
+int fs_date_parse_duration(const char *s, int64_t *out);
 
 #endif

@@ -6,12 +6,18 @@
  * Message-Id made from the day and the series, so a second run the same
  * day over the same series finds it and writes nothing.
  *
- * Nothing here prints: the text and JSON layouts are the command's.
+ * The text and JSON layouts are fs_digest_text() and fs_digest_json()
+ * (lib/digest-report.c), written to a stream the caller gives; the
+ * weights are the table of kinds' (fixscan/kinds.h).
+ *
+ * Ownership: every char * returned or stored here is a GLib string
+ * (g_free()); the series and reviews added to a digest are its own.
  */
 #ifndef FIXSCAN_DIGEST_H
 #define FIXSCAN_DIGEST_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -139,5 +145,13 @@ int fs_digest_note_mailed(const char *path, time_t now, const char *msgid,
  * (fs_digest_note_mailed()) once the digest is in the database. */
 int fs_digest_save(const struct fs_digest *d, const char *body, struct fs_store **store,
 		   const struct fs_digest_mail *m, time_t now, struct fs_error *err);
+
+/* The digest D of the threads since SINCE as text on OUT: the series,
+ * then the risky patches with their finding lines (fs_report_finding_line())
+ * and lore links, unwrapped and as the mail has it (lib/digest-report.c). */
+void fs_digest_text(FILE *out, const struct fs_digest *d, time_t since);
+/* D as one JSON object on one line (fixscan-digest(1)); QUERY is the
+ * notmuch query used (may be NULL).  Returns 0 or -1. */
+int fs_digest_json(FILE *out, const struct fs_digest *d, time_t since, const char *query);
 
 #endif

@@ -16,7 +16,14 @@
  * still matches its digest.
  *
  * Composing is pure (no I/O); saving is fixscan/drafts.h, so dry runs
- * and tests share the exact text that would be written.
+ * and tests share the exact text that would be written.  The words of
+ * each finding kind are the table of kinds' (fixscan/kinds.h); the code
+ * is in lib/draft.c (which drafts, the reply to a patch), draft-summary.c,
+ * draft-compose.c (GMime), draft-id.c (subjects, Message-Ids) and
+ * draft-text.c (quoting and wrapping).
+ *
+ * Ownership: every char * returned, and every string in a struct fs_draft,
+ * is a GLib string (g_free()); the review and the patches are borrowed.
  */
 #ifndef FIXSCAN_DRAFT_H
 #define FIXSCAN_DRAFT_H

@@ -43,7 +43,9 @@ enum fs_finding_kind {
 	FS_FIND_KIND_COUNT
 };
 
-/* "fix-missing", "fix-queued", ... as used in text and JSON. */
+/* The names and the problem flag below are read from the table of kinds
+ * (fixscan/kinds.h, lib/kinds.c), as is everything else a kind is.
+ * "fix-missing", "fix-queued", ... as used in text and JSON. */
 const char *fs_finding_kind_name(enum fs_finding_kind kind);
 /* The kind named NAME, or -1. */
 int fs_finding_kind_from_name(const char *name);

@@ -1,4 +1,10 @@
-/* fixscan: printing reviews, as text for people or JSON for programs. */
+/* fixscan: printing reviews, as text for people or JSON for programs.
+ *
+ * Ownership: the review is borrowed.  A function returning char * returns
+ * a new GLib string (g_free()); one writing into a buffer the caller
+ * gives returns that buffer.  The words of each finding kind come from
+ * the table of kinds (fixscan/kinds.h); patch numbers are in
+ * lib/report-number.c. */
 #ifndef FIXSCAN_REPORT_H
 #define FIXSCAN_REPORT_H
 
@@ -57,8 +63,13 @@ int fs_report_number_width(const struct fs_thread_series *s);
  * the total is unknown (not "2374/0000").  Returns BUF. */
 char *fs_report_patch_number(const struct fs_thread_series *s, int nn, char *buf, size_t n);
 
+/* "NN/MM" with both numbers W digits wide, or "NN" when TOTAL is unknown
+ * (<= 0), into BUF (N bytes).  Returns BUF.  (The numbers are in
+ * lib/report-number.c.) */
+char *fs_report_format_number(char *buf, size_t n, int w, int nn, int total);
+
 /* TEXT cut to at most COLS columns (UTF-8 characters), ending in "..."
- * when cut.  Returns a new string (free()). */
+ * when cut.  Returns a new string (g_free()). */
 char *fs_report_ellipsize(const char *text, size_t cols);
 
 /* One JSON object on one line (the schema is in fixscan-review(1)). */
@@ -66,7 +77,7 @@ int fs_report_json(FILE *out, const struct fs_review *r);
 
 /* One finding as a line of text, without colour or indentation: the
  * line the text report prints; VERBOSE adds the evidence (how the
- * commit was found) and the chain.  Returns a new string (free()). */
+ * commit was found) and the chain.  Returns a new string (g_free()). */
 char *fs_report_finding_line(const struct fs_review *r, const struct fs_finding *f,
 			     bool verbose);
 

@@ -1,11 +1,17 @@
 /* fixscan: reviewing one stable series.
  *
- * The pipeline every command runs: fs_review_load() reads threads from
- * the store and sorts them into series (thread module); fs_review_run()
+ * The pipeline every command runs: the source stage (fixscan/source.h:
+ * fs_source_load(), fs_review_load()) reads threads and sorts them into
+ * series (thread module); fs_review_run()
  * resolves each patch's upstream commits in the fixes index, gathers what
  * people said (mentions module: objections in the thread, regression
  * reports elsewhere) and has the findings module judge each patch.  The
- * report, drafts and digest modules take the result from there.
+ * report, drafts and digest modules take the result from there.  The
+ * commands call it through fs_session_review() (fixscan/session.h).
+ *
+ * Ownership: a review owns its patches' findings and its strings (C
+ * library: free(), all released by fs_review_free()); the series and the
+ * patches are borrowed from the thread, which must outlive it.
  */
 #ifndef FIXSCAN_REVIEW_H
 #define FIXSCAN_REVIEW_H
@@ -18,6 +24,7 @@
 #include "fixscan/findings.h"
 #include "fixscan/index.h"
 #include "fixscan/mail.h"
+#include "fixscan/source.h"
 #include "fixscan/store.h"
 #include "fixscan/thread.h"
 
@@ -106,26 +113,5 @@ int fs_review_narrow(struct fs_review **out, const struct fs_review *r, size_t k
 const struct fs_review_patch *fs_review_find_patch(const struct fs_review *r,
 						   const char *message_id, size_t *k);
 
-/* Things worth telling the user that did not stop the work, such as a
- * mail of the thread that could not be read; each a line without
- * "fixscan: ".  Start with FS_REVIEW_NOTES_INIT. */
-struct fs_review_notes {
-	char **v;
-	size_t n;
-};
-#define FS_REVIEW_NOTES_INIT { NULL, 0 }
-void fs_review_notes_clear(struct fs_review_notes *notes);
-/* Add a copy of TEXT to NOTES (a note lost to a lack of memory is only
- * a note: nothing is said). */
-void fs_review_notes_add(struct fs_review_notes *notes, const char *text);
-
-/* The first stage of the pipeline: every thread of STORE matching the
- * notmuch QUERY, its mails parsed (unsent drafts left out) and sorted
- * into series, in *OUT, an array of *NOUT threads (free each with
- * fs_thread_free() and the array with free()).  A mail that cannot be
- * read is skipped and said in NOTES (may be NULL).  Returns 0, or
- * FS_ESTORE / FS_EUSAGE / FS_ENOMEM with ERR set. */
-int fs_review_load(struct fs_thread ***out, size_t *nout, struct fs_store *store,
-		   const char *query, struct fs_review_notes *notes, struct fs_error *err);
 
 #endif

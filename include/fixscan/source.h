@@ -6,6 +6,9 @@
  * not) or a stable-queue directory (a quilt series file and its
  * patches).  Every loader gives the same threads, sorted into series by
  * the thread module, that fs_review_run() and everything after it take.
+ *
+ * Ownership: what the loaders return is the C library's (free(),
+ * fs_thread_free(), fs_source_free()); notes are copies the notes own.
  */
 #ifndef FIXSCAN_SOURCE_H
 #define FIXSCAN_SOURCE_H
@@ -13,9 +16,30 @@
 #include <stddef.h>
 
 #include "fixscan/error.h"
-#include "fixscan/review.h"
 #include "fixscan/store.h"
 #include "fixscan/thread.h"
+
+/* Things worth telling the user that did not stop the work, such as a
+ * mail of the thread that could not be read; each a line without
+ * "fixscan: ".  Start with FS_REVIEW_NOTES_INIT. */
+struct fs_review_notes {
+	char **v;
+	size_t n;
+};
+#define FS_REVIEW_NOTES_INIT { NULL, 0 }
+void fs_review_notes_clear(struct fs_review_notes *notes);
+/* Add a copy of TEXT to NOTES (a note lost to a lack of memory is only
+ * a note: nothing is said). */
+void fs_review_notes_add(struct fs_review_notes *notes, const char *text);
+
+/* The first stage of the pipeline: every thread of STORE matching the
+ * notmuch QUERY, its mails parsed (unsent drafts left out) and sorted
+ * into series, in *OUT, an array of *NOUT threads (free each with
+ * fs_thread_free() and the array with free()).  A mail that cannot be
+ * read is skipped and said in NOTES (may be NULL).  Returns 0, or
+ * FS_ESTORE / FS_EUSAGE / FS_ENOMEM with ERR set. */
+int fs_review_load(struct fs_thread ***out, size_t *nout, struct fs_store *store,
+		   const char *query, struct fs_review_notes *notes, struct fs_error *err);
 
 enum fs_source_kind {
 	FS_SOURCE_STORE, /* WHAT is a notmuch query on STORE */

@@ -33,7 +33,7 @@ long_function() {
 
 # The clean tree: main calls the commands, the commands share cli.o, the
 # library prints only to the stream it is given, the longest function is
-# 200 lines.
+# 120 lines.
 make_clean_tree() {
 	put "$1" cli/main.c <<-\EOF &&
 	int cmd_a(void);
@@ -56,7 +56,7 @@ make_clean_tree() {
 	#include <stdio.h>
 	int lib_print(FILE *f) { return fprintf(f, "n=%d\n", 1); }
 	EOF
-	long_function just_short 200 | put "$1" lib/long.c
+	long_function just_short 120 | put "$1" lib/long.c
 }
 
 test_expect_success 'a tree that keeps every rule passes' '
@@ -94,14 +94,14 @@ test_expect_success 'each broken rule is reported, exit status 1' '
 	void out_hello(int n) { fprintf(stderr, "n=%d\n", n); printf("n=%d\n", n); }
 	EOF
 	# rule 4: one line too many.
-	long_function too_long 201 | put dirty lib/long.c &&
+	long_function too_long 121 | put dirty lib/long.c &&
 	cat >expect <<-\EOF &&
 	check-shape: rule 1: cli/cmd-a.o uses b_helper defined in cli/cmd-b.o
 	check-shape: rule 2: cycle between lib/x.o lib/y.o: lib/x.o -> lib/y.o (y_one); lib/y.o -> lib/x.o (x_two)
 	check-shape: rule 3: lib/out.o uses printf
 	check-shape: rule 3: lib/out.o uses stderr
 	check-shape: rule 3: lib/out.o uses fprintf next to stderr
-	check-shape: rule 4: lib/long.c:1: too_long is 201 lines (max 200)
+	check-shape: rule 4: lib/long.c:1: too_long is 121 lines (max 120)
 	check-shape: 6 violations
 	EOF
 	{ "$CHECK" --src dirty >out; test $? -eq 1; } &&

@@ -1,0 +1,127 @@
+/* fixscan: what the draft files of lib/ share (draft-text.c): quoting,
+ * wrapping and the references a sentence makes.  Not a public header:
+ * only lib/draft*.c and lib/kinds.c include it.
+ *
+ * Ownership: a function returning char * returns a new string (g_free());
+ * a const char * is borrowed (fsd_patch_number(): a static buffer); the
+ * add functions append to a GString the caller owns.  Text from mail
+ * goes through fs_draft_clean_line() or fs_draft_clean_id() first.
+ */
+#ifndef FIXSCAN_DRAFT_PRIVATE_H
+#define FIXSCAN_DRAFT_PRIVATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include <glib.h>
+
+#include "fixscan/draft.h"
+#include "fixscan/findings.h"
+#include "fixscan/review.h"
+
+/* The width drafts are wrapped at. */
+#define FSD_WRAP 72
+/* Quoted reasons longer than this are cut at a sentence end. */
+#define FSD_QUOTE_MAX 400
+
+/* Split "Name <addr>" (as fs_patch_from gives it) into its parts; a bare
+ * address has an empty name.  Both new strings, cleaned. */
+void fsd_split_mailbox(const char *from, char **name, char **addr);
+
+/* The name to address a person by: the display name, else the address. */
+char *fsd_display_name(const char *from);
+
+/* Whether TEXT starts with a commit reference: a hex id and " (\"". */
+bool fsd_is_hex_id_prefix(const char *text);
+
+/* Append TEXT wrapped at WRAP columns (UTF-8 characters): the first line
+ * starts with FIRST, the others with NEXT; a line ends with "\n".  A
+ * word longer than a line (a link, a commit reference) gets a line of
+ * its own and is not broken. */
+void fsd_add_wrapped(GString *s, const char *first, const char *next, const char *text);
+
+/* TEXT (one line) cut after the last sentence that ends within MAX
+ * bytes, when it is longer than that: a quote ends where a sentence
+ * ends, never half way.  A first sentence longer than MAX is quoted
+ * whole.  A sentence ends at '.', '?' or '!' (and a closing quote or
+ * bracket) followed by a space and a capital letter or digit.  New
+ * string (g_free()). */
+char *fsd_sentences_upto(const char *text, size_t max);
+
+/* Append TEXT as a paragraph wrapped at WRAP columns, then a blank line. */
+void fsd_add_para(GString *s, const char *text);
+
+/* Append TEXT as quoted text ("> "), wrapped. */
+void fsd_add_quote(GString *s, const char *text);
+
+/* fsd_add_para() of the text FMT and its arguments make. */
+void fsd_add_paraf(GString *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* '0123456789ab ("subject")', the way a Fixes: tag names a commit. */
+char *fsd_commit_ref(const char *hex, const char *subject);
+
+/* Patch NN of R's series as the subjects write it ("03/24"), so that a
+ * draft names a patch the way the thread does.  The result lives in one
+ * of a few static buffers: enough for the few a sentence names. */
+const char *fsd_patch_number(const struct fs_review *r, int nn);
+
+/* "On <date>, <name> wrote:" for message P. */
+void fsd_add_attribution(GString *s, const struct fs_patch *p);
+
+/* The line of P's body that names its upstream commit ("commit X
+ * upstream.", "[ Upstream commit X ]", "(cherry picked from commit X)"),
+ * as a new string, or NULL. */
+char *fsd_upstream_line(const struct fs_patch *p);
+
+/* The first line of text of P's body (the cover's opening sentence). */
+char *fsd_first_body_line(const struct fs_patch *p);
+
+/* Whether F belongs in a reply: not ignored, and not about an id that a
+ * clone older than the thread may just not have yet (asking the
+ * maintainer to check it would be the reviewer's mistake). */
+bool fsd_is_shown(const struct fs_finding *f);
+
+/* The "(a fix of ...)" note of a fix-of-a-fix: which commit of the chain
+ * this one fixes, and where that one is. */
+void fsd_add_chain_note(GString *s, const struct fs_review_patch *rp,
+			const struct fs_finding *f, const struct fs_review *r);
+
+/* " (CVE-2024-26921)", " (CVE-2024-1, CVE-2024-2)": the CVEs F's commit
+ * fixes, when any. */
+void fsd_add_cve_phrase(GString *s, const struct fs_finding *f);
+
+/* The indented line of a commit in a list: id, subject, release. */
+void fsd_add_commit_item(GString *s, const struct fs_finding *f);
+
+/* "4.5" of "linux-4.5.y", for people. */
+char *fsd_short_branch_name(const char *b);
+
+/* review --all-open on a fix-missing: where else it is queued, and a
+ * FAILED notice.  *ELSEWHERE gets the first other branch ("6.1"). */
+void fsd_add_cross_note(GString *s, const struct fs_finding *f, char **elsewhere, bool *failed);
+
+/* A new Message-Id on EMAIL's domain: a part derived from KEY
+ * (fs_draft_id_prefix()), so ids of drafts answering the same mail look
+ * alike, then the time NOW and random bits.  New string (g_free()). */
+char *fsd_new_message_id(const char *email, const char *key, time_t now);
+
+/* The opening of the summary: the attribution and the cover's first
+ * line, quoted.  New string ending in "\n".  (draft-summary.c) */
+char *fsd_summary_quote(const struct fs_patch *cover);
+
+/* What the summary of R says, or NULL when there is nothing to list;
+ * O (may be NULL) marks the patches already answered.  New string.
+ * (draft-summary.c) */
+char *fsd_summary_findings(const struct fs_review *r, bool patch_replies,
+			   const struct fs_draft_opts *o);
+
+/* The whole body of a reply to ORIG: QUOTE and FINDINGS (no newline at
+ * their ends) put into the template of O (or the default one), with
+ * the close.  NUMBER is "03/27".  New string ending in one newline, or
+ * NULL with ERR set for a bad template.  (draft-compose.c) */
+char *fsd_fill_body(const struct fs_review *r, const struct fs_patch *orig,
+		    const struct fs_identity *me, const struct fs_draft_opts *o,
+		    const char *number, char *quote, char *findings, struct fs_error *err);
+
+#endif

@@ -1,0 +1,215 @@
+/* fixscan: the summary draft, the reply to the cover letter: the fixes
+ * to queue, then the patches of each group of the table of kinds. */
+#include <stdio.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "fixscan/kinds.h"
+#include "draft-private.h"
+
+/* Append an item line of the summary: TEXT indented four columns,
+ * wrapped with six; a line that starts with a commit reference is left
+ * whole, as a Fixes: line would be. */
+static void add_item(GString *s, const char *text)
+{
+	if (fsd_is_hex_id_prefix(text))
+		g_string_append_printf(s, "    %s\n", text);
+	else
+		fsd_add_wrapped(s, "    ", "      ", text);
+}
+
+/* Whether the reviewer has answered patch P already (O->answered). */
+static bool was_answered(const struct fs_draft_opts *o, const struct fs_patch *p)
+{
+	return o && o->answered && o->answered(o->answered_data, p);
+}
+
+/* "03/27", with " (already answered)" when the reviewer answered it. */
+static void add_patch_number(GString *s, const struct fs_review *r,
+			     const struct fs_review_patch *rp, const struct fs_draft_opts *o)
+{
+	g_string_append(s, fsd_patch_number(r, rp->index));
+	if (was_answered(o, rp->patch))
+		g_string_append(s, " (already answered)");
+}
+
+/* The patches of R whose finding of FS_GROUP_FIXES names commit HEX, as "03/27",
+ * "20/27 and 21/27", "01/27, 02/27 and 03/27", for findings of KIND. */
+static char *patches_naming(const struct fs_review *r, const char *hex, enum fs_finding_kind kind,
+			    const struct fs_draft_opts *o)
+{
+	GString *s = g_string_new(NULL);
+	GPtrArray *hits = g_ptr_array_new();
+	size_t i, k;
+
+	for (i = 0; i < r->npatches; i++) {
+		const struct fs_review_patch *rp = &r->patches[i];
+
+		for (k = 0; k < rp->findings.n; k++) {
+			const struct fs_finding *f = &rp->findings.v[k];
+
+			if (f->kind == kind && fsd_is_shown(f) && fs_kind_group_of(f) == FS_GROUP_FIXES &&
+			    !strcmp(f->commit, hex)) {
+				g_ptr_array_add(hits, (gpointer)rp);
+				break;
+			}
+		}
+	}
+	for (i = 0; i < hits->len; i++) {
+		if (i)
+			g_string_append(s, i + 1 == hits->len ? " and " : ", ");
+		add_patch_number(s, r, g_ptr_array_index(hits, i), o);
+	}
+	g_ptr_array_free(hits, TRUE);
+	return g_string_free(s, FALSE);
+}
+
+/* The requests of the summary, one line per commit to queue, naming
+ * every patch that needs it: 'c5fef009a731 ("..."), in v4.7-rc1, fixes
+ * 20/27 and 21/27'.  Returns the number of lines. */
+static size_t add_fix_requests(GString *s, const struct fs_review *r, const struct fs_draft_opts *o)
+{
+	GHashTable *done = g_hash_table_new(g_str_hash, g_str_equal);
+	size_t i, k, n = 0;
+
+	for (i = 0; i < r->npatches; i++) {
+		const struct fs_review_patch *rp = &r->patches[i];
+
+		for (k = 0; k < rp->findings.n; k++) {
+			const struct fs_finding *f = &rp->findings.v[k];
+			char *ref, *fixes, *needs, *rel;
+
+			if (!fsd_is_shown(f) || fs_kind_group_of(f) != FS_GROUP_FIXES ||
+			    g_hash_table_contains(done, f->commit))
+				continue;
+			g_hash_table_add(done, (gpointer)f->commit);
+			if (!n++)
+				g_string_append_printf(s, "%s\n\n", fs_kind_group_title(FS_GROUP_FIXES));
+			ref = fsd_commit_ref(f->commit, f->subject);
+			fixes = patches_naming(r, f->commit, FS_FIND_FIX_MISSING, o);
+			needs = patches_naming(r, f->commit, FS_FIND_DEP_MISSING, o);
+			rel = fs_draft_clean_line(f->release);
+			g_string_append_printf(s, "  %s", ref);
+			fsd_add_cve_phrase(s, f);
+			if (*rel)
+				g_string_append_printf(s, ", in %s,", rel);
+			if (*fixes)
+				g_string_append_printf(s, " fixes %s", fixes);
+			if (*needs)
+				g_string_append_printf(s, "%s is a prerequisite of %s",
+						       *fixes ? " and" : "", needs);
+			g_string_append_c(s, '\n');
+			g_free(rel);
+			g_free(needs);
+			g_free(fixes);
+			g_free(ref);
+		}
+	}
+	if (n)
+		g_string_append_c(s, '\n');
+	g_hash_table_destroy(done);
+	return n;
+}
+
+/* The groups after the requests: per patch, its line and an item per
+ * finding.  Returns the number of patch lines. */
+static size_t add_patch_groups(GString *s, const struct fs_review *r, const struct fs_draft_opts *o)
+{
+	size_t g, i, k, listed = 0;
+
+	for (g = FS_GROUP_FIXES + 1; g < FS_GROUP_NONE; g++) {
+		bool header = false;
+
+		for (i = 0; i < r->npatches; i++) {
+			const struct fs_review_patch *rp = &r->patches[i];
+			bool patch_line = false;
+
+			for (k = 0; k < rp->findings.n; k++) {
+				const struct fs_finding *f = &rp->findings.v[k];
+				char *item;
+
+				if (!fsd_is_shown(f) || fs_kind_group_of(f) != (enum fs_kind_group)g)
+					continue;
+				if (!header) {
+					g_string_append_printf(s, "%s\n\n", fs_kind_group_title(g));
+					header = true;
+				}
+				if (!patch_line) {
+					char *title = fs_draft_clean_line(fs_patch_title(rp->patch));
+					GString *line = g_string_new(NULL);
+					char *hang = g_strnfill(2 + strlen(fsd_patch_number(r, rp->index)) + 1, ' ');
+
+					add_patch_number(line, r, rp, o);
+					g_string_append_printf(line, " %s", title);
+					fsd_add_wrapped(s, "  ", hang, line->str);
+					g_string_free(line, TRUE);
+					g_free(hang);
+					g_free(title);
+					patch_line = true;
+					listed++;
+				}
+				item = fs_kind(f->kind)->summary_item ?
+				       fs_kind(f->kind)->summary_item(r, f) : NULL;
+				if (item)
+					add_item(s, item);
+				g_free(item);
+			}
+		}
+		if (header)
+			g_string_append_c(s, '\n');
+	}
+	return listed;
+}
+
+/* The opening of the summary: the attribution and the cover's first
+ * line, quoted.  New string ending in "\n". */
+char *fsd_summary_quote(const struct fs_patch *cover)
+{
+	GString *s = g_string_new(NULL);
+	char *line = fsd_first_body_line(cover);
+
+	fsd_add_attribution(s, cover);
+	g_string_append_printf(s, "> %s\n", line ? line : "");
+	g_free(line);
+	return g_string_free(s, FALSE);
+}
+
+/* What the summary says, or NULL when there is nothing to list. */
+char *fsd_summary_findings(const struct fs_review *r, bool patch_replies,
+			   const struct fs_draft_opts *o)
+{
+	size_t listed;
+	GString *s = g_string_new(NULL);
+	char *branch = fs_draft_clean_line(r->branch), *base = fs_draft_clean_line(r->base);
+
+	fsd_add_paraf(s, "I went through this series against %s%s%s%s looking for known upstream follow-up fixes, reverts and duplicates. These patches need a look:",
+		  branch, *base ? " (" : "", base, *base ? ")" : "");
+	g_free(base);
+	g_free(branch);
+	listed = add_fix_requests(s, r, o);
+	listed += add_patch_groups(s, r, o);
+	if (!listed) {
+		g_string_free(s, TRUE);
+		return NULL;
+	}
+	if (patch_replies)
+		fsd_add_para(s, "Details are in my replies to the patches.");
+	while (s->len >= 2 && s->str[s->len - 1] == '\n' && s->str[s->len - 2] == '\n')
+		g_string_truncate(s, s->len - 1);
+	return g_string_free(s, FALSE);
+}
+
+char *fs_draft_summary_body(const struct fs_review *r, bool patch_replies)
+{
+	const struct fs_patch *cover = r->series ? r->series->cover : NULL;
+	char *findings, *quote, *ret;
+
+	if (!cover || !(findings = fsd_summary_findings(r, patch_replies, NULL)))
+		return NULL;
+	quote = fsd_summary_quote(cover);
+	ret = g_strconcat(quote, "\n", findings, NULL);
+	g_free(quote);
+	g_free(findings);
+	return ret;
+}

@@ -1,0 +1,456 @@
+/* fixscan: the words of drafts: quoting, wrapping at 72 columns, and
+ * the references a sentence makes (commits, patch numbers, people).
+ * Shared by the draft files and the table of kinds (draft-private.h).
+ *
+ * Text that comes from mail (subjects, names, addresses, ids, dates) is
+ * passed through fs_draft_clean_line() or fs_draft_clean_id() before it
+ * goes anywhere near a header, so a CR or LF in it can never start a
+ * header of its own.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "fixscan/report.h"
+#include "draft-private.h"
+
+/* ---- text helpers --------------------------------------------------------- */
+
+char *fs_draft_clean_line(const char *s)
+{
+	GString *o = g_string_new(NULL);
+	bool space = false;
+
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f || c == ' ') {
+			space = o->len > 0;
+			continue;
+		}
+		if (space)
+			g_string_append_c(o, ' ');
+		space = false;
+		g_string_append_c(o, (char)c);
+	}
+	return g_string_free(o, FALSE);
+}
+
+char *fs_draft_clean_id(const char *s)
+{
+	GString *o = g_string_new(NULL);
+
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c > 0x20 && c < 0x7f && c != '<' && c != '>')
+			g_string_append_c(o, (char)c);
+	}
+	if (!o->len) {
+		g_string_free(o, TRUE);
+		return NULL;
+	}
+	return g_string_free(o, FALSE);
+}
+
+/* Split "Name <addr>" (as fs_patch_from gives it) into its parts; a bare
+ * address has an empty name.  Both new strings, cleaned. */
+void fsd_split_mailbox(const char *from, char **name, char **addr)
+{
+	const char *lt = from ? strrchr(from, '<') : NULL;
+	const char *gt = lt ? strchr(lt, '>') : NULL;
+	char *n, *a;
+
+	if (lt && gt) {
+		n = g_strndup(from, lt - from);
+		a = g_strndup(lt + 1, gt - lt - 1);
+	} else {
+		n = g_strdup("");
+		a = g_strdup(from ? from : "");
+	}
+	g_strstrip(n);
+	/* An RFC 5322 quoted name keeps its quotes in the decoded text. */
+	if (strlen(n) >= 2 && n[0] == '"' && n[strlen(n) - 1] == '"') {
+		memmove(n, n + 1, strlen(n) - 2);
+		n[strlen(n) - 2] = '\0';
+	}
+	*name = fs_draft_clean_line(n);
+	*addr = fs_draft_clean_line(a);
+	g_free(n);
+	g_free(a);
+}
+
+/* The name to address a person by: the display name, else the address. */
+char *fsd_display_name(const char *from)
+{
+	char *name, *addr;
+
+	fsd_split_mailbox(from, &name, &addr);
+	if (*name) {
+		g_free(addr);
+		return name;
+	}
+	g_free(name);
+	return *addr ? addr : (g_free(addr), g_strdup("you"));
+}
+
+/* Whether WORD is a commit id as a reference starts with it: 12 to 40
+ * lower-case hex digits. */
+static bool fsd_is_hex_id(const char *word)
+{
+	size_t n = strspn(word, "0123456789abcdef");
+
+	return n >= 12 && n <= 40 && !word[n];
+}
+
+/* Whether TEXT starts with a commit reference: a hex id and " (\"". */
+bool fsd_is_hex_id_prefix(const char *text)
+{
+	size_t n = strspn(text, "0123456789abcdef");
+
+	return n >= 12 && n <= 40 && !strncmp(text + n, " (\"", 3);
+}
+
+/* The words of TEXT, with each commit reference '0123456789ab ("its
+ * subject")' glued into one word: a reference is never broken across
+ * lines, as git and the kernel's own tools write them.  NULL-terminated
+ * (g_strfreev()); empty words dropped. */
+static char **fsd_wrap_words(const char *text)
+{
+	char **raw = g_strsplit(text, " ", -1);
+	GPtrArray *out = g_ptr_array_new();
+	size_t i;
+
+	for (i = 0; raw[i]; i++) {
+		GString *w;
+
+		if (!*raw[i])
+			continue;
+		if (!fsd_is_hex_id(raw[i]) || !raw[i + 1] || strncmp(raw[i + 1], "(\"", 2)) {
+			g_ptr_array_add(out, g_strdup(raw[i]));
+			continue;
+		}
+		w = g_string_new(raw[i]);
+		/* Up to the word that closes the quoted subject. */
+		while (raw[i + 1]) {
+			i++;
+			g_string_append_printf(w, " %s", raw[i]);
+			if (strstr(raw[i], "\")"))
+				break;
+		}
+		g_ptr_array_add(out, g_string_free(w, FALSE));
+	}
+	g_ptr_array_add(out, NULL);
+	g_strfreev(raw);
+	return (char **)g_ptr_array_free(out, FALSE);
+}
+
+/* Append TEXT wrapped at WRAP columns (UTF-8 characters): the first line
+ * starts with FIRST, the others with NEXT; a line ends with "\n".  A
+ * word longer than a line (a link, a commit reference) gets a line of
+ * its own and is not broken. */
+void fsd_add_wrapped(GString *s, const char *first, const char *next, const char *text)
+{
+	char **words = fsd_wrap_words(text);
+	size_t col, i;
+	bool empty = true;
+
+	g_string_append(s, first);
+	col = g_utf8_strlen(first, -1);
+	for (i = 0; words[i]; i++) {
+		size_t n = g_utf8_strlen(words[i], -1);
+
+		if (!empty && col + 1 + n > FSD_WRAP) {
+			g_string_append_c(s, '\n');
+			g_string_append(s, next);
+			col = g_utf8_strlen(next, -1);
+			empty = true;
+		} else if (!empty) {
+			g_string_append_c(s, ' ');
+			col++;
+		}
+		g_string_append(s, words[i]);
+		col += n;
+		empty = false;
+	}
+	g_string_append_c(s, '\n');
+	g_strfreev(words);
+}
+
+/* TEXT (one line) cut after the last sentence that ends within MAX
+ * bytes, when it is longer than that: a quote ends where a sentence
+ * ends, never half way.  A first sentence longer than MAX is quoted
+ * whole.  A sentence ends at '.', '?' or '!' (and a closing quote or
+ * bracket) followed by a space and a capital letter or digit.  New
+ * string (g_free()). */
+char *fsd_sentences_upto(const char *text, size_t max)
+{
+	size_t len = strlen(text), i, cut = 0;
+
+	if (len <= max)
+		return g_strdup(text);
+	for (i = 0; i + 2 < len; i++) {
+		size_t e = i + 1;
+
+		if (!strchr(".?!", text[i]))
+			continue;
+		while (e < len && strchr("\")'", text[e]))
+			e++;
+		if (e + 1 < len && text[e] == ' ' &&
+		    (g_ascii_isupper(text[e + 1]) || g_ascii_isdigit(text[e + 1]))) {
+			if (e > max && cut)
+				break;
+			cut = e;
+			if (e > max)
+				break;
+		}
+	}
+	return cut ? g_strndup(text, cut) : g_strdup(text);
+}
+
+/* Append TEXT as a paragraph wrapped at WRAP columns, then a blank line. */
+void fsd_add_para(GString *s, const char *text)
+{
+	fsd_add_wrapped(s, "", "", text);
+	g_string_append_c(s, '\n');
+}
+
+/* Append TEXT as quoted text ("> "), wrapped. */
+void fsd_add_quote(GString *s, const char *text)
+{
+	fsd_add_wrapped(s, "> ", "> ", text);
+}
+
+void fsd_add_paraf(GString *s, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+
+	va_start(ap, fmt);
+	text = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	fsd_add_para(s, text);
+	g_free(text);
+}
+
+/* '0123456789ab ("subject")', the way a Fixes: tag names a commit. */
+char *fsd_commit_ref(const char *hex, const char *subject)
+{
+	char *subj = fs_draft_clean_line(subject), *ret;
+
+	if (*subj)
+		ret = g_strdup_printf("%.12s (\"%s\")", hex, subj);
+	else
+		ret = g_strdup_printf("%.12s", hex);
+	g_free(subj);
+	return ret;
+}
+
+/* Patch NN of R's series as the subjects write it ("03/24"), so that a
+ * draft names a patch the way the thread does.  The result lives in one
+ * of a few static buffers: enough for the few a sentence names. */
+const char *fsd_patch_number(const struct fs_review *r, int nn)
+{
+	static char buf[4][32];
+	static unsigned next;
+	char *b = buf[next++ % 4];
+
+	return fs_report_patch_number(r->series, nn, b, sizeof(buf[0]));
+}
+
+/* The index of the patch (in R) whose upstream commit is HEX, or -1. */
+static const struct fs_finding *fsd_queued_finding(const struct fs_review_patch *rp,
+					       const char *hex)
+{
+	size_t i;
+
+	for (i = 0; i < rp->findings.n; i++) {
+		const struct fs_finding *f = &rp->findings.v[i];
+
+		if (f->kind == FS_FIND_FIX_QUEUED && !f->ignored && !strcmp(f->commit, hex))
+			return f;
+	}
+	return NULL;
+}
+
+/* "On <date>, <name> wrote:" for message P. */
+void fsd_add_attribution(GString *s, const struct fs_patch *p)
+{
+	char *date = fs_draft_clean_line(fs_patch_date(p));
+	char *who = fsd_display_name(fs_patch_from(p));
+
+	if (*date)
+		g_string_append_printf(s, "On %s, %s wrote:\n", date, who);
+	else
+		g_string_append_printf(s, "%s wrote:\n", who);
+	g_free(date);
+	g_free(who);
+}
+
+/* The line of P's body that names its upstream commit ("commit X
+ * upstream.", "[ Upstream commit X ]", "(cherry picked from commit X)"),
+ * as a new string, or NULL. */
+char *fsd_upstream_line(const struct fs_patch *p)
+{
+	const char *const *ids;
+	const char *body, *hit = NULL, *bol, *eol, *hay;
+	size_t n, len;
+	char *lower, *needle;
+
+	ids = fs_patch_tags(p) ? fs_tags_upstream(fs_patch_tags(p), &n) : NULL;
+	body = fs_patch_body(p, &len);
+	if (!ids || !n || !body)
+		return NULL;
+	lower = g_ascii_strdown(body, len);
+	needle = g_ascii_strdown(ids[0], -1);
+	hay = lower;
+	hit = strstr(hay, needle);
+	g_free(needle);
+	if (!hit) {
+		g_free(lower);
+		return NULL;
+	}
+	bol = hit;
+	while (bol > lower && bol[-1] != '\n')
+		bol--;
+	eol = strchr(hit, '\n');
+	if (!eol)
+		eol = lower + strlen(lower);
+	/* Take the bytes from the original body: same offsets. */
+	hay = g_strndup(body + (bol - lower), eol - bol);
+	g_free(lower);
+	lower = fs_draft_clean_line(hay);
+	g_free((char *)hay);
+	return lower;
+}
+
+/* The first line of text of P's body (the cover's opening sentence). */
+char *fsd_first_body_line(const struct fs_patch *p)
+{
+	size_t len;
+	const char *body = fs_patch_body(p, &len), *e, *end;
+
+	if (!body)
+		return NULL;
+	end = body + len;
+	while (body < end) {
+		e = memchr(body, '\n', end - body);
+		if (!e)
+			e = end;
+		if (e > body && strspn(body, " \t\r") < (size_t)(e - body)) {
+			char *raw = g_strndup(body, e - body), *ret = fs_draft_clean_line(raw);
+			g_free(raw);
+			return ret;
+		}
+		body = e + 1;
+	}
+	return NULL;
+}
+
+/* Whether F belongs in a reply: not ignored, and not about an id that a
+ * clone older than the thread may just not have yet (asking the
+ * maintainer to check it would be the reviewer's mistake). */
+bool fsd_is_shown(const struct fs_finding *f)
+{
+	return !f->ignored && f->unresolved != FS_CAUSE_NOT_IN_CLONE;
+}
+
+/* The "(a fix of ...)" note of a fix-of-a-fix: which commit of the chain
+ * this one fixes, and where that one is. */
+void fsd_add_chain_note(GString *s, const struct fs_review_patch *rp,
+			   const struct fs_finding *f, const struct fs_review *r)
+{
+	const char *prev;
+	const struct fs_finding *q;
+	size_t i;
+	bool listed = false;
+
+	if (f->nchain < 3)
+		return;
+	prev = f->chain[f->nchain - 2];
+	q = fsd_queued_finding(rp, prev);
+	for (i = 0; i < rp->findings.n; i++) {
+		const struct fs_finding *o = &rp->findings.v[i];
+
+		if (o != f && o->kind == FS_FIND_FIX_MISSING && fsd_is_shown(o) &&
+		    !strcmp(o->commit, prev))
+			listed = true;
+	}
+	g_string_append_printf(s, "    which %s %.12s", f->evidence != FS_FEV_REVERT ? "fixes" : "reverts",
+			       prev);
+	if (q && q->series_index < 0)
+		g_string_append(s, ", queued for this branch already");
+	else if (q)
+		g_string_append_printf(s, ", queued here as %s", fsd_patch_number(r, q->series_index));
+	else if (listed)
+		g_string_append(s, " above");
+	g_string_append_c(s, '\n');
+}
+
+/* " (CVE-2024-26921)", " (CVE-2024-1, CVE-2024-2)": the CVEs F's commit
+ * fixes, when any. */
+void fsd_add_cve_phrase(GString *s, const struct fs_finding *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->ncves; i++) {
+		char *id = fs_draft_clean_line(f->cves[i]);
+		g_string_append_printf(s, "%s%s", i ? ", " : " (", id);
+		g_free(id);
+	}
+	if (f->ncves)
+		g_string_append_c(s, ')');
+}
+
+/* The indented line of a commit in a list: id, subject, release. */
+void fsd_add_commit_item(GString *s, const struct fs_finding *f)
+{
+	char *ref = fsd_commit_ref(f->commit, f->subject);
+	char *rel = fs_draft_clean_line(f->release);
+
+	g_string_append_printf(s, "  %s%s%s", ref, *rel ? " in " : "", rel);
+	fsd_add_cve_phrase(s, f);
+	g_string_append_c(s, '\n');
+	g_free(ref);
+	g_free(rel);
+}
+
+/* "4.5" of "linux-4.5.y", for people. */
+char *fsd_short_branch_name(const char *b)
+{
+	size_t n = b ? strlen(b) : 0;
+
+	if (n > 8 && !strncmp(b, "linux-", 6) && !strcmp(b + n - 2, ".y"))
+		return g_strndup(b + 6, n - 8);
+	return fs_draft_clean_line(b);
+}
+
+/* review --all-open on a fix-missing: where else it is queued, and a
+ * FAILED notice.  *ELSEWHERE gets the first other branch ("6.1"). */
+void fsd_add_cross_note(GString *s, const struct fs_finding *f, char **elsewhere, bool *failed)
+{
+	size_t i;
+
+	for (i = 0; i < f->nqueued_elsewhere; i++) {
+		const struct fs_finding_queued *q = &f->queued_elsewhere[i];
+		char *b = fsd_short_branch_name(q->branch);
+
+		if (q->index >= 0)
+			g_string_append_printf(s, "    (queued for %s as %02d/%02d)\n", b, q->index, q->total);
+		else
+			g_string_append_printf(s, "    (queued for %s)\n", b);
+		if (!*elsewhere)
+			*elsewhere = g_strdup(b);
+		g_free(b);
+	}
+	if (f->failed_to_apply) {
+		char *date = fs_draft_clean_line(f->failed_date);
+		g_string_append_printf(s, "    (FAILED to apply to this branch%s%s)\n", *date ? ", notice of " : "",
+				       date);
+		g_free(date);
+		*failed = true;
+	}
+}

@@ -1,0 +1,774 @@
+/* fixscan: the table of finding kinds (fixscan/kinds.h): per kind its
+ * name, whether it asks for action, its rank, colour, summary group and
+ * digest weight, and the words of its report line, of its paragraph in
+ * a patch's reply and of its item in the summary draft.
+ *
+ * The words are here, next to the row that uses them, so that a new kind
+ * is written in one place.  Text from mail goes through
+ * fs_draft_clean_line() or fs_draft_clean_id() before a draft quotes it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "fixscan/kinds.h"
+#include "fixscan/report.h"
+#include "draft-private.h"
+
+/* ---- the words of report lines ------------------------------------------ */
+
+static void rw_fix_missing(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	const char *rel = f->release;
+
+	if (f->note)
+		g_string_append_printf(s, ", %s", f->note);
+	else
+		g_string_append_printf(s, " %s%s, not in %s nor in this series",
+				       rel ? "in " : "", rel ? rel : "(unreleased)", r->branch);
+}
+
+static void rw_fix_queued(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	if (f->series_index < 0 && f->note) {
+		g_string_append_printf(s, " is %s", f->note);
+		return;
+	}
+	g_string_append_printf(s, " is queued as %s", fsd_patch_number(r, f->series_index));
+}
+
+static void rw_missing_in_newer(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	if (f->release)
+		g_string_append_printf(s, " in %s", f->release);
+	if (f->note)
+		g_string_append_printf(s, ": %s", f->note);
+}
+
+static void rw_fix_present(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	if (f->stable_commit)
+		g_string_append_printf(s, " is in %s as %.12s%s%s", r->branch, f->stable_commit,
+				       f->stable_release ? " in " : "",
+				       f->stable_release ? f->stable_release : "");
+	else
+		g_string_append_printf(s, " is in %s", r->branch);
+}
+
+static void rw_reverted_upstream(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	const char *rel = f->release;
+
+	g_string_append_printf(s, " %s%s", rel ? "in " : "", rel ? rel : "(unreleased)");
+	if (f->cause == FS_CAUSE_REVERT_OF_REVERT && f->note)
+		g_string_append_printf(s, ", %s", f->note);
+}
+
+static void rw_reverted_in_stable(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	if (f->note)
+		g_string_append_printf(s, ": %s", f->note);
+	if (f->reason)
+		g_string_append_printf(s, "; its reason: \"%s\"", f->reason);
+}
+
+static void rw_duplicate_in_series(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	g_string_append_printf(s, " is also %s of this series", fsd_patch_number(r, f->series_index));
+}
+
+/* The kinds whose note says it all. */
+static void rw_note(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	if (f->note)
+		g_string_append_printf(s, ": %s", f->note);
+}
+
+static void rw_target_absent(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	if (f->release)
+		g_string_append_printf(s, " in %s", f->release);
+	rw_note(s, r, f);
+}
+
+static void rw_no_upstream(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	g_string_append(s, ": the changelog names no upstream commit");
+}
+
+static void rw_regression_report(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	g_string_append_printf(s, " %.12s: %s from %s", f->commit, f->note ? f->note : "",
+			       f->from ? f->from : "?");
+	if (f->date)
+		g_string_append_printf(s, ", %s", f->date);
+	if (f->message_id)
+		g_string_append_printf(s, " <%s>", f->message_id);
+}
+
+static void rw_objection(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	g_string_append_printf(s, " from %s: \"%s\"", f->from ? f->from : "?",
+			       f->note ? f->note : "");
+}
+
+/* ---- the paragraphs of a reply to a patch ------------------------------- */
+
+/* review --all-open: the newer stable branches that lack the patch. */
+static void para_missing_in_newer(GString *s, const struct fs_review *r,
+		const struct fs_review_patch *rp, const struct fs_finding *none)
+{
+	GString *list = g_string_new(NULL);
+	size_t i, n = 0, total = 0;
+	char *here = fsd_short_branch_name(r->branch);
+
+	for (i = 0; i < rp->findings.n; i++)
+		total += rp->findings.v[i].kind == FS_FIND_MISSING_IN_NEWER && fsd_is_shown(&rp->findings.v[i]);
+	for (i = 0; i < rp->findings.n; i++) {
+		const struct fs_finding *f = &rp->findings.v[i];
+		char *b;
+
+		if (f->kind != FS_FIND_MISSING_IN_NEWER || !fsd_is_shown(f))
+			continue;
+		b = fsd_short_branch_name(f->newer_branch);
+		if (n)
+			g_string_append(list, n + 1 == total ? " and " : ", ");
+		g_string_append_printf(list, "%s.y", b);
+		g_free(b);
+		n++;
+	}
+	if (n)
+		fsd_add_paraf(s, "This is not in %s yet, %s: a user upgrading from %s.y would lose the fix. Please queue it there too, or drop it here until it is.",
+			  list->str, n == 1 ? "a newer stable branch" : "newer stable branches", here);
+	g_string_free(list, TRUE);
+	g_free(here);
+}
+
+static void para_fix_missing(GString *s, const struct fs_review *r,
+		const struct fs_review_patch *rp, const struct fs_finding *none)
+{
+	size_t i, n = 0;
+	bool subject_only = false, failed = false;
+	char *elsewhere = NULL;
+
+	for (i = 0; i < rp->findings.n; i++)
+		n += rp->findings.v[i].kind == FS_FIND_FIX_MISSING && fsd_is_shown(&rp->findings.v[i]);
+	if (!n)
+		return;
+	fsd_add_para(s, n == 1 ?
+		 "This commit has a known follow-up fix upstream that is not in this series:" :
+		 "This commit has known follow-up fixes upstream that are not in this series:");
+	for (i = 0; i < rp->findings.n; i++) {
+		const struct fs_finding *f = &rp->findings.v[i];
+
+		if (f->kind != FS_FIND_FIX_MISSING || !fsd_is_shown(f))
+			continue;
+		fsd_add_commit_item(s, f);
+		if (f->cause == FS_CAUSE_STABLE_FIX && f->note) {
+			/* a stable-only fix: the note says where it is */
+			char *note = fs_draft_clean_line(f->note);
+			char *par = g_strdup_printf("(%s)", note);
+
+			fsd_add_wrapped(s, "    ", "     ", par);
+			g_free(par);
+			g_free(note);
+		}
+		fsd_add_chain_note(s, rp, f, r);
+		if (f->evidence == FS_FEV_CVE)
+			g_string_append(s, "    (no Fixes: tag: its CVE record names this commit as the cause)\n");
+		fsd_add_cross_note(s, f, &elsewhere, &failed);
+		if (f->evidence == FS_FEV_SUBJECT)
+			subject_only = true;
+	}
+	g_string_append_c(s, '\n');
+	if (subject_only)
+		fsd_add_para(s, "(One of these names its target only by subject in its Fixes: tag, so it is worth a second look.)");
+	if (failed)
+		fsd_add_para(s, n == 1 ?
+			 "It did not apply to this branch when it was tagged for stable (the FAILED notice above), so it needs a manual backport: please queue one, or drop this patch until there is one." :
+			 "At least one of them did not apply to this branch when it was tagged for stable (the FAILED notice above), so it needs a manual backport: please queue one, or drop this patch until there is one.");
+	if (elsewhere && !failed)
+		fsd_add_paraf(s, "%s, as %s does.", n == 1 ? "Please queue it as well" : "Please queue them as well",
+			  elsewhere);
+	else if (!failed)
+		fsd_add_para(s, n == 1 ? "Please queue it as well." : "Please queue them as well.");
+	g_free(elsewhere);
+}
+
+static void para_fix_queued(GString *s, const struct fs_review *r,
+		const struct fs_review_patch *rp, const struct fs_finding *f)
+{
+	char *ref = fsd_commit_ref(f->commit, f->subject);
+
+	if (f->series_index < 0)
+		fsd_add_paraf(s, "Its follow-up fix %s is queued for this branch already, so that one is covered.",
+			  ref);
+	else
+		fsd_add_paraf(s, "Its follow-up fix %s is queued as %s, so that one is covered.",
+			  ref, fsd_patch_number(r, f->series_index));
+	g_free(ref);
+}
+
+static void para_fix_present(GString *s, const struct fs_review *r,
+		const struct fs_review_patch *rp, const struct fs_finding *f)
+{
+	char *ref = fsd_commit_ref(f->commit, f->subject);
+	char *branch = fs_draft_clean_line(r->branch);
+
+	if (f->stable_commit)
+		fsd_add_paraf(s, "Its known follow-up fix %s is already in %s as %.12s%s%s, so nothing more is needed for this one.",
+			  ref, branch, f->stable_commit, f->stable_release ? " in " : "",
+			  f->stable_release ? f->stable_release : "");
+	else
+		fsd_add_paraf(s, "Its known follow-up fix %s is already in %s, so nothing more is needed for this one.",
+			  ref, branch);
+	g_free(branch);
+	g_free(ref);
+}
+
+static void para_reverted(GString *s, const struct fs_review *r,
+		const struct fs_review_patch *rp, const struct fs_finding *f)
+{
+	if (f->cause == FS_CAUSE_REVERT_OF_REVERT) {
+		char *rel = fs_draft_clean_line(f->reapplied_release);
+
+		fsd_add_para(s, "This commit was reverted upstream by");
+		fsd_add_commit_item(s, f);
+		g_string_append_c(s, '\n');
+		fsd_add_paraf(s, "and then applied again by %.12s%s%s, a revert of that revert, so mainline has it. Nothing more is needed for that.",
+			  f->reapplied_commit ? f->reapplied_commit : "", *rel ? " in " : "", rel);
+		g_free(rel);
+		return;
+	}
+	fsd_add_para(s, "This commit was reverted upstream:");
+	fsd_add_commit_item(s, f);
+	g_string_append_c(s, '\n');
+	fsd_add_para(s, "Please drop it from this series, unless there is a reason the revert does not apply here.");
+}
+
+static void para_applied(GString *s, const struct fs_review *r,
+		const struct fs_review_patch *rp, const struct fs_finding *f)
+{
+	char *branch = fs_draft_clean_line(r->branch);
+
+	if (f->stable_commit) {
+		char *ref = fsd_commit_ref(f->stable_commit, f->subject);
+		char *rel = fs_draft_clean_line(f->stable_release);
+
+		fsd_add_paraf(s, "This commit is already in %s: it was backported before as", branch);
+		g_string_append_printf(s, "  %s%s%s\n\n", ref, *rel ? " in " : "", rel);
+		fsd_add_para(s, "so this looks like a duplicate. Please drop it.");
+		g_free(rel);
+		g_free(ref);
+	} else {
+		char *rel = fs_draft_clean_line(f->release);
+
+		fsd_add_paraf(s, "This commit is already in %s: it went into mainline in %s, before the branch was forked, so this backport is a duplicate. Please drop it.",
+			  branch, *rel ? rel : "a release the branch contains");
+		g_free(rel);
+	}
+	g_free(branch);
+}
+
+static void para_target_absent(GString *s, const struct fs_review *r,
+		const struct fs_review_patch *rp, const struct fs_finding *f)
+{
+	char *branch = fs_draft_clean_line(r->branch);
+	char *base = fs_draft_clean_line(r->base);
+
+	bool revert = f->cause == FS_CAUSE_REVERT_TARGET;
+
+	fsd_add_para(s, revert ? "The commit this one reverts," : "The commit this one fixes,");
+	fsd_add_commit_item(s, f);
+	g_string_append_c(s, '\n');
+	fsd_add_paraf(s, "is neither in %s%s%s nor in this series, so this %s may not be needed here. Is it?",
+		  branch, *base ? " as of " : "", base, revert ? "revert" : "fix");
+	g_free(base);
+	g_free(branch);
+}
+
+static void para_unknown(GString *s, const struct fs_review *r,
+		const struct fs_review_patch *rp, const struct fs_finding *f)
+{
+	char *id = fs_draft_clean_line(f->commit);
+
+	if (f->unresolved == FS_CAUSE_AMBIGUOUS)
+		fsd_add_paraf(s, "The upstream id in the changelog, %s, is ambiguous: it matches more than one commit. Could you give the full id?",
+			  id);
+	else
+		fsd_add_paraf(s, "I cannot find the upstream commit the changelog names, %s, in mainline. Could you check the id?",
+			  id);
+	g_free(id);
+}
+
+static void para_report(GString *s, const struct fs_review *r,
+		const struct fs_review_patch *rp, const struct fs_finding *f)
+{
+	char *from = fs_draft_clean_line(f->from), *date = fs_draft_clean_line(f->date);
+	char *subj = fs_draft_clean_line(f->note), *id = fs_draft_clean_id(f->message_id);
+	size_t n = strlen(subj);
+
+	/* The findings module quotes the subject in the note. */
+	if (n >= 2 && subj[0] == '"' && subj[n - 1] == '"') {
+		memmove(subj, subj + 1, n - 2);
+		subj[n - 2] = '\0';
+	}
+	fsd_add_para(s, "There is a regression report for the upstream commit:");
+	if (*from)
+		fsd_add_wrapped(s, "  From: ", "    ", from);
+	if (*date)
+		fsd_add_wrapped(s, "  Date: ", "    ", date);
+	if (*subj)
+		fsd_add_wrapped(s, "  Subject: ", "    ", subj);
+	if (id)
+		g_string_append_printf(s, "  https://lore.kernel.org/r/%s\n", id);
+	g_string_append_c(s, '\n');
+	fsd_add_para(s, "Has it been resolved upstream? If not, this one may be better left out for now.");
+	g_free(from);
+	g_free(date);
+	g_free(subj);
+	g_free(id);
+}
+
+static void para_dep(GString *s, const struct fs_review *r,
+		const struct fs_review_patch *rp, const struct fs_finding *f)
+{
+	char *branch = fs_draft_clean_line(r->branch);
+	char *ref = fsd_commit_ref(f->commit, f->subject);
+
+	if (f->cause == FS_CAUSE_STABLE_DEP_OF) {
+		fsd_add_para(s, "This patch is here as a prerequisite (Stable-dep-of) of");
+		g_string_append_printf(s, "  %s\n\n", ref);
+		fsd_add_paraf(s, "but that commit is neither in %s nor in this series, so on its own this one may not be needed.",
+			  branch);
+	} else if (f->unresolved) {
+		fsd_add_paraf(s, "The changelog names %s as a prerequisite, but I cannot find that commit. Could you check the id?",
+			  ref);
+	} else {
+		fsd_add_para(s, "The changelog names a prerequisite that is neither in this series nor in the branch:");
+		g_string_append_printf(s, "  %s\n\n", ref);
+		fsd_add_para(s, "Please queue it too, or drop this one.");
+	}
+	g_free(ref);
+	g_free(branch);
+}
+
+static void para_mismatch(GString *s, const struct fs_review *r,
+		const struct fs_review_patch *rp, const struct fs_finding *f)
+{
+	char *ref = fsd_commit_ref(f->commit, f->subject);
+
+	if (f->cause == FS_CAUSE_STABLE_ID) {
+		char *note = fs_draft_clean_line(f->note);
+
+		fsd_add_paraf(s, "The Fixes: tag in the changelog names a stable commit, not a mainline one%s%s%s. The mainline commit it means is",
+			  *note ? " (" : "", note, *note ? ")" : "");
+		g_free(note);
+	} else {
+		fsd_add_para(s, "The Fixes: tag in the changelog does not match itself: the subject it quotes is that of");
+	}
+	g_string_append_printf(s, "  %s\n\n", ref);
+	if (f->cause != FS_CAUSE_STABLE_ID)
+		fsd_add_para(s, "but the id is another commit's. Going by the subject, the commit above is the one it fixes.");
+	g_free(ref);
+}
+
+static void para_reverts_stable(GString *s, const struct fs_review *r,
+		const struct fs_review_patch *rp, const struct fs_finding *f)
+{
+	char *branch = fs_draft_clean_line(r->branch);
+	char *ref = fsd_commit_ref(f->commit, f->subject);
+
+	if (f->stable_commit && strcmp(f->stable_commit, f->commit))
+		fsd_add_paraf(s, "This reverts %.12s, the %s backport of", f->stable_commit, branch);
+	else
+		fsd_add_paraf(s, "This reverts a commit of %s:", branch);
+	g_string_append_printf(s, "  %s\n\n", ref);
+	if (f->cause == FS_CAUSE_DUPLICATE)
+		fsd_add_paraf(s, "%s already has that commit from mainline, so the backport was a duplicate and the revert makes sense.",
+			  branch);
+	else
+		fsd_add_para(s, "Should the revert go upstream as well, or is only the backport broken?");
+	g_free(ref);
+	g_free(branch);
+}
+
+/* Another branch dropped its backport of this commit: a warning sign to
+ * ask about, never a commit to queue. */
+static void para_reverted_in_stable(GString *s, const struct fs_review *r,
+		const struct fs_review_patch *rp, const struct fs_finding *f)
+{
+	char *ref = fsd_commit_ref(f->commit, f->subject);
+	char *other = fs_draft_clean_line(f->branch);
+	char *rel = fs_draft_clean_line(f->release);
+	char *branch = fs_draft_clean_line(r->branch);
+
+	fsd_add_paraf(s, "Note that %s reverted its backport of this commit%s%s:", other,
+		  *rel ? " in " : "", rel);
+	g_string_append_printf(s, "  %s\n\n", ref);
+	if (f->reason) {
+		char *why = fs_draft_clean_line(f->reason);
+		char *said = fsd_sentences_upto(why, FSD_QUOTE_MAX);
+
+		fsd_add_para(s, "The reason it gives:");
+		fsd_add_quote(s, said);
+		g_string_append_c(s, '\n');
+		g_free(said);
+		g_free(why);
+	}
+	fsd_add_paraf(s, "Does that reason apply to %s as well?", branch);
+	g_free(branch);
+	g_free(rel);
+	g_free(other);
+	g_free(ref);
+}
+
+static void para_duplicate_in_series(GString *s, const struct fs_review *r,
+		const struct fs_review_patch *rp, const struct fs_finding *f)
+{
+	char *ref = fsd_commit_ref(f->commit, f->subject);
+
+	fsd_add_paraf(s, "This is the same upstream commit as %s of this series:",
+		  fsd_patch_number(r, f->series_index));
+	g_string_append_printf(s, "  %s\n\n", ref);
+	fsd_add_para(s, "so one of the two looks like a duplicate. Please drop this one.");
+	g_free(ref);
+}
+
+static void para_objection(GString *s, const struct fs_review *r,
+		const struct fs_review_patch *rp, const struct fs_finding *f)
+{
+	char *who = fsd_display_name(f->from), *line = fs_draft_clean_line(f->note);
+	char *id = fs_draft_clean_id(f->message_id);
+
+	fsd_add_paraf(s, "%s objected to this patch in the thread:", who);
+	fsd_add_quote(s, line);
+	if (id)
+		g_string_append_printf(s, "(https://lore.kernel.org/r/%s)\n", id);
+	g_string_append_c(s, '\n');
+	g_free(id);
+	g_free(line);
+	g_free(who);
+}
+
+static void para_no_upstream(GString *s, const struct fs_review *r,
+			     const struct fs_review_patch *rp, const struct fs_finding *f)
+{
+	fsd_add_para(s, "The changelog does not say which upstream commit this is. If it is a stable-only change, please say why in the changelog; otherwise please add the upstream commit id.");
+}
+
+/* ---- the items of the summary draft ------------------------------------- */
+
+/* '0123456789ab ("subject")' of F's commit, or "" when it has none. */
+static char *item_ref(const struct fs_finding *f)
+{
+	return f->commit[0] ? fsd_commit_ref(f->commit, f->subject) : g_strdup("");
+}
+
+static char *item_dep_missing(const struct fs_review *r, const struct fs_finding *f)
+{
+	char *ref = item_ref(f), *t;
+
+	if (f->cause == FS_CAUSE_STABLE_DEP_OF)
+		t = g_strdup_printf("is only a prerequisite of a commit that is not queued: %s", ref);
+	else
+		t = g_strdup_printf("names a prerequisite I cannot find: %s", ref);
+	g_free(ref);
+	return t;
+}
+
+static char *item_already_applied(const struct fs_review *r, const struct fs_finding *f)
+{
+	char *rel, *branch, *t;
+
+	if (f->stable_commit)
+		return g_strdup_printf("already backported as %.12s%s%s", f->stable_commit,
+				       f->stable_release ? " in " : "",
+				       f->stable_release ? f->stable_release : "");
+	rel = fs_draft_clean_line(f->release);
+	branch = fs_draft_clean_line(r->branch);
+	t = g_strdup_printf("%.12s is in %s since %s", f->commit, branch,
+			    *rel ? rel : "before it forked");
+	g_free(branch);
+	g_free(rel);
+	return t;
+}
+
+static char *item_reverted_upstream(const struct fs_review *r, const struct fs_finding *f)
+{
+	char *ref = item_ref(f), *rel = fs_draft_clean_line(f->release);
+	char *t = g_strdup_printf("%s%s%s", ref, *rel ? " in " : "", rel);
+
+	g_free(rel);
+	g_free(ref);
+	return t;
+}
+
+static char *item_regression_report(const struct fs_review *r, const struct fs_finding *f)
+{
+	char *who = fsd_display_name(f->from), *id = fs_draft_clean_id(f->message_id);
+	char *t = g_strdup_printf("regression report from %s%s%s", who,
+				  id ? ": https://lore.kernel.org/r/" : "", id ? id : "");
+
+	g_free(id);
+	g_free(who);
+	return t;
+}
+
+static char *item_objection(const struct fs_review *r, const struct fs_finding *f)
+{
+	char *who = fsd_display_name(f->from), *line = fs_draft_clean_line(f->note);
+	char *t = g_strdup_printf("%s objected: \"%s\"", who, line);
+
+	g_free(line);
+	g_free(who);
+	return t;
+}
+
+static char *item_target_absent(const struct fs_review *r, const struct fs_finding *f)
+{
+	char *ref = item_ref(f), *branch = fs_draft_clean_line(r->branch);
+	char *t = g_strdup_printf("%s a commit %s does not have: %s",
+				  f->cause == FS_CAUSE_REVERT_TARGET ? "reverts" : "fixes", branch, ref);
+
+	g_free(branch);
+	g_free(ref);
+	return t;
+}
+
+static char *item_missing_in_newer(const struct fs_review *r, const struct fs_finding *f)
+{
+	char *b = fsd_short_branch_name(f->newer_branch);
+	char *t = g_strdup_printf("not in %s.y yet", b);
+
+	g_free(b);
+	return t;
+}
+
+static char *item_duplicate_in_series(const struct fs_review *r, const struct fs_finding *f)
+{
+	char *ref = item_ref(f);
+	char *t = g_strdup_printf("%s again, as %s", ref, fsd_patch_number(r, f->series_index));
+
+	g_free(ref);
+	return t;
+}
+
+static char *item_reverted_in_stable(const struct fs_review *r, const struct fs_finding *f)
+{
+	char *other = fs_draft_clean_line(f->branch), *rel = fs_draft_clean_line(f->release);
+	char *t = g_strdup_printf("%s reverted its backport: %.12s%s%s", other,
+				  f->commit, *rel ? " in " : "", rel);
+
+	g_free(rel);
+	g_free(other);
+	return t;
+}
+
+static char *item_no_upstream(const struct fs_review *r, const struct fs_finding *f)
+{
+	return g_strdup("the changelog names no upstream commit");
+}
+
+static char *item_unknown_upstream(const struct fs_review *r, const struct fs_finding *f)
+{
+	return g_strdup_printf("upstream id %.40s %s", f->commit,
+			       f->unresolved == FS_CAUSE_AMBIGUOUS ? "is ambiguous" :
+			       "not found in mainline");
+}
+
+static char *item_fixes_tag_mismatch(const struct fs_review *r, const struct fs_finding *f)
+{
+	char *ref = item_ref(f), *t;
+
+	if (f->cause == FS_CAUSE_STABLE_ID)
+		t = g_strdup_printf("its Fixes: tag names a stable commit instead of %s", ref);
+	else
+		t = g_strdup_printf("its Fixes: tag gives another id for %s", ref);
+	g_free(ref);
+	return t;
+}
+
+static char *item_reverts_stable(const struct fs_review *r, const struct fs_finding *f)
+{
+	char *ref = item_ref(f), *t;
+
+	if (f->stable_commit && strcmp(f->stable_commit, f->commit))
+		t = g_strdup_printf("reverts %.12s, the backport of %s", f->stable_commit, ref);
+	else
+		t = g_strdup_printf("reverts %s", ref);
+	g_free(ref);
+	return t;
+}
+
+/* ---- the table ---------------------------------------------------------- */
+
+#define RED "\033[1;31m"
+#define YELLOW "\033[33m"
+#define GREEN "\033[32m"
+#define CYAN "\033[36m"
+
+/* Columns: name, problem, asks, noun, class, rank, paragraph order,
+ * colour, summary group, digest weight; the words: report (whole line or
+ * after the commit), paragraph (scope, function), summary item. */
+static const struct fs_kind kinds[FS_FIND_KIND_COUNT] = {
+	[FS_FIND_FIX_MISSING] = {
+		"fix-missing", true, true, false, FS_KIND_ACT, 0, 0,
+		RED, FS_GROUP_FIXES, 16,
+		false, rw_fix_missing, FS_PARA_PATCH, para_fix_missing, NULL },
+	[FS_FIND_MISSING_IN_NEWER] = {
+		"missing-in-newer", true, true, false, FS_KIND_ACT, 1, 1,
+		RED, FS_GROUP_NEWER, 16,
+		false, rw_missing_in_newer, FS_PARA_PATCH, para_missing_in_newer,
+		item_missing_in_newer },
+	[FS_FIND_REVERTED_UPSTREAM] = {
+		"reverted-upstream", true, true, false, FS_KIND_ACT, 2, 3,
+		RED, FS_GROUP_REVERTED, 16,
+		false, rw_reverted_upstream, FS_PARA_EACH, para_reverted, item_reverted_upstream },
+	[FS_FIND_ALREADY_APPLIED] = {
+		"already-applied", true, true, false, FS_KIND_ACT, 3, 4,
+		YELLOW, FS_GROUP_DUPLICATES, 4,
+		false, rw_note, FS_PARA_EACH, para_applied, item_already_applied },
+	[FS_FIND_DUPLICATE_IN_SERIES] = {
+		"duplicate-in-series", true, true, false, FS_KIND_ACT, 4, 5,
+		YELLOW, FS_GROUP_DUPLICATES, 4,
+		false, rw_duplicate_in_series, FS_PARA_EACH, para_duplicate_in_series,
+		item_duplicate_in_series },
+	[FS_FIND_DEP_MISSING] = {
+		"dep-missing", true, true, false, FS_KIND_ACT, 5, 2,
+		YELLOW, FS_GROUP_FIXES, 2,
+		false, rw_note, FS_PARA_EACH, para_dep, item_dep_missing },
+	[FS_FIND_REVERTED_IN_STABLE] = {
+		"reverted-in-stable", true, true, false, FS_KIND_ACT, 6, 7,
+		RED, FS_GROUP_STABLE_REVERTED, 8,
+		false, rw_reverted_in_stable, FS_PARA_EACH, para_reverted_in_stable,
+		item_reverted_in_stable },
+	[FS_FIND_REGRESSION_REPORT] = {
+		"regression-report", true, true, true, FS_KIND_REPORT, 7, 6,
+		RED, FS_GROUP_REPORTS, 8,
+		true, rw_regression_report, FS_PARA_EACH, para_report, item_regression_report },
+	[FS_FIND_OBJECTION] = {
+		"objection", true, true, true, FS_KIND_REPORT, 8, 8,
+		YELLOW, FS_GROUP_REPORTS, 8,
+		true, rw_objection, FS_PARA_EACH, para_objection, item_objection },
+	[FS_FIND_TARGET_ABSENT] = {
+		"target-absent", true, true, false, FS_KIND_NOTE, 9, 10,
+		YELLOW, FS_GROUP_OTHER, 2,
+		false, rw_target_absent, FS_PARA_EACH, para_target_absent, item_target_absent },
+	/* The maintainer's own revert: a note, never a request. */
+	[FS_FIND_REVERTS_STABLE] = {
+		"reverts-stable", true, false, false, FS_KIND_NOTE, 10, 11,
+		YELLOW, FS_GROUP_OTHER, 0,
+		false, rw_note, FS_PARA_EACH, para_reverts_stable, item_reverts_stable },
+	/* The upstream commit's own tag: stable cannot change it.  The
+	 * digest still weighs it 1 (fixscan-digest(1)). */
+	[FS_FIND_FIXES_TAG_MISMATCH] = {
+		"fixes-tag-mismatch", true, false, false, FS_KIND_NOTE, 11, 9,
+		CYAN, FS_GROUP_OTHER, 1,
+		false, rw_note, FS_PARA_EACH, para_mismatch, item_fixes_tag_mismatch },
+	[FS_FIND_UNKNOWN_UPSTREAM] = {
+		"unknown-upstream", true, true, false, FS_KIND_NOTE, 12, 12,
+		CYAN, FS_GROUP_OTHER, 1,
+		false, rw_note, FS_PARA_EACH, para_unknown, item_unknown_upstream },
+	/* A stable-only patch may have none: a note, never a request. */
+	[FS_FIND_NO_UPSTREAM] = {
+		"no-upstream", true, false, false, FS_KIND_NOTE, 13, 13,
+		CYAN, FS_GROUP_OTHER, 1,
+		true, rw_no_upstream, FS_PARA_EACH, para_no_upstream, item_no_upstream },
+	/* A fix in this series or in the branch is covered. */
+	[FS_FIND_FIX_QUEUED] = {
+		"fix-queued", false, false, false, FS_KIND_NOTE, 14, 14,
+		GREEN, FS_GROUP_NONE, 0,
+		false, rw_fix_queued, FS_PARA_EACH, para_fix_queued, NULL },
+	[FS_FIND_FIX_PRESENT] = {
+		"fix-present", false, false, false, FS_KIND_NOTE, 15, 15,
+		GREEN, FS_GROUP_NONE, 0,
+		false, rw_fix_present, FS_PARA_ALONE, para_fix_present, NULL },
+};
+
+/* A kind out of range: no words of its own, ranked after every kind. */
+static const struct fs_kind unknown_kind = {
+	"unknown", true, true, false, FS_KIND_NOTE, FS_FIND_KIND_COUNT, FS_FIND_KIND_COUNT,
+	CYAN, FS_GROUP_NONE, 0,
+	false, rw_note, FS_PARA_EACH, NULL, NULL,
+};
+
+static const char *const group_titles[] = {
+	[FS_GROUP_FIXES] = "Fixes to add:",
+	[FS_GROUP_NEWER] = "Not in a newer stable branch yet (lost on upgrade):",
+	[FS_GROUP_DUPLICATES] = "Likely duplicates:",
+	[FS_GROUP_REVERTED] = "Reverted upstream:",
+	[FS_GROUP_STABLE_REVERTED] = "Reverted in another stable branch (worth asking why):",
+	[FS_GROUP_REPORTS] = "Reports:",
+	[FS_GROUP_OTHER] = "Other notes:",
+};
+
+const struct fs_kind *fs_kind(enum fs_finding_kind kind)
+{
+	return (unsigned)kind < FS_FIND_KIND_COUNT ? &kinds[kind] : &unknown_kind;
+}
+
+int fs_kind_by_para_order(int order)
+{
+	int k;
+
+	for (k = 0; k < FS_FIND_KIND_COUNT; k++)
+		if (kinds[k].para_order == order)
+			return k;
+	return -1;
+}
+
+const char *fs_kind_group_title(enum fs_kind_group g)
+{
+	return (unsigned)g < G_N_ELEMENTS(group_titles) ? group_titles[g] : NULL;
+}
+
+enum fs_kind_group fs_kind_group_of(const struct fs_finding *f)
+{
+	/* Reverted and applied again: nothing for the maintainer to do. */
+	if (f->cause == FS_CAUSE_REVERT_OF_REVERT)
+		return FS_GROUP_NONE;
+	/* Only a prerequisite to queue is a request; a patch that is only
+	 * here for a commit not queued, or that names an id nobody can
+	 * find, is a note on that patch. */
+	if (f->kind == FS_FIND_DEP_MISSING && (f->cause == FS_CAUSE_STABLE_DEP_OF || f->unresolved))
+		return FS_GROUP_OTHER;
+	return fs_kind(f->kind)->group;
+}
+
+bool fs_kind_asks(const struct fs_finding *f)
+{
+	/* An id a clone older than the thread lacks may be right. */
+	if (f->kind == FS_FIND_UNKNOWN_UPSTREAM && f->cause == FS_CAUSE_NOT_IN_CLONE)
+		return false;
+	return fs_kind(f->kind)->asks;
+}
+
+/* ---- names -------------------------------------------------------------- */
+
+const char *fs_finding_kind_name(enum fs_finding_kind kind)
+{
+	return fs_kind(kind)->name;
+}
+
+int fs_finding_kind_from_name(const char *name)
+{
+	int i;
+
+	for (i = 0; i < FS_FIND_KIND_COUNT; i++)
+		if (!strcmp(kinds[i].name, name))
+			return i;
+	return -1;
+}
+
+bool fs_finding_kind_is_problem(enum fs_finding_kind kind)
+{
+	return fs_kind(kind)->problem;
+}
+
+bool fs_finding_is_problem(const struct fs_finding *f)
+{
+	return fs_finding_kind_is_problem(f->kind) && f->cause != FS_CAUSE_REVERT_OF_REVERT;
+}

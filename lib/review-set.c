@@ -1,0 +1,383 @@
+/* fixscan: reviewing a set of series with a session (session.h): every
+ * series of some threads, the open ones of --all-open, or all of them
+ * with the cross-branch findings of the digest.  The one place
+ * fs_review_run() is called. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <glib.h>
+
+#include "fixscan/crossbranch.h"
+#include "fixscan/date.h"
+#include "fixscan/mail.h"
+#include "fixscan/mentions.h"
+#include "fixscan/notices.h"
+#include "fixscan/session.h"
+
+/* Threads whose mail is older than this cannot be open: a review's
+ * deadline is two or three days after it is posted. */
+#define OPEN_LOOKBACK (30 * 86400)
+/* Notices this long before the oldest open thread still count: a fix
+ * that failed to apply months ago still needs its manual backport. */
+#define NOTICE_LOOKBACK (365 * 86400)
+
+/* The messages that may belong to a stable review thread. */
+#define CANDIDATE_QUERY "subject:PATCH"
+
+/* Whether the message M is the user's own (fs_mentions_is_own_mail():
+ * their drafts and sent mail, fixscan's drafts and digest): it makes no
+ * thread news. */
+static bool own_mail(const struct fs_store_message *m, const char *const *own)
+{
+	struct fs_patch *p = NULL;
+	bool mine;
+
+	if (fs_mentions_is_draft_file(m->filename) || fs_mentions_is_own_address(m->from, own))
+		return true;
+	if (fs_patch_parse_file(&p, m->filename, NULL) < 0)
+		return false;
+	mine = fs_mentions_is_own_mail(m->filename, p, own);
+	fs_patch_free(p);
+	return mine;
+}
+
+/* The threads of the messages matching BASE (NULL: the stable patches
+ * among CANDIDATE_QUERY) since SINCE, as a query "thread:A OR thread:B
+ * ...", or NULL in *OUT when there is none.  The user's own mail (OWN)
+ * does not count: a day of their drafts makes no old thread new. */
+static int stable_threads_query(struct fs_store *store, const char *base, time_t since,
+				const char *const *own, char **out, struct fs_error *err)
+{
+	struct fs_store_messages msgs = { NULL, 0 };
+	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+	GString *q = g_string_new(NULL);
+	char *query = NULL;
+	size_t i;
+	int rc;
+
+	*out = NULL;
+	if (asprintf(&query, "(%s) AND date:@%lld..", base ? base : CANDIDATE_QUERY,
+		     (long long)since) < 0) {
+		query = NULL;
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = fs_store_search(store, query, &msgs, err);
+	if (rc < 0)
+		goto out;
+	for (i = 0; i < msgs.n; i++) {
+		const char *subj = msgs.v[i].subject ? msgs.v[i].subject : "";
+		struct fs_series ser;
+		bool stable;
+
+		if (!msgs.v[i].thread_id || g_hash_table_contains(seen, msgs.v[i].thread_id))
+			continue;
+		/* Replies count: a thread with fresh answers is news too,
+		 * and fs_series_parse() looks past "Re:".  A query of the
+		 * user's own picks its threads itself. */
+		if (!base) {
+			if (!fs_series_parse(subj, &ser, NULL))
+				continue;
+			stable = ser.version || ser.autosel;
+			fs_series_clear(&ser);
+			if (!stable)
+				continue;
+		}
+		if (own_mail(&msgs.v[i], own))
+			continue;
+		g_hash_table_add(seen, msgs.v[i].thread_id);
+		g_string_append_printf(q, "%sthread:%s", q->len ? " OR " : "", msgs.v[i].thread_id);
+	}
+	if (q->len)
+		*out = g_strdup(q->str);
+out:
+	g_hash_table_destroy(seen);
+	fs_store_messages_free(&msgs);
+	g_string_free(q, TRUE);
+	free(query);
+	return rc;
+}
+
+int fs_session_stable_threads_query(const struct fs_session *s, const char *base,
+				    time_t since, char **out, struct fs_error *err)
+{
+	return stable_threads_query(fs_session_store(s), base, since,
+				    fs_session_review_opts((struct fs_session *)s)->own_addresses,
+				    out, err);
+}
+
+int fs_session_open_query(const struct fs_session *s, time_t now, time_t since, char **out,
+			  struct fs_error *err)
+{
+	time_t from = now > OPEN_LOOKBACK ? now - OPEN_LOOKBACK : 0;
+
+	if (since > 0 && since < from)
+		from = since;
+	return stable_threads_query(fs_session_store(s), NULL, from, NULL, out, err);
+}
+
+/* fixscan.maintainedWithin, else six months. */
+static int maintained_within(struct fs_session *s, int64_t *out, struct fs_error *err)
+{
+	char *v = NULL;
+	int rc;
+
+	*out = 6 * (int64_t)2629746;
+	if (!fs_session_config(s) ||
+	    fs_config_get_string(fs_session_config(s), "fixscan.maintainedWithin", &v) < 0 || !v)
+		return 0;
+	rc = fs_date_parse_duration(v, out);
+	if (rc < 0)
+		rc = fs_error_set(err, FS_EUSAGE,
+				  "fixscan.maintainedWithin: cannot read '%s' (6 months, 180d, 26w, 1 year)", v);
+	free(v);
+	return rc;
+}
+
+static int review_order(const void *a, const void *b)
+{
+	const struct fs_review *x = *(struct fs_review *const *)a, *y = *(struct fs_review *const *)b;
+	int c = fs_cross_branch_cmp(x->branch, y->branch);
+
+	if (c)
+		return c;
+	return (x->thread_time > y->thread_time) - (x->thread_time < y->thread_time);
+}
+
+/* Add the cross-branch findings to the reviews V (N of them, none
+ * superseded; fs_cross_apply()), with the release tags of the session's
+ * repository, the notices of its store and fixscan.maintainedWithin;
+ * fill *MATRIX (may be NULL). */
+static int cross_add(struct fs_session *c, struct fs_review **v, size_t n,
+		     struct fs_cross_matrix *matrix, struct fs_error *err)
+{
+	struct fs_cross_release *releases = NULL;
+	struct fs_cross_notice *notices = NULL;
+	size_t nreleases = 0, nnotices = 0, i;
+	struct fs_cross_opts xo;
+	int64_t oldest = 0;
+	int rc;
+
+	memset(&xo, 0, sizeof(xo));
+	rc = maintained_within(c, &xo.maintained_within, err);
+	if (rc == 0)
+		rc = fs_cross_read_releases(fs_session_repo(c), &releases, &nreleases, err);
+	for (i = 0; i < n; i++)
+		if (!oldest || (v[i]->thread_time && v[i]->thread_time < oldest))
+			oldest = v[i]->thread_time;
+	if (rc == 0 && n)
+		rc = fs_cross_load_notices(fs_session_store(c),
+					   oldest > NOTICE_LOOKBACK ? oldest - NOTICE_LOOKBACK : 0,
+					   &notices, &nnotices, err);
+	if (rc == 0) {
+		xo.idx = fs_session_index(c);
+		xo.releases = releases;
+		xo.nreleases = nreleases;
+		xo.notices = notices;
+		xo.nnotices = nnotices;
+		xo.ignore = fs_session_ignore(c);
+		rc = fs_cross_apply(v, n, &xo, matrix, err);
+	}
+	fs_cross_releases_free(releases, nreleases);
+	fs_cross_notices_free(notices, nnotices);
+	return rc;
+}
+
+/* ---- the review of a set ------------------------------------------------ */
+
+/* The reviews of a set, with their series, in the order reviewed. */
+struct reviews {
+	struct fs_review **v;
+	const struct fs_thread_series **s;
+	size_t n;
+};
+
+static void reviews_add(struct reviews *x, const struct fs_thread_series *s, struct fs_review *r)
+{
+	x->v = g_renew(struct fs_review *, x->v, x->n + 1);
+	x->s = g_renew(const struct fs_thread_series *, x->s, x->n + 1);
+	x->v[x->n] = r;
+	x->s[x->n++] = s;
+}
+
+/* Free the reviews from FIRST on (those not handed over) and the lists. */
+static void reviews_clear(struct reviews *x, size_t first)
+{
+	size_t i;
+
+	for (i = first; i < x->n; i++)
+		fs_review_free(x->v[i]);
+	g_free(x->v);
+	g_free(x->s);
+	memset(x, 0, sizeof(*x));
+}
+
+/* Review series S with the session; NULL when it could not be (said to
+ * CB->failed). */
+static struct fs_review *review_one(struct fs_session *ss, const struct fs_review_set *set,
+				    const struct fs_review_set_cbs *cb,
+				    const struct fs_thread_series *s)
+{
+	struct fs_review *r = NULL;
+	struct fs_error one = FS_ERROR_INIT;
+
+	if (fs_review_run(&r, s, fs_session_index(ss), set->no_store ? NULL : fs_session_store(ss),
+			  fs_session_review_opts(ss), &one) < 0) {
+		if (cb->failed)
+			cb->failed(cb->data, s, &one);
+		return NULL;
+	}
+	if (cb->reviewed)
+		cb->reviewed(cb->data, r);
+	return r;
+}
+
+/* Whether series S of SET is one to review (a cover letter without
+ * patches is said, when SET asks for that). */
+static bool wanted(const struct fs_review_set *set, const struct fs_review_set_cbs *cb,
+		   const struct fs_thread_series *s)
+{
+	if (!s->npatches) {
+		if (set->lone_covers && s->cover && cb->failed) {
+			struct fs_error e = FS_ERROR_INIT;
+
+			fs_error_set(&e, FS_ENOTFOUND, "'%s': the cover letter has no patches in the store",
+				     fs_patch_subject(s->cover));
+			cb->failed(cb->data, s, &e);
+		}
+		return false;
+	}
+	if (set->mode == FS_SET_OPEN && !fs_cross_is_open(s, set->now, set->since))
+		return false;
+	return !cb->want || cb->want(cb->data, s);
+}
+
+/* Review every wanted series of SET into X, or (FS_SET_EACH) hand each
+ * over as it comes.  Returns 0 or the code of CB->review. */
+static int review_all(struct fs_session *ss, const struct fs_review_set *set,
+		      const struct fs_review_set_cbs *cb, struct reviews *x, struct fs_error *err)
+{
+	size_t i, k;
+	int rc;
+
+	for (i = 0; i < set->nthreads; i++) {
+		for (k = 0; k < fs_thread_count(set->threads[i]); k++) {
+			const struct fs_thread_series *s = fs_thread_get(set->threads[i], k);
+			struct fs_review *r;
+
+			if (!wanted(set, cb, s) || !(r = review_one(ss, set, cb, s)))
+				continue;
+			if (set->mode != FS_SET_EACH) {
+				reviews_add(x, s, r);
+				continue;
+			}
+			rc = cb->review(cb->data, s, r, err);
+			if (rc)
+				return rc < 0 ? rc : 1;
+		}
+	}
+	return 0;
+}
+
+/* --all-open: leave out of X the reviews a later review of their branch
+ * supersedes (said in a note). */
+static void drop_superseded(struct reviews *x, const struct fs_review_set_cbs *cb)
+{
+	bool *gone = g_new0(bool, x->n + 1);
+	size_t i, w = 0;
+
+	for (i = 0; i < x->n; i++) {
+		if (!fs_cross_superseded(x->v, x->n, i))
+			continue;
+		gone[i] = true;
+		if (cb->note) {
+			char *note = g_strdup_printf("%s: superseded by a later review of %s, left out",
+						     x->v[i]->series->release, x->v[i]->branch);
+			cb->note(cb->data, note);
+			g_free(note);
+		}
+	}
+	/* Freed after the loop: the others still compare to them. */
+	for (i = 0; i < x->n; i++) {
+		if (gone[i]) {
+			fs_review_free(x->v[i]);
+			continue;
+		}
+		x->v[w] = x->v[i];
+		x->s[w++] = x->s[i];
+	}
+	x->n = w;
+	g_free(gone);
+}
+
+/* FS_SET_CROSS: the cross-branch findings of the reviews of X no later
+ * review supersedes; an error there is said to CB->failed. */
+static void cross_current(struct fs_session *ss, struct reviews *x,
+			  const struct fs_review_set_cbs *cb)
+{
+	struct fs_review **cur = g_new0(struct fs_review *, x->n + 1);
+	struct fs_error one = FS_ERROR_INIT;
+	size_t i, ncur = 0;
+
+	for (i = 0; i < x->n; i++)
+		if (!fs_cross_superseded(x->v, x->n, i))
+			cur[ncur++] = x->v[i];
+	if (ncur && cross_add(ss, cur, ncur, NULL, &one) < 0 && cb->failed)
+		cb->failed(cb->data, NULL, &one);
+	g_free(cur);
+}
+
+/* FS_SET_OPEN: sort X, add the cross-branch findings and the matrix. */
+static int cross_open(struct fs_session *ss, struct reviews *x, struct fs_cross_matrix *matrix,
+		      struct fs_error *err)
+{
+	size_t i;
+	int rc;
+
+	if (x->n) {
+		qsort(x->v, x->n, sizeof(*x->v), review_order);
+		/* The series follow their reviews. */
+		for (i = 0; i < x->n; i++)
+			x->s[i] = x->v[i]->series;
+	}
+	rc = cross_add(ss, x->v, x->n, matrix, err);
+	for (i = 0; rc == 0 && i < x->n; i++)
+		x->v[i]->matrix = matrix;
+	return rc;
+}
+
+int fs_session_review(struct fs_session *ss, const struct fs_review_set *set,
+		      const struct fs_review_set_cbs *cb, struct fs_error *err)
+{
+	struct reviews x = { NULL, NULL, 0 };
+	struct fs_cross_matrix matrix;
+	size_t i, handed = 0;
+	int rc;
+
+	memset(&matrix, 0, sizeof(matrix));
+	rc = review_all(ss, set, cb, &x, err);
+	if (rc || set->mode == FS_SET_EACH)
+		return rc < 0 ? rc : 0;
+	if (set->mode == FS_SET_OPEN) {
+		drop_superseded(&x, cb);
+		rc = cross_open(ss, &x, &matrix, err);
+		if (rc == 0 && cb->open)
+			cb->open(cb->data, x.v, x.n, &matrix);
+	} else {
+		cross_current(ss, &x, cb);
+	}
+	for (i = 0; rc == 0 && i < x.n; i++) {
+		int one = cb->review(cb->data, x.s[i], x.v[i], err);
+
+		handed = i + 1;
+		if (one < 0)
+			rc = one;
+		if (one)
+			break;
+	}
+	reviews_clear(&x, handed);
+	fs_cross_matrix_clear(&matrix);
+	return rc < 0 ? rc : 0;
+}
