@@ -941,6 +941,20 @@ static int gunzip_if_gzip(int *fd, bool *is_stdin, struct stat *st, char *magic,
 						 strerror(errno)) : 0;
 }
 
+/* Whether the pipe FD, opened as PATH with status ST, was handed to the
+ * command rather than named on disk: it is standard input by another
+ * name (/dev/stdin), or a /dev/fd/N or /proc/self/fd/N (a shell's
+ * process substitution).  A FIFO with a name in a file system is not:
+ * it would wait for a writer that may never come. */
+static bool handed_pipe(const char *path, const struct stat *st)
+{
+	struct stat in;
+
+	if (fstat(STDIN_FILENO, &in) == 0 && in.st_dev == st->st_dev && in.st_ino == st->st_ino)
+		return true;
+	return g_str_has_prefix(path, "/dev/fd/") || g_str_has_prefix(path, "/proc/self/fd/");
+}
+
 int fs_mail_reader_open(struct fs_mail_reader **out, const char *path,
 			struct fs_error *err)
 {
@@ -971,7 +985,14 @@ int fs_mail_reader_open(struct fs_mail_reader **out, const char *path,
 			close(fd);
 		return fs_error_set(err, FS_EIO, "'%s' is a directory", path);
 	}
-	if (!is_stdin && !S_ISREG(st.st_mode)) {
+	if (!is_stdin && S_ISFIFO(st.st_mode) && handed_pipe(path, &st)) {
+		/* A pipe handed over by name is read like standard input:
+		 * waiting for its writer is what the caller asked for. */
+		int fl = fcntl(fd, F_GETFL);
+
+		if (fl >= 0)
+			fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	} else if (!is_stdin && !S_ISREG(st.st_mode)) {
 		close(fd);
 		return fs_error_set(err, FS_EIO, "'%s' is not a regular file", path);
 	}
@@ -997,41 +1018,32 @@ int fs_mail_reader_open(struct fs_mail_reader **out, const char *path,
 		r->stream = g_mime_stream_fs_new_with_bounds(fd, start, -1);
 		g_mime_stream_fs_set_owner(GMIME_STREAM_FS(r->stream), !is_stdin);
 	} else {
-		/* A pipe cannot seek back: put the peeked bytes in front of
-		 * the rest again with a concatenation stream. */
-		GMimeStream *head, *rest;
+		/* A pipe cannot seek back, and GMime's parser seeks: the
+		 * peeked bytes and the rest go into a temporary file (a
+		 * concatenation stream of the two seeks its pipe and fails
+		 * after the first reads). */
+		int copy;
 
 		got = read_full(fd, magic, sizeof(magic));
 		if (got < 0)
 			goto read_error;
-		if (fs_gunzip_magic((const unsigned char *)magic, (size_t)got)) {
-			int copy = fs_gunzip_fd(fd, (const unsigned char *)magic, (size_t)got,
-						path, err);
-
-			if (!is_stdin)
-				close(fd);
-			if (copy < 0) {
-				g_free(r->path);
-				g_free(r);
-				return copy;
-			}
-			got = pread(copy, magic, sizeof(magic), 0);
-			r->stream = g_mime_stream_fs_new(copy);
-			if (got < 0)
-				got = 0;
-			goto peeked;
+		if (fs_gunzip_magic((const unsigned char *)magic, (size_t)got))
+			copy = fs_gunzip_fd(fd, (const unsigned char *)magic, (size_t)got, path, err);
+		else
+			copy = fs_spool_fd(fd, (const unsigned char *)magic, (size_t)got, path, err);
+		if (!is_stdin)
+			close(fd);
+		if (copy < 0) {
+			g_free(r->path);
+			g_free(r);
+			return copy;
 		}
-		head = g_mime_stream_mem_new_with_buffer(magic, got);
-		rest = g_mime_stream_pipe_new(fd);
-		g_mime_stream_pipe_set_owner(GMIME_STREAM_PIPE(rest), !is_stdin);
-		r->stream = g_mime_stream_cat_new();
-		g_mime_stream_cat_add_source(GMIME_STREAM_CAT(r->stream), head);
-		g_mime_stream_cat_add_source(GMIME_STREAM_CAT(r->stream), rest);
-		g_object_unref(head);
-		g_object_unref(rest);
+		got = pread(copy, magic, sizeof(magic), 0);
+		r->stream = g_mime_stream_fs_new(copy);
+		if (got < 0)
+			got = 0;
 	}
 
-peeked:
 	r->empty = got == 0;
 	r->mbox = got == MBOX_MAGIC_LEN && !memcmp(magic, MBOX_MAGIC, MBOX_MAGIC_LEN);
 	r->parser = g_mime_parser_new_with_stream(r->stream);

@@ -110,6 +110,40 @@ test_expect_code 1 'review --mbox - reads standard input, gzip'"'"'d too' '
 	cat t44.mbox.gz | "$FIXSCAN" review --repo kernel --json --mbox - >stdin-gz.json 2>/dev/null;
 	rc=$?; python3 same.py store.json stdin-gz.json && exit $rc
 '
+# A pipe (b4 mbox -o - ID | fixscan review --mbox -) delivers in pieces:
+# a writer giving a few bytes at a time, mboxo and mboxrd, must give the
+# JSON of the file.  slow.py FILE: FILE to standard output 7 bytes a go,
+# the first 3000 bytes slowest (the reader once gave up after its peek).
+cat >slow.py <<'PY'
+import os, sys, time
+data = open(sys.argv[1], "rb").read()
+for i in range(0, len(data), 7):
+    os.write(1, data[i:i + 7])
+    if i < 3000 or i % 700 == 0:
+        time.sleep(0.001)
+PY
+for f in t44.mboxo t44.mboxrd; do
+	test_expect_code 1 "cat $f | review --mbox -: the JSON of the file" "
+		\"\$FIXSCAN\" review --repo kernel --json --mbox $f >file-$f.json 2>/dev/null
+		cat $f | \"\$FIXSCAN\" review --repo kernel --json --mbox - >pipe-$f.json 2>/dev/null
+		rc=\$?; test_cmp file-$f.json pipe-$f.json || exit 3; exit \$rc
+	"
+	test_expect_code 1 "a slow writer into review --mbox -: the JSON of the file" "
+		python3 slow.py $f | \"\$FIXSCAN\" review --repo kernel --json --mbox - >slow-$f.json 2>/dev/null
+		rc=\$?; test_cmp file-$f.json slow-$f.json || exit 3; exit \$rc
+	"
+done
+test_expect_code 1 'review --mbox /dev/stdin and a process substitution read the pipe' '
+	python3 slow.py t44.mboxrd | "$FIXSCAN" review --repo kernel --json --mbox /dev/stdin >devstdin.json 2>/dev/null
+	rc=$?; test_cmp file-t44.mboxrd.json devstdin.json || exit 3
+	bash -c "\"\$FIXSCAN\" review --repo kernel --json --mbox <(cat t44.mboxrd)" >procsub.json 2>/dev/null
+	test $? = $rc && test_cmp file-t44.mboxrd.json procsub.json || exit 3; exit $rc
+'
+test_expect_code 2 'a FIFO named on disk is still refused at once, no hang' '
+	mkfifo named.fifo &&
+	timeout 10 "$FIXSCAN" review --repo kernel --mbox named.fifo 2>fifo.err
+	rc=$?; grep -q "^fixscan: .*named.fifo.* not a regular file" fifo.err || exit 3; exit $rc
+'
 test_expect_code 1 'the text report of an mbox is that of the store, but for reports' '
 	COLUMNS=1000 "$FIXSCAN" review --repo kernel "path:review-4.4/**" >store.txt
 	COLUMNS=1000 NOTMUCH_CONFIG=$TRASH/home/.notmuch-config \
