@@ -119,6 +119,11 @@ static void state_add(struct fs_drafts_state *s, struct state_entry *e)
  * forgotten, not taken for a draft the reviewer deleted). */
 #define PENDING_PREFIX "pending:"
 
+/* What a damaged state file's error asks of the reviewer, and what it
+ * costs: fixscan knows its drafts in the folder by their Message-Id and
+ * text without it, not the ones the reviewer deleted. */
+#define STATE_ASIDE "move it aside (drafts you deleted may then come back)"
+
 /* The largest state file read: years of drafts come nowhere near it. */
 #define STATE_MAX (16 << 20)
 
@@ -217,7 +222,7 @@ static int state_read(const char *path, char **text, size_t *len, struct fs_erro
 		kind = "too large";
 	if (kind)
 		rc = fs_error_set(err, FS_EIO, "the drafts state file '%s' is %s; no draft written: "
-				  "move it aside", path, kind);
+				  "%s", path, kind, STATE_ASIDE);
 	if (rc == 1) {
 		*text = g_malloc((size_t)st.st_size + 1);
 		while (*len < (size_t)st.st_size) {
@@ -271,11 +276,9 @@ static int state_parse(struct fs_drafts_state *s, const char *text, size_t len,
 		return 0;
 	if (line)
 		return fs_error_set(err, FS_EPARSE, "the drafts state file '%s' line %zu: %s; no draft "
-				    "written: move it aside (fixscan then knows its drafts by their "
-				    "Message-Id and text)", s->path, line, why);
-	return fs_error_set(err, FS_EPARSE, "the drafts state file '%s' %s; no draft written: move "
-			    "it aside (fixscan then knows its drafts by their Message-Id and text)",
-			    s->path, why);
+				    "written: %s", s->path, line, why, STATE_ASIDE);
+	return fs_error_set(err, FS_EPARSE, "the drafts state file '%s' %s; no draft written: %s",
+			    s->path, why, STATE_ASIDE);
 }
 
 int fs_drafts_state_load(struct fs_drafts_state **out, const char *path,

@@ -1,0 +1,155 @@
+#!/bin/sh
+# Nothing doubled, nothing lost (issue 32):
+#  - three review --drafts and a check --thread --drafts of one thread
+#    started together, many times, leave exactly the drafts of one run;
+#  - a damaged drafts state file (empty, torn, random, NUL-holding, a
+#    wrong field count, a symlink, a FIFO, a device, a directory) is one
+#    line naming it, exit 2, nothing written and no hang; set aside, the
+#    next run knows fixscan's drafts by their Message-Id and text and
+#    writes none twice.
+. "$(dirname "$0")/lib.sh"
+. "$SRC/tests/e2e/lib-notmuch.sh"
+
+ROUNDS=${FIXSCAN_RACE_ROUNDS:-8}
+
+python3 "$SRC/scripts/gen-kernel.py" sample "$TRASH/kernel" >/dev/null || exit 1
+setup_notmuch "$TRASH/mail" "$SRC/maildirs/review-4.4" "$SRC/maildirs/lists" || exit 1
+"$FIXSCAN" index --repo kernel >/dev/null 2>&1 || exit 1
+Q='path:review-4.4/**'
+D="$TRASH/mail/Drafts"
+S="$XDG_STATE_HOME/fixscan/drafts"
+# check --thread reads one mail of the thread: the cover.
+COVER=$(grep -l "^Subject: \[PATCH 4.4 00/" "$TRASH"/mail/review-4.4/cur/* | head -1)
+
+# keys.py DIR: one line per draft of fixscan in DIR: its key (the hash
+# part of its Message-Id) and the digest of its body; sorted.
+cat >keys.py <<'PY'
+import email, email.policy, glob, hashlib, os, sys
+out = []
+for sub in ("cur", "new"):
+    for f in glob.glob(os.path.join(sys.argv[1], sub, "*")):
+        m = email.message_from_binary_file(open(f, "rb"), policy=email.policy.default)
+        mid = (m["Message-Id"] or "").strip("<>")
+        if mid.startswith("fixscan."):
+            body = m.get_body().get_content().rstrip().encode()
+            out.append("%s %s" % (mid.split(".")[1], hashlib.sha256(body).hexdigest()[:16]))
+print("\n".join(sorted(out)))
+PY
+
+# consistent: every notmuch entry has its file, every fixscan draft is
+# indexed, nothing is left in tmp/, and the drafts are those of one run
+# (keys.want), none twice.
+consistent() {
+	notmuch search --output=files "*" >files &&
+	while read -r f; do test -f "$f" || { echo "entry without its file: $f"; return 1; }; done <files &&
+	for f in "$D"/cur/*; do
+		[ -f "$f" ] || continue
+		grep -qx "$f" files || { echo "not indexed: $f"; return 1; }
+	done &&
+	left=$(ls "$D/tmp") && test -z "$left" || { echo "left in tmp: $left"; return 1; }
+	python3 keys.py "$D" >keys.got &&
+	test_cmp keys.want keys.got
+}
+
+# One run alone: what every round must leave.
+"$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>&1
+python3 keys.py "$D" >keys.want
+n=$(wc -l <keys.want)
+test_expect_success "a run alone writes $n drafts, one per key" '
+	test "$n" -gt 3 &&
+	test "$(cut -d" " -f1 keys.want | sort -u | wc -l)" = "$n" &&
+	consistent
+'
+test_expect_success 'check --thread --drafts of the cover writes the same drafts: none' '
+	"$FIXSCAN" check --repo kernel --thread --drafts "$COVER" >/dev/null 2>check.err
+	! grep "^draft: wrote" check.err && consistent
+'
+
+# race: start three review --drafts and a check --thread --drafts at
+# once, wait for all.
+race() {
+	for k in 1 2 3; do
+		"$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>race$k.err &
+	done
+	"$FIXSCAN" check --repo kernel --thread --drafts "$COVER" >/dev/null 2>race4.err &
+	wait
+}
+round=1
+while [ "$round" -le "$ROUNDS" ]; do
+	test_expect_success "round $round: four runs at once on an empty folder leave one run's drafts" '
+		rm -rf "$D" "$S" && notmuch new --quiet &&
+		race &&
+		! grep -v "^draft: " race1.err race2.err race3.err race4.err &&
+		test "$(cat race*.err | grep -c "^draft: wrote")" = "$n" &&
+		consistent
+	'
+	test_expect_success "round $round: four more at once on those drafts write none" '
+		race &&
+		! grep "^draft: wrote" race*.err &&
+		consistent
+	'
+	round=$((round + 1))
+done
+
+# ---- a damaged state file ---------------------------------------------------
+
+# The reviewer deletes one draft; the next run remembers it.
+victim=$(grep -l "^Message-Id: <fixscan\." "$D"/cur/* | head -1)
+rm -f "$victim" && notmuch new --quiet &&
+"$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>del.err
+python3 keys.py "$D" >keys.kept
+test_expect_success 'a draft the reviewer deleted stays deleted' '
+	grep -q "you deleted" del.err &&
+	test "$(wc -l <keys.kept)" = $((n - 1)) &&
+	! grep "^draft: wrote" del.err &&
+	cp keys.kept keys.want && consistent
+'
+cp "$S" state.good
+
+# damaged KIND: make the state file KIND (the good one first), run, want
+# one line naming it, exit 2, in seconds; nothing written or removed.
+damaged() {
+	kind=$1 line=$2
+	test_expect_code 2 "a state file $kind: one line, exit 2, nothing written" '
+		timeout 20 "$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>dmg.err
+		rc=$?
+		test "$(wc -l <dmg.err)" = 1 || { cat dmg.err; exit 3; }
+		grep -q "^fixscan: the drafts state file '"'"'$S'"'"' $line" dmg.err || { cat dmg.err; exit 3; }
+		consistent || exit 3
+		exit $rc
+	'
+	rm -rf "$S" && cp state.good "$S"
+}
+rm -f "$S" && : >"$S" && damaged "emptied" "is empty; no draft written"
+head -c 150 state.good >"$S" && damaged "torn in a line" "ends in the middle of a line"
+head -c 3000 /dev/urandom | base64 -w 0 >"$S" && echo >>"$S" && damaged "of random text" "line 1: not 4 fields"
+head -c 2000 /dev/urandom >"$S" && damaged "of random bytes" "\\(holds a NUL\\|is not UTF-8\\|ends in\\)"
+{ head -2 state.good; printf 'a\0b\tc\td\te\n'; } >"$S" && damaged "holding a NUL" "holds a NUL byte"
+{ head -2 state.good; tail -1 state.good | cut -f1-3; } >"$S" && damaged "with 3 fields on a line" "line 3: not 4 fields"
+{ head -2 state.good; tail -1 state.good | sed 's/\t/\tx\t/'; } >"$S" && damaged "with 5 fields on a line" "line 3: not 4 fields"
+{ head -2 state.good; tail -1 state.good | sed 's/\t[0-9]*\t/\tyesterday\t/'; } >"$S" && damaged "with a bad time" "line 3: no time"
+rm -f "$S" && ln -s "$TRASH/keys.py" "$S" && damaged "a symlink to another file" "is a symbolic link"
+rm -f "$S" && mkfifo "$S" && damaged "a FIFO" "is a FIFO"
+rm -f "$S" && ln -s /dev/zero "$S" && damaged "a symlink to a device" "is a symbolic link"
+rm -f "$S" && mkdir "$S" && damaged "a directory" "is a directory"
+if [ "$(id -u)" = 0 ] && mknod "$S.dev" c 1 5 2>/dev/null; then
+	rm -rf "$S" && mv "$S.dev" "$S" && damaged "a device" "is a device"
+fi
+test_expect_success 'the good state file works again: nothing written, the deleted one not back' '
+	"$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>again.err
+	! grep "^draft: wrote" again.err && consistent
+'
+# Set aside, the state forgets what the reviewer deleted (that draft comes
+# back, as the error says), but each draft in the folder is known by its
+# Message-Id and text: none is taken for the reviewer's edit and doubled.
+test_expect_success 'set aside, the next run knows its drafts by Message-Id and text: none twice' '
+	mv "$S" "$S.aside" &&
+	"$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>aside.err
+	! grep "kept your edited" aside.err &&
+	test "$(grep -c "^draft: wrote" aside.err)" = 1 &&
+	test "$(grep -c "^draft: unchanged" aside.err)" = $((n - 1)) &&
+	python3 keys.py "$D" >keys.want && test "$(wc -l <keys.want)" = "$n" &&
+	consistent &&
+	test "$(grep -vc "^#" "$S")" = "$n"
+'
+test_done
