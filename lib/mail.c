@@ -1071,6 +1071,23 @@ read_error:
 	}
 }
 
+/* ERR is about the message numbered N (from 2) of the mbox PATH: where
+ * it names 'PATH', it names 'PATH' (message N), so that a bad second
+ * message is not taken for the first. */
+static void name_message(struct fs_error *err, const char *path, size_t n)
+{
+	char *quoted = g_strdup_printf("'%s'", path), *at = strstr(err->message, quoted);
+	char *msg;
+
+	if (at) {
+		msg = g_strdup_printf("%.*s%s (message %zu)%s", (int)(at - err->message), err->message,
+				      quoted, n, at + strlen(quoted));
+		g_strlcpy(err->message, msg, sizeof(err->message));
+		g_free(msg);
+	}
+	g_free(quoted);
+}
+
 int fs_mail_reader_next(struct fs_mail_reader *r, struct fs_patch **out,
 			struct fs_error *err)
 {
@@ -1092,6 +1109,9 @@ int fs_mail_reader_next(struct fs_mail_reader *r, struct fs_patch **out,
 	msg = g_mime_parser_construct_message(r->parser, NULL);
 	if (!msg) {
 		r->done = true;
+		if (r->count > 0 && r->mbox && !g_mime_parser_eos(r->parser))
+			return fs_error_set(err, FS_EPARSE, "not a mail message: '%s' (message %zu) "
+					    "cannot be read", r->path, (size_t)r->count + 1);
 		if (r->count > 0)
 			return 0;
 		return fs_error_set(err, FS_EPARSE,
@@ -1102,6 +1122,8 @@ int fs_mail_reader_next(struct fs_mail_reader *r, struct fs_patch **out,
 	g_object_unref(msg);
 	if (rc < 0) {
 		r->done = true;
+		if (r->mbox && r->count > 0 && err)
+			name_message(err, r->path, (size_t)r->count + 1);
 		return rc;
 	}
 	r->count++;

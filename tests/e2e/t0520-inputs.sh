@@ -273,6 +273,12 @@ printf -- '-p1\n' >q-option/series
 printf 'a.patch\na.patch -p1\n' >q-twice/series && cp "$p03" q-twice/a.patch
 printf 'a.patch\n' >q-notmail/series && printf 'just some words\nno headers\n' >q-notmail/a.patch
 mkdir -p q-link && printf 'a.patch\n' >q-link/series && ln -s "$p03" q-link/a.patch
+mkdir -p q-big && head -c 5000000 /dev/zero | tr '\0' 'a' | fold -w 100 >q-big/series
+# An mbox whose second message has no mail header, or none at all: the
+# error says which message, and nothing after it is silently dropped.
+printf 'From x Thu Jan  1 00:00:00 1970\nFrom: a@example.org\nSubject: one\n\nhi\n\n' >one.mbox
+{ cat one.mbox; printf 'From x Thu Jan  1 00:00:00 1970\nX-Junk: 1\n\nbody\n\n'; } >second-bad.mbox
+{ cat one.mbox; printf 'From x Thu Jan  1 00:00:00 1970\njust words, no header\n\n'; } >second-junk.mbox
 
 bad_input 'an empty mbox' "^fixscan: not a mail message: 'empty.mbox' is empty\$" --mbox empty.mbox
 bad_input 'binary junk' "^fixscan: not a mail message: 'junk.bin' has no headers\$" --mbox junk.bin
@@ -294,6 +300,14 @@ bad_input 'a series file listing nothing' "^fixscan: 'q-empty/series' lists no p
 bad_input 'a series line with an option only' "^fixscan: 'q-option/series' line 1: an option where the patch name should be, not a patch name\$" --queue q-option
 bad_input 'a patch listed twice' "^fixscan: 'q-twice/series' line 2: 'a.patch' is listed twice\$" --queue q-twice
 bad_input 'a patch file linked from outside the queue' "^fixscan: 'q-link/a.patch' leads outside the queue directory\$" --queue q-link
+bad_input 'a series file over the size cap: too large' "^fixscan: 'q-big/series' is too large for a quilt series file" --queue q-big
+for f in second-bad second-junk; do
+	test_expect_code 2 "$f.mbox: the error names message 2" "
+		\"\$FIXSCAN\" parse $f.mbox >/dev/null 2>$f.err
+		rc=\$?; grep -q \"'$f.mbox' (message 2) \(has no headers\|cannot be read\)\" $f.err || exit 3; exit \$rc
+	"
+done
+bad_input 'a file name of non-UTF-8 bytes and an ESC is shown escaped' "^fixscan: cannot open 'a\\\\x80b\\^\\[\\[31m.mbox': No such file" --mbox "$(printf 'a\200b\033[31m.mbox')"
 bad_input 'a patch file that is not a mail' "^fixscan: not a mail message: 'q-notmail/a.patch' has no headers\$" --queue q-notmail
 test_expect_success 'every hostile input of tests/data/bad as --mbox: a review or one line, no crash' '
 	ok=0
