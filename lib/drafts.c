@@ -1283,8 +1283,9 @@ int fs_drafts_save(struct fs_drafts_saved *out, const struct fs_drafts *d,
 		out->n = 0;  /* nothing was done */
 		return rc;
 	}
-	/* A run killed while writing left its file in tmp/. */
-	fs_maildir_sweep_tmp(out->dir, "fixscan.");
+	/* A run killed while writing left its file in tmp/ (a draft's
+	 * Message-Id starts with fs_draft_id_prefix(), "fixscan" first). */
+	fs_maildir_sweep_tmp(out->dir, "fixscan");
 	rc = save_locked(out, d, store, opts, err);
 	fs_maildir_unlock(slock);
 	fs_maildir_unlock(lock);
