@@ -61,8 +61,9 @@ test_expect_success "a run alone writes $n drafts, one per key" '
 	consistent
 '
 test_expect_success 'check --thread --drafts of the cover writes the same drafts: none' '
-	"$FIXSCAN" check --repo kernel --thread --drafts "$COVER" >/dev/null 2>check.err
-	! grep "^draft: wrote" check.err && consistent
+	"$FIXSCAN" check --repo kernel --thread --drafts "$COVER" >check.out 2>check.err;
+	test "$(grep -c "^draft: unchanged" check.out)" = "$n" &&
+	! grep "^draft: wrote" check.out && ! grep . check.err && consistent
 '
 
 # race: start three review --drafts and a check --thread --drafts at
@@ -71,7 +72,9 @@ race() {
 	for k in 1 2 3; do
 		"$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>race$k.err &
 	done
-	"$FIXSCAN" check --repo kernel --thread --drafts "$COVER" >/dev/null 2>race4.err &
+	# check says what it did with the drafts on standard output
+	"$FIXSCAN" check --repo kernel --thread --drafts "$COVER" 2>race4.err |
+		grep "^draft: " >>race4.err &
 	wait
 }
 round=1
@@ -81,7 +84,7 @@ while [ "$round" -le "$ROUNDS" ]; do
 		race &&
 		! grep -v "^draft: " race1.err race2.err race3.err race4.err &&
 		test "$(cat race*.err | grep -c "^draft: wrote")" = "$n" &&
-		consistent
+		consistent || { grep -c "^draft: wrote" race*.err; grep -hv "^draft: unchanged" race*.err; false; }
 	'
 	test_expect_success "round $round: four more at once on those drafts write none" '
 		race &&
@@ -151,5 +154,16 @@ test_expect_success 'set aside, the next run knows its drafts by Message-Id and 
 	python3 keys.py "$D" >keys.want && test "$(wc -l <keys.want)" = "$n" &&
 	consistent &&
 	test "$(grep -vc "^#" "$S")" = "$n"
+'
+# A drafts folder that is no maildir (a file where cur/ should be): one
+# line, exit 2, nothing written, the file untouched.
+test_expect_code 2 'a drafts folder with a file for cur/: one line, exit 2, nothing written' '
+	mkdir -p odd/new odd/tmp && echo "not a folder" >odd/cur && cp odd/cur cur.before &&
+	"$FIXSCAN" review --repo kernel --drafts --drafts-dir "$TRASH/odd" "$Q" >/dev/null 2>odd.err
+	rc=$?
+	test "$(wc -l <odd.err)" = 1 &&
+	grep -q "^fixscan: cannot create the drafts folder .*odd.*: Not a directory$" odd.err &&
+	test_cmp cur.before odd/cur && test -z "$(ls -A odd/new)$(ls -A odd/tmp)" || exit 3
+	exit $rc
 '
 test_done
