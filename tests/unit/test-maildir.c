@@ -265,7 +265,9 @@ static void test_lock(void **state)
 	b = fs_maildir_lock(dir, 1, NULL, &err);
 	assert_true(b >= 0);
 	fs_maildir_unlock(b);
-	assert_int_equal(fs_maildir_lock(folder("no-such"), 0, NULL, &err), FS_EIO);
+	g_free(dir);
+	dir = folder("no-such");
+	assert_int_equal(fs_maildir_lock(dir, 0, NULL, &err), FS_EIO);
 	g_free(dir);
 }
 
