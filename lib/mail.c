@@ -572,6 +572,7 @@ static void extract_body(struct fs_patch *p, GMimeMessage *msg)
 	GMimeDataWrapper *content;
 	GMimeStream *mem;
 	GByteArray *bytes;
+	const char *charset;
 
 	p->body = NULL;
 	p->body_len = 0;
@@ -582,8 +583,20 @@ static void extract_body(struct fs_patch *p, GMimeMessage *msg)
 		 * quoted-printable body decodes as far as it goes */
 		g_mime_data_wrapper_write_to_stream(content, mem);
 		bytes = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
-		p->body = to_utf8((const char *)bytes->data, bytes->len,
-				  g_mime_object_get_content_type_parameter(part, "charset"));
+		charset = g_mime_object_get_content_type_parameter(part, "charset");
+		if (bytes->len && (!charset || !g_ascii_strcasecmp(charset, "utf-8") ||
+				   !g_ascii_strcasecmp(charset, "utf8") ||
+				   !g_ascii_strcasecmp(charset, "us-ascii")) &&
+		    !memchr(bytes->data, '\0', bytes->len) &&
+		    g_utf8_validate((const char *)bytes->data, (gssize)bytes->len, NULL)) {
+			/* What to_utf8() would return as it is: taken over
+			 * rather than copied, one copy of a big body less. */
+			g_byte_array_append(bytes, (const guint8 *)"", 1);
+			g_mime_stream_mem_set_owner(GMIME_STREAM_MEM(mem), FALSE);
+			p->body = (char *)g_byte_array_free(bytes, FALSE);
+		} else {
+			p->body = to_utf8((const char *)bytes->data, bytes->len, charset);
+		}
 		g_object_unref(mem);
 		p->body_len = crlf_to_lf(p->body, strlen(p->body));
 	}
