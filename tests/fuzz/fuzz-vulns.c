@@ -13,14 +13,33 @@
 static char *dir, *cache;
 static git_repository *repo;
 
+static char *scratch;
+static unsigned long runs;
+
+/* A fresh repository every 500 inputs: each commits new objects, which
+ * would fill the scratch file system in a long run. */
+static void fresh_repo(void)
+{
+	char *argv[] = { "rm", "-rf", dir, NULL };
+
+	if (repo) {
+		git_repository_free(repo);
+		repo = NULL;
+		g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+		g_free(dir);
+		g_free(cache);
+	}
+	dir = g_strdup_printf("%s/r%lu", scratch, runs);
+	if (git_repository_init(&repo, dir, 0) < 0)
+		abort();
+	cache = g_build_filename(dir, "vulns.cache", NULL);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	fuzz_fatal_criticals();
 	git_libgit2_init();
-	dir = fuzz_scratch("vulns");
-	if (!dir || git_repository_init(&repo, dir, 1) < 0)
-		abort();
-	cache = g_build_filename(dir, "vulns.cache", NULL);
+	scratch = fuzz_scratch("vulns");
 	return 0;
 }
 
@@ -31,11 +50,16 @@ static bool commit_parts(char **parts)
 	git_oid tree_id, commit_id;
 	git_tree *tree = NULL;
 	git_signature *sig = NULL;
+	git_reference *ref = NULL;
 	bool ok = false;
 	size_t i, files = 0;
 
-	if (git_index_new(&idx) < 0)
+	/* The repository's own index: an index without one cannot take
+	 * blobs from a buffer. */
+	if (git_repository_index(&idx, repo) < 0 || git_index_clear(idx) < 0) {
+		git_index_free(idx);
 		return false;
+	}
 	for (i = 0; parts[i]; i++) {
 		char *nl = strchr(parts[i], '\n');
 		char *name = g_strndup(parts[i], nl ? (size_t)(nl - parts[i]) : strlen(parts[i]));
@@ -53,8 +77,9 @@ static bool commit_parts(char **parts)
 	if (files && git_index_write_tree_to(&tree_id, idx, repo) == 0 &&
 	    git_tree_lookup(&tree, repo, &tree_id) == 0 &&
 	    git_signature_new(&sig, "fuzz", "fuzz@example.org", 0, 0) == 0)
-		ok = git_commit_create_v(&commit_id, repo, "HEAD", sig, sig, NULL, "fuzz", tree,
-					 0) == 0;
+		ok = git_commit_create_v(&commit_id, repo, NULL, sig, sig, NULL, "fuzz", tree, 0) == 0 &&
+		     git_reference_create(&ref, repo, "refs/heads/master", &commit_id, 1, NULL) == 0;
+	git_reference_free(ref);
 	git_signature_free(sig);
 	git_tree_free(tree);
 	git_index_free(idx);
@@ -73,6 +98,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *ca[8], *cb[8];
 	size_t na, nb, i, k;
 
+	if (runs++ % 500 == 0)
+		fresh_repo();
 	opts.path = dir;
 	opts.cache_path = cache;
 	g_unlink(cache);
