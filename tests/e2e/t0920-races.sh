@@ -155,6 +155,20 @@ test_expect_success 'set aside, the next run knows its drafts by Message-Id and 
 	consistent &&
 	test "$(grep -vc "^#" "$S")" = "$n"
 '
+# A draft file gone while notmuch still has it (removed by hand, or by a
+# run killed between the unlink and the database's commit): the next run
+# forgets the entry, as notmuch new would, and writes nothing again.
+test_expect_success 'a notmuch entry of a draft whose file is gone is removed' '
+	f=$(grep -l "^Message-Id: <fixscan\." "$D"/cur/* | head -1) &&
+	id=$(sed -n "s/^Message-Id: <\(.*\)>\$/\1/p" "$f") &&
+	test "$(notmuch count "id:$id")" = 1 &&
+	rm "$f" &&
+	"$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>gone.err;
+	test "$(notmuch count "id:$id")" = 0 &&
+	! grep "^draft: wrote" gone.err && grep -q "you deleted" gone.err &&
+	python3 keys.py "$D" >keys.want && consistent
+'
+
 # A drafts folder that is no maildir (a file where cur/ should be): one
 # line, exit 2, nothing written, the file untouched.
 test_expect_code 2 'a drafts folder with a file for cur/: one line, exit 2, nothing written' '
