@@ -122,29 +122,7 @@ test_expect_success 'a run after the kills writes the drafts, once' '
 # notmuch new in between -- must leave exactly the drafts a clean run
 # leaves (one per key, the same texts), nothing in tmp/, every draft
 # indexed and no notmuch entry whose file is gone.
-cat >keys.py <<'PY'
-import email, email.policy, glob, hashlib, os, sys
-out = []
-for sub in ("cur", "new"):
-    for f in glob.glob(os.path.join(sys.argv[1], sub, "*")):
-        m = email.message_from_binary_file(open(f, "rb"), policy=email.policy.default)
-        mid = (m["Message-Id"] or "").strip("<>")
-        if mid.startswith("fixscan."):
-            body = m.get_body().get_content().rstrip().encode()
-            out.append("%s %s" % (mid.split(".")[1], hashlib.sha256(body).hexdigest()[:16]))
-print("\n".join(sorted(out)))
-PY
-consistent() {
-	notmuch search --output=files "*" >files &&
-	while read -r f; do test -f "$f" || { echo "entry without its file: $f"; return 1; }; done <files &&
-	for f in "$D"/cur/* "$D"/new/*; do
-		[ -f "$f" ] || continue
-		grep -qx "$f" files || { echo "not indexed: $f"; return 1; }
-	done &&
-	left=$(ls "$D/tmp") && test -z "$left" || { echo "left in tmp: $left"; return 1; }
-	python3 keys.py "$D" >keys.got &&
-	test_cmp "$1" keys.got
-}
+. "$SRC/tests/e2e/lib-drafts.sh"
 S="$XDG_STATE_HOME/fixscan/drafts"
 echo "-- Rita" >sig.a && echo "-- Rita, again" >sig.b
 fresh() {
@@ -156,7 +134,7 @@ for sig in a b; do
 	start=$(date +%s%N)
 	"$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>&1
 	took=$((($(date +%s%N) - start) / 1000000))
-	python3 keys.py "$D" >keys.$sig
+	drafts_keys "$D" >keys.$sig
 done
 echo "# a first write of the drafts takes ${took} ms"
 test_expect_success 'the two signatures give two sets of drafts, one per key each' '
@@ -182,7 +160,7 @@ print('%.3f' % (r.uniform(0.5, 0.95) * $took / 1000))")
 		kill_after "$d" "$FIXSCAN" review --repo kernel --drafts "$Q" &&
 		kill_state first &&
 		"$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>next.err;
-		test $? -le 1 && ! grep -v "^draft: " next.err && consistent keys.a
+		test $? -le 1 && ! grep -v "^draft: " next.err && drafts_consistent keys.a
 	'
 	d=$(python3 -c "
 import random
@@ -196,7 +174,7 @@ print('%.3f' % (r.uniform(0.4, 1.1) * $took / 1000))")
 		kill_state replace &&
 		"$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>next.err;
 		test $? -le 1 && ! grep -v "^draft: " next.err && ! grep "kept your edited" next.err &&
-		consistent keys.b
+		drafts_consistent keys.b
 	'
 	round=$((round + 1))
 done

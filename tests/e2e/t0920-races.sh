@@ -21,49 +21,21 @@ S="$XDG_STATE_HOME/fixscan/drafts"
 # check --thread reads one mail of the thread: the cover.
 COVER=$(grep -l "^Subject: \[PATCH 4.4 00/" "$TRASH"/mail/review-4.4/cur/* | head -1)
 
-# keys.py DIR: one line per draft of fixscan in DIR: its key (the hash
-# part of its Message-Id) and the digest of its body; sorted.
-cat >keys.py <<'PY'
-import email, email.policy, glob, hashlib, os, sys
-out = []
-for sub in ("cur", "new"):
-    for f in glob.glob(os.path.join(sys.argv[1], sub, "*")):
-        m = email.message_from_binary_file(open(f, "rb"), policy=email.policy.default)
-        mid = (m["Message-Id"] or "").strip("<>")
-        if mid.startswith("fixscan."):
-            body = m.get_body().get_content().rstrip().encode()
-            out.append("%s %s" % (mid.split(".")[1], hashlib.sha256(body).hexdigest()[:16]))
-print("\n".join(sorted(out)))
-PY
-
-# consistent: every notmuch entry has its file, every fixscan draft is
-# indexed, nothing is left in tmp/, and the drafts are those of one run
-# (keys.want), none twice.
-consistent() {
-	notmuch search --output=files "*" >files &&
-	while read -r f; do test -f "$f" || { echo "entry without its file: $f"; return 1; }; done <files &&
-	for f in "$D"/cur/*; do
-		[ -f "$f" ] || continue
-		grep -qx "$f" files || { echo "not indexed: $f"; return 1; }
-	done &&
-	left=$(ls "$D/tmp") && test -z "$left" || { echo "left in tmp: $left"; return 1; }
-	python3 keys.py "$D" >keys.got &&
-	test_cmp keys.want keys.got
-}
+. "$SRC/tests/e2e/lib-drafts.sh"
 
 # One run alone: what every round must leave.
 "$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>&1
-python3 keys.py "$D" >keys.want
+drafts_keys "$D" >keys.want
 n=$(wc -l <keys.want)
 test_expect_success "a run alone writes $n drafts, one per key" '
 	test "$n" -gt 3 &&
 	test "$(cut -d" " -f1 keys.want | sort -u | wc -l)" = "$n" &&
-	consistent
+	drafts_consistent keys.want
 '
 test_expect_success 'check --thread --drafts of the cover writes the same drafts: none' '
 	"$FIXSCAN" check --repo kernel --thread --drafts "$COVER" >check.out 2>check.err;
 	test "$(grep -c "^draft: unchanged" check.out)" = "$n" &&
-	! grep "^draft: wrote" check.out && ! grep . check.err && consistent
+	! grep "^draft: wrote" check.out && ! grep . check.err && drafts_consistent keys.want
 '
 
 # race: start three review --drafts and a check --thread --drafts at
@@ -84,12 +56,12 @@ while [ "$round" -le "$ROUNDS" ]; do
 		race &&
 		! grep -v "^draft: " race1.err race2.err race3.err race4.err &&
 		test "$(cat race*.err | grep -c "^draft: wrote")" = "$n" &&
-		consistent || { grep -c "^draft: wrote" race*.err; grep -hv "^draft: unchanged" race*.err; false; }
+		drafts_consistent keys.want || { grep -c "^draft: wrote" race*.err; grep -hv "^draft: unchanged" race*.err; false; }
 	'
 	test_expect_success "round $round: four more at once on those drafts write none" '
 		race &&
 		! grep "^draft: wrote" race*.err &&
-		consistent
+		drafts_consistent keys.want
 	'
 	round=$((round + 1))
 done
@@ -100,12 +72,12 @@ done
 victim=$(grep -l "^Message-Id: <fixscan\." "$D"/cur/* | head -1)
 rm -f "$victim" && notmuch new --quiet &&
 "$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>del.err
-python3 keys.py "$D" >keys.kept
+drafts_keys "$D" >keys.kept
 test_expect_success 'a draft the reviewer deleted stays deleted' '
 	grep -q "you deleted" del.err &&
 	test "$(wc -l <keys.kept)" = $((n - 1)) &&
 	! grep "^draft: wrote" del.err &&
-	cp keys.kept keys.want && consistent
+	cp keys.kept keys.want && drafts_consistent keys.want
 '
 cp "$S" state.good
 
@@ -118,7 +90,7 @@ damaged() {
 		rc=$?
 		test "$(wc -l <dmg.err)" = 1 || { cat dmg.err; exit 3; }
 		grep -q "^fixscan: the drafts state file '"'"'$S'"'"' $line" dmg.err || { cat dmg.err; exit 3; }
-		consistent || exit 3
+		drafts_consistent keys.want || exit 3
 		exit $rc
 	'
 	rm -rf "$S" && cp state.good "$S"
@@ -131,7 +103,7 @@ head -c 2000 /dev/urandom >"$S" && damaged "of random bytes" "\\(holds a NUL\\|i
 { head -2 state.good; tail -1 state.good | cut -f1-3; } >"$S" && damaged "with 3 fields on a line" "line 3: not 4 fields"
 { head -2 state.good; tail -1 state.good | sed 's/\t/\tx\t/'; } >"$S" && damaged "with 5 fields on a line" "line 3: not 4 fields"
 { head -2 state.good; tail -1 state.good | sed 's/\t[0-9]*\t/\tyesterday\t/'; } >"$S" && damaged "with a bad time" "line 3: no time"
-rm -f "$S" && ln -s "$TRASH/keys.py" "$S" && damaged "a symlink to another file" "is a symbolic link"
+rm -f "$S" && ln -s "$TRASH/state.good" "$S" && damaged "a symlink to another file" "is a symbolic link"
 rm -f "$S" && mkfifo "$S" && damaged "a FIFO" "is a FIFO"
 rm -f "$S" && ln -s /dev/zero "$S" && damaged "a symlink to a device" "is a symbolic link"
 rm -f "$S" && mkdir "$S" && damaged "a directory" "is a directory"
@@ -140,7 +112,7 @@ if [ "$(id -u)" = 0 ] && mknod "$S.dev" c 1 5 2>/dev/null; then
 fi
 test_expect_success 'the good state file works again: nothing written, the deleted one not back' '
 	"$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>again.err
-	! grep "^draft: wrote" again.err && consistent
+	! grep "^draft: wrote" again.err && drafts_consistent keys.want
 '
 # Set aside, the state forgets what the reviewer deleted (that draft comes
 # back, as the error says), but each draft in the folder is known by its
@@ -151,8 +123,8 @@ test_expect_success 'set aside, the next run knows its drafts by Message-Id and 
 	! grep "kept your edited" aside.err &&
 	test "$(grep -c "^draft: wrote" aside.err)" = 1 &&
 	test "$(grep -c "^draft: unchanged" aside.err)" = $((n - 1)) &&
-	python3 keys.py "$D" >keys.want && test "$(wc -l <keys.want)" = "$n" &&
-	consistent &&
+	drafts_keys "$D" >keys.want && test "$(wc -l <keys.want)" = "$n" &&
+	drafts_consistent keys.want &&
 	test "$(grep -vc "^#" "$S")" = "$n"
 '
 # A draft file gone while notmuch still has it (removed by hand, or by a
@@ -166,7 +138,7 @@ test_expect_success 'a notmuch entry of a draft whose file is gone is removed' '
 	"$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>gone.err;
 	test "$(notmuch count "id:$id")" = 0 &&
 	! grep "^draft: wrote" gone.err && grep -q "you deleted" gone.err &&
-	python3 keys.py "$D" >keys.want && consistent
+	drafts_keys "$D" >keys.want && drafts_consistent keys.want
 '
 
 # A drafts folder that is no maildir (a file where cur/ should be): one
