@@ -297,6 +297,10 @@ int fs_maildir_lock(const char *dir, double wait, const char *what, struct fs_er
 
 		if (e == EINTR)
 			continue;
+		/* A file system without locks (some NFS set-ups): write
+		 * unlocked, as before there was a lock, rather than never. */
+		if (e == ENOLCK || e == EOPNOTSUPP || e == EINVAL)
+			return fd;
 		if (e != EWOULDBLOCK || g_get_monotonic_time() >= deadline) {
 			close(fd);
 			if (e == EWOULDBLOCK)

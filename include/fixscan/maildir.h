@@ -86,7 +86,10 @@ char *fs_maildir_header(const char *headers, const char *name);
 /* Take the lock that makes one writer at a time of the folder DIR (which
  * must exist): flock() on the directory, waiting up to WAIT seconds.
  * The lock goes with the process, SIGKILL included: no stale lock is
- * ever left.  WHAT names DIR in errors (NULL: "the maildir").  Returns
+ * ever left; on a file system that has no locks (ENOLCK, EOPNOTSUPP:
+ * some NFS set-ups) the descriptor comes back unlocked, and writers are
+ * not kept apart there.  WHAT names DIR in errors (NULL: "the maildir").
+ * Returns
  * the descriptor holding it (release with fs_maildir_unlock()), or
  * FS_ELOCKED (another process held it all along) / FS_EIO with ERR set. */
 int fs_maildir_lock(const char *dir, double wait, const char *what, struct fs_error *err);
