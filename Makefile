@@ -202,7 +202,10 @@ FUZZ_CFLAGS = -O1 -g -std=gnu11 -Iinclude -Ilib $(PKG_CFLAGS) -D_GNU_SOURCE \
 FUZZERS = $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
 FUZZ_BINS = $(FUZZERS:%=$(B)/fuzz/fuzz-%)
 FUZZ_LIB_OBJS = $(LIB_SRCS:%.c=$(B)/fuzz/obj/%.o)
-FUZZ_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+# Scratch files of the harnesses (a state file, a queue, a repository)
+# on tmpfs when there is one: their fsyncs cost nothing there.
+FUZZ_TMP ?= $(shell test -d /dev/shm -a -w /dev/shm && echo /dev/shm || echo $${TMPDIR:-/tmp})
+FUZZ_ENV = TMPDIR=$(FUZZ_TMP) ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 G_SLICE=always-malloc
 

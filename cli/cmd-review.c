@@ -11,6 +11,7 @@
 #include "fixscan/date.h"
 #include "fixscan/config.h"
 #include "fixscan/draft.h"
+#include "fixscan/lore.h"
 #include "fixscan/drafts.h"
 #include "fixscan/findings.h"
 #include "fixscan/index.h"
@@ -85,54 +86,13 @@ static const char usage_text[] =
 	"Exit status: 0 nothing that asks for action, 1 findings that do,\n"
 	"2 trouble.\n";
 
-/* The Message-Id in a lore or lkml archive link, the form reviewers
- * paste: https://lore.kernel.org/r/<id>, .../all/<id>/, .../<list>/<id>/T/
- * (percent-escapes decoded).  A new string (free()), or NULL when WHAT
- * is no such link. */
-static char *lore_message_id(const char *what)
-{
-	const char *p, *end;
-	char *id, *w;
-
-	if (strncmp(what, "https://", 8) && strncmp(what, "http://", 7))
-		return NULL;
-	p = strstr(what, "://") + 3;
-	p = strchr(p, '/');                /* past the host */
-	while (p && *p == '/') {
-		const char *seg = p + 1, *next = strchr(seg, '/');
-		size_t n = next ? (size_t)(next - seg) : strlen(seg);
-		/* The id is the path segment with an @ (or its escape). */
-		if (memchr(seg, '@', n) || (n > 3 && strstr(seg, "%40") && strstr(seg, "%40") < seg + n)) {
-			end = seg + n;
-			id = malloc(n + 1);
-			if (!id)
-				return NULL;
-			for (w = id; seg < end; seg++) {
-				int hi, lo;
-				if (*seg == '%' && end - seg > 2 &&
-				    (hi = g_ascii_xdigit_value(seg[1])) >= 0 &&
-				    (lo = g_ascii_xdigit_value(seg[2])) >= 0) {
-					*w++ = (char)(hi * 16 + lo);
-					seg += 2;
-				} else {
-					*w++ = *seg;
-				}
-			}
-			*w = '\0';
-			return id;
-		}
-		p = next;
-	}
-	return NULL;
-}
-
 /* Turn WHAT into a notmuch query: a Message-Id (bare, in <>, after id:
  * or mid:, or in a lore link) becomes a quoted id: query; anything else
  * is a query.  *MSGID gets the Message-Id when WHAT named one (free()),
  * else NULL. */
 static char *what_to_query(const char *what, char **msgid)
 {
-	char *lore = lore_message_id(what), *q;
+	char *lore = fs_lore_message_id(what), *q;
 
 	*msgid = NULL;
 	if (lore) {

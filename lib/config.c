@@ -128,12 +128,19 @@ struct strv {
 	char **v;
 	size_t n;
 	int oom;
+	int novalue; /* a key set without "= value" (git's implicit true) */
 };
 
 static int add_value(const git_config_entry *entry, void *payload)
 {
 	struct strv *s = payload;
-	char **grown = realloc(s->v, (s->n + 2) * sizeof(*s->v));
+	char **grown;
+
+	if (!entry->value) {
+		s->novalue = 1;
+		return -1;
+	}
+	grown = realloc(s->v, (s->n + 2) * sizeof(*s->v));
 
 	if (!grown || !(grown[s->n] = strdup(entry->value))) {
 		if (grown)
@@ -149,17 +156,21 @@ static int add_value(const git_config_entry *entry, void *payload)
 int fs_config_get_all(struct fs_config *cfg, const char *key, char ***out,
 		      struct fs_error *err)
 {
-	struct strv s = { NULL, 0, 0 };
+	struct strv s = { NULL, 0, 0, 0 };
 	int rc;
 
 	*out = NULL;
 	if (!cfg)
 		return 0;
 	rc = git_config_get_multivar_foreach(cfg->snapshot, key, NULL, add_value, &s);
-	if (s.oom) {
+	if (s.oom || s.novalue) {
 		if (s.v)
 			s.v[s.n] = NULL;
 		fs_config_strv_free(s.v);
+		if (s.novalue)
+			return fs_error_set(err, FS_EPARSE, "config key '%s' is set without a value "
+					    "(a line '%s' with no '= ...')", key,
+					    strrchr(key, '.') ? strrchr(key, '.') + 1 : key);
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
 	}
 	if (rc < 0 && rc != GIT_ENOTFOUND) {

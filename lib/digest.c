@@ -376,7 +376,7 @@ int fs_digest_save(const struct fs_digest *d, const char *body, struct fs_store 
 	char *email = g_strdup(m->email), *name = g_strdup(m->name);
 	char *key = fs_digest_key(d, now), *label, *msgid, *dir, *path = NULL;
 	const char *root = fs_store_path(*store);
-	int rc = 0;
+	int rc = 0, lock = -1;
 
 	memset(&seen, 0, sizeof(seen));
 	msgid = g_strdup_printf("fixscan-digest-%s@%s", key,
@@ -394,6 +394,14 @@ int fs_digest_save(const struct fs_digest *d, const char *body, struct fs_store 
 	fs_store_free(*store);
 	*store = NULL;
 
+	/* One digest writer at a time: a second run waits, then finds the
+	 * first one's mail by its name and Message-Id. */
+	rc = lock = fs_maildir_create(dir, NULL, err);
+	if (rc == 0)
+		rc = lock = fs_maildir_lock(dir, FS_MAILDIR_LOCK_WAIT, "the digest folder", err);
+	if (rc < 0)
+		goto out;
+	fs_maildir_sweep_tmp(dir, "fixscan-digest-");
 	path = find_written(dir, label, msgid);
 	if (!path) {
 		rc = write_digest(&path, d, body, dir, label, msgid, name, email, now, err);
@@ -413,6 +421,7 @@ remember:
 	if (m->state_file)
 		rc = fs_digest_note_mailed(m->state_file, now, msgid, err);
 out:
+	fs_maildir_unlock(lock);
 	fs_store_message_clear(&seen);
 	g_free(key);
 	g_free(label);

@@ -1,6 +1,8 @@
 /* fixscan: the drafts folder, and the one policy for saving drafts. */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <glib.h>
@@ -73,6 +75,7 @@ struct fs_drafts_state {
 	/* Drafts the reviewer was seen to delete (their entries, moved
 	 * here): what they said stays unsaid. */
 	GPtrArray *deleted;
+	GPtrArray *pending;   /* drafts about to be written (PENDING_PREFIX) */
 	bool dirty;
 };
 
@@ -110,62 +113,198 @@ static void state_add(struct fs_drafts_state *s, struct state_entry *e)
  * does. */
 #define DELETED_PREFIX "deleted:"
 
+/* A line of a draft fixscan was about to write when the run stopped:
+ * kept until the next run sees whether its file made it into the
+ * folder (then it is fixscan's, as any other) or not (then it is
+ * forgotten, not taken for a draft the reviewer deleted). */
+#define PENDING_PREFIX "pending:"
+
+/* What a damaged state file's error asks of the reviewer, and what it
+ * costs: fixscan knows its drafts in the folder by their Message-Id and
+ * text without it, not the ones the reviewer deleted. */
+#define STATE_ASIDE "move it aside (drafts you deleted may then come back)"
+
+/* The largest state file read: years of drafts come nowhere near it. */
+#define STATE_MAX (16 << 20)
+
+/* Whether S is a digest as fs_draft_digest() writes it. */
+static bool is_digest(const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i]; i++)
+		if (!g_ascii_isxdigit(s[i]) || g_ascii_isupper(s[i]))
+			return false;
+	return i == 64;
+}
+
 /* One line: message id, digest, time, key, separated by tabs.  The key
  * goes last: it holds a space.  Nothing here holds a tab: ids and keys
- * went through fs_draft_clean_id() / fs_draft_clean_line(). */
-static void state_parse_line(struct fs_drafts_state *s, const char *line)
+ * went through fs_draft_clean_id() / fs_draft_clean_line().  Returns
+ * NULL, or what is wrong with the line (a static string). */
+static const char *state_parse_line(struct fs_drafts_state *s, const char *line)
 {
-	char **f = g_strsplit(line, "\t", 4);
+	char **f;
 	struct state_entry *e;
+	const char *id, *bad = NULL;
+	size_t i;
 
-	if (line[0] != '#' && g_strv_length(f) == 4 && *f[0] && *f[1] && *f[3]) {
-		bool deleted = g_str_has_prefix(f[0], DELETED_PREFIX);
-
-		e = g_new0(struct state_entry, 1);
-		e->message_id = g_strdup(f[0] + (deleted ? strlen(DELETED_PREFIX) : 0));
-		e->digest = g_strdup(f[1]);
-		e->time = g_ascii_strtoll(f[2], NULL, 10);
-		e->key = g_strdup(f[3]);
-		if (deleted)
-			g_ptr_array_add(s->deleted, e);
-		else
-			state_add(s, e);
+	if (line[0] == '#')
+		return NULL;
+	f = g_strsplit(line, "\t", -1);
+	if (g_strv_length(f) != 4) {
+		g_strfreev(f);
+		return "not 4 fields separated by tabs";
 	}
+	id = f[0];
+	if (g_str_has_prefix(id, DELETED_PREFIX))
+		id += strlen(DELETED_PREFIX);
+	else if (g_str_has_prefix(id, PENDING_PREFIX))
+		id += strlen(PENDING_PREFIX);
+	for (i = 0; f[2][i] && g_ascii_isdigit(f[2][i]); i++)
+		;
+	if (!*id || strchr(id, ' ') || strchr(id, '<'))
+		bad = "no message id";
+	else if (!is_digest(f[1]))
+		bad = "no digest";
+	else if (!i || f[2][i] || i > 18)
+		bad = "no time";
+	else if (!*f[3])
+		bad = "no key";
+	if (bad) {
+		g_strfreev(f);
+		return bad;
+	}
+	e = g_new0(struct state_entry, 1);
+	e->message_id = g_strdup(id);
+	e->digest = g_strdup(f[1]);
+	e->time = g_ascii_strtoll(f[2], NULL, 10);
+	e->key = g_strdup(f[3]);
+	if (id != f[0] && f[0][0] == 'd')
+		g_ptr_array_add(s->deleted, e);
+	else if (id != f[0])
+		g_ptr_array_add(s->pending, e);
+	else
+		state_add(s, e);
 	g_strfreev(f);
+	return NULL;
+}
+
+/* Read the state file PATH into *TEXT (*LEN bytes): no link followed, no
+ * wait on a FIFO, nothing but a regular file.  Returns 1, 0 when PATH
+ * does not exist, or FS_EIO with ERR set. */
+static int state_read(const char *path, char **text, size_t *len, struct fs_error *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+	const char *kind = NULL;
+	struct stat st;
+	ssize_t got = 0;
+	int rc = 1;
+
+	*text = NULL;
+	*len = 0;
+	if (fd < 0 && errno == ENOENT)
+		return 0;
+	if (fd < 0 && errno == ELOOP)
+		kind = "a symbolic link";
+	else if (fd < 0 || fstat(fd, &st) < 0)
+		rc = fs_error_set(err, FS_EIO, "cannot read the drafts state file '%s': %s", path,
+				  strerror(errno));
+	else if (S_ISDIR(st.st_mode))
+		kind = "a directory";
+	else if (S_ISFIFO(st.st_mode))
+		kind = "a FIFO";
+	else if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+		kind = "a device";
+	else if (!S_ISREG(st.st_mode))
+		kind = "not a regular file";
+	else if (st.st_size > STATE_MAX)
+		kind = "too large";
+	if (kind)
+		rc = fs_error_set(err, FS_EIO, "the drafts state file '%s' is %s; no draft written: "
+				  "%s", path, kind, STATE_ASIDE);
+	if (rc == 1) {
+		*text = g_malloc((size_t)st.st_size + 1);
+		while (*len < (size_t)st.st_size) {
+			got = read(fd, *text + *len, (size_t)st.st_size - *len);
+			if (got < 0 && errno == EINTR)
+				continue;
+			if (got <= 0)
+				break;
+			*len += (size_t)got;
+		}
+		(*text)[*len] = '\0';
+		if (got < 0) {
+			rc = fs_error_set(err, FS_EIO, "cannot read the drafts state file '%s': %s",
+					  path, strerror(errno));
+			g_free(*text);
+			*text = NULL;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+/* Parse the LEN bytes of TEXT, the state file, into S.  Returns 0, or
+ * FS_EPARSE with ERR naming the file and the first bad line: a file
+ * fixscan did not write whole is not guessed at. */
+static int state_parse(struct fs_drafts_state *s, const char *text, size_t len,
+		       struct fs_error *err)
+{
+	const char *why = NULL, *p = text;
+	size_t line = 0;
+
+	if (!len)
+		why = "is empty";
+	else if (memchr(text, '\0', len))
+		why = "holds a NUL byte";
+	else if (!g_utf8_validate(text, (gssize)len, NULL))
+		why = "is not UTF-8";
+	else if (text[len - 1] != '\n')
+		why = "ends in the middle of a line";
+	while (!why && p < text + len) {
+		const char *eol = strchr(p, '\n');
+		char *l = g_strndup(p, (size_t)(eol - p));
+
+		line++;
+		why = *l ? state_parse_line(s, l) : "is empty";
+		g_free(l);
+		p = eol + 1;
+	}
+	if (!why)
+		return 0;
+	if (line)
+		return fs_error_set(err, FS_EPARSE, "the drafts state file '%s' line %zu: %s; no draft "
+				    "written: %s", s->path, line, why, STATE_ASIDE);
+	return fs_error_set(err, FS_EPARSE, "the drafts state file '%s' %s; no draft written: %s",
+			    s->path, why, STATE_ASIDE);
 }
 
 int fs_drafts_state_load(struct fs_drafts_state **out, const char *path,
 			 struct fs_error *err)
 {
 	struct fs_drafts_state *s = g_new0(struct fs_drafts_state, 1);
-	GError *gerr = NULL;
-	char *text = NULL, **lines;
-	size_t i;
+	char *text = NULL;
+	size_t len;
+	int rc;
 
 	s->path = g_strdup(path);
 	s->entries = g_ptr_array_new_with_free_func(entry_free);
 	s->by_id = g_hash_table_new(g_str_hash, g_str_equal);
 	s->latest = g_hash_table_new(g_str_hash, g_str_equal);
 	s->deleted = g_ptr_array_new_with_free_func(entry_free);
+	s->pending = g_ptr_array_new_with_free_func(entry_free);
 	*out = s;
-	if (!g_file_get_contents(path, &text, NULL, &gerr)) {
-		int missing = g_error_matches(gerr, G_FILE_ERROR, G_FILE_ERROR_NOENT);
-		int rc = missing ? 0 : fs_error_set(err, FS_EIO, "cannot read '%s': %s",
-						   path, gerr->message);
-
-		g_error_free(gerr);
-		if (rc < 0) {
-			fs_drafts_state_free(s);
-			*out = NULL;
-		}
-		return rc;
-	}
-	lines = g_strsplit(text, "\n", -1);
-	for (i = 0; lines[i]; i++)
-		state_parse_line(s, lines[i]);
-	g_strfreev(lines);
+	rc = state_read(path, &text, &len, err);
+	if (rc > 0)
+		rc = state_parse(s, text, len, err);
 	g_free(text);
-	return 0;
+	if (rc < 0) {
+		fs_drafts_state_free(s);
+		*out = NULL;
+	}
+	return rc < 0 ? rc : 0;
 }
 
 void fs_drafts_state_free(struct fs_drafts_state *s)
@@ -176,6 +315,7 @@ void fs_drafts_state_free(struct fs_drafts_state *s)
 	g_hash_table_destroy(s->latest);
 	g_ptr_array_free(s->entries, TRUE);
 	g_ptr_array_free(s->deleted, TRUE);
+	g_ptr_array_free(s->pending, TRUE);
 	g_free(s->path);
 	g_free(s);
 }
@@ -189,15 +329,17 @@ int fs_drafts_state_save(struct fs_drafts_state *s, struct fs_error *err)
 	size_t i;
 	int rc = 0;
 
-	for (i = 0; i < s->entries->len + s->deleted->len; i++) {
-		bool deleted = i >= s->entries->len;
-		const struct state_entry *e = deleted ? g_ptr_array_index(s->deleted, i - s->entries->len)
-						      : g_ptr_array_index(s->entries, i);
+	for (i = 0; i < s->entries->len + s->deleted->len + s->pending->len; i++) {
+		size_t nd = s->entries->len + s->deleted->len;
+		bool deleted = i >= s->entries->len && i < nd, pending = i >= nd;
+		const struct state_entry *e = pending ? g_ptr_array_index(s->pending, i - nd) :
+			deleted ? g_ptr_array_index(s->deleted, i - s->entries->len) :
+			g_ptr_array_index(s->entries, i);
 
 		if (e->time >= cutoff)
 			g_string_append_printf(text, "%s%s\t%s\t%" G_GINT64_FORMAT "\t%s\n",
-					       deleted ? DELETED_PREFIX : "", e->message_id,
-					       e->digest, e->time, e->key);
+					       pending ? PENDING_PREFIX : deleted ? DELETED_PREFIX : "",
+					       e->message_id, e->digest, e->time, e->key);
 	}
 	/* g_file_set_contents() writes a temporary file and renames it. */
 	if (s->dirty && g_mkdir_with_parents(dir, 0700) < 0)
@@ -283,8 +425,36 @@ static char *found_header(const struct fs_maildir_file *f, const char *name)
 /* Every mail of DIR, as struct existing (free with existings_free());
  * the paths are borrowed from *FILES.  Key and digest come from STATE,
  * else from the headers drafts of older versions carry. */
+/* The entry of S->pending for MESSAGE_ID, or NULL. */
+static struct state_entry *pending_entry(const struct fs_drafts_state *s, const char *message_id)
+{
+	size_t k;
+
+	for (k = 0; s && message_id && k < s->pending->len; k++) {
+		struct state_entry *e = g_ptr_array_index(s->pending, k);
+
+		if (!strcmp(e->message_id, message_id))
+			return e;
+	}
+	return NULL;
+}
+
+/* A draft a run noted as pending and then wrote: it is fixscan's, with
+ * its digest, as if that run had finished. */
+static void promote_pending(struct fs_drafts_state *s, const char *message_id)
+{
+	struct state_entry *e = pending_entry(s, message_id);
+	guint at;
+
+	if (!e || !g_ptr_array_find(s->pending, e, &at))
+		return;
+	g_ptr_array_steal_index(s->pending, at);
+	state_add(s, e);
+	s->dirty = true;
+}
+
 static struct existing *scan_drafts(struct fs_maildir_files *files, const char *dir,
-				    const struct fs_drafts_state *state)
+				    struct fs_drafts_state *state)
 {
 	struct existing *v;
 	size_t i;
@@ -297,6 +467,7 @@ static struct existing *scan_drafts(struct fs_maildir_files *files, const char *
 
 		v[i].path = files->v[i].path;
 		v[i].message_id = fs_draft_clean_id(id);
+		promote_pending(state, v[i].message_id);
 		if (fs_drafts_state_find(state, v[i].message_id, &key, &digest)) {
 			v[i].key = g_strdup(key);
 			v[i].digest = g_strdup(digest);
@@ -335,27 +506,53 @@ static bool answers_key(const struct existing *e, const char *key, const char *p
 /* Whether the reviewer changed E: its body no longer matches the digest
  * fixscan wrote, or the digest is unknown.  Unreadable counts as edited,
  * so it is never removed. */
-static bool is_edited(struct existing *e)
+/* The digest of the body of the mail PATH as it is now (new string), or
+ * NULL when it cannot be read. */
+static char *body_digest(const char *path)
 {
 	struct fs_patch *p = NULL;
 	struct fs_error err = FS_ERROR_INIT;
 	const char *body;
+	char *digest = NULL;
 	size_t len;
+
+	if (fs_patch_parse_file(&p, path, &err) == 0 && (body = fs_patch_body(p, &len)))
+		digest = fs_draft_digest(body, len);
+	fs_patch_free(p);
+	return digest;
+}
+
+static bool is_edited(struct existing *e)
+{
 	char *digest;
 
 	if (e->edited >= 0)
 		return e->edited;
 	e->edited = 1;
-	if (!e->digest || fs_patch_parse_file(&p, e->path, &err) < 0)
+	if (!e->digest || !(digest = body_digest(e->path)))
 		return true;
-	body = fs_patch_body(p, &len);
-	if (body) {
-		digest = fs_draft_digest(body, len);
-		e->edited = strcmp(digest, e->digest) != 0;
-		g_free(digest);
-	}
-	fs_patch_free(p);
+	e->edited = strcmp(digest, e->digest) != 0;
+	g_free(digest);
 	return e->edited;
+}
+
+/* E has fixscan's Message-Id for DR's key but no key or digest known
+ * (a run killed before it remembered it, a state file set aside, a run
+ * with another one): when its body is the one DR has, fixscan wrote it
+ * for DR, unedited, and it is taken as such.  Otherwise what it said
+ * cannot be told from an edit, and it stays. */
+static void adopt_if_same(struct existing *e, const struct fs_draft *dr)
+{
+	char *digest;
+
+	if (e->key || e->digest || !(digest = body_digest(e->path)))
+		return;
+	if (!strcmp(digest, dr->digest)) {
+		e->key = g_strdup(dr->key);
+		e->digest = g_strdup(dr->digest);
+		e->edited = 0;
+	}
+	g_free(digest);
 }
 
 /* What the store says about one draft, found before writing. */
@@ -447,6 +644,7 @@ static struct existing *sort_found(const struct write_ctx *w, const struct fs_dr
 
 		if (!answers_key(e, dr->key, prefix))
 			continue;
+		adopt_if_same(e, dr);
 		if (!match && e->digest && !strcmp(e->digest, dr->digest)) {
 			match = e;
 			continue;
@@ -485,29 +683,26 @@ static enum fs_draft_action decide(const struct write_ctx *w, const struct fs_dr
 	return FS_DRAFT_WROTE;
 }
 
-/* Decide and do what draft DR (the I-th) needs, and fill RES. */
-static int write_draft(struct fs_draft_result *res, const struct fs_draft *dr, size_t i,
-		       const struct write_ctx *w, struct fs_error *err)
+/* Decide what draft DR (the I-th) needs and fill RES, writing nothing:
+ * one to write gets its action (WROTE, REPLACED, KEPT_EDITED) and its
+ * Message-Id, and no path until write_planned() writes it. */
+static void plan_draft(struct fs_draft_result *res, const struct fs_draft *dr, size_t i,
+		       const struct write_ctx *w)
 {
 	struct existing *match, *unedited = NULL, *edited = NULL;
 	GPtrArray *stale = g_ptr_array_new_with_free_func(g_free);
-	struct fs_maildir_msg msg = { dr->text, dr->len, FS_MAILDIR_CUR, "D", NULL, "the draft" };
 	const struct draft_facts *f = w->facts ? &w->facts[i] : NULL;
-	int rc = 0;
 
 	res->action = decide(w, dr, f, &match, &unedited, &edited, stale);
 	if (res->action == FS_DRAFT_UNCHANGED || res->action == FS_DRAFT_UNCHANGED_EDITED) {
 		res->path = g_strdup(match->path);
 		res->message_id = g_strdup(match->message_id);
+		/* The draft in the folder now is the one to know next time. */
+		fs_drafts_state_note(w->state, dr->key, res->message_id, dr->digest, time(NULL));
 	} else if (res->action != FS_DRAFT_WROTE) {
 		/* skipped: whatever is in the folder for it stays as it is */
 		g_ptr_array_set_size(stale, 0);
 	} else {
-		rc = fs_maildir_write(&res->path, w->dir, &msg, err);
-		if (rc < 0) {
-			g_ptr_array_free(stale, TRUE);
-			return rc;
-		}
 		res->message_id = g_strdup(dr->message_id);
 		if (unedited) {
 			res->action = FS_DRAFT_REPLACED;
@@ -515,20 +710,74 @@ static int write_draft(struct fs_draft_result *res, const struct fs_draft *dr, s
 		} else if (edited) {
 			res->action = FS_DRAFT_KEPT_EDITED;
 			res->other = g_strdup(edited->path);
-		} else {
-			res->action = FS_DRAFT_WROTE;
 		}
 	}
-	/* The draft in the folder now is the one to know next time. */
-	if (res->message_id)
-		fs_drafts_state_note(w->state, dr->key, res->message_id, dr->digest, time(NULL));
 	if (stale->len) {
 		g_ptr_array_add(stale, NULL);
 		res->stale = (char **)g_ptr_array_free(stale, FALSE);
 	} else {
 		g_ptr_array_free(stale, TRUE);
 	}
+}
+
+static bool is_planned(const struct fs_draft_result *res)
+{
+	return !res->path && (res->action == FS_DRAFT_WROTE || res->action == FS_DRAFT_REPLACED ||
+			      res->action == FS_DRAFT_KEPT_EDITED);
+}
+
+/* Write the planned draft DR (RES) into the folder; the state then knows
+ * it as written, no longer as pending. */
+static int write_planned(struct fs_draft_result *res, const struct fs_draft *dr,
+			 const struct write_ctx *w, struct fs_error *err)
+{
+	struct fs_maildir_msg msg = { dr->text, dr->len, FS_MAILDIR_CUR, "D", NULL, "the draft" };
+	struct state_entry *e;
+	int rc = fs_maildir_write(&res->path, w->dir, &msg, err);
+
+	if (rc < 0)
+		return rc;
+	if (w->state && (e = pending_entry(w->state, res->message_id)))
+		g_ptr_array_remove(w->state->pending, e);  /* frees it */
+	fs_drafts_state_note(w->state, dr->key, res->message_id, dr->digest, time(NULL));
 	return 0;
+}
+
+/* Note in STATE, and save there, every planned draft of RES (N) as
+ * pending before any is written: a run killed while writing leaves
+ * drafts the next run knows, not drafts it would take for the
+ * reviewer's.  Pending entries whose file never came are dropped by the
+ * next run (forget_pending()). */
+static int note_pending(struct fs_drafts_state *state, const struct fs_draft_result *res,
+			const struct fs_drafts *d, struct fs_error *err)
+{
+	size_t i;
+	bool any = false;
+
+	for (i = 0; state && i < d->n; i++) {
+		struct state_entry *e;
+
+		if (!is_planned(&res[i]))
+			continue;
+		e = g_new0(struct state_entry, 1);
+		e->message_id = g_strdup(res[i].message_id);
+		e->digest = g_strdup(d->v[i].digest);
+		e->key = g_strdup(d->v[i].key);
+		e->time = time(NULL);
+		g_ptr_array_add(state->pending, e);
+		any = state->dirty = true;
+	}
+	return any ? fs_drafts_state_save(state, err) : 0;
+}
+
+/* The pending drafts of STATE whose file is not in the folder (the scan
+ * promoted the others) never were written: forgotten. */
+static void forget_pending(struct fs_drafts_state *state)
+{
+	if (state && state->pending->len) {
+		g_ptr_array_set_size(state->pending, 0);
+		state->dirty = true;
+	}
 }
 
 /* fs_drafts_write() with FACTS (one per draft, or NULL) and FORCE. */
@@ -538,17 +787,31 @@ static int write_all(struct fs_draft_result **results, const struct fs_drafts *d
 {
 	struct fs_maildir_files files = FS_MAILDIR_FILES_INIT;
 	struct write_ctx w = { dir, NULL, 0, state, facts, force };
+	struct fs_draft_result *res;
 	size_t i;
 	int rc;
 
-	*results = g_new0(struct fs_draft_result, d->n ? d->n : 1);
+	res = *results = g_new0(struct fs_draft_result, d->n ? d->n : 1);
 	rc = fs_maildir_create(dir, "the drafts folder", err);
 	if (rc < 0)
 		return rc;
 	w.found = scan_drafts(&files, dir, state);
 	w.nfound = files.n;
+	forget_pending(state);
+	for (i = 0; i < d->n; i++)
+		plan_draft(&res[i], &d->v[i], i, &w);
+	rc = note_pending(state, res, d, err);
 	for (i = 0; i < d->n && rc == 0; i++)
-		rc = write_draft(&(*results)[i], &d->v[i], i, &w, err);
+		if (is_planned(&res[i]))
+			rc = write_planned(&res[i], &d->v[i], &w, err);
+	/* What was not written replaces nothing. */
+	for (i = 0; rc < 0 && i < d->n; i++) {
+		if (!is_planned(&res[i]))
+			continue;
+		g_clear_pointer(&res[i].stale, g_strfreev);
+		g_clear_pointer(&res[i].message_id, g_free);
+		g_clear_pointer(&res[i].other, g_free);
+	}
 	existings_free(w.found, files.n);
 	fs_maildir_files_clear(&files);
 	return rc;
@@ -780,11 +1043,22 @@ static struct draft_facts *find_facts(const struct fs_drafts *d, struct fs_store
 	return facts;
 }
 
+/* Forget the GONE files in the writable store ST. */
+static int forget_gone(struct fs_store *st, GPtrArray *gone, struct fs_error *err)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; st && gone && i < gone->len && rc == 0; i++)
+		rc = fs_store_remove_file(st, g_ptr_array_index(gone, i), err);
+	return rc;
+}
+
 /* Index RES (N) into a writable store, which replaces the read-only
  * *STORE for the time it takes. */
 static int index_writable(struct fs_draft_result *res, size_t n, struct fs_store **store,
-			  const struct fs_drafts_save_opts *opts, struct fs_drafts_saved *out,
-			  struct fs_error *err)
+			  const struct fs_drafts_save_opts *opts, GPtrArray *gone,
+			  struct fs_drafts_saved *out, struct fs_error *err)
 {
 	char **deftags = opts->tags ? NULL : fs_drafts_tags(NULL);
 	const char *const *tags = opts->tags ? opts->tags : (const char *const *)deftags;
@@ -796,6 +1070,8 @@ static int index_writable(struct fs_draft_result *res, size_t n, struct fs_store
 	rc = fs_store_open(&wst, true, opts->lock_wait, err);
 	if (rc == 0)
 		rc = index_results(res, n, wst, tags, out, err);
+	if (rc == 0)
+		rc = forget_gone(wst, gone, err);
 	fs_store_free(wst);
 	g_strfreev(deftags);
 	return rc;
@@ -844,34 +1120,59 @@ int fs_drafts_drop_skipped(struct fs_drafts *d, const char *dir, struct fs_store
 	return 0;
 }
 
-int fs_drafts_save(struct fs_drafts_saved *out, const struct fs_drafts *d,
-		   const char *dir, struct fs_store **store,
-		   const struct fs_drafts_save_opts *opts, struct fs_error *err)
+/* The files of drafts fixscan wrote for the keys of D (as STATE knows
+ * them) that the store ST still has though they are gone from the disk
+ * (a run killed between removing an outdated draft and the database
+ * taking note): a new array of paths, to forget. */
+static GPtrArray *find_gone(const struct fs_drafts *d, struct fs_store *st,
+			    const struct fs_drafts_state *state)
 {
-	static const struct fs_drafts_save_opts defaults = FS_DRAFTS_SAVE_OPTS_INIT;
+	GPtrArray *gone = g_ptr_array_new_with_free_func(g_free);
+	GHashTable *keys = g_hash_table_new(g_str_hash, g_str_equal);
+	size_t i, k;
+
+	for (i = 0; i < d->n; i++)
+		g_hash_table_add(keys, d->v[i].key);
+	for (k = 0; st && state && k < 2; k++) {
+		GPtrArray *v = k ? state->deleted : state->entries;
+
+		for (i = 0; i < v->len; i++) {
+			const struct state_entry *e = g_ptr_array_index(v, i);
+			struct fs_store_message m;
+
+			if (!g_hash_table_contains(keys, e->key) ||
+			    fs_store_find_message(st, e->message_id, &m, NULL) < 0)
+				continue;
+			if (m.gone && m.filename)
+				g_ptr_array_add(gone, g_strdup(m.filename));
+			fs_store_message_clear(&m);
+		}
+	}
+	g_hash_table_destroy(keys);
+	return gone;
+}
+
+/* fs_drafts_save(), holding the folder's lock. */
+static int save_locked(struct fs_drafts_saved *out, const struct fs_drafts *d,
+		       struct fs_store **store, const struct fs_drafts_save_opts *opts,
+		       struct fs_error *err)
+{
 	struct fs_draft_result *res = NULL;
+	GPtrArray *gone = NULL;
 	struct fs_error ierr = FS_ERROR_INIT, serr = FS_ERROR_INIT;
 	struct fs_drafts_state *state = NULL;
 	struct draft_facts *facts;
 	bool *was;
-	size_t i, unindexed = 0, rlen;
+	size_t i, unindexed = 0;
 	int rc, irc = 0, srerr;
-
-	if (!opts)
-		opts = &defaults;
-	memset(out, 0, sizeof(*out));
-	out->dir = g_canonicalize_filename(dir, NULL);
-	out->root = *store ? g_canonicalize_filename(fs_store_path(*store), NULL) : NULL;
-	rlen = out->root ? strlen(out->root) : 0;
-	out->outside = !out->root || strncmp(out->dir, out->root, rlen) || out->dir[rlen] != '/';
-	out->n = d->n;
-	out->v = g_new0(struct fs_drafts_saved_draft, d->n + 1);
 
 	if (opts->state_file && (rc = fs_drafts_state_load(&state, opts->state_file, err)) < 0) {
 		out->n = 0;  /* nothing was done */
 		return rc;
 	}
 	facts = find_facts(d, *store, state, opts->own);
+	if (!out->outside)
+		gone = find_gone(d, *store, state);
 	rc = write_all(&res, d, out->dir, state, facts, opts->force, err);
 	g_free(facts);
 	out->complete = rc == 0;
@@ -890,8 +1191,10 @@ int fs_drafts_save(struct fs_drafts_saved *out, const struct fs_drafts *d,
 	 * for the next run. */
 	if (out->outside)
 		irc = index_results(res, d->n, NULL, NULL, out, &ierr);
-	else if (fs_drafts_need_store(res, d->n))
-		irc = index_writable(res, d->n, store, opts, out, &ierr);
+	else if (fs_drafts_need_store(res, d->n) || gone->len)
+		irc = index_writable(res, d->n, store, opts, gone, out, &ierr);
+	if (gone)
+		g_ptr_array_free(gone, TRUE);
 
 	for (i = 0; i < d->n; i++) {
 		struct fs_drafts_saved_draft *s = &out->v[i];
@@ -928,4 +1231,63 @@ int fs_drafts_save(struct fs_drafts_saved *out, const struct fs_drafts *d,
 		fs_error_prefix(err, "the drafts are saved, but fixscan cannot remember them");
 	}
 	return srerr;
+}
+
+/* A lock on the folder of the state file PATH (created when missing):
+ * two drafts folders may share one state file.  The descriptor, -1
+ * without PATH, or a negative code with ERR set. */
+static int lock_state(const char *path, struct fs_error *err)
+{
+	char *dir;
+	int fd;
+
+	if (!path)
+		return -1;
+	dir = g_path_get_dirname(path);
+	if (g_mkdir_with_parents(dir, 0700) < 0)
+		fd = fs_error_set(err, FS_EIO, "cannot create '%s': %s", dir, g_strerror(errno));
+	else
+		fd = fs_maildir_lock(dir, FS_MAILDIR_LOCK_WAIT, "the fixscan state folder", err);
+	g_free(dir);
+	return fd;
+}
+
+int fs_drafts_save(struct fs_drafts_saved *out, const struct fs_drafts *d,
+		   const char *dir, struct fs_store **store,
+		   const struct fs_drafts_save_opts *opts, struct fs_error *err)
+{
+	static const struct fs_drafts_save_opts defaults = FS_DRAFTS_SAVE_OPTS_INIT;
+	size_t rlen;
+	int rc, lock, slock = -1;
+
+	if (!opts)
+		opts = &defaults;
+	memset(out, 0, sizeof(*out));
+	out->dir = g_canonicalize_filename(dir, NULL);
+	out->root = *store ? g_canonicalize_filename(fs_store_path(*store), NULL) : NULL;
+	rlen = out->root ? strlen(out->root) : 0;
+	out->outside = !out->root || strncmp(out->dir, out->root, rlen) || out->dir[rlen] != '/';
+	out->n = d->n;
+	out->v = g_new0(struct fs_drafts_saved_draft, d->n + 1);
+
+	/* One run at a time writes into a folder (and its state file): a
+	 * second one waits, then finds the first one's drafts as known
+	 * ones rather than as the reviewer's. */
+	rc = lock = fs_maildir_create(out->dir, "the drafts folder", err);
+	if (rc == 0)
+		rc = lock = fs_maildir_lock(out->dir, FS_MAILDIR_LOCK_WAIT, "the drafts folder", err);
+	if (rc >= 0)
+		rc = slock = lock_state(opts->state_file, err);
+	if (rc < -1 || (rc == -1 && opts->state_file)) {
+		fs_maildir_unlock(lock);
+		out->n = 0;  /* nothing was done */
+		return rc;
+	}
+	/* A run killed while writing left its file in tmp/ (a draft's
+	 * Message-Id starts with fs_draft_id_prefix(), "fixscan" first). */
+	fs_maildir_sweep_tmp(out->dir, "fixscan");
+	rc = save_locked(out, d, store, opts, err);
+	fs_maildir_unlock(slock);
+	fs_maildir_unlock(lock);
+	return rc;
 }

@@ -139,6 +139,47 @@ out:
 	return rc;
 }
 
+int fs_spool_fd(int fd, const unsigned char *head, size_t nhead, const char *name,
+		struct fs_error *err)
+{
+	unsigned char *buf = malloc(CHUNK);
+	long long total = (long long)nhead;
+	int out = temp_fd(), rc = 0;
+	ssize_t got;
+
+	if (out < 0 || !buf) {
+		rc = fs_error_set(err, FS_EIO, "cannot read '%s': no temporary file: %s", name,
+				  strerror(errno));
+		goto out;
+	}
+	if (nhead && write_all(out, head, nhead) < 0)
+		rc = fs_error_set(err, FS_EIO, "cannot read '%s': %s", name, strerror(errno));
+	while (rc == 0) {
+		got = read(fd, buf, CHUNK);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			if (got < 0)
+				rc = fs_error_set(err, FS_EIO, "cannot read '%s': %s", name,
+						  strerror(errno));
+			break;
+		}
+		total += got;
+		if (total > FS_GUNZIP_MAX)
+			rc = fs_error_set(err, FS_EPARSE, "'%s': more than %lld MiB", name,
+					  FS_GUNZIP_MAX >> 20);
+		else if (write_all(out, buf, (size_t)got) < 0)
+			rc = fs_error_set(err, FS_EIO, "cannot read '%s': %s", name, strerror(errno));
+	}
+	if (rc == 0 && lseek(out, 0, SEEK_SET) < 0)
+		rc = fs_error_set(err, FS_EIO, "cannot read '%s': %s", name, strerror(errno));
+out:
+	free(buf);
+	if (rc < 0 && out >= 0)
+		close(out);
+	return rc < 0 ? rc : out;
+}
+
 int fs_gunzip_fd(int fd, const unsigned char *head, size_t nhead, const char *name,
 		 struct fs_error *err)
 {

@@ -23,4 +23,12 @@ bool fs_gunzip_magic(const unsigned char *head, size_t n);
 int fs_gunzip_fd(int fd, const unsigned char *head, size_t nhead, const char *name,
 		 struct fs_error *err);
 
+/* Copy the NHEAD bytes at HEAD (already read from FD) and the rest of
+ * FD, a pipe, into an unlinked temporary file, so the mail parser reads
+ * a seekable file whatever the writer's pace.  At most FS_GUNZIP_MAX
+ * bytes.  Returns the new file's descriptor, positioned at its start, or
+ * a negative FS_E* code with ERR naming NAME.  FD is only read. */
+int fs_spool_fd(int fd, const unsigned char *head, size_t nhead, const char *name,
+		struct fs_error *err);
+
 #endif

@@ -566,6 +566,7 @@ static void extract_body(struct fs_patch *p, GMimeMessage *msg)
 	GMimeDataWrapper *content;
 	GMimeStream *mem;
 	GByteArray *bytes;
+	const char *charset;
 
 	p->body = NULL;
 	p->body_len = 0;
@@ -576,8 +577,20 @@ static void extract_body(struct fs_patch *p, GMimeMessage *msg)
 		 * quoted-printable body decodes as far as it goes */
 		g_mime_data_wrapper_write_to_stream(content, mem);
 		bytes = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
-		p->body = to_utf8((const char *)bytes->data, bytes->len,
-				  g_mime_object_get_content_type_parameter(part, "charset"));
+		charset = g_mime_object_get_content_type_parameter(part, "charset");
+		if (bytes->len && (!charset || !g_ascii_strcasecmp(charset, "utf-8") ||
+				   !g_ascii_strcasecmp(charset, "utf8") ||
+				   !g_ascii_strcasecmp(charset, "us-ascii")) &&
+		    !memchr(bytes->data, '\0', bytes->len) &&
+		    g_utf8_validate((const char *)bytes->data, (gssize)bytes->len, NULL)) {
+			/* What to_utf8() would return as it is: taken over
+			 * rather than copied, one copy of a big body less. */
+			g_byte_array_append(bytes, (const guint8 *)"", 1);
+			g_mime_stream_mem_set_owner(GMIME_STREAM_MEM(mem), FALSE);
+			p->body = (char *)g_byte_array_free(bytes, FALSE);
+		} else {
+			p->body = to_utf8((const char *)bytes->data, bytes->len, charset);
+		}
 		g_object_unref(mem);
 		p->body_len = crlf_to_lf(p->body, strlen(p->body));
 	}
@@ -935,6 +948,20 @@ static int gunzip_if_gzip(int *fd, bool *is_stdin, struct stat *st, char *magic,
 						 strerror(errno)) : 0;
 }
 
+/* Whether the pipe FD, opened as PATH with status ST, was handed to the
+ * command rather than named on disk: it is standard input by another
+ * name (/dev/stdin), or a /dev/fd/N or /proc/self/fd/N (a shell's
+ * process substitution).  A FIFO with a name in a file system is not:
+ * it would wait for a writer that may never come. */
+static bool handed_pipe(const char *path, const struct stat *st)
+{
+	struct stat in;
+
+	if (fstat(STDIN_FILENO, &in) == 0 && in.st_dev == st->st_dev && in.st_ino == st->st_ino)
+		return true;
+	return g_str_has_prefix(path, "/dev/fd/") || g_str_has_prefix(path, "/proc/self/fd/");
+}
+
 int fs_mail_reader_open(struct fs_mail_reader **out, const char *path,
 			struct fs_error *err)
 {
@@ -965,7 +992,14 @@ int fs_mail_reader_open(struct fs_mail_reader **out, const char *path,
 			close(fd);
 		return fs_error_set(err, FS_EIO, "'%s' is a directory", path);
 	}
-	if (!is_stdin && !S_ISREG(st.st_mode)) {
+	if (!is_stdin && S_ISFIFO(st.st_mode) && handed_pipe(path, &st)) {
+		/* A pipe handed over by name is read like standard input:
+		 * waiting for its writer is what the caller asked for. */
+		int fl = fcntl(fd, F_GETFL);
+
+		if (fl >= 0)
+			fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	} else if (!is_stdin && !S_ISREG(st.st_mode)) {
 		close(fd);
 		return fs_error_set(err, FS_EIO, "'%s' is not a regular file", path);
 	}
@@ -991,41 +1025,32 @@ int fs_mail_reader_open(struct fs_mail_reader **out, const char *path,
 		r->stream = g_mime_stream_fs_new_with_bounds(fd, start, -1);
 		g_mime_stream_fs_set_owner(GMIME_STREAM_FS(r->stream), !is_stdin);
 	} else {
-		/* A pipe cannot seek back: put the peeked bytes in front of
-		 * the rest again with a concatenation stream. */
-		GMimeStream *head, *rest;
+		/* A pipe cannot seek back, and GMime's parser seeks: the
+		 * peeked bytes and the rest go into a temporary file (a
+		 * concatenation stream of the two seeks its pipe and fails
+		 * after the first reads). */
+		int copy;
 
 		got = read_full(fd, magic, sizeof(magic));
 		if (got < 0)
 			goto read_error;
-		if (fs_gunzip_magic((const unsigned char *)magic, (size_t)got)) {
-			int copy = fs_gunzip_fd(fd, (const unsigned char *)magic, (size_t)got,
-						path, err);
-
-			if (!is_stdin)
-				close(fd);
-			if (copy < 0) {
-				g_free(r->path);
-				g_free(r);
-				return copy;
-			}
-			got = pread(copy, magic, sizeof(magic), 0);
-			r->stream = g_mime_stream_fs_new(copy);
-			if (got < 0)
-				got = 0;
-			goto peeked;
+		if (fs_gunzip_magic((const unsigned char *)magic, (size_t)got))
+			copy = fs_gunzip_fd(fd, (const unsigned char *)magic, (size_t)got, path, err);
+		else
+			copy = fs_spool_fd(fd, (const unsigned char *)magic, (size_t)got, path, err);
+		if (!is_stdin)
+			close(fd);
+		if (copy < 0) {
+			g_free(r->path);
+			g_free(r);
+			return copy;
 		}
-		head = g_mime_stream_mem_new_with_buffer(magic, got);
-		rest = g_mime_stream_pipe_new(fd);
-		g_mime_stream_pipe_set_owner(GMIME_STREAM_PIPE(rest), !is_stdin);
-		r->stream = g_mime_stream_cat_new();
-		g_mime_stream_cat_add_source(GMIME_STREAM_CAT(r->stream), head);
-		g_mime_stream_cat_add_source(GMIME_STREAM_CAT(r->stream), rest);
-		g_object_unref(head);
-		g_object_unref(rest);
+		got = pread(copy, magic, sizeof(magic), 0);
+		r->stream = g_mime_stream_fs_new(copy);
+		if (got < 0)
+			got = 0;
 	}
 
-peeked:
 	r->empty = got == 0;
 	r->mbox = got == MBOX_MAGIC_LEN && !memcmp(magic, MBOX_MAGIC, MBOX_MAGIC_LEN);
 	r->parser = g_mime_parser_new_with_stream(r->stream);
@@ -1053,6 +1078,23 @@ read_error:
 	}
 }
 
+/* ERR is about the message numbered N (from 2) of the mbox PATH: where
+ * it names 'PATH', it names 'PATH' (message N), so that a bad second
+ * message is not taken for the first. */
+static void name_message(struct fs_error *err, const char *path, size_t n)
+{
+	char *quoted = g_strdup_printf("'%s'", path), *at = strstr(err->message, quoted);
+	char *msg;
+
+	if (at) {
+		msg = g_strdup_printf("%.*s%s (message %zu)%s", (int)(at - err->message), err->message,
+				      quoted, n, at + strlen(quoted));
+		g_strlcpy(err->message, msg, sizeof(err->message));
+		g_free(msg);
+	}
+	g_free(quoted);
+}
+
 int fs_mail_reader_next(struct fs_mail_reader *r, struct fs_patch **out,
 			struct fs_error *err)
 {
@@ -1074,6 +1116,9 @@ int fs_mail_reader_next(struct fs_mail_reader *r, struct fs_patch **out,
 	msg = g_mime_parser_construct_message(r->parser, NULL);
 	if (!msg) {
 		r->done = true;
+		if (r->count > 0 && r->mbox && !g_mime_parser_eos(r->parser))
+			return fs_error_set(err, FS_EPARSE, "not a mail message: '%s' (message %zu) "
+					    "cannot be read", r->path, (size_t)r->count + 1);
 		if (r->count > 0)
 			return 0;
 		return fs_error_set(err, FS_EPARSE,
@@ -1084,6 +1129,8 @@ int fs_mail_reader_next(struct fs_mail_reader *r, struct fs_patch **out,
 	g_object_unref(msg);
 	if (rc < 0) {
 		r->done = true;
+		if (r->mbox && r->count > 0 && err)
+			name_message(err, r->path, (size_t)r->count + 1);
 		return rc;
 	}
 	r->count++;

@@ -5,6 +5,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -272,4 +275,100 @@ void fs_maildir_scan(struct fs_maildir_files *out, const char *dir, const char *
 			closedir(d);
 		g_free(sub);
 	}
+}
+
+/* ---- one writer at a time ------------------------------------------------ */
+
+int fs_maildir_lock(const char *dir, double wait, const char *what, struct fs_error *err)
+{
+	gint64 deadline = g_get_monotonic_time() + (gint64)(wait * G_USEC_PER_SEC);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (!what)
+		what = "the maildir";
+	if (fd < 0)
+		return fs_error_set(err, FS_EIO, "cannot lock %s '%s': %s", what, dir,
+				    strerror(errno));
+	/* flock() on the directory itself: no lock file to leave behind or
+	 * to find stale, and the kernel drops the lock when its holder
+	 * dies, SIGKILL included. */
+	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		int e = errno;
+
+		if (e == EINTR)
+			continue;
+		/* A file system without locks (some NFS set-ups): write
+		 * unlocked, as before there was a lock, rather than never. */
+		if (e == ENOLCK || e == EOPNOTSUPP || e == EINVAL)
+			return fd;
+		if (e != EWOULDBLOCK || g_get_monotonic_time() >= deadline) {
+			close(fd);
+			if (e == EWOULDBLOCK)
+				return fs_error_set(err, FS_ELOCKED, "another fixscan is writing into %s "
+						    "'%s' (waited %.0f s): run again when it is done",
+						    what, dir, wait);
+			return fs_error_set(err, FS_EIO, "cannot lock %s '%s': %s", what, dir,
+					    strerror(e));
+		}
+		g_usleep(20000);
+	}
+	return fd;
+}
+
+void fs_maildir_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Whether NAME has the form fs_maildir_unique_name() gives on this host
+ * HOST, from a process that no longer runs; *PID gets its process id. */
+static bool dead_writers_name(const char *name, const char *host)
+{
+	unsigned long long secs, usecs, pid, count;
+	unsigned rnd;
+	int end = 0;
+	const char *h;
+
+	if (sscanf(name, "%llu.M%lluP%lluQ%lluR%8x%n", &secs, &usecs, &pid, &count, &rnd,
+		   &end) != 5 || !end)
+		return false;
+	h = strrchr(name, '.');
+	if (!h || strcmp(h + 1, host) || !pid || pid > INT32_MAX)
+		return false;
+	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+}
+
+size_t fs_maildir_sweep_tmp(const char *dir, const char *id_prefix)
+{
+	char *tmp = g_build_filename(dir, "tmp", NULL), host[256] = "localhost";
+	GDir *d = g_dir_open(tmp, 0, NULL);
+	const char *name;
+	size_t n = 0;
+
+	if (gethostname(host, sizeof(host) - 1) < 0 || !host[0])
+		strcpy(host, "localhost");
+	host[sizeof(host) - 1] = '\0';
+	g_strdelimit(host, "/:", '_');
+	while (d && (name = g_dir_read_name(d))) {
+		char *path, *headers, *id;
+
+		if (!dead_writers_name(name, host))
+			continue;
+		path = g_build_filename(tmp, name, NULL);
+		headers = read_headers(path);
+		id = headers ? fs_maildir_header(headers, "Message-Id") : NULL;
+		/* Only a file of ours: its Message-Id says so.  One torn
+		 * before its Message-Id is ours too: no other writer names
+		 * its files this way on this host. */
+		if (!id || g_str_has_prefix(id + (*id == '<'), id_prefix))
+			n += unlink(path) == 0;
+		g_free(id);
+		g_free(headers);
+		g_free(path);
+	}
+	if (d)
+		g_dir_close(d);
+	g_free(tmp);
+	return n;
 }

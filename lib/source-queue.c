@@ -170,8 +170,13 @@ static int read_series(const char *dir, char ***names, size_t *n, struct fs_erro
 				  dir, path, strerror(errno));
 		goto out;
 	}
-	if (!S_ISREG(st.st_mode) || st.st_size > SERIES_MAX) {
+	if (!S_ISREG(st.st_mode)) {
 		rc = fs_error_set(err, FS_EPARSE, "'%s' is not a quilt series file", path);
+		goto out;
+	}
+	if (st.st_size > SERIES_MAX) {
+		rc = fs_error_set(err, FS_EPARSE, "'%s' is too large for a quilt series file (%lld "
+				  "bytes, at most %d)", path, (long long)st.st_size, SERIES_MAX);
 		goto out;
 	}
 	if (!g_file_get_contents(path, &text, &len, &gerr)) {

@@ -2,7 +2,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "fixscan/text.h"
+
+/* The length of the valid UTF-8 character of two bytes or more at P, or
+ * 0 when P starts no such character (a stray byte of a file name in
+ * another encoding, a cut sequence). */
+static size_t utf8_at(const unsigned char *p)
+{
+	gunichar c;
+
+	if (*p < 0x80)
+		return 0;
+	c = g_utf8_get_char_validated((const gchar *)p, -1);
+	return c == (gunichar)-1 || c == (gunichar)-2 ? 0 : (size_t)g_utf8_skip[*p];
+}
 
 /* The length of the C1 control at P (UTF-8 C2 80..C2 9F), or 0. */
 static size_t c1_at(const unsigned char *p)
@@ -19,9 +34,13 @@ bool fs_text_needs_escaping(const char *s, bool keep_newlines)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 
-	for (; *p; p++)
-		if (!is_shown(*p, keep_newlines) || c1_at(p))
+	for (; *p; p++) {
+		size_t n = utf8_at(p);
+
+		if (!is_shown(*p, keep_newlines) || c1_at(p) || (*p >= 0x80 && !n))
 			return true;
+		p += n ? n - 1 : 0;
+	}
 	return false;
 }
 
@@ -34,7 +53,15 @@ char *fs_text_visible(const char *s, bool keep_newlines)
 	if (!out)
 		return NULL;
 	for (; *p; p++) {
-		if (c1_at(p)) {
+		if (*p >= 0x80 && !utf8_at(p)) {
+			w += sprintf(w, "\\x%02X", *p);
+		} else if (*p >= 0x80 && !c1_at(p)) {
+			size_t n = utf8_at(p);
+
+			memcpy(w, p, n);
+			w += n;
+			p += n - 1;
+		} else if (c1_at(p)) {
 			w += sprintf(w, "<U+%04X>", p[1]);
 			p++;
 		} else if (is_shown(*p, keep_newlines)) {

@@ -152,7 +152,12 @@ int fs_drafts_drop_skipped(struct fs_drafts *d, const char *dir, struct fs_store
 			   size_t *deleted, struct fs_error *err);
 
 /* Save the drafts D into the maildir DIR (created when missing) and fill
- * *OUT.  *STORE is the caller's read-only store, or NULL (then DIR counts
+ * *OUT.  One run at a time: the folder and the folder of the state file
+ * are locked (flock(), see fs_maildir_lock()) for the whole save,
+ * waiting up to FS_MAILDIR_LOCK_WAIT (fixscan/maildir.h) (then FS_ELOCKED, nothing done); a
+ * killed run's leftovers in DIR/tmp are swept, its drafts noted as
+ * pending are known, and database entries of drafts fixscan wrote
+ * whose files are gone are removed.  *STORE is the caller's read-only store, or NULL (then DIR counts
  * as outside the mail root, and nothing counts as answered).  A draft is
  * not written when the store holds a mail From one of OPTS->own, not an
  * unsent draft, whose In-Reply-To or References name the patch it

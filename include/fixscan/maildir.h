@@ -78,4 +78,28 @@ void fs_maildir_scan(struct fs_maildir_files *out, const char *dir, const char *
  * Not cleaned of control characters.  New string (g_free()). */
 char *fs_maildir_header(const char *headers, const char *name);
 
+/* How long a writer waits for another one writing into the same folder
+ * to finish (fs_maildir_lock()): seconds, long enough for a whole series
+ * of drafts indexed on a loaded machine. */
+#define FS_MAILDIR_LOCK_WAIT 120.0
+
+/* Take the lock that makes one writer at a time of the folder DIR (which
+ * must exist): flock() on the directory, waiting up to WAIT seconds.
+ * The lock goes with the process, SIGKILL included: no stale lock is
+ * ever left; on a file system that has no locks (ENOLCK, EOPNOTSUPP:
+ * some NFS set-ups) the descriptor comes back unlocked, and writers are
+ * not kept apart there.  WHAT names DIR in errors (NULL: "the maildir").
+ * Returns
+ * the descriptor holding it (release with fs_maildir_unlock()), or
+ * FS_ELOCKED (another process held it all along) / FS_EIO with ERR set. */
+int fs_maildir_lock(const char *dir, double wait, const char *what, struct fs_error *err);
+void fs_maildir_unlock(int fd);
+
+/* Remove from DIR/tmp what a killed fs_maildir_write() of this host left
+ * there: files named as fs_maildir_unique_name() names them, by a
+ * process that is gone, whose Message-Id starts with ID_PREFIX (or that
+ * stop before a whole header line).  Call it holding fs_maildir_lock().
+ * Returns how many were removed. */
+size_t fs_maildir_sweep_tmp(const char *dir, const char *id_prefix);
+
 #endif

@@ -5,7 +5,9 @@
  * and act there (retitle the window, clear the screen, recolour).  Text
  * output shows such characters visibly instead, as git and less do: C0
  * controls as ^X (ESC as ^[), DEL as ^?, and the C1 controls U+0080 to
- * U+009F as <U+009B>.  JSON output needs none of this: it escapes them.
+ * U+009F as <U+009B>, and a byte that is not part of valid UTF-8 (a
+ * file name in another encoding) as \x80.  JSON output needs none of
+ * this: it escapes them.
  */
 #ifndef FIXSCAN_TEXT_H
 #define FIXSCAN_TEXT_H

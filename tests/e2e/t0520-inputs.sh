@@ -110,6 +110,40 @@ test_expect_code 1 'review --mbox - reads standard input, gzip'"'"'d too' '
 	cat t44.mbox.gz | "$FIXSCAN" review --repo kernel --json --mbox - >stdin-gz.json 2>/dev/null;
 	rc=$?; python3 same.py store.json stdin-gz.json && exit $rc
 '
+# A pipe (b4 mbox -o - ID | fixscan review --mbox -) delivers in pieces:
+# a writer giving a few bytes at a time, mboxo and mboxrd, must give the
+# JSON of the file.  slow.py FILE: FILE to standard output 7 bytes a go,
+# the first 3000 bytes slowest (the reader once gave up after its peek).
+cat >slow.py <<'PY'
+import os, sys, time
+data = open(sys.argv[1], "rb").read()
+for i in range(0, len(data), 7):
+    os.write(1, data[i:i + 7])
+    if i < 3000 or i % 700 == 0:
+        time.sleep(0.001)
+PY
+for f in t44.mboxo t44.mboxrd; do
+	test_expect_code 1 "cat $f | review --mbox -: the JSON of the file" "
+		\"\$FIXSCAN\" review --repo kernel --json --mbox $f >file-$f.json 2>/dev/null
+		cat $f | \"\$FIXSCAN\" review --repo kernel --json --mbox - >pipe-$f.json 2>/dev/null
+		rc=\$?; test_cmp file-$f.json pipe-$f.json || exit 3; exit \$rc
+	"
+	test_expect_code 1 "a slow writer into review --mbox -: the JSON of the file" "
+		python3 slow.py $f | \"\$FIXSCAN\" review --repo kernel --json --mbox - >slow-$f.json 2>/dev/null
+		rc=\$?; test_cmp file-$f.json slow-$f.json || exit 3; exit \$rc
+	"
+done
+test_expect_code 1 'review --mbox /dev/stdin and a process substitution read the pipe' '
+	python3 slow.py t44.mboxrd | "$FIXSCAN" review --repo kernel --json --mbox /dev/stdin >devstdin.json 2>/dev/null
+	rc=$?; test_cmp file-t44.mboxrd.json devstdin.json || exit 3
+	bash -c "\"\$FIXSCAN\" review --repo kernel --json --mbox <(cat t44.mboxrd)" >procsub.json 2>/dev/null
+	test $? = $rc && test_cmp file-t44.mboxrd.json procsub.json || exit 3; exit $rc
+'
+test_expect_code 2 'a FIFO named on disk is still refused at once, no hang' '
+	mkfifo named.fifo &&
+	timeout 10 "$FIXSCAN" review --repo kernel --mbox named.fifo 2>fifo.err
+	rc=$?; grep -q "^fixscan: .*named.fifo.* not a regular file" fifo.err || exit 3; exit $rc
+'
 test_expect_code 1 'the text report of an mbox is that of the store, but for reports' '
 	COLUMNS=1000 "$FIXSCAN" review --repo kernel "path:review-4.4/**" >store.txt
 	COLUMNS=1000 NOTMUCH_CONFIG=$TRASH/home/.notmuch-config \
@@ -239,6 +273,12 @@ printf -- '-p1\n' >q-option/series
 printf 'a.patch\na.patch -p1\n' >q-twice/series && cp "$p03" q-twice/a.patch
 printf 'a.patch\n' >q-notmail/series && printf 'just some words\nno headers\n' >q-notmail/a.patch
 mkdir -p q-link && printf 'a.patch\n' >q-link/series && ln -s "$p03" q-link/a.patch
+mkdir -p q-big && head -c 5000000 /dev/zero | tr '\0' 'a' | fold -w 100 >q-big/series
+# An mbox whose second message has no mail header, or none at all: the
+# error says which message, and nothing after it is silently dropped.
+printf 'From x Thu Jan  1 00:00:00 1970\nFrom: a@example.org\nSubject: one\n\nhi\n\n' >one.mbox
+{ cat one.mbox; printf 'From x Thu Jan  1 00:00:00 1970\nX-Junk: 1\n\nbody\n\n'; } >second-bad.mbox
+{ cat one.mbox; printf 'From x Thu Jan  1 00:00:00 1970\njust words, no header\n\n'; } >second-junk.mbox
 
 bad_input 'an empty mbox' "^fixscan: not a mail message: 'empty.mbox' is empty\$" --mbox empty.mbox
 bad_input 'binary junk' "^fixscan: not a mail message: 'junk.bin' has no headers\$" --mbox junk.bin
@@ -260,6 +300,14 @@ bad_input 'a series file listing nothing' "^fixscan: 'q-empty/series' lists no p
 bad_input 'a series line with an option only' "^fixscan: 'q-option/series' line 1: an option where the patch name should be, not a patch name\$" --queue q-option
 bad_input 'a patch listed twice' "^fixscan: 'q-twice/series' line 2: 'a.patch' is listed twice\$" --queue q-twice
 bad_input 'a patch file linked from outside the queue' "^fixscan: 'q-link/a.patch' leads outside the queue directory\$" --queue q-link
+bad_input 'a series file over the size cap: too large' "^fixscan: 'q-big/series' is too large for a quilt series file" --queue q-big
+for f in second-bad second-junk; do
+	test_expect_code 2 "$f.mbox: the error names message 2" "
+		\"\$FIXSCAN\" parse $f.mbox >/dev/null 2>$f.err
+		rc=\$?; grep -q \"'$f.mbox' (message 2) \(has no headers\|cannot be read\)\" $f.err || exit 3; exit \$rc
+	"
+done
+bad_input 'a file name of non-UTF-8 bytes and an ESC is shown escaped' "^fixscan: cannot open 'a\\\\x80b\\^\\[\\[31m.mbox': No such file" --mbox "$(printf 'a\200b\033[31m.mbox')"
 bad_input 'a patch file that is not a mail' "^fixscan: not a mail message: 'q-notmail/a.patch' has no headers\$" --queue q-notmail
 test_expect_success 'every hostile input of tests/data/bad as --mbox: a review or one line, no crash' '
 	ok=0

@@ -280,4 +280,22 @@ test_expect_code 0 'nothing since an hour ago: exit 0' '
 test_expect_code 2 'a --since that is not a time' '
 	"$FIXSCAN" digest --repo kernel --since yesterday-ish
 '
+# Two digest --mail at once (the timer firing while the reviewer runs it
+# by hand): one writer at a time, so one digest mail, whatever the order.
+rounds=${FIXSCAN_RACE_ROUNDS:-6}
+r=1
+while [ "$r" -le "$rounds" ]; do
+	test_expect_success "two digest --mail at once, round $r: one digest" '
+		rm -f "$XDG_STATE_HOME/fixscan/digest" mail/INBOX/new/* mail/Digests/new/*
+		notmuch new --quiet || exit 1
+		"$FIXSCAN" digest --repo kernel --mail >/dev/null 2>race1.err &
+		"$FIXSCAN" digest --repo kernel --mail >/dev/null 2>race2.err &
+		wait
+		test "$(ls mail/INBOX/new | wc -l)" = 1 &&
+		test -z "$(ls mail/INBOX/tmp)" &&
+		test "$(notmuch count tag:fixscan-digest)" = 1 &&
+		! grep -v "^digest: " race1.err race2.err
+	'
+	r=$((r + 1))
+done
 test_done

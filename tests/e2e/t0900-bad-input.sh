@@ -110,4 +110,19 @@ test_expect_success 'digest --since @-5 and 1900-01-01 too' '
 	test "$r1" -le 1 && test "$r2" -le 1 && test ! -s err1 && test ! -s err2
 '
 
+# A multi-valued fixscan key written without "= value" (git reads it as
+# true): one line naming it, exit 2; it crashed the index (found by
+# fuzz-config).
+test_expect_code 2 'fixscan.stable without a value: one line, no crash' '
+	cp kernel/.git/config config.saved &&
+	printf "[fixscan]\n\tstable\n" >>kernel/.git/config &&
+	timeout "$TIMEOUT" "$FIXSCAN" index --repo kernel >out 2>err
+	rc=$?
+	cp config.saved kernel/.git/config
+	cat err
+	test "$(wc -l <err)" = 1 &&
+	grep -q "^fixscan: config key .fixscan.stable. is set without a value" err || exit 3
+	exit $rc
+'
+
 test_done

@@ -6,7 +6,10 @@
 #    temporary behind;
 #  - fixscan review --drafts on the sample thread (the set-up of t0600):
 #    every notmuch entry keeps its file, every mail that is not a draft is
-#    byte-identical, and every draft written is whole.
+#    byte-identical, and every draft written is whole; and killed during
+#    its first write or while it replaces every draft, the next run
+#    leaves one draft per key, nothing in tmp/, notmuch and the files
+#    agreeing.
 . "$(dirname "$0")/lib.sh"
 . "$SRC/tests/e2e/lib-notmuch.sh"
 
@@ -102,8 +105,7 @@ print('%.3f' % (r.uniform(0.0, 1.2) * $took / 1000))")
 	round=$((round + 1))
 done
 
-# lib/maildir.c leaves a killed writer's file in tmp/, as maildir allows
-# (readers ignore tmp/); counted, not checked.
+# A killed writer's file in tmp/ is swept by the next run (below).
 echo "# files left in Drafts/tmp by the kills: $(find "$D/tmp" -type f 2>/dev/null | wc -l)"
 
 test_expect_success 'a run after the kills writes the drafts, once' '
@@ -113,5 +115,70 @@ test_expect_success 'a run after the kills writes the drafts, once' '
 	notmuch new --quiet &&
 	notmuch search --output=files "*" | while read -r f; do test -f "$f" || exit 1; done
 '
+
+# ---- what the next run makes of a kill ---------------------------------------
+# Killed at a point of its first write, or while it replaces every draft
+# (the signature changed, so every body did), the next run -- with no
+# notmuch new in between -- must leave exactly the drafts a clean run
+# leaves (one per key, the same texts), nothing in tmp/, every draft
+# indexed and no notmuch entry whose file is gone.
+. "$SRC/tests/e2e/lib-drafts.sh"
+S="$XDG_STATE_HOME/fixscan/drafts"
+echo "-- Rita" >sig.a && echo "-- Rita, again" >sig.b
+fresh() {
+	rm -rf "$D" "$S" && notmuch new --quiet
+}
+for sig in a b; do
+	git config --global fixscan.signature "$TRASH/sig.$sig"
+	fresh
+	start=$(date +%s%N)
+	"$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>&1
+	took=$((($(date +%s%N) - start) / 1000000))
+	drafts_keys "$D" >keys.$sig
+done
+echo "# a first write of the drafts takes ${took} ms"
+test_expect_success 'the two signatures give two sets of drafts, one per key each' '
+	test -s keys.a && test "$(wc -l <keys.a)" = "$(wc -l <keys.b)" &&
+	test "$(cut -d" " -f1 keys.a | sort -u | wc -l)" = "$(wc -l <keys.a)" &&
+	! test_cmp keys.a keys.b >/dev/null
+'
+# kill_state WHAT: note where a kill left the drafts: files in cur/ and
+# tmp/, pending lines in the state file (printed at the end).
+kill_state() {
+	echo "$1 cur=$(ls "$D/cur" 2>/dev/null | wc -l) tmp=$(ls "$D/tmp" 2>/dev/null | wc -l)" \
+		"pending=$(grep -c "^pending:" "$S" 2>/dev/null)" >>"$TRASH/kills"
+}
+KROUNDS=${FIXSCAN_KILL_ROUNDS:-10}
+round=1
+while [ "$round" -le "$KROUNDS" ]; do
+	d=$(python3 -c "
+import random
+r = random.Random($SEED * 7 + $round)
+print('%.3f' % (r.uniform(0.5, 0.95) * $took / 1000))")
+	test_expect_success "first write killed after $d s: the next run leaves one draft per key" '
+		fresh && git config --global fixscan.signature "$TRASH/sig.a" &&
+		kill_after "$d" "$FIXSCAN" review --repo kernel --drafts "$Q" &&
+		kill_state first &&
+		"$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>next.err;
+		test $? -le 1 && ! grep -v "^draft: " next.err && drafts_consistent keys.a
+	'
+	d=$(python3 -c "
+import random
+r = random.Random($SEED * 11 + $round)
+print('%.3f' % (r.uniform(0.4, 1.1) * $took / 1000))")
+	test_expect_success "replacement killed after $d s: the next run leaves one draft per key" '
+		fresh && git config --global fixscan.signature "$TRASH/sig.a" &&
+		"$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>&1;
+		git config --global fixscan.signature "$TRASH/sig.b" &&
+		kill_after "$d" "$FIXSCAN" review --repo kernel --drafts "$Q" &&
+		kill_state replace &&
+		"$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>next.err;
+		test $? -le 1 && ! grep -v "^draft: " next.err && ! grep "kept your edited" next.err &&
+		drafts_consistent keys.b
+	'
+	round=$((round + 1))
+done
+git config --global --unset fixscan.signature
+sed 's/^/# killed: /' "$TRASH/kills"
 
 test_done

@@ -42,4 +42,30 @@ static inline int fuzz_file(const char *head, const uint8_t *data, size_t size,
 	return fd;
 }
 
+/* A scratch directory under $TMPDIR (make fuzz points it at /dev/shm
+ * when it can), removed with everything in it when the fuzzer exits.
+ * New string, kept for the process's life. */
+static char *fuzz_scratch_dir;
+
+static inline void fuzz_scratch_remove(void)
+{
+	char *argv[] = { "rm", "-rf", fuzz_scratch_dir, NULL };
+
+	if (fuzz_scratch_dir)
+		g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL |
+			     G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+}
+
+static inline char *fuzz_scratch(const char *name)
+{
+	char *tmpl = g_strdup_printf("fuzz-%s-XXXXXX", name);
+
+	fuzz_scratch_dir = g_dir_make_tmp(tmpl, NULL);
+	g_free(tmpl);
+	if (!fuzz_scratch_dir)
+		abort();
+	atexit(fuzz_scratch_remove);
+	return fuzz_scratch_dir;
+}
+
 #endif

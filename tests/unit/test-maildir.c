@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -224,6 +226,81 @@ static int rm_entry(const char *path, const struct stat *sb, int flag, struct FT
 	return remove(path);
 }
 
+/* One writer at a time: a second lock (another descriptor, as another
+ * process would hold) waits and gives FS_ELOCKED; once the first is
+ * released, or its holder is gone, the lock is free again. */
+static void test_lock(void **state)
+{
+	char *dir = folder("Locked");
+	struct fs_error err = FS_ERROR_INIT;
+	int a, b;
+	pid_t pid;
+	int status;
+
+	assert_int_equal(fs_maildir_create(dir, NULL, &err), 0);
+	a = fs_maildir_lock(dir, 0, "the drafts folder", &err);
+	assert_true(a >= 0);
+	b = fs_maildir_lock(dir, 0.1, "the drafts folder", &err);
+	assert_int_equal(b, FS_ELOCKED);
+	assert_non_null(strstr(err.message, "another fixscan is writing into the drafts folder"));
+	fs_maildir_unlock(a);
+	b = fs_maildir_lock(dir, 0, NULL, &err);
+	assert_true(b >= 0);
+	fs_maildir_unlock(b);
+	/* A holder killed with SIGKILL leaves no stale lock. */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (fs_maildir_lock(dir, 0, NULL, NULL) < 0)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	while ((b = fs_maildir_lock(dir, 0, NULL, &err)) >= 0) {
+		fs_maildir_unlock(b);  /* the child has not locked yet */
+		g_usleep(1000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	b = fs_maildir_lock(dir, 1, NULL, &err);
+	assert_true(b >= 0);
+	fs_maildir_unlock(b);
+	g_free(dir);
+	dir = folder("no-such");
+	assert_int_equal(fs_maildir_lock(dir, 0, NULL, &err), FS_EIO);
+	g_free(dir);
+}
+
+/* What a killed writer left in tmp/ goes; nothing else does. */
+static void test_sweep_tmp(void **state)
+{
+	char *dir = folder("Swept"), *ours = fs_maildir_unique_name(NULL), *mine, *live, *dead;
+	char host[256];
+	struct fs_error err = FS_ERROR_INIT;
+	const char *at;
+
+	assert_int_equal(fs_maildir_create(dir, NULL, &err), 0);
+	at = strrchr(ours, '.');
+	g_strlcpy(host, at + 1, sizeof(host));
+	/* pid 1 runs; a pid above the kernel's limit never does */
+	live = g_strdup_printf("1700000000.M1P1Q1R0000abcd.%s", host);
+	dead = g_strdup_printf("1700000000.M1P2147483000Q1R0000abcd.%s", host);
+	mine = g_strdup_printf("1700000000.M1P2147483000Q2R0000abce.%s", host);
+	put(dir, "tmp", dead, "Message-Id: <fixscan.0123456789ab.x@example.org>\n\nbody\n");
+	put(dir, "tmp", mine, "Message-Id: <someone-else@example.org>\n\nbody\n");
+	put(dir, "tmp", live, "Message-Id: <fixscan.0123456789ab.y@example.org>\n\nbody\n");
+	put(dir, "tmp", "1700000000.12345_1.otherhost", "Message-Id: <fixscan.z@example.org>\n\n");
+	put(dir, "tmp", "1700000001.M1P2147483000Q3R0000abcf.elsewhere",
+	    "Message-Id: <fixscan.w@example.org>\n\n");
+	assert_int_equal(fs_maildir_sweep_tmp(dir, "fixscan"), 1);
+	assert_int_equal(count_files(dir, "tmp"), 4);
+	g_free(dir);
+	g_free(ours);
+	g_free(mine);
+	g_free(live);
+	g_free(dead);
+}
+
 static int setup(void **state)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "%s/fixscan-test-maildir.XXXXXX",
@@ -246,6 +323,8 @@ int main(void)
 		cmocka_unit_test(test_write_errors),
 		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_scan),
+		cmocka_unit_test(test_lock),
+		cmocka_unit_test(test_sweep_tmp),
 	};
 
 	return cmocka_run_group_tests_name("maildir", tests, setup, teardown);

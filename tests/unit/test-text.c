@@ -34,6 +34,11 @@ static void test_visible(void **state)
 	/* C1 controls in UTF-8: CSI (U+009B) acts like ESC [ on some terminals. */
 	expect("x\xc2\x9b" "2J", false, "x<U+009B>2J");
 	expect("\xc2\xa0nbsp stays", false, "\xc2\xa0nbsp stays");
+	/* Bytes that are no UTF-8 (a Latin-1 file name, a cut sequence). */
+	expect("a\x80" "b.mbox", false, "a\\x80b.mbox");
+	expect("caf\xe9", false, "caf\\xE9");
+	expect("cut \xe2\x82", false, "cut \\xE2\\x82");
+	expect("\xe2\x82\xac euro, \xf0\x9f\x90\xa7 too", false, "\xe2\x82\xac euro, \xf0\x9f\x90\xa7 too");
 }
 
 static void test_fputs(void **state)
