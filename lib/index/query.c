@@ -925,3 +925,186 @@ int fs_index_read_message(void *repo_path, const char *hex, char **out)
 	git_repository_free(repo);
 	return *out ? 0 : FS_ENOMEM;
 }
+
+/* ---- merges, authors, equivalent commits, presence net of reverts ------- */
+
+bool fs_index_commit_is_merge(const struct fs_index *idx, fs_cid c)
+{
+	return commit_at(idx, c, NULL)->nparents > 1;
+}
+
+bool fs_index_commit_author_is(const struct fs_index *idx, fs_cid c, const char *author)
+{
+	uint16_t h = author ? fsi_author_hash(author, strlen(author)) : 0;
+
+	return h && commit_at(idx, c, NULL)->author == h;
+}
+
+size_t fs_index_find_subject_author(const struct fs_index *idx, const char *subject,
+				    const char *author, fs_cid *out, size_t max)
+{
+	fs_cid found[64], keep[64];
+	size_t n, i, nexact = 0, nnorm = 0, k;
+
+	if (!subject || !author)
+		return 0;
+	n = fs_index_find_subject(idx, subject, found, 64);
+	for (i = 0; i < n && i < 64; i++) {
+		if (!fs_index_commit_is_mainline(idx, found[i]) ||
+		    fs_index_commit_is_merge(idx, found[i]) ||
+		    !fs_index_commit_author_is(idx, found[i], author))
+			continue;
+		/* exact subjects first, at the front of KEEP */
+		if (!strcmp(fs_index_commit_subject(idx, found[i]), subject)) {
+			memmove(keep + nexact + 1, keep + nexact, nnorm * sizeof(*keep));
+			keep[nexact++] = found[i];
+		} else {
+			keep[nexact + nnorm++] = found[i];
+		}
+	}
+	k = nexact ? nexact : nnorm;
+	for (i = 0; i < k && i < max; i++)
+		out[i] = keep[i];
+	return k;
+}
+
+/* The release cycle of a mainline release name: "v4.7-rc3" and "v4.7"
+ * are both "v4.7" (LEN digits of NAME). */
+static size_t cycle_len(const char *name)
+{
+	const char *rc = name ? strstr(name, "-rc") : NULL;
+
+	return name ? (rc ? (size_t)(rc - name) : strlen(name)) : 0;
+}
+
+static bool same_window(const struct fs_index *idx, fs_cid a, fs_cid b)
+{
+	const char *ra = fs_index_commit_release(idx, a), *rb = fs_index_commit_release(idx, b);
+	size_t la = cycle_len(ra), lb = cycle_len(rb);
+
+	if (!ra || !rb)
+		return !ra && !rb;
+	return la == lb && !strncmp(ra, rb, la);
+}
+
+size_t fs_index_equivalents(const struct fs_index *idx, fs_cid c, fs_cid *out, size_t max)
+{
+	const struct fs_disk_commit *dc = commit_at(idx, c, NULL);
+	const char *subject = fs_index_commit_subject(idx, c);
+	fs_cid found[16];
+	size_t n, i, k = 0;
+
+	if (dc->branch != 0 || dc->nparents > 1 || !dc->author || !*subject)
+		return 0;
+	n = fs_index_find_subject(idx, subject, found, 16);
+	for (i = 0; i < n && i < 16; i++) {
+		const struct fs_disk_commit *o = commit_at(idx, found[i], NULL);
+		if (found[i] == c || o->branch != 0 || o->nparents > 1 || o->author != dc->author ||
+		    strcmp(fs_index_commit_subject(idx, found[i]), subject) ||
+		    !same_window(idx, c, found[i]))
+			continue;
+		if (k < max)
+			out[k] = found[i];
+		k++;
+	}
+	return k;
+}
+
+/* The commit of BRANCH (NULL: mainline) as of BASE that brings X as it
+ * is, reverts aside: X itself, or a backport of X; FS_CID_NONE. */
+static fs_cid bringer(const struct fs_index *idx, fs_cid x, const char *branch, const char *base)
+{
+	struct u32vec bp = { NULL, 0, 0 };
+	fs_cid found = FS_CID_NONE;
+	size_t i;
+
+	if (!branch)
+		return fs_index_commit_is_mainline(idx, x) ? x : FS_CID_NONE;
+	if (fs_index_in_branch(idx, x, branch, base))
+		return x;
+	if (!fs_index_commit_is_mainline(idx, x))
+		return FS_CID_NONE;
+	backports_all(idx, x, &bp);
+	for (i = 0; i < bp.n && found == FS_CID_NONE; i++)
+		if (fs_index_in_branch(idx, bp.v[i], branch, base))
+			found = bp.v[i];
+	free(bp.v);
+	return found;
+}
+
+/* The revert in BRANCH that undoes BROUGHT (which brings mainline M
+ * there, or is M), not itself undone; FS_CID_NONE when none does.  An
+ * even chain of reverts restores, an odd one undoes. */
+static fs_cid undone_by(const struct fs_index *idx, fs_cid brought, fs_cid m,
+			const char *branch, const char *base, unsigned depth)
+{
+	const unsigned kinds = FS_REF_BIT(FS_REF_REVERTS) | FS_REF_BIT(FS_REF_REVERTS_UPSTREAM);
+	struct u32vec pos = { NULL, 0, 0 };
+	fs_cid targets[2] = { brought, m }, res = FS_CID_NONE;
+	size_t t, i;
+
+	if (depth > 16)
+		return FS_CID_NONE;
+	for (t = 0; t < 2 && res == FS_CID_NONE; t++) {
+		if (targets[t] == FS_CID_NONE || (t == 1 && m == brought))
+			continue;
+		if (refs_naming(idx, targets[t], kinds, &pos) < 0)
+			break;
+		for (i = 0; i < pos.n && res == FS_CID_NONE; i++) {
+			fs_cid s = ref_at(idx, pos.v[i])->source, sb, sm;
+			if (s == brought || s == m)
+				continue;
+			sb = bringer(idx, s, branch, base);
+			if (sb == FS_CID_NONE)
+				continue;
+			sm = fs_index_commit_is_mainline(idx, s) ? s : fs_index_upstream_of(idx, s);
+			if (undone_by(idx, sb, sm == FS_CID_NONE ? sb : sm, branch, base,
+				      depth + 1) == FS_CID_NONE)
+				res = sb;
+		}
+	}
+	free(pos.v);
+	return res;
+}
+
+bool fs_index_present(const struct fs_index *idx, fs_cid c, const char *branch,
+		      const char *base, struct fs_index_presence *p)
+{
+	struct fs_index_presence local;
+	fs_cid names[9], m = c;
+	size_t n = 1, i;
+
+	if (!p)
+		p = &local;
+	p->present = false;
+	p->brought = p->reverted_by = FS_CID_NONE;
+	if (!fs_index_commit_is_mainline(idx, c)) {
+		fs_cid u = fs_index_upstream_of(idx, c);
+		if (u != FS_CID_NONE)
+			m = u;
+	}
+	names[0] = m;
+	if (fs_index_commit_is_mainline(idx, m)) {
+		size_t ne = fs_index_equivalents(idx, m, names + 1, 8);
+		n += ne < 8 ? ne : 8;
+	}
+	if (m != c && fs_index_in_branch(idx, c, branch ? branch : "", base))
+		names[0] = c; /* the stable commit itself brings it */
+	for (i = 0; i < n; i++) {
+		fs_cid b = bringer(idx, names[i], branch, base), r;
+		if (b == FS_CID_NONE)
+			continue;
+		r = undone_by(idx, b, names[i] == c ? m : names[i], branch, base, 0);
+		if (r == FS_CID_NONE) {
+			p->present = true;
+			p->brought = b;
+			p->reverted_by = FS_CID_NONE;
+			return true;
+		}
+		if (p->brought == FS_CID_NONE) {
+			p->brought = b;
+			p->reverted_by = r;
+		}
+	}
+	return false;
+}
