@@ -590,8 +590,9 @@ static void para_fix_missing(GString *s, const struct fs_review *r,
 		if (f->kind != FS_FIND_FIX_MISSING || !is_shown(f))
 			continue;
 		add_commit_item(s, f);
-		if (f->cause == FS_CAUSE_STABLE_FIX && f->note) {
-			/* a stable-only fix: the note says where it is */
+		if ((f->cause == FS_CAUSE_STABLE_FIX || f->reverted_commit) && f->note) {
+			/* a stable-only fix, or one the branch had and
+			 * reverted: the note says where it is or was */
 			char *note = fs_draft_clean_line(f->note);
 			char *par = g_strdup_printf("(%s)", note);
 
@@ -652,6 +653,14 @@ static void para_fix_present(GString *s, const struct fs_review *r, const struct
 
 static void para_reverted(GString *s, const struct fs_finding *f)
 {
+	if (f->cause == FS_CAUSE_FIX_REVERTED) {
+		char *ref = commit_ref(f->commit, f->subject);
+
+		add_paraf(s, "Its follow-up fix %s was reverted upstream by %.12s and not applied again, so there is nothing to queue for it.",
+			  ref, f->reverted_commit ? f->reverted_commit : "");
+		g_free(ref);
+		return;
+	}
 	if (f->cause == FS_CAUSE_REVERT_OF_REVERT) {
 		char *rel = fs_draft_clean_line(f->reapplied_release);
 
@@ -712,7 +721,14 @@ static void para_unknown(GString *s, const struct fs_finding *f)
 {
 	char *id = fs_draft_clean_line(f->commit);
 
-	if (f->unresolved == FS_CAUSE_AMBIGUOUS)
+	if (f->cause == FS_CAUSE_SUBJECT_AUTHOR) {
+		char *as = fs_draft_clean_line(f->written), *ref = commit_ref(f->commit, f->subject);
+
+		add_paraf(s, "The upstream id in the changelog, %s, is no commit; the subject and author are those of %s, so I reviewed it as that one. Could you correct the id?",
+			  as, ref);
+		g_free(ref);
+		g_free(as);
+	} else if (f->unresolved == FS_CAUSE_AMBIGUOUS)
 		add_paraf(s, "The upstream id in the changelog, %s, is ambiguous: it matches more than one commit. Could you give the full id?",
 			  id);
 	else
@@ -832,7 +848,10 @@ static void para_reverted_in_stable(GString *s, const struct fs_review *r,
 		g_free(said);
 		g_free(why);
 	}
-	add_paraf(s, "Does that reason apply to %s as well?", branch);
+	if (!strcmp(other, branch))
+		add_para(s, "Does that reason no longer hold?");
+	else
+		add_paraf(s, "Does that reason apply to %s as well?", branch);
 	g_free(branch);
 	g_free(rel);
 	g_free(other);
@@ -987,8 +1006,9 @@ static const char *const group_title[] = {
 
 static enum group group_of(const struct fs_finding *f)
 {
-	/* Reverted and applied again: nothing for the maintainer to do. */
-	if (f->cause == FS_CAUSE_REVERT_OF_REVERT)
+	/* Reverted and applied again, a fix mainline reverted: nothing for
+	 * the maintainer to do. */
+	if (f->cause == FS_CAUSE_REVERT_OF_REVERT || f->cause == FS_CAUSE_FIX_REVERTED)
 		return G_NONE;
 	switch (f->kind) {
 	case FS_FIND_FIX_MISSING:

@@ -182,7 +182,8 @@ static void add_commit_kind(GString *s, const struct fs_review *r, const struct 
 		break;
 	case FS_FIND_REVERTED_UPSTREAM:
 		g_string_append_printf(s, " %s%s", rel ? "in " : "", rel ? rel : "(unreleased)");
-		if (f->cause == FS_CAUSE_REVERT_OF_REVERT && f->note)
+		if ((f->cause == FS_CAUSE_REVERT_OF_REVERT || f->cause == FS_CAUSE_FIX_REVERTED) &&
+		    f->note)
 			g_string_append_printf(s, ", %s", f->note);
 		break;
 	case FS_FIND_REVERTED_IN_STABLE:

@@ -694,6 +694,32 @@ static int tree_order(const struct fs_index *idx, fs_cid root,
 	return 0;
 }
 
+size_t fs_index_equivalents(const struct fs_index *idx, fs_cid c, fs_cid *out, size_t max);
+
+/* The other commits that name the change C is, into OUT: C's backports,
+ * then each equivalent commit and its backports.  *NSTABLE gets the
+ * number of C's own backports (at the front).  0, or -1 out of memory. */
+static int names_of(const struct fs_index *idx, fs_cid c, struct u32vec *out, size_t *nstable)
+{
+	struct u32vec bp = { NULL, 0, 0 };
+	fs_cid eq[8];
+	size_t neq, i, k;
+	int rc;
+
+	rc = backports_all(idx, c, out);
+	*nstable = out->n;
+	neq = rc == 0 && fs_index_commit_is_mainline(idx, c) ? fs_index_equivalents(idx, c, eq, 8) : 0;
+	for (i = 0; rc == 0 && i < neq && i < 8; i++) {
+		rc = u32_push(out, eq[i]);
+		if (rc == 0)
+			rc = backports_all(idx, eq[i], &bp);
+		for (k = 0; rc == 0 && k < bp.n; k++)
+			rc = u32_push(out, bp.v[k]);
+	}
+	free(bp.v);
+	return rc;
+}
+
 int fs_index_fixes_of(const struct fs_index *idx, fs_cid root,
 		      struct fs_index_fix **out)
 {
@@ -702,6 +728,7 @@ int fs_index_fixes_of(const struct fs_index *idx, fs_cid root,
 	struct fs_index_fix *res = NULL;
 	size_t n = 0, cap = 0, head = 0, i, j;
 	struct u32vec names = { NULL, 0, 0 }, pos = { NULL, 0, 0 };
+	size_t nstable;
 	GHashTable *seen = g_hash_table_new(NULL, NULL);
 	fs_cid cur = root;
 	unsigned depth = 0;
@@ -712,8 +739,10 @@ int fs_index_fixes_of(const struct fs_index *idx, fs_cid root,
 	/* Keys are cid + 1: NULL is no key for a GHashTable of pointers. */
 	g_hash_table_add(seen, GUINT_TO_POINTER(root + 1));
 	for (;;) {
-		/* CUR is named by its own id and by its backports' ids. */
-		if (backports_all(idx, cur, &names) < 0)
+		/* CUR is named by its own id and by its backports' ids, and
+		 * so is every equivalent commit (the same change committed
+		 * twice): a fix of one is a fix of the other. */
+		if (names_of(idx, cur, &names, &nstable) < 0)
 			goto oom;
 		for (i = 0; i <= names.n; i++) {
 			fs_cid name = i == 0 ? cur : names.v[i - 1];
@@ -744,7 +773,7 @@ int fs_index_fixes_of(const struct fs_index *idx, fs_cid root,
 					cap = nc;
 				}
 				fs_index_ref_target(idx, &ref, &ev, &mm);
-				if (i > 0)
+				if (i > 0 && !fs_index_commit_is_mainline(idx, name))
 					ev = FS_EVIDENCE_STABLE;
 				res[n].fixer = f;
 				res[n].fixed = cur;
