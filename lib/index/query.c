@@ -376,13 +376,28 @@ done:
 	return n;
 }
 
+/* How many of the LEN digits of HEX C's id has in the same places. */
+static size_t same_digits(const struct fs_index *idx, fs_cid c, const char *hex, size_t len)
+{
+	char full[41];
+	size_t i, n = 0;
+
+	fs_index_commit_hex(idx, c, full);
+	for (i = 0; i < len && i < 40; i++)
+		n += g_ascii_tolower(hex[i]) == full[i];
+	return n;
+}
+
 /* Pick the commit a subject names: the one among CANDIDATES (ids that
- * matched a prefix) if any, else the single mainline match. */
-static fs_cid subject_pick(const struct fs_index *idx, const char *subject,
+ * matched a prefix) if any, else the single mainline match; of several
+ * mainline commits of that subject, the one whose id is HEX but for a
+ * typo (at most two digits off), else none: a guess is no answer. */
+static fs_cid subject_pick(const struct fs_index *idx, const char *subject, const char *hex,
 			   const fs_cid *cand, size_t ncand)
 {
-	fs_cid found[16];
-	size_t n = fs_index_find_subject(idx, subject, found, 16), i, j;
+	fs_cid found[16], best = FS_CID_NONE;
+	size_t n = fs_index_find_subject(idx, subject, found, 16), i, j, nmain = 0;
+	size_t len = hex ? strlen(hex) : 0, top = 0, ntop = 0;
 
 	if (n == 0)
 		return FS_CID_NONE;
@@ -390,7 +405,21 @@ static fs_cid subject_pick(const struct fs_index *idx, const char *subject,
 		for (j = 0; j < ncand; j++)
 			if (found[i] == cand[j])
 				return found[i];
-	return found[0];
+	for (i = 0; i < n && i < 16 && fs_index_commit_is_mainline(idx, found[i]); i++)
+		nmain++;
+	if (nmain <= 1)
+		return found[0];
+	for (i = 0; i < nmain; i++) {
+		size_t d = same_digits(idx, found[i], hex ? hex : "", len);
+		if (d > top) {
+			top = d;
+			best = found[i];
+			ntop = 1;
+		} else if (d == top) {
+			ntop++;
+		}
+	}
+	return ntop == 1 && len >= 7 && top + 2 >= len ? best : FS_CID_NONE;
 }
 
 fs_cid fs_index_ref_target(const struct fs_index *idx,
@@ -411,7 +440,7 @@ fs_cid fs_index_ref_target(const struct fs_index *idx,
 	if (n == 1) {
 		c = cand[0];
 		if (ref->subject && !subjects_equal(ref->subject, fs_index_commit_subject(idx, c))) {
-			fs_cid s = subject_pick(idx, ref->subject, NULL, 0);
+			fs_cid s = subject_pick(idx, ref->subject, ref->hex, NULL, 0);
 			if (s != FS_CID_NONE && s != c) {
 				*mismatch = true;
 				*ev = FS_EVIDENCE_SUBJECT;
@@ -422,7 +451,7 @@ fs_cid fs_index_ref_target(const struct fs_index *idx,
 		return c;
 	}
 	if (ref->subject) {
-		c = subject_pick(idx, ref->subject, cand, n < 8 ? n : 8);
+		c = subject_pick(idx, ref->subject, ref->hex, cand, n < 8 ? n : 8);
 		if (c != FS_CID_NONE) {
 			*ev = FS_EVIDENCE_SUBJECT;
 			*mismatch = n == 0;
