@@ -791,9 +791,9 @@ static struct fs_finding *reapplied(struct judge *j, fs_cid first, fs_cid last)
  * under an entry that is not (the fixes of a fix mainline reverted, of a
  * revert of a fix); a mainline revert of anything but U's own chain (the
  * revert of a fix is not a fix of the patch: it is reported through the
- * fix it reverts); a stable revert of a fix's backport (the branch's own
- * is the fix's presence, another branch's is about the fix); a stable
- * revert of U's backport in this branch (check_applied() says it). */
+ * fix it reverts); this branch's own revert of a backport (of U:
+ * check_applied() says it; of a fix: the fix's presence does).  Another
+ * branch's revert stays a warning sign (reverted-in-stable). */
 static bool not_a_fix(struct judge *j, fs_cid u, const struct fs_index_fix *fixes, int nf,
 		      int i, const unsigned *rd, bool *gone)
 {
@@ -808,8 +808,7 @@ static bool not_a_fix(struct judge *j, fs_cid u, const struct fs_index_fix *fixe
 		return false;
 	if (fs_index_commit_is_mainline(j->idx, fx->fixer))
 		return gone[i] = fx->fixed != u;
-	return gone[i] = fx->fixed != u ||
-			 fs_index_in_branch(j->idx, fx->fixer, j->ctx->branch, NULL);
+	return gone[i] = fs_index_in_branch(j->idx, fx->fixer, j->ctx->branch, NULL);
 }
 
 /* A mainline fix FX of U that mainline reverted (an odd chain): said so,
