@@ -29,19 +29,6 @@
 
 #include "repo-builder.h"
 
-static int merge(struct repo *r, const char *branch, const int *parents, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int merge(struct repo *r, const char *branch, const int *parents, const char *fmt, ...)
-{
-	va_list ap;
-	int m;
-
-	va_start(ap, fmt);
-	m = commit_v(r, branch, parents, fmt, ap);
-	va_end(ap);
-	return m;
-}
-
 static void tag_light(struct repo *r, const char *name, int mark)
 {
 	g_string_append_printf(r->fi, "reset refs/tags/%s\nfrom :%d\n\n", name, mark);
@@ -2286,7 +2273,7 @@ static void test_odd_objects(void **state)
 		for (i = 0; i < 20; i++)
 			parents[i + 1] = side[i];
 		parents[21] = 0;
-		oct = merge(r, "master", parents, "Merge twenty roots\n");
+		oct = commit_m(r, "master", parents, "Merge twenty roots\n");
 	}
 	empty = commit(r, "master", oct, "%s", "");
 	tag_light(r, "v4.4", empty);
