@@ -214,7 +214,9 @@ size_t fs_index_find_subject_author(const struct fs_index *idx, const char *subj
 
 /* The other mainline commits that are the same change as C: the same
  * subject and author, first released in the same merge window (the same
- * vX.Y-rcN cycle) and no merges.  Found through the subject table, a
+ * vX.Y-rcN cycle), no merges, and where the clone has their trees the
+ * same patch-id (read from the repository for these few candidates
+ * only, once each per index).  Found through the subject table, a
  * handful at most.  Returns how many, stores up to MAX in id order. */
 size_t fs_index_equivalents(const struct fs_index *idx, fs_cid c, fs_cid *out, size_t max);
 

@@ -12,6 +12,7 @@
 #include "format.h"
 #include "git-util.h"
 #include "load.h"
+#include "patchid.h"
 
 
 const char *fs_ref_kind_name(enum fs_ref_kind kind)
@@ -1045,6 +1046,17 @@ static bool same_window(const struct fs_index *idx, fs_cid a, fs_cid b)
 	return la == lb && !strncmp(ra, rb, la);
 }
 
+/* Whether A and B change the same, where the clone has their trees (the
+ * same patch-id); without them the subject, author and window decide. */
+static bool same_diff(const struct fs_index *idx, fs_cid a, fs_cid b)
+{
+	git_oid pa, pb;
+
+	if (!fsi_patchid(idx, a, &pa) || !fsi_patchid(idx, b, &pb))
+		return true;
+	return git_oid_equal(&pa, &pb);
+}
+
 size_t fs_index_equivalents(const struct fs_index *idx, fs_cid c, fs_cid *out, size_t max)
 {
 	const struct fs_disk_commit *dc = commit_at(idx, c, NULL);
@@ -1059,7 +1071,7 @@ size_t fs_index_equivalents(const struct fs_index *idx, fs_cid c, fs_cid *out, s
 		const struct fs_disk_commit *o = commit_at(idx, found[i], NULL);
 		if (found[i] == c || o->branch != 0 || o->nparents > 1 || o->author != dc->author ||
 		    strcmp(fs_index_commit_subject(idx, found[i]), subject) ||
-		    !same_window(idx, c, found[i]))
+		    !same_window(idx, c, found[i]) || !same_diff(idx, c, found[i]))
 			continue;
 		if (k < max)
 			out[k] = found[i];

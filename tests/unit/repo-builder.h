@@ -17,6 +17,9 @@ struct repo {
 	char ids[MAX_MARKS][41];
 	long when;
 	int other_author;     /* commits get another author while set */
+	const char *file;     /* while set, commits write CONTENT to FILE,
+			       * the same diff each time on the same tree */
+	const char *content;
 };
 
 static char tmp_root[512];
@@ -120,8 +123,12 @@ static int commit_v(struct repo *r, const char *branch, const int *parents,
 	g_string_append_printf(r->fi, "data %zu\n%s\n", strlen(msg), msg);
 	for (i = 0; parents && parents[i]; i++)
 		g_string_append_printf(r->fi, "%s :%d\n", i ? "merge" : "from", parents[i]);
-	g_string_append_printf(r->fi, "M 644 inline file-%d\ndata 2\n%c\n\n", mark % 7,
-			       'a' + mark % 26);
+	if (r->file)
+		g_string_append_printf(r->fi, "M 644 inline %s\ndata %zu\n%s\n", r->file,
+				       strlen(r->content), r->content);
+	else
+		g_string_append_printf(r->fi, "M 644 inline file-%d\ndata 2\n%c\n\n", mark % 7,
+				       'a' + mark % 26);
 	g_free(msg);
 	return mark;
 }

@@ -53,8 +53,10 @@ static void tag_light(struct repo *r, const char *name, int mark)
  *   C; MRG merges a side branch (SIDE) and quotes Fixes:, a revert line
  *     and Stable-dep-of: of C                        (merges are never fixes)
  *   F0, F0F Fixes F0; U2                             (reverted in the branch)
- *   Q1, Q2 the same change twice (same subject and author, one window),
- *   QF Fixes Q2, QG Fixes Q1                         (equal changes)
+ *   Q1 (on a tree merged by MQ), Q2 the same change twice (same subject,
+ *   author, window and diff), QF Fixes Q2, QG Fixes Q1  (equal changes)
+ *   T1, T2 the same subject and author, another diff, TF Fixes T1
+ *                                                    (not equal)
  *   Z0 by another author, subject "block: add e"     (not e's author)
  * linux-4.4.y after S44: BF0F = F0F and BU2 = U2 (v4.4.2); RVF reverts
  *   BF0F and RVU2 reverts BU2 (v4.4.3); RRVF reverts RVF and BQ1 = Q1
@@ -64,7 +66,7 @@ struct kernel {
 	struct repo *r;
 	int base, x0, u, r1, r2, fr2, w, w1, w2, w3, g, g1, s, sm, t, rt;
 	int e, ef, h, hf, d, k, v, s44, sv, svr;
-	int a, ay, az, b, bf, bz, bz2, c, side, mrg, f0, f0f, u2, q1, q2, qf, qg;
+	int a, ay, az, b, bf, bz, bz2, c, side, mrg, f0, f0f, u2, q1, q2, mq, qf, qg, t1, t2, tf;
 	int z0, bf0f, bu2, rvf, rvu2, rrvf, bq1;
 };
 
@@ -117,15 +119,27 @@ static void build_issue29(struct kernel *k)
 	k->f0f = commit(r, "master", k->f0, "ipc: fix f\n\nFixes: %.12s (\"ipc: add f\")\n",
 			id(r, k->f0));
 	k->u2 = commit(r, "master", k->f0f, "nfs: add u2\n");
-	k->q1 = commit(r, "master", k->u2, "hid: add q\n");
-	k->q2 = commit(r, "master", k->q1, "hid: add q\n\nThe same again, from another tree.\n");
-	k->qf = commit(r, "master", k->q2, "hid: fix q\n\nFixes: %.12s (\"hid: add q\")\n",
+	/* Two trees commit the same diff on the same base; a merge joins
+	 * them. */
+	r->file = "drivers/hid/q.c";
+	r->content = "q\n";
+	k->q1 = commit(r, "hid-tree", k->u2, "hid: add q\n");
+	k->q2 = commit(r, "master", k->u2, "hid: add q\n\nThe same again, from another tree.\n");
+	r->file = NULL;
+	merge[0] = k->q2;
+	merge[1] = k->q1;
+	k->mq = commit_m(r, "master", merge, "Merge branch 'hid-tree'\n");
+	k->qf = commit(r, "master", k->mq, "hid: fix q\n\nFixes: %.12s (\"hid: add q\")\n",
 		       id(r, k->q2));
 	k->qg = commit(r, "master", k->qf, "hid: fix q more\n\nFixes: %.12s (\"hid: add q\")\n",
 		       id(r, k->q1));
+	k->t1 = commit(r, "master", k->qg, "sound: tweak tee\n");
+	k->t2 = commit(r, "master", k->t1, "sound: tweak tee\n");
+	k->tf = commit(r, "master", k->t2, "sound: fix tee\n\nFixes: %.12s (\"sound: tweak tee\")\n",
+		       id(r, k->t1));
 	other = r->other_author;
 	r->other_author = 1;
-	k->z0 = commit(r, "master", k->qg, "block: add e\n\nThe same subject, another author.\n");
+	k->z0 = commit(r, "master", k->tf, "block: add e\n\nThe same subject, another author.\n");
 	r->other_author = other;
 	tag_light(r, "v4.6-rc2", k->z0);
 	at = k->s44;
@@ -268,7 +282,7 @@ static const struct { const char *name; int *mark; } names[] = {
 	{ "a", &K.a }, { "ay", &K.ay }, { "az", &K.az }, { "b", &K.b }, { "bf", &K.bf },
 	{ "bz", &K.bz }, { "bz2", &K.bz2 }, { "c", &K.c }, { "mrg", &K.mrg }, { "f0", &K.f0 },
 	{ "f0f", &K.f0f }, { "u2", &K.u2 }, { "q1", &K.q1 }, { "q2", &K.q2 }, { "qf", &K.qf },
-	{ "qg", &K.qg }, { "z0", &K.z0 }, { "bf0f", &K.bf0f }, { "bu2", &K.bu2 },
+	{ "qg", &K.qg }, { "t1", &K.t1 }, { "t2", &K.t2 }, { "tf", &K.tf }, { "z0", &K.z0 }, { "bf0f", &K.bf0f }, { "bu2", &K.bu2 },
 	{ "rvf", &K.rvf }, { "rvu2", &K.rvu2 }, { "rrvf", &K.rrvf }, { "bq1", &K.bq1 },
 };
 
@@ -496,6 +510,12 @@ static const struct row rows[] = {
 	  { { FS_FIND_ALREADY_APPLIED, "bq1", FS_CAUSE_DUPLICATE },
 	    { FS_FIND_FIX_MISSING, "qf", FS_CAUSE_FIX },
 	    { FS_FIND_FIX_MISSING, "qg", FS_CAUSE_FIX }, END }, false },
+	{ "the same subject and author but another diff: not the same change",
+	  { "sound: tweak tee\n\ncommit @t2 upstream.\n" }, false,
+	  { END }, false },
+	{ "the same subject and author but another diff: its own fix only",
+	  { "sound: tweak tee\n\ncommit @t1 upstream.\n" }, false,
+	  { { FS_FIND_FIX_MISSING, "tf", FS_CAUSE_FIX }, END }, false },
 	/* an id that names nothing: the subject and author decide */
 	{ "a typo'd upstream id: the subject and author are e's",
 	  { "block: add e\n\ncommit @e~ upstream.\n" }, false,

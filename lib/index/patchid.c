@@ -1,0 +1,93 @@
+/* fixscan: the patch-ids of indexed commits, read from the repository on
+ * demand.  The cache keeps no diffs: two commits that the subject table
+ * finds equal (fs_index_equivalents()) are compared here, a handful per
+ * review, never all of them at build time. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <git2.h>
+#include <glib.h>
+
+#include "fixscan/index.h"
+#include "git-util.h"
+#include "load.h"
+#include "patchid.h"
+
+/* The value stored for a commit whose diff cannot be read. */
+static git_oid no_patchid;
+
+static int compute(git_repository *repo, const char *hex, git_oid *out)
+{
+	git_commit *commit = NULL, *parent = NULL;
+	git_tree *tree = NULL, *ptree = NULL;
+	git_diff *diff = NULL;
+	git_oid oid;
+	int ok = 0;
+
+	if (git_oid_fromstr(&oid, hex) < 0 || git_commit_lookup(&commit, repo, &oid) < 0)
+		return 0;
+	if (git_commit_tree(&tree, commit) < 0)
+		goto done;
+	/* A root commit's diff is against the empty tree; a merge's is
+	 * against its first parent, as git show --first-parent gives it. */
+	if (git_commit_parentcount(commit) > 0 &&
+	    (git_commit_parent(&parent, commit, 0) < 0 || git_commit_tree(&ptree, parent) < 0))
+		goto done;
+	if (git_diff_tree_to_tree(&diff, repo, ptree, tree, NULL) < 0)
+		goto done;
+	ok = git_diff_patchid(out, diff, NULL) == 0;
+done:
+	git_diff_free(diff);
+	git_tree_free(ptree);
+	git_tree_free(tree);
+	git_commit_free(parent);
+	git_commit_free(commit);
+	return ok;
+}
+
+int fsi_patchid(const struct fs_index *cidx, fs_cid c, git_oid *out)
+{
+	/* The cache of answers is the one part of an index that lookups
+	 * change; it does not change what any lookup answers. */
+	struct fs_index *idx = (struct fs_index *)cidx;
+	git_oid *known;
+	char hex[41];
+
+	if (!idx->repo_path)
+		return 0;
+	if (!idx->patchids)
+		idx->patchids = g_hash_table_new_full(NULL, NULL, NULL, g_free);
+	known = g_hash_table_lookup(idx->patchids, GUINT_TO_POINTER(c + 1));
+	if (!known) {
+		if (!idx->repo) {
+			git_repository *repo = NULL;
+			fs_git_init();
+			if (git_repository_open(&repo, idx->repo_path) < 0) {
+				free(idx->repo_path); /* no repository: no trees */
+				idx->repo_path = NULL;
+				return 0;
+			}
+			idx->repo = repo;
+		}
+		known = g_new(git_oid, 1);
+		fs_index_commit_hex(idx, c, hex);
+		if (!compute(idx->repo, hex, known))
+			*known = no_patchid;
+		g_hash_table_insert(idx->patchids, GUINT_TO_POINTER(c + 1), known);
+	}
+	if (!memcmp(known, &no_patchid, sizeof(*known)))
+		return 0;
+	*out = *known;
+	return 1;
+}
+
+void fsi_patchid_free(struct fs_index *idx)
+{
+	if (idx->patchids)
+		g_hash_table_destroy(idx->patchids);
+	git_repository_free(idx->repo);
+	free(idx->repo_path);
+	idx->patchids = NULL;
+	idx->repo = NULL;
+	idx->repo_path = NULL;
+}
