@@ -1081,6 +1081,8 @@ static void check_deps(struct judge *j, const struct fs_tags *tags)
 		if (!cc[i].prerequisite)
 			continue;
 		p = resolve_id(j->idx, cc[i].prerequisite, NULL, &nmatch);
+		if (p != FS_CID_NONE && fs_index_commit_is_merge(j->idx, p))
+			continue; /* a merge is never a prerequisite */
 		if (p == FS_CID_NONE) {
 			f = add(j, FS_FIND_DEP_MISSING, FS_CAUSE_PREREQUISITE, FS_CID_NONE,
 				cc[i].prerequisite, FS_FEV_PREFIX);
@@ -1110,7 +1112,7 @@ static void check_deps(struct judge *j, const struct fs_tags *tags)
 		snprintf(ref.hex, sizeof(ref.hex), "%s", sd[i].id);
 		ref.subject = sd[i].subject;
 		t = fs_index_ref_target(j->idx, &ref, &ev, NULL);
-		if (t != FS_CID_NONE && available(j, t))
+		if (t != FS_CID_NONE && (available(j, t) || fs_index_commit_is_merge(j->idx, t)))
 			continue;
 		f = add(j, FS_FIND_DEP_MISSING, FS_CAUSE_STABLE_DEP_OF, t,
 			t == FS_CID_NONE ? sd[i].id : NULL,
@@ -1130,7 +1132,33 @@ static void check_revert_target(struct judge *j, fs_cid t, enum fs_finding_evide
 	target_absent(j, t, FS_CAUSE_REVERT_TARGET, ev);
 }
 
-static void check_reverts(struct judge *j, const struct fs_tags *tags, size_t *nlinked)
+/* The commit a 'Revert "X"' TITLE reverts when its revert line's id
+ * names nothing: X is the subject of a commit of this branch (a stable
+ * revert), else of exactly one mainline commit; FS_CID_NONE. */
+static fs_cid revert_by_title(struct judge *j, const char *title)
+{
+	char *x = title ? fs_tags_revert_title(title) : NULL;
+	fs_cid c[16], pick = FS_CID_NONE;
+	size_t n, i, nmain = 0;
+
+	if (!x)
+		return FS_CID_NONE;
+	n = fs_index_find_subject(j->idx, x, c, 16);
+	free(x);
+	for (i = 0; i < n && i < 16; i++) {
+		if (fs_index_commit_is_merge(j->idx, c[i]))
+			continue;
+		if (!fs_index_commit_is_mainline(j->idx, c[i]) &&
+		    fs_index_in_branch(j->idx, c[i], j->ctx->branch, j->ctx->base))
+			return c[i];
+		if (fs_index_commit_is_mainline(j->idx, c[i]) && nmain++ == 0)
+			pick = c[i];
+	}
+	return nmain == 1 ? pick : FS_CID_NONE;
+}
+
+static void check_reverts(struct judge *j, const struct fs_tags *tags, const char *title,
+			  size_t *nlinked)
 {
 	const struct fs_tag_revert *rv;
 	struct fs_index_ref refs[16];
@@ -1140,11 +1168,16 @@ static void check_reverts(struct judge *j, const struct fs_tags *tags, size_t *n
 	rv = fs_tags_reverts(tags, &n);
 	for (i = 0; i < n; i++) {
 		fs_cid r = resolve_id(j->idx, rv[i].id, NULL, &nmatch), u;
+		enum fs_finding_evidence ev = fev_len(rv[i].id);
 		struct fs_finding *f;
-		if (r == FS_CID_NONE)
+		/* An id that names nothing: the title says what it reverts. */
+		if (r == FS_CID_NONE && nmatch == 0 && (r = revert_by_title(j, title)) != FS_CID_NONE)
+			ev = FS_FEV_SUBJECT;
+		/* A merge is never a commit to revert or to need. */
+		if (r == FS_CID_NONE || fs_index_commit_is_merge(j->idx, r))
 			continue;
 		if (fs_index_commit_is_mainline(j->idx, r)) {
-			check_revert_target(j, r, fev_len(rv[i].id));
+			check_revert_target(j, r, ev);
 			continue;
 		}
 		u = fs_index_upstream_of(j->idx, r);
@@ -1319,7 +1352,7 @@ int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx
 	}
 	check_targets(&j, tags);
 	check_deps(&j, tags);
-	check_reverts(&j, tags, &nlinked);
+	check_reverts(&j, tags, title, &nlinked);
 	if (nwritten == 0 && nlinked == 0 && !by_subject(&j, "", title))
 		add(&j, FS_FIND_NO_UPSTREAM, FS_CAUSE_NONE, FS_CID_NONE, NULL, FS_FEV_EXACT);
 	check_mail(&j, ups, nups, index);

@@ -480,6 +480,18 @@ static const struct row rows[] = {
 	{ "a merge quoting Fixes:, a revert line and Stable-dep-of is nothing",
 	  { "net: add cee\n\ncommit @c upstream.\n" }, false,
 	  { END }, false },
+	{ "a prerequisite that is a merge is none",
+	  { "kernel: add kay\n\ncommit @k upstream.\n\n"
+	    "Cc: stable@vger.kernel.org # 4.4.x: @mrg:12: prerequisite\n" }, false,
+	  { END }, false },
+	{ "Stable-dep-of a merge is nothing to need",
+	  { "kernel: add kay\n\ncommit @k upstream.\n\n"
+	    "Stable-dep-of: @mrg:12 (\"Merge branch 'net-fixes'\")\n" }, false,
+	  { END }, false },
+	{ "a revert line with a typo'd id: the title says what it reverts",
+	  { "Revert \"usb: add tee\"\n\nThis reverts commit @t~.\n" }, false,
+	  { { FS_FIND_TARGET_ABSENT, "t", FS_CAUSE_REVERT_TARGET },
+	    { FS_FIND_NO_UPSTREAM, "", FS_CAUSE_NONE }, END }, false },
 	/* presence is net of reverts in the branch, on the fix and on the patch */
 	{ "the branch reverted the fix's backport: missing",
 	  { "ipc: add f\n\ncommit @f0 upstream.\n" }, false,
