@@ -573,7 +573,7 @@ static bool reverted_upstream(const struct fs_findings *fs)
 	size_t k;
 
 	for (k = 0; k < fs->n; k++)
-		if (fs->v[k].kind == FS_FIND_REVERTED_UPSTREAM && !fs->v[k].reapplied_commit)
+		if (fs->v[k].kind == FS_FIND_REVERTED_UPSTREAM && fs_finding_is_problem(&fs->v[k]))
 			return true;
 	return false;
 }

@@ -717,6 +717,20 @@ static void para_target_absent(GString *s, const struct fs_review *r, const stru
 	g_free(branch);
 }
 
+static void para_no_upstream(GString *s, const struct fs_finding *f)
+{
+	char *ref;
+
+	if (f->cause != FS_CAUSE_SUBJECT_AUTHOR) {
+		add_para(s, "The changelog does not say which upstream commit this is. If it is a stable-only change, please say why in the changelog; otherwise please add the upstream commit id.");
+		return;
+	}
+	ref = commit_ref(f->commit, f->subject);
+	add_paraf(s, "The changelog does not say which upstream commit this is; its subject and author are those of %s. If it is a backport of that one, please add the upstream commit id; if it is a stable-only change, please say why in the changelog.",
+		  ref);
+	g_free(ref);
+}
+
 static void para_unknown(GString *s, const struct fs_finding *f)
 {
 	char *id = fs_draft_clean_line(f->commit);
@@ -957,7 +971,7 @@ static char *patch_findings(const struct fs_review *r, const struct fs_review_pa
 			case FS_FIND_ALREADY_APPLIED: para_applied(s, r, f); break;
 			case FS_FIND_TARGET_ABSENT: para_target_absent(s, r, f); break;
 			case FS_FIND_NO_UPSTREAM:
-				add_para(s, "The changelog does not say which upstream commit this is. If it is a stable-only change, please say why in the changelog; otherwise please add the upstream commit id.");
+				para_no_upstream(s, f);
 				break;
 			case FS_FIND_UNKNOWN_UPSTREAM: para_unknown(s, f); break;
 			case FS_FIND_REGRESSION_REPORT: para_report(s, f); break;
@@ -1120,9 +1134,21 @@ static char *summary_item(const struct fs_review *r, const struct fs_finding *f)
 		break;
 	}
 	case FS_FIND_NO_UPSTREAM:
-		t = g_strdup("the changelog names no upstream commit");
+		if (f->cause == FS_CAUSE_SUBJECT_AUTHOR)
+			t = g_strdup_printf("the changelog names no upstream commit; the subject and author are those of %s",
+					    ref);
+		else
+			t = g_strdup("the changelog names no upstream commit");
 		break;
 	case FS_FIND_UNKNOWN_UPSTREAM:
+		if (f->cause == FS_CAUSE_SUBJECT_AUTHOR) {
+			char *as = fs_draft_clean_line(f->written);
+
+			t = g_strdup_printf("upstream id %.40s is no commit; the subject and author are those of %s",
+					    as, ref);
+			g_free(as);
+			break;
+		}
 		t = g_strdup_printf("upstream id %.40s %s", f->commit,
 				    f->unresolved == FS_CAUSE_AMBIGUOUS ? "is ambiguous" :
 				    "not found in mainline");

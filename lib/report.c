@@ -214,6 +214,9 @@ char *fs_report_finding_line(const struct fs_review *r, const struct fs_finding 
 	switch (f->kind) {
 	case FS_FIND_NO_UPSTREAM:
 		g_string_append(s, ": the changelog names no upstream commit");
+		if (f->cause == FS_CAUSE_SUBJECT_AUTHOR)
+			g_string_append_printf(s, "; the subject and author are those of %.12s (\"%s\")",
+					       f->commit, f->subject ? f->subject : "");
 		return g_string_free(s, FALSE);
 	case FS_FIND_REGRESSION_REPORT:
 		g_string_append_printf(s, " %.12s: %s from %s", f->commit, f->note ? f->note : "",
@@ -608,6 +611,9 @@ static void json_finding(struct fs_json *b, const struct fs_finding *f)
 	fs_json_str(b, "reapplied_commit", f->reapplied_commit);
 	fs_json_str(b, "reapplied_release", f->reapplied_release);
 	fs_json_str(b, "reason", f->reason);
+	fs_json_str(b, "reverted_commit", f->reverted_commit);
+	fs_json_str(b, "reverted_release", f->reverted_release);
+	fs_json_str(b, "written", f->written);
 	json_cves(b, f->cves, f->ncves);
 	json_cross_finding(b, f);
 	fs_json_rfc3339(b, "date_rfc3339", f->date);
