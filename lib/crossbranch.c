@@ -317,9 +317,12 @@ static void cross_init(struct cross *x, struct fs_review **v, size_t n,
 		for (k = 0; k < v[i]->npatches; k++) {
 			const struct fs_patch *p = v[i]->patches[k].patch;
 			struct xpatch *xp = &x->p[i][k];
+			size_t len = 0;
+			const char *body = fs_patch_body(p, &len);
+
 			xp->nups = fs_findings_resolve_patch(x->idx, fs_patch_tags(p),
 							     fs_patch_title(p), fs_patch_author(p),
-							     xp->ups, MAX_UPS, NULL);
+							     body, len, xp->ups, MAX_UPS, NULL);
 			if (xp->nups > MAX_UPS)
 				xp->nups = MAX_UPS;
 		}

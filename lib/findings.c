@@ -416,21 +416,22 @@ size_t fs_findings_resolve_upstream(const struct fs_index *idx,
 				    const struct fs_tags *tags, const char *title,
 				    fs_cid *out, size_t max, char unknown[41])
 {
-	return fs_findings_resolve_patch(idx, tags, title, NULL, out, max, unknown);
+	return fs_findings_resolve_patch(idx, tags, title, NULL, NULL, 0, out, max, unknown);
 }
 
 size_t fs_findings_resolve_patch(const struct fs_index *idx, const struct fs_tags *tags,
-				 const char *title, const char *author, fs_cid *out,
-				 size_t max, char unknown[41])
+				 const char *title, const char *author, const char *body,
+				 size_t body_len, fs_cid *out, size_t max, char unknown[41])
 {
 	const char *const *ups;
-	size_t nups, i, k, n = 0, nmatch;
+	size_t nups, i, k, n = 0, nmatch, nrv;
+	fs_cid c;
 
 	if (unknown)
 		unknown[0] = '\0';
 	ups = fs_tags_upstream(tags, &nups);
 	for (i = 0; i < nups; i++) {
-		fs_cid c = mainline_of(idx, resolve_id(idx, ups[i], title, &nmatch));
+		c = mainline_of(idx, resolve_id(idx, ups[i], title, &nmatch));
 		/* An id that names nothing: the rest of the evidence. */
 		if (c == FS_CID_NONE && nmatch == 0)
 			c = by_subject_author(idx, title, author);
@@ -448,6 +449,12 @@ size_t fs_findings_resolve_patch(const struct fs_index *idx, const struct fs_tag
 			out[n] = c;
 		n++;
 	}
+	/* No upstream id at all: the subject, the author and the diff. */
+	fs_tags_reverts(tags, &nrv);
+	if (nups == 0 && nrv == 0 && max > 0 && body &&
+	    (c = by_subject_author(idx, title, author)) != FS_CID_NONE &&
+	    fs_index_diff_matches(idx, c, body, body_len) == 1)
+		out[n++] = c;
 	return n;
 }
 
@@ -1222,7 +1229,8 @@ static void check_reverts(struct judge *j, const struct fs_tags *tags, const cha
  * With an id, the patch is reviewed as that commit
  * (fs_findings_resolve_patch()); without one, only named: no diff
  * compared, no verdict on a guess.  Returns whether it matched. */
-static bool by_subject(struct judge *j, const char *written, const char *title)
+static bool by_subject(struct judge *j, const char *written, const char *title,
+		       bool same_diff)
 {
 	fs_cid c = by_subject_author(j->idx, title, j->ctx->author);
 	struct fs_finding *f;
@@ -1241,8 +1249,9 @@ static bool by_subject(struct judge *j, const char *written, const char *title)
 		set_note(j, f, fmt("upstream id %s is no commit; the subject and author are those of %.12s (\"%s\")",
 				   written, hex, fs_index_commit_subject(j->idx, c)));
 	else
-		set_note(j, f, fmt("no upstream id; the subject and author are those of %.12s (\"%s\")",
-				   hex, fs_index_commit_subject(j->idx, c)));
+		set_note(j, f, fmt("no upstream id; the subject%s and author are those of %.12s (\"%s\")%s",
+				   same_diff ? ", diff" : "", hex, fs_index_commit_subject(j->idx, c),
+				   same_diff ? ": reviewed as its backport" : ""));
 	return true;
 }
 
@@ -1261,7 +1270,7 @@ static void check_unknown(struct judge *j, const struct fs_tags *tags, const cha
 
 		if (nm == 1 || (nm > 1 && resolve_id(j->idx, written[i], title, &nmatch) != FS_CID_NONE))
 			continue;
-		if (nm == 0 && by_subject(j, written[i], title))
+		if (nm == 0 && by_subject(j, written[i], title, false))
 			continue;
 		why = nm ? FS_CAUSE_AMBIGUOUS :
 		      j->ctx->stale_clone ? FS_CAUSE_NOT_IN_CLONE : FS_CAUSE_NOT_FOUND;
@@ -1326,7 +1335,8 @@ int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx
 	j.idx = ctx->idx;
 	j.out = out;
 	j.self_index = index;
-	nups = fs_findings_resolve_patch(ctx->idx, tags, title, ctx->author, ups, 16, NULL);
+	nups = fs_findings_resolve_patch(ctx->idx, tags, title, ctx->author, ctx->body,
+					 ctx->body_len, ups, 16, NULL);
 	if (nups > 16)
 		nups = 16;
 	j.own = ups;
@@ -1353,7 +1363,7 @@ int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx
 	check_targets(&j, tags);
 	check_deps(&j, tags);
 	check_reverts(&j, tags, title, &nlinked);
-	if (nwritten == 0 && nlinked == 0 && !by_subject(&j, "", title))
+	if (nwritten == 0 && nlinked == 0 && !by_subject(&j, "", title, nups > 0))
 		add(&j, FS_FIND_NO_UPSTREAM, FS_CAUSE_NONE, FS_CID_NONE, NULL, FS_FEV_EXACT);
 	check_mail(&j, ups, nups, index);
 	if (ctx->ignore) {

@@ -223,6 +223,10 @@ struct fs_findings_ctx {
 	 * NULL: an upstream id that names no commit is then not matched by
 	 * subject and author. */
 	const char *author;
+	/* Its mail body (the diff in it, for a patch without an upstream
+	 * id) and length; NULL: not compared. */
+	const char *body;
+	size_t body_len;
 };
 
 /* The commits a patch's upstream references name, resolved through the
@@ -235,11 +239,14 @@ size_t fs_findings_resolve_upstream(const struct fs_index *idx,
 				    fs_cid *out, size_t max, char unknown[41]);
 /* The same, and an upstream id that names no commit is matched by the
  * patch's TITLE and AUTHOR (fs_index_find_subject_author()): when exactly
- * one mainline commit has both, the patch is that commit's backport.
- * AUTHOR NULL: no such match. */
+ * one mainline commit has both, the patch is that commit's backport.  A
+ * patch that names no upstream commit at all (nor reverts one) is that
+ * commit's backport only when the diff of its mail BODY (BODY_LEN bytes;
+ * NULL: none) is the commit's too (fs_index_diff_matches()).  AUTHOR
+ * NULL: no such match. */
 size_t fs_findings_resolve_patch(const struct fs_index *idx, const struct fs_tags *tags,
-				 const char *title, const char *author, fs_cid *out,
-				 size_t max, char unknown[41]);
+				 const char *title, const char *author, const char *body,
+				 size_t body_len, fs_cid *out, size_t max, char unknown[41]);
 
 /* Judge one patch: its changelog TAGS, its TITLE (subject without the
  * [PATCH ...] prefix), its series INDEX (NN, or -1) and REVERT_TITLE (the

@@ -220,6 +220,12 @@ size_t fs_index_find_subject_author(const struct fs_index *idx, const char *subj
  * handful at most.  Returns how many, stores up to MAX in id order. */
 size_t fs_index_equivalents(const struct fs_index *idx, fs_cid c, fs_cid *out, size_t max);
 
+/* Whether the diff in mail body BODY (LEN bytes: from its first "diff
+ * --git" line to a "-- " signature) is C's, by patch-id (git patch-id
+ * --stable): 1 the same, 0 not, -1 when it cannot be told (no diff in
+ * BODY, no trees of C in the clone, a diff libgit2 cannot read). */
+int fs_index_diff_matches(const struct fs_index *idx, fs_cid c, const char *body, size_t len);
+
 /* Whether a commit is in a branch, net of reverts: the one answer to
  * "is C in B?" for every caller. */
 struct fs_index_presence {

@@ -91,3 +91,46 @@ void fsi_patchid_free(struct fs_index *idx)
 	idx->repo = NULL;
 	idx->repo_path = NULL;
 }
+
+/* The diff of a mail body BODY (LEN bytes): from its first "diff --git"
+ * line to a signature line ("-- ") or the end; *N its length; NULL when
+ * there is none. */
+static const char *diff_part(const char *body, size_t len, size_t *n)
+{
+	const char *p = body, *end = body + len, *sig;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if ((size_t)(end - p) >= 11 && !memcmp(p, "diff --git ", 11))
+			break;
+		p = nl ? nl + 1 : end;
+	}
+	if (p >= end)
+		return NULL;
+	for (sig = p; sig < end;) {
+		const char *nl = memchr(sig, '\n', (size_t)(end - sig));
+		if ((size_t)(end - sig) >= 4 && !memcmp(sig, "-- \n", 4))
+			break;
+		sig = nl ? nl + 1 : end;
+	}
+	*n = (size_t)(sig - p);
+	return p;
+}
+
+int fs_index_diff_matches(const struct fs_index *idx, fs_cid c, const char *body, size_t len)
+{
+	git_diff *diff = NULL;
+	git_oid mine, theirs;
+	const char *d;
+	size_t n;
+	int rc;
+
+	if (!body || !(d = diff_part(body, len, &n)) || !fsi_patchid(idx, c, &theirs))
+		return -1;
+	fs_git_init();
+	if (git_diff_from_buffer(&diff, d, n) < 0)
+		return -1;
+	rc = git_diff_patchid(&mine, diff, NULL) == 0 ? git_oid_equal(&mine, &theirs) : -1;
+	git_diff_free(diff);
+	return rc;
+}

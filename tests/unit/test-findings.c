@@ -55,6 +55,7 @@ static void tag_light(struct repo *r, const char *name, int mark)
  *   F0, F0F Fixes F0; U2                             (reverted in the branch)
  *   Q1 (on a tree merged by MQ), Q2 the same change twice (same subject,
  *   author, window and diff), QF Fixes Q2, QG Fixes Q1  (equal changes)
+ *   W0 (one new file), W0F Fixes W0                 (no upstream line)
  *   T1, T2 the same subject and author, another diff, TF Fixes T1
  *                                                    (not equal)
  *   Z0 by another author, subject "block: add e"     (not e's author)
@@ -67,6 +68,7 @@ struct kernel {
 	int base, x0, u, r1, r2, fr2, w, w1, w2, w3, g, g1, s, sm, t, rt;
 	int e, ef, h, hf, d, k, v, s44, sv, svr;
 	int a, ay, az, b, bf, bz, bz2, c, side, mrg, f0, f0f, u2, q1, q2, mq, qf, qg, t1, t2, tf;
+	int w0, w0f;
 	int z0, bf0f, bu2, rvf, rvu2, rrvf, bq1;
 };
 
@@ -133,7 +135,13 @@ static void build_issue29(struct kernel *k)
 		       id(r, k->q2));
 	k->qg = commit(r, "master", k->qf, "hid: fix q more\n\nFixes: %.12s (\"hid: add q\")\n",
 		       id(r, k->q1));
-	k->t1 = commit(r, "master", k->qg, "sound: tweak tee\n");
+	r->file = "drivers/ata/w.c";
+	r->content = "w\n";
+	k->w0 = commit(r, "master", k->qg, "ata: add w\n");
+	r->file = NULL;
+	k->w0f = commit(r, "master", k->w0, "ata: fix w\n\nFixes: %.12s (\"ata: add w\")\n",
+			id(r, k->w0));
+	k->t1 = commit(r, "master", k->w0f, "sound: tweak tee\n");
 	k->t2 = commit(r, "master", k->t1, "sound: tweak tee\n");
 	k->tf = commit(r, "master", k->t2, "sound: fix tee\n\nFixes: %.12s (\"sound: tweak tee\")\n",
 		       id(r, k->t1));
@@ -282,7 +290,7 @@ static const struct { const char *name; int *mark; } names[] = {
 	{ "a", &K.a }, { "ay", &K.ay }, { "az", &K.az }, { "b", &K.b }, { "bf", &K.bf },
 	{ "bz", &K.bz }, { "bz2", &K.bz2 }, { "c", &K.c }, { "mrg", &K.mrg }, { "f0", &K.f0 },
 	{ "f0f", &K.f0f }, { "u2", &K.u2 }, { "q1", &K.q1 }, { "q2", &K.q2 }, { "qf", &K.qf },
-	{ "qg", &K.qg }, { "t1", &K.t1 }, { "t2", &K.t2 }, { "tf", &K.tf }, { "z0", &K.z0 }, { "bf0f", &K.bf0f }, { "bu2", &K.bu2 },
+	{ "qg", &K.qg }, { "t1", &K.t1 }, { "w0", &K.w0 }, { "w0f", &K.w0f }, { "t2", &K.t2 }, { "tf", &K.tf }, { "z0", &K.z0 }, { "bf0f", &K.bf0f }, { "bu2", &K.bu2 },
 	{ "rvf", &K.rvf }, { "rvu2", &K.rvu2 }, { "rrvf", &K.rrvf }, { "bq1", &K.bq1 },
 };
 
@@ -335,7 +343,12 @@ static char *expand(const char *text)
 		const char *q;
 		size_t width = 40;
 
-		/* An '@' inside a word is a mail address's. */
+		/* An '@' inside a word is a mail address's; "@@" a hunk's. */
+		if (*p == '@' && p[1] == '@') {
+			g_string_append(s, "@@");
+			p += 2;
+			continue;
+		}
 		if (*p != '@' || (p > text && g_ascii_isalnum(p[-1]))) {
 			g_string_append_c(s, *p++);
 			continue;
@@ -548,6 +561,17 @@ static const struct row rows[] = {
 	{ "a stable id on the upstream line",
 	  { "sound: fix h\n\ncommit @s44 upstream.\n" }, false,
 	  { { FS_FIND_ALREADY_APPLIED, "s44", FS_CAUSE_DUPLICATE }, END }, false, NULL, AUTHOR },
+	{ "no upstream line: the subject, author and diff are w0's: reviewed as it",
+	  { "ata: add w\n\nNo upstream line.\n\n---\n"
+	    "diff --git a/drivers/ata/w.c b/drivers/ata/w.c\nnew file mode 100644\n"
+	    "index 0000000..e556b83\n--- /dev/null\n+++ b/drivers/ata/w.c\n@@ -0,0 +1 @@\n+w\n-- \n2.1.0\n" }, false,
+	  { { FS_FIND_NO_UPSTREAM, "w0", FS_CAUSE_SUBJECT_AUTHOR },
+	    { FS_FIND_FIX_MISSING, "w0f", FS_CAUSE_FIX }, END }, false, NULL, AUTHOR },
+	{ "no upstream line: the subject and author are w0's, another diff: named only",
+	  { "ata: add w\n\nNo upstream line.\n\n---\n"
+	    "diff --git a/drivers/ata/w.c b/drivers/ata/w.c\nnew file mode 100644\n"
+	    "index 0000000..e556b83\n--- /dev/null\n+++ b/drivers/ata/w.c\n@@ -0,0 +1 @@\n+x\n" }, false,
+	  { { FS_FIND_NO_UPSTREAM, "w0", FS_CAUSE_SUBJECT_AUTHOR }, END }, false, NULL, AUTHOR },
 	{ "no upstream line: the subject and author are e's",
 	  { "block: add e\n\nNo upstream line.\n" }, false,
 	  { { FS_FIND_NO_UPSTREAM, "e", FS_CAUSE_SUBJECT_AUTHOR }, END }, false, NULL, AUTHOR },
@@ -597,18 +621,20 @@ static void judge_row(const struct row *row, struct fs_findings *got)
 	struct fs_objection objection = { -1, "obj@example.org", "O <o@example.org>",
 					  "Tue, 5 Apr 2016 10:00:00 +0000", "Please drop this" };
 	size_t np, i, n;
-	char *text, *title = NULL;
+	char *text, *title = NULL, *body = NULL;
 
 	for (np = 0; np < MAXP && row->patches[np]; np++) {
 		text = expand(row->patches[np]);
 		assert_int_equal(fs_tags_parse(&tags[np], text, strlen(text), &err), 0);
 		g_free(title);
 		title = g_strndup(text, strcspn(text, "\n"));
-		n = fs_findings_resolve_patch(IDX, tags[np], title, row->author, ups[np], 8, NULL);
+		n = fs_findings_resolve_patch(IDX, tags[np], title, row->author, text, strlen(text),
+					      ups[np], 8, NULL);
 		entries[np].index = (int)np + 1;
 		entries[np].upstream = ups[np];
 		entries[np].nupstream = n < 8 ? n : 8;
-		g_free(text);
+		g_free(body);
+		body = text;
 	}
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.idx = IDX;
@@ -620,6 +646,8 @@ static void judge_row(const struct row *row, struct fs_findings *got)
 	ctx.message_data = K.r->dir;
 	ctx.base = row->base;
 	ctx.author = row->author;
+	ctx.body = body;
+	ctx.body_len = body ? strlen(body) : 0;
 	if (row->mail) {
 		report.upstream = ups[np - 1][0];
 		objection.series_index = (int)np;
@@ -630,6 +658,7 @@ static void judge_row(const struct row *row, struct fs_findings *got)
 	}
 	assert_int_equal(fs_findings_judge(got, &ctx, tags[np - 1], title, (int)np, &err), 0);
 	g_free(title);
+	g_free(body);
 	for (i = 0; i < np; i++)
 		fs_tags_free(tags[i]);
 }
