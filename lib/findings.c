@@ -791,9 +791,6 @@ static struct fs_finding *reapplied(struct judge *j, fs_cid first, fs_cid last)
 	return f;
 }
 
-/* The fixes and reverts of U.  Mainline reverts that revert one another
- * from U count as one step each: only the last of the chain is reported,
- * as a revert when the chain is odd, as "applied again" when even. */
 /* Whether FIXES[I] is no fix of U to judge (GONE[I] gets the answer):
  * under an entry that is not (the fixes of a fix mainline reverted, of a
  * revert of a fix); a mainline revert of anything but U's own chain (the
@@ -833,6 +830,9 @@ static struct fs_finding *reverted_fix(struct judge *j, const struct fs_index_fi
 	return fix_reverted(j, fx, p.reverted_by);
 }
 
+/* The fixes and reverts of U.  Mainline reverts that revert one another
+ * from U count as one step each: only the last of the chain is reported,
+ * as a revert when the chain is odd, as "applied again" when even. */
 static void check_fixes(struct judge *j, fs_cid u)
 {
 	struct fs_index_fix *fixes = NULL;
@@ -1064,7 +1064,7 @@ static void check_targets(struct judge *j, const struct fs_tags *tags)
 					   fs_index_commit_release(j->idx, t) ? " in " : "",
 					   fs_index_commit_release(j->idx, t) ?
 					   fs_index_commit_release(j->idx, t) : ""));
-			if (fs_index_in_branch(j->idx, t, j->ctx->branch, j->ctx->base))
+			if (in_branch(j, t, NULL))
 				continue;
 			if (m != FS_CID_NONE)
 				t = m;
