@@ -16,15 +16,24 @@
 /* The value stored for a commit whose diff cannot be read. */
 static git_oid no_patchid;
 
-static int compute(git_repository *repo, const char *hex, git_oid *out)
+/* C's id, from the layer that holds it (the lookups of query.c are not
+ * called from here: they call this). */
+static void oid_of(const struct fs_index *idx, fs_cid c, git_oid *oid)
+{
+	const struct fsi_layer *L = idx->nlayers > 1 && c >= idx->layer[1].cid_base ?
+				    &idx->layer[1] : &idx->layer[0];
+
+	memcpy(oid->id, L->commits[c - L->cid_base].oid, 20);
+}
+
+static int compute(git_repository *repo, const git_oid *oid, git_oid *out)
 {
 	git_commit *commit = NULL, *parent = NULL;
 	git_tree *tree = NULL, *ptree = NULL;
 	git_diff *diff = NULL;
-	git_oid oid;
 	int ok = 0;
 
-	if (git_oid_fromstr(&oid, hex) < 0 || git_commit_lookup(&commit, repo, &oid) < 0)
+	if (git_commit_lookup(&commit, repo, oid) < 0)
 		return 0;
 	if (git_commit_tree(&tree, commit) < 0)
 		goto done;
@@ -50,8 +59,7 @@ int fsi_patchid(const struct fs_index *cidx, fs_cid c, git_oid *out)
 	/* The cache of answers is the one part of an index that lookups
 	 * change; it does not change what any lookup answers. */
 	struct fs_index *idx = (struct fs_index *)cidx;
-	git_oid *known;
-	char hex[41];
+	git_oid *known, oid;
 
 	if (!idx->repo_path)
 		return 0;
@@ -70,8 +78,8 @@ int fsi_patchid(const struct fs_index *cidx, fs_cid c, git_oid *out)
 			idx->repo = repo;
 		}
 		known = g_new(git_oid, 1);
-		fs_index_commit_hex(idx, c, hex);
-		if (!compute(idx->repo, hex, known))
+		oid_of(idx, c, &oid);
+		if (!compute(idx->repo, &oid, known))
 			*known = no_patchid;
 		g_hash_table_insert(idx->patchids, GUINT_TO_POINTER(c + 1), known);
 	}
