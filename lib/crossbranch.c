@@ -317,8 +317,12 @@ static void cross_init(struct cross *x, struct fs_review **v, size_t n,
 		for (k = 0; k < v[i]->npatches; k++) {
 			const struct fs_patch *p = v[i]->patches[k].patch;
 			struct xpatch *xp = &x->p[i][k];
-			xp->nups = fs_findings_resolve_upstream(x->idx, fs_patch_tags(p),
-								fs_patch_title(p), xp->ups, MAX_UPS, NULL);
+			size_t len = 0;
+			const char *body = fs_patch_body(p, &len);
+
+			xp->nups = fs_findings_resolve_patch(x->idx, fs_patch_tags(p),
+							     fs_patch_title(p), fs_patch_author(p),
+							     body, len, xp->ups, MAX_UPS, NULL);
 			if (xp->nups > MAX_UPS)
 				xp->nups = MAX_UPS;
 		}
@@ -405,30 +409,22 @@ static const struct fs_cross_notice *notice_for(const struct cross *x, enum fs_n
 }
 
 /* Whether BRANCH has the mainline commit C as of BASE, by ancestry or as
- * a backport; *RELEASE (may be NULL) gets the release that brought it. */
+ * a backport, net of the branch's reverts (fs_index_present(), the one
+ * answer to that question); *RELEASE (may be NULL) gets the release that
+ * brought it. */
 static bool in_branch(const struct cross *x, fs_cid c, const char *branch, const char *base,
 		      const char **release)
 {
-	fs_cid bp[32];
-	size_t n, i;
+	struct fs_index_presence p;
 
-	if (fs_index_in_branch(x->idx, c, branch, base)) {
-		/* By ancestry: the branch has had it since it forked. */
-		if (release)
-			*release = fs_index_commit_is_mainline(x->idx, c) ?
-				   fs_index_branch_fork(x->idx, branch) :
-				   fs_index_commit_release(x->idx, c);
-		return true;
-	}
-	n = fs_index_backports(x->idx, c, bp, 32);
-	for (i = 0; i < n && i < 32; i++) {
-		if (fs_index_in_branch(x->idx, bp[i], branch, base)) {
-			if (release)
-				*release = fs_index_commit_release(x->idx, bp[i]);
-			return true;
-		}
-	}
-	return false;
+	if (!fs_index_present(x->idx, c, branch, base, &p))
+		return false;
+	/* By ancestry: the branch has had it since it forked. */
+	if (release)
+		*release = fs_index_commit_is_mainline(x->idx, p.brought) ?
+			   fs_index_branch_fork(x->idx, branch) :
+			   fs_index_commit_release(x->idx, p.brought);
+	return true;
 }
 
 /* Whether BRANCH has C as of BASE (NULL: its tip), queues it, or a
@@ -580,7 +576,7 @@ static bool reverted_upstream(const struct fs_findings *fs)
 	size_t k;
 
 	for (k = 0; k < fs->n; k++)
-		if (fs->v[k].kind == FS_FIND_REVERTED_UPSTREAM && !fs->v[k].reapplied_commit)
+		if (fs->v[k].kind == FS_FIND_REVERTED_UPSTREAM && fs_finding_is_problem(&fs->v[k]))
 			return true;
 	return false;
 }

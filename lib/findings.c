@@ -25,6 +25,8 @@ static const char *const cause_names[FS_CAUSE_COUNT] = {
 	[FS_CAUSE_REVERT_TARGET] = "revert-target",
 	[FS_CAUSE_SUBJECT_MISMATCH] = "subject-mismatch",
 	[FS_CAUSE_STABLE_ID] = "stable-id",
+	[FS_CAUSE_FIX_REVERTED] = "fix-reverted",
+	[FS_CAUSE_SUBJECT_AUTHOR] = "subject-author",
 };
 
 static const char *const evidence_names[FS_FEV_COUNT] = {
@@ -81,6 +83,9 @@ static void finding_clear(struct fs_finding *f)
 	free(f->branch);
 	free(f->reapplied_commit);
 	free(f->reapplied_release);
+	free(f->reverted_commit);
+	free(f->reverted_release);
+	free(f->written);
 	free(f->reason);
 	free(f->stable_commit);
 	free(f->stable_release);
@@ -259,24 +264,33 @@ static void set_note(struct judge *j, struct fs_finding *f, char *note)
 
 /* ---- questions about the branch and the series --------------------------- */
 
-/* Is C (mainline) in the branch as of the base, directly or by a
- * backport?  Returns the backport in *VIA (FS_CID_NONE for ancestry). */
-static bool in_branch(struct judge *j, fs_cid c, fs_cid *via)
+/* Is C in the branch as of the base, net of the branch's reverts?  The
+ * one question fs_index_present() answers for every caller; *P says what
+ * brought C and what undid it. */
+static bool in_branch(struct judge *j, fs_cid c, struct fs_index_presence *p)
 {
-	fs_cid bp[32];
-	size_t n, i;
+	return fs_index_present(j->idx, c, j->ctx->branch, j->ctx->base, p);
+}
 
-	*via = FS_CID_NONE;
-	if (fs_index_in_branch(j->idx, c, j->ctx->branch, j->ctx->base))
-		return true;
-	n = fs_index_backports(j->idx, c, bp, 32);
-	for (i = 0; i < n && i < 32; i++) {
-		if (fs_index_in_branch(j->idx, bp[i], j->ctx->branch, j->ctx->base)) {
-			*via = bp[i];
-			return true;
-		}
+/* "was in v4.4.5 as <id>, reverted in v4.4.8 by <id>": where C was and
+ * what undid it, for a note; into F's fields too. */
+static char *was_reverted(struct judge *j, struct fs_finding *f,
+			  const struct fs_index_presence *p)
+{
+	const char *rel = fs_index_commit_release(j->idx, p->brought);
+	const char *rrel = fs_index_commit_release(j->idx, p->reverted_by);
+	char hex[41], rhex[41];
+
+	fs_index_commit_hex(j->idx, p->brought, hex);
+	fs_index_commit_hex(j->idx, p->reverted_by, rhex);
+	if (f) {
+		f->reverted_commit = strdup(rhex);
+		f->reverted_release = dup_or_null(rrel);
+		if (!f->reverted_commit)
+			j->oom = 1;
 	}
-	return false;
+	return fmt("was in %s as %.12s, reverted%s%s by %.12s", rel ? rel : j->ctx->branch, hex,
+		   rrel ? " in " : "", rrel ? rrel : "", rhex);
 }
 
 /* The NN of another patch of the series that carries C, or -1. */
@@ -340,18 +354,41 @@ static fs_cid resolve_id(const struct fs_index *idx, const char *hex, const char
 	return FS_CID_NONE;
 }
 
+/* The one mainline commit whose subject is TITLE and whose author is
+ * AUTHOR, or FS_CID_NONE when none or several. */
+static fs_cid by_subject_author(const struct fs_index *idx, const char *title,
+				const char *author)
+{
+	fs_cid c[2];
+
+	if (!title || !author)
+		return FS_CID_NONE;
+	return fs_index_find_subject_author(idx, title, author, c, 2) == 1 ? c[0] : FS_CID_NONE;
+}
+
 size_t fs_findings_resolve_upstream(const struct fs_index *idx,
 				    const struct fs_tags *tags, const char *title,
 				    fs_cid *out, size_t max, char unknown[41])
 {
+	return fs_findings_resolve_patch(idx, tags, title, NULL, NULL, 0, out, max, unknown);
+}
+
+size_t fs_findings_resolve_patch(const struct fs_index *idx, const struct fs_tags *tags,
+				 const char *title, const char *author, const char *body,
+				 size_t body_len, fs_cid *out, size_t max, char unknown[41])
+{
 	const char *const *ups;
-	size_t nups, i, k, n = 0, nmatch;
+	size_t nups, i, k, n = 0, nmatch, nrv;
+	fs_cid c;
 
 	if (unknown)
 		unknown[0] = '\0';
 	ups = fs_tags_upstream(tags, &nups);
 	for (i = 0; i < nups; i++) {
-		fs_cid c = mainline_of(idx, resolve_id(idx, ups[i], title, &nmatch));
+		c = mainline_of(idx, resolve_id(idx, ups[i], title, &nmatch));
+		/* An id that names nothing: the rest of the evidence. */
+		if (c == FS_CID_NONE && nmatch == 0)
+			c = by_subject_author(idx, title, author);
 		if (c == FS_CID_NONE) {
 			if (unknown && !unknown[0])
 				snprintf(unknown, 41, "%s", ups[i]);
@@ -366,39 +403,70 @@ size_t fs_findings_resolve_upstream(const struct fs_index *idx,
 			out[n] = c;
 		n++;
 	}
+	/* No upstream id at all: the subject, the author and the diff. */
+	fs_tags_reverts(tags, &nrv);
+	if (nups == 0 && nrv == 0 && max > 0 && body &&
+	    (c = by_subject_author(idx, title, author)) != FS_CID_NONE &&
+	    fs_index_diff_matches(idx, c, body, body_len) == 1)
+		out[n++] = c;
 	return n;
 }
 
 /* ---- the checks ----------------------------------------------------------- */
 
+static char *stated_reason(const char *msg);
+
+/* The branch had U and reverted it: the patch applies it again.  Not a
+ * duplicate; a warning sign, with the revert's reason. */
+static void reapplies(struct judge *j, const struct fs_index_presence *p)
+{
+	struct fs_finding *f = add(j, FS_FIND_REVERTED_IN_STABLE, FS_CAUSE_STABLE_REVERT,
+				   p->reverted_by, NULL, FS_FEV_REVERT);
+	char hex[41], *msg = NULL, *was;
+
+	if (!f)
+		return;
+	set_stable(j, f, p->reverted_by);
+	was = was_reverted(j, f, p);
+	set_note(j, f, was ? fmt("%s: this patch applies it again", was) : NULL);
+	free(was);
+	if (!j->ctx->message)
+		return;
+	fs_index_commit_hex(j->idx, p->reverted_by, hex);
+	if (j->ctx->message(j->ctx->message_data, hex, &msg) == 0 && msg)
+		f->reason = stated_reason(msg);
+	free(msg);
+}
+
 static void check_applied(struct judge *j, fs_cid u)
 {
-	fs_cid bp[32];
-	size_t n, i;
+	struct fs_index_presence p;
+	const char *rel;
 	char hex[41];
 	struct fs_finding *f;
 
-	if (fs_index_in_branch(j->idx, u, j->ctx->branch, j->ctx->base)) {
-		f = add(j, FS_FIND_ALREADY_APPLIED, FS_CAUSE_DUPLICATE, u, NULL, FS_FEV_EXACT);
-		set_note(j, f, fmt("already in %s by ancestry: %s released it before %s forked",
-				   j->ctx->branch, fs_index_commit_release(j->idx, u),
-				   j->ctx->branch));
+	if (!in_branch(j, u, &p)) {
+		if (p.reverted_by != FS_CID_NONE)
+			reapplies(j, &p);
 		return;
 	}
-	n = fs_index_backports(j->idx, u, bp, 32);
-	for (i = 0; i < n && i < 32; i++) {
-		if (!fs_index_in_branch(j->idx, bp[i], j->ctx->branch, j->ctx->base))
-			continue;
+	rel = fs_index_commit_release(j->idx, p.brought);
+	fs_index_commit_hex(j->idx, p.brought, hex);
+	if (p.brought == u) {
+		f = add(j, FS_FIND_ALREADY_APPLIED, FS_CAUSE_DUPLICATE, u, NULL, FS_FEV_EXACT);
+		set_note(j, f, fmt("already in %s by ancestry: %s released it before %s forked",
+				   j->ctx->branch, rel, j->ctx->branch));
+	} else if (fs_index_commit_is_mainline(j->idx, p.brought)) {
+		f = add(j, FS_FIND_ALREADY_APPLIED, FS_CAUSE_DUPLICATE, p.brought, NULL, FS_FEV_EXACT);
+		set_note(j, f, fmt("already in %s by ancestry as %.12s, the same change: %s released it before %s forked",
+				   j->ctx->branch, hex, rel, j->ctx->branch));
+	} else {
 		/* The duplicate is what the reviewer looks up: name the
 		 * branch's commit, and its upstream in the note. */
-		f = add(j, FS_FIND_ALREADY_APPLIED, FS_CAUSE_DUPLICATE, bp[i], NULL, FS_FEV_EXACT);
-		set_stable(j, f, bp[i]);
-		fs_index_commit_hex(j->idx, bp[i], hex);
+		f = add(j, FS_FIND_ALREADY_APPLIED, FS_CAUSE_DUPLICATE, p.brought, NULL, FS_FEV_EXACT);
+		set_stable(j, f, p.brought);
 		set_note(j, f, fmt("already backported to %s as %.12s%s%s", j->ctx->branch, hex,
-				   fs_index_commit_release(j->idx, bp[i]) ? " in " : "",
-				   fs_index_commit_release(j->idx, bp[i]) ?
-				   fs_index_commit_release(j->idx, bp[i]) : ""));
-		return;
+				   rel ? " in " : "", rel ? rel : ""));
 	}
 }
 
@@ -575,10 +643,8 @@ static struct fs_finding *stable_only_fix(struct judge *j, const struct fs_index
 	const char *rel = fs_index_commit_release(j->idx, fx->fixer);
 	enum fs_finding_evidence ev = fx->revert ? FS_FEV_REVERT : fev(fx->evidence);
 
-	if (fs_index_in_branch(j->idx, fx->fixer, j->ctx->branch, j->ctx->base)) {
-		f = add(j, FS_FIND_FIX_PRESENT,
-			fx->revert ? FS_CAUSE_STABLE_REVERT : FS_CAUSE_STABLE_FIX,
-			fx->fixer, NULL, ev);
+	if (in_branch(j, fx->fixer, NULL)) {
+		f = add(j, FS_FIND_FIX_PRESENT, FS_CAUSE_STABLE_FIX, fx->fixer, NULL, ev);
 		set_stable(j, f, fx->fixer);
 	} else if (fx->revert) {
 		stable_revert_elsewhere(j, fx->fixer, &f);
@@ -598,17 +664,19 @@ static struct fs_finding *mainline_fix(struct judge *j, const struct fs_index_fi
 	enum fs_finding_cause cause = fx->revert ? FS_CAUSE_REVERT : FS_CAUSE_FIX;
 	enum fs_finding_evidence ev = fx->revert ? FS_FEV_REVERT : fev(fx->evidence);
 	struct fs_finding *f;
+	struct fs_index_presence p;
 	fs_cid via;
-	char hex[41];
+	char hex[41], *was;
 	int nn;
 
 	if ((nn = in_series(j, fx->fixer)) >= 0) {
 		f = add(j, FS_FIND_FIX_QUEUED, cause, fx->fixer, NULL, ev);
 		if (f)
 			f->series_index = nn;
-	} else if (in_branch(j, fx->fixer, &via)) {
+	} else if (in_branch(j, fx->fixer, &p)) {
 		f = add(j, FS_FIND_FIX_PRESENT, cause, fx->fixer, NULL, ev);
-		if (via != FS_CID_NONE) {
+		via = p.brought;
+		if (via != fx->fixer && via != FS_CID_NONE) {
 			set_stable(j, f, via);
 			fs_index_commit_hex(j->idx, via, hex);
 			set_note(j, f, fmt("in %s as %.12s%s%s", j->ctx->branch, hex,
@@ -620,7 +688,39 @@ static struct fs_finding *mainline_fix(struct judge *j, const struct fs_index_fi
 		f = add(j, FS_FIND_REVERTED_UPSTREAM, FS_CAUSE_REVERT, fx->fixer, NULL, FS_FEV_REVERT);
 	} else {
 		f = add(j, FS_FIND_FIX_MISSING, cause, fx->fixer, NULL, ev);
+		if (f && p.reverted_by != FS_CID_NONE) {
+			/* The branch had it and reverted it: missing, and
+			 * said so. */
+			if (p.brought != fx->fixer)
+				set_stable(j, f, p.brought);
+			was = was_reverted(j, f, &p);
+			set_note(j, f, was ? fmt("%s: missing", was) : NULL);
+			free(was);
+		}
 	}
+	return f;
+}
+
+/* FX fixes the patch, but mainline reverted it (by REVERT, the last of
+ * an odd chain): nothing to queue, and said so. */
+static struct fs_finding *fix_reverted(struct judge *j, const struct fs_index_fix *fx,
+				       fs_cid revert)
+{
+	struct fs_finding *f = add(j, FS_FIND_REVERTED_UPSTREAM, FS_CAUSE_FIX_REVERTED, fx->fixer,
+				   NULL, fev(fx->evidence));
+	const char *rel = fs_index_commit_release(j->idx, revert);
+	char hex[41], rhex[41];
+
+	if (!f)
+		return NULL;
+	fs_index_commit_hex(j->idx, fx->fixer, hex);
+	fs_index_commit_hex(j->idx, revert, rhex);
+	f->reverted_commit = strdup(rhex);
+	f->reverted_release = dup_or_null(rel);
+	if (!f->reverted_commit)
+		j->oom = 1;
+	set_note(j, f, fmt("fixed by %.12s, which %.12s%s%s reverted: nothing to queue", hex, rhex,
+			   rel ? " in " : "", rel ? rel : ""));
 	return f;
 }
 
@@ -645,6 +745,45 @@ static struct fs_finding *reapplied(struct judge *j, fs_cid first, fs_cid last)
 	return f;
 }
 
+/* Whether FIXES[I] is no fix of U to judge (GONE[I] gets the answer):
+ * under an entry that is not (the fixes of a fix mainline reverted, of a
+ * revert of a fix); a mainline revert of anything but U's own chain (the
+ * revert of a fix is not a fix of the patch: it is reported through the
+ * fix it reverts); this branch's own revert of a backport (of U:
+ * check_applied() says it; of a fix: the fix's presence does).  Another
+ * branch's revert stays a warning sign (reverted-in-stable). */
+static bool not_a_fix(struct judge *j, fs_cid u, const struct fs_index_fix *fixes, int nf,
+		      int i, const unsigned *rd, bool *gone)
+{
+	const struct fs_index_fix *fx = &fixes[i];
+	int k;
+
+	for (k = 0; k < nf && fixes[k].fixer != fx->fixed; k++)
+		;
+	if (k < nf && gone[k])
+		return gone[i] = true;
+	if (!fx->revert || rd[i])
+		return false;
+	if (fs_index_commit_is_mainline(j->idx, fx->fixer))
+		return gone[i] = fx->fixed != u;
+	return gone[i] = fs_index_in_branch(j->idx, fx->fixer, j->ctx->branch, NULL);
+}
+
+/* A mainline fix FX of U that mainline reverted (an odd chain): said so,
+ * and its own fixes go with it.  Returns the finding, or NULL when FX is
+ * in mainline (net). */
+static struct fs_finding *reverted_fix(struct judge *j, const struct fs_index_fix *fx,
+				       bool *gone)
+{
+	struct fs_index_presence p;
+
+	if (fx->revert || !fs_index_commit_is_mainline(j->idx, fx->fixer) ||
+	    fs_index_present(j->idx, fx->fixer, NULL, NULL, &p) || p.reverted_by == FS_CID_NONE)
+		return NULL;
+	*gone = true;
+	return fix_reverted(j, fx, p.reverted_by);
+}
+
 /* The fixes and reverts of U.  Mainline reverts that revert one another
  * from U count as one step each: only the last of the chain is reported,
  * as a revert when the chain is odd, as "applied again" when even. */
@@ -653,8 +792,15 @@ static void check_fixes(struct judge *j, fs_cid u)
 	struct fs_index_fix *fixes = NULL;
 	int nf = fs_index_fixes_of(j->idx, u, &fixes), i, last = -1, first = -1;
 	unsigned *rd, maxd = 0;
+	bool *gone;
 
 	if (nf < 0 || !(rd = calloc((size_t)nf + 1, sizeof(*rd)))) {
+		free(fixes);
+		j->oom = 1;
+		return;
+	}
+	if (!(gone = calloc((size_t)nf + 1, sizeof(*gone)))) {
+		free(rd);
 		free(fixes);
 		j->oom = 1;
 		return;
@@ -677,8 +823,12 @@ static void check_fixes(struct judge *j, fs_cid u)
 		const struct fs_index_fix *fx = &fixes[i];
 		struct fs_finding *f;
 
-		if (is_own(j, fx->fixer))
+		if (not_a_fix(j, u, fixes, nf, i, rd, gone) || is_own(j, fx->fixer))
 			continue;
+		if ((f = reverted_fix(j, fx, &gone[i])) || gone[i]) {
+			set_chain(j, f, u, fixes, (size_t)nf, (size_t)i);
+			continue;
+		}
 		/* Of a chain, only its last revert speaks for it; two
 		 * separate reverts of U itself are both reported. */
 		if (rd[i] && i != last && maxd > 1)
@@ -697,6 +847,7 @@ static void check_fixes(struct judge *j, fs_cid u)
 			f = mainline_fix(j, fx, rd[i] > 0 || (fx->revert && fx->depth == 1));
 		set_chain(j, f, u, fixes, (size_t)nf, (size_t)i);
 	}
+	free(gone);
 	free(rd);
 	free(fixes);
 }
@@ -802,12 +953,10 @@ static void check_cve_fixes(struct judge *j, fs_cid u)
  * patch: in the branch, in this series, or brought by the patch itself? */
 static bool available(struct judge *j, fs_cid c)
 {
-	fs_cid via;
-
-	if (fs_index_in_branch(j->idx, c, j->ctx->branch, j->ctx->base))
+	if (in_branch(j, c, NULL))
 		return true;
 	c = mainline_of(j->idx, c);
-	return is_own(j, c) || in_branch(j, c, &via) || in_series(j, c) >= 0;
+	return is_own(j, c) || in_series(j, c) >= 0;
 }
 
 static void target_absent(struct judge *j, fs_cid t, enum fs_finding_cause cause,
@@ -869,7 +1018,7 @@ static void check_targets(struct judge *j, const struct fs_tags *tags)
 					   fs_index_commit_release(j->idx, t) ? " in " : "",
 					   fs_index_commit_release(j->idx, t) ?
 					   fs_index_commit_release(j->idx, t) : ""));
-			if (fs_index_in_branch(j->idx, t, j->ctx->branch, j->ctx->base))
+			if (in_branch(j, t, NULL))
 				continue;
 			if (m != FS_CID_NONE)
 				t = m;
@@ -893,6 +1042,8 @@ static void check_deps(struct judge *j, const struct fs_tags *tags)
 		if (!cc[i].prerequisite)
 			continue;
 		p = resolve_id(j->idx, cc[i].prerequisite, NULL, &nmatch);
+		if (p != FS_CID_NONE && fs_index_commit_is_merge(j->idx, p))
+			continue; /* a merge is never a prerequisite */
 		if (p == FS_CID_NONE) {
 			f = add(j, FS_FIND_DEP_MISSING, FS_CAUSE_PREREQUISITE, FS_CID_NONE,
 				cc[i].prerequisite, FS_FEV_PREFIX);
@@ -922,7 +1073,7 @@ static void check_deps(struct judge *j, const struct fs_tags *tags)
 		snprintf(ref.hex, sizeof(ref.hex), "%s", sd[i].id);
 		ref.subject = sd[i].subject;
 		t = fs_index_ref_target(j->idx, &ref, &ev, NULL);
-		if (t != FS_CID_NONE && available(j, t))
+		if (t != FS_CID_NONE && (available(j, t) || fs_index_commit_is_merge(j->idx, t)))
 			continue;
 		f = add(j, FS_FIND_DEP_MISSING, FS_CAUSE_STABLE_DEP_OF, t,
 			t == FS_CID_NONE ? sd[i].id : NULL,
@@ -942,7 +1093,33 @@ static void check_revert_target(struct judge *j, fs_cid t, enum fs_finding_evide
 	target_absent(j, t, FS_CAUSE_REVERT_TARGET, ev);
 }
 
-static void check_reverts(struct judge *j, const struct fs_tags *tags, size_t *nlinked)
+/* The commit a 'Revert "X"' TITLE reverts when its revert line's id
+ * names nothing: X is the subject of a commit of this branch (a stable
+ * revert), else of exactly one mainline commit; FS_CID_NONE. */
+static fs_cid revert_by_title(struct judge *j, const char *title)
+{
+	char *x = title ? fs_tags_revert_title(title) : NULL;
+	fs_cid c[16], pick = FS_CID_NONE;
+	size_t n, i, nmain = 0;
+
+	if (!x)
+		return FS_CID_NONE;
+	n = fs_index_find_subject(j->idx, x, c, 16);
+	free(x);
+	for (i = 0; i < n && i < 16; i++) {
+		if (fs_index_commit_is_merge(j->idx, c[i]))
+			continue;
+		if (!fs_index_commit_is_mainline(j->idx, c[i]) &&
+		    fs_index_in_branch(j->idx, c[i], j->ctx->branch, j->ctx->base))
+			return c[i];
+		if (fs_index_commit_is_mainline(j->idx, c[i]) && nmain++ == 0)
+			pick = c[i];
+	}
+	return nmain == 1 ? pick : FS_CID_NONE;
+}
+
+static void check_reverts(struct judge *j, const struct fs_tags *tags, const char *title,
+			  size_t *nlinked)
 {
 	const struct fs_tag_revert *rv;
 	struct fs_index_ref refs[16];
@@ -952,11 +1129,16 @@ static void check_reverts(struct judge *j, const struct fs_tags *tags, size_t *n
 	rv = fs_tags_reverts(tags, &n);
 	for (i = 0; i < n; i++) {
 		fs_cid r = resolve_id(j->idx, rv[i].id, NULL, &nmatch), u;
+		enum fs_finding_evidence ev = fev_len(rv[i].id);
 		struct fs_finding *f;
-		if (r == FS_CID_NONE)
+		/* An id that names nothing: the title says what it reverts. */
+		if (r == FS_CID_NONE && nmatch == 0 && (r = revert_by_title(j, title)) != FS_CID_NONE)
+			ev = FS_FEV_SUBJECT;
+		/* A merge is never a commit to revert or to need. */
+		if (r == FS_CID_NONE || fs_index_commit_is_merge(j->idx, r))
 			continue;
 		if (fs_index_commit_is_mainline(j->idx, r)) {
-			check_revert_target(j, r, fev_len(rv[i].id));
+			check_revert_target(j, r, ev);
 			continue;
 		}
 		u = fs_index_upstream_of(j->idx, r);
@@ -996,6 +1178,37 @@ static void check_reverts(struct judge *j, const struct fs_tags *tags, size_t *n
 	}
 }
 
+/* An upstream id WRITTEN (or none, "") that names no commit, where the
+ * patch's subject and author are those of one mainline commit: say so.
+ * With an id, the patch is reviewed as that commit
+ * (fs_findings_resolve_patch()); without one, only named: no diff
+ * compared, no verdict on a guess.  Returns whether it matched. */
+static bool by_subject(struct judge *j, const char *written, const char *title,
+		       bool same_diff)
+{
+	fs_cid c = by_subject_author(j->idx, title, j->ctx->author);
+	struct fs_finding *f;
+	char hex[41];
+
+	if (c == FS_CID_NONE)
+		return false;
+	f = add(j, *written ? FS_FIND_UNKNOWN_UPSTREAM : FS_FIND_NO_UPSTREAM,
+		FS_CAUSE_SUBJECT_AUTHOR, c, NULL, FS_FEV_SUBJECT);
+	if (!f)
+		return true;
+	if (!(f->written = strdup(written)))
+		j->oom = 1;
+	fs_index_commit_hex(j->idx, c, hex);
+	if (*written)
+		set_note(j, f, fmt("upstream id %s is no commit; the subject and author are those of %.12s (\"%s\")",
+				   written, hex, fs_index_commit_subject(j->idx, c)));
+	else
+		set_note(j, f, fmt("no upstream id; the subject%s and author are those of %.12s (\"%s\")%s",
+				   same_diff ? ", diff" : "", hex, fs_index_commit_subject(j->idx, c),
+				   same_diff ? ": reviewed as its backport" : ""));
+	return true;
+}
+
 static void check_unknown(struct judge *j, const struct fs_tags *tags, const char *title)
 {
 	const char *const *written;
@@ -1010,6 +1223,8 @@ static void check_unknown(struct judge *j, const struct fs_tags *tags, const cha
 		enum fs_finding_cause why;
 
 		if (nm == 1 || (nm > 1 && resolve_id(j->idx, written[i], title, &nmatch) != FS_CID_NONE))
+			continue;
+		if (nm == 0 && by_subject(j, written[i], title, false))
 			continue;
 		why = nm ? FS_CAUSE_AMBIGUOUS :
 		      j->ctx->stale_clone ? FS_CAUSE_NOT_IN_CLONE : FS_CAUSE_NOT_FOUND;
@@ -1074,7 +1289,8 @@ int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx
 	j.idx = ctx->idx;
 	j.out = out;
 	j.self_index = index;
-	nups = fs_findings_resolve_upstream(ctx->idx, tags, title, ups, 16, NULL);
+	nups = fs_findings_resolve_patch(ctx->idx, tags, title, ctx->author, ctx->body,
+					 ctx->body_len, ups, 16, NULL);
 	if (nups > 16)
 		nups = 16;
 	j.own = ups;
@@ -1100,8 +1316,8 @@ int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx
 	}
 	check_targets(&j, tags);
 	check_deps(&j, tags);
-	check_reverts(&j, tags, &nlinked);
-	if (nwritten == 0 && nlinked == 0)
+	check_reverts(&j, tags, title, &nlinked);
+	if (nwritten == 0 && nlinked == 0 && !by_subject(&j, "", title, nups > 0))
 		add(&j, FS_FIND_NO_UPSTREAM, FS_CAUSE_NONE, FS_CID_NONE, NULL, FS_FEV_EXACT);
 	check_mail(&j, ups, nups, index);
 	if (ctx->ignore) {

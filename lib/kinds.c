@@ -62,7 +62,7 @@ static void rw_reverted_upstream(GString *s, const struct fs_review *r, const st
 	const char *rel = f->release;
 
 	g_string_append_printf(s, " %s%s", rel ? "in " : "", rel ? rel : "(unreleased)");
-	if (f->cause == FS_CAUSE_REVERT_OF_REVERT && f->note)
+	if ((f->cause == FS_CAUSE_REVERT_OF_REVERT || f->cause == FS_CAUSE_FIX_REVERTED) && f->note)
 		g_string_append_printf(s, ", %s", f->note);
 }
 
@@ -96,6 +96,9 @@ static void rw_target_absent(GString *s, const struct fs_review *r, const struct
 static void rw_no_upstream(GString *s, const struct fs_review *r, const struct fs_finding *f)
 {
 	g_string_append(s, ": the changelog names no upstream commit");
+	if (f->cause == FS_CAUSE_SUBJECT_AUTHOR)
+		g_string_append_printf(s, "; the subject and author are those of %.12s (\"%s\")",
+				       f->commit, f->subject ? f->subject : "");
 }
 
 static void rw_regression_report(GString *s, const struct fs_review *r, const struct fs_finding *f)
@@ -166,8 +169,9 @@ static void para_fix_missing(GString *s, const struct fs_review *r,
 		if (f->kind != FS_FIND_FIX_MISSING || !fsd_is_shown(f))
 			continue;
 		fsd_add_commit_item(s, f);
-		if (f->cause == FS_CAUSE_STABLE_FIX && f->note) {
-			/* a stable-only fix: the note says where it is */
+		if ((f->cause == FS_CAUSE_STABLE_FIX || f->reverted_commit) && f->note) {
+			/* a stable-only fix, or one the branch had and
+			 * reverted: the note says where it is or was */
 			char *note = fs_draft_clean_line(f->note);
 			char *par = g_strdup_printf("(%s)", note);
 
@@ -231,6 +235,14 @@ static void para_fix_present(GString *s, const struct fs_review *r,
 static void para_reverted(GString *s, const struct fs_review *r,
 		const struct fs_review_patch *rp, const struct fs_finding *f)
 {
+	if (f->cause == FS_CAUSE_FIX_REVERTED) {
+		char *ref = fsd_commit_ref(f->commit, f->subject);
+
+		fsd_add_paraf(s, "Its follow-up fix %s was reverted upstream by %.12s and not applied again, so there is nothing to queue for it.",
+			  ref, f->reverted_commit ? f->reverted_commit : "");
+		g_free(ref);
+		return;
+	}
 	if (f->cause == FS_CAUSE_REVERT_OF_REVERT) {
 		char *rel = fs_draft_clean_line(f->reapplied_release);
 
@@ -294,7 +306,14 @@ static void para_unknown(GString *s, const struct fs_review *r,
 {
 	char *id = fs_draft_clean_line(f->commit);
 
-	if (f->unresolved == FS_CAUSE_AMBIGUOUS)
+	if (f->cause == FS_CAUSE_SUBJECT_AUTHOR) {
+		char *as = fs_draft_clean_line(f->written), *ref = fsd_commit_ref(f->commit, f->subject);
+
+		fsd_add_paraf(s, "The upstream id in the changelog, %s, is no commit; the subject and author are those of %s, so I reviewed it as that one. Could you correct the id?",
+			  as, ref);
+		g_free(ref);
+		g_free(as);
+	} else if (f->unresolved == FS_CAUSE_AMBIGUOUS)
 		fsd_add_paraf(s, "The upstream id in the changelog, %s, is ambiguous: it matches more than one commit. Could you give the full id?",
 			  id);
 	else
@@ -418,7 +437,10 @@ static void para_reverted_in_stable(GString *s, const struct fs_review *r,
 		g_free(said);
 		g_free(why);
 	}
-	fsd_add_paraf(s, "Does that reason apply to %s as well?", branch);
+	if (!strcmp(other, branch))
+		fsd_add_para(s, "Does that reason no longer hold?");
+	else
+		fsd_add_paraf(s, "Does that reason apply to %s as well?", branch);
 	g_free(branch);
 	g_free(rel);
 	g_free(other);
@@ -456,7 +478,16 @@ static void para_objection(GString *s, const struct fs_review *r,
 static void para_no_upstream(GString *s, const struct fs_review *r,
 			     const struct fs_review_patch *rp, const struct fs_finding *f)
 {
-	fsd_add_para(s, "The changelog does not say which upstream commit this is. If it is a stable-only change, please say why in the changelog; otherwise please add the upstream commit id.");
+	char *ref;
+
+	if (f->cause != FS_CAUSE_SUBJECT_AUTHOR) {
+		fsd_add_para(s, "The changelog does not say which upstream commit this is. If it is a stable-only change, please say why in the changelog; otherwise please add the upstream commit id.");
+		return;
+	}
+	ref = fsd_commit_ref(f->commit, f->subject);
+	fsd_add_paraf(s, "The changelog does not say which upstream commit this is; its subject and author are those of %s. If it is a backport of that one, please add the upstream commit id; if it is a stable-only change, please say why in the changelog.",
+		  ref);
+	g_free(ref);
 }
 
 /* ---- the items of the summary draft ------------------------------------- */
@@ -569,11 +600,28 @@ static char *item_reverted_in_stable(const struct fs_review *r, const struct fs_
 
 static char *item_no_upstream(const struct fs_review *r, const struct fs_finding *f)
 {
-	return g_strdup("the changelog names no upstream commit");
+	char *ref, *t;
+
+	if (f->cause != FS_CAUSE_SUBJECT_AUTHOR)
+		return g_strdup("the changelog names no upstream commit");
+	ref = item_ref(f);
+	t = g_strdup_printf("the changelog names no upstream commit; the subject and author are those of %s",
+			    ref);
+	g_free(ref);
+	return t;
 }
 
 static char *item_unknown_upstream(const struct fs_review *r, const struct fs_finding *f)
 {
+	if (f->cause == FS_CAUSE_SUBJECT_AUTHOR) {
+		char *as = fs_draft_clean_line(f->written), *ref = item_ref(f);
+		char *t = g_strdup_printf("upstream id %.40s is no commit; the subject and author are those of %s",
+					  as, ref);
+
+		g_free(ref);
+		g_free(as);
+		return t;
+	}
 	return g_strdup_printf("upstream id %.40s %s", f->commit,
 			       f->unresolved == FS_CAUSE_AMBIGUOUS ? "is ambiguous" :
 			       "not found in mainline");
@@ -727,8 +775,9 @@ const char *fs_kind_group_title(enum fs_kind_group g)
 
 enum fs_kind_group fs_kind_group_of(const struct fs_finding *f)
 {
-	/* Reverted and applied again: nothing for the maintainer to do. */
-	if (f->cause == FS_CAUSE_REVERT_OF_REVERT)
+	/* Reverted and applied again, a fix mainline reverted: nothing for
+	 * the maintainer to do. */
+	if (f->cause == FS_CAUSE_REVERT_OF_REVERT || f->cause == FS_CAUSE_FIX_REVERTED)
 		return FS_GROUP_NONE;
 	/* Only a prerequisite to queue is a request; a patch that is only
 	 * here for a commit not queued, or that names an id nobody can
@@ -770,5 +819,6 @@ bool fs_finding_kind_is_problem(enum fs_finding_kind kind)
 
 bool fs_finding_is_problem(const struct fs_finding *f)
 {
-	return fs_finding_kind_is_problem(f->kind) && f->cause != FS_CAUSE_REVERT_OF_REVERT;
+	return fs_finding_kind_is_problem(f->kind) && f->cause != FS_CAUSE_REVERT_OF_REVERT &&
+	       f->cause != FS_CAUSE_FIX_REVERTED;
 }

@@ -94,10 +94,14 @@ static void resolve_series(struct fs_review *r, const struct fs_index *idx,
 
 	for (i = 0; i < r->npatches; i++) {
 		const struct fs_patch *p = r->series->patches[i];
+		size_t len = 0;
+		const char *body = fs_patch_body(p, &len);
+
 		r->patches[i].patch = p;
 		r->patches[i].index = fs_thread_patch_number(p);
-		ups[i].n = fs_findings_resolve_upstream(idx, fs_patch_tags(p), fs_patch_title(p),
-							ups[i].ids, MAX_UPSTREAM, NULL);
+		ups[i].n = fs_findings_resolve_patch(idx, fs_patch_tags(p), fs_patch_title(p),
+						     fs_patch_author(p), body, len, ups[i].ids,
+						     MAX_UPSTREAM, NULL);
 		if (ups[i].n > MAX_UPSTREAM)
 			ups[i].n = MAX_UPSTREAM;
 		entries[i].index = r->patches[i].index;
@@ -158,7 +162,11 @@ static int judge_all(struct fs_review *r, const struct fs_findings_ctx *ctx,
 
 	for (i = 0; i < r->npatches; i++) {
 		struct fs_review_patch *rp = &r->patches[i];
-		rc = fs_findings_judge(&rp->findings, ctx, fs_patch_tags(rp->patch),
+		struct fs_findings_ctx pc = *ctx;
+
+		pc.author = fs_patch_author(rp->patch);
+		pc.body = fs_patch_body(rp->patch, &pc.body_len);
+		rc = fs_findings_judge(&rp->findings, &pc, fs_patch_tags(rp->patch),
 				       fs_patch_title(rp->patch), rp->index, err);
 		if (rc < 0)
 			return rc;

@@ -74,6 +74,13 @@ enum fs_finding_cause {
 	FS_CAUSE_REVERT_TARGET,    /* the commit a revert reverts */
 	FS_CAUSE_SUBJECT_MISMATCH, /* a Fixes: id whose subject is another's */
 	FS_CAUSE_STABLE_ID,        /* a Fixes: id that names a stable commit */
+	FS_CAUSE_FIX_REVERTED,     /* reverted-upstream: COMMIT fixes the patch,
+				    * but mainline reverted it (reverted_commit)
+				    * and did not apply it again: nothing to queue */
+	FS_CAUSE_SUBJECT_AUTHOR,   /* unknown-upstream / no-upstream: the id as
+				    * written (written) names no commit, or there
+				    * is none; the patch's subject and author are
+				    * those of COMMIT, one mainline commit */
 	FS_CAUSE_COUNT
 };
 
@@ -112,6 +119,16 @@ struct fs_finding {
 	 * revert that applied the commit again (full id), its release */
 	char *reapplied_commit;
 	char *reapplied_release;
+	/* The revert that undid COMMIT where it was: fix-missing, a fix the
+	 * branch had (stable_commit) and reverted; reverted-in-stable, the
+	 * patch's own commit, which this branch had and reverted;
+	 * reverted-upstream with cause fix-reverted, mainline's revert of the
+	 * fix.  Full id and its release; NULL when none. */
+	char *reverted_commit;
+	char *reverted_release;
+	/* cause subject-author: the upstream id as the changelog writes it
+	 * ("" for a patch without one); else NULL */
+	char *written;
 	char *reason;      /* reverted-in-stable: the first paragraph of the
 			    * revert's changelog, when the caller could read
 			    * it (fs_findings_ctx.message); else NULL */
@@ -204,6 +221,14 @@ struct fs_findings_ctx {
 	/* CVE ids from the kernel CNA (fixscan.vulns); NULL: none are
 	 * looked up, and no fix is found through a CVE's .vulnerable. */
 	const struct fs_vulns *vulns;
+	/* The judged patch's author ("Name <addr>", the in-body From), or
+	 * NULL: an upstream id that names no commit is then not matched by
+	 * subject and author. */
+	const char *author;
+	/* Its mail body (the diff in it, for a patch without an upstream
+	 * id) and length; NULL: not compared. */
+	const char *body;
+	size_t body_len;
 };
 
 /* The commits a patch's upstream references name, resolved through the
@@ -214,6 +239,16 @@ struct fs_findings_ctx {
 size_t fs_findings_resolve_upstream(const struct fs_index *idx,
 				    const struct fs_tags *tags, const char *title,
 				    fs_cid *out, size_t max, char unknown[41]);
+/* The same, and an upstream id that names no commit is matched by the
+ * patch's TITLE and AUTHOR (fs_index_find_subject_author()): when exactly
+ * one mainline commit has both, the patch is that commit's backport.  A
+ * patch that names no upstream commit at all (nor reverts one) is that
+ * commit's backport only when the diff of its mail BODY (BODY_LEN bytes;
+ * NULL: none) is the commit's too (fs_index_diff_matches()).  AUTHOR
+ * NULL: no such match. */
+size_t fs_findings_resolve_patch(const struct fs_index *idx, const struct fs_tags *tags,
+				 const char *title, const char *author, const char *body,
+				 size_t body_len, fs_cid *out, size_t max, char unknown[41]);
 
 /* Judge one patch: its changelog TAGS, its TITLE (subject without the
  * [PATCH ...] prefix), its series INDEX (NN, or -1) and REVERT_TITLE (the

@@ -194,6 +194,60 @@ size_t fs_index_find_subject(const struct fs_index *idx, const char *subject,
  * before BASE. */
 bool fs_index_in_branch(const struct fs_index *idx, fs_cid c,
 			const char *branch, const char *base);
+/* Whether C is a merge (more than one parent).  A merge's changelog gives
+ * the index no references: it is never a fix, a revert, a backport or a
+ * prerequisite, whatever its message quotes. */
+bool fs_index_commit_is_merge(const struct fs_index *idx, fs_cid c);
+
+/* Whether C's author has the address in AUTHOR ("Name <addr>" or the bare
+ * address, case-insensitive).  The index keeps a 16-bit hash of it, not
+ * the address: a check for commits that match on subject already. */
+bool fs_index_commit_author_is(const struct fs_index *idx, fs_cid c, const char *author);
+
+/* Mainline commits whose subject is SUBJECT and whose author is AUTHOR:
+ * those of the exact subject when there are any, else those of the same
+ * normalised subject (fs_tags_normalize_subject()).  For an id that names
+ * no commit: the rest of the evidence.  Returns how many, stores up to
+ * MAX in id order. */
+size_t fs_index_find_subject_author(const struct fs_index *idx, const char *subject,
+				    const char *author, fs_cid *out, size_t max);
+
+/* The other mainline commits that are the same change as C: the same
+ * subject and author, first released in the same merge window (the same
+ * vX.Y-rcN cycle), no merges, and where the clone has their trees the
+ * same patch-id (read from the repository for these few candidates
+ * only, once each per index).  Found through the subject table, a
+ * handful at most.  Returns how many, stores up to MAX in id order. */
+size_t fs_index_equivalents(const struct fs_index *idx, fs_cid c, fs_cid *out, size_t max);
+
+/* Whether the diff in mail body BODY (LEN bytes: from its first "diff
+ * --git" line to a "-- " signature) is C's, by patch-id (git patch-id
+ * --stable): 1 the same, 0 not, -1 when it cannot be told (no diff in
+ * BODY, no trees of C in the clone, a diff libgit2 cannot read). */
+int fs_index_diff_matches(const struct fs_index *idx, fs_cid c, const char *body, size_t len);
+
+/* Whether a commit is in a branch, net of reverts: the one answer to
+ * "is C in B?" for every caller. */
+struct fs_index_presence {
+	bool present;
+	/* The commit that brought C (C itself by ancestry, a backport, the
+	 * backport of an equivalent commit), or FS_CID_NONE when nothing did. */
+	fs_cid brought;
+	/* When BROUGHT was undone: the revert in the branch that undid it
+	 * (the last of an odd chain), else FS_CID_NONE. */
+	fs_cid reverted_by;
+};
+
+/* Is C (a mainline commit or a stable one; a stable one stands for its
+ * upstream) in BRANCH as of BASE (NULL: the tip)?  BRANCH NULL asks about
+ * mainline.  C is there when it, a backport of it or of an equivalent
+ * commit (fs_index_equivalents()) is there by fs_index_in_branch(), and
+ * no revert there undid that (a revert undone by a revert of the revert
+ * does not count: an even chain restores it).  Fills *P (may be NULL);
+ * returns P->present. */
+bool fs_index_present(const struct fs_index *idx, fs_cid c, const char *branch,
+		      const char *base, struct fs_index_presence *p);
+
 /* Whether the index knows stable branch BRANCH. */
 bool fs_index_has_branch(const struct fs_index *idx, const char *branch);
 /* The release a branch forked from ("v4.4" for linux-4.4.y), or NULL. */

@@ -206,6 +206,41 @@ uint64_t fsi_hash_str(const char *s)
 	return h;
 }
 
+uint16_t fsi_author_hash(const char *author, size_t len)
+{
+	const char *p, *end, *lt = NULL, *gt;
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	if (!author)
+		return 0;
+	end = author + len;
+	for (p = author; p < end; p++)
+		if (*p == '<')
+			lt = p;
+	if (lt) {
+		p = lt + 1;
+		gt = memchr(p, '>', (size_t)(end - p));
+		end = gt ? gt : end;
+	} else {
+		p = author;
+	}
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+		end--;
+	if (p == end)
+		return 0;
+	for (; p < end; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c >= 'A' && c <= 'Z')
+			c = (unsigned char)(c - 'A' + 'a');
+		h = (h ^ c) * 0x100000001b3ull;
+	}
+	h ^= h >> 32;
+	h ^= h >> 16;
+	return (uint16_t)h ? (uint16_t)h : 1;
+}
+
 uint64_t fsi_subject_hash(const char *subject)
 {
 	char *norm;

@@ -45,7 +45,7 @@
 #include "fixscan/index.h"
 
 #define FS_IDX_MAGIC "FSIDX\0\r\n"
-#define FS_IDX_VERSION 4
+#define FS_IDX_VERSION 5
 #define FS_IDX_BOM 0x01020304u
 
 enum fsi_section {
@@ -102,7 +102,7 @@ struct fs_disk_commit {
 	uint8_t nrefs;
 	uint8_t nparents;
 	uint8_t flags;
-	uint16_t pad;
+	uint16_t author;       /* fsi_author_hash() of its author's address */
 };
 
 struct fs_disk_ref {
@@ -165,6 +165,11 @@ uint64_t fsi_body_ck_final(const struct fsi_body_ck *ck);
 uint64_t fsi_file_checksum(const struct fs_disk_header *h, uint64_t body);
 /* 64-bit FNV-1a of a NUL-terminated string. */
 uint64_t fsi_hash_str(const char *s);
+/* A 16-bit hash of the address in AUTHOR ("Name <addr>", or the bare
+ * address; case-insensitive), never 0; 0 when AUTHOR is NULL or has none.
+ * The index keeps it per commit to tell commits of one subject apart by
+ * author, not to name anyone. */
+uint16_t fsi_author_hash(const char *author, size_t len);
 /* Hash of a subject after fs_tags_normalize_subject(); 0 when empty. */
 uint64_t fsi_subject_hash(const char *subject);
 

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "fixscan/index.h"
+#include "patchid.h"
 #include "format.h"
 #include "load.h"
 
@@ -582,6 +583,7 @@ void fs_index_free(struct fs_index *idx)
 		return;
 	layer_unmap(&idx->layer[0]);
 	layer_unmap(&idx->layer[1]);
+	fsi_patchid_free(idx);
 	free(idx->cache_path);
 	free(idx);
 }

@@ -53,6 +53,12 @@ struct fs_index {
 	int nlayers;       /* 2 with a delta */
 	size_t ncommits;
 	size_t nrefs;
+	/* The repository, for what the cache does not keep (patchid.c):
+	 * its path (NULL: none), opened on first use, and the patch-ids read
+	 * so far (cid + 1 -> git_oid). */
+	char *repo_path;
+	void *repo;
+	void *patchids;
 };
 
 /* Load the cache file PATH and the delta beside it, when that fits.

@@ -354,6 +354,8 @@ int fs_index_open(struct fs_index **out, const struct fs_index_opts *opts,
 	}
 	if (rc == 0 && lock_fd < 0)
 		sweep_if_idle(cache_path);
+	if (rc == 0 && !old->repo_path && !(old->repo_path = strdup(opts->repo_path)))
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 	if (rc == 0) {
 		stats->commits = old->ncommits;
 		stats->seconds = now_seconds() - start;

@@ -12,6 +12,7 @@
 #include "format.h"
 #include "git-util.h"
 #include "load.h"
+#include "patchid.h"
 
 
 const char *fs_ref_kind_name(enum fs_ref_kind kind)
@@ -376,13 +377,28 @@ done:
 	return n;
 }
 
+/* How many of the LEN digits of HEX C's id has in the same places. */
+static size_t same_digits(const struct fs_index *idx, fs_cid c, const char *hex, size_t len)
+{
+	char full[41];
+	size_t i, n = 0;
+
+	fs_index_commit_hex(idx, c, full);
+	for (i = 0; i < len && i < 40; i++)
+		n += g_ascii_tolower(hex[i]) == full[i];
+	return n;
+}
+
 /* Pick the commit a subject names: the one among CANDIDATES (ids that
- * matched a prefix) if any, else the single mainline match. */
-static fs_cid subject_pick(const struct fs_index *idx, const char *subject,
+ * matched a prefix) if any, else the single mainline match; of several
+ * mainline commits of that subject, the one whose id is HEX but for a
+ * typo (at most two digits off), else none: a guess is no answer. */
+static fs_cid subject_pick(const struct fs_index *idx, const char *subject, const char *hex,
 			   const fs_cid *cand, size_t ncand)
 {
-	fs_cid found[16];
-	size_t n = fs_index_find_subject(idx, subject, found, 16), i, j;
+	fs_cid found[16], best = FS_CID_NONE;
+	size_t n = fs_index_find_subject(idx, subject, found, 16), i, j, nmain = 0;
+	size_t len = hex ? strlen(hex) : 0, top = 0, ntop = 0;
 
 	if (n == 0)
 		return FS_CID_NONE;
@@ -390,7 +406,21 @@ static fs_cid subject_pick(const struct fs_index *idx, const char *subject,
 		for (j = 0; j < ncand; j++)
 			if (found[i] == cand[j])
 				return found[i];
-	return found[0];
+	for (i = 0; i < n && i < 16 && fs_index_commit_is_mainline(idx, found[i]); i++)
+		nmain++;
+	if (nmain <= 1)
+		return found[0];
+	for (i = 0; i < nmain; i++) {
+		size_t d = same_digits(idx, found[i], hex ? hex : "", len);
+		if (d > top) {
+			top = d;
+			best = found[i];
+			ntop = 1;
+		} else if (d == top) {
+			ntop++;
+		}
+	}
+	return ntop == 1 && len >= 7 && top + 2 >= len ? best : FS_CID_NONE;
 }
 
 fs_cid fs_index_ref_target(const struct fs_index *idx,
@@ -411,7 +441,7 @@ fs_cid fs_index_ref_target(const struct fs_index *idx,
 	if (n == 1) {
 		c = cand[0];
 		if (ref->subject && !subjects_equal(ref->subject, fs_index_commit_subject(idx, c))) {
-			fs_cid s = subject_pick(idx, ref->subject, NULL, 0);
+			fs_cid s = subject_pick(idx, ref->subject, ref->hex, NULL, 0);
 			if (s != FS_CID_NONE && s != c) {
 				*mismatch = true;
 				*ev = FS_EVIDENCE_SUBJECT;
@@ -422,7 +452,7 @@ fs_cid fs_index_ref_target(const struct fs_index *idx,
 		return c;
 	}
 	if (ref->subject) {
-		c = subject_pick(idx, ref->subject, cand, n < 8 ? n : 8);
+		c = subject_pick(idx, ref->subject, ref->hex, cand, n < 8 ? n : 8);
 		if (c != FS_CID_NONE) {
 			*ev = FS_EVIDENCE_SUBJECT;
 			*mismatch = n == 0;
@@ -694,6 +724,32 @@ static int tree_order(const struct fs_index *idx, fs_cid root,
 	return 0;
 }
 
+size_t fs_index_equivalents(const struct fs_index *idx, fs_cid c, fs_cid *out, size_t max);
+
+/* The other commits that name the change C is, into OUT: C's backports,
+ * then each equivalent commit and its backports.  *NSTABLE gets the
+ * number of C's own backports (at the front).  0, or -1 out of memory. */
+static int names_of(const struct fs_index *idx, fs_cid c, struct u32vec *out, size_t *nstable)
+{
+	struct u32vec bp = { NULL, 0, 0 };
+	fs_cid eq[8];
+	size_t neq, i, k;
+	int rc;
+
+	rc = backports_all(idx, c, out);
+	*nstable = out->n;
+	neq = rc == 0 && fs_index_commit_is_mainline(idx, c) ? fs_index_equivalents(idx, c, eq, 8) : 0;
+	for (i = 0; rc == 0 && i < neq && i < 8; i++) {
+		rc = u32_push(out, eq[i]);
+		if (rc == 0)
+			rc = backports_all(idx, eq[i], &bp);
+		for (k = 0; rc == 0 && k < bp.n; k++)
+			rc = u32_push(out, bp.v[k]);
+	}
+	free(bp.v);
+	return rc;
+}
+
 int fs_index_fixes_of(const struct fs_index *idx, fs_cid root,
 		      struct fs_index_fix **out)
 {
@@ -702,6 +758,7 @@ int fs_index_fixes_of(const struct fs_index *idx, fs_cid root,
 	struct fs_index_fix *res = NULL;
 	size_t n = 0, cap = 0, head = 0, i, j;
 	struct u32vec names = { NULL, 0, 0 }, pos = { NULL, 0, 0 };
+	size_t nstable;
 	GHashTable *seen = g_hash_table_new(NULL, NULL);
 	fs_cid cur = root;
 	unsigned depth = 0;
@@ -712,8 +769,10 @@ int fs_index_fixes_of(const struct fs_index *idx, fs_cid root,
 	/* Keys are cid + 1: NULL is no key for a GHashTable of pointers. */
 	g_hash_table_add(seen, GUINT_TO_POINTER(root + 1));
 	for (;;) {
-		/* CUR is named by its own id and by its backports' ids. */
-		if (backports_all(idx, cur, &names) < 0)
+		/* CUR is named by its own id and by its backports' ids, and
+		 * so is every equivalent commit (the same change committed
+		 * twice): a fix of one is a fix of the other. */
+		if (names_of(idx, cur, &names, &nstable) < 0)
 			goto oom;
 		for (i = 0; i <= names.n; i++) {
 			fs_cid name = i == 0 ? cur : names.v[i - 1];
@@ -744,7 +803,7 @@ int fs_index_fixes_of(const struct fs_index *idx, fs_cid root,
 					cap = nc;
 				}
 				fs_index_ref_target(idx, &ref, &ev, &mm);
-				if (i > 0)
+				if (i > 0 && !fs_index_commit_is_mainline(idx, name))
 					ev = FS_EVIDENCE_STABLE;
 				res[n].fixer = f;
 				res[n].fixed = cur;
@@ -924,4 +983,198 @@ int fs_index_read_message(void *repo_path, const char *hex, char **out)
 	git_commit_free(commit);
 	git_repository_free(repo);
 	return *out ? 0 : FS_ENOMEM;
+}
+
+/* ---- merges, authors, equivalent commits, presence net of reverts ------- */
+
+bool fs_index_commit_is_merge(const struct fs_index *idx, fs_cid c)
+{
+	return commit_at(idx, c, NULL)->nparents > 1;
+}
+
+bool fs_index_commit_author_is(const struct fs_index *idx, fs_cid c, const char *author)
+{
+	uint16_t h = author ? fsi_author_hash(author, strlen(author)) : 0;
+
+	return h && commit_at(idx, c, NULL)->author == h;
+}
+
+size_t fs_index_find_subject_author(const struct fs_index *idx, const char *subject,
+				    const char *author, fs_cid *out, size_t max)
+{
+	fs_cid found[64], keep[64];
+	size_t n, i, nexact = 0, nnorm = 0, k;
+
+	if (!subject || !author)
+		return 0;
+	n = fs_index_find_subject(idx, subject, found, 64);
+	for (i = 0; i < n && i < 64; i++) {
+		if (!fs_index_commit_is_mainline(idx, found[i]) ||
+		    fs_index_commit_is_merge(idx, found[i]) ||
+		    !fs_index_commit_author_is(idx, found[i], author))
+			continue;
+		/* exact subjects first, at the front of KEEP */
+		if (!strcmp(fs_index_commit_subject(idx, found[i]), subject)) {
+			memmove(keep + nexact + 1, keep + nexact, nnorm * sizeof(*keep));
+			keep[nexact++] = found[i];
+		} else {
+			keep[nexact + nnorm++] = found[i];
+		}
+	}
+	k = nexact ? nexact : nnorm;
+	for (i = 0; i < k && i < max; i++)
+		out[i] = keep[i];
+	return k;
+}
+
+/* The release cycle of a mainline release name: "v4.7-rc3" and "v4.7"
+ * are both "v4.7" (LEN digits of NAME). */
+static size_t cycle_len(const char *name)
+{
+	const char *rc = name ? strstr(name, "-rc") : NULL;
+
+	return name ? (rc ? (size_t)(rc - name) : strlen(name)) : 0;
+}
+
+static bool same_window(const struct fs_index *idx, fs_cid a, fs_cid b)
+{
+	const char *ra = fs_index_commit_release(idx, a), *rb = fs_index_commit_release(idx, b);
+	size_t la = cycle_len(ra), lb = cycle_len(rb);
+
+	if (!ra || !rb)
+		return !ra && !rb;
+	return la == lb && !strncmp(ra, rb, la);
+}
+
+/* Whether A and B change the same, where the clone has their trees (the
+ * same patch-id); without them the subject, author and window decide. */
+static bool same_diff(const struct fs_index *idx, fs_cid a, fs_cid b)
+{
+	git_oid pa, pb;
+
+	if (!fsi_patchid(idx, a, &pa) || !fsi_patchid(idx, b, &pb))
+		return true;
+	return git_oid_equal(&pa, &pb);
+}
+
+size_t fs_index_equivalents(const struct fs_index *idx, fs_cid c, fs_cid *out, size_t max)
+{
+	const struct fs_disk_commit *dc = commit_at(idx, c, NULL);
+	const char *subject = fs_index_commit_subject(idx, c);
+	fs_cid found[16];
+	size_t n, i, k = 0;
+
+	if (dc->branch != 0 || dc->nparents > 1 || !dc->author || !*subject)
+		return 0;
+	n = fs_index_find_subject(idx, subject, found, 16);
+	for (i = 0; i < n && i < 16; i++) {
+		const struct fs_disk_commit *o = commit_at(idx, found[i], NULL);
+		if (found[i] == c || o->branch != 0 || o->nparents > 1 || o->author != dc->author ||
+		    strcmp(fs_index_commit_subject(idx, found[i]), subject) ||
+		    !same_window(idx, c, found[i]) || !same_diff(idx, c, found[i]))
+			continue;
+		if (k < max)
+			out[k] = found[i];
+		k++;
+	}
+	return k;
+}
+
+/* The commit of BRANCH (NULL: mainline) as of BASE that brings X as it
+ * is, reverts aside: X itself, or a backport of X; FS_CID_NONE. */
+static fs_cid bringer(const struct fs_index *idx, fs_cid x, const char *branch, const char *base)
+{
+	struct u32vec bp = { NULL, 0, 0 };
+	fs_cid found = FS_CID_NONE;
+	size_t i;
+
+	if (!branch)
+		return fs_index_commit_is_mainline(idx, x) ? x : FS_CID_NONE;
+	if (fs_index_in_branch(idx, x, branch, base))
+		return x;
+	if (!fs_index_commit_is_mainline(idx, x))
+		return FS_CID_NONE;
+	backports_all(idx, x, &bp);
+	for (i = 0; i < bp.n && found == FS_CID_NONE; i++)
+		if (fs_index_in_branch(idx, bp.v[i], branch, base))
+			found = bp.v[i];
+	free(bp.v);
+	return found;
+}
+
+/* The revert in BRANCH that undoes BROUGHT (which brings mainline M
+ * there, or is M), not itself undone; FS_CID_NONE when none does.  An
+ * even chain of reverts restores, an odd one undoes. */
+static fs_cid undone_by(const struct fs_index *idx, fs_cid brought, fs_cid m,
+			const char *branch, const char *base, unsigned depth)
+{
+	const unsigned kinds = FS_REF_BIT(FS_REF_REVERTS) | FS_REF_BIT(FS_REF_REVERTS_UPSTREAM);
+	struct u32vec pos = { NULL, 0, 0 };
+	fs_cid targets[2] = { brought, m }, res = FS_CID_NONE;
+	size_t t, i;
+
+	if (depth > 16)
+		return FS_CID_NONE;
+	for (t = 0; t < 2 && res == FS_CID_NONE; t++) {
+		if (targets[t] == FS_CID_NONE || (t == 1 && m == brought))
+			continue;
+		if (refs_naming(idx, targets[t], kinds, &pos) < 0)
+			break;
+		for (i = 0; i < pos.n && res == FS_CID_NONE; i++) {
+			fs_cid s = ref_at(idx, pos.v[i])->source, sb, sm;
+			if (s == brought || s == m)
+				continue;
+			sb = bringer(idx, s, branch, base);
+			if (sb == FS_CID_NONE)
+				continue;
+			sm = fs_index_commit_is_mainline(idx, s) ? s : fs_index_upstream_of(idx, s);
+			if (undone_by(idx, sb, sm == FS_CID_NONE ? sb : sm, branch, base,
+				      depth + 1) == FS_CID_NONE)
+				res = sb;
+		}
+	}
+	free(pos.v);
+	return res;
+}
+
+bool fs_index_present(const struct fs_index *idx, fs_cid c, const char *branch,
+		      const char *base, struct fs_index_presence *p)
+{
+	struct fs_index_presence local;
+	fs_cid names[9], m = c;
+	size_t n = 1, i;
+
+	if (!p)
+		p = &local;
+	p->present = false;
+	p->brought = p->reverted_by = FS_CID_NONE;
+	if (!fs_index_commit_is_mainline(idx, c)) {
+		fs_cid u = fs_index_upstream_of(idx, c);
+		if (u != FS_CID_NONE)
+			m = u;
+	}
+	names[0] = m;
+	if (fs_index_commit_is_mainline(idx, m)) {
+		size_t ne = fs_index_equivalents(idx, m, names + 1, 8);
+		n += ne < 8 ? ne : 8;
+	}
+	if (m != c && fs_index_in_branch(idx, c, branch ? branch : "", base))
+		names[0] = c; /* the stable commit itself brings it */
+	for (i = 0; i < n; i++) {
+		fs_cid b = bringer(idx, names[i], branch, base), r;
+		if (b == FS_CID_NONE)
+			continue;
+		r = undone_by(idx, b, names[i] == c ? m : names[i], branch, base, 0);
+		if (r == FS_CID_NONE) {
+			p->present = true;
+			p->brought = b;
+			p->reverted_by = FS_CID_NONE;
+			return true;
+		}
+		if (p->brought == FS_CID_NONE) {
+			p->brought = b;
+			p->reverted_by = r;
+		}
+	}
+	return false;
 }

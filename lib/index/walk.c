@@ -218,7 +218,7 @@ static int add_ref(struct fsi_worker *wk, enum fs_ref_kind kind, const char *hex
  * committer time goes to *WHEN.  Returns where the message starts, or
  * NULL out of memory. */
 static const char *read_header(struct fsi_worker *wk, const char *data, const char *end,
-			       int *nparents, int64_t *when)
+			       int *nparents, int64_t *when, uint16_t *author)
 {
 	const char *p, *eol;
 
@@ -233,6 +233,13 @@ static const char *read_header(struct fsi_worker *wk, const char *data, const ch
 					return NULL;
 				(*nparents)++;
 			}
+		}
+		if (eol - p > 7 && !memcmp(p, "author ", 7)) {
+			/* "author NAME <EMAIL> SECONDS ZONE": the address */
+			const char *gt = eol;
+			while (gt > p && gt[-1] != '>')
+				gt--;
+			*author = fsi_author_hash(p + 7, (size_t)(gt - (p + 7)));
 		}
 		if (eol - p > 10 && !memcmp(p, "committer ", 10)) {
 			/* "committer NAME <EMAIL> SECONDS ZONE" */
@@ -321,6 +328,7 @@ struct parsed {
 	uint32_t subject, ref_first;
 	int nparents;
 	uint8_t nrefs;
+	uint16_t author; /* fsi_author_hash() of the author line */
 };
 
 /* Parse commit DATA..END, for node slot SLOT: its parents are appended
@@ -336,7 +344,7 @@ static int parse_commit(struct fsi_worker *wk, const char *data, const char *end
 	int rc;
 
 	memset(p, 0, sizeof(*p));
-	msg = read_header(wk, data, end, &p->nparents, &p->when);
+	msg = read_header(wk, data, end, &p->nparents, &p->when, &p->author);
 	off = msg ? add_subject(&wk->pool, msg, end) : -1;
 	if (off < 0)
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
@@ -345,6 +353,11 @@ static int parse_commit(struct fsi_worker *wk, const char *data, const char *end
 	p->shash = fsi_subject_hash(wk->pool.p + off);
 	first = wk->refs.n;
 	p->ref_first = (uint32_t)first;
+	/* A merge quotes what it merges (Fixes:, reverts, Stable-dep-of of
+	 * the series): it is never a fix, a revert or a prerequisite of
+	 * anything, so its changelog gives the index no references. */
+	if (p->nparents > 1)
+		return 0;
 	rc = fs_tags_parse(&tags, msg, end - msg, err);
 	if (rc < 0)
 		return rc;
@@ -399,6 +412,7 @@ static int read_commit(struct fsi_worker *wk, struct fsi_node *n, uint32_t slot,
 	n->shash = p.shash;
 	n->ref_first = p.ref_first;
 	n->nrefs = p.nrefs;
+	n->author = p.author;
 	n->thread = (uint8_t)wk->id;
 	return 0;
 }
@@ -611,6 +625,7 @@ int fsi_walk_preload(struct fsi_walk *w, const struct fsi_layer *d, struct fs_er
 			goto oom;
 		nd->parent_first = (uint32_t)w->parents.n;
 		nd->nparents = dc->nparents;
+		nd->author = dc->author;
 		for (k = 0; k < dc->nparents; k++) {
 			/* global numbers in the old index are global ids here:
 			 * the cache's first, then the delta's in slot order */
@@ -853,6 +868,7 @@ static int pf_parse(struct pf_thread *t, uint32_t slot, const char *data, size_t
 	n->subject = p.subject;
 	n->ref_first = p.ref_first;
 	n->nrefs = p.nrefs;
+	n->author = p.author;
 	n->parent_first = (uint32_t)first;
 	n->nparents = (uint8_t)p.nparents;
 	n->thread = (uint8_t)wk->id;

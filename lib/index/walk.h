@@ -48,6 +48,7 @@ struct fsi_node {
 	uint8_t nrefs;
 	uint8_t thread;        /* whose pool and refs */
 	uint8_t state;
+	uint16_t author;       /* fsi_author_hash() of the author line */
 };
 
 /* A commit waiting to be read.  The walk reads newest first, by the commit

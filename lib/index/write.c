@@ -128,6 +128,7 @@ static void write_commits(struct writer *wr, const struct fsi_build *b)
 			c.ref_first = (uint32_t)(b->ref_base[n->thread] + n->ref_first);
 			c.nrefs = n->nrefs;
 			c.nparents = n->nparents;
+			c.author = n->author;
 			c.release = b->release[b->nold + (-s - 1)];
 			c.branch = b->branch[b->nold + (-s - 1)];
 		}

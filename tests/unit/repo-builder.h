@@ -16,6 +16,10 @@ struct repo {
 	int loaded;           /* marks 1..loaded are known */
 	char ids[MAX_MARKS][41];
 	long when;
+	int other_author;     /* commits get another author while set */
+	const char *file;     /* while set, commits write CONTENT to FILE,
+			       * the same diff each time on the same tree */
+	const char *content;
 };
 
 static char tmp_root[512];
@@ -110,17 +114,37 @@ static int commit_v(struct repo *r, const char *branch, const int *parents,
 	if (!parents || !parents[0])
 		g_string_append_printf(r->fi, "reset refs/heads/%s\n", branch);
 	g_string_append_printf(r->fi, "commit refs/heads/%s\nmark :%d\n", branch, mark);
-	g_string_append_printf(r->fi, "author A U Thor <author@example.org> %ld +0000\n", r->when);
+	g_string_append_printf(r->fi, "author %s %ld +0000\n",
+			       r->other_author ? "O Ther <other@example.org>" :
+			       "A U Thor <author@example.org>", r->when);
 	g_string_append_printf(r->fi, "committer C O Mitter <committer@example.org> %ld +0000\n",
 			       r->when);
 	r->when += 60;
 	g_string_append_printf(r->fi, "data %zu\n%s\n", strlen(msg), msg);
 	for (i = 0; parents && parents[i]; i++)
 		g_string_append_printf(r->fi, "%s :%d\n", i ? "merge" : "from", parents[i]);
-	g_string_append_printf(r->fi, "M 644 inline file-%d\ndata 2\n%c\n\n", mark % 7,
-			       'a' + mark % 26);
+	if (r->file)
+		g_string_append_printf(r->fi, "M 644 inline %s\ndata %zu\n%s\n", r->file,
+				       strlen(r->content), r->content);
+	else
+		g_string_append_printf(r->fi, "M 644 inline file-%d\ndata 2\n%c\n\n", mark % 7,
+				       'a' + mark % 26);
 	g_free(msg);
 	return mark;
+}
+
+/* A commit with several parents (a merge), PARENTS ending with 0. */
+static int commit_m(struct repo *r, const char *branch, const int *parents, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5), unused));
+static int commit_m(struct repo *r, const char *branch, const int *parents, const char *fmt, ...)
+{
+	va_list ap;
+	int m;
+
+	va_start(ap, fmt);
+	m = commit_v(r, branch, parents, fmt, ap);
+	va_end(ap);
+	return m;
 }
 
 static int commit(struct repo *r, const char *branch, int parent, const char *fmt, ...)

@@ -40,12 +40,14 @@ static void tag_light(struct repo *r, const char *name, int mark)
  * linux-4.4.y: one commit, v4.4.1
  * linux-4.5.y: one commit, v4.5.3
  * linux-4.6.y: one commit, v4.6.2
- * linux-4.10.y: E backported (v4.10.1), G backported after the threads
- *   (v4.10.2)
+ * linux-4.10.y: E backported, D backported and that backport reverted
+ *   (v4.10.1: D is not in 4.10, net of the revert), G backported after the
+ *   threads (v4.10.2)
  */
 struct kernel {
 	struct repo *r;
 	int x0, a, b, b2, u, r1, p, k10, d, e, g, j, r2, pf, v, rv, s44, s45, s46, e410, g410;
+	int d410, rd410;
 };
 
 static struct kernel K;
@@ -87,9 +89,13 @@ static void build_kernel(struct kernel *k)
 	k->s46 = commit(r, "linux-4.6.y", k->b2, "mm: stable 4.6 thing\n");
 	tag_light(r, "v4.6.2", k->s46);
 	k->e410 = commit(r, "linux-4.10.y", k->k10, "ext4: fix e\n\ncommit %s upstream.\n", id(r, k->e));
-	tag_light(r, "v4.10.1", k->e410);
+	k->d410 = commit(r, "linux-4.10.y", k->e410, "drm: fix d\n\ncommit %s upstream.\n", id(r, k->d));
+	k->rd410 = commit(r, "linux-4.10.y", k->d410,
+			  "Revert \"drm: fix d\"\n\nThis reverts commit %s which is commit %s upstream.\n",
+			  id(r, k->d410), id(r, k->d));
+	tag_light(r, "v4.10.1", k->rd410);
 	/* after the threads: an old store must not see it */
-	k->g410 = commit(r, "linux-4.10.y", k->e410, "gpio: fix g\n\ncommit %s upstream.\n", id(r, k->g));
+	k->g410 = commit(r, "linux-4.10.y", k->rd410, "gpio: fix g\n\ncommit %s upstream.\n", id(r, k->g));
 	tag_light(r, "v4.10.2", k->g410);
 	repo_flush(r);
 }
@@ -251,7 +257,7 @@ static void apply(struct thread *const *ts, size_t nt, int64_t within,
 /* Fresh reviews for every case: fs_cross_apply adds to them. */
 static void make_all(void)
 {
-	/* 4.4: 01 D (nowhere), 02 B (4.6 by ancestry), 03 E (4.6 queues,
+	/* 4.4: 01 D (nowhere; 4.10 reverted its backport), 02 B (4.6 by ancestry), 03 E (4.6 queues,
 	 * 4.10 as a backport), 04 G (4.6 queues, 4.10 neither), 05 R2 (a
 	 * revert of a revert: 4.6 never had U nor R1), 06 P (its fix PF is
 	 * queued in 4.6), 07 J (added notices for 4.6 and 4.10), 08 V

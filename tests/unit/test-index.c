@@ -29,19 +29,6 @@
 
 #include "repo-builder.h"
 
-static int merge(struct repo *r, const char *branch, const int *parents, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int merge(struct repo *r, const char *branch, const int *parents, const char *fmt, ...)
-{
-	va_list ap;
-	int m;
-
-	va_start(ap, fmt);
-	m = commit_v(r, branch, parents, fmt, ap);
-	va_end(ap);
-	return m;
-}
-
 static void tag_light(struct repo *r, const char *name, int mark)
 {
 	g_string_append_printf(r->fi, "reset refs/tags/%s\nfrom :%d\n\n", name, mark);
@@ -1609,6 +1596,116 @@ static void test_fix_named_twice(void **state)
 	repo_free(r);
 }
 
+/* Issue 29 at the index: a merge's changelog gives no references; a
+ * commit's presence in a branch is net of the branch's reverts (odd and
+ * even chains); the same change committed twice is found through the
+ * subject table and confirmed by patch-id, also for commits of a delta;
+ * a subject is matched with its author. */
+static void test_presence_merges_equivalents(void **state)
+{
+	struct repo *r = repo_new("principles");
+	struct fs_index *idx;
+	struct fs_index_presence p;
+	struct fs_index_ref refs[8];
+	fs_cid c[4];
+	int x, m1, side, mg, n, nr, nrr, bp, rv, rrv, q1, q2, mq, diff;
+	int parents[3] = { 0, 0, 0 };
+	const char *br = "linux-4.4.y";
+
+	x = commit(r, "master", 0, "Linux 4.4\n");
+	tag_light(r, "v4.4", x);
+	m1 = commit(r, "master", x, "mm: add m\n");
+	side = commit(r, "side", m1, "mm: side work\n");
+	parents[0] = m1;
+	parents[1] = side;
+	mg = commit_m(r, "master", parents, "Merge branch 'mm-fixes'\n\nFixes: %.12s (\"mm: add m\")\n"
+		      "This reverts commit %s.\ncommit %s upstream.\n", id(r, m1), id(r, m1),
+		      id(r, m1));
+	n = commit(r, "master", mg, "net: add n\n");
+	nr = commit(r, "master", n, "Revert \"net: add n\"\n\nThis reverts commit %s.\n", id(r, n));
+	nrr = commit(r, "master", nr, "Revert \"Revert \"net: add n\"\"\n\nThis reverts commit %s.\n",
+		     id(r, nr));
+	tag_light(r, "v4.5", nrr);
+	bp = commit(r, "linux-4.4.y", x, "mm: add m\n\ncommit %s upstream.\n", id(r, m1));
+	tag_light(r, "v4.4.1", bp);
+	rv = commit(r, "linux-4.4.y", bp, "Revert \"mm: add m\"\n\nThis reverts commit %s which is "
+		    "commit %s upstream.\n", id(r, bp), id(r, m1));
+	tag_light(r, "v4.4.2", rv);
+	rrv = commit(r, "linux-4.4.y", rv, "Revert \"Revert \"mm: add m\"\"\n\nThis reverts commit %s.\n",
+		     id(r, rv));
+	tag_light(r, "v4.4.3", rrv);
+	repo_flush(r);
+	setenv("FIXSCAN_TEST_DELTA", "always", 1);
+	idx = open_idx(r->dir, NULL, false, NULL);
+
+	/* the merge is no fix, revert or backport of M1 */
+	assert_true(fs_index_commit_is_merge(idx, cid_of(idx, id(r, mg))));
+	assert_false(fs_index_commit_is_merge(idx, cid_of(idx, id(r, m1))));
+	assert_int_equal(fs_index_commit_refs(idx, cid_of(idx, id(r, mg)), refs, 8), 0);
+	assert_int_equal(fs_index_refs_to(idx, cid_of(idx, id(r, m1)),
+					  FS_REF_BIT(FS_REF_FIXES) | FS_REF_BIT(FS_REF_UPSTREAM),
+					  refs, 8), 1); /* the backport's upstream line */
+	assert_string_equal(hex_of(idx, refs[0].source), id(r, bp));
+
+	/* in the branch, net of its reverts */
+#define AT(base) fs_index_present(idx, cid_of(idx, id(r, m1)), br, (base), &p)
+	assert_true(AT("v4.4.1"));
+	assert_string_equal(hex_of(idx, p.brought), id(r, bp));
+	assert_int_equal(p.reverted_by, FS_CID_NONE);
+	assert_false(AT("v4.4.2"));
+	assert_string_equal(hex_of(idx, p.brought), id(r, bp));
+	assert_string_equal(hex_of(idx, p.reverted_by), id(r, rv));
+	assert_true(AT("v4.4.3"));
+	assert_true(AT(NULL));
+#undef AT
+	/* the stable commit stands for its upstream */
+	assert_false(fs_index_present(idx, cid_of(idx, id(r, bp)), br, "v4.4.2", NULL));
+	/* mainline: reverted and restored */
+	assert_true(fs_index_present(idx, cid_of(idx, id(r, n)), NULL, NULL, &p));
+	assert_false(fs_index_present(idx, cid_of(idx, id(r, nr)), NULL, NULL, &p));
+	assert_string_equal(hex_of(idx, p.reverted_by), id(r, nrr));
+	assert_false(fs_index_present(idx, cid_of(idx, id(r, n)), "linux-4.9.y", NULL, NULL));
+	/* a subject with its author, the address in any case */
+	assert_int_equal(fs_index_find_subject_author(idx, "mm: add m",
+						      "A U Thor <AUTHOR@Example.org>", c, 4), 1);
+	assert_string_equal(hex_of(idx, c[0]), id(r, m1));
+	assert_int_equal(fs_index_find_subject_author(idx, "MM:  add m", "author@example.org",
+						      c, 4), 1);
+	assert_int_equal(fs_index_find_subject_author(idx, "mm: add m",
+						      "O Ther <other@example.org>", c, 4), 0);
+	fs_index_free(idx);
+
+	/* two trees commit the same diff, a third commit the same subject
+	 * with another: read into a delta */
+	r->file = "drivers/q.c";
+	r->content = "q\n";
+	q1 = commit(r, "qtree", nrr, "hid: add q\n");
+	q2 = commit(r, "master", nrr, "hid: add q\n");
+	r->file = NULL;
+	parents[0] = q2;
+	parents[1] = q1;
+	mq = commit_m(r, "master", parents, "Merge branch 'qtree'\n");
+	diff = commit(r, "master", mq, "hid: add q\n");
+	repo_flush(r);
+	idx = open_idx(r->dir, NULL, false, NULL);
+	assert_int_equal(fs_index_equivalents(idx, cid_of(idx, id(r, q1)), c, 4), 1);
+	assert_string_equal(hex_of(idx, c[0]), id(r, q2));
+	assert_int_equal(fs_index_equivalents(idx, cid_of(idx, id(r, q2)), c, 4), 1);
+	assert_string_equal(hex_of(idx, c[0]), id(r, q1));
+	assert_int_equal(fs_index_equivalents(idx, cid_of(idx, id(r, diff)), c, 4), 0);
+	assert_int_equal(fs_index_equivalents(idx, cid_of(idx, id(r, mq)), c, 4), 0);
+	fs_index_free(idx);
+	/* a newer delta keeps the older delta's authors */
+	commit(r, "master", diff, "kernel: later\n");
+	repo_flush(r);
+	idx = open_idx(r->dir, NULL, false, NULL);
+	assert_int_equal(fs_index_equivalents(idx, cid_of(idx, id(r, q2)), c, 4), 1);
+	assert_string_equal(hex_of(idx, c[0]), id(r, q1));
+	fs_index_free(idx);
+	unsetenv("FIXSCAN_TEST_DELTA");
+	repo_free(r);
+}
+
 /* The same history rebuilt gives a cache with a new checksum, so a delta
  * of the old cache (left behind by a crash between writing the cache and
  * removing the delta) is not taken for the new one's. */
@@ -2286,7 +2383,7 @@ static void test_odd_objects(void **state)
 		for (i = 0; i < 20; i++)
 			parents[i + 1] = side[i];
 		parents[21] = 0;
-		oct = merge(r, "master", parents, "Merge twenty roots\n");
+		oct = commit_m(r, "master", parents, "Merge twenty roots\n");
 	}
 	empty = commit(r, "master", oct, "%s", "");
 	tag_light(r, "v4.4", empty);
@@ -2449,6 +2546,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_subject_mismatch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_releases, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_in_branch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_presence_merges_equivalents, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cache_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_corrupt_cache, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verified_stamp, setup, teardown),
