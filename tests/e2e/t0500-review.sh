@@ -203,9 +203,9 @@ test_expect_success 'lore links name the thread too' '
 	test_cmp r44.json lore1.json && test_cmp r44.json lore2.json && test_cmp r44.json lore3.json
 '
 test_expect_code 2 'a message the store lacks: the error says how to fetch it' '
-	"$FIXSCAN" review --repo kernel "https://lore.kernel.org/r/nosuch.123@example.org" 2>err;
+	"$FIXSCAN" review --repo kernel --no-fetch "https://lore.kernel.org/r/nosuch.123@example.org" 2>err;
 	rc=$?; test "$(wc -l <err)" -eq 1 &&
-	grep -q "^fixscan: message <nosuch.123@example.org> is not in the notmuch store: fetch its thread (b4 mbox" err;
+	grep -q "^fixscan: message <nosuch.123@example.org> is not in the notmuch store and fetching is off (--no-fetch, fixscan.fetch): fetch its thread (b4 mbox" err;
 	exit $rc
 '
 test_expect_code 0 '--all with an ignore file that silences everything exits 0' '
@@ -265,7 +265,7 @@ test_expect_code 2 'a Message-Id read from mail cannot widen the notmuch query' 
 
 	commit 1234567890123456789012345678901234567890 upstream.
 	EOF
-	"$FIXSCAN" review --repo kernel --json - <evil.eml >evil.json 2>err;
+	"$FIXSCAN" review --repo kernel --no-fetch --json - <evil.eml >evil.json 2>err;
 	rc=$?; test ! -s evil.json && grep -q "^fixscan: message <a\" OR .*> is not in the notmuch store" err; exit $rc
 '
 test_expect_success 'check and show print control characters from mail and git visibly' '
