@@ -151,6 +151,18 @@ assert all(len(l.rstrip(\"\\n\")) <= 80 for l in lines)
 " &&
 	grep -q "^summary: " r44s.txt
 '
+test_expect_success '--short: an unknown upstream id is not given the patch'"'"'s subject as its own' '
+	python3 -c "
+import json
+r = json.loads(open(\"r44.json\").readline())
+unk = [(p[\"index\"], f[\"commit\"]) for p in r[\"patches\"] for f in p[\"findings\"]
+       if f[\"kind\"] == \"unknown-upstream\"]
+assert len(unk) == 1, unk
+print(\"%02d/27 unknown-upstream %s (not found), the patch \\\"\" % (unk[0][0], unk[0][1][:12]))
+" >want-unknown &&
+	grep -F "$(cat want-unknown)" r44s.txt &&
+	! grep "unknown-upstream [0-9a-f]* (\"" r44s.txt
+'
 test_expect_code 1 '-q prints the summary line alone and keeps the exit status' '
 	COLUMNS=1000 "$FIXSCAN" review --repo kernel -q "path:review-4.4/**" >r44q.txt
 '
