@@ -3,6 +3,7 @@
 # review key ,r shows the short report (one line per flagged patch, most
 # serious first) and the drafts written, paged by less so nothing
 # scrolls away; q leaves the pager, the drafts are in the drafts folder.
+# One sent from mutt leaves "tag:draft and tag:fixscan" (the unsent ones).
 # The sample maildirs as the demo copies them (scripts/demo.sh) have
 # new/ and tmp/: mutt opens them as mailboxes.
 . "$(dirname "$0")/lib.sh"
@@ -36,6 +37,12 @@ echo "exit \$rc" >>'$TRASH/fixscan-calls'
 exit \$rc
 WRAP
 chmod +x bin/fixscan
+cat >bin/fake-sendmail <<SENDMAIL
+#!/bin/sh
+cat >>'$TRASH/sent.mbox'
+SENDMAIL
+chmod +x bin/fake-sendmail
+mkdir -p mail/Sent/cur mail/Sent/new mail/Sent/tmp
 
 cat >muttrc <<MUTTRC
 set folder="$TRASH/mail"
@@ -45,7 +52,10 @@ set sort=date
 set mailcap_path=/dev/null
 set header_cache=""
 set postponed="$TRASH/mail/Drafts"
-set record=""
+set record="$TRASH/mail/Sent"
+set sendmail="$TRASH/bin/fake-sendmail"
+set recall=yes
+set editor=true
 set mark_old=no
 set help=no
 set move=no
@@ -120,12 +130,50 @@ test_expect_success 'q leaves the pager, mutt waits for a key, the drafts are th
 	test "$(ls mail/Drafts/cur | wc -l)" -ge 10 &&
 	touch fixscan-stderr && ! grep . fixscan-stderr
 '
+# A draft sent from mutt: its copy in Sent keeps the draft's Message-Id,
+# and notmuch sees a rename.  With maildir.synchronize_flags (notmuch's
+# default) the copy, flagged S and not D, loses the draft tag and keeps
+# fixscan: "tag:draft and tag:fixscan" lists the unsent drafts only, as
+# fixscan.muttrc and fixscan-review(1) say.
+test_expect_success 'recall the draft for 03 and send it' '
+	tm send-keys -t mutt Enter &&
+	sleep 0.3 &&
+	tm send-keys -t mutt R &&
+	wait_screen "Postponed Messages" &&
+	tm send-keys -t mutt "/" &&
+	tm send-keys -t mutt -l "counters offset in compat mode" &&
+	tm send-keys -t mutt Enter &&
+	sleep 0.2 &&
+	tm send-keys -t mutt Enter &&
+	wait_screen "Fcc:" &&
+	tm send-keys -t mutt y &&
+	n=0 && while [ ! -s sent.mbox ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done &&
+	grep -q "^Subject: Re: \[PATCH 4.4 03/27\]" sent.mbox &&
+	n=0 && while [ -z "$(ls mail/Sent/cur mail/Sent/new)" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done &&
+	test "$(find mail/Sent/cur mail/Sent/new -type f | wc -l)" -eq 1
+'
+test_expect_success 'after notmuch new: tag:draft and tag:fixscan lists the unsent drafts only' '
+	test "$(notmuch config get maildir.synchronize_flags)" = true &&
+	notmuch new --quiet &&
+	mid=$(sed -n "s/^Message-I[dD]: *<\(.*\)>.*/\1/p" sent.mbox | head -1) &&
+	test -n "$mid" &&
+	notmuch search --output=files "id:$mid" >sentfiles &&
+	test "$(wc -l <sentfiles)" -eq 1 && grep -q "/mail/Sent/" sentfiles &&
+	notmuch search --output=tags "id:$mid" >senttags &&
+	grep -qx fixscan senttags && ! grep -qx draft senttags &&
+	test "$(notmuch count "tag:draft and tag:fixscan")" -eq "$(find mail/Drafts/cur mail/Drafts/new -type f | wc -l)" &&
+	test "$(notmuch count "tag:fixscan and not tag:draft")" -eq 1
+'
 test_expect_success 'mutt quits' '
 	tm send-keys -t mutt Enter &&
 	sleep 0.3 &&
 	tm send-keys -t mutt q &&
 	n=0 &&
-	while tm has-session -t mutt 2>/dev/null && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done &&
+	while tm has-session -t mutt 2>/dev/null && [ $n -lt 50 ]; do
+		sleep 0.1; n=$((n + 1))
+		# after sending, Enter opened a mail: q leaves it first
+		[ $n -ne 20 ] || tm send-keys -t mutt q
+	done &&
 	! tm has-session -t mutt 2>/dev/null
 '
 test_done

@@ -430,4 +430,12 @@ test_expect_success 'make demo ends with commands that work on its own store and
 		test $rc -le 1 && test -s one.out && test ! -s one.err || { echo "$line: $rc"; cat one.err; exit 1; }
 	done <next
 '
+test_expect_success '... its maildirs have cur/, new/ and tmp/ (mutt opens them) and its git config exists' '
+	for m in demo/mail/*/; do
+		test -d "$m/cur" && test -d "$m/new" && test -d "$m/tmp" || { echo "$m"; exit 1; }
+	done &&
+	test -d demo/mail/review-4.4/new &&
+	test "$(GIT_CONFIG_GLOBAL=$TRASH/demo/gitconfig git config --global user.email)" = rita@example.org &&
+	grep -q "GIT_CONFIG_GLOBAL=$TRASH/demo/gitconfig" next
+'
 test_done
