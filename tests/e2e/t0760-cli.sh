@@ -418,6 +418,15 @@ if command -v zsh >/dev/null 2>&1; then
 		zsh -f ztab.zsh "$SRC/contrib/completion" "$(dirname "$FIXSCAN")" "fixscan show --color=" never >zcol &&
 		grep -q "always  *auto  *never" zcol
 	'
+	test_expect_success 'zsh: every other command offers the options of its --help too' '
+		for c in digest index parse show stats; do
+			ztab "fixscan $c --" >zopts.$c &&
+			bash -c ". ./comp.sh; comp fixscan $c -" | sed "s/=\$//" | sort -u >bopts.$c &&
+			test -s bopts.$c && test_cmp bopts.$c zopts.$c || exit 1
+		done &&
+		grep -qx -- --no-fetch zopts.review &&
+		grep -qx -- --short zopts.check
+	'
 else
 	echo "# skipped the zsh completion tests: zsh is not installed"
 fi
