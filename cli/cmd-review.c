@@ -712,6 +712,10 @@ static int fetch_thread(struct run *x, struct fs_thread ***threads, size_t *nthr
 		 x->msgid, !strcmp(src.tool, "b4") ? "b4 mbox" : "lei q");
 	src.kind = FS_SOURCE_FETCH;
 	src.what = x->msgid;
+	/* The store's answer, an empty array, makes way for the fetched. */
+	cli_free_threads(*threads, *nthreads);
+	*threads = NULL;
+	*nthreads = 0;
 	rc = cli_load_source(&src, threads, nthreads, err);
 	if (rc < 0)
 		return rc;
