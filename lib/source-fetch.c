@@ -129,13 +129,36 @@ static char *last_line(int fd)
 	return start;
 }
 
+/* Wait for PID, at most TIMEOUT seconds; then kill it (*KILLED) and
+ * reap it.  Returns 0 with *STATUS, or -1 with errno. */
+static int wait_child(pid_t pid, int timeout, int *status, bool *killed)
+{
+	gint64 end = g_get_monotonic_time() + (gint64)timeout * G_USEC_PER_SEC;
+	pid_t got;
+
+	*killed = false;
+	for (;;) {
+		got = waitpid(pid, status, WNOHANG);
+		if (got == pid)
+			return 0;
+		if (got < 0 && errno != EINTR)
+			return -1;
+		if (!*killed && g_get_monotonic_time() >= end) {
+			kill(pid, SIGKILL);
+			*killed = true;
+		}
+		g_usleep(20000);
+	}
+}
+
 /* Run ARGV with standard input /dev/null, standard output OUT_FD and
- * standard error ERR_FD, and wait for it.  Returns 0 when it exits with
- * status 0, else FS_EIO (FS_ENOTFOUND when it cannot be run) with ERR
- * saying so, in WHAT's name. */
-static int run_child(char **argv, int out_fd, int err_fd, const char *what,
+ * standard error ERR_FD, and wait for it, at most TIMEOUT seconds.
+ * Returns 0 when it exits with status 0, else FS_EIO (FS_ENOTFOUND when
+ * it cannot be run) with ERR saying so, in WHAT's name. */
+static int run_child(char **argv, int out_fd, int err_fd, int timeout, const char *what,
 		     struct fs_error *err)
 {
+	bool killed;
 	posix_spawn_file_actions_t fa;
 	pid_t pid;
 	int status, e;
@@ -154,9 +177,11 @@ static int run_child(char **argv, int out_fd, int err_fd, const char *what,
 	if (e)
 		return fs_error_set(err, e == ENOENT ? FS_ENOTFOUND : FS_EIO, "%s: cannot run %s: %s",
 				    what, argv[0], strerror(e));
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return fs_error_set(err, FS_EIO, "%s: %s", what, strerror(errno));
+	if (wait_child(pid, timeout, &status, &killed) < 0)
+		return fs_error_set(err, FS_EIO, "%s: %s", what, strerror(errno));
+	if (killed)
+		return fs_error_set(err, FS_EIO, "%s did not finish within %ds: stopped", what,
+				    timeout);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
 	said = last_line(err_fd);
@@ -185,7 +210,8 @@ static int temp_file(char **path, struct fs_error *err)
 	return fd;
 }
 
-int fs_source_fetch_file(char **path, const char *id, const char *tool, struct fs_error *err)
+int fs_source_fetch_file(char **path, const char *id, const char *tool, int timeout,
+			 struct fs_error *err)
 {
 	char **argv = NULL, *errpath = NULL, *what;
 	int out_fd = -1, err_fd = -1, rc;
@@ -204,7 +230,10 @@ int fs_source_fetch_file(char **path, const char *id, const char *tool, struct f
 	out_fd = temp_file(path, err);
 	if (out_fd >= 0 && (err_fd = temp_file(&errpath, err)) >= 0)
 		unlink(errpath);
-	rc = out_fd < 0 || err_fd < 0 ? FS_EIO : run_child(argv, out_fd, err_fd, what, err);
+	if (timeout <= 0)
+		timeout = FS_SOURCE_FETCH_TIMEOUT;
+	rc = out_fd < 0 || err_fd < 0 ? FS_EIO :
+		run_child(argv, out_fd, err_fd, timeout, what, err);
 	if (rc == 0 && (fstat(out_fd, &st) < 0 || st.st_size == 0))
 		rc = fs_error_set(err, FS_ENOTFOUND, "%s gave no mail", what);
 	if (out_fd >= 0)

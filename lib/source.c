@@ -237,7 +237,7 @@ static int load_fetched(struct fs_thread ***out, size_t *nout, const struct fs_s
 	char *path = NULL, *shown;
 	int rc;
 
-	rc = fs_source_fetch_file(&path, src->what, tool, err);
+	rc = fs_source_fetch_file(&path, src->what, tool, src->timeout, err);
 	if (rc < 0)
 		return rc;
 	shown = g_strdup_printf("the thread of <%s> from %s", src->what, tool);

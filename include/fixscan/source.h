@@ -58,8 +58,12 @@ struct fs_source {
 	/* FS_SOURCE_FETCH: the program that fetches the thread, "b4" or
 	 * "lei" (found on PATH); NULL: fs_source_fetch_tool(). */
 	const char *tool;
+	/* FS_SOURCE_FETCH: seconds the program may run before it is killed
+	 * (0: FS_SOURCE_FETCH_TIMEOUT). */
+	int timeout;
 };
-#define FS_SOURCE_INIT { FS_SOURCE_STORE, NULL, NULL, NULL, NULL }
+#define FS_SOURCE_FETCH_TIMEOUT 300
+#define FS_SOURCE_INIT { FS_SOURCE_STORE, NULL, NULL, NULL, NULL, 0 }
 
 /* The threads of SRC, their mails parsed and sorted into series, in *OUT,
  * an array of *NOUT threads (free with fs_source_free()).
@@ -93,7 +97,8 @@ struct fs_source {
  * that fs_source_fetch_check_id() refuses gives FS_EUSAGE before
  * anything runs; no such program FS_ENOTFOUND; a program that fails
  * (exit status not 0, killed) FS_EIO with its status and the last line
- * it wrote on standard error; an empty answer FS_ENOTFOUND.  The
+ * it wrote on standard error; one still running after SRC->timeout
+ * seconds is killed (FS_EIO); an empty answer FS_ENOTFOUND.  The
  * messages name the program and the id, not the temporary file. */
 int fs_source_load(struct fs_thread ***out, size_t *nout, const struct fs_source *src,
 		   struct fs_review_notes *notes, struct fs_error *err);

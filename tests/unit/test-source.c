@@ -531,6 +531,21 @@ static void test_fetch__stub(void **state)
 	assert_int_equal(load_fetch("s1@example.org", "lei", &threads, &n, &err), FS_EIO);
 	assert_string_equal(err.message,
 			    "lei q <s1@example.org> failed (exit status 4): lei: no such ^[]0;x");
+	/* a program that hangs is stopped */
+	{
+		struct fs_source src = FS_SOURCE_INIT;
+		gint64 t0 = g_get_monotonic_time();
+
+		g_free(stub_tool("lei", "exec sleep 600"));
+		src.kind = FS_SOURCE_FETCH;
+		src.what = "s1@example.org";
+		src.tool = "lei";
+		src.timeout = 1;
+		assert_int_equal(fs_source_load(&threads, &n, &src, NULL, &err), FS_EIO);
+		assert_string_equal(err.message,
+				    "lei q <s1@example.org> did not finish within 1s: stopped");
+		assert_true(g_get_monotonic_time() - t0 < 10 * G_USEC_PER_SEC);
+	}
 	/* nothing printed */
 	g_free(stub_tool("lei", "exit 0"));
 	assert_int_equal(load_fetch("s1@example.org", "lei", &threads, &n, &err), FS_ENOTFOUND);
