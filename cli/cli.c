@@ -180,6 +180,14 @@ static void wait_for_pager(void)
 		;
 }
 
+/* --no-pager: no pager, whoever asks. */
+static bool pager_off;
+
+void cli_pager_off(void)
+{
+	pager_off = true;
+}
+
 int cli_start_pager(void)
 {
 	const char *pager = getenv("FIXSCAN_PAGER");
@@ -188,7 +196,7 @@ int cli_start_pager(void)
 	/* The width is that of the terminal, which the pager is about to
 	 * take. */
 	cli_term_width();
-	if (!cli_stdout_is_tty() || pager_pid)
+	if (pager_off || !cli_stdout_is_tty() || pager_pid)
 		return 0;
 	if (!pager)
 		pager = getenv("PAGER");
@@ -497,11 +505,10 @@ static void print_saved_line(FILE *out, const char *line, const char *label, int
 	g_free(re);
 }
 
-void cli_print_saved(FILE *out, const struct fs_drafts_saved *saved, int width)
+/* What cli_print_saved() and cli_print_saved_brief() say before the
+ * drafts: a folder outside the mail root, an error indexing them. */
+static void print_saved_head(FILE *out, const struct fs_drafts_saved *saved, int width)
 {
-	char *skipped;
-	size_t i, k;
-
 	if (saved->outside && width)
 		fprintf(out, "draft: '%s' is outside the notmuch mail root; the drafts are not indexed\n",
 			saved->dir);
@@ -510,6 +517,66 @@ void cli_print_saved(FILE *out, const struct fs_drafts_saved *saved, int width)
 			saved->dir, saved->root);
 	if (saved->index_err.code)
 		cli_error(&saved->index_err);
+}
+
+/* ... and after them: the drafts left out, counted. */
+static void print_saved_tail(FILE *out, const struct fs_drafts_saved *saved, int width)
+{
+	char *skipped = fs_session_skipped_text(saved);
+
+	if (!skipped)
+		return;
+	if (width)
+		cli_print_wrapped(out, skipped, width);
+	else
+		fprintf(out, "%s\n", skipped);
+	g_free(skipped);
+}
+
+void cli_print_saved_brief(FILE *out, const struct fs_drafts_saved *saved, int width)
+{
+	static const struct {
+		int action;
+		const char *what;
+	} groups[] = {
+		{ FS_DRAFT_WROTE, "wrote" },
+		{ FS_DRAFT_REPLACED, "rewrote (the findings changed)" },
+		{ FS_DRAFT_KEPT_EDITED, "wrote beside your edited draft" },
+		{ FS_DRAFT_UNCHANGED, "unchanged" },
+		{ FS_DRAFT_UNCHANGED_EDITED, "unchanged, edited by you" },
+	};
+	size_t g, i;
+
+	print_saved_head(out, saved, width);
+	for (g = 0; g < G_N_ELEMENTS(groups); g++) {
+		GString *line = g_string_new(NULL);
+		size_t n = 0;
+
+		for (i = 0; i < saved->n; i++) {
+			const struct fs_drafts_saved_draft *x = &saved->v[i];
+
+			if (!x->path || (int)x->action != groups[g].action)
+				continue;
+			g_string_append_printf(line, " %.*s", (int)strcspn(x->label, " "), x->label);
+			n++;
+		}
+		if (n) {
+			char *text = g_strdup_printf("draft: %s %zu:%s", groups[g].what, n, line->str);
+			cli_print_wrapped(out, text, width);
+			g_free(text);
+		}
+		g_string_free(line, TRUE);
+	}
+	print_saved_tail(out, saved, width);
+	if (saved->dir && saved->n)
+		fprintf(out, "draft: in %s\n", saved->dir);
+}
+
+void cli_print_saved(FILE *out, const struct fs_drafts_saved *saved, int width)
+{
+	size_t i, k;
+
+	print_saved_head(out, saved, width);
 	for (i = 0; i < saved->n; i++) {
 		const struct fs_drafts_saved_draft *x = &saved->v[i];
 		char *line = x->path ? saved_line(x, !width) : NULL;
@@ -526,13 +593,7 @@ void cli_print_saved(FILE *out, const struct fs_drafts_saved *saved, int width)
 			g_free(line);
 		}
 	}
-	if ((skipped = fs_session_skipped_text(saved))) {
-		if (width)
-			cli_print_wrapped(out, skipped, width);
-		else
-			fprintf(out, "%s\n", skipped);
-		g_free(skipped);
-	}
+	print_saved_tail(out, saved, width);
 }
 
 /* ---- threads and queries ------------------------------------------------- */

@@ -70,6 +70,8 @@ int cli_term_width(void);
  * none.  Returns 0 also when no pager was started; the pager is waited
  * for at exit. */
 int cli_start_pager(void);
+/* fixscan --no-pager: cli_start_pager() starts none from now on. */
+void cli_pager_off(void);
 
 /* Whether to colour text output: WHEN is "always", "never" or "auto"
  * (NULL: fixscan.color, else color.ui from CFG, else auto); auto means
@@ -166,6 +168,10 @@ void cli_print_own_notes(struct fs_review_notes *notes);
  * else one line per draft with its label (review).  An error indexing
  * them is said on stderr. */
 void cli_print_saved(FILE *out, const struct fs_drafts_saved *saved, int width);
+/* The same in brief (check --short): one line per kind of action with
+ * the drafts' numbers ("draft: wrote 3: 00/27 03/27 07/27"), wrapped at
+ * WIDTH, the drafts left out, and the folder. */
+void cli_print_saved_brief(FILE *out, const struct fs_drafts_saved *saved, int width);
 
 /* Open the index of REPO with OPTS, whose refs (mainline and stable
  * globs) are taken from fixscan.mainline and fixscan.stable: REPO's config

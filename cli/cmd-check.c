@@ -6,6 +6,7 @@
  * progress and without colour unless asked (--color, or color.ui set to
  * always: a pipe is no terminal).  The patch is judged within its series when the notmuch
  * store has its thread, else on its own. */
+#include <errno.h>
 #include <getopt.h>
 #include <glib.h>
 #include <stdio.h>
@@ -49,6 +50,10 @@ static const char usage_text[] =
 	"                     the notmuch config, else <mail root>/Drafts; with\n"
 	"                     --mbox it must be given)\n"
 	"    --force          with --drafts, write again the drafts you deleted\n"
+	"    --short          one line per flagged patch, most serious first, and\n"
+	"                     the drafts in one line per kind of action, through\n"
+	"                     the pager on a terminal (what the mutt macro ,r\n"
+	"                     shows)\n"
 	"    --drafts-for=WHAT which patches get a reply of their own: action (the\n"
 	"                     default: a fix to queue, a patch to drop, a report\n"
 	"                     to answer ...) or every-finding\n"
@@ -69,8 +74,8 @@ static const char usage_text[] =
 	"2 trouble.\n";
 
 /* Print the text report of R to stdout, wrapped; ALL lists patches
- * without findings too.  Returns R's number of problems, or -1. */
-static int print_review(const struct fs_review *r, bool all, bool color)
+ * without findings too; BRIEF (--short): one line per flagged patch.  Returns R's number of problems, or -1. */
+static int print_review(const struct fs_review *r, bool all, bool color, bool brief)
 {
 	struct fs_report_opts popts = FS_REPORT_OPTS_INIT;
 	char *buf = NULL;
@@ -81,6 +86,8 @@ static int print_review(const struct fs_review *r, bool all, bool color)
 	popts.color = color;
 	popts.width = CHECK_WIDTH;
 	popts.all = all;
+	if (brief)
+		popts.mode = FS_REPORT_SHORT;
 	mem = open_memstream(&buf, &len);
 	if (!mem)
 		return -1;
@@ -95,10 +102,10 @@ static int print_review(const struct fs_review *r, bool all, bool color)
 }
 
 /* Save the drafts into the drafts maildir (fs_session_write_drafts()).
- * Says what it did on stdout, one line per draft: that is the pager the
- * user looks at. */
+ * Says what it did on stdout, one line per draft (BRIEF: per kind of
+ * action): that is the pager the user looks at. */
 static int write_drafts(struct cli_ctx *ctx, const struct fs_drafts *dl, const char *dir,
-			bool force, struct fs_error *err)
+			bool force, bool brief, struct fs_error *err)
 {
 	struct fs_drafts_saved saved = FS_DRAFTS_SAVED_INIT;
 	struct fs_review_notes notes = FS_REVIEW_NOTES_INIT;
@@ -106,7 +113,10 @@ static int write_drafts(struct cli_ctx *ctx, const struct fs_drafts *dl, const c
 
 	rc = fs_session_write_drafts(ctx->s, dl, dir, force, &saved, &notes, err);
 	cli_print_notes(&notes);
-	cli_print_saved(stdout, &saved, CHECK_WIDTH);
+	if (brief)
+		cli_print_saved_brief(stdout, &saved, CHECK_WIDTH);
+	else
+		cli_print_saved(stdout, &saved, CHECK_WIDTH);
 	fs_drafts_saved_clear(&saved);
 	return rc;
 }
@@ -137,6 +147,7 @@ struct check {
 	const char *drafts_dir_flag;
 	bool force;              /* --force */
 	bool every;              /* --drafts-for=every-finding */
+	bool brief;              /* --short */
 	struct fs_patch *msg;    /* the message read, until the thread owns it */
 	char *msgid;             /* its Message-Id, or NULL */
 	bool in_store;           /* the store (or the --mbox file) has it:
@@ -356,7 +367,7 @@ static int on_review(void *data, const struct fs_thread_series *s, struct fs_rev
 	}
 	if (c->reviewed)
 		putchar('\n');
-	problems = print_review(view ? view : r, view != NULL, c->color);
+	problems = print_review(view ? view : r, view != NULL, c->color, c->brief);
 	/* Without --thread only the reply to this patch. */
 	dopts->mode = view ? FS_DRAFTS_PATCHES : c->mode;
 	if (problems >= 0 && c->drafts &&
@@ -392,7 +403,7 @@ static int check_all(struct check *c, struct fs_error *err)
 				    c->msgid ? ">" : "");
 	if (c->drafts && c->dl.n) {
 		fflush(stdout);
-		rc = write_drafts(&c->ctx, &c->dl, c->drafts_dir, c->force, err);
+		rc = write_drafts(&c->ctx, &c->dl, c->drafts_dir, c->force, c->brief, err);
 		if (rc < 0)
 			return rc;
 	} else if (c->drafts) {
@@ -416,6 +427,7 @@ static int parse_options(struct check *c, int argc, char **argv)
 		{ "no-update", no_argument, NULL, 'N' },
 		{ "vulns", required_argument, NULL, 'V' },
 		{ "color", optional_argument, NULL, 'c' },
+		{ "short", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -426,6 +438,7 @@ static int parse_options(struct check *c, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
 		case 't': c->whole = true; break;
+		case 's': c->brief = true; break;
 		case 'M': c->mbox = optarg; break;
 		case 'D':
 			c->drafts = true;
@@ -478,6 +491,10 @@ int cmd_check(int argc, char **argv, struct fs_error *err)
 	rc = parse_options(&c, argc, argv);
 	if (rc >= 0)
 		return rc;
+	/* --short (mutt's ,r): what does not fit the screen is paged, so
+	 * the most serious lines on top do not scroll away. */
+	if (c.brief && cli_start_pager() < 0)
+		cli_note("cannot start the pager: %s", strerror(errno));
 	rc = read_message(&c, err);
 	if (rc <= 0)
 		goto out;

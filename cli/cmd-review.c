@@ -20,6 +20,7 @@
 #include "fixscan/report.h"
 #include "fixscan/review.h"
 #include "fixscan/source.h"
+#include "fixscan/text.h"
 #include "fixscan/store.h"
 #include "fixscan/thread.h"
 #include "fixscan/crossbranch.h"
@@ -34,7 +35,9 @@ static const char usage_text[] =
 	"Review every patch of a stable review thread in the notmuch store\n"
 	"against the kernel repository. WHAT is a Message-Id (with or without\n"
 	"id: and <>), a lore link to one of its mails, a thread: id, any\n"
-	"notmuch query, or - for a message on standard input.\n"
+	"notmuch query, or - for a message on standard input.  A Message-Id\n"
+	"or link whose thread is not in the store is fetched with b4 (else\n"
+	"lei) when it is on PATH.\n"
 	"\n"
 	"    --mbox FILE      the threads of an mbox instead (mboxo or mboxrd,\n"
 	"                     gzip'd or not; - for standard input), without\n"
@@ -62,6 +65,8 @@ static const char usage_text[] =
 	"                     $XDG_CONFIG_HOME/fixscan/ignore)\n"
 	"    --no-reports     do not search the store for regression reports\n"
 	"    --no-update      use the index as it is, even if the refs moved\n"
+	"    --no-fetch       never fetch a thread missing from the store with\n"
+	"                     b4 or lei (also: git config fixscan.fetch false)\n"
 	"    --vulns PATH     the kernel CNA's vulns clone, for CVE ids (default:\n"
 	"                     fixscan.vulns)\n"
 	"    --drafts[=WHICH] write draft replies into the drafts maildir: one\n"
@@ -93,6 +98,7 @@ static const char usage_text[] =
 static char *what_to_query(const char *what, char **msgid)
 {
 	char *lore = fs_lore_message_id(what), *q;
+	size_t n;
 
 	*msgid = NULL;
 	if (lore) {
@@ -104,8 +110,38 @@ static char *what_to_query(const char *what, char **msgid)
 		what += *what == 'i' ? 3 : 4;
 	else if (strchr(what, ' ') || strchr(what, ':') || !strchr(what, '@'))
 		return strdup(what);
-	*msgid = strdup(what);
+	/* The id without its <> ("message <x@y>", not "<<x@y>>"). */
+	n = strlen(what);
+	if (n >= 2 && what[0] == '<' && what[n - 1] == '>')
+		*msgid = strndup(what + 1, n - 2);
+	else
+		*msgid = strdup(what);
 	return cli_id_query(what);
+}
+
+/* Whether WHAT is a web link that names no plain Message-Id (none in
+ * its path, or one whose escapes give white space or control bytes):
+ * such a link is neither a query nor anything to fetch. */
+static bool is_link_without_id(const char *what)
+{
+	char *id;
+
+	if (strncmp(what, "https://", 8) && strncmp(what, "http://", 7))
+		return false;
+	id = fs_lore_message_id(what);
+	free(id);
+	return id == NULL;
+}
+
+static int link_refused(const char *what, struct fs_error *err)
+{
+	char *shown = fs_text_visible(what, false);
+	int rc = fs_error_set(err, FS_EUSAGE,
+			      "'%s' names no plain Message-Id (none in its path, or one with white space or control characters): not fetched",
+			      shown ? shown : "?");
+
+	free(shown);
+	return rc;
 }
 
 /* The message on standard input, as a query for its own id. */
@@ -206,15 +242,17 @@ static int check_what_usage(const char *cmd, bool all_open, const struct fs_sour
 	return -1;
 }
 
-/* Whether STORE has the message MSGID (with or without <>). */
+/* Whether STORE has the message MSGID (with or without <>): a mail of
+ * it, not only the ghost notmuch keeps for an id that others answer or
+ * name (the reviewer's drafts to a thread fetched earlier). */
 static bool message_known(struct fs_store *store, const char *msgid)
 {
-	struct fs_store_message m;
-	bool known;
+	struct fs_store_messages m = { NULL, 0 };
+	char *q = cli_id_query(msgid);
+	bool known = q && fs_store_search(store, q, &m, NULL) == 0 && m.n;
 
-	memset(&m, 0, sizeof(m));
-	known = fs_store_find_message(store, msgid, &m, NULL) == 0;
-	fs_store_message_clear(&m);
+	fs_store_messages_free(&m);
+	free(q);
 	return known;
 }
 
@@ -223,15 +261,16 @@ static bool message_known(struct fs_store *store, const char *msgid)
  * matches (NTHREADS threads) is no stable review thread, named by the
  * subject of its first mail. */
 static int nothing_reviewed(struct fs_store *store, const char *query, const char *msgid,
-			    const char *what, size_t nthreads, struct fs_error *err)
+			    const char *what, size_t nthreads, bool fetch_off, struct fs_error *err)
 {
 	struct fs_store_messages m = { NULL, 0 };
 	int rc;
 
 	if (msgid && !message_known(store, msgid))
 		return fs_error_set(err, FS_ENOTFOUND,
-				    "message <%s> is not in the notmuch store: fetch its thread (b4 mbox '%s') and review it with --mbox FILE, or add it to the store (lei q, then notmuch new)",
-				    msgid, msgid);
+				    "message <%s> is not in the notmuch store%s: fetch its thread (b4 mbox '%s') and review it with --mbox FILE, or add it to the store (lei q, then notmuch new)",
+				    msgid, fetch_off ? " and fetching is off (--no-fetch, fixscan.fetch)" :
+				    " and neither b4 nor lei is on PATH", msgid);
 	if (!nthreads || fs_store_search(store, query, &m, NULL) < 0 || !m.n)
 		rc = fs_error_set(err, FS_ENOTFOUND, "no message matches '%s'", what);
 	else if (nthreads == 1)
@@ -333,6 +372,9 @@ struct run {
 	size_t reviewed;
 	bool problems, trouble, clone_age_said;
 	time_t now, since;
+	const char *msgid;    /* the Message-Id WHAT names, or NULL */
+	bool no_fetch;        /* --no-fetch or fixscan.fetch false */
+	const char *fetched;  /* the program that fetched the thread, or NULL */
 };
 
 /* Save the drafts into the drafts maildir (fs_session_write_drafts())
@@ -555,6 +597,7 @@ static int parse_options(struct run *x, struct fs_source *src, int argc, char **
 		{ "ignore", required_argument, NULL, 'i' },
 		{ "no-reports", no_argument, NULL, 'R' },
 		{ "no-update", no_argument, NULL, 'N' },
+		{ "no-fetch", no_argument, NULL, 'X' },
 		{ "vulns", required_argument, NULL, 'V' },
 		{ "drafts", optional_argument, NULL, 'D' },
 		{ "drafts-dir", required_argument, NULL, 'O' },
@@ -587,6 +630,7 @@ static int parse_options(struct run *x, struct fs_source *src, int argc, char **
 		case 'i': x->ctx.sopts.ignore = optarg; break;
 		case 'R': x->ctx.sopts.review.no_reports = true; break;
 		case 'N': x->ctx.sopts.index.no_update = true; break;
+		case 'X': x->no_fetch = true; break;
 		case 'V': x->ctx.sopts.vulns = optarg; break;
 		case 'D':
 			x->drafts = true;
@@ -627,6 +671,49 @@ static int parse_options(struct run *x, struct fs_source *src, int argc, char **
 				x->drafts_dir_flag);
 }
 
+/* The Message-Id x->msgid is in no thread of the store: its thread in
+ * *THREADS, fetched with b4 or lei, unless fetching is off (--no-fetch,
+ * fixscan.fetch false), neither is on PATH, or the store has the message
+ * (then nothing_reviewed() says why there is nothing).  An id that is no
+ * plain Message-Id is refused before anything runs.  Returns 0 or a
+ * negative code with ERR set. */
+static int fetch_thread(struct run *x, struct fs_thread ***threads, size_t *nthreads,
+			struct fs_error *err)
+{
+	struct fs_source src = FS_SOURCE_INIT;
+	bool on = true;
+	int rc;
+
+	if (x->no_fetch || message_known(fs_session_store(x->ctx.s), x->msgid))
+		return 0;
+	rc = fs_config_get_bool(fs_session_config(x->ctx.s), "fixscan.fetch", &on, err);
+	if (rc == FS_EPARSE)
+		return rc;
+	x->no_fetch = !on;
+	if (x->no_fetch || !(src.tool = fs_source_fetch_tool()))
+		return 0;
+	if ((rc = fs_source_fetch_check_id(x->msgid, err)) < 0)
+		return rc;
+	cli_note("message <%s> is not in the notmuch store: fetching its thread with %s",
+		 x->msgid, !strcmp(src.tool, "b4") ? "b4 mbox" : "lei q");
+	src.kind = FS_SOURCE_FETCH;
+	src.what = x->msgid;
+	/* The store's answer, an empty array, makes way for the fetched. */
+	cli_free_threads(*threads, *nthreads);
+	*threads = NULL;
+	*nthreads = 0;
+	rc = cli_load_source(&src, threads, nthreads, err);
+	if (rc < 0)
+		return rc;
+	x->fetched = src.tool;
+	/* The thread is not in the store: as with --mbox, its replies
+	 * there (regression reports) are not searched. */
+	if (!fs_session_review_opts(x->ctx.s)->no_reports)
+		cli_note("not from the mail store: regression reports not searched");
+	fs_session_review_opts(x->ctx.s)->no_reports = true;
+	return 0;
+}
+
 /* The session, the store, the drafts' options and the threads to review
  * (WHAT's QUERY, --all-open's, or SRC), then the index when there is
  * anything to review.  Returns 0, 1 when --all-open has nothing open
@@ -662,6 +749,8 @@ static int open_all(struct run *x, const struct fs_source *src, const char *quer
 			rc = cli_load_threads(fs_session_store(x->ctx.s), query ? query : query_in,
 					      threads, nthreads, err);
 		g_free(query);
+		if (rc == 0 && !*nthreads && x->msgid && !x->all_open)
+			rc = fetch_thread(x, threads, nthreads, err);
 	}
 	/* Nothing to review needs no index (which may take a while);
 	 * --all-open says itself that nothing is open. */
@@ -700,9 +789,12 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 		rc = 0; /* --all-open: the query needs the store, below */
 	else if (!strcmp(argv[optind], "-"))
 		rc = stdin_query(&query, &msgid, err);
+	else if (is_link_without_id(argv[optind]))
+		rc = link_refused(argv[optind], err);
 	else
 		rc = (query = what_to_query(argv[optind], &msgid)) ? 0 :
 			fs_error_set(err, FS_ENOMEM, "out of memory");
+	x.msgid = msgid;
 	if (rc == 0)
 		rc = open_all(&x, &src, query, &threads, &nthreads, err);
 	if (rc != 0) {
@@ -723,9 +815,13 @@ int cmd_review(int argc, char **argv, struct fs_error *err)
 	if (!x.reviewed && !x.trouble && !x.all_open) {
 		if (src.what)
 			rc = fs_error_set(err, FS_ENOTFOUND, "no stable review series in '%s'", src.what);
+		else if (x.fetched)
+			rc = fs_error_set(err, FS_ENOTFOUND,
+					  "no stable review series in the thread of <%s> from %s",
+					  msgid, x.fetched);
 		else
 			rc = nothing_reviewed(fs_session_store(x.ctx.s), query, msgid, argv[optind],
-					      nthreads, err);
+					      nthreads, x.no_fetch, err);
 		goto out;
 	}
 	rc = finish_drafts(&x, err);

@@ -20,7 +20,8 @@ struct cli_command {
 };
 
 static const struct cli_command commands[] = {
-	/* check writes into the mail client's own pager. */
+	/* check writes into the mail client's own screen; check --short
+	 * starts the pager itself. */
 	{ "check", cmd_check, "check one patch mail from standard input or a file (for mutt)", false },
 	{ "digest", cmd_digest, "the risky patches of the review threads that arrived lately", true },
 	{ "index", cmd_index, "build or update the fixes index of the kernel repository", false },
@@ -188,6 +189,7 @@ int main(int argc, char **argv)
 	while (argc >= 2 && (!strcmp(argv[1], "-C") || !strcmp(argv[1], "--no-pager"))) {
 		if (!strcmp(argv[1], "--no-pager")) {
 			no_pager = true;
+			cli_pager_off();
 			argc--;
 			argv++;
 			continue;

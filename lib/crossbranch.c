@@ -931,6 +931,13 @@ int fs_cross_matrix_text(FILE *out, const struct fs_cross_matrix *m)
 		}
 		fprintf(out, "  %s\n", m->rows[i].subject ? m->rows[i].subject : "");
 	}
+	/* What the cells of cell_text() mean. */
+	fputs("cells:  queued NN/MM  patch NN of the branch's open thread\n"
+	      "        added         an \"added to the stable tree\" notice for the branch\n"
+	      "        in vX.Y.Z     in the branch since that release (in (tip): not released)\n"
+	      "        MISSING       flagged: missing-in-newer or fix-missing\n"
+	      "        FAILED        a FAILED notice for the branch\n"
+	      "        -             not in the branch, and nothing asks for it\n", out);
 	return ferror(out) ? -1 : 0;
 }
 

@@ -23,7 +23,10 @@ int fs_digest_kind_weight(enum fs_finding_kind k)
 
 int fs_digest_finding_weight(const struct fs_finding *f)
 {
-	if (!fs_finding_is_problem(f))
+	/* Risky means something for the maintainer to do: a finding that
+	 * asks for nothing (a note, a revert applied again, an id an old
+	 * clone lacks) weighs nothing, whatever its kind weighs. */
+	if (!fs_finding_is_problem(f) || !fs_kind_asks(f))
 		return 0;
 	/* A missing fix of a CVE weighs twice: a security fix. */
 	if (f->kind == FS_FIND_FIX_MISSING && f->ncves)

@@ -710,11 +710,11 @@ static const struct fs_kind kinds[FS_FIND_KIND_COUNT] = {
 		"reverts-stable", true, false, false, FS_KIND_NOTE, 10, 11,
 		YELLOW, FS_GROUP_OTHER, 0,
 		false, rw_note, FS_PARA_EACH, para_reverts_stable, item_reverts_stable },
-	/* The upstream commit's own tag: stable cannot change it.  The
-	 * digest still weighs it 1 (fixscan-digest(1)). */
+	/* The upstream commit's own tag: stable cannot change it.  It asks
+	 * for nothing, so it weighs nothing in the digest either. */
 	[FS_FIND_FIXES_TAG_MISMATCH] = {
 		"fixes-tag-mismatch", true, false, false, FS_KIND_NOTE, 11, 9,
-		CYAN, FS_GROUP_OTHER, 1,
+		CYAN, FS_GROUP_OTHER, 0,
 		false, rw_note, FS_PARA_EACH, para_mismatch, item_fixes_tag_mismatch },
 	[FS_FIND_UNKNOWN_UPSTREAM] = {
 		"unknown-upstream", true, true, false, FS_KIND_NOTE, 12, 12,
@@ -723,7 +723,7 @@ static const struct fs_kind kinds[FS_FIND_KIND_COUNT] = {
 	/* A stable-only patch may have none: a note, never a request. */
 	[FS_FIND_NO_UPSTREAM] = {
 		"no-upstream", true, false, false, FS_KIND_NOTE, 13, 13,
-		CYAN, FS_GROUP_OTHER, 1,
+		CYAN, FS_GROUP_OTHER, 0,
 		true, rw_no_upstream, FS_PARA_EACH, para_no_upstream, item_no_upstream },
 	/* A fix in this series or in the branch is covered. */
 	[FS_FIND_FIX_QUEUED] = {

@@ -292,7 +292,9 @@ static int flagged_cmp(const void *a, const void *b)
 }
 
 /* "03/27 fix-missing 80e046b0715b ("subject...") +1", the subject cut
- * so that the line fits O->width. */
+ * so that the line fits O->width; for a commit the repository does not
+ * know, "12/27 unknown-upstream cdf4294f5a34 (not found), the patch
+ * "its subject..."". */
 static void print_short_line(FILE *out, const struct fs_review *r, const struct flagged *x,
 			     const struct fs_report_opts *o)
 {
@@ -300,14 +302,17 @@ static void print_short_line(FILE *out, const struct fs_review *r, const struct 
 	GString *head = g_string_new(NULL), *tail = g_string_new(NULL);
 	const char *subject = f->subject && f->commit[0] ? f->subject : fs_patch_title(x->rp->patch);
 	char *visible = fs_text_visible(subject, false), *cut;
+	/* A commit the repository does not know has no subject: the one
+	 * shown is the patch's own, and says so. */
+	bool unknown = f->commit[0] && !f->subject;
 	size_t used;
 
 	add_number(head, r, x->rp->index);
 	g_string_append_c(head, ' ');
 	if (f->commit[0])
-		g_string_append_printf(tail, " %.12s", f->commit);
+		g_string_append_printf(tail, " %.12s%s", f->commit, unknown ? " (not found)" : "");
 	add_cves(tail, f->cves, f->ncves);
-	used = head->len + strlen(fs_finding_kind_name(f->kind)) + tail->len + 5;
+	used = head->len + strlen(fs_finding_kind_name(f->kind)) + tail->len + (unknown ? 14 : 5);
 	if (x->shown > 1)
 		used += snprintf(NULL, 0, " +%zu", x->shown - 1);
 	cut = o->width > 0 ? fs_report_ellipsize(visible ? visible : "",
@@ -315,7 +320,10 @@ static void print_short_line(FILE *out, const struct fs_review *r, const struct 
 			   : g_strdup(visible ? visible : "");
 	fputs(head->str, out);
 	print_kind(out, f, o);
-	fprintf(out, "%s (\"%s\")", tail->str, cut);
+	if (unknown)
+		fprintf(out, "%s, the patch \"%s\"", tail->str, cut);
+	else
+		fprintf(out, "%s (\"%s\")", tail->str, cut);
 	if (x->shown > 1)
 		fprintf(out, " +%zu", x->shown - 1);
 	fputc('\n', out);

@@ -2,12 +2,14 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib.h>
 
 #include "fixscan/mail.h"
 #include "fixscan/mentions.h"
 #include "fixscan/source.h"
+#include "source-fetch.h"
 #include "source-queue.h"
 
 void fs_source_free(struct fs_thread **threads, size_t n)
@@ -157,9 +159,9 @@ static bool has_patches(struct fs_thread **threads, size_t n)
 }
 
 /* Every message of the mbox PATH, fixscan's own mail left out, in
- * *MSGS. */
-static int read_mbox(GPtrArray *msgs, const char *path, struct fs_review_notes *notes,
-		     struct fs_error *err)
+ * *MSGS (named SHOWN in notes). */
+static int read_mbox(GPtrArray *msgs, const char *path, const char *shown,
+		     struct fs_review_notes *notes, struct fs_error *err)
 {
 	struct fs_mail_reader *r = NULL;
 	struct fs_patch *p;
@@ -180,7 +182,7 @@ static int read_mbox(GPtrArray *msgs, const char *path, struct fs_review_notes *
 		if (got < 0) {
 			/* What was read is still a thread to review. */
 			char *note = g_strdup_printf("%s; the rest of '%s' is not read",
-						     one.message, path);
+						     one.message, shown);
 			if (notes)
 				fs_review_notes_add(notes, note);
 			g_free(note);
@@ -198,15 +200,17 @@ static int read_mbox(GPtrArray *msgs, const char *path, struct fs_review_notes *
 	return rc;
 }
 
+/* The threads of the mbox PATH, named SHOWN in messages (NULL: PATH). */
 static int load_mbox(struct fs_thread ***out, size_t *nout, const char *path,
-		     struct fs_review_notes *notes, struct fs_error *err)
+		     const char *shown, struct fs_review_notes *notes, struct fs_error *err)
 {
 	GPtrArray *msgs = g_ptr_array_new();
-	const char *shown = strcmp(path, "-") ? path : "standard input";
 	size_t i;
 	int rc;
 
-	rc = read_mbox(msgs, path, notes, err);
+	if (!shown)
+		shown = strcmp(path, "-") ? path : "standard input";
+	rc = read_mbox(msgs, path, shown, notes, err);
 	if (rc < 0) {
 		for (i = 0; i < msgs->len; i++)
 			fs_patch_free(msgs->pdata[i]);
@@ -224,6 +228,28 @@ static int load_mbox(struct fs_thread ***out, size_t *nout, const char *path,
 	return rc;
 }
 
+/* FS_SOURCE_FETCH: the thread SRC->tool fetches, read as an mbox from a
+ * temporary file; the messages name the program and the id. */
+static int load_fetched(struct fs_thread ***out, size_t *nout, const struct fs_source *src,
+			struct fs_review_notes *notes, struct fs_error *err)
+{
+	const char *tool = src->tool ? src->tool : fs_source_fetch_tool();
+	char *path = NULL, *shown;
+	int rc;
+
+	rc = fs_source_fetch_file(&path, src->what, tool, src->timeout, err);
+	if (rc < 0)
+		return rc;
+	shown = g_strdup_printf("the thread of <%s> from %s", src->what, tool);
+	rc = load_mbox(out, nout, path, shown, notes, err);
+	if (rc < 0 && rc != FS_ENOTFOUND)
+		fs_error_prefix(err, "%s", shown);
+	unlink(path);
+	g_free(path);
+	g_free(shown);
+	return rc;
+}
+
 int fs_source_load(struct fs_thread ***out, size_t *nout, const struct fs_source *src,
 		   struct fs_review_notes *notes, struct fs_error *err)
 {
@@ -235,7 +261,9 @@ int fs_source_load(struct fs_thread ***out, size_t *nout, const struct fs_source
 			return fs_error_set(err, FS_EUSAGE, "no notmuch store to search");
 		return fs_review_load(out, nout, src->store, src->what, notes, err);
 	case FS_SOURCE_MBOX:
-		return load_mbox(out, nout, src->what, notes, err);
+		return load_mbox(out, nout, src->what, NULL, notes, err);
+	case FS_SOURCE_FETCH:
+		return load_fetched(out, nout, src, notes, err);
 	case FS_SOURCE_QUEUE:
 		return fs_source_load_queue(out, nout, src->what, src->version, err);
 	}

@@ -32,7 +32,17 @@ python3 "$top/scripts/gen-kernel.py" sample "$dir/kernel" >/dev/null
 for m in "$top"/maildirs/*/; do
 	cp -R "$m" "$dir/mail/"
 done
+# Git keeps no empty directory: a checkout's maildirs lack new/ and tmp/,
+# and mutt shows "(no mailbox)" without them.
+for m in "$dir"/mail/*/; do
+	mkdir -p "$m/cur" "$m/new" "$m/tmp"
+done
 notmuch_config "$dir"
+# The demo's git config (GIT_CONFIG_GLOBAL below, and in the commands it
+# prints at the end): the demo reviewer, as in its notmuch config, so
+# those commands work before any "git config --global" of the README.
+git config --file "$dir/gitconfig" user.name "Rita Reviewer"
+git config --file "$dir/gitconfig" user.email rita@example.org
 # The demo keeps to its own directory: its own notmuch config, cache and
 # git config, never the user's.
 export NOTMUCH_CONFIG="$dir/notmuch-config" XDG_CACHE_HOME="$dir/cache"

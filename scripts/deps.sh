@@ -11,7 +11,7 @@ set -eu
 
 build_pkgs="gcc make pkg-config git libgmime-3.0-dev libgit2-dev libpcre2-dev
 libnotmuch-dev notmuch libjson-glib-dev libcmocka-dev zlib1g-dev libdeflate-dev"
-test_pkgs="mandoc mutt tmux python3 time universal-ctags clang libclang-rt-14-dev"
+test_pkgs="mandoc mutt tmux less zsh python3 time universal-ctags clang libclang-rt-14-dev"
 bench_pkgs="python3 time libsqlite3-dev"
 
 pkgs=$build_pkgs

@@ -1982,9 +1982,11 @@ is an id of the sample repository, which is deterministic (fixed names,
 dates and contents), so the ids are stable.
 
 Each directory is a maildir.  Git does not keep empty directories, so
-`new/` and `tmp/` are missing from a checkout; create them (`mkdir -p
+`new/` and `tmp/` are missing from a checkout; `make demo` and the tests
+create them in their copies.  Create them (`mkdir -p
 maildirs/review-4.4/new maildirs/review-4.4/tmp`) before pointing a mail
-tool at one, or regenerate with the script, which writes all three.
+tool at one here (mutt shows "(no mailbox)" without them), or regenerate
+with the script, which writes all three.
 
 The machine-readable version of everything in this file, and much more, is
 `answers.json`, written into the sample repository by `gen-kernel.py
@@ -1993,18 +1995,19 @@ copied here.
 
 | maildir | what it is |
 | --- | --- |
-| `review-4.4/` | the 4.4.7-rc1 stable review: cover letter `[PATCH 4.4 00/24] 4.4.7-stable review` (X-stable/X-KernelTest-* headers, deadline, branch line, Pseudo-Shortlog, diffstat), 24 patches in reply to it, and 3 reviewer replies.  Base: `v4.4.6`, the tip of `linux-4.4.y`. |
-| `review-4.5/` | an AUTOSEL-style series `[PATCH AUTOSEL 4.5 NN/05]` with no cover letter: patches 02..05 reply to patch 01.  `git format-patch` style diffs.  Base: `v4.5.3`, the tip of `linux-4.5.y`. |
-| `lists/` | three plain linux-kernel list mails, not part of any review thread: two regression reports and one harmless mention of a commit. |
+| `review-4.4/` | the 4.4.7-rc1 stable review: cover letter `[PATCH 4.4 00/@N44@] 4.4.7-stable review` (X-stable/X-KernelTest-* headers, deadline, branch line, Pseudo-Shortlog, diffstat), @N44@ patches in reply to it, and @R44@ reviewer replies.  Base: `v4.4.6`, the tip of `linux-4.4.y`. |
+| `review-4.5/` | an AUTOSEL-style series `[PATCH AUTOSEL 4.5 NN/@N45@]` with no cover letter: patches 02..@N45@ reply to patch 01.  `git format-patch` style diffs.  Base: `v4.5.3`, the tip of `linux-4.5.y`. |
+| `lists/` | @NLISTS@ plain linux-kernel list mails, not part of any review thread: two regression reports and one harmless mention of a commit. |
 
 ## The sample repository
 
 `refs/heads/master` (mainline): tags `v4.3`, `v4.4-rc1`..`v4.4-rc3`,
 `v4.4`, `v4.5-rc1`, `v4.5-rc2`, `v4.5`, `v4.6-rc1`, `v4.6-rc2`, `v4.6`,
-`v4.7-rc1`, `v4.7-rc2`, `v4.7`, then two untagged commits.  One merge
+`v4.7-rc1`, `v4.7-rc2`, `v4.7`, then @NPOST@ untagged commits.  One merge
 (`merge1`, in `v4.5-rc1`) brings in a topic branch forked at `v4.4`.
 `refs/heads/linux-4.4.y` forks at `v4.4` with `v4.4.1`..`v4.4.6`;
-`refs/heads/linux-4.5.y` forks at `v4.5` with `v4.5.1`..`v4.5.3`.  Every
+`refs/heads/linux-4.5.y` forks at `v4.5` with `v4.5.1`..`v4.5.3` and
+@N45POST@ untagged commits after it.  Every
 release is a "Linux X" commit changing only the Makefile; annotated and
 lightweight tags are mixed (see answers.json `tags`).  Each other commit
 changes one file.
@@ -2102,7 +2105,22 @@ drift apart.
 
 
 def readme(s, t):
-    out = [MAILDIR_README_HEAD]
+    # The counts from the spec itself, so the text cannot drift from it.
+    words = {1: 'one', 2: 'two', 3: 'three', 4: 'four', 5: 'five', 6: 'six', 7: 'seven',
+             8: 'eight', 9: 'nine'}
+
+    def untagged(branch):
+        n = sum(1 for c in s.commits if c['branch'] == branch and c['release'] is None)
+        return words.get(n, str(n))
+    head = MAILDIR_README_HEAD
+    for key, value in (('@N44@', '%02d' % len(REVIEW44['patches'])),
+                       ('@R44@', str(len(REVIEW44['replies']))),
+                       ('@N45@', '%02d' % len(REVIEW45['patches'])),
+                       ('@NLISTS@', words.get(len(LISTS), str(len(LISTS)))),
+                       ('@NPOST@', untagged('mainline')),
+                       ('@N45POST@', untagged('linux-4.5.y'))):
+        head = head.replace(key, value)
+    out = [head]
     nm = {c['id']: c['name'] for c in s.commits}
 
     def ref(i):

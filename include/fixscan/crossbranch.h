@@ -146,7 +146,8 @@ int fs_cross_apply(struct fs_review **reviews, size_t n, const struct fs_cross_o
 struct fs_json;
 void fs_cross_matrix_json(struct fs_json *j, const struct fs_cross_matrix *m);
 
-/* The matrix as text: a header of branch versions, one line per row. */
+/* The matrix as text: a header of branch versions, one line per row,
+ * and a legend of the cells. */
 int fs_cross_matrix_text(FILE *out, const struct fs_cross_matrix *m);
 
 #endif

@@ -31,14 +31,18 @@
 /* ---- scoring ------------------------------------------------------------ */
 
 /* The weight of a finding of kind K, as fixscan-digest(1) documents it
- * (keep the two in step): 16 fix-missing, reverted-upstream; 8
- * regression-report, objection, reverted-in-stable; 4 already-applied,
- * duplicate-in-series; 2 target-absent, dep-missing; 1 unknown-upstream,
- * no-upstream, fixes-tag-mismatch; 0 the rest. */
+ * (keep the two in step): 16 fix-missing, missing-in-newer,
+ * reverted-upstream; 8 regression-report, objection, reverted-in-stable;
+ * 4 already-applied, duplicate-in-series; 2 target-absent, dep-missing;
+ * 1 unknown-upstream; 0 the kinds that ask for nothing (no-upstream,
+ * fixes-tag-mismatch, reverts-stable, fix-queued, fix-present). */
 int fs_digest_kind_weight(enum fs_finding_kind k);
-/* The weight of finding F: that of its kind, but 0 for one that asks for
- * nothing (a revert that a revert of the revert undid), and twice that
- * (32) for a fix-missing whose fix has a CVE (F->ncves). */
+/* The weight of finding F: that of its kind, but 0 for one that asks the
+ * maintainer for nothing (fs_kind_asks() false: a kind that never asks,
+ * an unknown id that a clone older than the thread lacks; or a revert
+ * that a revert of the revert undid), and twice that (32) for a
+ * fix-missing whose fix has a CVE (F->ncves).  A patch is risky when
+ * the weights of its findings add up to more than 0. */
 int fs_digest_finding_weight(const struct fs_finding *f);
 
 /* The score of patch RP: the sum of the weights of its findings that are

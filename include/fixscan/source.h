@@ -45,6 +45,7 @@ enum fs_source_kind {
 	FS_SOURCE_STORE, /* WHAT is a notmuch query on STORE */
 	FS_SOURCE_MBOX,  /* WHAT is an mbox file, "-" for standard input */
 	FS_SOURCE_QUEUE, /* WHAT is a stable-queue directory */
+	FS_SOURCE_FETCH, /* WHAT is a Message-Id, its thread fetched by TOOL */
 };
 
 struct fs_source {
@@ -54,8 +55,15 @@ struct fs_source {
 	/* FS_SOURCE_QUEUE: the kernel series ("4.4"); NULL: from the
 	 * directory's name (fs_source_queue_version()). */
 	const char *version;
+	/* FS_SOURCE_FETCH: the program that fetches the thread, "b4" or
+	 * "lei" (found on PATH); NULL: fs_source_fetch_tool(). */
+	const char *tool;
+	/* FS_SOURCE_FETCH: seconds the program may run before it is killed
+	 * (0: FS_SOURCE_FETCH_TIMEOUT). */
+	int timeout;
 };
-#define FS_SOURCE_INIT { FS_SOURCE_STORE, NULL, NULL, NULL }
+#define FS_SOURCE_FETCH_TIMEOUT 300
+#define FS_SOURCE_INIT { FS_SOURCE_STORE, NULL, NULL, NULL, NULL, 0 }
 
 /* The threads of SRC, their mails parsed and sorted into series, in *OUT,
  * an array of *NOUT threads (free with fs_source_free()).
@@ -79,7 +87,19 @@ struct fs_source {
  * no patch name, a name outside the directory or listed twice, a patch
  * file that is not a mail or that leads outside the directory through a
  * symbolic link, a series listing nothing), the message naming the file
- * and line. */
+ * and line.
+ *
+ * FETCH: the thread of the Message-Id WHAT (without <>) from the public
+ * archives, by running SRC->tool: "b4 mbox -o - -- ID" or "lei q
+ * --no-save -f mboxrd --threads -- m:ID", the id one argument of its
+ * own (no shell), the program's standard output read as an MBOX (hostile
+ * input like any) through a temporary file that is removed after.  An id
+ * that fs_source_fetch_check_id() refuses gives FS_EUSAGE before
+ * anything runs; no such program FS_ENOTFOUND; a program that fails
+ * (exit status not 0, killed) FS_EIO with its status and the last line
+ * it wrote on standard error; one still running after SRC->timeout
+ * seconds is killed (FS_EIO); an empty answer FS_ENOTFOUND.  The
+ * messages name the program and the id, not the temporary file. */
 int fs_source_load(struct fs_thread ***out, size_t *nout, const struct fs_source *src,
 		   struct fs_review_notes *notes, struct fs_error *err);
 void fs_source_free(struct fs_thread **threads, size_t n);
@@ -99,5 +119,17 @@ char *fs_source_queue_version(const char *dir);
  * twice. */
 int fs_source_queue_names(char ***out, size_t *n, const char *text, size_t len,
 			  const char *name, struct fs_error *err);
+
+/* Whether ID (a Message-Id without <>) is plain enough to hand to another
+ * program as a Message-Id: printable ASCII with an '@' that has text
+ * before and after it, no white space or control character, no leading
+ * '-' or '.', none of the shell and quote characters " ' ` \ $ ; & | < >
+ * ( ) [ ] *, at most 250 bytes.  Returns 0, or FS_EUSAGE with ERR naming
+ * the id (shown safely) and what is wrong with it. */
+int fs_source_fetch_check_id(const char *id, struct fs_error *err);
+
+/* The program that fetches threads for FS_SOURCE_FETCH: "b4" when it is
+ * on PATH, else "lei" when it is, else NULL.  A static string. */
+const char *fs_source_fetch_tool(void);
 
 #endif

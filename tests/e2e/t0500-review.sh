@@ -151,6 +151,18 @@ assert all(len(l.rstrip(\"\\n\")) <= 80 for l in lines)
 " &&
 	grep -q "^summary: " r44s.txt
 '
+test_expect_success '--short: an unknown upstream id is not given the patch'"'"'s subject as its own' '
+	python3 -c "
+import json
+r = json.loads(open(\"r44.json\").readline())
+unk = [(p[\"index\"], f[\"commit\"]) for p in r[\"patches\"] for f in p[\"findings\"]
+       if f[\"kind\"] == \"unknown-upstream\"]
+assert len(unk) == 1, unk
+print(\"%02d/27 unknown-upstream %s (not found), the patch \\\"\" % (unk[0][0], unk[0][1][:12]))
+" >want-unknown &&
+	grep -F "$(cat want-unknown)" r44s.txt &&
+	! grep "unknown-upstream [0-9a-f]* (\"" r44s.txt
+'
 test_expect_code 1 '-q prints the summary line alone and keeps the exit status' '
 	COLUMNS=1000 "$FIXSCAN" review --repo kernel -q "path:review-4.4/**" >r44q.txt
 '
@@ -203,9 +215,9 @@ test_expect_success 'lore links name the thread too' '
 	test_cmp r44.json lore1.json && test_cmp r44.json lore2.json && test_cmp r44.json lore3.json
 '
 test_expect_code 2 'a message the store lacks: the error says how to fetch it' '
-	"$FIXSCAN" review --repo kernel "https://lore.kernel.org/r/nosuch.123@example.org" 2>err;
+	"$FIXSCAN" review --repo kernel --no-fetch "https://lore.kernel.org/r/nosuch.123@example.org" 2>err;
 	rc=$?; test "$(wc -l <err)" -eq 1 &&
-	grep -q "^fixscan: message <nosuch.123@example.org> is not in the notmuch store: fetch its thread (b4 mbox" err;
+	grep -q "^fixscan: message <nosuch.123@example.org> is not in the notmuch store and fetching is off (--no-fetch, fixscan.fetch): fetch its thread (b4 mbox" err;
 	exit $rc
 '
 test_expect_code 0 '--all with an ignore file that silences everything exits 0' '
@@ -265,7 +277,7 @@ test_expect_code 2 'a Message-Id read from mail cannot widen the notmuch query' 
 
 	commit 1234567890123456789012345678901234567890 upstream.
 	EOF
-	"$FIXSCAN" review --repo kernel --json - <evil.eml >evil.json 2>err;
+	"$FIXSCAN" review --repo kernel --no-fetch --json - <evil.eml >evil.json 2>err;
 	rc=$?; test ! -s evil.json && grep -q "^fixscan: message <a\" OR .*> is not in the notmuch store" err; exit $rc
 '
 test_expect_success 'check and show print control characters from mail and git visibly' '

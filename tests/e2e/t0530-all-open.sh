@@ -115,6 +115,15 @@ test_expect_success 'the matrix: one column per branch, MISSING, FAILED, added, 
 	grep "usb: core: fix a leak in usb_bar()$" open.txt | grep -q "queued 02/03  *queued 02/02  *MISSING  *added" &&
 	grep "blend fix$" open.txt | grep -q -- "-  *-  *FAILED  *queued 03/03"
 '
+test_expect_success 'the matrix has a legend of its cells, right under its rows' '
+	sed -n 9,14p open.txt >legend &&
+	sed -n 1p legend | grep -q "^cells:  queued NN/MM  patch NN of the branch.s open thread$" &&
+	grep -q "^        added  *an \"added to the stable tree\" notice" legend &&
+	grep -q "^        in vX.Y.Z  *in the branch since that release" legend &&
+	grep -q "^        MISSING  *flagged: missing-in-newer or fix-missing$" legend &&
+	grep -q "^        FAILED  *a FAILED notice" legend &&
+	grep -q "^        -  *not in the branch, and nothing asks for it$" legend
+'
 test_expect_success 'the text names the newer branch, the other queue and the FAILED notice' '
 	grep -q "missing-in-newer .*not in linux-5.15.y as of v5.15.146" open.txt &&
 	grep -q "queued for 6.1 as 03/03" open.txt &&

@@ -140,7 +140,7 @@ if [ "$drafts" -gt 0 ]; then
 		tm send-keys -t mutt -l ",r" &&
 		wait_exit 2 &&
 		wait_screen "Press any key to continue" &&
-		grep -q "^check --thread --drafts\$" fixscan-calls &&
+		grep -q "^check --thread --drafts --short\$" fixscan-calls &&
 		ls "$TRASH"/mail/Drafts/cur/* >files &&
 		grep -l "^In-Reply-To: <" $(cat files) >drafts &&
 		test "$(wc -l <drafts)" -ge 2 &&

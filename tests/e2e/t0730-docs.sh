@@ -103,4 +103,36 @@ test_expect_success 'the contrib files the pages name exist' '
 		test -f "$SRC/contrib/$f" || { echo "no contrib/$f"; exit 1; }
 	done
 '
+test_expect_success 'maildirs/README.md counts what the maildirs hold' '
+	python3 - "$SRC/maildirs" <<-\EOF
+	import email, email.policy, os, re, sys
+	top = sys.argv[1]
+	readme = open(os.path.join(top, "README.md")).read()
+	def subjects(d):
+	    out = []
+	    for f in sorted(os.listdir(os.path.join(top, d, "cur"))):
+	        with open(os.path.join(top, d, "cur", f), "rb") as fh:
+	            m = email.message_from_binary_file(fh, policy=email.policy.default)
+	        out.append(str(m["subject"] or ""))
+	    return out
+	s44 = subjects("review-4.4")
+	patches = [s for s in s44 if re.match(r"\[PATCH 4\.4 (\d+)/(\d+)\]", s)]
+	covers = [s for s in patches if s.startswith("[PATCH 4.4 00/")]
+	patches = [s for s in patches if s not in covers]
+	replies = [s for s in s44 if s.startswith("Re:")]
+	assert len(covers) == 1, covers
+	n = len(patches)
+	assert covers[0].startswith("[PATCH 4.4 00/%02d]" % n), covers
+	want = "`[PATCH 4.4 00/%02d] 4.4.7-stable review`" % n
+	assert want in readme, want
+	assert "%d patches in reply to it, and %d reviewer replies" % (n, len(replies)) in readme
+	s45 = subjects("review-4.5")
+	assert "`[PATCH AUTOSEL 4.5 NN/%02d]`" % len(s45) in readme
+	assert "patches 02..%02d reply to patch 01" % len(s45) in readme
+	nl = len(os.listdir(os.path.join(top, "lists", "cur")))
+	assert "| `lists/` | %s plain" % {3: "three"}.get(nl, str(nl)) in readme
+	rows = re.findall(r"^\| (\d\d) \|", readme.split("## review-4.4: planted cases")[1].split("##")[0], re.M)
+	assert len(rows) == n, (len(rows), n)
+	EOF
+'
 test_done

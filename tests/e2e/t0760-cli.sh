@@ -325,9 +325,9 @@ test_expect_code 2 '... and when it is several threads, how many and the first' 
 	exit $rc
 '
 test_expect_code 2 'a Message-Id that is not in the store says to fetch it' '
-	"$FIXSCAN" review --repo kernel "<nosuch.2@example.org>" 2>err;
+	"$FIXSCAN" review --repo kernel --no-fetch "<nosuch.2@example.org>" 2>err;
 	rc=$?; test "$(wc -l <err)" -eq 1 &&
-	grep -q "^fixscan: message <nosuch.2@example.org> is not in the notmuch store: fetch" err; exit $rc
+	grep -q "^fixscan: message <nosuch.2@example.org> is not in the notmuch store.*: fetch its thread" err; exit $rc
 '
 test_expect_code 2 '-C to a missing directory is one error line' '
 	"$FIXSCAN" -C "$TRASH/nowhere" parse x 2>err;
@@ -418,6 +418,15 @@ if command -v zsh >/dev/null 2>&1; then
 		zsh -f ztab.zsh "$SRC/contrib/completion" "$(dirname "$FIXSCAN")" "fixscan show --color=" never >zcol &&
 		grep -q "always  *auto  *never" zcol
 	'
+	test_expect_success 'zsh: every other command offers the options of its --help too' '
+		for c in digest index parse show stats; do
+			ztab "fixscan $c --" >zopts.$c &&
+			bash -c ". ./comp.sh; comp fixscan $c -" | sed "s/=\$//" | sort -u >bopts.$c &&
+			test -s bopts.$c && test_cmp bopts.$c zopts.$c || exit 1
+		done &&
+		grep -qx -- --no-fetch zopts.review &&
+		grep -qx -- --short zopts.check
+	'
 else
 	echo "# skipped the zsh completion tests: zsh is not installed"
 fi
@@ -429,5 +438,13 @@ test_expect_success 'make demo ends with commands that work on its own store and
 		sh -c "$line" >one.out 2>one.err; rc=$?;
 		test $rc -le 1 && test -s one.out && test ! -s one.err || { echo "$line: $rc"; cat one.err; exit 1; }
 	done <next
+'
+test_expect_success '... its maildirs have cur/, new/ and tmp/ (mutt opens them) and its git config exists' '
+	for m in demo/mail/*/; do
+		test -d "$m/cur" && test -d "$m/new" && test -d "$m/tmp" || { echo "$m"; exit 1; }
+	done &&
+	test -d demo/mail/review-4.4/new &&
+	test "$(GIT_CONFIG_GLOBAL=$TRASH/demo/gitconfig git config --global user.email)" = rita@example.org &&
+	grep -q "GIT_CONFIG_GLOBAL=$TRASH/demo/gitconfig" next
 '
 test_done

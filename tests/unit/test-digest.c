@@ -104,8 +104,10 @@ static void test_weights(void **state)
 	assert_int_equal(fs_digest_kind_weight(FS_FIND_TARGET_ABSENT), 2);
 	assert_int_equal(fs_digest_kind_weight(FS_FIND_DEP_MISSING), 2);
 	assert_int_equal(fs_digest_kind_weight(FS_FIND_UNKNOWN_UPSTREAM), 1);
-	assert_int_equal(fs_digest_kind_weight(FS_FIND_NO_UPSTREAM), 1);
-	assert_int_equal(fs_digest_kind_weight(FS_FIND_FIXES_TAG_MISMATCH), 1);
+	/* They ask for nothing (issue 33: a patch whose only finding was a
+	 * Fixes: tag mismatch was "risky"). */
+	assert_int_equal(fs_digest_kind_weight(FS_FIND_NO_UPSTREAM), 0);
+	assert_int_equal(fs_digest_kind_weight(FS_FIND_FIXES_TAG_MISMATCH), 0);
 	assert_int_equal(fs_digest_kind_weight(FS_FIND_FIX_QUEUED), 0);
 	assert_int_equal(fs_digest_kind_weight(FS_FIND_FIX_PRESENT), 0);
 	assert_int_equal(fs_digest_kind_weight(FS_FIND_REVERTS_STABLE), 0);
@@ -127,6 +129,42 @@ static void test_patch_score(void **state)
 	assert_int_equal(fs_digest_patch_score(&rp), 24);
 	rp.findings.n = 0;
 	assert_int_equal(fs_digest_patch_score(&rp), 0);
+}
+
+/* Risky means a finding that asks the maintainer to act: a patch whose
+ * only findings ask for nothing scores 0, whatever their kind. */
+static void test_asks_nothing(void **state)
+{
+	struct fs_finding f[3];
+	struct fs_review_patch rp;
+
+	memset(f, 0, sizeof(f));
+	memset(&rp, 0, sizeof(rp));
+	rp.findings.v = f;
+	f[0].kind = FS_FIND_FIXES_TAG_MISMATCH;
+	f[1].kind = FS_FIND_NO_UPSTREAM;
+	f[2].kind = FS_FIND_REVERTS_STABLE;
+	rp.findings.n = 3;
+	assert_int_equal(fs_digest_patch_score(&rp), 0);
+	/* an id the clone, older than the thread, does not have yet */
+	f[0].kind = FS_FIND_UNKNOWN_UPSTREAM;
+	f[0].cause = FS_CAUSE_NOT_IN_CLONE;
+	rp.findings.n = 1;
+	assert_int_equal(fs_digest_patch_score(&rp), 0);
+	/* an id nobody can find asks for the right one */
+	f[0].cause = FS_CAUSE_NONE;
+	assert_int_equal(fs_digest_patch_score(&rp), 1);
+	/* a revert applied again asks for nothing */
+	f[0].kind = FS_FIND_REVERTED_UPSTREAM;
+	f[0].cause = FS_CAUSE_REVERT_OF_REVERT;
+	assert_int_equal(fs_digest_patch_score(&rp), 0);
+	f[0].cause = FS_CAUSE_NONE;
+	assert_int_equal(fs_digest_patch_score(&rp), 16);
+	/* with a mismatch beside it, the score is the fix's alone */
+	f[1].kind = FS_FIND_FIXES_TAG_MISMATCH;
+	f[1].cause = FS_CAUSE_NONE;
+	rp.findings.n = 2;
+	assert_int_equal(fs_digest_patch_score(&rp), 16);
 }
 
 static void test_deadline(void **state)
@@ -162,13 +200,14 @@ static void test_rank(void **state)
 	fs_digest_rank(&d);
 
 	assert_int_equal(d.nseries, 4);
-	assert_int_equal(d.series[0].risky, 3);
+	/* a/3 (no-upstream: asks for nothing) is not risky */
+	assert_int_equal(d.series[0].risky, 2);
 	assert_int_equal(d.series[1].risky, 2);
 	assert_int_equal(d.series[2].risky, 0);
 	assert_string_equal(d.series[2].error, "unknown branch");
 	assert_null(d.series[2].r);
 	assert_int_equal(d.series[1].deadline, 1461110400);
-	assert_int_equal(d.nrisky, 6);
+	assert_int_equal(d.nrisky, 5);
 	/* 16: b/2 */
 	assert_int_equal(d.risky[0].score, 16);
 	assert_int_equal(d.risky[0].series, 1);
@@ -180,9 +219,6 @@ static void test_rank(void **state)
 	assert_int_equal(d.risky[3].rp->index, 1);
 	assert_int_equal(d.risky[4].series, 0);
 	assert_int_equal(d.risky[4].rp->index, 4);
-	/* 1: a/3 */
-	assert_int_equal(d.risky[5].score, 1);
-	assert_int_equal(d.risky[5].rp->index, 3);
 	digest_clear(&d);
 	fake_free(&a);
 	fake_free(&b);
@@ -484,6 +520,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_weights),
+		cmocka_unit_test(test_asks_nothing),
 		cmocka_unit_test(test_patch_score),
 		cmocka_unit_test(test_deadline),
 		cmocka_unit_test(test_rank),

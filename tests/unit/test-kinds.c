@@ -31,6 +31,10 @@ static void test_every_kind_has_a_row(void **state)
 			    row->group == FS_GROUP_NONE);
 		/* a kind that asks for a reply is a problem */
 		assert_true(!row->asks || row->problem);
+		/* the digest's risky patches are those with a finding that
+		 * asks: a kind that asks for nothing weighs nothing */
+		assert_true(row->asks || row->digest_weight == 0);
+		assert_true(!row->asks || row->digest_weight > 0);
 	}
 }
 

@@ -423,6 +423,152 @@ static void test_mbox__truncated_gzip(void **state)
 	g_free(path);
 }
 
+/* ---- fetching a thread (FS_SOURCE_FETCH) ---------------------------- */
+
+static void test_fetch__ids(void **state)
+{
+	static const char *const good[] = {
+		"20160424014451.100031676@stable.example.org",
+		"CAHk-=wgXy_z+Q/1%2@mail.gmail.com",
+		"a@b",
+	};
+	static const struct {
+		const char *id, *why;
+	} bad[] = {
+		{ "-o@x", "starts with '-'" },
+		{ ".a@x", "starts with '-' or '.'" },
+		{ "", "empty" },
+		{ "a b@x", "white space" },
+		{ "a\tb@x", "white space" },
+		{ "a\033[2Jb@x", "control character" },
+		{ "a\xc3\xa9@x", "not ASCII" },
+		{ "a;b@x", "shell or quote" },
+		{ "a$(id)@x", "shell or quote" },
+		{ "a`id`@x", "shell or quote" },
+		{ "a'b@x", "shell or quote" },
+		{ "a\"b@x", "shell or quote" },
+		{ "a\\b@x", "shell or quote" },
+		{ "a|b@x", "shell or quote" },
+		{ "a*@x", "shell or quote" },
+		{ "<a@x>", "shell or quote" },
+		{ "noat", "no '@'" },
+		{ "@x", "no '@'" },
+		{ "a@", "no '@'" },
+	};
+	char longid[300];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < G_N_ELEMENTS(good); i++)
+		assert_int_equal(fs_source_fetch_check_id(good[i], NULL), 0);
+	for (i = 0; i < G_N_ELEMENTS(bad); i++) {
+		struct fs_error err = FS_ERROR_INIT;
+
+		assert_int_equal(fs_source_fetch_check_id(bad[i].id, &err), FS_EUSAGE);
+		assert_non_null(strstr(err.message, "is no plain Message-Id"));
+		assert_non_null(strstr(err.message, bad[i].why));
+		/* shown safely: no control character reaches a terminal */
+		assert_null(strchr(err.message, '\033'));
+	}
+	memset(longid, 'a', sizeof(longid) - 3);
+	strcpy(longid + sizeof(longid) - 3, "@x");
+	assert_int_equal(fs_source_fetch_check_id(longid, NULL), FS_EUSAGE);
+}
+
+/* A stub TOOL in a directory put first on PATH, running SCRIPT (sh). */
+static char *stub_tool(const char *tool, const char *script)
+{
+	char *dir = g_build_filename(tmpdir, "bin", NULL);
+	char *path = g_build_filename(dir, tool, NULL);
+	char *text = g_strdup_printf("#!/bin/sh\n%s\n", script);
+
+	g_mkdir_with_parents(dir, 0755);
+	assert_true(g_file_set_contents(path, text, -1, NULL));
+	assert_int_equal(chmod(path, 0755), 0);
+	g_free(text);
+	g_free(path);
+	return dir;
+}
+
+static int load_fetch(const char *id, const char *tool, struct fs_thread ***threads,
+		      size_t *n, struct fs_error *err)
+{
+	struct fs_source src = FS_SOURCE_INIT;
+
+	src.kind = FS_SOURCE_FETCH;
+	src.what = id;
+	src.tool = tool;
+	return fs_source_load(threads, n, &src, NULL, err);
+}
+
+static void test_fetch__stub(void **state)
+{
+	char *mbox = write_file("fetched.mbox", two_threads, -1, 0);
+	char *script = g_strdup_printf("printf '%%s\\n' \"$@\" >'%s/argv'; cat '%s'", tmpdir, mbox);
+	char *dir = stub_tool("b4", script), *oldpath = g_strdup(g_getenv("PATH"));
+	char *argv_file = g_build_filename(tmpdir, "argv", NULL), *got = NULL;
+	char *newpath = g_strconcat(dir, ":", oldpath, NULL);
+	struct fs_thread **threads = NULL;
+	struct fs_error err = FS_ERROR_INIT;
+	size_t n = 0;
+
+	(void)state;
+	g_setenv("PATH", newpath, TRUE);
+	assert_string_equal(fs_source_fetch_tool(), "b4");
+	assert_int_equal(load_fetch("s1@example.org", NULL, &threads, &n, &err), 0);
+	assert_int_equal(n, 3);
+	fs_source_free(threads, n);
+	/* the id is one argument, after -- */
+	assert_true(g_file_get_contents(argv_file, &got, NULL, NULL));
+	assert_string_equal(got, "mbox\n-o\n-\n--\ns1@example.org\n");
+	g_free(got);
+	/* a bad id: nothing runs */
+	assert_int_equal(unlink(argv_file), 0);
+	assert_int_equal(load_fetch("-o@x", NULL, &threads, &n, &err), FS_EUSAGE);
+	assert_false(g_file_test(argv_file, G_FILE_TEST_EXISTS));
+	/* a program that fails: its status and last line */
+	g_free(stub_tool("lei", "echo first >&2; echo 'lei: no such \033]0;x' >&2; exit 4"));
+	assert_int_equal(load_fetch("s1@example.org", "lei", &threads, &n, &err), FS_EIO);
+	assert_string_equal(err.message,
+			    "lei q <s1@example.org> failed (exit status 4): lei: no such ^[]0;x");
+	/* a program that hangs is stopped */
+	{
+		struct fs_source src = FS_SOURCE_INIT;
+		gint64 t0 = g_get_monotonic_time();
+
+		g_free(stub_tool("lei", "exec sleep 600"));
+		src.kind = FS_SOURCE_FETCH;
+		src.what = "s1@example.org";
+		src.tool = "lei";
+		src.timeout = 1;
+		assert_int_equal(fs_source_load(&threads, &n, &src, NULL, &err), FS_EIO);
+		assert_string_equal(err.message,
+				    "lei q <s1@example.org> did not finish within 1s: stopped");
+		assert_true(g_get_monotonic_time() - t0 < 10 * G_USEC_PER_SEC);
+	}
+	/* nothing printed */
+	g_free(stub_tool("lei", "exit 0"));
+	assert_int_equal(load_fetch("s1@example.org", "lei", &threads, &n, &err), FS_ENOTFOUND);
+	assert_string_equal(err.message, "lei q <s1@example.org> gave no mail");
+	/* not mail at all: the reader's error, naming the thread */
+	g_free(stub_tool("lei", "echo hello"));
+	assert_true(load_fetch("s1@example.org", "lei", &threads, &n, &err) < 0);
+	assert_non_null(strstr(err.message, "the thread of <s1@example.org> from lei"));
+	/* no such program */
+	assert_int_equal(load_fetch("s1@example.org", "nosuch", &threads, &n, &err), FS_EUSAGE);
+	g_setenv("PATH", "/nonexistent", TRUE);
+	assert_null(fs_source_fetch_tool());
+	assert_int_equal(load_fetch("s1@example.org", NULL, &threads, &n, &err), FS_ENOTFOUND);
+	assert_non_null(strstr(err.message, "neither b4 nor lei is on PATH"));
+	g_setenv("PATH", oldpath, TRUE);
+	g_free(newpath);
+	g_free(argv_file);
+	g_free(oldpath);
+	g_free(dir);
+	g_free(script);
+	g_free(mbox);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -434,6 +580,8 @@ int main(void)
 		cmocka_unit_test(test_mbox__gzip),
 		cmocka_unit_test(test_mbox__bad),
 		cmocka_unit_test(test_mbox__truncated_gzip),
+		cmocka_unit_test(test_fetch__ids),
+		cmocka_unit_test(test_fetch__stub),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
