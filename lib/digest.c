@@ -23,6 +23,7 @@ int fs_digest_kind_weight(enum fs_finding_kind k)
 	case FS_FIND_REGRESSION_REPORT: return 8;
 	case FS_FIND_REVERTED_IN_STABLE: return 8;
 	case FS_FIND_OBJECTION:         return 8;
+	case FS_FIND_NEEDS_ALSO:        return 8;
 	case FS_FIND_ALREADY_APPLIED:   return 4;
 	case FS_FIND_DUPLICATE_IN_SERIES: return 4;
 	case FS_FIND_TARGET_ABSENT:     return 2;

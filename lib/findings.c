@@ -25,6 +25,9 @@ static const char *const kind_names[FS_FIND_KIND_COUNT] = {
 	[FS_FIND_REVERTED_IN_STABLE] = "reverted-in-stable",
 	[FS_FIND_DUPLICATE_IN_SERIES] = "duplicate-in-series",
 	[FS_FIND_MISSING_IN_NEWER] = "missing-in-newer",
+	[FS_FIND_NEEDS_ALSO] = "needs-also",
+	[FS_FIND_REPLACEMENT_POSTED] = "replacement-posted",
+	[FS_FIND_REPLY] = "reply",
 };
 
 static const char *const cause_names[FS_CAUSE_COUNT] = {
@@ -101,7 +104,8 @@ int fs_finding_kind_from_name(const char *name)
 bool fs_finding_kind_is_problem(enum fs_finding_kind kind)
 {
 	/* A fix in the branch or in this series is covered: nothing to do. */
-	return kind != FS_FIND_FIX_PRESENT && kind != FS_FIND_FIX_QUEUED;
+	return kind != FS_FIND_FIX_PRESENT && kind != FS_FIND_FIX_QUEUED &&
+	       kind != FS_FIND_REPLY && kind != FS_FIND_REPLACEMENT_POSTED;
 }
 
 bool fs_finding_is_problem(const struct fs_finding *f)
@@ -1070,6 +1074,18 @@ static void check_unknown(struct judge *j, const struct fs_tags *tags, const cha
 	}
 }
 
+/* The finding a reply of class CLS gives. */
+static enum fs_finding_kind reply_kind(enum fs_reply_class cls)
+{
+	switch (cls) {
+	case FS_REPLY_REPORT:      return FS_FIND_REGRESSION_REPORT;
+	case FS_REPLY_NEEDS_ALSO:  return FS_FIND_NEEDS_ALSO;
+	case FS_REPLY_REPLACEMENT: return FS_FIND_REPLACEMENT_POSTED;
+	case FS_REPLY_OTHER:       return FS_FIND_REPLY;
+	default:                   return FS_FIND_OBJECTION;
+	}
+}
+
 static void check_mail(struct judge *j, const fs_cid *ups, size_t nups, int index)
 {
 	const struct fs_findings_ctx *ctx = j->ctx;
@@ -1096,7 +1112,7 @@ static void check_mail(struct judge *j, const fs_cid *ups, size_t nups, int inde
 		struct fs_finding *f;
 		if (o->series_index != index || index < 0)
 			continue;
-		f = add(j, FS_FIND_OBJECTION, FS_CAUSE_NONE, FS_CID_NONE, NULL, FS_FEV_MAIL);
+		f = add(j, reply_kind(o->cls), FS_CAUSE_NONE, FS_CID_NONE, NULL, FS_FEV_MAIL);
 		if (!f)
 			continue;
 		f->message_id = dup_or_null(o->message_id);

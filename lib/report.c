@@ -24,6 +24,7 @@ static const char *kind_color(enum fs_finding_kind k)
 	case FS_FIND_TARGET_ABSENT:
 	case FS_FIND_DEP_MISSING:
 	case FS_FIND_OBJECTION:
+	case FS_FIND_NEEDS_ALSO:
 	case FS_FIND_REVERTS_STABLE:
 		return "\033[33m";
 	case FS_FIND_FIX_PRESENT:
@@ -215,6 +216,8 @@ char *fs_report_finding_line(const struct fs_review *r, const struct fs_finding 
 		g_string_append(s, ": the changelog names no upstream commit");
 		return g_string_free(s, FALSE);
 	case FS_FIND_REGRESSION_REPORT:
+		if (!f->commit[0]) /* a reply in the thread: its own words */
+			goto said;
 		g_string_append_printf(s, " %.12s: %s from %s", f->commit, f->note ? f->note : "",
 				       f->from ? f->from : "?");
 		if (f->date)
@@ -223,6 +226,10 @@ char *fs_report_finding_line(const struct fs_review *r, const struct fs_finding 
 			g_string_append_printf(s, " <%s>", f->message_id);
 		return g_string_free(s, FALSE);
 	case FS_FIND_OBJECTION:
+	case FS_FIND_NEEDS_ALSO:
+	case FS_FIND_REPLACEMENT_POSTED:
+	case FS_FIND_REPLY:
+	said:
 		g_string_append_printf(s, " from %s: \"%s\"", f->from ? f->from : "?",
 				       f->note ? f->note : "");
 		return g_string_free(s, FALSE);
@@ -279,12 +286,12 @@ int fs_report_rank(const struct fs_finding *f)
 		FS_FIND_FIX_MISSING, FS_FIND_MISSING_IN_NEWER, FS_FIND_REVERTED_UPSTREAM,
 		FS_FIND_ALREADY_APPLIED,
 		FS_FIND_DUPLICATE_IN_SERIES, FS_FIND_DEP_MISSING, FS_FIND_REVERTED_IN_STABLE,
-		FS_FIND_REGRESSION_REPORT, FS_FIND_OBJECTION,
+		FS_FIND_REGRESSION_REPORT, FS_FIND_OBJECTION, FS_FIND_NEEDS_ALSO,
 		FS_FIND_TARGET_ABSENT, FS_FIND_REVERTS_STABLE, FS_FIND_FIXES_TAG_MISMATCH,
 		FS_FIND_UNKNOWN_UPSTREAM, FS_FIND_NO_UPSTREAM, FS_FIND_FIX_QUEUED,
-		FS_FIND_FIX_PRESENT,
+		FS_FIND_FIX_PRESENT, FS_FIND_REPLACEMENT_POSTED, FS_FIND_REPLY,
 	};
-	const int notes = 9, n = (int)(sizeof(order) / sizeof(order[0]));
+	const int notes = 10, n = (int)(sizeof(order) / sizeof(order[0]));
 	int i;
 
 	for (i = 0; i < n && order[i] != f->kind; i++)
@@ -298,7 +305,7 @@ int fs_report_rank(const struct fs_finding *f)
 /* "2 objections", "1 fix-missing": the kinds that are nouns take an s. */
 static void add_count(GString *s, size_t n, enum fs_finding_kind k)
 {
-	bool noun = k == FS_FIND_OBJECTION || k == FS_FIND_REGRESSION_REPORT;
+	bool noun = k == FS_FIND_OBJECTION || k == FS_FIND_REGRESSION_REPORT || k == FS_FIND_REPLY;
 
 	g_string_append_printf(s, "%zu %s%s", n, fs_finding_kind_name(k), noun && n != 1 ? "s" : "");
 }

@@ -40,6 +40,9 @@ enum fs_finding_kind {
 	FS_FIND_MISSING_IN_NEWER,  /* queued here, but a newer maintained
 				    * stable branch neither has nor queues it
 				    * (crossbranch module) */
+	FS_FIND_NEEDS_ALSO,        /* a reply asks for other commits with it */
+	FS_FIND_REPLACEMENT_POSTED,/* a reply carries a replacement backport */
+	FS_FIND_REPLY,             /* a human reply of no other class (advisory) */
 	FS_FIND_KIND_COUNT
 };
 
