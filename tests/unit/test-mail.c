@@ -79,7 +79,7 @@ static void test_series__table(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(series_cases) / sizeof(series_cases[0]); i++) {
 		const struct series_case *c = &series_cases[i];
-		struct fs_series s = { (char *)"untouched", false, NULL, 99, 99, 99 };
+		struct fs_series s = { (char *)"untouched", false, NULL, 99, 99, 99, NULL, false };
 		const char *title = "untouched";
 		bool got = fs_series_parse(c->subject, &s, &title);
 
