@@ -856,7 +856,13 @@ static void para_objection(GString *s, const struct fs_finding *f)
 	char *who = display_name(f->from), *line = fs_draft_clean_line(f->note);
 	char *id = fs_draft_clean_id(f->message_id);
 
-	add_paraf(s, "%s objected to this patch in the thread:", who);
+	/* The reply's own words, attributed; only an objection is called one. */
+	if (f->kind == FS_FIND_OBJECTION)
+		add_paraf(s, "%s objected to this patch in the thread:", who);
+	else if (f->kind == FS_FIND_NEEDS_ALSO)
+		add_paraf(s, "%s asked in the thread for more commits with this patch:", who);
+	else
+		add_paraf(s, "%s reported in the thread:", who);
 	add_quote(s, line);
 	if (id)
 		g_string_append_printf(s, "(https://lore.kernel.org/r/%s)\n", id);
@@ -870,7 +876,7 @@ static void para_objection(GString *s, const struct fs_finding *f)
 static const enum fs_finding_kind patch_order[] = {
 	FS_FIND_FIX_MISSING, FS_FIND_MISSING_IN_NEWER, FS_FIND_DEP_MISSING,
 	FS_FIND_REVERTED_UPSTREAM, FS_FIND_ALREADY_APPLIED, FS_FIND_DUPLICATE_IN_SERIES, FS_FIND_REGRESSION_REPORT,
-	FS_FIND_REVERTED_IN_STABLE, FS_FIND_OBJECTION,
+	FS_FIND_REVERTED_IN_STABLE, FS_FIND_OBJECTION, FS_FIND_NEEDS_ALSO,
 	FS_FIND_FIXES_TAG_MISMATCH, FS_FIND_TARGET_ABSENT, FS_FIND_REVERTS_STABLE,
 	FS_FIND_UNKNOWN_UPSTREAM, FS_FIND_NO_UPSTREAM, FS_FIND_FIX_QUEUED,
 	FS_FIND_FIX_PRESENT,
@@ -941,7 +947,13 @@ static char *patch_findings(const struct fs_review *r, const struct fs_review_pa
 				add_para(s, "The changelog does not say which upstream commit this is. If it is a stable-only change, please say why in the changelog; otherwise please add the upstream commit id.");
 				break;
 			case FS_FIND_UNKNOWN_UPSTREAM: para_unknown(s, f); break;
-			case FS_FIND_REGRESSION_REPORT: para_report(s, f); break;
+			case FS_FIND_REGRESSION_REPORT:
+				if (f->commit[0])
+					para_report(s, f);
+				else
+					para_objection(s, f);
+				break;
+			case FS_FIND_NEEDS_ALSO: para_objection(s, f); break;
 			case FS_FIND_DEP_MISSING: para_dep(s, r, f); break;
 			case FS_FIND_FIXES_TAG_MISMATCH: para_mismatch(s, f); break;
 			case FS_FIND_REVERTS_STABLE: para_reverts_stable(s, r, f); break;
@@ -1009,6 +1021,7 @@ static enum group group_of(const struct fs_finding *f)
 		return G_STABLE_REVERTED;
 	case FS_FIND_REGRESSION_REPORT:
 	case FS_FIND_OBJECTION:
+	case FS_FIND_NEEDS_ALSO:
 		return G_REPORTS;
 	case FS_FIND_TARGET_ABSENT:
 	case FS_FIND_NO_UPSTREAM:
@@ -1069,10 +1082,12 @@ static char *summary_item(const struct fs_review *r, const struct fs_finding *f)
 		g_free(who);
 		break;
 	}
-	case FS_FIND_OBJECTION: {
+	case FS_FIND_OBJECTION:
+	case FS_FIND_NEEDS_ALSO: {
 		char *who = display_name(f->from), *line = fs_draft_clean_line(f->note);
 
-		t = g_strdup_printf("%s objected: \"%s\"", who, line);
+		t = g_strdup_printf(f->kind == FS_FIND_OBJECTION ? "%s objected: \"%s\"" :
+				    "%s asked for more commits: \"%s\"", who, line);
 		g_free(line);
 		g_free(who);
 		break;
