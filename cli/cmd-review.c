@@ -459,13 +459,20 @@ static size_t review_threads(struct cli_ctx *c, struct fs_thread **threads, size
 			const struct fs_thread_series *s = fs_thread_get(threads[i], k);
 			struct fs_review *r = NULL;
 			struct fs_error one = FS_ERROR_INIT;
+			/* Without its patch mails a series is still read for
+			 * what its replies say. */
 			if (!s->npatches) {
-				if (s->cover) {
-					cli_note("'%s': the cover letter has no patches in the store",
-						 fs_patch_subject(s->cover));
-					*trouble = true;
+				if (s->cover)
+					cli_note("'%s': the cover letter has no patches in the store%s",
+						 fs_patch_subject(s->cover),
+						 s->nreplies ? ": reading its replies" : "");
+				else if (s->nreplies)
+					cli_note("%zu replies whose patch mails are absent: reading them",
+						 s->nreplies);
+				if (!s->nreplies) {
+					*trouble |= s->cover != NULL;
+					continue;
 				}
-				continue;
 			}
 			if (fs_review_run(&r, s, c->idx, c->store, &c->ropts, &one) < 0) {
 				cli_error(&one);
@@ -475,7 +482,7 @@ static size_t review_threads(struct cli_ctx *c, struct fs_thread **threads, size
 			size_t first = dl->n;
 
 			cli_clone_age_notice(c, r, &said);
-			if (me && fs_drafts_build_opts(dl, r, me, &c->draft_opts, &one) < 0) {
+			if (me && s->npatches && fs_drafts_build_opts(dl, r, me, &c->draft_opts, &one) < 0) {
 				cli_error(&one);
 				*trouble = true;
 			}

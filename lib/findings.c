@@ -1086,6 +1086,8 @@ static enum fs_finding_kind reply_kind(enum fs_reply_class cls)
 	}
 }
 
+static void add_replies(struct judge *j, int index);
+
 static void check_mail(struct judge *j, const fs_cid *ups, size_t nups, int index)
 {
 	const struct fs_findings_ctx *ctx = j->ctx;
@@ -1107,10 +1109,20 @@ static void check_mail(struct judge *j, const fs_cid *ups, size_t nups, int inde
 		f->date = dup_or_null(r->date);
 		set_note(j, f, fmt("\"%s\"", r->subject ? r->subject : ""));
 	}
+	add_replies(j, index);
+}
+
+/* A finding for each reply of CTX placed at patch INDEX (-1: placed at
+ * no patch, the series' own). */
+static void add_replies(struct judge *j, int index)
+{
+	const struct fs_findings_ctx *ctx = j->ctx;
+	size_t i;
+
 	for (i = 0; i < ctx->nobjections; i++) {
 		const struct fs_objection *o = &ctx->objections[i];
 		struct fs_finding *f;
-		if (o->series_index != index || index < 0)
+		if (o->series_index != index)
 			continue;
 		f = add(j, reply_kind(o->cls), FS_CAUSE_NONE, FS_CID_NONE, NULL, FS_FEV_MAIL);
 		if (!f)
@@ -1164,7 +1176,8 @@ int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx
 	check_reverts(&j, tags, &nlinked);
 	if (nwritten == 0 && nlinked == 0)
 		add(&j, FS_FIND_NO_UPSTREAM, FS_CAUSE_NONE, FS_CID_NONE, NULL, FS_FEV_EXACT);
-	check_mail(&j, ups, nups, index);
+	if (index >= 0)
+		check_mail(&j, ups, nups, index);
 	if (ctx->ignore) {
 		for (i = 0; i < out->n; i++) {
 			const char *why = fs_ignore_match(ctx->ignore, out->v[i].commit, out->upstream);
@@ -1172,6 +1185,22 @@ int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx
 				j.oom = 1;
 		}
 	}
+	if (j.oom)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	return 0;
+}
+
+int fs_findings_series_replies(struct fs_findings *out, const struct fs_findings_ctx *ctx,
+			       struct fs_error *err)
+{
+	struct judge j;
+
+	memset(&j, 0, sizeof(j));
+	j.ctx = ctx;
+	j.idx = ctx->idx;
+	j.out = out;
+	j.self_index = -1;
+	add_replies(&j, -1);
 	if (j.oom)
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
 	return 0;

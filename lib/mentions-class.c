@@ -34,7 +34,8 @@ static const char *const negations[] = {
 enum pat {
 	/* objections */
 	P_NAK, P_DONT_TAKE, P_NOT_MATERIAL, P_NOT_NEEDED, P_NO_NEED, P_NOT_FIX,
-	P_DROP, P_REVERTED, P_ADVISE_NOT, P_BAD_PATCH, P_APPROVAL,
+	P_DROP, P_REVERTED, P_ADVISE_NOT, P_BAD_PATCH, P_NEG_STABLE, P_NOT_A_FIX, P_APPROVAL,
+	P_CONDITIONAL,
 	/* reports */
 	P_BUILD, P_TRACE, P_TROUBLE, P_REGRESSION, P_BISECT,
 	/* needs-also */
@@ -44,30 +45,52 @@ enum pat {
 };
 
 #define VERB_TAKE "(?:merge[sd]?|push(?:ed)?|appl(?:y|ied)|queue[sd]?|tak(?:e|en)|pick(?:ed)?|" \
-		  "backport(?:ed)?|includ(?:e|ed)|go|be (?:in|part of))"
+		  "backport(?:ed)?|includ(?:e|ed)|go|be (?:in|part of)|use|have\\s+(?:this|it|these|that))"
+/* a negation, with or without its apostrophe */
+#define NEG "(?:n'?t\\b|\\bnot\\b|\\bno\\b)"
 #define REF_HEX "\\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{8,40}\\b"
-#define REF_STRONG REF_HEX "|\\(\"[^\"]{6,}\"\\)|\"[^\"]{12,}\"|https?://|\\[PATCH"
+#define REF_STRONG REF_HEX "|\\(\"[^\"]{6,}\"\\)|\"[^\"]{12,}\"|https?://|\\[PATCH|\\[\\d{1,2}\\]"
 
 static const char *const pattern_src[P_COUNT] = {
 	[P_NAK] = "\\bna(?:c?k|cked|ked)(?:-by)?\\b",
 	[P_DONT_TAKE] = "\\b(?:please\\s+)?(?:don'?t|do\\s+not|shouldn'?t|should\\s+not|must\\s+not|"
-			"won'?t|will\\s+not|need\\s+not)\\s+(?:[\\w.-]+\\s+){0,4}?" VERB_TAKE "\\b",
+			"won'?t|will\\s+not|need\\s+not)\\s+(?!(?:see|know|mind|care|remember)\\b)(?:[\\w.-]+\\s+){0,4}?"
+			VERB_TAKE "\\b",
 	[P_NOT_MATERIAL] = "(?:\\bnot\\b|n't\\b|\\bnever\\b)[^.]{0,60}\\b(?:stable|-stable)\\s+(?:material|candidate)",
 	[P_NOT_NEEDED] = "\\b(?:not|isn'?t|aren'?t|wasn'?t|no\\s+longer)\\s+(?:\\w+\\s+)?"
 			 "(?:needed|necessary|required|suitable|appropriate|relevant|applicable|"
 			 "worth|a\\s+good\\s+(?:candidate|idea))\\b",
-	[P_NO_NEED] = "\\bno\\s+(?:need|reason)\\s+(?:to|for)\\b|"
+	[P_NO_NEED] = "\\bno\\s+(?:need|reason)\\s+(?:to\\s+(?:backport|take|apply|queue|pick|have|put|include|carry|"
+		      "merge|add)|for\\s+(?:this|it|that)\\s+in)\\b|"
 		      "\\b(?:doesn'?t|does\\s+not|don'?t|do\\s+not)\\s+need\\s+to\\s+be\\s+(?:backported|applied|queued|in)\\b",
 	[P_NOT_FIX] = "\\b(?:doesn'?t|does\\s+not|won'?t|will\\s+not|didn'?t|did\\s+not)\\s+(?:\\w+\\s+){0,2}?"
 		      "fix\\s+(?:a|any|anything|the|an)\\b|\\bnot\\s+(?:a|an\\s+actual|a\\s+real)\\s+(?:bug\\s*)?fix\\b|"
 		      "\\b(?:there\\s+(?:was|is)\\s+)?no\\s+(?:actual\\s+|known\\s+|real\\s+)?bug\\b|\\bnot\\s+a\\s+bug\\b",
 	[P_DROP] = "\\b(?:drop|revert)\\s+(?:this|it|that|these|them|the\\s+(?:patch|commit|change|backport))\\b|"
+		   "\\bplease,?\\s+ignore\\s+(?:this|it)\\b|"
 		   "\\bplease\\s+(?:drop|revert)\\b|\\bshould\\s+(?:be\\s+)?(?:dropped|reverted)\\b",
 	[P_REVERTED] = "\\b(?:will|would|should|was|been|got|being|is)\\s+reverted\\b",
 	[P_ADVISE_NOT] = "\\bwouldn'?t\\s+(?:recommend|bother|suggest|take|backport)|"
-			 "\\b(?:recommend|suggest)\\s+(?:holding\\s+off|not|against|waiting)\\b|\\bhold\\s+(?:off|back)\\b",
+			 "\\b(?:recommend|suggest)\\s+\\*?(?:holding\\s+off|not|against|waiting)\\b|\\bhold\\s+(?:off|back)\\b|"
+			 "\\bpostpone\\b|\\bnot\\s+to\\s+(?:backport|take|apply|queue)\\b",
 	[P_BAD_PATCH] = "\\b(?:patch|commit|change|backport)\\s+(?:is|was|looks|seems)\\s+(?:\\w+\\s+)?"
 			"(?:borked|wrong|bogus|incorrect|broken)\\b",
+	/* stable-worthiness denied: "I don't think this is suitable for
+	 * -stable", "we don't need this in -stable", "isn't something that
+	 * should be backported" */
+	[P_NEG_STABLE] = NEG "[^.;]{0,60}?\\b(?:suitable|appropriate|worth\\w*|sense|should|need|"
+			 "needed|candidate|belongs?|want)\\b[^.;]{0,40}?(?:\\bstable\\b|-stable\\b|\\bbackport\\w*|"
+			 "\\bpick\\w*|\\btak(?:e|ing)\\b|\\bolder\\s+(?:kernels|trees|branches))",
+	/* not a fix: a new feature, a cleanup, noise, a theoretical problem */
+	[P_NOT_A_FIX] = "\\b(?:is|feels|looks|seems)\\s+(?:like\\s+)?(?:a\\s+)?(?:new\\s+)?feature\\w*|\\bjust\\s+noise\\b|"
+			"\\b(?:only|just|merely|purely)\\s+(?:a\\s+)?(?:cleanup|clean-up|refactor\\w*|cosmetic)\\b|"
+			"\\bnot\\s+(?:the\\s+)?(?:\\d+%\\s+)?correct\\b|\\btheoretical\\s+(?:problem|issue|bug)\\b|"
+			"\\b(?:long\\s+)?end[\\s-]of[\\s-]life\\b|\\bnew\\s+feature|\\bout\\s+of\\s+scope\\b|"
+			"\\bfixes\\s+nothing\\b|\\bdoes\\s+nothing\\b|\\bpointless\\b|\\bnonsense\\b|"
+			"\\bno\\s+(?:real\\s+)?point\\b|\\bmuch\\s+point\\b|"
+			"\\b(?:questionable|noise|unneeded|unnecessary|overkill)\\b[^.]{0,30}\\b(?:stable|backport\\w*)",
+	/* asked or offered on a condition: "if not, let me know and I'll drop it" */
+	[P_CONDITIONAL] = "^if\\b|\\blet\\s+me\\s+know\\b",
 	[P_APPROVAL] = "\\blooks\\s+(?:fine|good|ok|okay|right|correct)\\b|\\bi\\s+agree\\b|\\bagreed\\b|"
 		       "\\bmakes\\s+(?:much\\s+|more\\s+)*sense\\b|\\bfine\\s+(?:by|with)\\s+me\\b",
 	[P_BUILD] = "\\b(?:build|builds|compile|compilation|compiling|link|linking|boot|booting)\\s+"
@@ -81,20 +104,23 @@ static const char *const pattern_src[P_COUNT] = {
 		    "\\bundeclared\\b|\\bimplicit\\s+declaration\\b|\\bkernel\\s+BUG\\b|\\bBUG:|\\bOops:|"
 		    "\\bcall\\s+trace:|#regzbot\\s+\\^?introduced",
 	[P_TROUBLE] = "\\b(?:see|seeing|saw|seen|getting|got|hit|hitting|notice[ds]?|observed?|"
-		      "introduce[sd]?|introducing|cause[sd]?|causing|trigger(?:s|ed)?|results?\\s+in|"
+		      "introduce[sd]?|introducing|cause[sd]?|causing|trigger(?:s|ed)?|results?\\s+in|observing|"
+		      "experienc(?:e|ed|ing)|reports?\\s+of|"
 		      "leads?\\s+to|led\\s+to)\\b[^.]{0,40}?\\b(?:regressions?|crash(?:es)?|panics?|oops|"
-		      "hangs?|lockups?|deadlocks?|corruption|splats?|failures?|breakage)\\b",
+		      "hangs?|lockups?|deadlocks?|corruption|splats?|failures?|breakage|problems?|issues?)\\b",
 	[P_REGRESSION] = "\\bregress(?:ed|es)\\b|\\ba\\s+regression\\b|\\bbroke\\b|\\bbreaks\\b|\\bbreakage\\b",
 	[P_BISECT] = "\\bbisect(?:ed|ing)?\\b|first\\s+bad\\s+commit",
 	[P_ALSO] = "\\b(?:also|too|as\\s+well|both|in\\s+addition)\\b",
-	[P_WITHOUT] = "\\b(?:without|unless|only\\s+(?:be\\s+)?(?:\\w+\\s+){0,2}?if|on\\s+top)\\b",
+	[P_WITHOUT] = "\\b(?:without|unless|only\\s+(?:be\\s+)?(?:[\\w-]+\\s+){0,2}?if|on\\s+top)\\b",
 	[P_REQUIRES] = "\\b(?:requires?|required|depends\\s+on|relies\\s+on|needs?|needed|prerequisites?|"
-		       "follow-?ups?|fix-?ups?|fixe[sd]\\s+(?:this|it)|missing)\\b",
+		       "follow-?ups?|fix-?ups?|fixe[sd]\\s+(?:this|it)|fixed\\s+(?:by|in)|"
+		       "missing\\s+(?:prerequisites?|dependenc(?:y|ies)|commits?|patch(?:es)?|fix(?:es)?))\\b",
 	[P_NOT_PORTED] = "\\b(?:hadn'?t|haven'?t|hasn'?t|didn'?t|not)\\s+(?:\\w+\\s+){0,2}?"
 			 "(?:ported|backported|picked|taken|applied|included|queued)\\b",
 	[P_SERIES] = "\\b(?:whole|entire|rest\\s+of\\s+the|full)\\s+(?:patch\\s*)?(?:series|set|patchset)\\b",
 	[P_REF] = REF_STRONG "|\\b(?:fix|fixes|follow-?up|fixup|fix-ups?|commit|commits|series|"
-		  "patches|prerequisites?|dependenc(?:y|ies))\\b",
+		  "patches|prerequisites?|dependenc(?:y|ies))\\b|"
+		  "\\b(?:preceding|previous|prerequisite|earlier|other|first|second|next)\\s+(?:patch|commit|fix|change)",
 	[P_STRONG_REF] = REF_STRONG,
 	[P_REQUEST] = "\\b(?:please|could\\s+you|can\\s+you|would\\s+you|pick|take|grab|cherry-?pick|queue|"
 		      "apply|backport|include|need|needs|require|requires|should)\\b",
@@ -165,13 +191,20 @@ static bool starts(const char *s, size_t l, const char *word)
 	return l >= n && !strncasecmp(s, word, n);
 }
 
+/* Whether the line S (L bytes, trimmed) starts a quote in the form
+ * of Outlook and its kind: no '>' marks, a header block instead. */
+static bool starts_outlook_quote(const char *s, size_t l)
+{
+	return starts(s, l, "-----Original Message-----") ||
+	       (starts(s, l, "From: ") && strstr(s, " Sent: ") && (size_t)(strstr(s, " Sent: ") - s) < l);
+}
+
 /* Whether the line S (L bytes, trimmed) starts what a reply carries
- * rather than says: a patch in git's mbox form, a scissors line, a diff,
- * an Outlook quote header. */
+ * rather than says: a patch in git's mbox form, a scissors line, a diff. */
 static bool starts_carried(const char *s, size_t l)
 {
 	static const char *const marks[] = {
-		"diff --git ", "-----Original Message-----", "Index: ", "--- a/",
+		"diff --git ", "Index: ", "--- a/",
 	};
 	size_t k, hex = 0;
 
@@ -238,10 +271,17 @@ char *fs_mentions_own_words(const char *body, size_t len, bool *carries_patch)
 				*carries_patch = true;
 			break;
 		}
-		/* A pasted commit: its header and indented message. */
-		if (*s != '>' && starts_pasted_commit(s, l))
+		if (*s != '>' && starts_outlook_quote(s, l))
+			break;
+		/* A pasted commit: its id line is the replier's reference,
+		 * its header and indented message are not their words. */
+		if (*s != '>' && starts_pasted_commit(s, l)) {
 			pasted = true;
-		else if (pasted && l && !indented && !starts(s, l, "Author:") && !starts(s, l, "Date:") &&
+			if (out->len && out->str[out->len - 1] != '\n')
+				g_string_append_c(out, ' ');
+			g_string_append_len(out, s, l);
+			continue;
+		} else if (pasted && l && !indented && !starts(s, l, "Author:") && !starts(s, l, "Date:") &&
 			 !starts(s, l, "Commit:") && !starts(s, l, "Merge:"))
 			pasted = false;
 		if (pasted || !l || *s == '>' || is_attribution(s, l) || is_trailer(s, s + l)) {
@@ -300,10 +340,11 @@ static bool is_question(const char *s, size_t len)
 /* The sentence asks to take other commits: a request, a word of
  * addition or condition, and a reference to a commit, a fix or a series
  * (in it or in NEXT, the sentence after it, where the ids often stand). */
-static bool sentence_needs_also(const char *s, size_t len, const char *next, size_t nlen)
+static bool sentence_needs_also(const char *s, size_t len, const char *orig,
+				const char *next, size_t nlen)
 {
-	bool strong = has(P_STRONG_REF, s, len) || (nlen && has(P_STRONG_REF, next, nlen));
-	bool ref = strong || has(P_REF, s, len);
+	bool strong = has(P_STRONG_REF, orig, len) || (nlen && has(P_STRONG_REF, next, nlen));
+	bool ref = strong || has(P_REF, orig, len);
 
 	if (is_question(s, len) && !has(P_REQUEST, s, len))
 		return false;
@@ -314,10 +355,10 @@ static bool sentence_needs_also(const char *s, size_t len, const char *next, siz
 	if (has(P_NOT_PORTED, s, len) && strong)
 		return true;
 	if (has(P_WITHOUT, s, len) && (has(P_REQUIRES, s, len) || has(P_DONT_TAKE, s, len) ||
-				       has(P_REQUEST, s, len)))
+				       has(P_REQUEST, s, len) || has(P_BAD_PATCH, s, len)))
 		return true;
 	if (has(P_ALSO, s, len) && has(P_REQUEST, s, len) && !negated(s, (size_t)match_at(P_REQUEST, s, len, 0)))
-		return strong || has(P_REF, s, len);
+		return true;
 	return strong && has_unnegated(P_REQUIRES, s, len);
 }
 
@@ -335,13 +376,14 @@ static bool sentence_objects(const char *s, size_t len)
 {
 	static const enum pat forms[] = {
 		P_DONT_TAKE, P_NOT_MATERIAL, P_NOT_NEEDED, P_NO_NEED, P_NOT_FIX, P_ADVISE_NOT,
-		P_BAD_PATCH,
+		P_BAD_PATCH, P_NEG_STABLE, P_NOT_A_FIX,
 	};
 	size_t k;
 
 	if (has(P_NAK, s, len))
 		return true;
-	if ((is_question(s, len) && !has(P_REQUEST, s, len)) || has(P_APPROVAL, s, len))
+	if ((is_question(s, len) && !has(P_REQUEST, s, len)) || has(P_APPROVAL, s, len) ||
+	    has(P_CONDITIONAL, s, len))
 		return false;
 	for (k = 0; k < G_N_ELEMENTS(forms); k++)
 		if (has(forms[k], s, len))
@@ -391,6 +433,31 @@ static bool is_small_talk(const char *s, size_t len)
 	       starts(s, len, "Thanks") || starts(s, len, "Thank you");
 }
 
+/* The sentence S (LEN bytes) with what stands in double quotes (a
+ * commit's subject, a quoted phrase) blanked: those are not the
+ * replier's cue words.  New string of LEN bytes (g_free()). */
+static char *cue_words(const char *s, size_t len)
+{
+	char *c = g_strndup(s, len);
+	size_t i;
+	bool in = false;
+
+	for (i = 0; i < len; i++) {
+		if (c[i] == '"') {
+			in = !in;
+			continue;
+		}
+		if (in)
+			c[i] = ' ';
+	}
+	/* an unclosed quote blanks nothing */
+	if (in) {
+		g_free(c);
+		c = g_strndup(s, len);
+	}
+	return c;
+}
+
 struct sentence {
 	const char *s;
 	size_t len;
@@ -432,9 +499,10 @@ char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cl
 	for (c = FS_REPLY_OBJECTION; c < FS_REPLY_CLASS_COUNT; c++)
 		first[c] = n;
 	for (i = 0; i < n; i++) {
-		const char *s = v[i].s, *next = i + 1 < n ? v[i + 1].s : "";
+		const char *orig = v[i].s, *next = i + 1 < n ? v[i + 1].s : "";
 		size_t l = v[i].len, nl = i + 1 < n ? v[i + 1].len : 0;
-		if (first[FS_REPLY_NEEDS_ALSO] == n && sentence_needs_also(s, l, next, nl))
+		char *s = cue_words(orig, l);
+		if (first[FS_REPLY_NEEDS_ALSO] == n && sentence_needs_also(s, l, orig, next, nl))
 			first[FS_REPLY_NEEDS_ALSO] = i;
 		if (first[FS_REPLY_REPORT] == n && sentence_reports(s, l))
 			first[FS_REPLY_REPORT] = i;
@@ -442,6 +510,7 @@ char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cl
 			first[FS_REPLY_OBJECTION] = i;
 		if (first[FS_REPLY_OTHER] == n && !is_small_talk(s, l))
 			first[FS_REPLY_OTHER] = i;
+		g_free(s);
 	}
 	if (carries && first[FS_REPLY_OTHER] == n && n)
 		first[FS_REPLY_OTHER] = 0;

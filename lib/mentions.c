@@ -196,9 +196,8 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 		if (fs_mentions_is_own_mail(fs_patch_file(reply), reply, own))
 			continue;
 		body = fs_patch_body(reply, &blen);
+		/* -1: the series' own (a reply naming no one patch) */
 		at = placed_patch(s, reply, body, blen);
-		if (at < 0)
-			continue;
 		line = fs_mentions_classify(body, blen, &cls);
 		if (!line)
 			continue;

@@ -221,6 +221,12 @@ size_t fs_findings_resolve_upstream(const struct fs_index *idx,
  * X of a 'Revert "X"' title, or NULL).  Fills *OUT (which must be
  * FS_FINDINGS_INIT or cleared); the caller frees it with
  * fs_findings_clear().  Returns 0 or FS_ENOMEM. */
+/* Add to OUT the findings of the replies in CTX that speak of no one
+ * patch (series_index -1: a reply to the cover naming none, or to a
+ * thread whose patch mails are absent).  Returns 0 or FS_ENOMEM. */
+int fs_findings_series_replies(struct fs_findings *out, const struct fs_findings_ctx *ctx,
+			       struct fs_error *err);
+
 int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx,
 		      const struct fs_tags *tags, const char *title, int index,
 		      struct fs_error *err);
