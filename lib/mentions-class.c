@@ -488,6 +488,27 @@ static size_t split(char *text, struct sentence **out)
 	return n;
 }
 
+/* Whether BODY gives, in its own lines (not quoted), a Tested-by,
+ * Acked-by or Reviewed-by: then words of no class are that tag's
+ * report ("built and booted, no problems"), not a reply to list. */
+static bool has_own_ack(const char *body, size_t len)
+{
+	static const char *const tags[] = { "tested-by:", "acked-by:", "reviewed-by:" };
+	const char *p = body, *end = body + len;
+	size_t k;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p), *e = nl ? nl : end;
+		while (p < e && (*p == ' ' || *p == '\t'))
+			p++;
+		for (k = 0; k < G_N_ELEMENTS(tags); k++)
+			if (starts(p, e - p, tags[k]))
+				return true;
+		p = e + 1;
+	}
+	return false;
+}
+
 char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cls)
 {
 	bool carries = false;
@@ -524,7 +545,7 @@ char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cl
 		best = FS_REPLY_OBJECTION;
 	else if (carries)
 		best = FS_REPLY_REPLACEMENT;
-	else if (first[FS_REPLY_OTHER] < n)
+	else if (first[FS_REPLY_OTHER] < n && !has_own_ack(body, len))
 		best = FS_REPLY_OTHER;
 	if (best != FS_REPLY_NONE) {
 		i = first[best == FS_REPLY_REPLACEMENT ? FS_REPLY_OTHER : best];

@@ -458,15 +458,19 @@ static int add_replies(struct fs_thread *t, const bool *used)
 }
 
 /* Whether P answers something of a stable series: its subject, past
- * "Re:", has a patch prefix, or names a stable tree or review. */
+ * "Re:", has a patch prefix for stable, or names a stable tree or
+ * review ("Re: [PATCH net] x" answers a mainline patch). */
 static bool answers_stable(const struct fs_patch *p)
 {
 	const char *subj = fs_patch_subject(p);
+	const struct fs_series *s = fs_patch_series(p);
 
 	if (!fs_patch_in_reply_to(p) && !is_reply_subject(subj))
 		return false;
-	return fs_patch_series(p) || strstr(subj, "stable tree") || strstr(subj, "-stable review") ||
-	       strstr(subj, "stable review");
+	/* a series prefix for stable: a kernel series, AUTOSEL, "stable" */
+	if (s && (s->versions || s->autosel || (s->prefix && strcasestr(s->prefix, "stable"))))
+		return true;
+	return strstr(subj, "stable tree") || strstr(subj, "stable review");
 }
 
 /* A thread whose patch mails are absent (a partial fetch, a reply to a
