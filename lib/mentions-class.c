@@ -40,7 +40,7 @@ enum pat {
 	P_BUILD, P_TRACE, P_TROUBLE, P_REGRESSION, P_BISECT,
 	/* needs-also */
 	P_ALSO, P_WITHOUT, P_REQUIRES, P_NOT_PORTED, P_SERIES,
-	P_REF, P_STRONG_REF, P_REQUEST,
+	P_REF, P_STRONG_REF, P_REQUEST, P_WIDEN, P_DROP_REQUEST, P_ASKS, P_MODAL,
 	P_COUNT
 };
 
@@ -122,6 +122,15 @@ static const char *const pattern_src[P_COUNT] = {
 		  "patches|prerequisites?|dependenc(?:y|ies))\\b|"
 		  "\\b(?:preceding|previous|prerequisite|earlier|other|first|second|next)\\s+(?:patch|commit|fix|change)",
 	[P_STRONG_REF] = REF_STRONG,
+	/* asks to take this same patch elsewhere, not other commits */
+	[P_WIDEN] = "\\b(?:backport|take|queue|apply|pick|needed|need|go|add)\\s+(?:this|it|them|these)\\b"
+		    "(?!\\s+(?:commit|fix|patch|one\\s+too))",
+	/* a request to drop this patch, or an explicit NAK */
+	[P_DROP_REQUEST] = "\\bna(?:c?k|cked|ked)\\b|\\b(?:please|can\\s+you|could\\s+you|would\\s+you|should)\\b[^.]{0,30}"
+			   "\\b(?:drop|revert)\\b|\\b(?:drop|revert)\\s+(?:this|it)[^.]{0,30}\\bplease\\b",
+	[P_ASKS] = "^(?:is|are|was|were|does|do|did|has|have|had|can|could|would|should|will|shall|may|"
+		   "why|how|what|when|where|who|which|isn'?t|aren'?t|doesn'?t|don'?t|so)\\b",
+	[P_MODAL] = "\\b(?:would|could|might|may)\\b",
 	[P_REQUEST] = "\\b(?:please|could\\s+you|can\\s+you|would\\s+you|pick|take|grab|cherry-?pick|queue|"
 		      "apply|backport|include|need|needs|require|requires|should)\\b",
 };
@@ -193,10 +202,10 @@ static bool starts(const char *s, size_t l, const char *word)
 
 /* Whether the line S (L bytes, trimmed) starts a quote in the form
  * of Outlook and its kind: no '>' marks, a header block instead. */
-static bool starts_outlook_quote(const char *s, size_t l)
+static bool starts_outlook_quote(const char *s, size_t l, const char *next, size_t nl)
 {
 	return starts(s, l, "-----Original Message-----") ||
-	       (starts(s, l, "From: ") && strstr(s, " Sent: ") && (size_t)(strstr(s, " Sent: ") - s) < l);
+	       (starts(s, l, "From: ") && starts(next, nl, "Sent: "));
 }
 
 /* Whether the line S (L bytes, trimmed) starts what a reply carries
@@ -271,8 +280,13 @@ char *fs_mentions_own_words(const char *body, size_t len, bool *carries_patch)
 				*carries_patch = true;
 			break;
 		}
-		if (*s != '>' && starts_outlook_quote(s, l))
+		if (*s != '>' && starts_outlook_quote(s, l, p < end ? p : "", p < end ? (size_t)(end - p) : 0))
 			break;
+		/* "From: X Sent: <date>" on one line: an attribution */
+		if (starts(s, l, "From: ") && strstr(s, " Sent: ") && (size_t)(strstr(s, " Sent: ") - s) < l) {
+			g_string_append_c(out, '\n');
+			continue;
+		}
 		/* A pasted commit: its id line is the replier's reference,
 		 * its header and indented message are not their words. */
 		if (*s != '>' && starts_pasted_commit(s, l)) {
@@ -332,9 +346,18 @@ static bool has_unnegated(enum pat p, const char *s, size_t len)
 	return false;
 }
 
+/* A question asks: it ends in '?' and opens with a word that asks ("Is
+ * this needed?", "Why ...?"); "This breaks the build, how did you test
+ * it?" states first. */
 static bool is_question(const char *s, size_t len)
 {
-	return len && s[len - 1] == '?';
+	return len && s[len - 1] == '?' && has(P_ASKS, s, len);
+}
+
+/* Whether S speaks of what would or might happen, not of what did. */
+static bool hypothetical(const char *s, size_t len)
+{
+	return has(P_MODAL, s, len);
 }
 
 /* The sentence asks to take other commits: a request, a word of
@@ -358,7 +381,7 @@ static bool sentence_needs_also(const char *s, size_t len, const char *orig,
 				       has(P_REQUEST, s, len) || has(P_BAD_PATCH, s, len)))
 		return true;
 	if (has(P_ALSO, s, len) && has(P_REQUEST, s, len) && !negated(s, (size_t)match_at(P_REQUEST, s, len, 0)))
-		return true;
+		return strong || !has(P_WIDEN, s, len);
 	return strong && has_unnegated(P_REQUIRES, s, len);
 }
 
@@ -366,7 +389,7 @@ static bool sentence_reports(const char *s, size_t len)
 {
 	if (has(P_TRACE, s, len) || has(P_BISECT, s, len))
 		return true;
-	if (is_question(s, len))
+	if (is_question(s, len) || hypothetical(s, len))
 		return false;
 	return has_unnegated(P_BUILD, s, len) || has_unnegated(P_TROUBLE, s, len) ||
 	       has_unnegated(P_REGRESSION, s, len);
@@ -516,6 +539,7 @@ char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cl
 	struct sentence *v;
 	size_t n = split(text, &v), i, first[FS_REPLY_CLASS_COUNT];
 	enum fs_reply_class c, best = FS_REPLY_NONE;
+	bool drop_asked = false;
 
 	for (c = FS_REPLY_OBJECTION; c < FS_REPLY_CLASS_COUNT; c++)
 		first[c] = n;
@@ -529,15 +553,20 @@ char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cl
 			first[FS_REPLY_REPORT] = i;
 		if (first[FS_REPLY_OBJECTION] == n && sentence_objects(s, l))
 			first[FS_REPLY_OBJECTION] = i;
+		drop_asked |= first[FS_REPLY_OBJECTION] <= i && has(P_DROP_REQUEST, s, l) &&
+			      sentence_objects(s, l);
 		if (first[FS_REPLY_OTHER] == n && !is_small_talk(s, l))
 			first[FS_REPLY_OTHER] = i;
 		g_free(s);
 	}
 	if (carries && first[FS_REPLY_OTHER] == n && n)
 		first[FS_REPLY_OTHER] = 0;
-	/* The strongest: more commits asked for, then trouble seen, then an
-	 * objection; a carried patch; then a reply that is none of those. */
-	if (first[FS_REPLY_NEEDS_ALSO] < n)
+	/* The strongest: a request to drop it (or a NAK); more commits asked
+	 * for; trouble seen; another objection; a carried patch; then a
+	 * reply that is none of those. */
+	if (drop_asked && first[FS_REPLY_OBJECTION] < n)
+		best = FS_REPLY_OBJECTION;
+	else if (first[FS_REPLY_NEEDS_ALSO] < n)
 		best = FS_REPLY_NEEDS_ALSO;
 	else if (first[FS_REPLY_REPORT] < n)
 		best = FS_REPLY_REPORT;
