@@ -110,6 +110,9 @@ bool fs_finding_kind_is_problem(enum fs_finding_kind kind)
 
 bool fs_finding_is_problem(const struct fs_finding *f)
 {
+	/* a commit a reply asks for that the branch has or the series queues */
+	if (f->kind == FS_FIND_NEEDS_ALSO && (f->series_index >= 0 || f->stable_commit))
+		return false;
 	return fs_finding_kind_is_problem(f->kind) && f->cause != FS_CAUSE_REVERT_OF_REVERT;
 }
 
@@ -1088,6 +1091,43 @@ static enum fs_finding_kind reply_kind(enum fs_reply_class cls)
 
 static void add_replies(struct judge *j, int index);
 
+/* The reply's own fields on F: who said it, where, its sentence. */
+static void said_by(struct judge *j, struct fs_finding *f, const struct fs_objection *o)
+{
+	if (!f)
+		return;
+	f->message_id = dup_or_null(o->message_id);
+	f->from = dup_or_null(o->from);
+	f->date = dup_or_null(o->date);
+	set_note(j, f, dup_or_null(o->line));
+}
+
+/* A needs-also finding for each commit the reply O names, resolved in
+ * the index: the branch having it (STABLE_COMMIT, the backport or the
+ * commit) or the series queuing it (SERIES_INDEX) asks for nothing. */
+static void add_needs_also(struct judge *j, const struct fs_objection *o)
+{
+	size_t i, nmatch;
+
+	for (i = 0; i < o->nnamed; i++) {
+		fs_cid c = resolve_id(j->idx, o->named[i], NULL, &nmatch), via = FS_CID_NONE;
+		struct fs_finding *f;
+
+		c = mainline_of(j->idx, c);
+		f = add(j, FS_FIND_NEEDS_ALSO, FS_CAUSE_NONE, c, c == FS_CID_NONE ? o->named[i] : NULL,
+			c == FS_CID_NONE ? FS_FEV_PREFIX : fev_len(o->named[i]));
+		if (!f)
+			continue;
+		if (c == FS_CID_NONE)
+			f->unresolved = nmatch > 1 ? FS_CAUSE_AMBIGUOUS : FS_CAUSE_NOT_FOUND;
+		else if (j->ctx->branch && in_branch(j, c, &via))
+			set_stable(j, f, via != FS_CID_NONE ? via : c);
+		else if (j->ctx->branch)
+			f->series_index = in_series(j, c);
+		said_by(j, f, o);
+	}
+}
+
 static void check_mail(struct judge *j, const fs_cid *ups, size_t nups, int index)
 {
 	const struct fs_findings_ctx *ctx = j->ctx;
@@ -1124,6 +1164,10 @@ static void add_replies(struct judge *j, int index)
 		struct fs_finding *f;
 		if (o->series_index != index)
 			continue;
+		if (o->cls == FS_REPLY_NEEDS_ALSO && o->nnamed) {
+			add_needs_also(j, o);
+			continue;
+		}
 		f = add(j, reply_kind(o->cls), FS_CAUSE_NONE, FS_CID_NONE, NULL, FS_FEV_MAIL);
 		if (!f)
 			continue;

@@ -43,6 +43,8 @@ void fs_mentions_clear(struct fs_mentions *m)
 	free(m->dates_);
 	for (i = 0; m->lines_ && i < m->nobjections; i++)
 		free(m->lines_[i]);
+	for (i = 0; m->objections && i < m->nobjections; i++)
+		g_strfreev(m->objections[i].named);
 	free(m->lines_);
 	fs_store_messages_free(&m->hits_);
 	free(m->reports);
@@ -118,6 +120,42 @@ bool fs_mentions_is_own_mail(const char *path, const struct fs_patch *p,
 	if (fs_mentions_is_draft_file(path) || has_own_draft_id(p, own))
 		return true;
 	return p && fs_mentions_is_own_address(fs_patch_from(p), own);
+}
+
+/* The commit ids in TEXT: words of 8 to 40 hex digits with a digit and
+ * a letter among them, lowered, each once, at most 16.  NULL-terminated
+ * (g_strfreev()); *N their number. */
+static char **named_ids(const char *text, size_t *n)
+{
+	GPtrArray *v = g_ptr_array_new();
+	const char *p = text;
+
+	while (*p && v->len < 16) {
+		size_t l = 0, k;
+		bool digit = false, letter = false, seen = false;
+		if (p != text && (isalnum((unsigned char)p[-1]) || p[-1] == '/' || p[-1] == '=')) {
+			p++;
+			continue;
+		}
+		while (isxdigit((unsigned char)p[l])) {
+			digit |= isdigit((unsigned char)p[l]);
+			letter |= !isdigit((unsigned char)p[l]);
+			l++;
+		}
+		if (l >= 8 && l <= 40 && digit && letter && !isalnum((unsigned char)p[l])) {
+			char *id = g_ascii_strdown(p, l);
+			for (k = 0; k < v->len && !seen; k++)
+				seen = !strcmp(v->pdata[k], id);
+			if (seen)
+				g_free(id);
+			else
+				g_ptr_array_add(v, id);
+		}
+		p += l ? l : 1;
+	}
+	*n = v->len;
+	g_ptr_array_add(v, NULL);
+	return (char **)g_ptr_array_free(v, FALSE);
 }
 
 /* Whether TEXT names patch P: its title, or the first 12 digits of an
@@ -208,6 +246,13 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 		o->date = fs_patch_date(reply);
 		o->line = line;
 		o->cls = cls;
+		o->named = NULL;
+		o->nnamed = 0;
+		if (cls == FS_REPLY_NEEDS_ALSO) {
+			char *text = fs_mentions_own_words(body, blen, NULL);
+			o->named = named_ids(text, &o->nnamed);
+			g_free(text);
+		}
 		m->nobjections++;
 	}
 	return 0;

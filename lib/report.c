@@ -206,6 +206,27 @@ static void add_commit_kind(GString *s, const struct fs_review *r, const struct 
 	}
 }
 
+/* " a67fd55f6a09 ("subject") in v6.2, neither in the branch nor in
+ * this series": a commit a reply asks for, and where it is. */
+static void needs_also_text(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	g_string_append_printf(s, " %.12s", f->commit);
+	if (f->subject)
+		g_string_append_printf(s, " (\"%s\")", f->subject);
+	if (f->release)
+		g_string_append_printf(s, " in %s", f->release);
+	if (f->unresolved)
+		g_string_append(s, ", not in the kernel repository");
+	else if (f->stable_commit)
+		g_string_append_printf(s, ", in %s already", r->branch ? r->branch : "the branch");
+	else if (f->series_index >= 0) {
+		g_string_append(s, ", queued as ");
+		add_number(s, r, f->series_index);
+	} else if (r->branch)
+		g_string_append_printf(s, ", neither in %s nor in this series", r->branch);
+	g_string_append_c(s, ';');
+}
+
 char *fs_report_finding_line(const struct fs_review *r, const struct fs_finding *f, bool verbose)
 {
 	GString *s = g_string_new(fs_finding_kind_name(f->kind));
@@ -225,8 +246,11 @@ char *fs_report_finding_line(const struct fs_review *r, const struct fs_finding 
 		if (f->message_id)
 			g_string_append_printf(s, " <%s>", f->message_id);
 		return g_string_free(s, FALSE);
-	case FS_FIND_OBJECTION:
 	case FS_FIND_NEEDS_ALSO:
+		if (f->commit[0])
+			needs_also_text(s, r, f);
+		goto said;
+	case FS_FIND_OBJECTION:
 	case FS_FIND_REPLACEMENT_POSTED:
 	case FS_FIND_REPLY:
 	said:

@@ -51,6 +51,11 @@ struct fs_objection {
 			    * FS_REPLY_REPLACEMENT and FS_REPLY_OTHER the
 			    * first of its own; may be "") */
 	enum fs_reply_class cls;
+	/* The commit ids (as written, 8-40 hex digits) the reply's own
+	 * words name, in order, each once; for FS_REPLY_NEEDS_ALSO the
+	 * commits it asks for. */
+	char **named;
+	size_t nnamed;
 };
 
 /* What was found about one series.  The records' strings are owned by

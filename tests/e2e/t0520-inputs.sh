@@ -81,12 +81,12 @@ test_expect_code 1 'review --mbox with a store: the reviewer'"'"'s own reply is 
 '
 test_expect_success '... and the store is said to be left out of the reports' '
 	! grep -q "from Rita" own.txt &&
-	grep -q "regression-report from" own.txt &&
+	grep -q "objection from" own.txt &&
 	test "$(cat own.err)" = "fixscan: not from the mail store: regression reports not searched"
 '
 test_expect_success '... nor without a store, by git'"'"'s user.email' '
 	NOTMUCH_CONFIG=$TRASH/no-such-config "$FIXSCAN" review --repo kernel --mbox own.mbox >own2.txt 2>/dev/null;
-	test $? -eq 1 && ! grep -q "from Rita" own2.txt && grep -q "regression-report from" own2.txt
+	test $? -eq 1 && ! grep -q "from Rita" own2.txt && grep -q "objection from" own2.txt
 '
 
 # Nothing of notmuch from here on: a config that cannot be read.
