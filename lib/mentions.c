@@ -178,6 +178,66 @@ static bool names_patch(const char *text, const struct fs_patch *p)
 	return false;
 }
 
+/* Whether WORD (LEN bytes) stands in TEXT as a whole word or path part. */
+static bool has_token(const char *text, const char *word, size_t len)
+{
+	const char *at;
+
+	for (at = memmem(text, strlen(text), word, len); at;
+	     at = memmem(at + 1, strlen(at + 1), word, len)) {
+		bool before = at == text || !(isalnum((unsigned char)at[-1]) || at[-1] == '_');
+		bool after = !(isalnum((unsigned char)at[len]) || at[len] == '_');
+		if (before && after)
+			return true;
+	}
+	return false;
+}
+
+/* Whether TEXT names what patch P changes: a file its diff touches (the
+ * path from its top directory), or a function a hunk of it is in (a
+ * name of 6 or more characters, as a trace or a compiler names it). */
+static bool names_patch_code(const char *text, const struct fs_patch *p)
+{
+	size_t blen;
+	const char *body = fs_patch_body(p, &blen), *q = body, *end = body + blen;
+
+	while (q && q < end) {
+		const char *nl = memchr(q, '\n', end - q), *e = nl ? nl : end;
+		if (e - q > 13 && !strncmp(q, "diff --git a/", 13)) {
+			const char *path = q + 13, *sp = memchr(path, ' ', e - path);
+			if (sp && sp - path >= 6 && has_token(text, path, sp - path))
+				return true;
+		} else if (e - q > 4 && !strncmp(q, "@@ ", 3)) {
+			const char *ctx = memmem(q + 3, e - q - 3, " @@ ", 4), *paren, *w;
+			paren = ctx ? memchr(ctx, '(', e - ctx) : NULL;
+			for (w = paren; w && w > ctx && (isalnum((unsigned char)w[-1]) || w[-1] == '_'); w--)
+				;
+			if (paren && paren - w >= 6 && has_token(text, w, paren - w))
+				return true;
+		}
+		q = nl ? nl + 1 : NULL;
+	}
+	return false;
+}
+
+/* The number of the one patch of S that NAMED finds in TEXT; -1 when
+ * none does, -2 when several do. */
+static int only_named(const struct fs_thread_series *s, const char *text,
+		      bool (*named)(const char *, const struct fs_patch *))
+{
+	int found = -1;
+	size_t i;
+
+	for (i = 0; i < s->npatches; i++) {
+		if (!named(text, s->patches[i]))
+			continue;
+		if (found >= 0)
+			return -2;
+		found = fs_thread_patch_number(s->patches[i]);
+	}
+	return found;
+}
+
 /* The number of the patch of S that REPLY speaks of: the one it answers,
  * else (a reply to the cover, or to a mail not in the thread) the one
  * patch its own words name, or the only patch of the series; -1 when it
@@ -187,25 +247,19 @@ static int placed_patch(const struct fs_thread_series *s, const struct fs_patch 
 {
 	const struct fs_patch *target = fs_thread_replied_patch(s, reply);
 	char *own;
-	int found = -1;
-	size_t i;
+	int found;
 
 	if (target)
 		return fs_thread_patch_number(target);
 	if (s->npatches == 1)
 		return fs_thread_patch_number(s->patches[0]);
 	own = fs_mentions_own_words(body, blen, NULL);
-	for (i = 0; i < s->npatches; i++) {
-		if (!names_patch(own, s->patches[i]))
-			continue;
-		if (found >= 0) {
-			found = -1;
-			break;
-		}
-		found = fs_thread_patch_number(s->patches[i]);
-	}
+	found = only_named(s, own, names_patch);
+	/* no subject or id: a file or function of one patch, in a trace */
+	if (found == -1)
+		found = only_named(s, own, names_patch_code);
 	g_free(own);
-	return found;
+	return found < 0 ? -1 : found;
 }
 
 int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series *s,

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Every reply is read, as review --mbox gives it: a test report on the
 # cover that names a patch goes to that patch, one that names none to the
-# series; a request for more commits names each, resolved through the
+# series, one whose trace names a function a patch changes to that patch; a request for more commits names each, resolved through the
 # index; an approval that says "drop" of code is no objection; a reply
 # carrying its own patch is a replacement; a thread whose patch mails are
 # absent still reports its replies.  The mails are made up here.
@@ -38,7 +38,13 @@ box("thread.mbox", [
     (greg, "[PATCH 4.4 0/2] 4.4.7-stable review", "c",
      "This is the start of the stable review cycle for the 4.4.7 release.", None, kt),
     (greg, "[PATCH 4.4 1/2] " + s1, "p1", "commit %s upstream.\n\nText." % u1, "c", kt),
-    (greg, "[PATCH 4.4 2/2] " + s2, "p2", "commit %s upstream.\n\nText." % u2, "c", kt),
+    (greg, "[PATCH 4.4 2/2] " + s2, "p2", "commit %s upstream.\n\nText.\n---\n"
+     "diff --git a/net/core/frob_tab.c b/net/core/frob_tab.c\n--- a/net/core/frob_tab.c\n"
+     "+++ b/net/core/frob_tab.c\n@@ -10,3 +10,4 @@ static int frob_table_setup(struct frob *f)\n"
+     "+\tf->n = 0;\n" % u2, "c", kt),
+    ("Lab <lab@example.com>", "Re: [PATCH 4.4 0/2] 4.4.7-stable review", "lab",
+     "Our lab hits a warning at boot:\n\n  WARNING: CPU: 1 PID: 1 at frob_table_setup+0x10/0x40\n"
+     "  Call trace:\n   frob_table_setup+0x10/0x40\n", "c", ""),
     ("Farm <farm@example.com>", "Re: [PATCH 4.4 0/2] 4.4.7-stable review", "farm",
      "Regressions on arm64: the build fails with\n\n  x.c:1:2: error: 'Y' undeclared\n\n"
      "which comes from \"%s\".\n" % s2, "c", ""),
@@ -89,7 +95,7 @@ test_expect_code 1 'review --mbox of a thread with replies to the cover and the 
 '
 test_expect_success '... every reply is read, each where it belongs, nothing else' '
 	python3 said.py thread.json \
-		2:regression-report:farm:: series:regression-report:tim:: \
+		2:regression-report:farm:: series:regression-report:tim:: 2:regression-report:lab:: \
 		1:needs-also:ned:u2:2 1:needs-also:ned:0123456789abcdef0123: \
 		2:reply:amy:: 1:replacement-posted:ann::
 '
