@@ -201,15 +201,20 @@ static char *parse_version(const char *tok, size_t n)
 	}
 	if (dots < 1 || dots > 2)
 		return NULL;
+	/* "5.4.33" is a release of the series 5.4; only 2.6 had three parts */
+	if (dots == 2 && !(end - i > 4 && !strncmp(tok + i, "2.6.", 4)))
+		return g_strndup(tok + i, strchr(tok + i, '.') - (tok + i) +
+				 strcspn(strchr(tok + i, '.') + 1, ".") + 1);
 	return g_strndup(tok + i, end - i);
 }
 
-/* "PATCH", "patch", and the glued "PATCHv2" (revision in *REV). */
+/* "PATCH", "patch", the glued "PATCHv2" (revision in *REV), and
+ * "PATCH-stable" (a tree named after a dash). */
 static bool is_patch_word(const char *tok, size_t n, int *rev)
 {
 	if (n < 5 || g_ascii_strncasecmp(tok, "patch", 5))
 		return false;
-	if (n == 5)
+	if (n == 5 || (n > 6 && tok[5] == '-'))
 		return true;
 	return parse_revision(tok + 5, n - 5, rev);
 }
@@ -333,7 +338,8 @@ bool fs_series_parse(const char *subject, struct fs_series *out,
 				patch = true;
 				if (rev && !s.revision)
 					s.revision = rev;
-				n = 5;
+				if (n < 7 || tok[5] != '-')
+					n = 5;
 			}
 			if (n == 7 && !g_ascii_strncasecmp(tok, "autosel", 7))
 				s.autosel = true;

@@ -45,7 +45,8 @@ enum pat {
 };
 
 #define VERB_TAKE "(?:merge[sd]?|push(?:ed)?|appl(?:y|ied)|queue[sd]?|tak(?:e|en)|pick(?:ed)?|" \
-		  "backport(?:ed)?|includ(?:e|ed)|go|be (?:in|part of)|use|have\\s+(?:this|it|these|that))"
+		  "backport(?:ed)?|includ(?:e|ed)|go|be (?:in|part of)|use|have\\s+(?:this|it|these|that)|" \
+		  "pull(?:ed)?|port(?:ed)?|cherry-?pick(?:ed)?)"
 /* a negation, with or without its apostrophe */
 #define NEG "(?:n'?t\\b|\\bnot\\b|\\bno\\b)"
 #define REF_HEX "\\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{8,40}\\b"
@@ -64,7 +65,10 @@ static const char *const pattern_src[P_COUNT] = {
 		      "merge|add)|for\\s+(?:this|it|that)\\s+in)\\b|"
 		      "\\b(?:doesn'?t|does\\s+not|don'?t|do\\s+not)\\s+need\\s+to\\s+be\\s+(?:backported|applied|queued|in)\\b",
 	[P_NOT_FIX] = "\\b(?:doesn'?t|does\\s+not|won'?t|will\\s+not|didn'?t|did\\s+not)\\s+(?:\\w+\\s+){0,2}?"
-		      "fix\\s+(?:a|any|anything|the|an)\\b|\\bnot\\s+(?:a|an\\s+actual|a\\s+real)\\s+(?:bug\\s*)?fix\\b|"
+		      "fix\\s+(?:a|any|anything|the|an|[\\w-]+\\s+bugs?)\\b|"
+		      "\\b(?:don'?t|do\\s+not|doesn'?t|does\\s+not)\\s+need\\s+(?:this|it|that|these)\\b|"
+		      "\\b(?:don'?t|do\\s+not)\\s+think\\s+[^.,;]{0,30}?\\b(?:need|needed|necessary|worth)\\b|"
+		      "\\bnot\\s+a\\s+valid\\s+(?:git\\s+)?(?:id|sha1?|commit)\\b|\\bnot\\s+(?:a|an\\s+actual|a\\s+real)\\s+(?:bug\\s*)?fix\\b|"
 		      "\\b(?:there\\s+(?:was|is)\\s+)?no\\s+(?:actual\\s+|known\\s+|real\\s+)?bug\\b|\\bnot\\s+a\\s+bug\\b",
 	[P_DROP] = "\\b(?:drop|revert)\\s+(?:this|it|that|these|them|the\\s+(?:patch|commit|change|backport))\\b|"
 		   "\\bplease,?\\s+ignore\\s+(?:this|it)\\b|"
@@ -72,7 +76,7 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_REVERTED] = "\\b(?:will|would|should|was|been|got|being|is)\\s+reverted\\b",
 	[P_ADVISE_NOT] = "\\bwouldn'?t\\s+(?:recommend|bother|suggest|take|backport)|"
 			 "\\b(?:recommend|suggest)\\s+\\*?(?:holding\\s+off|not|against|waiting)\\b|\\bhold\\s+(?:off|back)\\b|"
-			 "\\bpostpone\\b|\\bnot\\s+to\\s+(?:backport|take|apply|queue)\\b",
+			 "\\bpostpone\\b|\\bhold\\s+(?:this|it|these|the\\s+patch)\\b|\\bnot\\s+to\\s+(?:backport|take|apply|queue)\\b",
 	[P_BAD_PATCH] = "\\b(?:patch|commit|change|backport)\\s+(?:is|was|looks|seems)\\s+(?:\\w+\\s+)?"
 			"(?:borked|wrong|bogus|incorrect|broken)\\b",
 	/* stable-worthiness denied: "I don't think this is suitable for
@@ -96,7 +100,7 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_BUILD] = "\\b(?:build|builds|compile|compilation|compiling|link|linking|boot|booting)\\s+"
 		    "(?:is\\s+|are\\s+|was\\s+|got\\s+)?(?:broken|breaks|break|broke|failures?|fails|failed|failing|"
 		    "errors?|issues?|problems?|regressions?)\\b|"
-		    "\\b(?:breaks|broke|broken|breaking)\\s+(?:the\\s+)?(?:\\w+\\s+)?(?:build|boot|compilation)\\b|"
+		    "\\b(?:break|breaks|broke|broken|breaking)\\s+(?:the\\s+)?(?:\\w+\\s+)?(?:build|boot|compilation)\\b|"
 		    "\\bfail(?:s|ed)?\\s+to\\s+(?:build|boot|compile|link)\\b|\\bbuilds?\\s+failed\\b|"
 		    "\\bno\\s+longer\\s+(?:builds|boots|compiles)\\b|"
 		    "\\b(?:doesn'?t|does\\s+not|won'?t|will\\s+not)\\s+(?:build|boot|compile)\\b",
@@ -131,7 +135,7 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_ASKS] = "^(?:is|are|was|were|does|do|did|has|have|had|can|could|would|should|will|shall|may|"
 		   "why|how|what|when|where|who|which|isn'?t|aren'?t|doesn'?t|don'?t|so)\\b",
 	[P_MODAL] = "\\b(?:would|could|might|may)\\b",
-	[P_REQUEST] = "\\b(?:please|could\\s+you|can\\s+you|would\\s+you|pick|take|grab|cherry-?pick|queue|"
+	[P_REQUEST] = "\\b(?:please|could\\s+(?:you|we)|can\\s+(?:you|we)|would\\s+you|pick|take|grab|cherry-?pick|queue|"
 		      "apply|backport|include|need|needs|require|requires|should)\\b",
 };
 
