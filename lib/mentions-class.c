@@ -35,9 +35,9 @@ enum pat {
 	/* objections */
 	P_NAK, P_DONT_TAKE, P_NOT_MATERIAL, P_NOT_NEEDED, P_NO_NEED, P_NOT_FIX,
 	P_DROP, P_REVERTED, P_ADVISE_NOT, P_BAD_PATCH, P_NEG_STABLE, P_NOT_A_FIX, P_APPROVAL,
-	P_CONDITIONAL,
+	P_CONDITIONAL, P_AUTOMATED,
 	/* reports */
-	P_BUILD, P_TRACE, P_TROUBLE, P_REGRESSION, P_BISECT,
+	P_BUILD, P_TRACE, P_TROUBLE, P_REGRESSION, P_BISECT, P_DETECTED,
 	/* needs-also */
 	P_ALSO, P_WITHOUT, P_REQUIRES, P_NOT_PORTED, P_SERIES,
 	P_REF, P_STRONG_REF, P_REQUEST, P_WIDEN, P_DROP_REQUEST, P_ASKS, P_MODAL,
@@ -96,7 +96,11 @@ static const char *const pattern_src[P_COUNT] = {
 	/* asked or offered on a condition: "if not, let me know and I'll drop it" */
 	[P_CONDITIONAL] = "^if\\b|\\blet\\s+me\\s+know\\b",
 	[P_APPROVAL] = "\\blooks\\s+(?:fine|good|ok|okay|right|correct)\\b|\\bi\\s+agree\\b|\\bagreed\\b|"
-		       "\\bmakes\\s+(?:much\\s+|more\\s+)*sense\\b|\\bfine\\s+(?:by|with)\\s+me\\b",
+		       "\\bmakes\\s+(?:much\\s+|more\\s+)*sense\\b|\\bfine\\s+(?:by|with)\\s+me\\b|"
+		       "\\bnow\\s+(?:applied|queued|fixed\\s+up)\\b|\\b(?:applied|queued(?:\\s+up)?),?\\s+thanks\\b|"
+		       "\\bi(?:'ve|\\s+have)\\s+(?:now\\s+)?(?:applied|queued)\\b|\\bfixed\\s+up\\b",
+	/* a mail that says it is automated: a bot's notice */
+	[P_AUTOMATED] = "\\bautomated\\s+(?:e-?mail|message|notice|report)\\b|\\bplease\\s+do\\s+not\\s+reply\\b",
 	[P_BUILD] = "\\b(?:build|builds|compile|compilation|compiling|link|linking|boot|booting)\\s+"
 		    "(?:is\\s+|are\\s+|was\\s+|got\\s+)?(?:broken|breaks|break|broke|failures?|fails|failed|failing|"
 		    "errors?|issues?|problems?|regressions?)\\b|"
@@ -111,9 +115,14 @@ static const char *const pattern_src[P_COUNT] = {
 		      "introduce[sd]?|introducing|cause[sd]?|causing|trigger(?:s|ed)?|results?\\s+in|observing|"
 		      "experienc(?:e|ed|ing)|reports?\\s+of|"
 		      "leads?\\s+to|led\\s+to)\\b[^.]{0,40}?\\b(?:regressions?|crash(?:es)?|panics?|oops|"
-		      "hangs?|lockups?|deadlocks?|corruption|splats?|failures?|breakage|problems?|issues?)\\b",
+		      "hangs?|hanging|lockups?|deadlocks?|corruption|splats?|failures?|breakage|problems?|issues?|"
+		      "warnings?|fails|failing|crashing|crashed)\\b",
 	[P_REGRESSION] = "\\bregress(?:ed|es)\\b|\\ba\\s+regression\\b|\\bbroke\\b|\\bbreaks\\b|\\bbreakage\\b",
-	[P_BISECT] = "\\bbisect(?:ed|ing)?\\b|first\\s+bad\\s+commit",
+	/* one's own bisection, not thanks for someone else's */
+	[P_BISECT] = "\\bbisect(?:ed|ing)?\\b[^.]{0,80}?\\b(?:to|down\\s+to)\\s+(?:this|the|that|commit|[0-9a-f]{7,})\\b|"
+		     "\\bbisect(?:ion)?\\s+(?:is\\s+|was\\s+)?(?:also\\s+)?(?:pointing|points|pointed|shows|showed)\\b|"
+		     "\\bi(?:'ve|\\s+have)?\\s+bisected\\b|\\bbisect\\s+is\\s+underway\\b|first\\s+bad\\s+commit",
+	[P_DETECTED] = "\\b(?:failures?|errors?|regressions?|warnings?)\\s+(?:detected|found|seen|observed|noticed)\\b",
 	[P_ALSO] = "\\b(?:also|too|as\\s+well|both|in\\s+addition)\\b",
 	[P_WITHOUT] = "\\b(?:without|unless|only\\s+(?:be\\s+)?(?:[\\w-]+\\s+){0,2}?if|on\\s+top)\\b",
 	[P_REQUIRES] = "\\b(?:requires?|required|depends\\s+on|relies\\s+on|needs?|needed|prerequisites?|"
@@ -373,7 +382,7 @@ static bool sentence_needs_also(const char *s, size_t len, const char *orig,
 	bool strong = has(P_STRONG_REF, orig, len) || (nlen && has(P_STRONG_REF, next, nlen));
 	bool ref = strong || has(P_REF, orig, len);
 
-	if (is_question(s, len) && !has(P_REQUEST, s, len))
+	if ((is_question(s, len) && !has(P_REQUEST, s, len)) || has(P_APPROVAL, s, len))
 		return false;
 	if (has(P_SERIES, s, len) && has(P_REQUEST, s, len))
 		return true;
@@ -396,6 +405,7 @@ static bool sentence_reports(const char *s, size_t len)
 	if (is_question(s, len) || hypothetical(s, len))
 		return false;
 	return has_unnegated(P_BUILD, s, len) || has_unnegated(P_TROUBLE, s, len) ||
+	       has_unnegated(P_DETECTED, s, len) ||
 	       has_unnegated(P_REGRESSION, s, len);
 }
 
@@ -543,7 +553,7 @@ char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cl
 	struct sentence *v;
 	size_t n = split(text, &v), i, first[FS_REPLY_CLASS_COUNT];
 	enum fs_reply_class c, best = FS_REPLY_NONE;
-	bool drop_asked = false;
+	bool drop_asked = false, bot = false;
 
 	for (c = FS_REPLY_OBJECTION; c < FS_REPLY_CLASS_COUNT; c++)
 		first[c] = n;
@@ -565,6 +575,11 @@ char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cl
 	}
 	if (carries && first[FS_REPLY_OTHER] == n && n)
 		first[FS_REPLY_OTHER] = 0;
+	/* a bot's notice asks nothing of the maintainer: listed, no more */
+	for (i = 0; i < n && !bot; i++)
+		bot = has(P_AUTOMATED, v[i].s, v[i].len);
+	if (bot)
+		first[FS_REPLY_NEEDS_ALSO] = first[FS_REPLY_REPORT] = first[FS_REPLY_OBJECTION] = n;
 	/* The strongest: a request to drop it (or a NAK); more commits asked
 	 * for; trouble seen; another objection; a carried patch; then a
 	 * reply that is none of those. */
