@@ -39,7 +39,7 @@ enum pat {
 	/* reports */
 	P_BUILD, P_TRACE, P_TROUBLE, P_REGRESSION, P_BISECT, P_DETECTED,
 	/* needs-also */
-	P_ALSO, P_WITHOUT, P_REQUIRES, P_NOT_PORTED, P_SERIES,
+	P_ALSO, P_WITHOUT, P_REQUIRES, P_NOT_PORTED, P_SERIES, P_FOLLOWING,
 	P_REF, P_STRONG_REF, P_REQUEST, P_WIDEN, P_DROP_REQUEST, P_ASKS, P_MODAL,
 	P_COUNT
 };
@@ -111,7 +111,7 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_TRACE] = "\\w\\.[ch]:\\d+(?::\\d+)?:\\s+(?:error|fatal error)\\b|\\bundefined\\s+reference\\b|"
 		    "\\bundeclared\\b|\\bimplicit\\s+declaration\\b|\\bkernel\\s+BUG\\b|\\bBUG:|\\bOops:|"
 		    "\\bcall\\s+trace:|#regzbot\\s+\\^?introduced",
-	[P_TROUBLE] = "\\b(?:see|seeing|saw|seen|getting|got|hit|hitting|notice[ds]?|observed?|"
+	[P_TROUBLE] = "\\b(?:see|sees|seeing|saw|seen|getting|got|hit|hitting|notice[ds]?|observed?|"
 		      "introduce[sd]?|introducing|cause[sd]?|causing|trigger(?:s|ed)?|results?\\s+in|observing|"
 		      "experienc(?:e|ed|ing)|reports?\\s+of|"
 		      "leads?\\s+to|led\\s+to)\\b[^.]{0,40}?\\b(?:regressions?|crash(?:es)?|panics?|oops|"
@@ -120,7 +120,7 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_REGRESSION] = "\\bregress(?:ed|es)\\b|\\ba\\s+regression\\b|\\bbroke\\b|\\bbreaks\\b|\\bbreakage\\b",
 	/* one's own bisection, not thanks for someone else's */
 	[P_BISECT] = "\\bbisect(?:ed|ing)?\\b[^.]{0,80}?\\b(?:to|down\\s+to)\\s+(?:this|the|that|commit|[0-9a-f]{7,})\\b|"
-		     "\\bbisect(?:ion)?\\s+(?:is\\s+|was\\s+)?(?:also\\s+)?(?:pointing|points|pointed|shows|showed)\\b|"
+		     "\\bbisect(?:ion)?\\b[^.]{0,30}?\\b(?:pointing|points|pointed|shows|showed)\\b|"
 		     "\\bi(?:'ve|\\s+have)?\\s+bisected\\b|\\bbisect\\s+is\\s+underway\\b|first\\s+bad\\s+commit",
 	[P_DETECTED] = "\\b(?:failures?|errors?|regressions?|warnings?)\\s+(?:detected|found|seen|observed|noticed)\\b",
 	[P_ALSO] = "\\b(?:also|too|as\\s+well|both|in\\s+addition)\\b",
@@ -130,6 +130,9 @@ static const char *const pattern_src[P_COUNT] = {
 		       "missing\\s+(?:prerequisites?|dependenc(?:y|ies)|commits?|patch(?:es)?|fix(?:es)?))\\b",
 	[P_NOT_PORTED] = "\\b(?:hadn'?t|haven'?t|hasn'?t|didn'?t|not)\\s+(?:\\w+\\s+){0,2}?"
 			 "(?:ported|backported|picked|taken|applied|included|queued)\\b",
+	/* "pull in the following fixes", "pick up these two commits" */
+	[P_FOLLOWING] = "\\b(?:pull\\s+in|pick\\s+up|take|backport|apply|cherry-?pick|queue|include|add)\\s+"
+			"(?:the\\s+)?(?:following|these|those|both)\\s+(?:\\w+\\s+)?(?:fix(?:es)?|commits?|patches|changes)\\b",
 	[P_SERIES] = "\\b(?:whole|entire|rest\\s+of\\s+the|full)\\s+(?:patch\\s*)?(?:series|set|patchset)\\b",
 	[P_REF] = REF_STRONG "|\\b(?:fix|fixes|follow-?up|fixup|fix-ups?|commit|commits|series|"
 		  "patches|prerequisites?|dependenc(?:y|ies))\\b|"
@@ -384,7 +387,7 @@ static bool sentence_needs_also(const char *s, size_t len, const char *orig,
 
 	if ((is_question(s, len) && !has(P_REQUEST, s, len)) || has(P_APPROVAL, s, len))
 		return false;
-	if (has(P_SERIES, s, len) && has(P_REQUEST, s, len))
+	if ((has(P_SERIES, s, len) && has(P_REQUEST, s, len)) || has_unnegated(P_FOLLOWING, s, len))
 		return true;
 	if (!ref)
 		return false;

@@ -263,6 +263,11 @@ def measure_mails(run, d, fields, verbose):
 
 
 def measure_threads(run, files, verbose):
+    """Per thread: exit status, series, patches (with an upstream id),
+    human replies, the replies a finding cites and their classes; then
+    the totals.  A reply counts as read when a finding cites it (a bare
+    Tested-by or thanks is rightly cited by none)."""
+    tot = Counter()
     for path in files:
         mails = list(mailbox.mbox(path))
         human = []
@@ -276,11 +281,23 @@ def measure_threads(run, files, verbose):
         nup = sum(1 for d in docs for p in d.get("patches") or [] if p.get("upstream"))
         read = sum(1 for h in human if h in cited)
         classes = Counter(class_of(cited[h]) for h in human if h in cited)
-        print("  %s: exit %d, series %d, patches %d (upstream %d), replies %d, cited %d %s" %
-              (os.path.basename(path), rc, len(docs), npatch, nup, len(human), read,
-               dict(classes)))
+        tot["threads"] += 1
+        tot["exit2"] += rc == 2
+        tot["patches"] += npatch
+        tot["upstream"] += nup
+        tot["replies"] += len(human)
+        tot["cited"] += read
+        for c, v in classes.items():
+            tot[c] += v
+        if verbose or rc == 2:
+            print("  %s: exit %d, series %d, patches %d (upstream %d), replies %d, cited %d %s" %
+                  (os.path.basename(path), rc, len(docs), npatch, nup, len(human), read,
+                   dict(classes)))
         if rc == 2 and verbose:
             print("    " + err.strip().replace("\n", "\n    "))
+    print("  threads %d (exit 2: %d), patches %d (upstream id: %d), replies %d, cited %d: %s" %
+          (tot["threads"], tot["exit2"], tot["patches"], tot["upstream"], tot["replies"], tot["cited"],
+           ", ".join("%s %d" % (c, tot[c]) for c in CLASSES if tot[c])))
 
 
 def measure_dir(run, d, a):
