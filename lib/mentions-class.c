@@ -40,7 +40,7 @@ enum pat {
 	P_BUILD, P_TRACE, P_TROUBLE, P_REGRESSION, P_BISECT, P_DETECTED,
 	/* needs-also */
 	P_ALSO, P_WITHOUT, P_REQUIRES, P_NOT_PORTED, P_SERIES, P_FOLLOWING,
-	P_REF, P_STRONG_REF, P_REQUEST, P_WIDEN, P_DROP_REQUEST, P_ASKS, P_MODAL,
+	P_REF, P_STRONG_REF, P_REQUEST, P_ASK_FORM, P_WIDEN, P_DROP_REQUEST, P_ASKS, P_MODAL,
 	P_COUNT
 };
 
@@ -71,6 +71,8 @@ static const char *const pattern_src[P_COUNT] = {
 		      "\\bnot\\s+a\\s+valid\\s+(?:git\\s+)?(?:id|sha1?|commit)\\b|\\bnot\\s+(?:a|an\\s+actual|a\\s+real)\\s+(?:bug\\s*)?fix\\b|"
 		      "\\b(?:there\\s+(?:was|is)\\s+)?no\\s+(?:actual\\s+|known\\s+|real\\s+)?bug\\b|\\bnot\\s+a\\s+bug\\b",
 	[P_DROP] = "\\b(?:drop|revert)\\s+(?:this|it|that|these|them|the\\s+(?:patch|commit|change|backport))\\b|"
+		   "\\b(?:consider|suggest|recommend)\\s+(?:dropping|reverting)\\b|"
+		   "\\b(?:we|i)\\s+(?:can'?t|cannot|can\\s+not)\\s+(?:just\\s+)?(?:take|apply|queue|accept)\\b|"
 		   "\\bplease,?\\s+ignore\\s+(?:this|it)\\b|"
 		   "\\bplease\\s+(?:drop|revert)\\b|\\bshould\\s+(?:be\\s+)?(?:dropped|reverted)\\b",
 	[P_REVERTED] = "\\b(?:will|would|should|was|been|got|being|is)\\s+reverted\\b",
@@ -91,10 +93,12 @@ static const char *const pattern_src[P_COUNT] = {
 			"\\bnot\\s+(?:the\\s+)?(?:\\d+%\\s+)?correct\\b|\\btheoretical\\s+(?:problem|issue|bug)\\b|"
 			"\\b(?:long\\s+)?end[\\s-]of[\\s-]life\\b|\\bnew\\s+feature|\\bout\\s+of\\s+scope\\b|"
 			"\\bfixes\\s+nothing\\b|\\bdoes\\s+nothing\\b|\\bpointless\\b|\\bnonsense\\b|"
-			"\\bno\\s+(?:real\\s+)?point\\b|\\bmuch\\s+point\\b|"
+			"\\bno\\s+(?:real\\s+)?point\\b|\\bmuch\\s+point\\b|\\bwhat\\s+the\\s+point\\b|"
+			"\\b(?:is|looks|seems)\\s+(?:\\w+\\s+)?bogus\\b|"
 			"\\b(?:questionable|noise|unneeded|unnecessary|overkill)\\b[^.]{0,30}\\b(?:stable|backport\\w*)",
 	/* asked or offered on a condition: "if not, let me know and I'll drop it" */
-	[P_CONDITIONAL] = "^if\\b|\\blet\\s+me\\s+know\\b",
+	[P_CONDITIONAL] = "^if\\s+(?:not|so|you|anyone|someone|somebody|that|this\\s+is\\s+wrong|i'?m\\s+not\\s+mistaken)\\b|"
+			  "\\blet\\s+me\\s+know\\b|\\bup\\s+to\\s+you\\b|\\bwhether\\s+or\\s+not\\b",
 	[P_APPROVAL] = "\\blooks\\s+(?:fine|good|ok|okay|right|correct)\\b|\\bi\\s+agree\\b|\\bagreed\\b|"
 		       "\\bmakes\\s+(?:much\\s+|more\\s+)*sense\\b|\\bfine\\s+(?:by|with)\\s+me\\b|"
 		       "\\bnow\\s+(?:applied|queued|fixed\\s+up)\\b|\\b(?:applied|queued(?:\\s+up)?),?\\s+thanks\\b|"
@@ -131,7 +135,7 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_NOT_PORTED] = "\\b(?:hadn'?t|haven'?t|hasn'?t|didn'?t|not)\\s+(?:\\w+\\s+){0,2}?"
 			 "(?:ported|backported|picked|taken|applied|included|queued)\\b",
 	/* "pull in the following fixes", "pick up these two commits" */
-	[P_FOLLOWING] = "\\b(?:pull\\s+in|pick\\s+up|take|backport|apply|cherry-?pick|queue|include|add)\\s+"
+	[P_FOLLOWING] = "\\b(?:pull\\s+in|pick(?:\\s+up)?|take|backport|apply|cherry-?pick|queue|include|add)\\s+"
 			"(?:the\\s+)?(?:following|these|those|both)\\s+(?:\\w+\\s+)?(?:fix(?:es)?|commits?|patches|changes)\\b",
 	[P_SERIES] = "\\b(?:whole|entire|rest\\s+of\\s+the|full)\\s+(?:patch\\s*)?(?:series|set|patchset)\\b",
 	[P_REF] = REF_STRONG "|\\b(?:fix|fixes|follow-?up|fixup|fix-ups?|commit|commits|series|"
@@ -142,11 +146,15 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_WIDEN] = "\\b(?:backport|take|queue|apply|pick|needed|need|go|add)\\s+(?:this|it|them|these)\\b"
 		    "(?!\\s+(?:commit|fix|patch|one\\s+too))",
 	/* a request to drop this patch, or an explicit NAK */
-	[P_DROP_REQUEST] = "\\bna(?:c?k|cked|ked)\\b|\\b(?:please|can\\s+you|could\\s+you|would\\s+you|should)\\b[^.]{0,30}"
+	[P_DROP_REQUEST] = "\\bna(?:c?k|cked|ked)\\b|\\b(?:please|can\\s+(?:you|we)|could\\s+(?:you|we)|would\\s+you|should)\\b[^.]{0,30}"
 			   "\\b(?:drop|revert)\\b|\\b(?:drop|revert)\\s+(?:this|it)[^.]{0,30}\\bplease\\b",
 	[P_ASKS] = "^(?:is|are|was|were|does|do|did|has|have|had|can|could|would|should|will|shall|may|"
 		   "why|how|what|when|where|who|which|isn'?t|aren'?t|doesn'?t|don'?t|so)\\b",
 	[P_MODAL] = "\\b(?:would|could|might|may)\\b",
+	/* a request proper: asked, or said to be needed */
+	[P_ASK_FORM] = "\\b(?:please|could\\s+you|can\\s+you|would\\s+you|should|need|needs|needed|must|"
+		       "want\\s+to|have\\s+to|required?|requires|do\\s+you\\s+plan\\s+to|are\\s+you\\s+going\\s+to|"
+		       "will\\s+you|make\\s+sense\\s+to)\\b|^(?:pick|take|grab|apply|queue|backport|include)\\b",
 	[P_REQUEST] = "\\b(?:please|could\\s+(?:you|we)|can\\s+(?:you|we)|would\\s+you|pick|take|grab|cherry-?pick|queue|"
 		      "apply|backport|include|need|needs|require|requires|should)\\b",
 };
@@ -396,7 +404,7 @@ static bool sentence_needs_also(const char *s, size_t len, const char *orig,
 	if (has(P_WITHOUT, s, len) && (has(P_REQUIRES, s, len) || has(P_DONT_TAKE, s, len) ||
 				       has(P_REQUEST, s, len) || has(P_BAD_PATCH, s, len)))
 		return true;
-	if (has(P_ALSO, s, len) && has(P_REQUEST, s, len) && !negated(s, (size_t)match_at(P_REQUEST, s, len, 0)))
+	if (has(P_ALSO, s, len) && has(P_ASK_FORM, s, len) && !negated(s, (size_t)match_at(P_ASK_FORM, s, len, 0)))
 		return strong || !has(P_WIDEN, s, len);
 	return strong && has_unnegated(P_REQUIRES, s, len);
 }
