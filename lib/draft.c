@@ -872,6 +872,21 @@ static void para_objection(GString *s, const struct fs_finding *f)
 	g_free(who);
 }
 
+/* Whether finding I of FS repeats the reply of an earlier one of its
+ * kind: a needs-also reply gives a finding per commit it names, and is
+ * quoted once. */
+static bool same_reply_earlier(const struct fs_findings *fs, size_t i)
+{
+	const struct fs_finding *f = &fs->v[i];
+	size_t k;
+
+	for (k = 0; f->message_id && k < i; k++)
+		if (fs->v[k].kind == f->kind && fs->v[k].message_id &&
+		    !strcmp(fs->v[k].message_id, f->message_id) && is_shown(&fs->v[k]))
+			return true;
+	return false;
+}
+
 /* The order of the paragraphs: what to act on first. */
 static const enum fs_finding_kind patch_order[] = {
 	FS_FIND_FIX_MISSING, FS_FIND_MISSING_IN_NEWER, FS_FIND_DEP_MISSING,
@@ -935,7 +950,7 @@ static char *patch_findings(const struct fs_review *r, const struct fs_review_pa
 		for (i = 0; i < rp->findings.n; i++) {
 			const struct fs_finding *f = &rp->findings.v[i];
 
-			if (f->kind != kind || !is_shown(f))
+			if (f->kind != kind || !is_shown(f) || same_reply_earlier(&rp->findings, i))
 				continue;
 			switch (kind) {
 			case FS_FIND_FIX_QUEUED: para_fix_queued(s, r, f); break;
@@ -1254,7 +1269,8 @@ static size_t add_patch_groups(GString *s, const struct fs_review *r, const stru
 				const struct fs_finding *f = &rp->findings.v[k];
 				char *item;
 
-				if (!is_shown(f) || group_of(f) != (enum group)g)
+				if (!is_shown(f) || group_of(f) != (enum group)g ||
+				    same_reply_earlier(&rp->findings, k))
 					continue;
 				if (!header) {
 					g_string_append_printf(s, "%s\n\n", group_title[g]);
