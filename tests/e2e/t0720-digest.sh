@@ -76,7 +76,7 @@ weights = {"fix-missing": 16, "reverted-upstream": 16, "regression-report": 8,
            "objection": 8, "already-applied": 4, "target-absent": 2,
            "dep-missing": 2, "unknown-upstream": 1, "no-upstream": 1,
            "fixes-tag-mismatch": 1, "reverted-in-stable": 8,
-           "duplicate-in-series": 4, "missing-in-newer": 16}
+           "duplicate-in-series": 4, "missing-in-newer": 16, "needs-also": 8}
 def weight(f):
     # a revert undone by a revert of it asks for nothing
     return 0 if f.get("cause") == "revert-of-revert" else weights.get(f["kind"], 0)
