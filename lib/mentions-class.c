@@ -48,7 +48,7 @@ enum pat {
 		  "backport(?:ed)?|includ(?:e|ed)|go|be (?:in|part of)|use|have\\s+(?:this|it|these|that)|" \
 		  "pull(?:ed)?|port(?:ed)?|cherry-?pick(?:ed)?)"
 /* a negation, with or without its apostrophe */
-#define NEG "(?:n'?t\\b|\\bnot\\b|\\bno\\b)"
+#define NEG "(?:n'?t\\b|\\bnot\\b|\\bno\\b|\\bdoubt\\b)"
 #define REF_HEX "\\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{8,40}\\b"
 #define REF_STRONG REF_HEX "|\\(\"[^\"]{6,}\"\\)|\"[^\"]{12,}\"|https?://|\\[PATCH|\\[\\d{1,2}\\]"
 
@@ -59,8 +59,9 @@ static const char *const pattern_src[P_COUNT] = {
 			VERB_TAKE "\\b",
 	[P_NOT_MATERIAL] = "(?:\\bnot\\b|n't\\b|\\bnever\\b)[^.]{0,60}\\b(?:stable|-stable)\\s+(?:material|candidate)",
 	[P_NOT_NEEDED] = "\\b(?:not|isn'?t|aren'?t|wasn'?t|no\\s+longer)\\s+(?:\\w+\\s+)?"
-			 "(?:needed|necessary|required|suitable|appropriate|relevant|applicable|"
-			 "worth|a\\s+good\\s+(?:candidate|idea))\\b",
+			 "(?:needed|necessary|required|suitable|appropriate|relevant|applicable|valuable|"
+			 "worth|a\\s+good\\s+(?:candidate|idea))\\b|"
+			 "\\b(?:doesn'?t|does\\s+not)\\s+seem\\s+(?:to\\s+be\\s+)?(?:necessary|needed|required)\\b",
 	[P_NO_NEED] = "\\bno\\s+(?:need|reason)\\s+(?:to\\s+(?:backport|take|apply|queue|pick|have|put|include|carry|"
 		      "merge|add)|for\\s+(?:this|it|that)\\s+in)\\b|"
 		      "\\b(?:doesn'?t|does\\s+not|don'?t|do\\s+not)\\s+need\\s+to\\s+be\\s+(?:backported|applied|queued|in)\\b",
@@ -71,7 +72,9 @@ static const char *const pattern_src[P_COUNT] = {
 		      "\\bnot\\s+a\\s+valid\\s+(?:git\\s+)?(?:id|sha1?|commit)\\b|\\bnot\\s+(?:a|an\\s+actual|a\\s+real)\\s+(?:bug\\s*)?fix\\b|"
 		      "\\b(?:there\\s+(?:was|is)\\s+)?no\\s+(?:actual\\s+|known\\s+|real\\s+)?bug\\b|\\bnot\\s+a\\s+bug\\b",
 	[P_DROP] = "\\b(?:drop|revert)\\s+(?:this|it|that|these|them|the\\s+(?:patch|commit|change|backport))\\b|"
-		   "\\b(?:consider|suggest|recommend)\\s+(?:dropping|reverting)\\b|"
+		   "\\b(?:consider|suggest|recommend)\\s+(?:dropping|reverting|skipping)\\b|"
+		   "\\b(?:propose|suggest|please|should|can|could)\\s+(?:to\\s+)?skip\\s+(?:this|it|that)\\b|"
+		   "\\bplease\\s+(?:redo|rework|resubmit)\\b|"
 		   "\\b(?:we|i)\\s+(?:can'?t|cannot|can\\s+not)\\s+(?:just\\s+)?(?:take|apply|queue|accept)\\b|"
 		   "\\bplease,?\\s+ignore\\s+(?:this|it)\\b|"
 		   "\\bplease\\s+(?:drop|revert)\\b|\\bshould\\s+(?:be\\s+)?(?:dropped|reverted)\\b",
@@ -84,8 +87,8 @@ static const char *const pattern_src[P_COUNT] = {
 	/* stable-worthiness denied: "I don't think this is suitable for
 	 * -stable", "we don't need this in -stable", "isn't something that
 	 * should be backported" */
-	[P_NEG_STABLE] = NEG "[^.;]{0,60}?\\b(?:suitable|appropriate|worth\\w*|sense|should|need|"
-			 "needed|candidate|belongs?|want)\\b[^.;]{0,40}?(?:\\bstable\\b|-stable\\b|\\bbackport\\w*|"
+	[P_NEG_STABLE] = NEG "[^.;]{0,60}?\\b(?:suitable|appropriate|worth\\w*|sense|should|need|necessary|"
+			 "needed|candidate|belongs?|want|enough|important|serious|critical)\\b[^.;]{0,40}?(?:\\bstable\\b|-stable\\b|\\bbackport\\w*|"
 			 "\\bpick\\w*|\\btak(?:e|ing)\\b|\\bolder\\s+(?:kernels|trees|branches))",
 	/* not a fix: a new feature, a cleanup, noise, a theoretical problem */
 	[P_NOT_A_FIX] = "\\b(?:is|feels|looks|seems)\\s+(?:like\\s+)?(?:a\\s+)?(?:new\\s+)?feature\\w*|\\bjust\\s+noise\\b|"
@@ -94,7 +97,7 @@ static const char *const pattern_src[P_COUNT] = {
 			"\\b(?:long\\s+)?end[\\s-]of[\\s-]life\\b|\\bnew\\s+feature|\\bout\\s+of\\s+scope\\b|"
 			"\\bfixes\\s+nothing\\b|\\bdoes\\s+nothing\\b|\\bpointless\\b|\\bnonsense\\b|"
 			"\\bno\\s+(?:real\\s+)?point\\b|\\bmuch\\s+point\\b|\\bwhat\\s+the\\s+point\\b|"
-			"\\b(?:is|looks|seems)\\s+(?:\\w+\\s+)?bogus\\b|"
+			"\\b(?:is|looks|seems)\\s+(?:\\w+\\s+)?bogus\\b|\\b(?:is|that'?s|it'?s)\\s+not\\s+ok(?:ay)?\\b|"
 			"\\b(?:questionable|noise|unneeded|unnecessary|overkill)\\b[^.]{0,30}\\b(?:stable|backport\\w*)",
 	/* asked or offered on a condition: "if not, let me know and I'll drop it" */
 	[P_CONDITIONAL] = "^if\\s+(?:not|so|you|anyone|someone|somebody|that|this\\s+is\\s+wrong|i'?m\\s+not\\s+mistaken)\\b|"
@@ -130,7 +133,7 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_ALSO] = "\\b(?:also|too|as\\s+well|both|in\\s+addition)\\b",
 	[P_WITHOUT] = "\\b(?:without|unless|only\\s+(?:be\\s+)?(?:[\\w-]+\\s+){0,2}?if|on\\s+top)\\b",
 	[P_REQUIRES] = "\\b(?:requires?|required|depends\\s+on|relies\\s+on|needs?|needed|prerequisites?|"
-		       "follow-?ups?|fix-?ups?|fixe[sd]\\s+(?:this|it)|fixed\\s+(?:by|in)|"
+		       "follow-?ups?|fix-?ups?|fixe[sd]\\s+(?:this|it)|fixed\\s+(?:by|in)|go(?:es)?\\s+together\\s+with|"
 		       "missing\\s+(?:prerequisites?|dependenc(?:y|ies)|commits?|patch(?:es)?|fix(?:es)?))\\b",
 	[P_NOT_PORTED] = "\\b(?:hadn'?t|haven'?t|hasn'?t|didn'?t|not)\\s+(?:\\w+\\s+){0,2}?"
 			 "(?:ported|backported|picked|taken|applied|included|queued)\\b",
@@ -149,7 +152,8 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_DROP_REQUEST] = "\\bna(?:c?k|cked|ked)\\b|\\b(?:please|can\\s+(?:you|we)|could\\s+(?:you|we)|would\\s+you|should)\\b[^.]{0,30}"
 			   "\\b(?:drop|revert)\\b|\\b(?:drop|revert)\\s+(?:this|it)[^.]{0,30}\\bplease\\b",
 	[P_ASKS] = "^(?:is|are|was|were|does|do|did|has|have|had|can|could|would|should|will|shall|may|"
-		   "why|how|what|when|where|who|which|isn'?t|aren'?t|doesn'?t|don'?t|so)\\b",
+		   "why|how|what|when|where|who|which|isn'?t|aren'?t|doesn'?t|don'?t|shouldn'?t|wouldn'?t|"
+		   "couldn'?t|can'?t|won'?t|so)\\b",
 	[P_MODAL] = "\\b(?:would|could|might|may)\\b",
 	/* a request proper: asked, or said to be needed */
 	[P_ASK_FORM] = "\\b(?:please|could\\s+you|can\\s+you|would\\s+you|should|need|needs|needed|must|"
