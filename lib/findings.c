@@ -1169,12 +1169,7 @@ static void add_replies(struct judge *j, int index)
 			continue;
 		}
 		f = add(j, reply_kind(o->cls), FS_CAUSE_NONE, FS_CID_NONE, NULL, FS_FEV_MAIL);
-		if (!f)
-			continue;
-		f->message_id = dup_or_null(o->message_id);
-		f->from = dup_or_null(o->from);
-		f->date = dup_or_null(o->date);
-		set_note(j, f, dup_or_null(o->line));
+		said_by(j, f, o);
 	}
 }
 
