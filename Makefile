@@ -163,6 +163,12 @@ bench: deps-bench
 	@$(MAKE) --no-print-directory all $(B)/bench-sqlite-compare
 	@scripts/bench.sh $(B)/fixscan
 
+# Real list mail, labelled, outside the repository (other people's words):
+# REAL names the directories (see scripts/realcheck.py for the layouts).
+REAL ?= /work/shared/realreplies /work/shared/realmail
+realcheck: all
+	@python3 scripts/realcheck.py --fixscan $(B)/fixscan $(REAL)
+
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(DOCDIR)/contrib \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
@@ -184,7 +190,7 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-.PHONY: all deps deps-test deps-bench units asan test-unit test-asan test-e2e test-e2e-asan check check-shape demo bench install uninstall clean FORCE
+.PHONY: all deps deps-test deps-bench units asan test-unit test-asan test-e2e test-e2e-asan check check-shape demo bench realcheck install uninstall clean FORCE
 .SECONDARY:
 
 # ---- fuzzing (issue 15) ----------------------------------------------------

@@ -74,6 +74,13 @@ static void json_series(struct fs_json *b, const struct fs_series *s)
 	fs_json_member(b, "autosel");
 	fs_json_add_bool(b, s->autosel);
 	json_str(b, "version", s->version);
+	fs_json_member(b, "versions");
+	fs_json_begin_array(b);
+	for (char **v = s->versions; v && *v; v++)
+		fs_json_add_str(b, *v);
+	fs_json_end_array(b);
+	fs_json_member(b, "version_range");
+	fs_json_add_bool(b, s->version_range);
 	json_int_or_null(b, "revision", s->revision > 0 ? s->revision : -1);
 	json_int_or_null(b, "index", s->index);
 	json_int_or_null(b, "total", s->total);

@@ -473,7 +473,8 @@ static int on_review(void *data, const struct fs_thread_series *s, struct fs_rev
 	struct fs_error one = FS_ERROR_INIT;
 	size_t first = x->dl.n;
 
-	if (x->drafts &&
+	/* A series read only for its replies has no patch mail to answer. */
+	if (x->drafts && s->npatches &&
 	    fs_drafts_build_opts(&x->dl, r, &x->me, fs_session_draft_opts(x->ctx.s), &one) < 0) {
 		cli_error(&one);
 		x->trouble = true;
@@ -508,9 +509,11 @@ static int review_set(struct run *x, struct fs_thread **threads, size_t nthreads
 	struct fs_review_set_cbs cb = { x, NULL, on_reviewed, on_failed, on_note, on_open,
 					on_review };
 
+	set.patchless_replies = true;
 	if (x->all_open) {
 		set.mode = FS_SET_OPEN;
 		set.lone_covers = false;
+		set.patchless_replies = false;
 	}
 	return fs_session_review(x->ctx.s, &set, &cb, err);
 }

@@ -81,6 +81,10 @@ char *fsd_first_body_line(const struct fs_patch *p);
  * clone older than the thread may just not have yet (asking the
  * maintainer to check it would be the reviewer's mistake). */
 bool fsd_is_shown(const struct fs_finding *f);
+/* Whether finding I of FS repeats the reply of an earlier shown finding
+ * of its kind: a reply naming several commits gives a needs-also per
+ * commit, and is quoted once. */
+bool fsd_same_reply_earlier(const struct fs_findings *fs, size_t i);
 
 /* The "(a fix of ...)" note of a fix-of-a-fix: which commit of the chain
  * this one fixes, and where that one is. */

@@ -129,7 +129,8 @@ static size_t add_patch_groups(GString *s, const struct fs_review *r, const stru
 				const struct fs_finding *f = &rp->findings.v[k];
 				char *item;
 
-				if (!fsd_is_shown(f) || fs_kind_group_of(f) != (enum fs_kind_group)g)
+				if (!fsd_is_shown(f) || fs_kind_group_of(f) != (enum fs_kind_group)g ||
+				    fsd_same_reply_earlier(&rp->findings, k))
 					continue;
 				if (!header) {
 					g_string_append_printf(s, "%s\n\n", fs_kind_group_title(g));

@@ -76,7 +76,8 @@ static char *patch_findings(const struct fs_review *r, const struct fs_review_pa
 		for (i = 0; i < rp->findings.n; i++) {
 			const struct fs_finding *f = &rp->findings.v[i];
 
-			if ((int)f->kind == kind && fsd_is_shown(f))
+			if ((int)f->kind == kind && fsd_is_shown(f) &&
+			    !fsd_same_reply_earlier(&rp->findings, i))
 				row->para(s, r, rp, f);
 		}
 	}

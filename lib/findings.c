@@ -1240,6 +1240,58 @@ static void check_unknown(struct judge *j, const struct fs_tags *tags, const cha
 	}
 }
 
+/* The finding a reply of class CLS gives. */
+static enum fs_finding_kind reply_kind(enum fs_reply_class cls)
+{
+	switch (cls) {
+	case FS_REPLY_REPORT:      return FS_FIND_REGRESSION_REPORT;
+	case FS_REPLY_NEEDS_ALSO:  return FS_FIND_NEEDS_ALSO;
+	case FS_REPLY_REPLACEMENT: return FS_FIND_REPLACEMENT_POSTED;
+	case FS_REPLY_OTHER:       return FS_FIND_REPLY;
+	default:                   return FS_FIND_OBJECTION;
+	}
+}
+
+static void add_replies(struct judge *j, int index);
+
+/* The reply's own fields on F: who said it, where, its sentence. */
+static void said_by(struct judge *j, struct fs_finding *f, const struct fs_objection *o)
+{
+	if (!f)
+		return;
+	f->message_id = dup_or_null(o->message_id);
+	f->from = dup_or_null(o->from);
+	f->date = dup_or_null(o->date);
+	set_note(j, f, dup_or_null(o->line));
+}
+
+/* A needs-also finding for each commit the reply O names, resolved in
+ * the index: the branch having it (STABLE_COMMIT, the backport or the
+ * commit) or the series queuing it (SERIES_INDEX) asks for nothing. */
+static void add_needs_also(struct judge *j, const struct fs_objection *o)
+{
+	size_t i, nmatch;
+
+	for (i = 0; i < o->nnamed; i++) {
+		fs_cid c = resolve_id(j->idx, o->named[i], NULL, &nmatch);
+		struct fs_index_presence p;
+		struct fs_finding *f;
+
+		c = mainline_of(j->idx, c);
+		f = add(j, FS_FIND_NEEDS_ALSO, FS_CAUSE_NONE, c, c == FS_CID_NONE ? o->named[i] : NULL,
+			c == FS_CID_NONE ? FS_FEV_PREFIX : fev_len(o->named[i]));
+		if (!f)
+			continue;
+		if (c == FS_CID_NONE)
+			f->unresolved = nmatch > 1 ? FS_CAUSE_AMBIGUOUS : FS_CAUSE_NOT_FOUND;
+		else if (j->ctx->branch && in_branch(j, c, &p))
+			set_stable(j, f, p.brought != FS_CID_NONE ? p.brought : c);
+		else if (j->ctx->branch)
+			f->series_index = in_series(j, c);
+		said_by(j, f, o);
+	}
+}
+
 static void check_mail(struct judge *j, const fs_cid *ups, size_t nups, int index)
 {
 	const struct fs_findings_ctx *ctx = j->ctx;
@@ -1261,18 +1313,27 @@ static void check_mail(struct judge *j, const fs_cid *ups, size_t nups, int inde
 		f->date = dup_or_null(r->date);
 		set_note(j, f, fmt("\"%s\"", r->subject ? r->subject : ""));
 	}
+	add_replies(j, index);
+}
+
+/* A finding for each reply of CTX placed at patch INDEX (-1: placed at
+ * no patch, the series' own). */
+static void add_replies(struct judge *j, int index)
+{
+	const struct fs_findings_ctx *ctx = j->ctx;
+	size_t i;
+
 	for (i = 0; i < ctx->nobjections; i++) {
 		const struct fs_objection *o = &ctx->objections[i];
 		struct fs_finding *f;
-		if (o->series_index != index || index < 0)
+		if (o->series_index != index)
 			continue;
-		f = add(j, FS_FIND_OBJECTION, FS_CAUSE_NONE, FS_CID_NONE, NULL, FS_FEV_MAIL);
-		if (!f)
+		if (o->cls == FS_REPLY_NEEDS_ALSO && o->nnamed) {
+			add_needs_also(j, o);
 			continue;
-		f->message_id = dup_or_null(o->message_id);
-		f->from = dup_or_null(o->from);
-		f->date = dup_or_null(o->date);
-		set_note(j, f, dup_or_null(o->line));
+		}
+		f = add(j, reply_kind(o->cls), FS_CAUSE_NONE, FS_CID_NONE, NULL, FS_FEV_MAIL);
+		said_by(j, f, o);
 	}
 }
 
@@ -1319,7 +1380,8 @@ int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx
 	check_reverts(&j, tags, title, &nlinked);
 	if (nwritten == 0 && nlinked == 0 && !by_subject(&j, "", title, nups > 0))
 		add(&j, FS_FIND_NO_UPSTREAM, FS_CAUSE_NONE, FS_CID_NONE, NULL, FS_FEV_EXACT);
-	check_mail(&j, ups, nups, index);
+	if (index >= 0)
+		check_mail(&j, ups, nups, index);
 	if (ctx->ignore) {
 		for (i = 0; i < out->n; i++) {
 			const char *why = fs_ignore_match(ctx->ignore, out->v[i].commit, out->upstream);
@@ -1327,6 +1389,22 @@ int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx
 				j.oom = 1;
 		}
 	}
+	if (j.oom)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	return 0;
+}
+
+int fs_findings_series_replies(struct fs_findings *out, const struct fs_findings_ctx *ctx,
+			       struct fs_error *err)
+{
+	struct judge j;
+
+	memset(&j, 0, sizeof(j));
+	j.ctx = ctx;
+	j.idx = ctx->idx;
+	j.out = out;
+	j.self_index = -1;
+	add_replies(&j, -1);
 	if (j.oom)
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
 	return 0;

@@ -103,6 +103,10 @@ static void rw_no_upstream(GString *s, const struct fs_review *r, const struct f
 
 static void rw_regression_report(GString *s, const struct fs_review *r, const struct fs_finding *f)
 {
+	if (!f->commit[0]) { /* a reply in the thread: its own words */
+		rw_objection(s, r, f);
+		return;
+	}
 	g_string_append_printf(s, " %.12s: %s from %s", f->commit, f->note ? f->note : "",
 			       f->from ? f->from : "?");
 	if (f->date)
@@ -115,6 +119,30 @@ static void rw_objection(GString *s, const struct fs_review *r, const struct fs_
 {
 	g_string_append_printf(s, " from %s: \"%s\"", f->from ? f->from : "?",
 			       f->note ? f->note : "");
+}
+
+/* " a67fd55f6a09 ("subject") in v6.2, neither in the branch nor in
+ * this series; from X: "..."": a commit a reply asks for, where it is,
+ * and the reply's own words. */
+static void rw_needs_also(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	if (f->commit[0]) {
+		g_string_append_printf(s, " %.12s", f->commit);
+		if (f->subject)
+			g_string_append_printf(s, " (\"%s\")", f->subject);
+		if (f->release)
+			g_string_append_printf(s, " in %s", f->release);
+		if (f->unresolved)
+			g_string_append(s, ", not in the kernel repository");
+		else if (f->stable_commit)
+			g_string_append_printf(s, ", in %s already", r->branch ? r->branch : "the branch");
+		else if (f->series_index >= 0)
+			g_string_append_printf(s, ", queued as %s", fsd_patch_number(r, f->series_index));
+		else if (r->branch)
+			g_string_append_printf(s, ", neither in %s nor in this series", r->branch);
+		g_string_append_c(s, ';');
+	}
+	rw_objection(s, r, f);
 }
 
 /* ---- the paragraphs of a reply to a patch ------------------------------- */
@@ -322,9 +350,16 @@ static void para_unknown(GString *s, const struct fs_review *r,
 	g_free(id);
 }
 
+static void para_said(GString *s, const struct fs_review *r,
+		const struct fs_review_patch *rp, const struct fs_finding *f);
+
 static void para_report(GString *s, const struct fs_review *r,
 		const struct fs_review_patch *rp, const struct fs_finding *f)
 {
+	if (!f->commit[0]) { /* a reply in the thread */
+		para_said(s, r, rp, f);
+		return;
+	}
 	char *from = fs_draft_clean_line(f->from), *date = fs_draft_clean_line(f->date);
 	char *subj = fs_draft_clean_line(f->note), *id = fs_draft_clean_id(f->message_id);
 	size_t n = strlen(subj);
@@ -459,13 +494,31 @@ static void para_duplicate_in_series(GString *s, const struct fs_review *r,
 	g_free(ref);
 }
 
-static void para_objection(GString *s, const struct fs_review *r,
+/* A reply in the thread, attributed and quoted in its own words; only
+ * an objection is called one. */
+static void para_said(GString *s, const struct fs_review *r,
 		const struct fs_review_patch *rp, const struct fs_finding *f)
 {
 	char *who = fsd_display_name(f->from), *line = fs_draft_clean_line(f->note);
 	char *id = fs_draft_clean_id(f->message_id);
 
-	fsd_add_paraf(s, "%s objected to this patch in the thread:", who);
+	switch (f->kind) {
+	case FS_FIND_OBJECTION:
+		fsd_add_paraf(s, "%s objected to this patch in the thread:", who);
+		break;
+	case FS_FIND_NEEDS_ALSO:
+		fsd_add_paraf(s, "%s asked in the thread for more commits with this patch:", who);
+		break;
+	case FS_FIND_REGRESSION_REPORT:
+		fsd_add_paraf(s, "%s reported in the thread:", who);
+		break;
+	case FS_FIND_REPLACEMENT_POSTED:
+		fsd_add_paraf(s, "%s posted a replacement backport in the thread:", who);
+		break;
+	default:
+		fsd_add_paraf(s, "%s replied in the thread:", who);
+		break;
+	}
 	fsd_add_quote(s, line);
 	if (id)
 		g_string_append_printf(s, "(https://lore.kernel.org/r/%s)\n", id);
@@ -537,8 +590,12 @@ static char *item_reverted_upstream(const struct fs_review *r, const struct fs_f
 	return t;
 }
 
+static char *item_said(const struct fs_review *r, const struct fs_finding *f);
+
 static char *item_regression_report(const struct fs_review *r, const struct fs_finding *f)
 {
+	if (!f->commit[0])
+		return item_said(r, f);
 	char *who = fsd_display_name(f->from), *id = fs_draft_clean_id(f->message_id);
 	char *t = g_strdup_printf("regression report from %s%s%s", who,
 				  id ? ": https://lore.kernel.org/r/" : "", id ? id : "");
@@ -548,10 +605,12 @@ static char *item_regression_report(const struct fs_review *r, const struct fs_f
 	return t;
 }
 
-static char *item_objection(const struct fs_review *r, const struct fs_finding *f)
+static char *item_said(const struct fs_review *r, const struct fs_finding *f)
 {
 	char *who = fsd_display_name(f->from), *line = fs_draft_clean_line(f->note);
-	char *t = g_strdup_printf("%s objected: \"%s\"", who, line);
+	char *t = g_strdup_printf(f->kind == FS_FIND_OBJECTION ? "%s objected: \"%s\"" :
+				  f->kind == FS_FIND_NEEDS_ALSO ? "%s asked for more commits: \"%s\"" :
+				  "%s reported: \"%s\"", who, line);
 
 	g_free(line);
 	g_free(who);
@@ -700,40 +759,57 @@ static const struct fs_kind kinds[FS_FIND_KIND_COUNT] = {
 	[FS_FIND_OBJECTION] = {
 		"objection", true, true, true, FS_KIND_REPORT, 8, 8,
 		YELLOW, FS_GROUP_REPORTS, 8,
-		true, rw_objection, FS_PARA_EACH, para_objection, item_objection },
+		true, rw_objection, FS_PARA_EACH, para_said, item_said },
+	/* A reply asking for more commits: one finding per commit it
+	 * names; one the branch has or the series queues asks nothing
+	 * (fs_finding_is_problem()). */
+	[FS_FIND_NEEDS_ALSO] = {
+		"needs-also", true, true, false, FS_KIND_REPORT, 9, 9,
+		YELLOW, FS_GROUP_REPORTS, 8,
+		true, rw_needs_also, FS_PARA_EACH, para_said, item_said },
 	[FS_FIND_TARGET_ABSENT] = {
-		"target-absent", true, true, false, FS_KIND_NOTE, 9, 10,
+		"target-absent", true, true, false, FS_KIND_NOTE, 10, 11,
 		YELLOW, FS_GROUP_OTHER, 2,
 		false, rw_target_absent, FS_PARA_EACH, para_target_absent, item_target_absent },
 	/* The maintainer's own revert: a note, never a request. */
 	[FS_FIND_REVERTS_STABLE] = {
-		"reverts-stable", true, false, false, FS_KIND_NOTE, 10, 11,
+		"reverts-stable", true, false, false, FS_KIND_NOTE, 11, 12,
 		YELLOW, FS_GROUP_OTHER, 0,
 		false, rw_note, FS_PARA_EACH, para_reverts_stable, item_reverts_stable },
 	/* The upstream commit's own tag: stable cannot change it.  It asks
 	 * for nothing, so it weighs nothing in the digest either. */
 	[FS_FIND_FIXES_TAG_MISMATCH] = {
-		"fixes-tag-mismatch", true, false, false, FS_KIND_NOTE, 11, 9,
+		"fixes-tag-mismatch", true, false, false, FS_KIND_NOTE, 12, 10,
 		CYAN, FS_GROUP_OTHER, 0,
 		false, rw_note, FS_PARA_EACH, para_mismatch, item_fixes_tag_mismatch },
 	[FS_FIND_UNKNOWN_UPSTREAM] = {
-		"unknown-upstream", true, true, false, FS_KIND_NOTE, 12, 12,
+		"unknown-upstream", true, true, false, FS_KIND_NOTE, 13, 13,
 		CYAN, FS_GROUP_OTHER, 1,
 		false, rw_note, FS_PARA_EACH, para_unknown, item_unknown_upstream },
 	/* A stable-only patch may have none: a note, never a request. */
 	[FS_FIND_NO_UPSTREAM] = {
-		"no-upstream", true, false, false, FS_KIND_NOTE, 13, 13,
+		"no-upstream", true, false, false, FS_KIND_NOTE, 14, 14,
 		CYAN, FS_GROUP_OTHER, 0,
 		true, rw_no_upstream, FS_PARA_EACH, para_no_upstream, item_no_upstream },
 	/* A fix in this series or in the branch is covered. */
 	[FS_FIND_FIX_QUEUED] = {
-		"fix-queued", false, false, false, FS_KIND_NOTE, 14, 14,
+		"fix-queued", false, false, false, FS_KIND_NOTE, 15, 15,
 		GREEN, FS_GROUP_NONE, 0,
 		false, rw_fix_queued, FS_PARA_EACH, para_fix_queued, NULL },
 	[FS_FIND_FIX_PRESENT] = {
-		"fix-present", false, false, false, FS_KIND_NOTE, 15, 15,
+		"fix-present", false, false, false, FS_KIND_NOTE, 16, 16,
 		GREEN, FS_GROUP_NONE, 0,
 		false, rw_fix_present, FS_PARA_ALONE, para_fix_present, NULL },
+	/* What someone said that asks nothing by itself: shown, attributed,
+	 * so that no answer vanishes. */
+	[FS_FIND_REPLACEMENT_POSTED] = {
+		"replacement-posted", false, false, false, FS_KIND_NOTE, 17, 17,
+		CYAN, FS_GROUP_NONE, 0,
+		true, rw_objection, FS_PARA_EACH, para_said, NULL },
+	[FS_FIND_REPLY] = {
+		"reply", false, false, false, FS_KIND_NOTE, 18, 18,
+		CYAN, FS_GROUP_NONE, 0,
+		true, rw_objection, FS_PARA_EACH, para_said, NULL },
 };
 
 /* A kind out of range: no words of its own, ranked after every kind. */
@@ -819,6 +895,9 @@ bool fs_finding_kind_is_problem(enum fs_finding_kind kind)
 
 bool fs_finding_is_problem(const struct fs_finding *f)
 {
+	/* a commit a reply asks for that the branch has or the series queues */
+	if (f->kind == FS_FIND_NEEDS_ALSO && (f->series_index >= 0 || f->stable_commit))
+		return false;
 	return fs_finding_kind_is_problem(f->kind) && f->cause != FS_CAUSE_REVERT_OF_REVERT &&
 	       f->cause != FS_CAUSE_FIX_REVERTED;
 }

@@ -195,26 +195,104 @@ static char *parse_version(const char *tok, size_t n)
 	}
 	if (dots < 1 || dots > 2)
 		return NULL;
+	/* "5.4.33" is a release of the series 5.4; only 2.6 had three parts */
+	if (dots == 2 && !(end - i > 4 && !strncmp(tok + i, "2.6.", 4)))
+		return g_strndup(tok + i, strchr(tok + i, '.') - (tok + i) +
+				 strcspn(strchr(tok + i, '.') + 1, ".") + 1);
 	return g_strndup(tok + i, end - i);
 }
 
-/* "PATCH", "patch", and the glued "PATCHv2" (revision in *REV). */
+/* "PATCH", "patch", the glued "PATCHv2" (revision in *REV), and
+ * "PATCH-stable" (a tree named after a dash). */
 static bool is_patch_word(const char *tok, size_t n, int *rev)
 {
 	if (n < 5 || g_ascii_strncasecmp(tok, "patch", 5))
 		return false;
-	if (n == 5)
+	if (n == 5 || (n > 6 && tok[5] == '-'))
 		return true;
 	return parse_revision(tok + 5, n - 5, rev);
+}
+
+/* The end of the run of bracketed groups starting at OPEN ('['): one
+ * past the ']' that closes the last group ("[PATCH][for stable [4.14,
+ * 5.10] 3/3]" is one run, brackets nest), or NULL when one is unclosed. */
+static const char *bracket_run_end(const char *open)
+{
+	const char *p = open;
+
+	while (*p == '[') {
+		int depth = 0;
+		for (; *p; p++) {
+			depth += *p == '[';
+			depth -= *p == ']';
+			if (!depth)
+				break;
+		}
+		if (!*p)
+			return NULL;
+		p++;
+		while (*p == ' ' && p[1] == '[')
+			p++;
+	}
+	return p;
+}
+
+static bool is_sep(char c)
+{
+	return c == ' ' || c == '\t' || c == ',' || c == '[' || c == ']';
+}
+
+/* Add the series named by TOK (N bytes) to V: "5.10", "5.10/5.15",
+ * "6.18-6.1" (a range: *RANGE set), "5.10-stable".  False when TOK names
+ * none. */
+static bool add_versions(GPtrArray *v, const char *tok, size_t n, bool *range)
+{
+	const char *cut = NULL;
+	char *one;
+	size_t k;
+
+	if (n > 7 && !g_ascii_strncasecmp(tok + n - 7, "-stable", 7))
+		n -= 7;
+	for (k = 0; k < n && !cut; k++)
+		if (tok[k] == '/' || (tok[k] == '-' && k > 0 && g_ascii_isdigit(tok[k - 1])))
+			cut = tok + k;
+	if (cut) {
+		char *a = parse_version(tok, cut - tok), *b = parse_version(cut + 1, n - (cut - tok) - 1);
+		if (!a || !b) {
+			g_free(a);
+			g_free(b);
+			return false;
+		}
+		*range |= *cut == '-';
+		g_ptr_array_add(v, a);
+		g_ptr_array_add(v, b);
+		return true;
+	}
+	if (!(one = parse_version(tok, n)))
+		return false;
+	g_ptr_array_add(v, one);
+	return true;
+}
+
+/* "stable", "-stable", "for-stable", "STABLE": a word that says stable. */
+static bool names_stable(const char *tok, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k + 6 <= n; k++)
+		if (!g_ascii_strncasecmp(tok + k, "stable", 6))
+			return true;
+	return false;
 }
 
 bool fs_series_parse(const char *subject, struct fs_series *out,
 		     const char **title)
 {
-	struct fs_series s = { NULL, false, NULL, 0, -1, -1 };
+	struct fs_series s = { NULL, false, NULL, 0, -1, -1, NULL, false };
 	const char *p, *open, *close, *tok;
 	GString *prefix;
-	bool patch = false;
+	GPtrArray *versions;
+	bool patch = false, stable = false;
 
 	if (!subject)
 		return false;
@@ -222,22 +300,23 @@ bool fs_series_parse(const char *subject, struct fs_series *out,
 	if (*p != '[')
 		return false;
 	open = p + 1;
-	close = strchr(open, ']');
+	close = bracket_run_end(p);
 	if (!close)
 		return false;
+	close--;
 
 	prefix = g_string_new(NULL);
+	versions = g_ptr_array_new_with_free_func(g_free);
 	for (tok = open; tok < close;) {
 		size_t n;
 		int rev = 0;
-		char *version;
 
-		/* Words are separated by blanks; "[PATCH v2,4.4]" by commas. */
-		while (tok < close && (*tok == ' ' || *tok == '\t' || *tok == ','))
+		/* Words are separated by blanks; "[PATCH v2,4.4]" by commas;
+		 * "[PATCH][for stable [4.14, 5.10] 3/3]" by brackets. */
+		while (tok < close && is_sep(*tok))
 			tok++;
 		n = 0;
-		while (tok + n < close && tok[n] != ' ' && tok[n] != '\t' &&
-		       tok[n] != ',')
+		while (tok + n < close && !is_sep(tok[n]))
 			n++;
 		if (!n)
 			break;
@@ -246,35 +325,46 @@ bool fs_series_parse(const char *subject, struct fs_series *out,
 			/* NN/MM */
 		} else if (!s.revision && parse_revision(tok, n, &rev)) {
 			s.revision = rev;
-		} else if (!s.version && (version = parse_version(tok, n))) {
-			s.version = version;
+		} else if (add_versions(versions, tok, n, &s.version_range)) {
+			/* a series, a pair or a range */
 		} else {
 			if (is_patch_word(tok, n, &rev)) {
 				patch = true;
 				if (rev && !s.revision)
 					s.revision = rev;
-				n = 5;
+				if (n < 7 || tok[5] != '-')
+					n = 5;
 			}
 			if (n == 7 && !g_ascii_strncasecmp(tok, "autosel", 7))
 				s.autosel = true;
+			stable |= names_stable(tok, n);
 			if (prefix->len)
 				g_string_append_c(prefix, ' ');
 			g_string_append_len(prefix, tok, n);
 		}
 		tok += n;
 		/* a "PATCHv2" word: the revision part was already taken */
-		while (tok < close && *tok != ' ' && *tok != '\t' && *tok != ',')
+		while (tok < close && !is_sep(*tok))
 			tok++;
 	}
 
-	if (!patch) {
+	/* "[-stable,6.1 03/17]": a stable backport without the word PATCH */
+	if (!patch && !(stable && versions->len)) {
 		g_string_free(prefix, TRUE);
-		g_free(s.version);
+		g_ptr_array_free(versions, TRUE);
 		return false;
 	}
 	s.prefix = g_string_free(prefix, FALSE);
 	if (s.index < 0)
 		s.total = -1;
+	if (versions->len) {
+		if (!s.version_range)
+			s.version = g_strdup(versions->pdata[0]);
+		g_ptr_array_add(versions, NULL);
+		s.versions = (char **)g_ptr_array_free(versions, FALSE);
+	} else {
+		g_ptr_array_free(versions, TRUE);
+	}
 	*out = s;
 	if (title) {
 		p = close + 1;
@@ -291,8 +381,11 @@ void fs_series_clear(struct fs_series *s)
 		return;
 	g_free(s->prefix);
 	g_free(s->version);
+	g_strfreev(s->versions);
 	s->prefix = NULL;
 	s->version = NULL;
+	s->versions = NULL;
+	s->version_range = false;
 	s->autosel = false;
 	s->revision = 0;
 	s->index = -1;

@@ -18,4 +18,11 @@ int fs_mentions_reports_limit(struct fs_mentions *m, struct fs_store *store,
 			      const fs_cid *upstream, size_t n, const char *const *own,
 			      size_t per_commit, struct fs_error *err);
 
+/* BODY's own words: quoted text, attributions, trailers, the signature,
+ * a carried patch (from its first line on: *CARRIES_PATCH, may be NULL,
+ * set) and a pasted commit left out; lines joined with blanks, '\n'
+ * where something was left out or a paragraph ends.  New string
+ * (g_free()). */
+char *fs_mentions_own_words(const char *body, size_t len, bool *carries_patch);
+
 #endif

@@ -10,50 +10,10 @@
 
 #include "mentions-private.h"
 
-/* An objecting sentence longer than this is no sentence: cut it. */
-#define OBJECTION_MAX 1000
-
 /* Words that make a mention of a commit a report of trouble with it. */
 static const char *const regression_words[] = {
 	"regression", "regressed", "revert", "reverting", "breaks", "broke",
 	"broken", "bisected", "first bad commit",
-};
-
-/* What a person writes to object to a patch.  A phrase counts only as
- * whole words, outside a question (unless it asks "please"), and not
- * after a negation in its clause: "no build failures", "doesn't break
- * anything", "fixes a boot failure" are no objections.  A false objection
- * costs the reviewer more than a missed one, so the list is of forms that
- * leave no doubt. */
-static const char *const objection_phrases[] = {
-	"please drop", "drop this", "drop it", "please don't apply",
-	"please do not apply", "please don't queue", "please do not queue",
-	"please revert", "was reverted", "has been reverted", "got reverted",
-	"nak", "nack", "nacked-by",
-	"should be dropped", "should not be applied", "shouldn't be applied",
-	"should not be backported", "shouldn't be backported",
-	"not needed for stable", "isn't needed for stable",
-	"breaks", "broke", "broken", "breakage",
-	"build failure", "build failures", "build fails", "build error",
-	"build errors", "build breakage", "fails to build", "failed to build",
-	"boot failure", "boot failures", "fails to boot", "failed to boot",
-	"doesn't boot", "does not boot", "won't boot", "no longer boots",
-	"doesn't build", "does not build", "won't build", "no longer builds",
-	"causes a regression", "caused a regression", "causing a regression",
-	"introduces a regression", "introduced a regression",
-	"regression caused by", "regression introduced by", "regressed",
-	"regresses", "see a regression", "seeing a regression",
-	"found a regression", "needs commit", "needs the commit", "needs upstream commit",
-	"also needs", "also need", "is also needed", "are also needed",
-	"is also required", "depends on commit", "missing a prerequisite",
-	"missing prerequisite", "missing dependency",
-};
-
-/* Words that undo a phrase after them in the same clause. */
-static const char *const negations[] = {
-	"no", "not", "without", "never", "nor", "none", "nothing", "neither",
-	"zero", "0", "fix", "fixes", "fixed", "fixing", "avoid", "avoids",
-	"prevent", "prevents", "known", "already", "existing", "pre-existing",
 };
 
 static bool has_word_ci(const char *hay, size_t len, const char *needle)
@@ -83,199 +43,13 @@ void fs_mentions_clear(struct fs_mentions *m)
 	free(m->dates_);
 	for (i = 0; m->lines_ && i < m->nobjections; i++)
 		free(m->lines_[i]);
+	for (i = 0; m->objections && i < m->nobjections; i++)
+		g_strfreev(m->objections[i].named);
 	free(m->lines_);
 	fs_store_messages_free(&m->hits_);
 	free(m->reports);
 	free(m->objections);
 	memset(m, 0, sizeof(*m));
-}
-
-/* Whether the line S..E is a trailer ("Tested-by: ...", "Cc: ...",
- * "Link: ..."): a tag, not the replier's words.  "Nacked-by:" is not. */
-static bool is_trailer(const char *s, const char *e)
-{
-	const char *c = s;
-
-	while (c < e && (isalnum((unsigned char)*c) || *c == '-'))
-		c++;
-	if (c == s || c >= e || *c != ':' || (c + 1 < e && c[1] != ' '))
-		return false;
-	if (c - s == 9 && !strncasecmp(s, "nacked-by", 9))
-		return false;
-	return (c - s > 3 && !strncasecmp(c - 3, "-by", 3)) ||
-	       (c - s == 2 && !strncasecmp(s, "cc", 2)) ||
-	       (c - s == 4 && !strncasecmp(s, "link", 4)) ||
-	       (c - s == 5 && !strncasecmp(s, "fixes", 5));
-}
-
-/* The replier's own words in BODY: quoted text, attributions, trailers
- * and the signature left out, lines joined with blanks so that a
- * sentence may span them, and '\n' where something was left out or a
- * paragraph ends.  New string (g_free()). */
-static char *own_words(const char *body, size_t len)
-{
-	const char *p = body, *end = body + len;
-	GString *out = g_string_new(NULL);
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', end - p);
-		const char *e = nl ? nl : end, *s = p;
-		size_t l;
-
-		p = e + 1;
-		while (s < e && (*s == ' ' || *s == '\t'))
-			s++;
-		l = e - s;
-		while (l && isspace((unsigned char)s[l - 1]))
-			l--;
-		if ((e - s == 2 || e - s == 3) && !strncmp(s, "--", 2) && (e - s == 2 || s[2] == ' '))
-			break;
-		if (!l || *s == '>' || (l >= 6 && !strncmp(s + l - 6, "wrote:", 6)) ||
-		    is_trailer(s, s + l)) {
-			g_string_append_c(out, '\n');
-			continue;
-		}
-		if (out->len && out->str[out->len - 1] != '\n')
-			g_string_append_c(out, ' ');
-		g_string_append_len(out, s, l);
-	}
-	return g_string_free(out, FALSE);
-}
-
-/* Whether one of NEGATIONS, or a word ending in "n't", is among the words
- * of S[0..AT) in the clause AT is in. */
-static bool negated(const char *s, size_t at)
-{
-	size_t start = at, i, k;
-
-	while (start > 0 && !strchr(",;:(", s[start - 1]) &&
-	       !(start >= 5 && !strncasecmp(s + start - 5, " but ", 5)))
-		start--;
-	for (i = start; i < at;) {
-		size_t w = i;
-		while (w < at && (isalnum((unsigned char)s[w]) || s[w] == '\'' || s[w] == '-'))
-			w++;
-		if (w > i) {
-			if (w - i >= 3 && !strncasecmp(s + w - 3, "n't", 3))
-				return true;
-			for (k = 0; k < G_N_ELEMENTS(negations); k++)
-				if (strlen(negations[k]) == w - i &&
-				    !strncasecmp(s + i, negations[k], w - i))
-					return true;
-		}
-		i = w > i ? w : i + 1;
-	}
-	return false;
-}
-
-/* Where NEEDLE occurs in S (LEN bytes) as whole words from FROM on, or
- * LEN. */
-static size_t find_words(const char *s, size_t len, size_t from, const char *needle)
-{
-	size_t n = strlen(needle), i;
-
-	for (i = from; i + n <= len; i++) {
-		if (strncasecmp(s + i, needle, n))
-			continue;
-		if ((i > 0 && isalnum((unsigned char)s[i - 1])) ||
-		    (i + n < len && isalnum((unsigned char)s[i + n])))
-			continue;
-		return i;
-	}
-	return len;
-}
-
-/* "needs <commit> as well" / "too": the patch wants another one with it.
- * "need this for 5.4 as well" asks for the patch elsewhere instead. */
-static bool needs_as_well(const char *s, size_t len)
-{
-	static const char *const verbs[] = { "needs", "need", "requires" };
-	static const char *const not_after[] = { "this", "it", "these", "to", "that" };
-	size_t v, at, k;
-
-	for (v = 0; v < G_N_ELEMENTS(verbs); v++) {
-		for (at = 0; (at = find_words(s, len, at, verbs[v])) < len; at++) {
-			const char *next = s + at + strlen(verbs[v]);
-			bool elsewhere = false;
-			while (next < s + len && *next == ' ')
-				next++;
-			for (k = 0; k < G_N_ELEMENTS(not_after); k++)
-				elsewhere |= find_words(next, s + len - next, 0, not_after[k]) == 0;
-			if (elsewhere || negated(s, at))
-				continue;
-			if (find_words(s, len, at, "as well") < len || find_words(s, len, at, "too") < len)
-				return true;
-		}
-	}
-	return false;
-}
-
-/* Whether the sentence S (LEN bytes) objects to the patch. */
-static bool sentence_objects(const char *s, size_t len)
-{
-	bool question = len && s[len - 1] == '?';
-	bool please = find_words(s, len, 0, "please") < len;
-	size_t k, at;
-
-	for (k = 0; k < G_N_ELEMENTS(objection_phrases); k++) {
-		const char *ph = objection_phrases[k];
-		bool strong = !strcmp(ph, "nak") || !strcmp(ph, "nack") ||
-			      !strcmp(ph, "nacked-by");
-		/* A question asks; "Could you please drop it?" still objects. */
-		if (question && !please && !strong)
-			continue;
-		for (at = 0; (at = find_words(s, len, at, ph)) < len; at++)
-			if (strong || !negated(s, at))
-				return true;
-	}
-	return (!question || please) && needs_as_well(s, len);
-}
-
-/* The sentence P (LEN bytes) as a new string; one of over OBJECTION_MAX
- * bytes is cut at a word and ends in " [...]". */
-static char *whole_sentence(const char *p, size_t len)
-{
-	size_t cut = len;
-	char *out;
-
-	if (len <= OBJECTION_MAX)
-		return strndup(p, len);
-	for (cut = OBJECTION_MAX; cut > 0 && p[cut] != ' '; cut--)
-		;
-	if (!cut)
-		cut = OBJECTION_MAX;
-	if (asprintf(&out, "%.*s [...]", (int)cut, p) < 0)
-		return NULL;
-	return out;
-}
-
-char *fs_mentions_objection_line(const char *body, size_t len)
-{
-	char *text = own_words(body, len), *p = text, *found = NULL;
-
-	while (*p && !found) {
-		char *e = p;
-		size_t l;
-		while (*e && *e != '\n' &&
-		       !(strchr(".?!", *e) && (!e[1] || isspace((unsigned char)e[1]))))
-			e++;
-		if (*e && *e != '\n')
-			e++;
-		while (p < e && *p == ' ')
-			p++;
-		l = e - p;
-		while (l && isspace((unsigned char)p[l - 1]))
-			l--;
-		/* The whole sentence: a quote cut half way ("... as well,
-		 * otherwise") says something else.  Only a runaway one (no
-		 * full stop in a whole paragraph) is cut, at a word, and
-		 * says so. */
-		if (l && sentence_objects(p, l))
-			found = whole_sentence(p, l);
-		p = *e ? e + (*e == '\n' || *e == ' ') : e;
-	}
-	g_free(text);
-	return found;
 }
 
 /* The address part of FROM ("Name <a@b>" or "a@b"), LEN bytes at *OUT. */
@@ -348,6 +122,146 @@ bool fs_mentions_is_own_mail(const char *path, const struct fs_patch *p,
 	return p && fs_mentions_is_own_address(fs_patch_from(p), own);
 }
 
+/* The commit ids in TEXT: words of 8 to 40 hex digits with a digit and
+ * a letter among them, lowered, each once, at most 16.  NULL-terminated
+ * (g_strfreev()); *N their number. */
+static char **named_ids(const char *text, size_t *n)
+{
+	GPtrArray *v = g_ptr_array_new();
+	const char *p = text;
+
+	while (*p && v->len < 16) {
+		size_t l = 0, k;
+		bool digit = false, letter = false, seen = false;
+		if (p != text && (isalnum((unsigned char)p[-1]) || p[-1] == '/' || p[-1] == '=')) {
+			p++;
+			continue;
+		}
+		while (isxdigit((unsigned char)p[l])) {
+			digit |= isdigit((unsigned char)p[l]);
+			letter |= !isdigit((unsigned char)p[l]);
+			l++;
+		}
+		if (l >= 8 && l <= 40 && digit && letter && !isalnum((unsigned char)p[l])) {
+			char *id = g_ascii_strdown(p, l);
+			for (k = 0; k < v->len && !seen; k++)
+				seen = !strcmp(v->pdata[k], id);
+			if (seen)
+				g_free(id);
+			else
+				g_ptr_array_add(v, id);
+		}
+		p += l ? l : 1;
+	}
+	*n = v->len;
+	g_ptr_array_add(v, NULL);
+	return (char **)g_ptr_array_free(v, FALSE);
+}
+
+/* Whether TEXT names patch P: its title, or the first 12 digits of an
+ * upstream id it gives. */
+static bool names_patch(const char *text, const struct fs_patch *p)
+{
+	const char *title = fs_patch_title(p);
+	const char *const *ups;
+	size_t n, k;
+
+	if (title && strlen(title) >= 12 && strcasestr(text, title))
+		return true;
+	ups = fs_patch_tags(p) ? fs_tags_upstream(fs_patch_tags(p), &n) : NULL;
+	for (k = 0; ups && k < n; k++) {
+		char hex12[13];
+		snprintf(hex12, sizeof(hex12), "%.12s", ups[k]);
+		if (strlen(hex12) == 12 && strcasestr(text, hex12))
+			return true;
+	}
+	return false;
+}
+
+/* Whether WORD (LEN bytes) stands in TEXT as a whole word or path part. */
+static bool has_token(const char *text, const char *word, size_t len)
+{
+	const char *at;
+
+	for (at = memmem(text, strlen(text), word, len); at;
+	     at = memmem(at + 1, strlen(at + 1), word, len)) {
+		bool before = at == text || !(isalnum((unsigned char)at[-1]) || at[-1] == '_');
+		bool after = !(isalnum((unsigned char)at[len]) || at[len] == '_');
+		if (before && after)
+			return true;
+	}
+	return false;
+}
+
+/* Whether TEXT names what patch P changes: a file its diff touches (the
+ * path from its top directory), or a function a hunk of it is in (a
+ * name of 6 or more characters, as a trace or a compiler names it). */
+static bool names_patch_code(const char *text, const struct fs_patch *p)
+{
+	size_t blen;
+	const char *body = fs_patch_body(p, &blen), *q = body, *end = body + blen;
+
+	while (q && q < end) {
+		const char *nl = memchr(q, '\n', end - q), *e = nl ? nl : end;
+		if (e - q > 13 && !strncmp(q, "diff --git a/", 13)) {
+			const char *path = q + 13, *sp = memchr(path, ' ', e - path);
+			if (sp && sp - path >= 6 && has_token(text, path, sp - path))
+				return true;
+		} else if (e - q > 4 && !strncmp(q, "@@ ", 3)) {
+			const char *ctx = memmem(q + 3, e - q - 3, " @@ ", 4), *paren, *w;
+			paren = ctx ? memchr(ctx, '(', e - ctx) : NULL;
+			for (w = paren; w && w > ctx && (isalnum((unsigned char)w[-1]) || w[-1] == '_'); w--)
+				;
+			if (paren && paren - w >= 6 && has_token(text, w, paren - w))
+				return true;
+		}
+		q = nl ? nl + 1 : NULL;
+	}
+	return false;
+}
+
+/* The number of the one patch of S that NAMED finds in TEXT; -1 when
+ * none does, -2 when several do. */
+static int only_named(const struct fs_thread_series *s, const char *text,
+		      bool (*named)(const char *, const struct fs_patch *))
+{
+	int found = -1;
+	size_t i;
+
+	for (i = 0; i < s->npatches; i++) {
+		if (!named(text, s->patches[i]))
+			continue;
+		if (found >= 0)
+			return -2;
+		found = fs_thread_patch_number(s->patches[i]);
+	}
+	return found;
+}
+
+/* The number of the patch of S that REPLY speaks of: the one it answers,
+ * else (a reply to the cover, or to a mail not in the thread) the one
+ * patch its own words name, or the only patch of the series; -1 when it
+ * names none or several. */
+static int placed_patch(const struct fs_thread_series *s, const struct fs_patch *reply,
+			const char *body, size_t blen)
+{
+	const struct fs_patch *target = fs_thread_replied_patch(s, reply);
+	char *own;
+	int found;
+
+	if (target)
+		return fs_thread_patch_number(target);
+	if (s->npatches == 1)
+		return fs_thread_patch_number(s->patches[0]);
+	own = fs_mentions_own_words(body, blen, NULL);
+	found = only_named(s, own, names_patch);
+	/* no subject or id: a file or function of one patch, in a trace */
+	if (found == -1)
+		found = only_named(s, own, names_patch_code);
+	g_free(own);
+	return found < 0 ? -1 : found;
+}
+
 int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series *s,
 			   const char *const *own, struct fs_error *err)
 {
@@ -363,25 +277,36 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 	m->lines_ = lv;
 	for (i = 0; i < s->nreplies; i++) {
 		const struct fs_patch *reply = s->replies[i];
-		const struct fs_patch *target = fs_thread_replied_patch(s, reply);
 		struct fs_objection *o = &m->objections[m->nobjections];
+		enum fs_reply_class cls;
 		const char *body;
 		size_t blen;
 		char *line;
+		int at;
 
 		/* The user's own word is not evidence to cite back to them. */
-		if (!target || fs_mentions_is_own_mail(fs_patch_file(reply), reply, own))
+		if (fs_mentions_is_own_mail(fs_patch_file(reply), reply, own))
 			continue;
 		body = fs_patch_body(reply, &blen);
-		line = fs_mentions_objection_line(body, blen);
+		/* -1: the series' own (a reply naming no one patch) */
+		at = placed_patch(s, reply, body, blen);
+		line = fs_mentions_classify(body, blen, &cls);
 		if (!line)
 			continue;
 		m->lines_[m->nobjections] = line;
-		o->series_index = fs_thread_patch_number(target);
+		o->series_index = at;
 		o->message_id = fs_patch_message_id(reply);
 		o->from = fs_patch_from(reply);
 		o->date = fs_patch_date(reply);
 		o->line = line;
+		o->cls = cls;
+		o->named = NULL;
+		o->nnamed = 0;
+		if (cls == FS_REPLY_NEEDS_ALSO) {
+			char *text = fs_mentions_own_words(body, blen, NULL);
+			o->named = named_ids(text, &o->nnamed);
+			g_free(text);
+		}
 		m->nobjections++;
 	}
 	return 0;

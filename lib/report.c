@@ -360,6 +360,27 @@ static void print_short(FILE *out, const struct fs_review *r, const struct fs_re
 	g_free(v);
 }
 
+/* The replies that speak of the whole series, under "series". */
+static void print_series_findings(FILE *out, const struct fs_review *r,
+				  const struct fs_report_opts *o)
+{
+	size_t k;
+
+	if (!r->series_findings.n)
+		return;
+	fputs("\nseries (replies that name no one patch)\n", out);
+	for (k = 0; k < r->series_findings.n; k++) {
+		const struct fs_finding *f = &r->series_findings.v[k];
+		char *line = fs_report_finding_line(r, f, o->verbose);
+
+		fputs("  ", out);
+		print_kind(out, f, o);
+		fs_text_fputs(line + strlen(fs_finding_kind_name(f->kind)), true, out);
+		fputc('\n', out);
+		g_free(line);
+	}
+}
+
 int fs_report_text(FILE *out, const struct fs_review *r, const struct fs_report_opts *o)
 {
 	size_t i;
@@ -369,6 +390,8 @@ int fs_report_text(FILE *out, const struct fs_review *r, const struct fs_report_
 		return ferror(out) ? -1 : 0;
 	}
 	print_header(out, r);
+	if (o->mode != FS_REPORT_SHORT)
+		print_series_findings(out, r, o);
 	if (o->mode == FS_REPORT_SHORT)
 		print_short(out, r, o);
 	else
@@ -527,6 +550,11 @@ int fs_report_json(FILE *out, const struct fs_review *r)
 	}
 	/* Added later, as every key after this. */
 	fs_json_rfc3339(b, "deadline_rfc3339", s->deadline);
+	fs_json_member(b, "series_findings");
+	fs_json_begin_array(b);
+	for (k = 0; k < r->series_findings.n; k++)
+		json_finding(b, &r->series_findings.v[k]);
+	fs_json_end_array(b);
 	fs_json_end_object(b);
 	rc = fs_json_print_line(b, out);
 	fs_json_free(b);

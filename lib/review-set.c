@@ -239,6 +239,19 @@ static struct fs_review *review_one(struct fs_session *ss, const struct fs_revie
 static bool wanted(const struct fs_review_set *set, const struct fs_review_set_cbs *cb,
 		   const struct fs_thread_series *s)
 {
+	if (!s->npatches && set->patchless_replies && s->nreplies) {
+		if (cb->note) {
+			char *note = s->cover ?
+				g_strdup_printf("'%s': the cover letter has no patches in the store: reading its replies",
+						fs_patch_subject(s->cover)) :
+				g_strdup_printf("%zu replies whose patch mails are absent: reading them",
+						s->nreplies);
+
+			cb->note(cb->data, note);
+			g_free(note);
+		}
+		return !cb->want || cb->want(cb->data, s);
+	}
 	if (!s->npatches) {
 		if (set->lone_covers && s->cover && cb->failed) {
 			struct fs_error e = FS_ERROR_INIT;

@@ -23,6 +23,7 @@ void fs_review_free(struct fs_review *r)
 		for (i = 0; i < r->npatches; i++)
 			fs_findings_clear(&r->patches[i].findings);
 		free(r->patches);
+		fs_findings_clear(&r->series_findings);
 	}
 	free(r->own_series_);
 	free(r->branch);
@@ -58,6 +59,9 @@ static int choose_branch(struct fs_review *r, const struct fs_thread_series *s,
 		r->branch = strdup(s->branch);
 		r->branch_source = s->branch_source;
 	}
+	/* Replies without their patches are read on no branch. */
+	if (!r->branch && !s->npatches)
+		return 0;
 	if (!r->branch)
 		return fs_error_set(err, FS_ENOTFOUND,
 				    "cannot tell which stable branch '%s' is for: use --branch",
@@ -181,7 +185,12 @@ static int judge_all(struct fs_review *r, const struct fs_findings_ctx *ctx,
 				r->problems++;
 		}
 	}
-	return 0;
+	rc = fs_findings_series_replies(&r->series_findings, ctx, err);
+	for (k = 0; rc == 0 && k < r->series_findings.n; k++) {
+		r->counts[r->series_findings.v[k].kind]++;
+		r->problems += fs_finding_is_problem(&r->series_findings.v[k]);
+	}
+	return rc;
 }
 
 int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
@@ -278,6 +287,7 @@ int fs_review_narrow(struct fs_review **out, const struct fs_review *r, size_t k
 	one->patches = (struct fs_review_patch *)patch;
 	one->npatches = 1;
 	one->view_ = true;
+	memset(&one->series_findings, 0, sizeof(one->series_findings));
 	one->ignored = 0;
 	one->problems = 0;
 	for (i = 0; i < FS_FIND_KIND_COUNT; i++)

@@ -153,7 +153,8 @@ static bool has_patches(struct fs_thread **threads, size_t n)
 
 	for (i = 0; i < n; i++)
 		for (k = 0; k < fs_thread_count(threads[i]); k++)
-			if (fs_thread_get(threads[i], k)->npatches)
+			if (fs_thread_get(threads[i], k)->npatches ||
+			    fs_thread_get(threads[i], k)->nreplies)
 				return true;
 	return false;
 }

@@ -40,6 +40,7 @@ enum pat {
 	PAT_REVERT,
 	PAT_STABLE_DEP,
 	PAT_CC_STABLE,
+	PAT_FROM_UPSTREAM,
 	PAT_COUNT,
 	PAT_NONE = PAT_COUNT,
 };
@@ -48,9 +49,9 @@ enum pat {
  * character of a line.  Group 1 is always the id (or absent for Cc). */
 static const char *const pattern_src[PAT_COUNT] = {
 	/* "commit <id> upstream." */
-	[PAT_COMMIT_UPSTREAM] = "commit\\s+" ID "\\s+upstream\\b",
+	[PAT_COMMIT_UPSTREAM] = "commit(?:\\s|\\xc2\\xa0)+" ID "(?:\\s|\\xc2\\xa0)+upstream\\b",
 	/* "[ Upstream commit <id> ]" */
-	[PAT_BRACKET_UPSTREAM] = "\\[\\s*upstream\\s+commit:?\\s+" ID,
+	[PAT_BRACKET_UPSTREAM] = "\\[\\s*(?:upstream\\s+commit:?\\s+|(?=[0-9a-f]{40}\\s*\\]\\s*$))" ID,
 	/* "Upstream commit <id>" on a line of its own (an optional
 	 * parenthesised subject allowed), so that prose starting with
 	 * "Upstream commit ..." is not taken. */
@@ -74,6 +75,10 @@ static const char *const pattern_src[PAT_COUNT] = {
 	 * by hand. */
 	[PAT_CC_STABLE] = "cc:\\s*(?:\"?stable\"?\\s*)?<?\\s*"
 			  "stable@(?:vger\\.)?kernel\\.org(?![\\w.@-])\\s*>?",
+	/* "From <40 hex> Mon Sep 17 00:00:00 2001": git's patch header,
+	 * which "FAILED: patch ... failed to apply" notices give as the
+	 * original commit in Linus's tree. */
+	[PAT_FROM_UPSTREAM] = "from\\s+([0-9a-f]{40})\\s+mon\\s+sep\\s+17\\s+00:00:00\\s+2001\\s*$",
 };
 
 /* Generous for these simple anchored patterns; they only guard against
@@ -237,6 +242,8 @@ static enum pat prefilter(const char *s, const char *e)
 	case '(':
 		return PAT_CHERRY;
 	case 'f': case 'F':
+		if (starts_ci(s, e, "from "))
+			return PAT_FROM_UPSTREAM;
 		return starts_ci(s, e, "fixes:") ? PAT_FIXES : PAT_NONE;
 	case 't': case 'T':
 		return starts_ci(s, e, "this") ? PAT_REVERT : PAT_NONE;
@@ -616,6 +623,7 @@ static int handle_line(struct parser *ps, enum pat p, const char *s,
 	case PAT_BRACKET_UPSTREAM:
 	case PAT_PLAIN_UPSTREAM:
 	case PAT_CHERRY:
+	case PAT_FROM_UPSTREAM:
 		group(ps, s, 1, &gs, &ge);
 		return add_upstream(t, gs, ge);
 	case PAT_FIXES:

@@ -38,7 +38,7 @@ static bool is_single_patch(const struct fs_patch *p, const struct fs_series *s)
 {
 	size_t nrefs = 0;
 
-	if (s->version || s->autosel || fs_patch_header(p, "X-KernelTest-Branch"))
+	if (s->version || s->versions || s->autosel || fs_patch_header(p, "X-KernelTest-Branch"))
 		return true;
 	(void)fs_patch_references(p, &nrefs);
 	return !nrefs && !fs_patch_in_reply_to(p);
@@ -457,6 +457,41 @@ static int add_replies(struct fs_thread *t, const bool *used)
 	return 0;
 }
 
+/* Whether P answers something of a stable series: its subject, past
+ * "Re:", has a patch prefix for stable, or names a stable tree or
+ * review ("Re: [PATCH net] x" answers a mainline patch). */
+static bool answers_stable(const struct fs_patch *p)
+{
+	const char *subj = fs_patch_subject(p);
+	const struct fs_series *s = fs_patch_series(p);
+
+	if (!fs_patch_in_reply_to(p) && !is_reply_subject(subj))
+		return false;
+	/* a series prefix for stable: a kernel series, AUTOSEL, "stable" */
+	if (s && (s->versions || s->autosel || (s->prefix && strcasestr(s->prefix, "stable"))))
+		return true;
+	return strstr(subj, "stable tree") || strstr(subj, "stable review");
+}
+
+/* A thread whose patch mails are absent (a partial fetch, a reply to a
+ * failed-to-apply notice) is one series of replies, without cover or
+ * patches, so that what they say is still read. */
+static int add_patchless_series(struct fs_thread *t, const bool *used)
+{
+	struct series_priv *sp = NULL;
+	size_t i;
+
+	for (i = 0; i < t->nmsgs; i++) {
+		if (used[i] || !answers_stable(t->msgs[i]))
+			continue;
+		if (!sp && !(sp = new_series(t)))
+			return -1;
+		if (push(&sp->pub.replies, &sp->pub.nreplies, &sp->replies_cap, t->msgs[i]))
+			return -1;
+	}
+	return 0;
+}
+
 int fs_thread_build(struct fs_thread **out, struct fs_patch **msgs, size_t n,
 		    struct fs_error *err)
 {
@@ -476,7 +511,7 @@ int fs_thread_build(struct fs_thread **out, struct fs_patch **msgs, size_t n,
 	}
 	t->where = g_hash_table_new(g_str_hash, g_str_equal);
 	if (add_messages_and_covers(t, msgs, n) < 0 || add_patches(t, used) < 0 ||
-	    add_replies(t, used) < 0)
+	    add_replies(t, used) < 0 || (!t->nseries && add_patchless_series(t, used) < 0))
 		goto oom;
 	for (k = 0; k < t->nseries; k++)
 		if (finish_series(&t->series[k]) < 0)

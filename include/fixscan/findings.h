@@ -40,6 +40,9 @@ enum fs_finding_kind {
 	FS_FIND_MISSING_IN_NEWER,  /* queued here, but a newer maintained
 				    * stable branch neither has nor queues it
 				    * (crossbranch module) */
+	FS_FIND_NEEDS_ALSO,        /* a reply asks for other commits with it */
+	FS_FIND_REPLACEMENT_POSTED,/* a reply carries a replacement backport */
+	FS_FIND_REPLY,             /* a human reply of no other class (advisory) */
 	FS_FIND_KIND_COUNT
 };
 
@@ -255,6 +258,12 @@ size_t fs_findings_resolve_patch(const struct fs_index *idx, const struct fs_tag
  * X of a 'Revert "X"' title, or NULL).  Fills *OUT (which must be
  * FS_FINDINGS_INIT or cleared); the caller frees it with
  * fs_findings_clear().  Returns 0 or FS_ENOMEM. */
+/* Add to OUT the findings of the replies in CTX that speak of no one
+ * patch (series_index -1: a reply to the cover naming none, or to a
+ * thread whose patch mails are absent).  Returns 0 or FS_ENOMEM. */
+int fs_findings_series_replies(struct fs_findings *out, const struct fs_findings_ctx *ctx,
+			       struct fs_error *err);
+
 int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx,
 		      const struct fs_tags *tags, const char *title, int index,
 		      struct fs_error *err);

@@ -25,6 +25,13 @@ struct fs_series {
 	int revision;  /* 2 for "v2"; 0 when absent */
 	int index;     /* NN of NN/MM; -1 when absent */
 	int total;     /* MM of NN/MM; -1 when absent */
+	/* Every kernel series the prefix names, in its order, NULL-terminated
+	 * ("[PATCH 5.10/5.15]", "[for-stable 5.10, 5.4]"; VERSION is the
+	 * first), or NULL when none; with VERSION_RANGE a range of two ends,
+	 * "[PATCH AUTOSEL 6.18-6.1]" giving "6.18" and "6.1" (the branches
+	 * from 6.1 to 6.18; VERSION is then NULL: no one branch). */
+	char **versions;
+	bool version_range;
 };
 
 /* Parse the bracketed prefix of SUBJECT (already decoded and unfolded).

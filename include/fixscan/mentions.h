@@ -29,13 +29,33 @@ struct fs_report_mail {
 	const char *subject;
 };
 
-/* A reply in the thread that objects to a patch. */
+/* What a reply to a patch says, by its own words.  OBJECTION is 0 so
+ * that a record made without a class objects, as before classes. */
+enum fs_reply_class {
+	FS_REPLY_OBJECTION,   /* asks to drop it, says it is wrong or not needed */
+	FS_REPLY_REPORT,      /* reports a regression, crash, build or test failure */
+	FS_REPLY_NEEDS_ALSO,  /* asks for other commits to be taken with it */
+	FS_REPLY_REPLACEMENT, /* carries a replacement patch */
+	FS_REPLY_OTHER,       /* a human reply that is none of the above */
+	FS_REPLY_NONE,        /* tags, thanks, nothing of its own */
+	FS_REPLY_CLASS_COUNT
+};
+
+/* A reply in the thread that speaks of a patch. */
 struct fs_objection {
 	int series_index;
 	const char *message_id;
 	const char *from;
 	const char *date;
-	const char *line;  /* the objecting line */
+	const char *line;  /* the sentence that gave the class (for
+			    * FS_REPLY_REPLACEMENT and FS_REPLY_OTHER the
+			    * first of its own; may be "") */
+	enum fs_reply_class cls;
+	/* The commit ids (as written, 8-40 hex digits) the reply's own
+	 * words name, in order, each once; for FS_REPLY_NEEDS_ALSO the
+	 * commits it asks for. */
+	char **named;
+	size_t nnamed;
 };
 
 /* What was found about one series.  The records' strings are owned by
@@ -55,10 +75,20 @@ struct fs_mentions {
 #define FS_MENTIONS_INIT { NULL, 0, NULL, 0, { NULL, 0 }, NULL, NULL }
 void fs_mentions_clear(struct fs_mentions *m);
 
-/* The first line of BODY (LEN bytes) outside quoted text that objects to
- * a patch ("please drop", "breaks the build", "needs commit ... as well"),
- * as a new string (free()), or NULL. */
+/* The first sentence of BODY (LEN bytes), in the replier's own words,
+ * that objects to a patch, reports trouble with it or asks for other
+ * commits with it ("please drop", "breaks the build", "needs commit ...
+ * as well"), as a new string (free()), or NULL. */
 char *fs_mentions_objection_line(const char *body, size_t len);
+
+/* What the reply BODY (LEN bytes) says, in *CLS, and the sentence that
+ * says it as a new string (free()); NULL with FS_REPLY_NONE for tags,
+ * thanks and quoted text only.  Read in the replier's own words only
+ * (not quoted, not a carried patch or pasted commit), sentence by
+ * sentence; a reply that asks for more commits is FS_REPLY_NEEDS_ALSO
+ * even when it also reports or objects, one that reports trouble is
+ * FS_REPLY_REPORT even when it also asks to drop. */
+char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cls);
 
 /* Whether a mail is the user's own and so never evidence (neither an
  * objection nor a regression report): an unsent draft (maildir flag D

@@ -75,6 +75,10 @@ struct fs_review {
 	const char *base_source;
 	struct fs_review_patch *patches;
 	size_t npatches;
+	/* Replies that speak of the series, not of one patch (a test report
+	 * on the cover naming no patch; any reply when the thread's patch
+	 * mails are absent).  Empty on a view. */
+	struct fs_findings series_findings;
 	size_t counts[FS_FIND_KIND_COUNT]; /* findings not ignored, per kind */
 	size_t ignored;            /* findings silenced by the ignore file */
 	size_t problems;           /* findings that ask for action */

@@ -177,6 +177,10 @@ struct fs_review_set {
 				     * that is not in it) */
 	bool lone_covers;           /* a cover letter without patches is a
 				     * failure (FS_ENOTFOUND) */
+	bool patchless_replies;     /* ...unless replies answer the series
+				     * (the patch mails absent from a
+				     * partial fetch): then it is reviewed
+				     * for what they say, said in a note */
 };
 
 struct fs_review_set_cbs {

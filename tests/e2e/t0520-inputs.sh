@@ -28,7 +28,7 @@ $EXPORT queue "$SRC/maildirs/review-4.4" queue-4.4 || exit 1
 cat >same.py <<'PY'
 import json, sys
 queue = len(sys.argv) > 3
-drop = {"regression-report"} | ({"objection"} if queue else set())
+drop = {"regression-report"} | ({"objection", "needs-also", "reply", "replacement-posted"} if queue else set())
 # Report text (the notes say "as of v4.4.6" when the base is known) is
 # no finding of its own.
 report_only = {"note"} if queue else set()
@@ -80,13 +80,13 @@ test_expect_code 1 'review --mbox with a store: the reviewer'"'"'s own reply is 
 	"$FIXSCAN" review --repo kernel --mbox own.mbox >own.txt 2>own.err
 '
 test_expect_success '... and the store is said to be left out of the reports' '
-	! grep -q "objection from Rita" own.txt &&
+	! grep -q "from Rita" own.txt &&
 	grep -q "objection from" own.txt &&
 	test "$(cat own.err)" = "fixscan: not from the mail store: regression reports not searched"
 '
 test_expect_success '... nor without a store, by git'"'"'s user.email' '
 	NOTMUCH_CONFIG=$TRASH/no-such-config "$FIXSCAN" review --repo kernel --mbox own.mbox >own2.txt 2>/dev/null;
-	test $? -eq 1 && ! grep -q "objection from Rita" own2.txt && grep -q "objection from" own2.txt
+	test $? -eq 1 && ! grep -q "from Rita" own2.txt && grep -q "objection from" own2.txt
 '
 
 # Nothing of notmuch from here on: a config that cannot be read.

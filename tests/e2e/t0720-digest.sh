@@ -76,7 +76,7 @@ weights = {"fix-missing": 16, "reverted-upstream": 16, "regression-report": 8,
            "objection": 8, "already-applied": 4, "target-absent": 2,
            "dep-missing": 2, "unknown-upstream": 1, "no-upstream": 0,
            "fixes-tag-mismatch": 0, "reverted-in-stable": 8,
-           "duplicate-in-series": 4, "missing-in-newer": 16}
+           "duplicate-in-series": 4, "missing-in-newer": 16, "needs-also": 8}
 def weight(f):
     # a revert undone by a revert of it, an id a clone older than the
     # thread lacks: they ask for nothing

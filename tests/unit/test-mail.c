@@ -79,7 +79,7 @@ static void test_series__table(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(series_cases) / sizeof(series_cases[0]); i++) {
 		const struct series_case *c = &series_cases[i];
-		struct fs_series s = { (char *)"untouched", false, NULL, 99, 99, 99 };
+		struct fs_series s = { (char *)"untouched", false, NULL, 99, 99, 99, NULL, false };
 		const char *title = "untouched";
 		bool got = fs_series_parse(c->subject, &s, &title);
 
@@ -105,6 +105,53 @@ static void test_series__table(void **state)
 		fs_series_clear(&s);
 		assert_null(s.prefix);
 		assert_null(s.version);
+	}
+}
+
+/* Prefixes that name several series, a range, or stable without PATCH. */
+static void test_series__versions(void **state)
+{
+	static const struct {
+		const char *subject;
+		const char *versions; /* joined with ',' */
+		bool range;
+		int index, total;
+	} cases[] = {
+		{ "[PATCH AUTOSEL 7.1-6.2] a: b", "7.1,6.2", true, -1, -1 },
+		{ "[PATCH 4.20/5.16 2/3] a: b", "4.20,5.16", false, 2, 3 },
+		{ "[PATCH][for stable [3.18, 4.20] 2/2] a: b", "3.18,4.20", false, 2, 2 },
+		{ "[PATCH v3][for-stable 4.20, 4.9] a: b", "4.20,4.9", false, -1, -1 },
+		{ "[PATCH 4.20-stable] a: b", "4.20", false, -1, -1 },
+		{ "[-stable,6.2 04/19] a: b", "6.2", false, 4, 19 },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct fs_series s;
+		const char *title = NULL;
+		char *joined;
+
+		if (!fs_series_parse(cases[i].subject, &s, &title))
+			fail_msg("no prefix in '%s'", cases[i].subject);
+		assert_non_null(s.versions);
+		joined = g_strjoinv(",", s.versions);
+		assert_string_equal(joined, cases[i].versions);
+		assert_int_equal(s.version_range, cases[i].range);
+		if (cases[i].range)
+			assert_null(s.version);
+		else
+			assert_string_equal(s.version, s.versions[0]);
+		assert_int_equal(s.index, cases[i].index);
+		assert_int_equal(s.total, cases[i].total);
+		assert_string_equal(title, "a: b");
+		g_free(joined);
+		fs_series_clear(&s);
+	}
+	/* a stable word alone, with no series, is no patch */
+	{
+		struct fs_series s;
+		assert_false(fs_series_parse("[stable] a: b", &s, NULL));
 	}
 }
 
@@ -781,6 +828,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_series__table),
+		cmocka_unit_test(test_series__versions),
 		cmocka_unit_test(test_series__null_title_and_clear_twice),
 		cmocka_unit_test(test_inbody_from__table),
 		cmocka_unit_test(test_inbody_from__not_nul_terminated),

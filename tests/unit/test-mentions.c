@@ -133,6 +133,59 @@ static void test_objection_table(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* Each class of reply, in several shapes, and what is none of them. */
+static void test_classify(void **state)
+{
+	static const struct {
+		const char *body;
+		enum fs_reply_class cls;
+		const char *line; /* NULL: not compared */
+	} cases[] = {
+		{ "On Mon, Sam wrote:\n> a patch\n\nI would not want this in the older trees, it is a cleanup with no bug behind it.\n",
+		  FS_REPLY_OBJECTION, NULL },
+		{ "This is not stable material, sorry.\n", FS_REPLY_OBJECTION, NULL },
+		{ "Please do not queue this for the older branches.\n", FS_REPLY_OBJECTION, NULL },
+		{ "No need to backport this one.\n", FS_REPLY_OBJECTION, NULL },
+		{ "It does not fix a bug and prepares nothing.\n", FS_REPLY_OBJECTION, NULL },
+		{ "Looks fine to me, and I agree it is better to drop it all from the old trees.\n",
+		  FS_REPLY_OTHER, NULL },
+		{ "The arm64 build is broken with this applied:\n\nfoo.c:12:3: error: 'BAR' undeclared\n",
+		  FS_REPLY_REPORT, "The arm64 build is broken with this applied:" },
+		{ "I bisected a boot hang on my board to this change.\n", FS_REPLY_REPORT, NULL },
+		{ "#regzbot introduced: 0123456789abcdef\n", FS_REPLY_REPORT, NULL },
+		{ "No build failures and no regressions seen here.\n\nTested-by: T <t@example.org>\n",
+		  FS_REPLY_NONE, NULL },
+		{ "No build failures and no regressions seen here.\n", FS_REPLY_OTHER,
+		  "No build failures and no regressions seen here." },
+		{ "If you take this, please pick up 0a1b2c3d4e5f (\"widget: fix the fix\") too.\n",
+		  FS_REPLY_NEEDS_ALSO, NULL },
+		{ "This must not go in without the follow-up fix at https://example.org/r/1 applied on top.\n",
+		  FS_REPLY_NEEDS_ALSO, NULL },
+		{ "Surely this is also needed in 9.9 too?\n", FS_REPLY_OTHER, NULL },
+		{ "It conflicts on this branch, this one builds instead:\n\n"
+		  "From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\n"
+		  "From: A <a@example.org>\nSubject: [PATCH] widget: crash fix\n\nThis breaks nothing.\n"
+		  "diff --git a/x b/x\n", FS_REPLY_REPLACEMENT, NULL },
+		{ "On Tue, B wrote:\n> NAK, this breaks the build\n\nThanks!\n", FS_REPLY_NONE, NULL },
+		{ "Queued up now, thanks for the backport.\n", FS_REPLY_OTHER, NULL },
+		{ "Acked-by: M <m@example.org>\n", FS_REPLY_NONE, NULL },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		enum fs_reply_class cls;
+		char *line = fs_mentions_classify(cases[i].body, strlen(cases[i].body), &cls);
+		if (cls != cases[i].cls)
+			fail_msg("case %zu: class %d, want %d ('%s')", i, cls, cases[i].cls,
+				 line ? line : "");
+		if (cases[i].line)
+			assert_string_equal(line, cases[i].line);
+		assert_true((line == NULL) == (cls == FS_REPLY_NONE));
+		free(line);
+	}
+}
+
 /* Drafts (by maildir flag or fixscan's header), fixscan's digest and
  * mail from the user's addresses are the user's own; nothing else is. */
 static void test_own_mail(void **state)
@@ -150,6 +203,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_objection_table),
+		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_objection_runaway),
 		cmocka_unit_test(test_own_mail),
 	};

@@ -518,7 +518,7 @@ static void write_own_mail_samples(const char *hex)
 	write_mail("sent/cur/13.host:2,S",
 		   OWN_HDR("Rita <Rita@Example.org>", "Re: [PATCH 4.4 1/2] net: fix the frobnicator", "own.13")
 		   "In-Reply-To: <p.11@example.org>\nReferences: <cover.10@example.org> <p.11@example.org>\n\n"
-		   "Please drop this, it breaks the build.\n");
+		   "Please drop this, 4.4 does not need it.\n");
 	write_mail("lists/cur/14.host:2,S",
 		   OWN_HDR("Bo <bo@example.org>", "[REGRESSION] frobnicator hangs", "report.14")
 		   "\nI bisected the hang to %.12s (\"net: fix the frobnicator\"), a regression.\n", hex);

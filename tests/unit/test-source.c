@@ -332,8 +332,12 @@ static void check_two_threads(const char *path)
 				     ">From here, twice (mboxrd).\n"
 				     "> From a quote, kept.\n"));
 	assert_int_equal(len, strlen(body));
-	/* the replies to a mail not in the file: one thread, no series */
-	assert_int_equal(fs_thread_count(threads[1]), 0);
+	/* the replies to a mail not in the file: one thread, one series of
+	 * its replies, read without their patch */
+	assert_int_equal(fs_thread_count(threads[1]), 1);
+	assert_int_equal(fs_thread_get(threads[1], 0)->npatches, 0);
+	assert_int_equal(fs_thread_get(threads[1], 0)->nreplies, 2);
+	assert_null(fs_thread_get(threads[1], 0)->cover);
 	assert_int_equal(fs_thread_count(threads[2]), 1);
 	assert_int_equal(fs_thread_get(threads[2], 0)->npatches, 1);
 	fs_source_free(threads, n);

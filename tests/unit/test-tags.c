@@ -90,6 +90,27 @@ static const struct tag_case cases[] = {
 		.upstream = { A1 },
 	},
 	{
+		.name = "test_tags__upstream_commit_no_break_space",
+		.input = "commit " A1 "\xc2\xa0upstream.\n\nSome text.\n",
+		.upstream = { A1 },
+	},
+	{
+		.name = "test_tags__upstream_bare_bracketed_id",
+		.input = "[ " A2 " ]\n\nSome text.\n",
+		.upstream = { A2 },
+	},
+	{
+		.name = "test_tags__upstream_from_line_of_a_failed_notice",
+		.input = "The patch below does not apply to the 9.9-stable tree.\n\n"
+			 "------------------ original commit in the mainline tree ------------------\n\n"
+			 "From " A3 " Mon Sep 17 00:00:00 2001\nFrom: Ann <ann@example.org>\n\nSome text.\n",
+		.upstream = { A3 },
+	},
+	{
+		.name = "test_tags__bracketed_short_id_is_no_upstream",
+		.input = "[ 0123456789ab ]\n\nSome text.\n",
+	},
+	{
 		.name = "test_tags__upstream_commit_without_dot",
 		.input = "commit " A2 " upstream\n\nSome text.\n",
 		.upstream = { A2 },

@@ -1,0 +1,635 @@
+/* fixscan: what a reply to a patch says, read sentence by sentence.
+ *
+ * Only the replier's own words count: quoted text, attributions,
+ * trailers, the signature, a patch the reply carries and a commit pasted
+ * in (indented, "commit <id>" then "Author:") are left out.  Each sentence
+ * is then matched against forms of four things a reply may say (it needs
+ * other commits, it reports trouble, it objects, it is an approval that
+ * only uses an alarming word), with negation read in its clause.  The
+ * patterns are compiled once (pthread_once) and only read afterwards. */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <ctype.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <glib.h>
+#include <pcre2.h>
+
+#include "mentions-private.h"
+
+/* A sentence longer than this is no sentence: cut it. */
+#define SENTENCE_MAX 1000
+
+/* Words that undo a trouble word after them in the same clause. */
+static const char *const negations[] = {
+	"no", "not", "without", "never", "nor", "none", "nothing", "neither",
+	"zero", "0", "fix", "fixes", "fixed", "fixing", "avoid", "avoids",
+	"prevent", "prevents", "known", "already", "existing", "pre-existing",
+	"any",
+};
+
+enum pat {
+	/* objections */
+	P_NAK, P_DONT_TAKE, P_NOT_MATERIAL, P_NOT_NEEDED, P_NO_NEED, P_NOT_FIX,
+	P_DROP, P_REVERTED, P_ADVISE_NOT, P_BAD_PATCH, P_NEG_STABLE, P_NOT_A_FIX, P_APPROVAL,
+	P_CONDITIONAL, P_AUTOMATED,
+	/* reports */
+	P_BUILD, P_TRACE, P_TROUBLE, P_REGRESSION, P_BISECT, P_DETECTED,
+	/* needs-also */
+	P_ALSO, P_WITHOUT, P_REQUIRES, P_NOT_PORTED, P_SERIES, P_FOLLOWING,
+	P_REF, P_STRONG_REF, P_REQUEST, P_ASK_FORM, P_WIDEN, P_DROP_REQUEST, P_ASKS, P_MODAL,
+	P_COUNT
+};
+
+#define VERB_TAKE "(?:merge[sd]?|push(?:ed)?|appl(?:y|ied)|queue[sd]?|tak(?:e|en)|pick(?:ed)?|" \
+		  "backport(?:ed)?|includ(?:e|ed)|go|be (?:in|part of)|use|have\\s+(?:this|it|these|that)|" \
+		  "pull(?:ed)?|port(?:ed)?|cherry-?pick(?:ed)?)"
+/* a negation, with or without its apostrophe */
+#define NEG "(?:n'?t\\b|\\bnot\\b|\\bno\\b|\\bdoubt\\b)"
+#define REF_HEX "\\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{8,40}\\b"
+#define REF_STRONG REF_HEX "|\\(\"[^\"]{6,}\"\\)|\"[^\"]{12,}\"|https?://|\\[PATCH|\\[\\d{1,2}\\]"
+
+static const char *const pattern_src[P_COUNT] = {
+	[P_NAK] = "\\bna(?:c?k|cked|ked)(?:-by)?\\b",
+	[P_DONT_TAKE] = "\\b(?:please\\s+)?(?:don'?t|do\\s+not|shouldn'?t|should\\s+not|must\\s+not|"
+			"won'?t|will\\s+not|need\\s+not)\\s+(?!(?:see|know|mind|care|remember)\\b)(?:[\\w.-]+\\s+){0,4}?"
+			VERB_TAKE "\\b",
+	[P_NOT_MATERIAL] = "(?:\\bnot\\b|n't\\b|\\bnever\\b)[^.]{0,60}\\b(?:stable|-stable)\\s+(?:material|candidate)",
+	[P_NOT_NEEDED] = "\\b(?:not|isn'?t|aren'?t|wasn'?t|no\\s+longer)\\s+(?:\\w+\\s+)?"
+			 "(?:needed|necessary|required|suitable|appropriate|relevant|applicable|valuable|"
+			 "worth|a\\s+good\\s+(?:candidate|idea))\\b|"
+			 "\\b(?:doesn'?t|does\\s+not)\\s+seem\\s+(?:to\\s+be\\s+)?(?:necessary|needed|required)\\b",
+	[P_NO_NEED] = "\\bno\\s+(?:need|reason)\\s+(?:to\\s+(?:backport|take|apply|queue|pick|have|put|include|carry|"
+		      "merge|add)|for\\s+(?:this|it|that)\\s+in)\\b|"
+		      "\\b(?:doesn'?t|does\\s+not|don'?t|do\\s+not)\\s+need\\s+to\\s+be\\s+(?:backported|applied|queued|in)\\b",
+	[P_NOT_FIX] = "\\b(?:doesn'?t|does\\s+not|won'?t|will\\s+not|didn'?t|did\\s+not)\\s+(?:\\w+\\s+){0,2}?"
+		      "fix\\s+(?:a|any|anything|the|an|[\\w-]+\\s+bugs?)\\b|"
+		      "\\b(?:don'?t|do\\s+not|doesn'?t|does\\s+not)\\s+need\\s+(?:this|it|that|these)\\b|"
+		      "\\b(?:don'?t|do\\s+not)\\s+think\\s+[^.,;]{0,30}?\\b(?:need|needed|necessary|worth)\\b|"
+		      "\\bnot\\s+a\\s+valid\\s+(?:git\\s+)?(?:id|sha1?|commit)\\b|\\bnot\\s+(?:a|an\\s+actual|a\\s+real)\\s+(?:bug\\s*)?fix\\b|"
+		      "\\b(?:there\\s+(?:was|is)\\s+)?no\\s+(?:actual\\s+|known\\s+|real\\s+)?bug\\b|\\bnot\\s+a\\s+bug\\b",
+	[P_DROP] = "\\b(?:drop|revert)\\s+(?:this|it|that|these|them|the\\s+(?:patch|commit|change|backport))\\b|"
+		   "\\b(?:consider|suggest|recommend)\\s+(?:dropping|reverting|skipping)\\b|"
+		   "\\b(?:propose|suggest|please|should|can|could)\\s+(?:to\\s+)?skip\\s+(?:this|it|that)\\b|"
+		   "\\bplease\\s+(?:redo|rework|resubmit)\\b|"
+		   "\\b(?:we|i)\\s+(?:can'?t|cannot|can\\s+not)\\s+(?:just\\s+)?(?:take|apply|queue|accept)\\b|"
+		   "\\bplease,?\\s+ignore\\s+(?:this|it)\\b|"
+		   "\\bplease\\s+(?:drop|revert)\\b|\\bshould\\s+(?:be\\s+)?(?:dropped|reverted)\\b",
+	[P_REVERTED] = "\\b(?:will|would|should|was|been|got|being|is)\\s+reverted\\b",
+	[P_ADVISE_NOT] = "\\bwouldn'?t\\s+(?:recommend|bother|suggest|take|backport)|"
+			 "\\b(?:recommend|suggest)\\s+\\*?(?:holding\\s+off|not|against|waiting)\\b|\\bhold\\s+(?:off|back)\\b|"
+			 "\\bpostpone\\b|\\bhold\\s+(?:this|it|these|the\\s+patch)\\b|\\bnot\\s+to\\s+(?:backport|take|apply|queue)\\b",
+	[P_BAD_PATCH] = "\\b(?:patch|commit|change|backport)\\s+(?:is|was|looks|seems)\\s+(?:\\w+\\s+)?"
+			"(?:borked|wrong|bogus|incorrect|broken)\\b",
+	/* stable-worthiness denied: "I don't think this is suitable for
+	 * -stable", "we don't need this in -stable", "isn't something that
+	 * should be backported" */
+	[P_NEG_STABLE] = NEG "[^.;]{0,60}?\\b(?:suitable|appropriate|worth\\w*|sense|should|need|necessary|"
+			 "needed|candidate|belongs?|want|enough|important|serious|critical)\\b[^.;]{0,40}?(?:\\bstable\\b|-stable\\b|\\bbackport\\w*|"
+			 "\\bpick\\w*|\\btak(?:e|ing)\\b|\\bolder\\s+(?:kernels|trees|branches))",
+	/* not a fix: a new feature, a cleanup, noise, a theoretical problem */
+	[P_NOT_A_FIX] = "\\b(?:is|feels|looks|seems)\\s+(?:like\\s+)?(?:a\\s+)?(?:new\\s+)?feature\\w*|\\bjust\\s+noise\\b|"
+			"\\b(?:only|just|merely|purely)\\s+(?:a\\s+)?(?:cleanup|clean-up|refactor\\w*|cosmetic)\\b|"
+			"\\bnot\\s+(?:the\\s+)?(?:\\d+%\\s+)?correct\\b|\\btheoretical\\s+(?:problem|issue|bug)\\b|"
+			"\\b(?:long\\s+)?end[\\s-]of[\\s-]life\\b|\\bnew\\s+feature|\\bout\\s+of\\s+scope\\b|"
+			"\\bfixes\\s+nothing\\b|\\bdoes\\s+nothing\\b|\\bpointless\\b|\\bnonsense\\b|"
+			"\\bno\\s+(?:real\\s+)?point\\b|\\bmuch\\s+point\\b|\\bwhat\\s+the\\s+point\\b|"
+			"\\b(?:is|looks|seems)\\s+(?:\\w+\\s+)?bogus\\b|\\b(?:is|that'?s|it'?s)\\s+not\\s+ok(?:ay)?\\b|"
+			"\\b(?:questionable|noise|unneeded|unnecessary|overkill)\\b[^.]{0,30}\\b(?:stable|backport\\w*)",
+	/* asked or offered on a condition: "if not, let me know and I'll drop it" */
+	[P_CONDITIONAL] = "^if\\s+(?:not|so|you|anyone|someone|somebody|that|this\\s+is\\s+wrong|i'?m\\s+not\\s+mistaken)\\b|"
+			  "\\blet\\s+me\\s+know\\b|\\bup\\s+to\\s+you\\b|\\bwhether\\s+or\\s+not\\b",
+	[P_APPROVAL] = "\\blooks\\s+(?:fine|good|ok|okay|right|correct)\\b|\\bi\\s+agree\\b|\\bagreed\\b|"
+		       "\\bmakes\\s+(?:much\\s+|more\\s+)*sense\\b|\\bfine\\s+(?:by|with)\\s+me\\b|"
+		       "\\bnow\\s+(?:applied|queued|fixed\\s+up)\\b|\\b(?:applied|queued(?:\\s+up)?),?\\s+thanks\\b|"
+		       "\\bi(?:'ve|\\s+have)\\s+(?:now\\s+)?(?:applied|queued)\\b|\\bfixed\\s+up\\b",
+	/* a mail that says it is automated: a bot's notice */
+	[P_AUTOMATED] = "\\bautomated\\s+(?:e-?mail|message|notice|report)\\b|\\bplease\\s+do\\s+not\\s+reply\\b",
+	[P_BUILD] = "\\b(?:build|builds|compile|compilation|compiling|link|linking|boot|booting)\\s+"
+		    "(?:is\\s+|are\\s+|was\\s+|got\\s+)?(?:broken|breaks|break|broke|failures?|fails|failed|failing|"
+		    "errors?|issues?|problems?|regressions?)\\b|"
+		    "\\b(?:break|breaks|broke|broken|breaking)\\s+(?:the\\s+)?(?:\\w+\\s+)?(?:build|boot|compilation)\\b|"
+		    "\\bfail(?:s|ed)?\\s+to\\s+(?:build|boot|compile|link)\\b|\\bbuilds?\\s+failed\\b|"
+		    "\\bno\\s+longer\\s+(?:builds|boots|compiles)\\b|"
+		    "\\b(?:doesn'?t|does\\s+not|won'?t|will\\s+not)\\s+(?:build|boot|compile)\\b",
+	[P_TRACE] = "\\w\\.[ch]:\\d+(?::\\d+)?:\\s+(?:error|fatal error)\\b|\\bundefined\\s+reference\\b|"
+		    "\\bundeclared\\b|\\bimplicit\\s+declaration\\b|\\bkernel\\s+BUG\\b|\\bBUG:|\\bOops:|"
+		    "\\bcall\\s+trace:|#regzbot\\s+\\^?introduced",
+	[P_TROUBLE] = "\\b(?:see|sees|seeing|saw|seen|getting|got|hit|hitting|notice[ds]?|observed?|"
+		      "introduce[sd]?|introducing|cause[sd]?|causing|trigger(?:s|ed)?|results?\\s+in|observing|"
+		      "experienc(?:e|ed|ing)|reports?\\s+of|"
+		      "leads?\\s+to|led\\s+to)\\b[^.]{0,40}?\\b(?:regressions?|crash(?:es)?|panics?|oops|"
+		      "hangs?|hanging|lockups?|deadlocks?|corruption|splats?|failures?|breakage|problems?|issues?|"
+		      "warnings?|fails|failing|crashing|crashed)\\b",
+	[P_REGRESSION] = "\\bregress(?:ed|es)\\b|\\ba\\s+regression\\b|\\bbroke\\b|\\bbreaks\\b|\\bbreakage\\b",
+	/* one's own bisection, not thanks for someone else's */
+	[P_BISECT] = "\\bbisect(?:ed|ing)?\\b[^.]{0,80}?\\b(?:to|down\\s+to)\\s+(?:this|the|that|commit|[0-9a-f]{7,})\\b|"
+		     "\\bbisect(?:ion)?\\b[^.]{0,30}?\\b(?:pointing|points|pointed|shows|showed)\\b|"
+		     "\\bi(?:'ve|\\s+have)?\\s+bisected\\b|\\bbisect\\s+is\\s+underway\\b|first\\s+bad\\s+commit",
+	[P_DETECTED] = "\\b(?:failures?|errors?|regressions?|warnings?)\\s+(?:detected|found|seen|observed|noticed)\\b",
+	[P_ALSO] = "\\b(?:also|too|as\\s+well|both|in\\s+addition)\\b",
+	[P_WITHOUT] = "\\b(?:without|unless|only\\s+(?:be\\s+)?(?:[\\w-]+\\s+){0,2}?if|on\\s+top)\\b",
+	[P_REQUIRES] = "\\b(?:requires?|required|depends\\s+on|relies\\s+on|needs?|needed|prerequisites?|"
+		       "follow-?ups?|fix-?ups?|fixe[sd]\\s+(?:this|it)|fixed\\s+(?:by|in)|go(?:es)?\\s+together\\s+with|"
+		       "missing\\s+(?:prerequisites?|dependenc(?:y|ies)|commits?|patch(?:es)?|fix(?:es)?))\\b",
+	[P_NOT_PORTED] = "\\b(?:hadn'?t|haven'?t|hasn'?t|didn'?t|not)\\s+(?:\\w+\\s+){0,2}?"
+			 "(?:ported|backported|picked|taken|applied|included|queued)\\b",
+	/* "pull in the following fixes", "pick up these two commits" */
+	[P_FOLLOWING] = "\\b(?:pull\\s+in|pick(?:\\s+up)?|take|backport|apply|cherry-?pick|queue|include|add)\\s+"
+			"(?:the\\s+)?(?:following|these|those|both)\\s+(?:\\w+\\s+)?(?:fix(?:es)?|commits?|patches|changes)\\b",
+	[P_SERIES] = "\\b(?:whole|entire|rest\\s+of\\s+the|full)\\s+(?:patch\\s*)?(?:series|set|patchset)\\b",
+	[P_REF] = REF_STRONG "|\\b(?:fix|fixes|follow-?up|fixup|fix-ups?|commit|commits|series|"
+		  "patches|prerequisites?|dependenc(?:y|ies))\\b|"
+		  "\\b(?:preceding|previous|prerequisite|earlier|other|first|second|next)\\s+(?:patch|commit|fix|change)",
+	[P_STRONG_REF] = REF_STRONG,
+	/* asks to take this same patch elsewhere, not other commits */
+	[P_WIDEN] = "\\b(?:backport|take|queue|apply|pick|needed|need|go|add)\\s+(?:this|it|them|these)\\b"
+		    "(?!\\s+(?:commit|fix|patch|one\\s+too))",
+	/* a request to drop this patch, or an explicit NAK */
+	[P_DROP_REQUEST] = "\\bna(?:c?k|cked|ked)\\b|\\b(?:please|can\\s+(?:you|we)|could\\s+(?:you|we)|would\\s+you|should)\\b[^.]{0,30}"
+			   "\\b(?:drop|revert)\\b|\\b(?:drop|revert)\\s+(?:this|it)[^.]{0,30}\\bplease\\b",
+	[P_ASKS] = "^(?:is|are|was|were|does|do|did|has|have|had|can|could|would|should|will|shall|may|"
+		   "why|how|what|when|where|who|which|isn'?t|aren'?t|doesn'?t|don'?t|shouldn'?t|wouldn'?t|"
+		   "couldn'?t|can'?t|won'?t|so)\\b",
+	[P_MODAL] = "\\b(?:would|could|might|may)\\b",
+	/* a request proper: asked, or said to be needed */
+	[P_ASK_FORM] = "\\b(?:please|could\\s+you|can\\s+you|would\\s+you|should|need|needs|needed|must|"
+		       "want\\s+to|have\\s+to|required?|requires|do\\s+you\\s+plan\\s+to|are\\s+you\\s+going\\s+to|"
+		       "will\\s+you|make\\s+sense\\s+to)\\b|^(?:pick|take|grab|apply|queue|backport|include)\\b",
+	[P_REQUEST] = "\\b(?:please|could\\s+(?:you|we)|can\\s+(?:you|we)|would\\s+you|pick|take|grab|cherry-?pick|queue|"
+		      "apply|backport|include|need|needs|require|requires|should)\\b",
+};
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static pcre2_code *pats[P_COUNT];
+static pcre2_match_data *no_md; /* never used: each match has its own */
+
+static void compile_all(void)
+{
+	int e;
+	PCRE2_SIZE off;
+	size_t i;
+
+	for (i = 0; i < P_COUNT; i++) {
+		pats[i] = pcre2_compile((PCRE2_SPTR)pattern_src[i], PCRE2_ZERO_TERMINATED,
+					PCRE2_CASELESS | PCRE2_UCP | PCRE2_UTF | PCRE2_MATCH_INVALID_UTF,
+					&e, &off, NULL);
+		if (pats[i])
+			(void)pcre2_jit_compile(pats[i], PCRE2_JIT_COMPLETE);
+	}
+	(void)no_md;
+}
+
+/* Where pattern P first matches S (LEN bytes) from FROM on, or -1. */
+static long match_at(enum pat p, const char *s, size_t len, size_t from)
+{
+	pcre2_match_data *md;
+	long at = -1;
+
+	pthread_once(&once, compile_all);
+	if (!pats[p] || from > len || !(md = pcre2_match_data_create(1, NULL)))
+		return -1;
+	if (pcre2_match(pats[p], (PCRE2_SPTR)s, len, from, 0, md, NULL) >= 0)
+		at = (long)pcre2_get_ovector_pointer(md)[0];
+	pcre2_match_data_free(md);
+	return at;
+}
+
+static bool has(enum pat p, const char *s, size_t len)
+{
+	return match_at(p, s, len, 0) >= 0;
+}
+
+/* Whether the line S..E is a trailer ("Tested-by: ...", "Cc: ...",
+ * "Link: ..."): a tag, not the replier's words.  "Nacked-by:" is not. */
+static bool is_trailer(const char *s, const char *e)
+{
+	const char *c = s;
+
+	while (c < e && (isalnum((unsigned char)*c) || *c == '-'))
+		c++;
+	if (c == s || c >= e || *c != ':' || (c + 1 < e && c[1] != ' '))
+		return false;
+	if (c - s == 9 && !strncasecmp(s, "nacked-by", 9))
+		return false;
+	return (c - s > 3 && !strncasecmp(c - 3, "-by", 3)) ||
+	       (c - s == 2 && !strncasecmp(s, "cc", 2)) ||
+	       (c - s == 4 && !strncasecmp(s, "link", 4)) ||
+	       (c - s == 5 && !strncasecmp(s, "fixes", 5));
+}
+
+static bool starts(const char *s, size_t l, const char *word)
+{
+	size_t n = strlen(word);
+
+	return l >= n && !strncasecmp(s, word, n);
+}
+
+/* Whether the line S (L bytes, trimmed) starts a quote in the form
+ * of Outlook and its kind: no '>' marks, a header block instead. */
+static bool starts_outlook_quote(const char *s, size_t l, const char *next, size_t nl)
+{
+	return starts(s, l, "-----Original Message-----") ||
+	       (starts(s, l, "From: ") && starts(next, nl, "Sent: "));
+}
+
+/* Whether the line S (L bytes, trimmed) starts what a reply carries
+ * rather than says: a patch in git's mbox form, a scissors line, a diff. */
+static bool starts_carried(const char *s, size_t l)
+{
+	static const char *const marks[] = {
+		"diff --git ", "Index: ", "--- a/",
+	};
+	size_t k, hex = 0;
+
+	for (k = 0; k < G_N_ELEMENTS(marks); k++)
+		if (starts(s, l, marks[k]))
+			return true;
+	if (starts(s, l, "From ")) {
+		while (5 + hex < l && isxdigit((unsigned char)s[5 + hex]))
+			hex++;
+		if (hex == 40)
+			return true;
+	}
+	return l >= 6 && (!strncmp(s, "--8<", 4) || !strncmp(s, "-->8", 4) ||
+			  (!strncmp(s, "---", 3) && strstr(s, "8<") && (size_t)(strstr(s, "8<") - s) < l) ||
+			  (!strncmp(s, ">8", 2)));
+}
+
+/* Whether the line S (L bytes, trimmed) opens a pasted commit:
+ * "commit <40 hex>" alone on its line. */
+static bool starts_pasted_commit(const char *s, size_t l)
+{
+	size_t hex = 0;
+
+	if (!starts(s, l, "commit "))
+		return false;
+	while (7 + hex < l && isxdigit((unsigned char)s[7 + hex]))
+		hex++;
+	return hex >= 12 && 7 + hex == l;
+}
+
+/* Whether the line is an attribution ("On Mon, X wrote:", "X a écrit :"). */
+static bool is_attribution(const char *s, size_t l)
+{
+	return (l >= 6 && !strncmp(s + l - 6, "wrote:", 6)) ||
+	       (l >= 7 && !strncmp(s + l - 7, "écrit :", 7)) ||
+	       (l >= 8 && !strncmp(s + l - 8, "writes:", 7)) ||
+	       (starts(s, l, "Quoting ") && l < 80);
+}
+
+char *fs_mentions_own_words(const char *body, size_t len, bool *carries_patch)
+{
+	const char *p = body, *end = body + len;
+	GString *out = g_string_new(NULL);
+	bool pasted = false;
+
+	if (carries_patch)
+		*carries_patch = false;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		const char *e = nl ? nl : end, *s = p;
+		size_t l;
+		bool indented = p < e && (*p == ' ' || *p == '\t');
+
+		p = e + 1;
+		while (s < e && (*s == ' ' || *s == '\t'))
+			s++;
+		l = e - s;
+		while (l && isspace((unsigned char)s[l - 1]))
+			l--;
+		if ((e - s == 2 || e - s == 3) && !strncmp(s, "--", 2) && (e - s == 2 || s[2] == ' '))
+			break;
+		if (*s != '>' && starts_carried(s, l)) {
+			if (carries_patch)
+				*carries_patch = true;
+			break;
+		}
+		if (*s != '>' && starts_outlook_quote(s, l, p < end ? p : "", p < end ? (size_t)(end - p) : 0))
+			break;
+		/* "From: X Sent: <date>" on one line: an attribution */
+		if (starts(s, l, "From: ") && strstr(s, " Sent: ") && (size_t)(strstr(s, " Sent: ") - s) < l) {
+			g_string_append_c(out, '\n');
+			continue;
+		}
+		/* A pasted commit: its id line is the replier's reference,
+		 * its header and indented message are not their words. */
+		if (*s != '>' && starts_pasted_commit(s, l)) {
+			pasted = true;
+			if (out->len && out->str[out->len - 1] != '\n')
+				g_string_append_c(out, ' ');
+			g_string_append_len(out, s, l);
+			continue;
+		} else if (pasted && l && !indented && !starts(s, l, "Author:") && !starts(s, l, "Date:") &&
+			 !starts(s, l, "Commit:") && !starts(s, l, "Merge:"))
+			pasted = false;
+		if (pasted || !l || *s == '>' || is_attribution(s, l) || is_trailer(s, s + l)) {
+			g_string_append_c(out, '\n');
+			continue;
+		}
+		if (out->len && out->str[out->len - 1] != '\n')
+			g_string_append_c(out, ' ');
+		g_string_append_len(out, s, l);
+	}
+	return g_string_free(out, FALSE);
+}
+
+/* Whether one of NEGATIONS, or a word ending in "n't", is among the words
+ * of S[0..AT) in the clause AT is in. */
+static bool negated(const char *s, size_t at)
+{
+	size_t start = at, i, k;
+
+	while (start > 0 && !strchr(",;:(", s[start - 1]) &&
+	       !(start >= 5 && !strncasecmp(s + start - 5, " but ", 5)))
+		start--;
+	for (i = start; i < at;) {
+		size_t w = i;
+		while (w < at && (isalnum((unsigned char)s[w]) || s[w] == '\'' || s[w] == '-'))
+			w++;
+		if (w > i) {
+			if (w - i >= 3 && !strncasecmp(s + w - 3, "n't", 3))
+				return true;
+			for (k = 0; k < G_N_ELEMENTS(negations); k++)
+				if (strlen(negations[k]) == w - i &&
+				    !strncasecmp(s + i, negations[k], w - i))
+					return true;
+		}
+		i = w > i ? w : i + 1;
+	}
+	return false;
+}
+
+/* Whether pattern P matches S somewhere not negated in its clause. */
+static bool has_unnegated(enum pat p, const char *s, size_t len)
+{
+	long at;
+
+	for (at = match_at(p, s, len, 0); at >= 0; at = match_at(p, s, len, (size_t)at + 1))
+		if (!negated(s, (size_t)at))
+			return true;
+	return false;
+}
+
+/* A question asks: it ends in '?' and opens with a word that asks ("Is
+ * this needed?", "Why ...?"); "This breaks the build, how did you test
+ * it?" states first. */
+static bool is_question(const char *s, size_t len)
+{
+	return len && s[len - 1] == '?' && has(P_ASKS, s, len);
+}
+
+/* Whether S speaks of what would or might happen, not of what did. */
+static bool hypothetical(const char *s, size_t len)
+{
+	return has(P_MODAL, s, len);
+}
+
+/* The sentence asks to take other commits: a request, a word of
+ * addition or condition, and a reference to a commit, a fix or a series
+ * (in it or in NEXT, the sentence after it, where the ids often stand). */
+static bool sentence_needs_also(const char *s, size_t len, const char *orig,
+				const char *next, size_t nlen)
+{
+	bool strong = has(P_STRONG_REF, orig, len) || (nlen && has(P_STRONG_REF, next, nlen));
+	bool ref = strong || has(P_REF, orig, len);
+
+	if ((is_question(s, len) && !has(P_REQUEST, s, len)) || has(P_APPROVAL, s, len))
+		return false;
+	if ((has(P_SERIES, s, len) && has(P_REQUEST, s, len)) || has_unnegated(P_FOLLOWING, s, len))
+		return true;
+	if (!ref)
+		return false;
+	if (has(P_NOT_PORTED, s, len) && strong)
+		return true;
+	if (has(P_WITHOUT, s, len) && (has(P_REQUIRES, s, len) || has(P_DONT_TAKE, s, len) ||
+				       has(P_REQUEST, s, len) || has(P_BAD_PATCH, s, len)))
+		return true;
+	if (has(P_ALSO, s, len) && has(P_ASK_FORM, s, len) && !negated(s, (size_t)match_at(P_ASK_FORM, s, len, 0)))
+		return strong || !has(P_WIDEN, s, len);
+	return strong && has_unnegated(P_REQUIRES, s, len);
+}
+
+static bool sentence_reports(const char *s, size_t len)
+{
+	if (has(P_TRACE, s, len) || has(P_BISECT, s, len))
+		return true;
+	if (is_question(s, len) || hypothetical(s, len))
+		return false;
+	return has_unnegated(P_BUILD, s, len) || has_unnegated(P_TROUBLE, s, len) ||
+	       has_unnegated(P_DETECTED, s, len) ||
+	       has_unnegated(P_REGRESSION, s, len);
+}
+
+static bool sentence_objects(const char *s, size_t len)
+{
+	static const enum pat forms[] = {
+		P_DONT_TAKE, P_NOT_MATERIAL, P_NOT_NEEDED, P_NO_NEED, P_NOT_FIX, P_ADVISE_NOT,
+		P_BAD_PATCH, P_NEG_STABLE, P_NOT_A_FIX,
+	};
+	size_t k;
+
+	if (has(P_NAK, s, len))
+		return true;
+	if ((is_question(s, len) && !has(P_REQUEST, s, len)) || has(P_APPROVAL, s, len) ||
+	    has(P_CONDITIONAL, s, len))
+		return false;
+	for (k = 0; k < G_N_ELEMENTS(forms); k++)
+		if (has(forms[k], s, len))
+			return true;
+	return has_unnegated(P_DROP, s, len) || has_unnegated(P_REVERTED, s, len);
+}
+
+/* The sentence P (LEN bytes) as a new string; one of over SENTENCE_MAX
+ * bytes is cut at a word and ends in " [...]". */
+static char *whole_sentence(const char *p, size_t len)
+{
+	size_t cut = len;
+	char *out;
+
+	if (len <= SENTENCE_MAX)
+		return strndup(p, len);
+	for (cut = SENTENCE_MAX; cut > 0 && p[cut] != ' '; cut--)
+		;
+	if (!cut)
+		cut = SENTENCE_MAX;
+	if (asprintf(&out, "%.*s [...]", (int)cut, p) < 0)
+		return NULL;
+	return out;
+}
+
+/* The end of the sentence starting at P: past its '.', '?' or '!' before
+ * a blank, or at the '\n' that closes its paragraph. */
+static char *sentence_end(char *p)
+{
+	char *e = p;
+
+	while (*e && *e != '\n' && !(strchr(".?!", *e) && (!e[1] || isspace((unsigned char)e[1]))))
+		e++;
+	if (*e && *e != '\n')
+		e++;
+	return e;
+}
+
+/* Whether the sentence is only a greeting, thanks or a sign-off. */
+static bool is_small_talk(const char *s, size_t len)
+{
+	size_t words = 0, i;
+
+	for (i = 0; i < len; i++)
+		words += (i == 0 || s[i - 1] == ' ') && s[i] != ' ';
+	return words < 4 || starts(s, len, "Hi ") || starts(s, len, "Hello") ||
+	       starts(s, len, "Thanks") || starts(s, len, "Thank you");
+}
+
+/* The sentence S (LEN bytes) with what stands in double quotes (a
+ * commit's subject, a quoted phrase) blanked: those are not the
+ * replier's cue words.  New string of LEN bytes (g_free()). */
+static char *cue_words(const char *s, size_t len)
+{
+	char *c = g_strndup(s, len);
+	size_t i;
+	bool in = false;
+
+	for (i = 0; i < len; i++) {
+		if (c[i] == '"') {
+			in = !in;
+			continue;
+		}
+		if (in)
+			c[i] = ' ';
+	}
+	/* an unclosed quote blanks nothing */
+	if (in) {
+		g_free(c);
+		c = g_strndup(s, len);
+	}
+	return c;
+}
+
+struct sentence {
+	const char *s;
+	size_t len;
+};
+
+/* The sentences of TEXT, in order, into *OUT (g_free() the array). */
+static size_t split(char *text, struct sentence **out)
+{
+	GArray *a = g_array_new(FALSE, FALSE, sizeof(struct sentence));
+	char *p = text;
+	size_t n;
+
+	while (*p) {
+		char *e = sentence_end(p);
+		struct sentence one;
+		while (p < e && *p == ' ')
+			p++;
+		one.s = p;
+		one.len = e - p;
+		while (one.len && isspace((unsigned char)p[one.len - 1]))
+			one.len--;
+		if (one.len)
+			g_array_append_val(a, one);
+		p = *e ? e + (*e == '\n' || *e == ' ') : e;
+	}
+	n = a->len;
+	*out = (struct sentence *)(void *)g_array_free(a, FALSE);
+	return n;
+}
+
+/* Whether BODY gives, in its own lines (not quoted), a Tested-by,
+ * Acked-by or Reviewed-by: then words of no class are that tag's
+ * report ("built and booted, no problems"), not a reply to list. */
+static bool has_own_ack(const char *body, size_t len)
+{
+	static const char *const tags[] = { "tested-by:", "acked-by:", "reviewed-by:" };
+	const char *p = body, *end = body + len;
+	size_t k;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p), *e = nl ? nl : end;
+		while (p < e && (*p == ' ' || *p == '\t'))
+			p++;
+		for (k = 0; k < G_N_ELEMENTS(tags); k++)
+			if (starts(p, e - p, tags[k]))
+				return true;
+		p = e + 1;
+	}
+	return false;
+}
+
+char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cls)
+{
+	bool carries = false;
+	char *text = fs_mentions_own_words(body, len, &carries), *found = NULL;
+	struct sentence *v;
+	size_t n = split(text, &v), i, first[FS_REPLY_CLASS_COUNT];
+	enum fs_reply_class c, best = FS_REPLY_NONE;
+	bool drop_asked = false, bot = false;
+
+	for (c = FS_REPLY_OBJECTION; c < FS_REPLY_CLASS_COUNT; c++)
+		first[c] = n;
+	for (i = 0; i < n; i++) {
+		const char *orig = v[i].s, *next = i + 1 < n ? v[i + 1].s : "";
+		size_t l = v[i].len, nl = i + 1 < n ? v[i + 1].len : 0;
+		char *s = cue_words(orig, l);
+		if (first[FS_REPLY_NEEDS_ALSO] == n && sentence_needs_also(s, l, orig, next, nl))
+			first[FS_REPLY_NEEDS_ALSO] = i;
+		if (first[FS_REPLY_REPORT] == n && sentence_reports(s, l))
+			first[FS_REPLY_REPORT] = i;
+		if (first[FS_REPLY_OBJECTION] == n && sentence_objects(s, l))
+			first[FS_REPLY_OBJECTION] = i;
+		drop_asked |= first[FS_REPLY_OBJECTION] <= i && has(P_DROP_REQUEST, s, l) &&
+			      sentence_objects(s, l);
+		if (first[FS_REPLY_OTHER] == n && !is_small_talk(s, l))
+			first[FS_REPLY_OTHER] = i;
+		g_free(s);
+	}
+	if (carries && first[FS_REPLY_OTHER] == n && n)
+		first[FS_REPLY_OTHER] = 0;
+	/* a bot's notice asks nothing of the maintainer: listed, no more */
+	for (i = 0; i < n && !bot; i++)
+		bot = has(P_AUTOMATED, v[i].s, v[i].len);
+	if (bot)
+		first[FS_REPLY_NEEDS_ALSO] = first[FS_REPLY_REPORT] = first[FS_REPLY_OBJECTION] = n;
+	/* The strongest: a request to drop it (or a NAK); more commits asked
+	 * for; trouble seen; another objection; a carried patch; then a
+	 * reply that is none of those. */
+	if (drop_asked && first[FS_REPLY_OBJECTION] < n)
+		best = FS_REPLY_OBJECTION;
+	else if (first[FS_REPLY_NEEDS_ALSO] < n)
+		best = FS_REPLY_NEEDS_ALSO;
+	else if (first[FS_REPLY_REPORT] < n)
+		best = FS_REPLY_REPORT;
+	else if (first[FS_REPLY_OBJECTION] < n)
+		best = FS_REPLY_OBJECTION;
+	else if (carries)
+		best = FS_REPLY_REPLACEMENT;
+	else if (first[FS_REPLY_OTHER] < n && !has_own_ack(body, len))
+		best = FS_REPLY_OTHER;
+	if (best != FS_REPLY_NONE) {
+		i = first[best == FS_REPLY_REPLACEMENT ? FS_REPLY_OTHER : best];
+		if (i < n)
+			found = whole_sentence(v[i].s, v[i].len);
+		else
+			found = strdup("");
+	}
+	g_free(v);
+	g_free(text);
+	*cls = found ? best : FS_REPLY_NONE;
+	return found;
+}
+
+char *fs_mentions_objection_line(const char *body, size_t len)
+{
+	enum fs_reply_class cls;
+	char *line = fs_mentions_classify(body, len, &cls);
+
+	if (cls == FS_REPLY_OBJECTION || cls == FS_REPLY_REPORT || cls == FS_REPLY_NEEDS_ALSO)
+		return line;
+	free(line);
+	return NULL;
+}
