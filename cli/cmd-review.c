@@ -505,11 +505,10 @@ static int review_set(struct run *x, struct fs_thread **threads, size_t nthreads
 		      struct fs_error *err)
 {
 	struct fs_review_set set = { threads, nthreads, FS_SET_EACH, x->now, x->since,
-				     false, true };
+				     false, true, true };
 	struct fs_review_set_cbs cb = { x, NULL, on_reviewed, on_failed, on_note, on_open,
 					on_review };
 
-	set.patchless_replies = true;
 	if (x->all_open) {
 		set.mode = FS_SET_OPEN;
 		set.lone_covers = false;
