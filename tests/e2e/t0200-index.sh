@@ -241,7 +241,7 @@ test_expect_code 2 'show: an unknown id among known ones is reported, the rest s
 	grep -q "\"id\":\"$B\"" out &&
 	test "$(wc -l <err)" -eq 1 &&
 	grep -q "^fixscan: .*0123456789abcdef" err &&
-	exit $rc
+	exit $rc; exit 99
 '
 
 test_expect_code 2 'show: a malformed id is an error too' '
@@ -249,13 +249,13 @@ test_expect_code 2 'show: a malformed id is an error too' '
 	rc=$?
 	grep -qx "commit $A" out &&
 	grep -q "^fixscan: .*not-hex" err &&
-	exit $rc
+	exit $rc; exit 99
 '
 
 test_expect_code 2 'show: no COMMIT is a usage error' '
 	"$FIXSCAN" show --repo R >out 2>err
 	rc=$?
-	test ! -s out && grep -q "^fixscan: " err && exit $rc
+	test ! -s out && grep -q "^fixscan: " err && exit $rc; exit 99
 '
 
 # ---- errors ---------------------------------------------------------------------
@@ -267,7 +267,7 @@ test_expect_code 2 'index: a directory that is not a git repository' '
 	test ! -s out &&
 	test "$(wc -l <err)" -eq 1 &&
 	grep -q "^fixscan: .*plain.*not a git repository" err &&
-	exit $rc
+	exit $rc; exit 99
 '
 
 test_expect_code 2 'index: a missing path' '
@@ -277,13 +277,13 @@ test_expect_code 2 'index: a missing path' '
 	test ! -s out &&
 	test "$(wc -l <err)" -eq 1 &&
 	grep -q "^fixscan: .*nowhere/at-all" err &&
-	exit $rc
+	exit $rc; exit 99
 '
 
 test_expect_code 2 'show: not a repository either' '
 	"$FIXSCAN" show --repo plain "$A" >out 2>err
 	rc=$?
-	test ! -s out && test "$(wc -l <err)" -eq 1 && grep -q "^fixscan: " err && exit $rc
+	test ! -s out && test "$(wc -l <err)" -eq 1 && grep -q "^fixscan: " err && exit $rc; exit 99
 '
 
 test_expect_code 2 'index: no mainline ref names fixscan.mainline' '
@@ -294,7 +294,7 @@ test_expect_code 2 'index: no mainline ref names fixscan.mainline' '
 	cat err
 	test "$(wc -l <err)" -eq 1 &&
 	grep -q "^fixscan: .*fixscan.mainline" err &&
-	exit $rc
+	exit $rc; exit 99
 '
 
 test_expect_success 'index: fixscan.mainline in the repository config' '
@@ -306,7 +306,7 @@ test_expect_success 'index: fixscan.mainline in the repository config' '
 test_expect_code 2 'index: an unknown option' '
 	"$FIXSCAN" index --bogus >out 2>err
 	rc=$?
-	grep -q "^fixscan: index: unknown option" err && exit $rc
+	grep -q "^fixscan: index: unknown option" err && exit $rc; exit 99
 '
 
 test_expect_success 'index --help and show --help' '

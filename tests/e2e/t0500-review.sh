@@ -218,8 +218,8 @@ test_expect_success 'lore links name the thread too' '
 test_expect_code 2 'a message the store lacks: the error says how to fetch it' '
 	"$FIXSCAN" review --repo kernel --no-fetch "https://lore.kernel.org/r/nosuch.123@example.org" 2>err;
 	rc=$?; test "$(wc -l <err)" -eq 1 &&
-	grep -q "^fixscan: message <nosuch.123@example.org> is not in the notmuch store and fetching is off (--no-fetch, fixscan.fetch): fetch its thread (b4 mbox" err;
-	exit $rc
+	grep -q "^fixscan: message <nosuch.123@example.org> is not in the notmuch store and fetching is off (--no-fetch, fixscan.fetch): fetch its thread (b4 mbox" err &&
+	exit $rc; exit 99
 '
 test_expect_code 0 '--all with an ignore file that silences everything exits 0' '
 	python3 -c "
@@ -252,15 +252,15 @@ test_expect_success '--base changes what counts as in the branch' '
 '
 test_expect_code 2 'a query with no review thread' '
 	"$FIXSCAN" review --repo kernel "subject:no-such-thing-anywhere" 2>err;
-	rc=$?; test $(wc -l <err) -eq 1 && grep -q "^fixscan: no message matches '"'"'subject:no-such-thing-anywhere'"'"'\$" err; exit $rc
+	rc=$?; test $(wc -l <err) -eq 1 && grep -q "^fixscan: no message matches '"'"'subject:no-such-thing-anywhere'"'"'\$" err && exit $rc; exit 99
 '
 test_expect_code 2 'a missing kernel repository' '
 	"$FIXSCAN" review --repo "$TRASH/nowhere" "path:review-4.4/**" 2>err;
-	rc=$?; test $(wc -l <err) -eq 1 && grep -q "^fixscan: .*nowhere" err; exit $rc
+	rc=$?; test $(wc -l <err) -eq 1 && grep -q "^fixscan: .*nowhere" err && exit $rc; exit 99
 '
 test_expect_code 2 'a missing notmuch database' '
 	NOTMUCH_CONFIG="$TRASH/no-config" "$FIXSCAN" review --repo kernel "path:review-4.4/**" 2>err;
-	rc=$?; test $(wc -l <err) -eq 1 && grep -q "^fixscan: " err; exit $rc
+	rc=$?; test $(wc -l <err) -eq 1 && grep -q "^fixscan: " err && exit $rc; exit 99
 '
 test_expect_code 1 'fixscan.<version>.branch names the branch of a series whose mails do not' '
 	git -C kernel config fixscan.4.5.branch linux-4.4.y &&
@@ -279,7 +279,7 @@ test_expect_code 2 'a Message-Id read from mail cannot widen the notmuch query' 
 	commit 1234567890123456789012345678901234567890 upstream.
 	EOF
 	"$FIXSCAN" review --repo kernel --no-fetch --json - <evil.eml >evil.json 2>err;
-	rc=$?; test ! -s evil.json && grep -q "^fixscan: message <a\" OR .*> is not in the notmuch store" err; exit $rc
+	rc=$?; test ! -s evil.json && grep -q "^fixscan: message <a\" OR .*> is not in the notmuch store" err && exit $rc; exit 99
 '
 test_expect_success 'check and show print control characters from mail and git visibly' '
 	up=$(python3 -c "import json; a = json.load(open(\"kernel/answers.json\"))[\"threads\"][\"review-4.4\"]; print([p for p in a[\"patches\"] if p[\"upstream\"]][0][\"upstream\"])") &&

@@ -76,20 +76,20 @@ test_expect_code 2 '--no-fetch: nothing runs, the error says how to get the thre
 	rc=$?
 	test ! -e b4.argv &&
 	grep -x "fixscan: message <$COVER> is not in the notmuch store and fetching is off (--no-fetch, fixscan.fetch): fetch its thread (b4 mbox .$COVER.) and review it with --mbox FILE, or add it to the store (lei q, then notmuch new)" nofetch.err &&
-	exit $rc
+	exit $rc; exit 99
 '
 test_expect_code 2 'fixscan.fetch = false: nothing runs' '
 	git config --global fixscan.fetch false &&
 	PATH="$TRASH/bin:$PATH" "$FIXSCAN" review --repo kernel "$COVER" 2>off.err
 	rc=$?
 	git config --global --unset fixscan.fetch
-	test ! -e b4.argv && grep -q "fetching is off" off.err && exit $rc
+	test ! -e b4.argv && grep -q "fetching is off" off.err && exit $rc; exit 99
 '
 test_expect_code 2 'neither b4 nor lei: say so and how to get the thread' '
 	PATH="$TRASH/nobin" "$FIXSCAN" review --repo kernel "$COVER" 2>none.err
 	rc=$?
 	grep -x "fixscan: message <$COVER> is not in the notmuch store and neither b4 nor lei is on PATH: fetch its thread (b4 mbox .$COVER.) and review it with --mbox FILE, or add it to the store (lei q, then notmuch new)" none.err &&
-	exit $rc
+	exit $rc; exit 99
 '
 # Ids that are no plain Message-Id: refused before b4 runs, one line.
 python3 - <<'PY' || exit 1
@@ -106,7 +106,7 @@ for f in id.*; do
 		rc=$?
 		test ! -e b4.argv && test $(wc -l <bad.err) -eq 1 &&
 		grep -q "is no plain Message-Id (.*): not fetched$" bad.err &&
-		! grep -q "$(printf "\033")" bad.err && exit $rc
+		! grep -q "$(printf "\033")" bad.err && exit $rc; exit 99
 	'
 done
 test_expect_code 2 'a lore link with an escaped space is refused before b4 runs' '
@@ -115,18 +115,18 @@ test_expect_code 2 'a lore link with an escaped space is refused before b4 runs'
 		"https://lore.kernel.org/r/a%20b@x" 2>link.err
 	rc=$?
 	test ! -e b4.argv && grep -q "^fixscan: .https://lore.kernel.org/r/a%20b@x. names no plain Message-Id (.*): not fetched$" link.err &&
-	exit $rc
+	exit $rc; exit 99
 '
 test_expect_code 2 'b4 fails: its status and last line, one line' '
 	STUB_MODE=fail PATH="$TRASH/bin:$PATH" "$FIXSCAN" review --repo kernel "$COVER" 2>fail.err
 	rc=$?
 	grep -x "fixscan: b4 mbox <$COVER> failed (exit status 3): b4: that message-id is not known" fail.err &&
-	test $(wc -l <fail.err) -eq 2 && exit $rc
+	test $(wc -l <fail.err) -eq 2 && exit $rc; exit 99
 '
 test_expect_code 2 'b4 prints nothing: said, no crash' '
 	STUB_MODE=empty PATH="$TRASH/bin:$PATH" "$FIXSCAN" review --repo kernel "$COVER" 2>empty.err
 	rc=$?
-	grep -x "fixscan: b4 mbox <$COVER> gave no mail" empty.err && exit $rc
+	grep -x "fixscan: b4 mbox <$COVER> gave no mail" empty.err && exit $rc; exit 99
 '
 test_expect_success 'no temporary file is left behind' '
 	test -z "$(ls -A "$TMPDIR")"

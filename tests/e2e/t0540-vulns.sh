@@ -145,7 +145,7 @@ test_expect_code 2 'a wrong --vulns path: one line of error' '
 	"$FIXSCAN" review --repo kernel --vulns "$TRASH/nowhere" "path:review-4.4/**" >out 2>err;
 	rc=$?;
 	test $(wc -l <err) -eq 1 && grep -q "^fixscan: .*vulns repository.*nowhere" err &&
-	test ! -s out && exit $rc
+	test ! -s out && exit $rc; exit 99
 '
 test_expect_code 2 'a wrong fixscan.vulns: the same for check, show and digest' '
 	git config --global fixscan.vulns "$TRASH/nowhere" &&
@@ -155,7 +155,7 @@ test_expect_code 2 'a wrong fixscan.vulns: the same for check, show and digest' 
 	test $(wc -l <err) -eq 1 && grep -q "nowhere" err &&
 	file=$(notmuch search --output=files "id:$M3" | head -1) &&
 	"$FIXSCAN" check --repo kernel "$file" >out 2>err; rc=$?;
-	test $(wc -l <err) -eq 1 && grep -q "nowhere" err && exit $rc
+	test $(wc -l <err) -eq 1 && grep -q "nowhere" err && exit $rc; exit 99
 '
 test_expect_success 'an empty fixscan.vulns turns it off' '
 	git config --global fixscan.vulns "" &&

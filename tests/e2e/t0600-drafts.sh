@@ -365,7 +365,7 @@ test_expect_code 2 'a drafts folder that cannot be created: one clear line' '
 	cat bad.err
 	test "$(grep -c . bad.err)" -eq 1 &&
 	grep -q "^fixscan: cannot create the drafts folder .*plainfile/Drafts.*: Not a directory$" bad.err &&
-	exit $rc
+	exit $rc; exit 99
 '
 
 # A folder whose cur/ refuses new files, even to root: the immutable
@@ -386,7 +386,7 @@ else
 		grep -q "^fixscan: cannot move the draft into .*ReadOnly/cur.*: Operation not permitted$\|^fixscan: cannot move the draft into .*ReadOnly/cur.*: Permission denied$" ro.err &&
 		test "$(ls "$RO/cur" | wc -l)" -eq 0 &&
 		test "$(ls "$RO/tmp" | wc -l)" -eq 0 &&
-		exit $rc
+		exit $rc; exit 99
 	'
 fi
 chattr -i "$RO/cur" 2>/dev/null
@@ -398,7 +398,7 @@ test_expect_code 2 'no identity anywhere: the error names the keys to set' '
 	rc=$?
 	cat id.err
 	grep -q "user.primary_email" id.err && grep -q "user.email" id.err &&
-	exit $rc
+	exit $rc; exit 99
 '
 test_expect_success 'the identity falls back to git config' '
 	git config --global user.name "Gil Git" &&

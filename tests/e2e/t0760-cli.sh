@@ -10,14 +10,14 @@ test_expect_code 2 'a mistyped command: one error line, then the nearest command
 	rc=$?;
 	printf "%s\n" "fixscan: '"'"'reveiw'"'"' is not a command (see '"'"'fixscan --help'"'"')" "" \
 		"The most similar command is" "	review" >expect &&
-	test_cmp expect err && exit $rc
+	test_cmp expect err && exit $rc; exit 99
 '
 test_expect_code 2 'two equally near commands are both named; a far word gets none' '
 	"$FIXSCAN" s 2>err1;
 	grep -q "^The most similar commands are\$" err1 &&
 	grep -q "^	show\$" err1 && grep -q "^	stats\$" err1 &&
 	"$FIXSCAN" frobnicate 2>err2;
-	rc=$?; test "$(wc -l <err2)" -eq 1 && exit $rc
+	rc=$?; test "$(wc -l <err2)" -eq 1 && exit $rc; exit 99
 '
 test_expect_success 'help COMMAND shows the man page when man has it' '
 	if command -v man >/dev/null 2>&1; then
@@ -72,7 +72,7 @@ test_expect_code 2 'a repository with no release tags is refused, in one line th
 	"$FIXSCAN" -C notkernel/sub index >out 2>err;
 	rc=$?;
 	echo "fixscan: $TRASH/notkernel: not a kernel tree: no release tags (v*)" >expect &&
-	test_cmp expect err && test ! -s out && exit $rc
+	test_cmp expect err && test ! -s out && exit $rc; exit 99
 '
 test_expect_code 2 '... also with --repo, and by the commands that read the index' '
 	"$FIXSCAN" show --repo notkernel HEAD >out 2>err;
@@ -81,7 +81,7 @@ test_expect_code 2 '... also with --repo, and by the commands that read the inde
 	test_cmp expect err && test ! -s out &&
 	(cd notkernel && "$FIXSCAN" stats v4.4..linux-4.4.y) >out 2>err2;
 	test $? -eq 2 && test "$(wc -l <err2)" -eq 1 && grep -q "not a kernel tree" err2 &&
-	exit $rc
+	exit $rc; exit 99
 '
 test_expect_code 2 'release tags but no mainline ref: refused, naming fixscan.mainline' '
 	git init -q nomain &&
@@ -92,7 +92,7 @@ test_expect_code 2 'release tags but no mainline ref: refused, naming fixscan.ma
 	grep -q "^fixscan: nomain: not a kernel tree: no mainline ref .*fixscan.mainline" err &&
 	git -C nomain config fixscan.mainline linux-4.4.y &&
 	"$FIXSCAN" index --repo nomain >out2 && grep -q "^indexed" out2 &&
-	exit $rc
+	exit $rc; exit 99
 '
 test_expect_success 'a command that builds or updates the index says so once, naming the repository' '
 	cp -r kernel k2 && head=$(git -C k2 rev-parse HEAD) &&
@@ -155,7 +155,7 @@ test_expect_success '--color=always and never; color.ui and fixscan.color decide
 '
 test_expect_code 2 '--color=sometimes is a usage error' '
 	"$FIXSCAN" review --repo kernel --color=sometimes "path:review-4.4/**" >/dev/null 2>err;
-	rc=$?; grep -q "^fixscan: review: --color takes always, never or auto" err; exit $rc
+	rc=$?; grep -q "^fixscan: review: --color takes always, never or auto" err && exit $rc; exit 99
 '
 # The other commands with text output colour as review does: check (the
 # kinds), show (the commit line), stats (the headings), digest (the kinds).
@@ -189,7 +189,7 @@ for cmd in "check --repo kernel --thread $cover" "show --repo kernel $(git -C ke
 		set -- $cmd &&
 		"$FIXSCAN" "$@" --color=sometimes >out 2>err;
 		rc=$?; test "$(wc -l <err)" -eq 1 &&
-		grep -q "^fixscan: $name: --color takes always, never or auto, not '"'"'sometimes'"'"'" err; exit $rc
+		grep -q "^fixscan: $name: --color takes always, never or auto, not '"'"'sometimes'"'"'" err && exit $rc; exit 99
 	'
 done
 # JSON: every date also in RFC 3339 UTC, as <key>_rfc3339 beside the
@@ -289,7 +289,7 @@ test_expect_code 2 'a date that is none: one line that says what would do' '
 	rc=$?; cat err;
 	test ! -s out && test "$(wc -l <err)" -eq 1 &&
 	grep -q "^fixscan: digest: --since: cannot read the date '"'"'next tuesday'"'"' (try .*2.weeks.ago" err &&
-	exit $rc
+	exit $rc; exit 99
 '
 # "No such message" and "not a stable review thread" are two errors.
 mkdir -p "$TRASH/mail/chat/cur" "$TRASH/mail/chat/new" "$TRASH/mail/chat/tmp"
@@ -300,7 +300,7 @@ test_expect_code 2 'a query that matches no message says so' '
 	"$FIXSCAN" review --repo kernel "subject:nothing-like-this" >out 2>err;
 	rc=$?;
 	echo "fixscan: no message matches '"'"'subject:nothing-like-this'"'"'" >expect &&
-	test_cmp expect err && test ! -s out && exit $rc
+	test_cmp expect err && test ! -s out && exit $rc; exit 99
 '
 test_expect_code 2 'mail that is no review thread is named, its subject shown visibly' '
 	"$FIXSCAN" review --repo kernel "<lunch.1@example.org>" >out 2>err;
@@ -327,11 +327,11 @@ test_expect_code 2 '... and when it is several threads, how many and the first' 
 test_expect_code 2 'a Message-Id that is not in the store says to fetch it' '
 	"$FIXSCAN" review --repo kernel --no-fetch "<nosuch.2@example.org>" 2>err;
 	rc=$?; test "$(wc -l <err)" -eq 1 &&
-	grep -q "^fixscan: message <nosuch.2@example.org> is not in the notmuch store.*: fetch its thread" err; exit $rc
+	grep -q "^fixscan: message <nosuch.2@example.org> is not in the notmuch store.*: fetch its thread" err && exit $rc; exit 99
 '
 test_expect_code 2 '-C to a missing directory is one error line' '
 	"$FIXSCAN" -C "$TRASH/nowhere" parse x 2>err;
-	rc=$?; test "$(wc -l <err)" -eq 1 && grep -q "^fixscan: cannot change to .*nowhere" err; exit $rc
+	rc=$?; test "$(wc -l <err)" -eq 1 && grep -q "^fixscan: cannot change to .*nowhere" err && exit $rc; exit 99
 '
 test_expect_success 'a reader that goes away is no error (fixscan ... | head)' '
 	i=0; set --; while [ $i -lt 3000 ]; do set -- "$@" "$SRC/tests/data/mail/qp.eml"; i=$((i + 1)); done;

@@ -150,7 +150,7 @@ done
 test_expect_code 2 'a bad range among good ones prints nothing' '
 	"$FIXSCAN" stats --repo kernel linux-4.4.y linux-9.9.y >out 2>err
 	rc=$?
-	test ! -s out && grep -q "unknown branch .linux-9.9.y." err && exit $rc
+	test ! -s out && grep -q "unknown branch .linux-9.9.y." err && exit $rc; exit 99
 '
 
 test_expect_code 2 'no range: usage error' '
