@@ -1,0 +1,505 @@
+/* fixscan: comparing a backport's diff with its upstream commit's. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <git2.h>
+#include <glib.h>
+
+#include "fixscan/diffcmp.h"
+#include "git-util.h"
+
+/* ---- results ------------------------------------------------------------ */
+
+static void free_strv(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void fs_diffcmp_result_clear(struct fs_diffcmp_result *res)
+{
+	free_strv(res->files_dropped, res->nfiles_dropped);
+	free_strv(res->files_added, res->nfiles_added);
+	free_strv(res->lines, res->nlines);
+	memset(res, 0, sizeof(*res));
+}
+
+bool fs_diffcmp_differs(const struct fs_diffcmp_result *res)
+{
+	return res->nfiles_dropped || res->nfiles_added || res->lines_differ;
+}
+
+/* Append a copy of S to *V; false when out of memory. */
+static bool push(char ***v, size_t *n, const char *s)
+{
+	char **g = realloc(*v, (*n + 1) * sizeof(*g));
+
+	if (!g)
+		return false;
+	*v = g;
+	if (!(g[*n] = strdup(s)))
+		return false;
+	(*n)++;
+	return true;
+}
+
+/* ---- parsing a unified diff --------------------------------------------- */
+
+struct dfile {
+	char *path;
+	GPtrArray *keys;  /* "+text" / "-text" with no white space */
+	GPtrArray *raw;   /* the lines as written, same order */
+	bool hunks;       /* a hunk was read */
+	bool git;         /* started by a "diff --git" line */
+};
+
+static void dfile_free(gpointer p)
+{
+	struct dfile *f = p;
+
+	g_free(f->path);
+	g_ptr_array_free(f->keys, TRUE);
+	g_ptr_array_free(f->raw, TRUE);
+	g_free(f);
+}
+
+static struct dfile *dfile_new(GPtrArray *files)
+{
+	struct dfile *f = g_new0(struct dfile, 1);
+
+	f->keys = g_ptr_array_new_with_free_func(g_free);
+	f->raw = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(files, f);
+	return f;
+}
+
+/* The path of a "--- a/x" or "+++ b/x" line's rest: one leading
+ * component off, up to a tab; NULL for /dev/null. */
+static char *header_path(const char *s, size_t n)
+{
+	const char *tab = memchr(s, '\t', n);
+	const char *slash;
+
+	if (tab)
+		n = (size_t)(tab - s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
+		n--;
+	if (n == 9 && !memcmp(s, "/dev/null", 9))
+		return NULL;
+	slash = memchr(s, '/', n);
+	if (slash && slash + 1 < s + n)
+		return g_strndup(slash + 1, n - (size_t)(slash + 1 - s));
+	return g_strndup(s, n);
+}
+
+/* "diff --git a/x b/y": y (the last " b/"). */
+static char *git_header_path(const char *s, size_t n)
+{
+	const char *p = NULL, *q;
+
+	for (q = s; q + 3 <= s + n; q++)
+		if (!memcmp(q, " b/", 3))
+			p = q;
+	if (!p)
+		return g_strndup(s, n);
+	return g_strndup(p + 3, n - (size_t)(p + 3 - s));
+}
+
+/* The line's text with every white space character taken out, after its
+ * sign; NULL when nothing is left. */
+static char *line_key(char sign, const char *s, size_t n)
+{
+	GString *k = g_string_sized_new(n + 1);
+	size_t i;
+
+	g_string_append_c(k, sign);
+	for (i = 0; i < n; i++)
+		if (!isspace((unsigned char)s[i]))
+			g_string_append_c(k, s[i]);
+	if (k->len == 1) {
+		g_string_free(k, TRUE);
+		return NULL;
+	}
+	return g_string_free(k, FALSE);
+}
+
+struct parse {
+	GPtrArray *files;
+	struct dfile *cur;
+	char *minus;      /* the "--- " path of the file header being read */
+	long old_left, new_left;
+};
+
+static void parse_hunk_header(struct parse *p, const char *s)
+{
+	long a = 0, b = 1, c = 0, d = 1;
+
+	if (sscanf(s, "@@ -%ld,%ld +%ld,%ld", &a, &b, &c, &d) == 4 ||
+	    (b = 1, sscanf(s, "@@ -%ld +%ld,%ld", &a, &c, &d) == 3) ||
+	    (d = 1, sscanf(s, "@@ -%ld,%ld +%ld", &a, &b, &c) == 3) ||
+	    (b = 1, d = 1, sscanf(s, "@@ -%ld +%ld", &a, &c) == 2)) {
+		p->old_left = b;
+		p->new_left = d;
+		if (p->cur)
+			p->cur->hunks = true;
+	}
+}
+
+/* One line of a hunk; false when the hunk ended before it. */
+static bool hunk_line(struct parse *p, const char *s, size_t n)
+{
+	char c = n ? s[0] : ' ';
+	char *key;
+
+	if (c == '\\')
+		return true;
+	if (c != ' ' && c != '-' && c != '+')
+		return false;
+	if (c != '+')
+		p->old_left--;
+	if (c != '-')
+		p->new_left--;
+	if (c == ' ' || !p->cur)
+		return true;
+	key = line_key(c, s + 1, n - 1);
+	if (key) {
+		g_ptr_array_add(p->cur->keys, key);
+		g_ptr_array_add(p->cur->raw, g_strndup(s, n));
+	}
+	return true;
+}
+
+static void header_line(struct parse *p, const char *s, size_t n)
+{
+	if (n > 11 && !memcmp(s, "diff --git ", 11)) {
+		p->cur = dfile_new(p->files);
+		p->cur->git = true;
+		p->cur->path = git_header_path(s + 11, n - 11);
+		g_clear_pointer(&p->minus, g_free);
+	} else if (n > 4 && !memcmp(s, "--- ", 4)) {
+		g_free(p->minus);
+		p->minus = header_path(s + 4, n - 4);
+		if (!p->cur || p->cur->hunks)
+			p->cur = dfile_new(p->files);
+	} else if (n > 4 && !memcmp(s, "+++ ", 4) && p->cur) {
+		char *plus = header_path(s + 4, n - 4);
+
+		if (plus || p->minus) {
+			g_free(p->cur->path);
+			p->cur->path = plus ? plus : g_strdup(p->minus);
+		}
+	} else if (n > 3 && !memcmp(s, "@@ ", 3) && p->cur) {
+		parse_hunk_header(p, s);
+	}
+}
+
+/* The files of the unified diff in TEXT, in order. */
+static GPtrArray *parse_diff(const char *text, size_t len)
+{
+	struct parse p = { g_ptr_array_new_with_free_func(dfile_free), NULL, NULL, 0, 0 };
+	const char *s = text, *end = text + len;
+
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t n = (size_t)((nl ? nl : end) - s);
+
+		if (n && s[n - 1] == '\r')
+			n--;
+		if ((p.old_left > 0 || p.new_left > 0) && hunk_line(&p, s, n)) {
+			s = nl ? nl + 1 : end;
+			continue;
+		}
+		p.old_left = p.new_left = 0;
+		header_line(&p, s, n);
+		s = nl ? nl + 1 : end;
+	}
+	g_free(p.minus);
+	/* A "--- " line of prose is no file: a file without a "diff --git"
+	 * line counts once it has a hunk. */
+	for (guint i = p.files->len; i-- > 0;) {
+		struct dfile *f = g_ptr_array_index(p.files, i);
+		if (!f->git && !f->hunks)
+			g_ptr_array_remove_index(p.files, i);
+		else if (!f->path)
+			f->path = g_strdup("?");
+	}
+	return p.files;
+}
+
+/* ---- comparing ---------------------------------------------------------- */
+
+static struct dfile *find_file(GPtrArray *files, const char *path)
+{
+	for (guint i = 0; i < files->len; i++) {
+		struct dfile *f = g_ptr_array_index(files, i);
+		if (!strcmp(f->path, path))
+			return f;
+	}
+	return NULL;
+}
+
+/* The text of raw line S for the reader: control characters but tabs replaced,
+ * at most 160 characters. */
+static char *shown(const char *side, const char *path, const char *s)
+{
+	char *valid = g_utf8_make_valid(s, -1), *p, *out;
+
+	for (p = valid; *p; p++)
+		if (((unsigned char)*p < 0x20 && *p != '\t') || *p == 0x7f)
+			*p = '?';
+	if (g_utf8_strlen(valid, -1) > 160)
+		*g_utf8_offset_to_pointer(valid, 160) = '\0';
+	out = g_strdup_printf("%s only: %s: %s", side, path, valid);
+	g_free(valid);
+	return out;
+}
+
+/* The lines of A that B does not have, as a multiset, in A's order. */
+static bool one_side(const struct dfile *a, const struct dfile *b, const char *side,
+		     struct fs_diffcmp_result *out)
+{
+	GHashTable *have = g_hash_table_new(g_str_hash, g_str_equal);
+	bool ok = true;
+	guint i;
+
+	for (i = 0; b && i < b->keys->len; i++) {
+		gpointer k = g_ptr_array_index(b->keys, i);
+		g_hash_table_insert(have, k,
+				    GUINT_TO_POINTER(GPOINTER_TO_UINT(g_hash_table_lookup(have, k)) + 1));
+	}
+	for (i = 0; ok && i < a->keys->len; i++) {
+		gpointer k = g_ptr_array_index(a->keys, i);
+		guint left = GPOINTER_TO_UINT(g_hash_table_lookup(have, k));
+		char *line;
+
+		if (left) {
+			g_hash_table_insert(have, k, GUINT_TO_POINTER(left - 1));
+			continue;
+		}
+		out->lines_differ++;
+		if (out->nlines >= FS_DIFFCMP_MAX_LINES)
+			continue;
+		line = shown(side, a->path, g_ptr_array_index(a->raw, i));
+		ok = push(&out->lines, &out->nlines, line);
+		g_free(line);
+	}
+	g_hash_table_destroy(have);
+	return ok;
+}
+
+int fs_diffcmp_texts(const char *upstream, size_t ulen, const char *backport, size_t blen,
+		     struct fs_diffcmp_result *out, struct fs_error *err)
+{
+	GPtrArray *u = parse_diff(upstream, ulen), *b = parse_diff(backport, blen);
+	bool ok = true;
+	guint i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; ok && i < u->len; i++) {
+		struct dfile *f = g_ptr_array_index(u, i), *g = find_file(b, f->path);
+		if (!g)
+			ok = push(&out->files_dropped, &out->nfiles_dropped, f->path);
+		else
+			ok = one_side(f, g, "upstream", out);
+	}
+	for (i = 0; ok && i < b->len; i++) {
+		struct dfile *f = g_ptr_array_index(b, i), *g = find_file(u, f->path);
+		if (!g)
+			ok = push(&out->files_added, &out->nfiles_added, f->path);
+		else
+			ok = one_side(f, g, "backport", out);
+	}
+	g_ptr_array_free(u, TRUE);
+	g_ptr_array_free(b, TRUE);
+	if (!ok) {
+		fs_diffcmp_result_clear(out);
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	}
+	return 0;
+}
+
+/* ---- the changelog ------------------------------------------------------ */
+
+/* Lowercase, white space runs made one space, trimmed. */
+static char *norm_line(const char *s, size_t n)
+{
+	GString *g = g_string_sized_new(n);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (isspace(c)) {
+			if (g->len && g->str[g->len - 1] != ' ')
+				g_string_append_c(g, ' ');
+		} else {
+			g_string_append_c(g, (char)tolower(c));
+		}
+	}
+	if (g->len && g->str[g->len - 1] == ' ')
+		g_string_truncate(g, g->len - 1);
+	return g_string_free(g, FALSE);
+}
+
+/* Whether normalized line L is a backporter's word on the change. */
+static bool says_differs(const char *l)
+{
+	static const char *const words[] = {
+		"adjust", "context", "backport", "conflict", "rebase", "differ",
+	};
+	size_t i;
+
+	if (l[0] == '[') {
+		const char *t = l + 1;
+		while (*t == ' ')
+			t++;
+		/* "[ Upstream commit X ]" only names the commit */
+		if (strncmp(t, "upstream commit", 15) != 0)
+			return true;
+	}
+	for (i = 0; i < G_N_ELEMENTS(words); i++)
+		if (strstr(l, words[i]))
+			return true;
+	return false;
+}
+
+bool fs_diffcmp_documented(const char *body, size_t len, const char *upstream_msg)
+{
+	GHashTable *theirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	const char *s = upstream_msg, *end;
+	bool found = false;
+
+	while (s && *s) {
+		const char *nl = strchr(s, '\n');
+		size_t n = nl ? (size_t)(nl - s) : strlen(s);
+		g_hash_table_add(theirs, norm_line(s, n));
+		s = nl ? nl + 1 : s + n;
+	}
+	for (s = body, end = body + len; !found && s < end;) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t n = (size_t)((nl ? nl : end) - s);
+		char *l = norm_line(s, n);
+
+		if (!strcmp(l, "---") || !strncmp(l, "diff --git ", 11)) {
+			g_free(l);
+			break;
+		}
+		found = *l && !g_hash_table_contains(theirs, l) && says_differs(l);
+		g_free(l);
+		s = nl ? nl + 1 : end;
+	}
+	g_hash_table_destroy(theirs);
+	return found;
+}
+
+/* ---- the upstream commit ------------------------------------------------ */
+
+struct fs_diffcmp {
+	git_repository *repo;
+	char *note;
+	bool noted;       /* a comparison failed */
+	bool note_taken;
+};
+
+int fs_diffcmp_open(struct fs_diffcmp **out, const char *repo_path, struct fs_error *err)
+{
+	struct fs_diffcmp *dc = calloc(1, sizeof(*dc));
+
+	*out = NULL;
+	if (!dc)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	fs_git_init();
+	if (git_repository_open(&dc->repo, repo_path) < 0) {
+		free(dc);
+		return fs_error_set_git(err, FS_EGIT, "cannot open '%s'", repo_path);
+	}
+	*out = dc;
+	return 0;
+}
+
+void fs_diffcmp_free(struct fs_diffcmp *dc)
+{
+	if (!dc)
+		return;
+	git_repository_free(dc->repo);
+	free(dc->note);
+	free(dc);
+}
+
+const char *fs_diffcmp_take_note(struct fs_diffcmp *dc)
+{
+	if (!dc || !dc->noted || dc->note_taken)
+		return NULL;
+	dc->note_taken = true;
+	return dc->note;
+}
+
+/* Remember, once, that the clone could not give commit HEX's diff. */
+static int cannot_compare(struct fs_diffcmp *dc, const char *hex, struct fs_error *err)
+{
+	const git_error *e = git_error_last();
+
+	if (!dc->noted) {
+		dc->noted = true;
+		dc->note = g_strdup_printf("cannot compare backports with their upstream diffs: the kernel repository lacks objects of %.12s (a clone made with --filter=blob:none?)%s%s; the rest of the review goes on",
+					   hex, e && e->message ? ": " : "",
+					   e && e->message ? e->message : "");
+	}
+	return fs_error_set(err, FS_ENOTFOUND, "cannot read the diff of %.12s", hex);
+}
+
+/* The unified diff of commit C against its first parent, no context. */
+static int commit_diff(struct fs_diffcmp *dc, git_commit *c, git_buf *buf)
+{
+	git_diff_options o;
+	git_commit *parent = NULL;
+	git_tree *t = NULL, *pt = NULL;
+	git_diff *d = NULL;
+	int rc;
+
+	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+	o.context_lines = 0;
+	rc = git_commit_tree(&t, c);
+	if (rc == 0 && git_commit_parentcount(c) > 0) {
+		rc = git_commit_parent(&parent, c, 0);
+		if (rc == 0)
+			rc = git_commit_tree(&pt, parent);
+	}
+	if (rc == 0)
+		rc = git_diff_tree_to_tree(&d, dc->repo, pt, t, &o);
+	if (rc == 0)
+		rc = git_diff_to_buf(buf, d, GIT_DIFF_FORMAT_PATCH);
+	git_diff_free(d);
+	git_tree_free(pt);
+	git_tree_free(t);
+	git_commit_free(parent);
+	return rc;
+}
+
+int fs_diffcmp_commit(struct fs_diffcmp *dc, const char *hex, const char *body, size_t len,
+		      struct fs_diffcmp_result *out, struct fs_error *err)
+{
+	git_buf buf = GIT_BUF_INIT;
+	git_commit *c = NULL;
+	git_oid oid;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (git_oid_fromstr(&oid, hex) < 0)
+		return fs_error_set(err, FS_ENOTFOUND, "'%s' is not a commit id", hex);
+	if (git_commit_lookup(&c, dc->repo, &oid) < 0 || commit_diff(dc, c, &buf) < 0) {
+		git_commit_free(c);
+		git_buf_dispose(&buf);
+		return cannot_compare(dc, hex, err);
+	}
+	rc = fs_diffcmp_texts(buf.ptr ? buf.ptr : "", buf.size, body, len, out, err);
+	if (rc == 0)
+		out->documented = fs_diffcmp_documented(body, len, git_commit_message(c));
+	git_commit_free(c);
+	git_buf_dispose(&buf);
+	return rc;
+}
