@@ -322,6 +322,12 @@ static void on_reviewed(void *data, const struct fs_review *r)
 	cli_clone_age_notice(&c->ctx, r, &c->clone_age_said);
 }
 
+/* A note of the review ("cannot compare backports ..."), on stderr. */
+static void on_note(void *data, const char *text)
+{
+	cli_note("%s", text);
+}
+
 static void on_failed(void *data, const struct fs_thread_series *s, const struct fs_error *err)
 {
 	struct check *c = data;
@@ -380,7 +386,7 @@ static int check_all(struct check *c, struct fs_error *err)
 {
 	struct fs_review_set set = { c->threads, c->nthreads, FS_SET_EACH, 0, 0, !c->in_store,
 				     false };
-	struct fs_review_set_cbs cb = { c, on_want, on_reviewed, on_failed, NULL, NULL, on_review };
+	struct fs_review_set_cbs cb = { c, on_want, on_reviewed, on_failed, on_note, NULL, on_review };
 	int rc;
 
 	rc = fs_session_review(c->ctx.s, &set, &cb, err);

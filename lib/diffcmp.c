@@ -300,6 +300,12 @@ int fs_diffcmp_texts(const char *upstream, size_t ulen, const char *backport, si
 	guint i;
 
 	memset(out, 0, sizeof(*out));
+	if (b->len == 0 && u->len > 0) {
+		/* a diffstat alone, or a diff this reader cannot tell apart */
+		g_ptr_array_free(u, TRUE);
+		g_ptr_array_free(b, TRUE);
+		return fs_error_set(err, FS_EPARSE, "the backport has no diff to compare");
+	}
 	for (i = 0; ok && i < u->len; i++) {
 		struct dfile *f = g_ptr_array_index(u, i), *g = find_file(b, f->path);
 		if (!g)

@@ -90,6 +90,11 @@ char *fs_report_finding_line(const struct fs_review *r, const struct fs_finding 
 		for (i = 0; i < f->nchain; i++)
 			g_string_append_printf(s, "%s%.12s", i ? " -> " : " ", f->chain[i]);
 	}
+	/* backport-differs: the differing lines (cleaned by diffcmp) */
+	for (i = 0; verbose && i < f->ndiff_lines; i++)
+		g_string_append_printf(s, "\n    %s", f->diff_lines[i]);
+	if (verbose && f->lines_differ > f->ndiff_lines)
+		g_string_append_printf(s, "\n    (%zu more)", f->lines_differ - f->ndiff_lines);
 	return g_string_free(s, FALSE);
 }
 
@@ -417,6 +422,28 @@ static void json_cross_finding(struct fs_json *b, const struct fs_finding *f)
 	fs_json_str(b, "failed_date", f->failed_date);
 }
 
+static void json_strv(struct fs_json *b, const char *key, char *const *v, size_t n)
+{
+	size_t i;
+
+	fs_json_member(b, key);
+	fs_json_begin_array(b);
+	for (i = 0; i < n; i++)
+		fs_json_add_str(b, v[i]);
+	fs_json_end_array(b);
+}
+
+/* backport-differs: what differs. */
+static void json_diff_finding(struct fs_json *b, const struct fs_finding *f)
+{
+	if (f->kind != FS_FIND_BACKPORT_DIFFERS)
+		return;
+	json_strv(b, "files_dropped", f->files_dropped, f->nfiles_dropped);
+	json_strv(b, "files_added", f->files_added, f->nfiles_added);
+	fs_json_int(b, "lines_differ", (gint64)f->lines_differ);
+	json_strv(b, "lines", f->diff_lines, f->ndiff_lines);
+}
+
 static void json_finding(struct fs_json *b, const struct fs_finding *f)
 {
 	size_t i;
@@ -450,6 +477,7 @@ static void json_finding(struct fs_json *b, const struct fs_finding *f)
 	json_cves(b, f->cves, f->ncves);
 	json_cross_finding(b, f);
 	fs_json_rfc3339(b, "date_rfc3339", f->date);
+	json_diff_finding(b, f);
 	fs_json_end_object(b);
 }
 

@@ -222,6 +222,7 @@ static struct fs_review *review_one(struct fs_session *ss, const struct fs_revie
 {
 	struct fs_review *r = NULL;
 	struct fs_error one = FS_ERROR_INIT;
+	const char *note;
 
 	if (fs_review_run(&r, s, fs_session_index(ss), set->no_store ? NULL : fs_session_store(ss),
 			  fs_session_review_opts(ss), &one) < 0) {
@@ -229,6 +230,9 @@ static struct fs_review *review_one(struct fs_session *ss, const struct fs_revie
 			cb->failed(cb->data, s, &one);
 		return NULL;
 	}
+	note = fs_diffcmp_take_note(fs_session_review_opts(ss)->diffcmp);
+	if (note && cb->note)
+		cb->note(cb->data, note);
 	if (cb->reviewed)
 		cb->reviewed(cb->data, r);
 	return r;

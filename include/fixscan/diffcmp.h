@@ -55,7 +55,9 @@ bool fs_diffcmp_differs(const struct fs_diffcmp_result *res);
 /* Compare two unified diffs, UPSTREAM and BACKPORT (each LEN bytes; text
  * around the diff, such as a changelog or a mail signature, is skipped).
  * Fills *OUT (FS_DIFFCMP_RESULT_INIT or cleared), DOCUMENTED false.
- * Returns 0 or FS_ENOMEM. */
+ * Returns 0, FS_EPARSE when BACKPORT has no diff that can be read (a
+ * diffstat alone) while UPSTREAM has one: nothing is compared then, or
+ * FS_ENOMEM. */
 int fs_diffcmp_texts(const char *upstream, size_t ulen, const char *backport, size_t blen,
 		     struct fs_diffcmp_result *out, struct fs_error *err);
 
@@ -75,7 +77,8 @@ void fs_diffcmp_free(struct fs_diffcmp *dc);
  * whether the changelog documents a difference.  Returns 0 with *OUT
  * filled, or FS_ENOTFOUND when the clone lacks the commit, its parent or
  * one of their trees or blobs (a clone made with --filter=blob:none):
- * then fs_diffcmp_take_note() says so, once.  FS_EGIT, FS_ENOMEM. */
+ * then fs_diffcmp_take_note() says so, once.  FS_EPARSE (see
+ * fs_diffcmp_texts()), FS_ENOMEM. */
 int fs_diffcmp_commit(struct fs_diffcmp *dc, const char *hex, const char *body, size_t len,
 		      struct fs_diffcmp_result *out, struct fs_error *err);
 

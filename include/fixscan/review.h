@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fixscan/diffcmp.h"
 #include "fixscan/error.h"
 #include "fixscan/findings.h"
 #include "fixscan/index.h"
@@ -56,8 +57,12 @@ struct fs_review_opts {
 	/* CVE ids from the kernel CNA (fs_vulns_open() of fixscan.vulns);
 	 * NULL: none. */
 	const struct fs_vulns *vulns;
+	/* The kernel repository opened for diffs (fs_diffcmp_open()): each
+	 * patch with one upstream commit and a diff is compared with it
+	 * (backport-differs); NULL: no comparison. */
+	struct fs_diffcmp *diffcmp;
 };
-#define FS_REVIEW_OPTS_INIT { NULL, NULL, NULL, 0, NULL, false, NULL, 0, NULL, NULL, NULL }
+#define FS_REVIEW_OPTS_INIT { NULL, NULL, NULL, 0, NULL, false, NULL, 0, NULL, NULL, NULL, NULL }
 
 struct fs_cross_matrix;
 

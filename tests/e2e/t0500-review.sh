@@ -56,7 +56,7 @@ test_expect_success 'every finding kind occurs in the 4.4 thread' '
 	for k in fix-missing fix-queued fix-present reverted-upstream already-applied \
 		target-absent no-upstream unknown-upstream regression-report dep-missing \
 		fixes-tag-mismatch reverts-stable objection reverted-in-stable \
-		duplicate-in-series; do
+		duplicate-in-series backport-differs; do
 		grep -q "\"kind\":\"$k\"" r44.json || { echo "no $k"; exit 1; }
 	done
 '
