@@ -292,20 +292,13 @@ static bool one_side(const struct dfile *a, const struct dfile *b, const char *s
 	return ok;
 }
 
-int fs_diffcmp_texts(const char *upstream, size_t ulen, const char *backport, size_t blen,
-		     struct fs_diffcmp_result *out, struct fs_error *err)
+/* Compare the files U (upstream) and B (backport) into *OUT; false when
+ * out of memory. */
+static bool compare_files(GPtrArray *u, GPtrArray *b, struct fs_diffcmp_result *out)
 {
-	GPtrArray *u = parse_diff(upstream, ulen), *b = parse_diff(backport, blen);
 	bool ok = true;
 	guint i;
 
-	memset(out, 0, sizeof(*out));
-	if (b->len == 0 && u->len > 0) {
-		/* a diffstat alone, or a diff this reader cannot tell apart */
-		g_ptr_array_free(u, TRUE);
-		g_ptr_array_free(b, TRUE);
-		return fs_error_set(err, FS_EPARSE, "the backport has no diff to compare");
-	}
 	for (i = 0; ok && i < u->len; i++) {
 		struct dfile *f = g_ptr_array_index(u, i), *g = find_file(b, f->path);
 		if (!g)
@@ -320,13 +313,32 @@ int fs_diffcmp_texts(const char *upstream, size_t ulen, const char *backport, si
 		else
 			ok = one_side(f, g, "backport", out);
 	}
+	return ok;
+}
+
+/* Compare upstream's files U with the backport's B; takes both. */
+static int compare_with(GPtrArray *u, GPtrArray *b, struct fs_diffcmp_result *out,
+			struct fs_error *err)
+{
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (b->len == 0 && u->len > 0) {
+		/* a diffstat alone, or a diff this reader cannot tell apart */
+		rc = fs_error_set(err, FS_EPARSE, "the backport has no diff to compare");
+	} else if (!compare_files(u, b, out)) {
+		fs_diffcmp_result_clear(out);
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+	}
 	g_ptr_array_free(u, TRUE);
 	g_ptr_array_free(b, TRUE);
-	if (!ok) {
-		fs_diffcmp_result_clear(out);
-		return fs_error_set(err, FS_ENOMEM, "out of memory");
-	}
-	return 0;
+	return rc;
+}
+
+int fs_diffcmp_texts(const char *upstream, size_t ulen, const char *backport, size_t blen,
+		     struct fs_diffcmp_result *out, struct fs_error *err)
+{
+	return compare_with(parse_diff(upstream, ulen), parse_diff(backport, blen), out, err);
 }
 
 /* ---- the changelog ------------------------------------------------------ */
@@ -406,6 +418,7 @@ bool fs_diffcmp_documented(const char *body, size_t len, const char *upstream_ms
 
 struct fs_diffcmp {
 	git_repository *repo;
+	git_odb *odb;
 	char *note;
 	bool noted;       /* a comparison failed */
 	bool note_taken;
@@ -419,7 +432,9 @@ int fs_diffcmp_open(struct fs_diffcmp **out, const char *repo_path, struct fs_er
 	if (!dc)
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
 	fs_git_init();
-	if (git_repository_open(&dc->repo, repo_path) < 0) {
+	if (git_repository_open(&dc->repo, repo_path) < 0 ||
+	    git_repository_odb(&dc->odb, dc->repo) < 0) {
+		git_repository_free(dc->repo);
 		free(dc);
 		return fs_error_set_git(err, FS_EGIT, "cannot open '%s'", repo_path);
 	}
@@ -431,6 +446,7 @@ void fs_diffcmp_free(struct fs_diffcmp *dc)
 {
 	if (!dc)
 		return;
+	git_odb_free(dc->odb);
 	git_repository_free(dc->repo);
 	free(dc->note);
 	free(dc);
@@ -458,54 +474,234 @@ static int cannot_compare(struct fs_diffcmp *dc, const char *hex, struct fs_erro
 	return fs_error_set(err, FS_ENOTFOUND, "cannot read the diff of %.12s", hex);
 }
 
-/* The unified diff of commit C against its first parent, no context. */
-static int commit_diff(struct fs_diffcmp *dc, git_commit *c, git_buf *buf)
+/* The upstream side: the files of commit C against its first parent,
+ * found by walking the two trees into the subtrees that differ only (a
+ * kernel tree has some 80,000 files; a patch changes a few), and the
+ * added and removed lines of each file from its two blobs. */
+struct walk {
+	struct fs_diffcmp *dc;
+	GPtrArray *files;
+};
+
+static int on_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
+		   const git_diff_line *line, void *payload)
+{
+	struct dfile *f = payload;
+	char sign = line->origin == GIT_DIFF_LINE_ADDITION ? '+' :
+		    line->origin == GIT_DIFF_LINE_DELETION ? '-' : 0;
+	size_t n = line->content_len;
+	char *key;
+
+	if (!sign)
+		return 0;
+	while (n && (line->content[n - 1] == '\n' || line->content[n - 1] == '\r'))
+		n--;
+	key = line_key(sign, line->content, n);
+	if (key) {
+		GString *raw = g_string_new_len(&sign, 1);
+		g_string_append_len(raw, line->content, (gssize)n);
+		g_ptr_array_add(f->keys, key);
+		g_ptr_array_add(f->raw, g_string_free(raw, FALSE));
+	}
+	return 0;
+}
+
+static int lookup_blob(git_repository *repo, const git_tree_entry *e, git_blob **out)
+{
+	*out = NULL;
+	if (!e || git_tree_entry_type(e) != GIT_OBJECT_BLOB)
+		return 0;
+	return git_blob_lookup(out, repo, git_tree_entry_id(e));
+}
+
+/* File PATH, blob entry A (old, may be NULL) against B (new, may be
+ * NULL).  A submodule's entry is a file without lines. */
+static int walk_file(struct walk *w, const char *path, const git_tree_entry *a,
+		     const git_tree_entry *b)
 {
 	git_diff_options o;
-	git_commit *parent = NULL;
-	git_tree *t = NULL, *pt = NULL;
-	git_diff *d = NULL;
+	git_blob *ba = NULL, *bb = NULL;
+	struct dfile *f = dfile_new(w->files);
 	int rc;
 
-	git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
-	o.context_lines = 0;
-	rc = git_commit_tree(&t, c);
-	if (rc == 0 && git_commit_parentcount(c) > 0) {
-		rc = git_commit_parent(&parent, c, 0);
-		if (rc == 0)
-			rc = git_commit_tree(&pt, parent);
+	f->path = g_strdup(path);
+	f->git = true;
+	rc = lookup_blob(w->dc->repo, a, &ba);
+	if (rc == 0)
+		rc = lookup_blob(w->dc->repo, b, &bb);
+	if (rc == 0 && (ba || bb)) {
+		git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+		o.context_lines = 0;
+		rc = git_diff_blobs(ba, NULL, bb, NULL, &o, NULL, NULL, NULL, on_line, f);
 	}
+	git_blob_free(ba);
+	git_blob_free(bb);
+	return rc;
+}
+
+static int walk_trees(struct walk *w, const char *prefix, const git_tree *a, const git_tree *b);
+
+/* Entry A of the old tree against entry B of the new one (either may be
+ * NULL), both named NAME under PREFIX. */
+static int walk_entry(struct walk *w, const char *prefix, const char *name,
+		      const git_tree_entry *a, const git_tree_entry *b)
+{
+	bool ta = a && git_tree_entry_type(a) == GIT_OBJECT_TREE;
+	bool tb = b && git_tree_entry_type(b) == GIT_OBJECT_TREE;
+	char *path = g_strdup_printf("%s%s", prefix, name);
+	git_tree *sa = NULL, *sb = NULL;
+	int rc = 0;
+
+	if (a && b && git_oid_equal(git_tree_entry_id(a), git_tree_entry_id(b)) &&
+	    git_tree_entry_filemode(a) == git_tree_entry_filemode(b))
+		goto out;
+	if ((a && !ta) || (b && !tb))
+		rc = walk_file(w, path, ta ? NULL : a, tb ? NULL : b);
+	if (rc == 0 && (ta || tb)) {
+		char *dir = g_strdup_printf("%s/", path);
+
+		if (ta)
+			rc = git_tree_lookup(&sa, w->dc->repo, git_tree_entry_id(a));
+		if (rc == 0 && tb)
+			rc = git_tree_lookup(&sb, w->dc->repo, git_tree_entry_id(b));
+		if (rc == 0)
+			rc = walk_trees(w, dir, sa, sb);
+		g_free(dir);
+	}
+out:
+	git_tree_free(sa);
+	git_tree_free(sb);
+	g_free(path);
+	return rc;
+}
+
+static int walk_trees(struct walk *w, const char *prefix, const git_tree *a, const git_tree *b)
+{
+	size_t i, na = a ? git_tree_entrycount(a) : 0, nb = b ? git_tree_entrycount(b) : 0;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < nb; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(b, i);
+		const char *name = git_tree_entry_name(e);
+		const git_tree_entry *old = a ? git_tree_entry_byname(a, name) : NULL;
+
+		/* a file that became a directory (or the other way) is two */
+		if (old && (git_tree_entry_type(old) == GIT_OBJECT_TREE) !=
+			   (git_tree_entry_type(e) == GIT_OBJECT_TREE)) {
+			rc = walk_entry(w, prefix, name, old, NULL);
+			old = NULL;
+		}
+		if (rc == 0)
+			rc = walk_entry(w, prefix, name, old, e);
+	}
+	for (i = 0; rc == 0 && i < na; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(a, i);
+
+		if (!b || !git_tree_entry_byname(b, git_tree_entry_name(e)))
+			rc = walk_entry(w, prefix, git_tree_entry_name(e), e, NULL);
+	}
+	return rc;
+}
+
+/* The tree of commit OID, and its first parent (zero when none), from
+ * the commit's raw text: cheaper than parsing it into a git_commit. */
+static int commit_tree_parent(git_odb *odb, const git_oid *oid, git_oid *tree, git_oid *parent)
+{
+	git_odb_object *o = NULL;
+	const char *d, *end;
+	int rc = git_odb_read(&o, odb, oid);
+
+	memset(parent, 0, sizeof(*parent));
+	if (rc < 0)
+		return rc;
+	d = git_odb_object_data(o);
+	end = d + git_odb_object_size(o);
+	rc = -1;
+	if (git_odb_object_type(o) == GIT_OBJECT_COMMIT && end - d > 45 &&
+	    !memcmp(d, "tree ", 5) && git_oid_fromstrn(tree, d + 5, 40) == 0) {
+		rc = 0;
+		d += 46;
+		if (end - d > 47 && !memcmp(d, "parent ", 7) &&
+		    git_oid_fromstrn(parent, d + 7, 40) < 0)
+			rc = -1;
+	}
+	git_odb_object_free(o);
+	return rc;
+}
+
+/* The files commit OID changes against its first parent (none: against
+ * the empty tree). */
+static int commit_files(struct fs_diffcmp *dc, const git_oid *oid, GPtrArray *files)
+{
+	struct walk w = { dc, files };
+	git_oid tid, pid, ptid;
+	git_tree *t = NULL, *pt = NULL;
+	int rc;
+
+	rc = commit_tree_parent(dc->odb, oid, &tid, &pid);
+	if (rc == 0 && !git_oid_is_zero(&pid))
+		rc = commit_tree_parent(dc->odb, &pid, &ptid, &pid);
+	else
+		memset(&ptid, 0, sizeof(ptid));
 	if (rc == 0)
-		rc = git_diff_tree_to_tree(&d, dc->repo, pt, t, &o);
+		rc = git_tree_lookup(&t, dc->repo, &tid);
+	if (rc == 0 && !git_oid_is_zero(&ptid))
+		rc = git_tree_lookup(&pt, dc->repo, &ptid);
 	if (rc == 0)
-		rc = git_diff_to_buf(buf, d, GIT_DIFF_FORMAT_PATCH);
-	git_diff_free(d);
+		rc = walk_trees(&w, "", pt, t);
 	git_tree_free(pt);
 	git_tree_free(t);
-	git_commit_free(parent);
 	return rc;
+}
+
+/* The message of commit OID (free()), or NULL. */
+static char *commit_message(struct fs_diffcmp *dc, const git_oid *oid)
+{
+	git_odb_object *o = NULL;
+	const char *d, *m;
+	size_t n;
+	char *msg = NULL;
+
+	if (git_odb_read(&o, dc->odb, oid) < 0)
+		return NULL;
+	d = git_odb_object_data(o);
+	n = git_odb_object_size(o);
+	m = memmem(d, n, "\n\n", 2);
+	if (m)
+		msg = strndup(m + 2, n - (size_t)(m + 2 - d));
+	git_odb_object_free(o);
+	return msg;
 }
 
 int fs_diffcmp_commit(struct fs_diffcmp *dc, const char *hex, const char *body, size_t len,
 		      struct fs_diffcmp_result *out, struct fs_error *err)
 {
-	git_buf buf = GIT_BUF_INIT;
-	git_commit *c = NULL;
+	GPtrArray *files, *theirs;
 	git_oid oid;
+	char *msg;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if (git_oid_fromstr(&oid, hex) < 0)
 		return fs_error_set(err, FS_ENOTFOUND, "'%s' is not a commit id", hex);
-	if (git_commit_lookup(&c, dc->repo, &oid) < 0 || commit_diff(dc, c, &buf) < 0) {
-		git_commit_free(c);
-		git_buf_dispose(&buf);
+	/* The mail first: without a diff there is no upstream diff to read. */
+	theirs = parse_diff(body, len);
+	if (theirs->len == 0) {
+		g_ptr_array_free(theirs, TRUE);
+		return fs_error_set(err, FS_EPARSE, "the backport has no diff to compare");
+	}
+	files = g_ptr_array_new_with_free_func(dfile_free);
+	if (commit_files(dc, &oid, files) < 0) {
+		g_ptr_array_free(files, TRUE);
+		g_ptr_array_free(theirs, TRUE);
 		return cannot_compare(dc, hex, err);
 	}
-	rc = fs_diffcmp_texts(buf.ptr ? buf.ptr : "", buf.size, body, len, out, err);
-	if (rc == 0)
-		out->documented = fs_diffcmp_documented(body, len, git_commit_message(c));
-	git_commit_free(c);
-	git_buf_dispose(&buf);
+	rc = compare_with(files, theirs, out, err);
+	/* the changelog only matters when there is a difference */
+	if (rc == 0 && fs_diffcmp_differs(out)) {
+		msg = commit_message(dc, &oid);
+		out->documented = fs_diffcmp_documented(body, len, msg);
+		free(msg);
+	}
 	return rc;
 }

@@ -73,8 +73,8 @@ struct fs_diffcmp;
 int fs_diffcmp_open(struct fs_diffcmp **out, const char *repo_path, struct fs_error *err);
 void fs_diffcmp_free(struct fs_diffcmp *dc);
 
-/* Compare mail body BODY with the diff of commit HEX (full id) and say
- * whether the changelog documents a difference.  Returns 0 with *OUT
+/* Compare mail body BODY with the diff of commit HEX (full id) and, when
+ * they differ, say whether the changelog documents it.  Returns 0 with *OUT
  * filled, or FS_ENOTFOUND when the clone lacks the commit, its parent or
  * one of their trees or blobs (a clone made with --filter=blob:none):
  * then fs_diffcmp_take_note() says so, once.  FS_EPARSE (see
