@@ -9,6 +9,7 @@
 #include "fixscan/json.h"
 #include "fixscan/kinds.h"
 #include "fixscan/report.h"
+#include "fixscan/rounds.h"
 #include "fixscan/text.h"
 
 const char *fs_report_kind_color(enum fs_finding_kind k)
@@ -221,6 +222,12 @@ static void print_header(FILE *out, const struct fs_review *r)
 	if (s->duplicates)
 		fprintf(out, "received twice: %zu patch%s, reviewed once\n", s->duplicates,
 			s->duplicates == 1 ? "" : "es");
+	if (r->previous) {
+		char *text = fs_round_text(r->previous);
+		fs_text_fputs(text, false, out);
+		fputc('\n', out);
+		g_free(text);
+	}
 }
 
 static void print_kind(FILE *out, const struct fs_finding *f, const struct fs_report_opts *o)
@@ -481,6 +488,52 @@ static void json_finding(struct fs_json *b, const struct fs_finding *f)
 	fs_json_end_object(b);
 }
 
+static void json_round_findings(struct fs_json *b, const char *key,
+				const struct fs_round_finding *v, size_t n)
+{
+	size_t i;
+
+	fs_json_member(b, key);
+	fs_json_begin_array(b);
+	for (i = 0; i < n; i++) {
+		fs_json_begin_object(b);
+		fs_json_str(b, "kind", fs_finding_kind_name(v[i].kind));
+		fs_json_str(b, "commit", v[i].commit[0] ? v[i].commit : NULL);
+		fs_json_str(b, "upstream", v[i].upstream[0] ? v[i].upstream : NULL);
+		fs_json_int(b, "index", v[i].index);
+		fs_json_end_object(b);
+	}
+	fs_json_end_array(b);
+}
+
+/* "previous_round": what changed since the earlier round, or null. */
+static void json_previous_round(struct fs_json *b, const struct fs_round *rd)
+{
+	size_t i;
+
+	fs_json_member(b, "previous_round");
+	if (!rd) {
+		fs_json_add_null(b);
+		return;
+	}
+	fs_json_begin_object(b);
+	fs_json_str(b, "cover", rd->cover);
+	fs_json_str(b, "release", rd->release);
+	fs_json_member(b, "added");
+	fs_json_begin_array(b);
+	for (i = 0; i < rd->nadded; i++)
+		fs_json_add_str(b, rd->added[i]);
+	fs_json_end_array(b);
+	fs_json_member(b, "dropped");
+	fs_json_begin_array(b);
+	for (i = 0; i < rd->ndropped; i++)
+		fs_json_add_str(b, rd->dropped[i]);
+	fs_json_end_array(b);
+	json_round_findings(b, "findings_new", rd->findings_new, rd->nfindings_new);
+	json_round_findings(b, "findings_resolved", rd->findings_resolved, rd->nfindings_resolved);
+	fs_json_end_object(b);
+}
+
 int fs_report_json(FILE *out, const struct fs_review *r)
 {
 	struct fs_json *b = fs_json_new();
@@ -544,6 +597,7 @@ int fs_report_json(FILE *out, const struct fs_review *r)
 	}
 	/* Added later, as every key after this. */
 	fs_json_rfc3339(b, "deadline_rfc3339", s->deadline);
+	json_previous_round(b, r->previous);
 	fs_json_end_object(b);
 	rc = fs_json_print_line(b, out);
 	fs_json_free(b);

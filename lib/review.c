@@ -10,6 +10,7 @@
 
 #include "fixscan/mentions.h"
 #include "fixscan/review.h"
+#include "fixscan/rounds.h"
 
 #define MAX_UPSTREAM 16
 
@@ -23,6 +24,7 @@ void fs_review_free(struct fs_review *r)
 		for (i = 0; i < r->npatches; i++)
 			fs_findings_clear(&r->patches[i].findings);
 		free(r->patches);
+		fs_round_free(r->previous);
 	}
 	free(r->own_series_);
 	free(r->branch);

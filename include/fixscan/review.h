@@ -65,6 +65,7 @@ struct fs_review_opts {
 #define FS_REVIEW_OPTS_INIT { NULL, NULL, NULL, 0, NULL, false, NULL, 0, NULL, NULL, NULL, NULL }
 
 struct fs_cross_matrix;
+struct fs_round;
 
 struct fs_review_patch {
 	const struct fs_patch *patch; /* borrowed from the series */
@@ -94,6 +95,9 @@ struct fs_review {
 	/* review --all-open: the matrix of every open thread (crossbranch
 	 * module), borrowed; NULL otherwise.  The JSON report carries it. */
 	const struct fs_cross_matrix *matrix;
+	/* An -rcN review (N >= 2) whose earlier round the store has: what
+	 * changed since (fixscan/rounds.h), owned; NULL otherwise. */
+	struct fs_round *previous;
 };
 
 /* Review series S against IDX.  STORE may be NULL (no regression search).
