@@ -506,11 +506,20 @@ static void json_round_findings(struct fs_json *b, const char *key,
 	fs_json_end_array(b);
 }
 
-/* "previous_round": what changed since the earlier round, or null. */
-static void json_previous_round(struct fs_json *b, const struct fs_round *rd)
+static void json_ids(struct fs_json *b, const char *key, const char (*v)[41], size_t n)
 {
 	size_t i;
 
+	fs_json_member(b, key);
+	fs_json_begin_array(b);
+	for (i = 0; i < n; i++)
+		fs_json_add_str(b, v[i]);
+	fs_json_end_array(b);
+}
+
+/* "previous_round": what changed since the earlier round, or null. */
+static void json_previous_round(struct fs_json *b, const struct fs_round *rd)
+{
 	fs_json_member(b, "previous_round");
 	if (!rd) {
 		fs_json_add_null(b);
@@ -519,16 +528,8 @@ static void json_previous_round(struct fs_json *b, const struct fs_round *rd)
 	fs_json_begin_object(b);
 	fs_json_str(b, "cover", rd->cover);
 	fs_json_str(b, "release", rd->release);
-	fs_json_member(b, "added");
-	fs_json_begin_array(b);
-	for (i = 0; i < rd->nadded; i++)
-		fs_json_add_str(b, rd->added[i]);
-	fs_json_end_array(b);
-	fs_json_member(b, "dropped");
-	fs_json_begin_array(b);
-	for (i = 0; i < rd->ndropped; i++)
-		fs_json_add_str(b, rd->dropped[i]);
-	fs_json_end_array(b);
+	json_ids(b, "added", rd->added, rd->nadded);
+	json_ids(b, "dropped", rd->dropped, rd->ndropped);
 	json_round_findings(b, "findings_new", rd->findings_new, rd->nfindings_new);
 	json_round_findings(b, "findings_resolved", rd->findings_resolved, rd->nfindings_resolved);
 	fs_json_end_object(b);

@@ -17,22 +17,7 @@
 
 #include "fixscan/diffcmp.h"
 
-static char tmp_root[512];
-
-static void run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void run(const char *fmt, ...)
-{
-	char cmd[4 * PATH_MAX];
-	va_list ap;
-	int rc;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	rc = system(cmd);
-	if (rc != 0)
-		fail_msg("command failed (%d): %s", rc, cmd);
-}
+#include "repo-builder.h"
 
 static char kernel[PATH_MAX];   /* the clone with every object */
 static char partial[PATH_MAX];  /* the same, cloned without blobs */
