@@ -56,6 +56,7 @@ struct dfile {
 	GPtrArray *raw;   /* the lines as written, same order */
 	bool hunks;       /* a hunk was read */
 	bool git;         /* started by a "diff --git" line */
+	char *renamed_from; /* "rename from" of a git diff header, or NULL */
 };
 
 static void dfile_free(gpointer p)
@@ -63,6 +64,7 @@ static void dfile_free(gpointer p)
 	struct dfile *f = p;
 
 	g_free(f->path);
+	g_free(f->renamed_from);
 	g_ptr_array_free(f->keys, TRUE);
 	g_ptr_array_free(f->raw, TRUE);
 	g_free(f);
@@ -195,6 +197,9 @@ static void header_line(struct parse *p, const char *s, size_t n)
 		}
 	} else if (n > 3 && !memcmp(s, "@@ ", 3) && p->cur) {
 		parse_hunk_header(p, s);
+	} else if (n > 12 && !memcmp(s, "rename from ", 12) && p->cur && p->cur->git) {
+		g_free(p->cur->renamed_from);
+		p->cur->renamed_from = g_strndup(s + 12, n - 12);
 	}
 }
 
@@ -292,12 +297,74 @@ static bool one_side(const struct dfile *a, const struct dfile *b, const char *s
 	return ok;
 }
 
+/* Upstream's FROM and TO (files of U) as the one file a rename makes:
+ * the lines FROM loses and TO gains alike are the file moving, not a
+ * change; what is left is in TO, and FROM is taken out of U.  (The
+ * upstream diff is read without rename detection; the mail has it.) */
+static void merge_rename(GPtrArray *u, const char *from, const char *to)
+{
+	struct dfile *fa = find_file(u, from), *fb = find_file(u, to);
+	GHashTable *lost, *moved;
+	guint i;
+
+	if (!fa || !fb || fa == fb)
+		return;
+	lost = g_hash_table_new(g_str_hash, g_str_equal);
+	moved = g_hash_table_new(g_str_hash, g_str_equal);
+	for (i = 0; i < fa->keys->len; i++) {
+		const char *k = g_ptr_array_index(fa->keys, i);
+		if (k[0] == '-')
+			g_hash_table_insert(lost, (gpointer)(k + 1), GUINT_TO_POINTER(
+				GPOINTER_TO_UINT(g_hash_table_lookup(lost, k + 1)) + 1));
+	}
+	/* TO's "+" lines that FROM lost moved along: out of TO */
+	for (i = 0; i < fb->keys->len;) {
+		const char *k = g_ptr_array_index(fb->keys, i);
+		gpointer orig = NULL, val = NULL;
+		guint left = 0;
+
+		/* ORIG: FROM's copy of the text, which outlives TO's line */
+		if (k[0] == '+' && g_hash_table_lookup_extended(lost, k + 1, &orig, &val))
+			left = GPOINTER_TO_UINT(val);
+		if (!left) {
+			i++;
+			continue;
+		}
+		g_hash_table_insert(lost, orig, GUINT_TO_POINTER(left - 1));
+		g_hash_table_insert(moved, orig, GUINT_TO_POINTER(
+			GPOINTER_TO_UINT(g_hash_table_lookup(moved, orig)) + 1));
+		g_ptr_array_remove_index(fb->raw, i);
+		g_ptr_array_remove_index(fb->keys, i);
+	}
+	/* FROM's lines that did not move: into TO */
+	for (i = 0; i < fa->keys->len; i++) {
+		const char *k = g_ptr_array_index(fa->keys, i);
+		guint n = k[0] == '-' ? GPOINTER_TO_UINT(g_hash_table_lookup(moved, k + 1)) : 0;
+
+		if (n) {
+			g_hash_table_insert(moved, (gpointer)(k + 1), GUINT_TO_POINTER(n - 1));
+			continue;
+		}
+		g_ptr_array_add(fb->keys, g_strdup(k));
+		g_ptr_array_add(fb->raw, g_strdup(g_ptr_array_index(fa->raw, i)));
+	}
+	g_hash_table_destroy(moved);
+	g_hash_table_destroy(lost);
+	g_ptr_array_remove(u, fa);
+}
+
 /* Compare the files U (upstream) and B (backport) into *OUT; false when
  * out of memory. */
 static bool compare_files(GPtrArray *u, GPtrArray *b, struct fs_diffcmp_result *out)
 {
 	bool ok = true;
 	guint i;
+
+	for (i = 0; i < b->len; i++) {
+		struct dfile *g = g_ptr_array_index(b, i);
+		if (g->renamed_from)
+			merge_rename(u, g->renamed_from, g->path);
+	}
 
 	for (i = 0; ok && i < u->len; i++) {
 		struct dfile *f = g_ptr_array_index(u, i), *g = find_file(b, f->path);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include <glib.h>
 
@@ -22,6 +23,7 @@
 static char kernel[PATH_MAX];   /* the clone with every object */
 static char partial[PATH_MAX];  /* the same, cloned without blobs */
 static char upstream[41];       /* the upstream commit */
+static char renamed[41];        /* its child: b.c renamed to b2.c, a line changed */
 
 static void write_file(const char *dir, const char *name, const char *text)
 {
@@ -84,6 +86,11 @@ static int group_setup(void **state)
 	head = g_strdup_printf("git -C '%s' rev-parse HEAD", kernel);
 	assert_true(g_spawn_command_line_sync(head, &out, NULL, NULL, NULL));
 	snprintf(upstream, sizeof(upstream), "%.40s", out);
+	g_free(out);
+	run(GIT "mv drivers/b.c drivers/b2.c && sed -i 's/^b line 2$/b line two/' '%s/drivers/b2.c' && "
+	    GIT "commit -q -a -m 'drivers: rename b'", kernel, kernel, kernel);
+	assert_true(g_spawn_command_line_sync(head, &out, NULL, NULL, NULL));
+	snprintf(renamed, sizeof(renamed), "%.40s", out);
 	g_free(out);
 	g_free(head);
 	g_string_free(a, TRUE);
@@ -295,8 +302,41 @@ static void test_prose(void **state)
 		    A_HUNKS B_HUNK SIG);
 }
 
-/* A clone without blobs says once that it cannot compare. */
-static void test_no_blobs(void **state)
+/* A rename the mail shows as one (git's "rename from"), with a changed
+ * line: the lines that moved along are no difference, the changed one
+ * is the same change; the same mail without the changed line lacks it. */
+static void test_rename(void **state)
+{
+	struct fs_diffcmp_result res = FS_DIFFCMP_RESULT_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_diffcmp *dc = NULL;
+	const char *same = "commit x upstream.\n---\n"
+		"diff --git a/drivers/b.c b/drivers/b2.c\nsimilarity index 90%\n"
+		"rename from drivers/b.c\nrename to drivers/b2.c\n"
+		"--- a/drivers/b.c\n+++ b/drivers/b2.c\n@@ -1,3 +1,3 @@\n b line 1\n-b line 2\n+b line two\n b line 3\n";
+	const char *pure = "commit x upstream.\n---\n"
+		"diff --git a/drivers/b.c b/drivers/b2.c\nsimilarity index 100%\n"
+		"rename from drivers/b.c\nrename to drivers/b2.c\n";
+
+	assert_int_equal(fs_diffcmp_open(&dc, kernel, &err), 0);
+	assert_int_equal(fs_diffcmp_commit(dc, renamed, same, strlen(same), &res, &err), 0);
+	assert_false(fs_diffcmp_differs(&res));
+	fs_diffcmp_result_clear(&res);
+	assert_int_equal(fs_diffcmp_commit(dc, renamed, pure, strlen(pure), &res, &err), 0);
+	assert_int_equal(res.nfiles_dropped, 0);
+	assert_int_equal(res.nfiles_added, 0);
+	assert_int_equal(res.lines_differ, 2);
+	assert_string_equal(res.lines[0], "upstream only: drivers/b2.c: +b line two");
+	assert_string_equal(res.lines[1], "upstream only: drivers/b2.c: -b line 2");
+	fs_diffcmp_result_clear(&res);
+	fs_diffcmp_free(dc);
+}
+
+/* A clone without blobs says once that it cannot compare: in a child
+ * process, which ends with _exit(): libgit2 1.5 leaks pcre2 match data
+ * when it opens a partial clone (its extensions.* config), and the leak
+ * check at exit would blame this test.  Returns the failed step, or 0. */
+static int no_blobs_child(void)
 {
 	struct fs_diffcmp_result res = FS_DIFFCMP_RESULT_INIT;
 	struct fs_error err = FS_ERROR_INIT;
@@ -304,23 +344,46 @@ static void test_no_blobs(void **state)
 	const char *body = CHANGELOG "---\n" A_HUNKS;
 	const char *note;
 
-	assert_int_equal(fs_diffcmp_open(&dc, partial, &err), 0);
-	assert_null(fs_diffcmp_take_note(dc));
-	assert_int_equal(fs_diffcmp_commit(dc, upstream, body, strlen(body), &res, &err),
-			 FS_ENOTFOUND);
-	assert_false(fs_diffcmp_differs(&res));
-	assert_int_equal(fs_diffcmp_commit(dc, upstream, body, strlen(body), &res, &err),
-			 FS_ENOTFOUND);
+	if (fs_diffcmp_open(&dc, partial, &err) != 0)
+		return 1;
+	if (fs_diffcmp_take_note(dc))
+		return 2;
+	if (fs_diffcmp_commit(dc, upstream, body, strlen(body), &res, &err) != FS_ENOTFOUND ||
+	    fs_diffcmp_differs(&res))
+		return 3;
+	if (fs_diffcmp_commit(dc, upstream, body, strlen(body), &res, &err) != FS_ENOTFOUND)
+		return 4;
 	note = fs_diffcmp_take_note(dc);
-	assert_non_null(note);
-	assert_non_null(strstr(note, "cannot compare backports"));
-	assert_null(fs_diffcmp_take_note(dc));
-	fs_diffcmp_free(dc);
+	if (!note || !strstr(note, "cannot compare backports"))
+		return 5;
+	if (fs_diffcmp_take_note(dc))
+		return 6;
+	return 0;
+}
+
+static void test_no_blobs(void **state)
+{
+	struct fs_diffcmp_result res = FS_DIFFCMP_RESULT_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_diffcmp *dc = NULL;
+	const char *body = CHANGELOG "---\n" A_HUNKS;
+	int status = -1;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(no_blobs_child());
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
 	/* an unknown commit in a full clone: the same, once */
 	assert_int_equal(fs_diffcmp_open(&dc, kernel, &err), 0);
 	assert_int_equal(fs_diffcmp_commit(dc, "0123456789012345678901234567890123456789", body,
 					   strlen(body), &res, &err), FS_ENOTFOUND);
 	assert_non_null(fs_diffcmp_take_note(dc));
+	assert_null(fs_diffcmp_take_note(dc));
 	fs_diffcmp_free(dc);
 }
 
@@ -335,6 +398,7 @@ int main(void)
 		cmocka_unit_test(test_repeated_line),
 		cmocka_unit_test(test_documented),
 		cmocka_unit_test(test_prose),
+		cmocka_unit_test(test_rename),
 		cmocka_unit_test(test_no_blobs),
 	};
 
