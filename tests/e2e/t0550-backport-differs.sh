@@ -111,10 +111,13 @@ assert not [r for r in d[\"risky\"] if r[\"index\"] == 2 and r[\"branch\"] == \"
 "
 '
 # A clone without blobs: one note, and every other finding as before.
+# (libgit2 1.5 leaks pcre2 match data when it opens a partial clone: the
+# leak check of an ASan build is off for these runs alone.)
+NOLEAK="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 git -C kernel config uploadpack.allowFilter true
 git clone -q --mirror --filter=blob:none "file://$TRASH/kernel" partial.git || exit 1
 test_expect_code 1 'a clone without blobs: the review goes on' '
-	"$FIXSCAN" review --repo partial.git --json "$Q" >p.json 2>p.err
+	ASAN_OPTIONS=$NOLEAK "$FIXSCAN" review --repo partial.git --json "$Q" >p.json 2>p.err
 '
 test_expect_success '... says once that it cannot compare, and finds the rest' '
 	test "$(grep -c "cannot compare backports with their upstream diffs" p.err)" = 1 &&
@@ -129,7 +132,7 @@ assert kinds(b) == want, (kinds(b), want)
 "
 '
 test_expect_success 'check in a clone without blobs says it once too' '
-	"$FIXSCAN" check --repo partial.git "$p02" >pc.txt 2>pc.err &&
+	ASAN_OPTIONS=$NOLEAK "$FIXSCAN" check --repo partial.git "$p02" >pc.txt 2>pc.err &&
 	test "$(grep -c "cannot compare backports" pc.err)" = 1 &&
 	! grep -q backport-differs pc.txt
 '
