@@ -21,6 +21,8 @@
 #include "fixscan/drafts.h"
 #include "fixscan/findings.h"
 #include "fixscan/index.h"
+#include "fixscan/json.h"
+#include "fixscan/kinds.h"
 #include "fixscan/mail.h"
 #include "fixscan/report.h"
 #include "fixscan/review.h"
@@ -67,15 +69,19 @@ static const char usage_text[] =
 	"    --color[=WHEN]   colour the finding kinds: always, never or auto (the\n"
 	"                     default: fixscan.color, else color.ui, else auto:\n"
 	"                     on a terminal, unless NO_COLOR is set)\n"
+	"    --format=b4      print one JSON array for b4 review's per-patch check\n"
+	"                     (b4.review-perpatch-check-cmd) and exit 0 whenever\n"
+	"                     the check ran; status fail, warn or pass\n"
 	"    -h, --help       show this help\n"
 	"\n"
 	"A message that is not a stable patch gets one line saying so.\n"
 	"Exit status: 0 nothing that asks for action, 1 findings that do,\n"
 	"2 trouble.\n";
 
-/* Print the text report of R to stdout, wrapped; ALL lists patches
- * without findings too; BRIEF (--short): one line per flagged patch.  Returns R's number of problems, or -1. */
-static int print_review(const struct fs_review *r, bool all, bool color, bool brief)
+/* The text report of R, wrapped, into OUT; ALL lists patches without
+ * findings too; BRIEF (--short): one line per flagged patch.  Returns
+ * R's number of problems, or -1. */
+static int print_review_to(FILE *out, const struct fs_review *r, bool all, bool color, bool brief)
 {
 	struct fs_report_opts popts = FS_REPORT_OPTS_INIT;
 	char *buf = NULL;
@@ -96,9 +102,114 @@ static int print_review(const struct fs_review *r, bool all, bool color, bool br
 		free(buf);
 		return -1;
 	}
-	cli_print_wrapped(stdout, buf, CHECK_WIDTH);
+	cli_print_wrapped(out, buf, CHECK_WIDTH);
 	free(buf);
 	return (int)r->problems;
+}
+
+/* ---- --format=b4 ---------------------------------------------------------- */
+
+/* What b4 review's per-patch check gets: one result. */
+struct b4_result {
+	const char *status;      /* "pass", "warn" or "fail" */
+	char *summary;           /* one line */
+	char *url;               /* the patch on lore, or NULL */
+	char *details;           /* the patch's report */
+};
+
+/* "fail" when a finding of R asks for action, "warn" when the only
+ * findings shown are advisory (of a kind that can ask, but not this
+ * time), else "pass" (none, or only a fix present or queued). */
+static const char *b4_status(const struct fs_review *r)
+{
+	size_t i, k;
+	bool advisory = false;
+
+	if (r->problems)
+		return "fail";
+	for (i = 0; i < r->npatches; i++)
+		for (k = 0; k < r->patches[i].findings.n; k++) {
+			const struct fs_finding *f = &r->patches[i].findings.v[k];
+			advisory |= !f->ignored && fs_finding_kind_is_problem(f->kind);
+		}
+	return advisory ? "warn" : "pass";
+}
+
+/* "1 fix-missing, 1 backport-differs", or "no findings". */
+static char *b4_summary(const struct fs_review *r)
+{
+	GString *s = g_string_new(NULL);
+	int k;
+
+	for (k = 0; k < FS_FIND_KIND_COUNT; k++)
+		if (r->counts[k])
+			g_string_append_printf(s, "%s%zu %s", s->len ? ", " : "", r->counts[k],
+					       fs_finding_kind_name(k));
+	if (!s->len)
+		g_string_append(s, "no findings");
+	return g_string_free(s, FALSE);
+}
+
+/* Fill *B from the view R of the one patch checked. */
+static int b4_fill(struct b4_result *b, const struct fs_review *r, const char *msgid)
+{
+	char *buf = NULL, *id;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	if (!mem)
+		return -1;
+	if (print_review_to(mem, r, true, false, false) < 0) {
+		fclose(mem);
+		free(buf);
+		return -1;
+	}
+	if (fclose(mem)) {
+		free(buf);
+		return -1;
+	}
+	b->status = b4_status(r);
+	b->summary = b4_summary(r);
+	b->details = g_strdup(buf);
+	free(buf);
+	id = msgid ? fs_draft_clean_id(msgid) : NULL;
+	b->url = id ? g_strdup_printf("https://lore.kernel.org/r/%s", id) : NULL;
+	g_free(id);
+	return 0;
+}
+
+/* Print B as b4 reads it: a JSON array of one object, on one line. */
+static int b4_print(const struct b4_result *b)
+{
+	struct fs_json *j = fs_json_new();
+	int rc;
+
+	fs_json_begin_array(j);
+	fs_json_begin_object(j);
+	fs_json_str(j, "tool", "fixscan");
+	fs_json_str(j, "status", b->status);
+	fs_json_str(j, "summary", b->summary);
+	fs_json_str(j, "url", b->url);
+	fs_json_str(j, "details", b->details ? b->details : "");
+	fs_json_end_object(j);
+	fs_json_end_array(j);
+	rc = fs_json_print_line(j, stdout);
+	fs_json_free(j);
+	return rc;
+}
+
+static void b4_clear(struct b4_result *b)
+{
+	g_free(b->summary);
+	g_free(b->url);
+	g_free(b->details);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Print the text report of R to stdout (see print_review_to()). */
+static int print_review(const struct fs_review *r, bool all, bool color, bool brief)
+{
+	return print_review_to(stdout, r, all, color, brief);
 }
 
 /* Save the drafts into the drafts maildir (fs_session_write_drafts()).
@@ -160,6 +271,8 @@ struct check {
 	bool problems, trouble;
 	const char *color_when;  /* --color=WHEN, or NULL */
 	bool color;
+	bool b4;                 /* --format=b4 */
+	struct b4_result b4r;    /* its result */
 	struct fs_drafts dl;
 	char *drafts_dir;
 	time_t now;
@@ -186,6 +299,12 @@ static int read_message(struct check *c, struct fs_error *err)
 	 * findings of its own. */
 	if (is_stable_patch(c->msg, true) && fs_patch_series(c->msg)->index == 0)
 		c->whole = true;
+	if (c->b4 && (c->whole || !is_stable_patch(c->msg, false))) {
+		c->b4r.status = "pass";
+		c->b4r.summary = g_strdup(c->whole ? "a cover letter: no findings of its own" :
+					  "not a stable patch: nothing to check");
+		return 0;
+	}
 	if (!is_stable_patch(c->msg, c->whole)) {
 		fputs("fixscan: not a stable patch: ", stdout);
 		fs_text_fputs(*fs_patch_subject(c->msg) ? fs_patch_subject(c->msg) : "(no subject)",
@@ -333,6 +452,12 @@ static void on_reviewed(void *data, const struct fs_review *r)
 	cli_clone_age_notice(&c->ctx, r, &c->clone_age_said);
 }
 
+/* A note of the review ("cannot compare backports ..."), on stderr. */
+static void on_note(void *data, const char *text)
+{
+	cli_note("%s", text);
+}
+
 static void on_failed(void *data, const struct fs_thread_series *s, const struct fs_error *err)
 {
 	struct check *c = data;
@@ -365,9 +490,13 @@ static int on_review(void *data, const struct fs_thread_series *s, struct fs_rev
 			return rc;
 		}
 	}
-	if (c->reviewed)
-		putchar('\n');
-	problems = print_review(view ? view : r, view != NULL, c->color, c->brief);
+	if (c->b4) {
+		problems = b4_fill(&c->b4r, view ? view : r, c->msgid) < 0 ? -1 : 0;
+	} else {
+		if (c->reviewed)
+			putchar('\n');
+		problems = print_review(view ? view : r, view != NULL, c->color, c->brief);
+	}
 	/* Without --thread only the reply to this patch. */
 	dopts->mode = view ? FS_DRAFTS_PATCHES : c->mode;
 	if (problems >= 0 && c->drafts &&
@@ -391,7 +520,7 @@ static int check_all(struct check *c, struct fs_error *err)
 {
 	struct fs_review_set set = { c->threads, c->nthreads, FS_SET_EACH, 0, 0, !c->in_store,
 				     false, false };
-	struct fs_review_set_cbs cb = { c, on_want, on_reviewed, on_failed, NULL, NULL, on_review };
+	struct fs_review_set_cbs cb = { c, on_want, on_reviewed, on_failed, on_note, NULL, on_review };
 	int rc;
 
 	rc = fs_session_review(c->ctx.s, &set, &cb, err);
@@ -401,6 +530,9 @@ static int check_all(struct check *c, struct fs_error *err)
 		return fs_error_set(err, FS_ENOTFOUND, "no stable review series found for %s%s%s",
 				    c->msgid ? "<" : "the message", c->msgid ? c->msgid : "",
 				    c->msgid ? ">" : "");
+	if (c->b4 && !c->trouble)
+		return b4_print(&c->b4r) < 0 ? fs_error_set(err, FS_EIO, "cannot write standard output") :
+		       FS_EXIT_CLEAN;
 	if (c->drafts && c->dl.n) {
 		fflush(stdout);
 		rc = write_drafts(&c->ctx, &c->dl, c->drafts_dir, c->force, c->brief, err);
@@ -428,6 +560,7 @@ static int parse_options(struct check *c, int argc, char **argv)
 		{ "vulns", required_argument, NULL, 'V' },
 		{ "color", optional_argument, NULL, 'c' },
 		{ "short", no_argument, NULL, 's' },
+		{ "format", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -460,6 +593,11 @@ static int parse_options(struct check *c, int argc, char **argv)
 		case 'N': c->ctx.sopts.index.no_update = true; break;
 		case 'V': c->ctx.sopts.vulns = optarg; break;
 		case 'c': c->color_when = optarg ? optarg : "always"; break;
+		case 'o':
+			if (strcmp(optarg, "b4") && strcmp(optarg, "text"))
+				return cli_usage_error(argv[0], "--format takes text or b4, not '%s'", optarg);
+			c->b4 = !strcmp(optarg, "b4");
+			break;
 		case 'h': fputs(usage_text, stdout); return FS_EXIT_CLEAN;
 		default:
 			return cli_usage_error(argv[0], "unknown option '%s'", argv[optind - 1]);
@@ -471,6 +609,8 @@ static int parse_options(struct check *c, int argc, char **argv)
 		c->file = argv[optind];
 	if (c->mbox && !strcmp(c->mbox, "-") && !strcmp(c->file, "-"))
 		return cli_usage_error(argv[0], "--mbox - and the message cannot both be standard input");
+	if (c->b4 && (c->whole || c->drafts))
+		return cli_usage_error(argv[0], "--format=b4 checks one patch: no --thread, no --drafts");
 	return -1;
 }
 
@@ -496,6 +636,8 @@ int cmd_check(int argc, char **argv, struct fs_error *err)
 	if (c.brief && cli_start_pager() < 0)
 		cli_note("cannot start the pager: %s", strerror(errno));
 	rc = read_message(&c, err);
+	if (rc == 0 && c.b4)
+		rc = b4_print(&c.b4r) < 0 ? fs_error_set(err, FS_EIO, "cannot write standard output") : 0;
 	if (rc <= 0)
 		goto out;
 	rc = cli_ctx_setup(&c.ctx, err);
@@ -513,7 +655,9 @@ int cmd_check(int argc, char **argv, struct fs_error *err)
 		rc = cli_ctx_open_index(&c.ctx, err);
 	if (rc < 0)
 		goto out;
-	if (!c.in_store && c.mbox) {
+	if (c.b4) {
+		/* standard output is b4's JSON alone */
+	} else if (!c.in_store && c.mbox) {
 		fputs("(not in ", stdout);
 		fs_text_fputs(c.mbox, false, stdout);
 		fputs(": judged on its own, without its series)\n", stdout);
@@ -524,6 +668,7 @@ int cmd_check(int argc, char **argv, struct fs_error *err)
 		cli_note("no mail store: regression reports not searched");
 	rc = check_all(&c, err);
 out:
+	b4_clear(&c.b4r);
 	fs_drafts_clear(&c.dl);
 	fs_identity_clear(&c.me);
 	g_free(c.drafts_dir);

@@ -119,6 +119,12 @@ static int mail_digest(struct fs_store **store, struct fs_config *cfg, const cha
 /* A series that cannot be reviewed (unknown branch) is listed in the
  * digest with the reason, not fatal: the digest is for all the others
  * too.  The cross-branch step failing (S NULL) is said. */
+/* A note of the review ("cannot compare backports ..."), on stderr. */
+static void on_note(void *data, const char *text)
+{
+	cli_note("%s", text);
+}
+
 static void on_failed(void *data, const struct fs_thread_series *s, const struct fs_error *err)
 {
 	if (s)
@@ -141,7 +147,7 @@ static int review_all(struct fs_digest *d, struct fs_thread **threads, size_t nt
 		      struct cli_ctx *c, struct fs_error *err)
 {
 	struct fs_review_set set = { threads, nthreads, FS_SET_CROSS, 0, 0, false, false, false };
-	struct fs_review_set_cbs cb = { d, NULL, NULL, on_failed, NULL, NULL, on_review };
+	struct fs_review_set_cbs cb = { d, NULL, NULL, on_failed, on_note, NULL, on_review };
 	int rc = fs_session_review(c->s, &set, &cb, err);
 
 	fs_digest_rank(d);

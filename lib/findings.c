@@ -106,6 +106,9 @@ static void finding_clear(struct fs_finding *f)
 	free(f->queued_elsewhere);
 	free(f->failed_message_id);
 	free(f->failed_date);
+	free_strv(f->files_dropped, f->nfiles_dropped);
+	free_strv(f->files_added, f->nfiles_added);
+	free_strv(f->diff_lines, f->ndiff_lines);
 }
 
 void fs_findings_clear(struct fs_findings *f)
@@ -1337,6 +1340,74 @@ static void add_replies(struct judge *j, int index)
 	}
 }
 
+/* A copy of the N strings of V into *OUT; false when out of memory. */
+static bool copy_strv(char ***out, size_t *nout, char *const *v, size_t n)
+{
+	size_t i;
+
+	*out = NULL;
+	*nout = 0;
+	if (!n)
+		return true;
+	if (!(*out = calloc(n, sizeof(**out))))
+		return false;
+	for (i = 0; i < n; i++) {
+		if (!((*out)[i] = strdup(v[i])))
+			return false;
+		(*nout)++;
+	}
+	return true;
+}
+
+/* "upstream also changes b.c; the backport also changes c.c; 2 changed
+ * lines on one side only", or NULL when out of memory. */
+static char *diff_note(const struct fs_diffcmp_result *d)
+{
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *s = open_memstream(&buf, &len);
+
+	if (!s)
+		return NULL;
+	for (i = 0; i < d->nfiles_dropped; i++)
+		fprintf(s, "%s%s", i ? ", " : "upstream also changes ", d->files_dropped[i]);
+	for (i = 0; i < d->nfiles_added; i++)
+		fprintf(s, "%s%s", i ? ", " : d->nfiles_dropped ? "; the backport also changes " :
+			"the backport also changes ", d->files_added[i]);
+	if (d->lines_differ)
+		fprintf(s, "%s%zu changed line%s on one side only",
+			d->nfiles_dropped || d->nfiles_added ? "; " : "",
+			d->lines_differ, d->lines_differ == 1 ? "" : "s");
+	if (fclose(s) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* The backport's diff against its upstream commit's, when the caller
+ * compared them (one upstream commit): a difference the changelog does
+ * not document. */
+static void check_diff(struct judge *j, const fs_cid *ups, size_t nups)
+{
+	const struct fs_diffcmp_result *d = j->ctx->diff;
+	struct fs_finding *f;
+	char *note;
+
+	if (!d || nups != 1 || d->documented || !fs_diffcmp_differs(d))
+		return;
+	f = add(j, FS_FIND_BACKPORT_DIFFERS, FS_CAUSE_NONE, ups[0], NULL, FS_FEV_EXACT);
+	if (!f)
+		return;
+	note = diff_note(d);
+	set_note(j, f, note);
+	f->lines_differ = d->lines_differ;
+	if (!copy_strv(&f->files_dropped, &f->nfiles_dropped, d->files_dropped, d->nfiles_dropped) ||
+	    !copy_strv(&f->files_added, &f->nfiles_added, d->files_added, d->nfiles_added) ||
+	    !copy_strv(&f->diff_lines, &f->ndiff_lines, d->lines, d->nlines))
+		j->oom = 1;
+}
+
 int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx,
 		      const struct fs_tags *tags, const char *title, int index,
 		      struct fs_error *err)
@@ -1382,6 +1453,7 @@ int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx
 		add(&j, FS_FIND_NO_UPSTREAM, FS_CAUSE_NONE, FS_CID_NONE, NULL, FS_FEV_EXACT);
 	if (index >= 0)
 		check_mail(&j, ups, nups, index);
+	check_diff(&j, ups, nups);
 	if (ctx->ignore) {
 		for (i = 0; i < out->n; i++) {
 			const char *why = fs_ignore_match(ctx->ignore, out->v[i].commit, out->upstream);

@@ -545,6 +545,37 @@ static void para_no_upstream(GString *s, const struct fs_review *r,
 	g_free(ref);
 }
 
+/* The backport is not its upstream commit's change, and the changelog
+ * does not say why.  The paths come from the mail: cleaned. */
+static void para_backport_differs(GString *s, const struct fs_review *r,
+		const struct fs_review_patch *rp, const struct fs_finding *f)
+{
+	char *ref = fsd_commit_ref(f->commit, f->subject);
+	char *branch = fs_draft_clean_line(r->branch);
+	size_t i;
+
+	if (f->nfiles_dropped) {
+		fsd_add_paraf(s, "This backport leaves out part of its upstream commit %s: upstream also changes",
+			  ref);
+		for (i = 0; i < f->nfiles_dropped; i++) {
+			char *path = fs_draft_clean_line(f->files_dropped[i]);
+			g_string_append_printf(s, "  %s\n", path);
+			g_free(path);
+		}
+		g_string_append_c(s, '\n');
+		fsd_add_paraf(s, "and the changelog does not say why. Is that part not needed in %s, or does it need a backport of its own?",
+			  branch);
+	} else {
+		char *note = fs_draft_clean_line(f->note);
+
+		fsd_add_paraf(s, "The diff of this backport is not quite that of its upstream commit %s (%s), and the changelog does not say so. If the difference is on purpose, a short note in the changelog (\"[ ... ]\") would tell why.",
+			  ref, note);
+		g_free(note);
+	}
+	g_free(branch);
+	g_free(ref);
+}
+
 /* ---- the items of the summary draft ------------------------------------- */
 
 /* '0123456789ab ("subject")' of F's commit, or "" when it has none. */
@@ -659,6 +690,15 @@ static char *item_reverted_in_stable(const struct fs_review *r, const struct fs_
 	return t;
 }
 
+static char *item_backport_differs(const struct fs_review *r, const struct fs_finding *f)
+{
+	char *note = fs_draft_clean_line(f->note);
+	char *t = g_strdup_printf("differs from %.12s upstream: %s", f->commit, note);
+
+	g_free(note);
+	return t;
+}
+
 static char *item_no_upstream(const struct fs_review *r, const struct fs_finding *f)
 {
 	char *ref, *t;
@@ -754,62 +794,68 @@ static const struct fs_kind kinds[FS_FIND_KIND_COUNT] = {
 		RED, FS_GROUP_STABLE_REVERTED, 8,
 		false, rw_reverted_in_stable, FS_PARA_EACH, para_reverted_in_stable,
 		item_reverted_in_stable },
+	/* Dropped files ask for action; other differences are advisory
+	 * (fs_finding_is_problem(), fs_kind_asks()). */
+	[FS_FIND_BACKPORT_DIFFERS] = {
+		"backport-differs", true, true, false, FS_KIND_ACT, 7, 8,
+		YELLOW, FS_GROUP_OTHER, 4,
+		false, rw_note, FS_PARA_EACH, para_backport_differs, item_backport_differs },
 	[FS_FIND_REGRESSION_REPORT] = {
-		"regression-report", true, true, true, FS_KIND_REPORT, 7, 6,
+		"regression-report", true, true, true, FS_KIND_REPORT, 8, 6,
 		RED, FS_GROUP_REPORTS, 8,
 		true, rw_regression_report, FS_PARA_EACH, para_report, item_regression_report },
 	[FS_FIND_OBJECTION] = {
-		"objection", true, true, true, FS_KIND_REPORT, 8, 8,
+		"objection", true, true, true, FS_KIND_REPORT, 9, 9,
 		YELLOW, FS_GROUP_REPORTS, 8,
 		true, rw_objection, FS_PARA_EACH, para_said, item_said },
 	/* A reply asking for more commits: one finding per commit it
 	 * names; one the branch has or the series queues asks nothing
 	 * (fs_finding_is_problem()). */
 	[FS_FIND_NEEDS_ALSO] = {
-		"needs-also", true, true, false, FS_KIND_REPORT, 9, 9,
+		"needs-also", true, true, false, FS_KIND_REPORT, 10, 10,
 		YELLOW, FS_GROUP_REPORTS, 8,
 		true, rw_needs_also, FS_PARA_EACH, para_said, item_said },
 	[FS_FIND_TARGET_ABSENT] = {
-		"target-absent", true, true, false, FS_KIND_NOTE, 10, 11,
+		"target-absent", true, true, false, FS_KIND_NOTE, 11, 12,
 		YELLOW, FS_GROUP_OTHER, 2,
 		false, rw_target_absent, FS_PARA_EACH, para_target_absent, item_target_absent },
 	/* The maintainer's own revert: a note, never a request. */
 	[FS_FIND_REVERTS_STABLE] = {
-		"reverts-stable", true, false, false, FS_KIND_NOTE, 11, 12,
+		"reverts-stable", true, false, false, FS_KIND_NOTE, 12, 13,
 		YELLOW, FS_GROUP_OTHER, 0,
 		false, rw_note, FS_PARA_EACH, para_reverts_stable, item_reverts_stable },
 	/* The upstream commit's own tag: stable cannot change it.  It asks
 	 * for nothing, so it weighs nothing in the digest either. */
 	[FS_FIND_FIXES_TAG_MISMATCH] = {
-		"fixes-tag-mismatch", true, false, false, FS_KIND_NOTE, 12, 10,
+		"fixes-tag-mismatch", true, false, false, FS_KIND_NOTE, 13, 11,
 		CYAN, FS_GROUP_OTHER, 0,
 		false, rw_note, FS_PARA_EACH, para_mismatch, item_fixes_tag_mismatch },
 	[FS_FIND_UNKNOWN_UPSTREAM] = {
-		"unknown-upstream", true, true, false, FS_KIND_NOTE, 13, 13,
+		"unknown-upstream", true, true, false, FS_KIND_NOTE, 14, 14,
 		CYAN, FS_GROUP_OTHER, 1,
 		false, rw_note, FS_PARA_EACH, para_unknown, item_unknown_upstream },
 	/* A stable-only patch may have none: a note, never a request. */
 	[FS_FIND_NO_UPSTREAM] = {
-		"no-upstream", true, false, false, FS_KIND_NOTE, 14, 14,
+		"no-upstream", true, false, false, FS_KIND_NOTE, 15, 15,
 		CYAN, FS_GROUP_OTHER, 0,
 		true, rw_no_upstream, FS_PARA_EACH, para_no_upstream, item_no_upstream },
 	/* A fix in this series or in the branch is covered. */
 	[FS_FIND_FIX_QUEUED] = {
-		"fix-queued", false, false, false, FS_KIND_NOTE, 15, 15,
+		"fix-queued", false, false, false, FS_KIND_NOTE, 16, 16,
 		GREEN, FS_GROUP_NONE, 0,
 		false, rw_fix_queued, FS_PARA_EACH, para_fix_queued, NULL },
 	[FS_FIND_FIX_PRESENT] = {
-		"fix-present", false, false, false, FS_KIND_NOTE, 16, 16,
+		"fix-present", false, false, false, FS_KIND_NOTE, 17, 17,
 		GREEN, FS_GROUP_NONE, 0,
 		false, rw_fix_present, FS_PARA_ALONE, para_fix_present, NULL },
 	/* What someone said that asks nothing by itself: shown, attributed,
 	 * so that no answer vanishes. */
 	[FS_FIND_REPLACEMENT_POSTED] = {
-		"replacement-posted", false, false, false, FS_KIND_NOTE, 17, 17,
+		"replacement-posted", false, false, false, FS_KIND_NOTE, 18, 18,
 		CYAN, FS_GROUP_NONE, 0,
 		true, rw_objection, FS_PARA_EACH, para_said, NULL },
 	[FS_FIND_REPLY] = {
-		"reply", false, false, false, FS_KIND_NOTE, 18, 18,
+		"reply", false, false, false, FS_KIND_NOTE, 19, 19,
 		CYAN, FS_GROUP_NONE, 0,
 		true, rw_objection, FS_PARA_EACH, para_said, NULL },
 };
@@ -865,10 +911,18 @@ enum fs_kind_group fs_kind_group_of(const struct fs_finding *f)
 	return fs_kind(f->kind)->group;
 }
 
+/* A backport that differs asks only when it leaves files out. */
+static bool backport_differs_asks(const struct fs_finding *f)
+{
+	return f->kind != FS_FIND_BACKPORT_DIFFERS || f->nfiles_dropped;
+}
+
 bool fs_kind_asks(const struct fs_finding *f)
 {
 	/* An id a clone older than the thread lacks may be right. */
 	if (f->kind == FS_FIND_UNKNOWN_UPSTREAM && f->cause == FS_CAUSE_NOT_IN_CLONE)
+		return false;
+	if (!backport_differs_asks(f))
 		return false;
 	return fs_kind(f->kind)->asks;
 }
@@ -901,5 +955,5 @@ bool fs_finding_is_problem(const struct fs_finding *f)
 	if (f->kind == FS_FIND_NEEDS_ALSO && (f->series_index >= 0 || f->stable_commit))
 		return false;
 	return fs_finding_kind_is_problem(f->kind) && f->cause != FS_CAUSE_REVERT_OF_REVERT &&
-	       f->cause != FS_CAUSE_FIX_REVERTED;
+	       f->cause != FS_CAUSE_FIX_REVERTED && backport_differs_asks(f);
 }

@@ -9,6 +9,7 @@
 #include "fixscan/json.h"
 #include "fixscan/kinds.h"
 #include "fixscan/report.h"
+#include "fixscan/rounds.h"
 #include "fixscan/text.h"
 
 const char *fs_report_kind_color(enum fs_finding_kind k)
@@ -90,6 +91,11 @@ char *fs_report_finding_line(const struct fs_review *r, const struct fs_finding 
 		for (i = 0; i < f->nchain; i++)
 			g_string_append_printf(s, "%s%.12s", i ? " -> " : " ", f->chain[i]);
 	}
+	/* backport-differs: the differing lines (cleaned by diffcmp) */
+	for (i = 0; verbose && i < f->ndiff_lines; i++)
+		g_string_append_printf(s, "\n    %s", f->diff_lines[i]);
+	if (verbose && f->lines_differ > f->ndiff_lines)
+		g_string_append_printf(s, "\n    (%zu more)", f->lines_differ - f->ndiff_lines);
 	return g_string_free(s, FALSE);
 }
 
@@ -216,6 +222,12 @@ static void print_header(FILE *out, const struct fs_review *r)
 	if (s->duplicates)
 		fprintf(out, "received twice: %zu patch%s, reviewed once\n", s->duplicates,
 			s->duplicates == 1 ? "" : "es");
+	if (r->previous) {
+		char *text = fs_round_text(r->previous);
+		fs_text_fputs(text, false, out);
+		fputc('\n', out);
+		g_free(text);
+	}
 }
 
 static void print_kind(FILE *out, const struct fs_finding *f, const struct fs_report_opts *o)
@@ -448,6 +460,28 @@ static void json_cross_finding(struct fs_json *b, const struct fs_finding *f)
 	fs_json_str(b, "failed_date", f->failed_date);
 }
 
+static void json_strv(struct fs_json *b, const char *key, char *const *v, size_t n)
+{
+	size_t i;
+
+	fs_json_member(b, key);
+	fs_json_begin_array(b);
+	for (i = 0; i < n; i++)
+		fs_json_add_str(b, v[i]);
+	fs_json_end_array(b);
+}
+
+/* backport-differs: what differs. */
+static void json_diff_finding(struct fs_json *b, const struct fs_finding *f)
+{
+	if (f->kind != FS_FIND_BACKPORT_DIFFERS)
+		return;
+	json_strv(b, "files_dropped", f->files_dropped, f->nfiles_dropped);
+	json_strv(b, "files_added", f->files_added, f->nfiles_added);
+	fs_json_int(b, "lines_differ", (gint64)f->lines_differ);
+	json_strv(b, "lines", f->diff_lines, f->ndiff_lines);
+}
+
 static void json_finding(struct fs_json *b, const struct fs_finding *f)
 {
 	size_t i;
@@ -484,6 +518,54 @@ static void json_finding(struct fs_json *b, const struct fs_finding *f)
 	json_cves(b, f->cves, f->ncves);
 	json_cross_finding(b, f);
 	fs_json_rfc3339(b, "date_rfc3339", f->date);
+	json_diff_finding(b, f);
+	fs_json_end_object(b);
+}
+
+static void json_round_findings(struct fs_json *b, const char *key,
+				const struct fs_round_finding *v, size_t n)
+{
+	size_t i;
+
+	fs_json_member(b, key);
+	fs_json_begin_array(b);
+	for (i = 0; i < n; i++) {
+		fs_json_begin_object(b);
+		fs_json_str(b, "kind", fs_finding_kind_name(v[i].kind));
+		fs_json_str(b, "commit", v[i].commit[0] ? v[i].commit : NULL);
+		fs_json_str(b, "upstream", v[i].upstream[0] ? v[i].upstream : NULL);
+		fs_json_int(b, "index", v[i].index);
+		fs_json_end_object(b);
+	}
+	fs_json_end_array(b);
+}
+
+static void json_ids(struct fs_json *b, const char *key, const char (*v)[41], size_t n)
+{
+	size_t i;
+
+	fs_json_member(b, key);
+	fs_json_begin_array(b);
+	for (i = 0; i < n; i++)
+		fs_json_add_str(b, v[i]);
+	fs_json_end_array(b);
+}
+
+/* "previous_round": what changed since the earlier round, or null. */
+static void json_previous_round(struct fs_json *b, const struct fs_round *rd)
+{
+	fs_json_member(b, "previous_round");
+	if (!rd) {
+		fs_json_add_null(b);
+		return;
+	}
+	fs_json_begin_object(b);
+	fs_json_str(b, "cover", rd->cover);
+	fs_json_str(b, "release", rd->release);
+	json_ids(b, "added", rd->added, rd->nadded);
+	json_ids(b, "dropped", rd->dropped, rd->ndropped);
+	json_round_findings(b, "findings_new", rd->findings_new, rd->nfindings_new);
+	json_round_findings(b, "findings_resolved", rd->findings_resolved, rd->nfindings_resolved);
 	fs_json_end_object(b);
 }
 
@@ -555,6 +637,7 @@ int fs_report_json(FILE *out, const struct fs_review *r)
 	for (k = 0; k < r->series_findings.n; k++)
 		json_finding(b, &r->series_findings.v[k]);
 	fs_json_end_array(b);
+	json_previous_round(b, r->previous);
 	fs_json_end_object(b);
 	rc = fs_json_print_line(b, out);
 	fs_json_free(b);

@@ -11,9 +11,11 @@
 
 #include "fixscan/crossbranch.h"
 #include "fixscan/date.h"
+#include "fixscan/draft.h"
 #include "fixscan/mail.h"
 #include "fixscan/mentions.h"
 #include "fixscan/notices.h"
+#include "fixscan/rounds.h"
 #include "fixscan/session.h"
 
 /* Threads whose mail is older than this cannot be open: a review's
@@ -214,6 +216,105 @@ static void reviews_clear(struct reviews *x, size_t first)
 	memset(x, 0, sizeof(*x));
 }
 
+/* The series of THREADS that is the latest round of release BASE before
+ * ROUND, of the same kernel series as S, or NULL. */
+static const struct fs_thread_series *earlier_round(struct fs_thread **threads, size_t n,
+						    const struct fs_thread_series *s,
+						    const char *base, int round)
+{
+	const struct fs_thread_series *best = NULL;
+	int best_round = 0, r;
+	size_t i, k;
+	char *b;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < fs_thread_count(threads[i]); k++) {
+			const struct fs_thread_series *t = fs_thread_get(threads[i], k);
+
+			if (!t->npatches || !fs_round_parse(t->release, &b, &r))
+				continue;
+			if (!strcmp(b, base) && r < round && r > best_round &&
+			    !g_strcmp0(t->version, s->version)) {
+				best = t;
+				best_round = r;
+			}
+			free(b);
+		}
+	return best;
+}
+
+/* Name the unsent drafts in the thread of PREV, the earlier round R
+ * replaces: a reply there comes too late (said in notes). */
+static void name_stale_drafts(struct fs_store *store, const struct fs_thread_series *prev,
+			      const struct fs_review *r, const struct fs_review_set_cbs *cb)
+{
+	const struct fs_patch *first = prev->cover ? prev->cover : prev->patches[0];
+	struct fs_store_messages msgs = { NULL, 0 };
+	struct fs_store_message found;
+	struct fs_error e = FS_ERROR_INIT;
+	size_t i;
+
+	memset(&found, 0, sizeof(found));
+	if (!cb->note || !fs_patch_message_id(first) ||
+	    fs_store_find_message(store, fs_patch_message_id(first), &found, &e) < 0)
+		return;
+	if (fs_store_thread(store, found.thread_id, &msgs, &e) == 0)
+		for (i = 0; i < msgs.n; i++) {
+			char *subj, *note;
+
+			if (!fs_mentions_is_draft_file(msgs.v[i].filename))
+				continue;
+			subj = fs_draft_clean_line(msgs.v[i].subject);
+			note = g_strdup_printf("%s replaces %s: your draft \"%s\" (%s) is for the earlier round",
+					       r->series->release, prev->release, subj, msgs.v[i].filename);
+			cb->note(cb->data, note);
+			g_free(note);
+			g_free(subj);
+		}
+	fs_store_messages_free(&msgs);
+	fs_store_message_clear(&found);
+}
+
+/* Review R -rcN (N >= 2): the earlier round of its release that the
+ * store has, reviewed with the same options and compared (R->previous);
+ * nothing when there is none.  Trouble there is a note, never a failure
+ * of R. */
+static void add_previous_round(struct fs_session *ss, struct fs_review *r,
+			       const struct fs_review_set_cbs *cb)
+{
+	struct fs_store *store = fs_session_store(ss);
+	struct fs_thread **threads = NULL;
+	const struct fs_thread_series *prev;
+	struct fs_review *pr = NULL;
+	struct fs_error e = FS_ERROR_INIT;
+	char *base = NULL, *quoted, *query;
+	size_t n = 0;
+	int round;
+
+	if (!store || !fs_round_parse(r->series->release, &base, &round) || round < 2) {
+		free(base);
+		return;
+	}
+	quoted = fs_store_quote(base);
+	query = g_strdup_printf("subject:%s", quoted ? quoted : "\"\"");
+	if (fs_review_load(&threads, &n, store, query, NULL, &e) == 0 &&
+	    (prev = earlier_round(threads, n, r->series, base, round)) &&
+	    fs_review_run(&pr, prev, fs_session_index(ss), store, fs_session_review_opts(ss), &e) == 0 &&
+	    fs_round_compare(&r->previous, pr, r, &e) == 0)
+		name_stale_drafts(store, prev, r, cb);
+	if (e.code && cb->note) {
+		char *note = g_strdup_printf("%s: the previous round not compared: %s",
+					     r->series->release, e.message);
+		cb->note(cb->data, note);
+		g_free(note);
+	}
+	fs_review_free(pr);
+	fs_source_free(threads, n);
+	g_free(query);
+	free(quoted);
+	free(base);
+}
+
 /* Review series S with the session; NULL when it could not be (said to
  * CB->failed). */
 static struct fs_review *review_one(struct fs_session *ss, const struct fs_review_set *set,
@@ -222,6 +323,7 @@ static struct fs_review *review_one(struct fs_session *ss, const struct fs_revie
 {
 	struct fs_review *r = NULL;
 	struct fs_error one = FS_ERROR_INIT;
+	const char *note;
 
 	if (fs_review_run(&r, s, fs_session_index(ss), set->no_store ? NULL : fs_session_store(ss),
 			  fs_session_review_opts(ss), &one) < 0) {
@@ -229,6 +331,11 @@ static struct fs_review *review_one(struct fs_session *ss, const struct fs_revie
 			cb->failed(cb->data, s, &one);
 		return NULL;
 	}
+	if (!set->no_store)
+		add_previous_round(ss, r, cb);
+	note = fs_diffcmp_take_note(fs_session_review_opts(ss)->diffcmp);
+	if (note && cb->note)
+		cb->note(cb->data, note);
 	if (cb->reviewed)
 		cb->reviewed(cb->data, r);
 	return r;

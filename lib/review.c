@@ -10,6 +10,7 @@
 
 #include "fixscan/mentions.h"
 #include "fixscan/review.h"
+#include "fixscan/rounds.h"
 
 #define MAX_UPSTREAM 16
 
@@ -24,6 +25,7 @@ void fs_review_free(struct fs_review *r)
 			fs_findings_clear(&r->patches[i].findings);
 		free(r->patches);
 		fs_findings_clear(&r->series_findings);
+		fs_round_free(r->previous);
 	}
 	free(r->own_series_);
 	free(r->branch);
@@ -157,8 +159,28 @@ static void check_stale(struct fs_review *r, const struct fs_review_opts *o)
 	r->stale_clone = o->mainline_time > 0 && r->thread_time > o->mainline_time;
 }
 
+/* The diff of patch RP against that of its one upstream commit UP, into
+ * *RES; false when none was made (no diff, several upstream commits, a
+ * clone without the objects: the comparer notes that once). */
+static bool compare_diff(const struct fs_review_patch *rp, const struct upstream_list *up,
+			 const struct fs_index *idx, struct fs_diffcmp *dc,
+			 struct fs_diffcmp_result *res)
+{
+	struct fs_error e = FS_ERROR_INIT;
+	const char *body;
+	char hex[41];
+	size_t len;
+
+	if (!dc || up->n != 1 || !fs_patch_has_diff(rp->patch))
+		return false;
+	body = fs_patch_body(rp->patch, &len);
+	fs_index_commit_hex(idx, up->ids[0], hex);
+	return body && fs_diffcmp_commit(dc, hex, body, len, res, &e) == 0;
+}
+
 /* Judge every patch and count the findings. */
-static int judge_all(struct fs_review *r, const struct fs_findings_ctx *ctx,
+static int judge_all(struct fs_review *r, const struct fs_findings_ctx *shared,
+		     const struct upstream_list *ups, struct fs_diffcmp *dc,
 		     struct fs_error *err)
 {
 	size_t i, k;
@@ -166,12 +188,16 @@ static int judge_all(struct fs_review *r, const struct fs_findings_ctx *ctx,
 
 	for (i = 0; i < r->npatches; i++) {
 		struct fs_review_patch *rp = &r->patches[i];
-		struct fs_findings_ctx pc = *ctx;
+		struct fs_diffcmp_result diff = FS_DIFFCMP_RESULT_INIT;
+		struct fs_findings_ctx ctx = *shared;
 
-		pc.author = fs_patch_author(rp->patch);
-		pc.body = fs_patch_body(rp->patch, &pc.body_len);
-		rc = fs_findings_judge(&rp->findings, &pc, fs_patch_tags(rp->patch),
+		ctx.author = fs_patch_author(rp->patch);
+		ctx.body = fs_patch_body(rp->patch, &ctx.body_len);
+		if (compare_diff(rp, &ups[i], shared->idx, dc, &diff))
+			ctx.diff = &diff;
+		rc = fs_findings_judge(&rp->findings, &ctx, fs_patch_tags(rp->patch),
 				       fs_patch_title(rp->patch), rp->index, err);
+		fs_diffcmp_result_clear(&diff);
 		if (rc < 0)
 			return rc;
 		for (k = 0; k < rp->findings.n; k++) {
@@ -185,7 +211,7 @@ static int judge_all(struct fs_review *r, const struct fs_findings_ctx *ctx,
 				r->problems++;
 		}
 	}
-	rc = fs_findings_series_replies(&r->series_findings, ctx, err);
+	rc = fs_findings_series_replies(&r->series_findings, shared, err);
 	for (k = 0; rc == 0 && k < r->series_findings.n; k++) {
 		r->counts[r->series_findings.v[k].kind]++;
 		r->problems += fs_finding_is_problem(&r->series_findings.v[k]);
@@ -241,7 +267,7 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 	ctx.message = o->message;
 	ctx.message_data = o->message_data;
 	ctx.vulns = o->vulns;
-	rc = judge_all(r, &ctx, err);
+	rc = judge_all(r, &ctx, ups, o->diffcmp, err);
 	if (rc < 0)
 		goto out;
 	*out = r;

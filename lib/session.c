@@ -21,6 +21,7 @@ struct fs_session {
 	struct fs_index *idx;
 	struct fs_index_stats istats;
 	struct fs_vulns *vulns;
+	struct fs_diffcmp *diffcmp;
 	struct fs_review_opts ropts;
 	struct fs_index_opts iopts;
 	/* storage behind ropts.branch_names and the iopts refs */
@@ -137,6 +138,7 @@ void fs_session_free(struct fs_session *s)
 		return;
 	fs_index_free(s->idx);
 	fs_vulns_free(s->vulns);
+	fs_diffcmp_free(s->diffcmp);
 	fs_store_free(s->store);
 	fs_ignore_free(s->ignore);
 	fs_config_free(s->cfg);
@@ -266,6 +268,10 @@ int fs_session_open_index(struct fs_session *s, struct fs_review_notes *notes,
 		s->ropts.mainline_time = 0;
 	s->ropts.message = fs_index_read_message;
 	s->ropts.message_data = s->repo;
+	/* The upstream diffs for backport-differs; the index read this
+	 * repository already, so a failure here only leaves them out. */
+	if (!s->diffcmp && fs_diffcmp_open(&s->diffcmp, s->repo, &e) == 0)
+		s->ropts.diffcmp = s->diffcmp;
 	return 0;
 }
 

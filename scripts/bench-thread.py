@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Write a stable review thread of N patches for the benchmark.
 
-usage: bench-thread.py REPO MAILDIR N
+usage: bench-thread.py [--diffs] REPO MAILDIR N
 
 The patches backport N mainline commits of REPO made after the fork of its
 first stable branch, in the format of a real review thread (a cover letter,
 then one reply per patch).  Their upstream ids are printed, one per line.
+With --diffs each patch carries its upstream commit's diff, as real
+backports do (then fixscan compares it with upstream's: backport-differs);
+without, a diffstat alone.
 """
 import os
 import subprocess
@@ -17,8 +20,25 @@ def git(repo, *args):
                           capture_output=True, text=True).stdout
 
 
+def diffs_of(repo, ids):
+    """The diff of each commit of IDS against its first parent, by id."""
+    out, cur = {}, None
+    text = git(repo, "show", "--no-color", "--first-parent", "--format=@@@%H", "-p", *ids)
+    for line in text.splitlines(keepends=True):
+        if line.startswith("@@@") and len(line.strip()) == 43:
+            cur = line.strip()[3:]
+            out[cur] = ""
+        elif cur is not None:
+            out[cur] += line
+    return out
+
+
 def main():
-    repo, maildir, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    args = sys.argv[1:]
+    with_diffs = bool(args) and args[0] == "--diffs"
+    if with_diffs:
+        args = args[1:]
+    repo, maildir, n = args[0], args[1], int(args[2])
     branches = git(repo, "for-each-ref", "--format=%(refname:short)",
                    "refs/heads/linux-*.y").split()
     if not branches:
@@ -35,6 +55,7 @@ def main():
     picked = [c.split(" ", 1) for c in commits[::step][:n]]
     for d in ("cur", "new", "tmp"):
         os.makedirs(os.path.join(maildir, d), exist_ok=True)
+    diffs = diffs_of(repo, [c for c, _ in picked]) if with_diffs else {}
     cover_id = "bench-0@stable.example.org"  # the Message-Id write() gives i = 0
     total = len(picked)
 
@@ -64,6 +85,8 @@ def main():
                 "---\n"
                 " kernel/file.c | 2 +-\n"
                 " 1 file changed, 1 insertion(+), 1 deletion(-)\n") % (series, cid)
+        if cid in diffs:
+            body += "\n" + diffs[cid].lstrip("\n") + "-- \n2.43.0\n"
         write(i, "[PATCH %s %03d/%03d] %s" % (series, i, total, subject), body,
               "In-Reply-To: <%s>\nReferences: <%s>\n" % (cover_id, cover_id))
         print(cid)

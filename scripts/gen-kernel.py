@@ -1305,6 +1305,10 @@ class Mail:
         return ('\n'.join(hs) + '\n\n').encode() + enc
 
 
+# The line a backport adds that its upstream commit does not
+# (backport-differs).
+DIFF_EXTRA = b'/* 4.4: keep the old fallback */\n'
+
 UNKNOWN_UPSTREAM = hashlib.sha1(b'fixscan sample: a commit that no repository '
                                 b'has').hexdigest()
 
@@ -1312,12 +1316,18 @@ REVIEW44 = dict(
     name='review-4.4', series='4.4', branch='linux-4.4.y', base='v4.4.6',
     release='4.4.7', version='4.4.7-rc1', style='quilt',
     patches=[
-        dict(up=['u_clean1'], expect=[],
+        dict(up=['u_clean1'], expect=[], diff='extra-documented',
+             extra='[ greta: kept the 4.4 fallback, the new code needs a '
+                   'later rework ]',
              note='clean; a list mail names its id without reporting a '
                   'problem; its oops dump holds a register value that is a '
-                  '16-hex prefix of a real commit'),
-        dict(up=['u_clean2'], expect=[],
-             note='clean; two Fixes: tags, both naming commits in the base'),
+                  '16-hex prefix of a real commit; its diff has a line '
+                  'upstream\'s has not, and its changelog says why'),
+        dict(up=['u_clean2'], expect=[('backport-differs', 'u_clean2', {})],
+             diff='extra',
+             note='two Fixes: tags, both naming commits in the base; its '
+                  'diff has a line upstream\'s has not, and its changelog '
+                  'does not say why'),
         dict(up=['u_fm'], expect=[('fix-missing', 'f_fm', {})],
              note='a later mainline commit fixes it; a reviewer asks for it'),
         dict(up=['u_fq'], cte='quoted-printable',
@@ -1544,6 +1554,9 @@ class Threads:
             key = first['file']
             old = s.blob_of(old_state, key)
             new = s.blob_of(last['state'], key)
+            if p.get('diff') in ('extra', 'extra-documented'):
+                # a backport that is not quite the upstream change
+                new += DIFF_EXTRA
         elif 'revert' in p:
             tgt = s.by_name[p['revert']]
             up = s.by_id[tgt['upstream'][0]]
@@ -1916,6 +1929,11 @@ class Threads:
                 x = s.by_id[s.resolve(h)]
                 if not in_branch(x) and x['id'] not in series:
                     f.append({'kind': 'dep-missing', 'commit': x['id']})
+            # a diff that is not upstream's, and no word of it in the
+            # changelog (a backporter's "[ ... ]" note documents it)
+            if (p['spec'].get('diff') == 'extra' and len(ups) == 1
+                    and not re.search(r'^\[ ?\w+:', p['changelog'], re.M)):
+                f.append({'kind': 'backport-differs', 'commit': ups[0]})
             out.append((f, ups))
         return out
 

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "fixscan/diffcmp.h"
 #include "fixscan/error.h"
 #include "fixscan/index.h"
 #include "fixscan/ignore.h"
@@ -43,6 +44,9 @@ enum fs_finding_kind {
 	FS_FIND_NEEDS_ALSO,        /* a reply asks for other commits with it */
 	FS_FIND_REPLACEMENT_POSTED,/* a reply carries a replacement backport */
 	FS_FIND_REPLY,             /* a human reply of no other class (advisory) */
+	FS_FIND_BACKPORT_DIFFERS,  /* the patch's diff is not its upstream
+				    * commit's, and the changelog does not
+				    * say why (diffcmp module) */
 	FS_FIND_KIND_COUNT
 };
 
@@ -164,6 +168,15 @@ struct fs_finding {
 	bool failed_to_apply;    /* fix-missing: a FAILED notice for the branch */
 	char *failed_message_id; /* the notice */
 	char *failed_date;
+	/* backport-differs: what differs (fs_diffcmp_result); the files
+	 * are paths, the lines "upstream only: PATH: -text" (-v shows them) */
+	char **files_dropped;
+	size_t nfiles_dropped;
+	char **files_added;
+	size_t nfiles_added;
+	size_t lines_differ;
+	char **diff_lines;
+	size_t ndiff_lines;
 };
 
 /* Another open thread that queues a finding's commit. */
@@ -232,6 +245,9 @@ struct fs_findings_ctx {
 	 * id) and length; NULL: not compared. */
 	const char *body;
 	size_t body_len;
+	/* The comparison of this patch's diff with its upstream commit's
+	 * (diffcmp module), set per patch by the caller; NULL: none made. */
+	const struct fs_diffcmp_result *diff;
 };
 
 /* The commits a patch's upstream references name, resolved through the

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fixscan/diffcmp.h"
 #include "fixscan/error.h"
 #include "fixscan/findings.h"
 #include "fixscan/index.h"
@@ -56,10 +57,15 @@ struct fs_review_opts {
 	/* CVE ids from the kernel CNA (fs_vulns_open() of fixscan.vulns);
 	 * NULL: none. */
 	const struct fs_vulns *vulns;
+	/* The kernel repository opened for diffs (fs_diffcmp_open()): each
+	 * patch with one upstream commit and a diff is compared with it
+	 * (backport-differs); NULL: no comparison. */
+	struct fs_diffcmp *diffcmp;
 };
-#define FS_REVIEW_OPTS_INIT { NULL, NULL, NULL, 0, NULL, false, NULL, 0, NULL, NULL, NULL }
+#define FS_REVIEW_OPTS_INIT { NULL, NULL, NULL, 0, NULL, false, NULL, 0, NULL, NULL, NULL, NULL }
 
 struct fs_cross_matrix;
+struct fs_round;
 
 struct fs_review_patch {
 	const struct fs_patch *patch; /* borrowed from the series */
@@ -93,6 +99,9 @@ struct fs_review {
 	/* review --all-open: the matrix of every open thread (crossbranch
 	 * module), borrowed; NULL otherwise.  The JSON report carries it. */
 	const struct fs_cross_matrix *matrix;
+	/* An -rcN review (N >= 2) whose earlier round the store has: what
+	 * changed since (fixscan/rounds.h), owned; NULL otherwise. */
+	struct fs_round *previous;
 };
 
 /* Review series S against IDX.  STORE may be NULL (no regression search).

@@ -57,7 +57,7 @@ test_expect_success 'every finding kind occurs in the 4.4 thread' '
 	for k in fix-missing fix-queued fix-present reverted-upstream already-applied \
 		target-absent no-upstream unknown-upstream regression-report dep-missing \
 		fixes-tag-mismatch reverts-stable objection reverted-in-stable \
-		duplicate-in-series needs-also; do
+		duplicate-in-series needs-also backport-differs; do
 		grep -q "\"kind\":\"$k\"" r44.json || { echo "no $k"; exit 1; }
 	done
 '
@@ -99,7 +99,7 @@ test_expect_success 'numbers as the subjects write them: 03/27' '
 	! grep -q "[0-9][0-9][0-9]/0*27" r44w.txt
 '
 test_expect_success 'plurals: 2 regression-reports, 1 objection, 27 patches' '
-	grep -q "^summary: .* 2 regression-reports, .* 1 objection, 1 reverted-in-stable, .* 1 needs-also in 27 patches\$" r44w.txt &&
+	grep -q "^summary: .* 2 regression-reports, .* 1 objection, 1 reverted-in-stable, .* 1 needs-also, 1 backport-differs in 27 patches\$" r44w.txt &&
 	{ COLUMNS=1000 "$FIXSCAN" review --repo kernel "path:review-4.5/**" >r45w.txt; true; } &&
 	grep -q "^review: 5 patches without a cover letter" r45w.txt
 '

@@ -1,7 +1,8 @@
 /* A tiny repository builder on top of git fast-import, shared by the unit
  * tests that need real histories (test-index.c, test-findings.c).  Not a
  * library: static functions, included once per test program after
- * <cmocka.h>, <glib.h> and the C headers its users already include. */
+ * <cmocka.h>, <glib.h> and the C headers its users already include.
+ * A test may use only some of it (test-diffcmp.c: run() and tmp_root). */
 #ifndef FIXSCAN_TEST_REPO_BUILDER_H
 #define FIXSCAN_TEST_REPO_BUILDER_H
 
@@ -39,7 +40,7 @@ static void run(const char *fmt, ...)
 		fail_msg("command failed (%d): %s", rc, cmd);
 }
 
-static struct repo *repo_new(const char *name)
+__attribute__((unused)) static struct repo *repo_new(const char *name)
 {
 	struct repo *r = calloc(1, sizeof(*r));
 
@@ -54,7 +55,7 @@ static struct repo *repo_new(const char *name)
 	return r;
 }
 
-static void repo_free(struct repo *r)
+__attribute__((unused)) static void repo_free(struct repo *r)
 {
 	if (!r)
 		return;
@@ -65,7 +66,7 @@ static void repo_free(struct repo *r)
 	free(r);
 }
 
-static void repo_flush(struct repo *r)
+__attribute__((unused)) static void repo_flush(struct repo *r)
 {
 	FILE *f, *m;
 	char line[256];
@@ -94,7 +95,7 @@ static void repo_flush(struct repo *r)
 }
 
 /* The full id of MARK, importing what is pending first if needed. */
-static const char *id(struct repo *r, int mark)
+__attribute__((unused)) static const char *id(struct repo *r, int mark)
 {
 	if (mark > r->loaded)
 		repo_flush(r);
@@ -104,7 +105,7 @@ static const char *id(struct repo *r, int mark)
 
 /* A commit on BRANCH (short name under refs/heads/) with parents PARENTS
  * (marks, ending with 0; none: a root commit) and message FMT. */
-static int commit_v(struct repo *r, const char *branch, const int *parents,
+__attribute__((unused)) static int commit_v(struct repo *r, const char *branch, const int *parents,
 		    const char *fmt, va_list ap)
 {
 	char *msg = g_strdup_vprintf(fmt, ap);
@@ -148,7 +149,7 @@ static int commit_m(struct repo *r, const char *branch, const int *parents, cons
 }
 
 static int commit(struct repo *r, const char *branch, int parent, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+	__attribute__((format(printf, 4, 5), unused));
 static int commit(struct repo *r, const char *branch, int parent, const char *fmt, ...)
 {
 	int parents[2] = { parent, 0 };

@@ -22,6 +22,7 @@
 
 #include "fixscan/findings.h"
 #include "fixscan/index.h"
+#include "fixscan/kinds.h"
 #include "fixscan/tags.h"
 
 /* The fast-import builder shared with test-index.c. */
@@ -767,6 +768,98 @@ static void test_reverted_in_stable_record(void **state)
 	fs_findings_clear(&got);
 }
 
+/* Judge CHANGELOG alone with the diff comparison DIFF (may be NULL). */
+static void judge_diff(const char *changelog, const struct fs_diffcmp_result *diff,
+		       struct fs_findings *got)
+{
+	struct fs_tags *tags = NULL;
+	struct fs_findings_ctx ctx;
+	struct fs_error err = FS_ERROR_INIT;
+	char *text = expand(changelog), *title = g_strndup(text, strcspn(text, "\n"));
+
+	assert_int_equal(fs_tags_parse(&tags, text, strlen(text), &err), 0);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.idx = IDX;
+	ctx.branch = "linux-4.4.y";
+	ctx.diff = diff;
+	assert_int_equal(fs_findings_judge(got, &ctx, tags, title, 1, &err), 0);
+	fs_tags_free(tags);
+	g_free(title);
+	g_free(text);
+}
+
+/* backport-differs: what the diff comparison found, unless the changelog
+ * documents it; a dropped file asks for action, the rest is advisory. */
+static void test_backport_differs(void **state)
+{
+	static char *dropped[] = { "sound/b.c" }, *added[] = { "sound/c.c" };
+	static char *lines[] = { "backport only: sound/d.c: +x();" };
+	const char *dee = "sound: add dee\n\ncommit @d upstream.\n";
+	struct fs_diffcmp_result d = FS_DIFFCMP_RESULT_INIT;
+	struct fs_findings got = FS_FINDINGS_INIT;
+	const struct fs_finding *f;
+
+	/* no comparison, and one that found nothing: no finding at all */
+	judge_diff(dee, NULL, &got);
+	assert_int_equal(got.n, 0);
+	fs_findings_clear(&got);
+	judge_diff(dee, &d, &got);
+	assert_int_equal(got.n, 0);
+	fs_findings_clear(&got);
+
+	/* a dropped file: the one finding, a problem that asks */
+	d.files_dropped = dropped;
+	d.nfiles_dropped = 1;
+	judge_diff(dee, &d, &got);
+	assert_int_equal(got.n, 1);
+	f = &got.v[0];
+	assert_int_equal(f->kind, FS_FIND_BACKPORT_DIFFERS);
+	assert_string_equal(f->commit, id(K.r, K.d));
+	assert_int_equal(f->nfiles_dropped, 1);
+	assert_string_equal(f->files_dropped[0], "sound/b.c");
+	assert_int_equal(f->nfiles_added, 0);
+	assert_int_equal(f->lines_differ, 0);
+	assert_string_equal(f->note, "upstream also changes sound/b.c");
+	assert_true(fs_finding_is_problem(f));
+	assert_true(fs_kind_asks(f));
+	fs_findings_clear(&got);
+
+	/* an added file and lines on one side only: advisory */
+	d.nfiles_dropped = 0;
+	d.files_added = added;
+	d.nfiles_added = 1;
+	d.lines_differ = 3;
+	d.lines = lines;
+	d.nlines = 1;
+	judge_diff(dee, &d, &got);
+	assert_int_equal(got.n, 1);
+	f = &got.v[0];
+	assert_int_equal(f->kind, FS_FIND_BACKPORT_DIFFERS);
+	assert_string_equal(f->note,
+			    "the backport also changes sound/c.c; 3 changed lines on one side only");
+	assert_int_equal(f->lines_differ, 3);
+	assert_int_equal(f->ndiff_lines, 1);
+	assert_string_equal(f->diff_lines[0], "backport only: sound/d.c: +x();");
+	assert_false(fs_finding_is_problem(f));
+	assert_false(fs_kind_asks(f));
+	fs_findings_clear(&got);
+
+	/* documented: nothing, dropped file or not */
+	d.files_dropped = dropped;
+	d.nfiles_dropped = 1;
+	d.documented = true;
+	judge_diff(dee, &d, &got);
+	assert_int_equal(got.n, 0);
+	fs_findings_clear(&got);
+
+	/* a squash of two upstream commits is not compared with one */
+	d.documented = false;
+	judge_diff("fs: add squash\n\ncommit @s upstream.\ncommit @sm upstream.\n", &d, &got);
+	for (size_t i = 0; i < got.n; i++)
+		assert_int_not_equal(got.v[i].kind, FS_FIND_BACKPORT_DIFFERS);
+	fs_findings_clear(&got);
+}
+
 static void test_series_records(void **state)
 {
 	struct fs_findings got = FS_FINDINGS_INIT;
@@ -805,6 +898,7 @@ int main(void)
 		cmocka_unit_test(test_revert_of_revert_record),
 		cmocka_unit_test(test_reverted_in_stable_record),
 		cmocka_unit_test(test_series_records),
+		cmocka_unit_test(test_backport_differs),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

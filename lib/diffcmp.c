@@ -1,0 +1,774 @@
+/* fixscan: comparing a backport's diff with its upstream commit's. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <git2.h>
+#include <glib.h>
+
+#include "fixscan/diffcmp.h"
+#include "git-util.h"
+
+/* ---- results ------------------------------------------------------------ */
+
+static void free_strv(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void fs_diffcmp_result_clear(struct fs_diffcmp_result *res)
+{
+	free_strv(res->files_dropped, res->nfiles_dropped);
+	free_strv(res->files_added, res->nfiles_added);
+	free_strv(res->lines, res->nlines);
+	memset(res, 0, sizeof(*res));
+}
+
+bool fs_diffcmp_differs(const struct fs_diffcmp_result *res)
+{
+	return res->nfiles_dropped || res->nfiles_added || res->lines_differ;
+}
+
+/* Append a copy of S to *V; false when out of memory. */
+static bool push(char ***v, size_t *n, const char *s)
+{
+	char **g = realloc(*v, (*n + 1) * sizeof(*g));
+
+	if (!g)
+		return false;
+	*v = g;
+	if (!(g[*n] = strdup(s)))
+		return false;
+	(*n)++;
+	return true;
+}
+
+/* ---- parsing a unified diff --------------------------------------------- */
+
+struct dfile {
+	char *path;
+	GPtrArray *keys;  /* "+text" / "-text" with no white space */
+	GPtrArray *raw;   /* the lines as written, same order */
+	bool hunks;       /* a hunk was read */
+	bool git;         /* started by a "diff --git" line */
+	char *renamed_from; /* "rename from" of a git diff header, or NULL */
+};
+
+static void dfile_free(gpointer p)
+{
+	struct dfile *f = p;
+
+	g_free(f->path);
+	g_free(f->renamed_from);
+	g_ptr_array_free(f->keys, TRUE);
+	g_ptr_array_free(f->raw, TRUE);
+	g_free(f);
+}
+
+static struct dfile *dfile_new(GPtrArray *files)
+{
+	struct dfile *f = g_new0(struct dfile, 1);
+
+	f->keys = g_ptr_array_new_with_free_func(g_free);
+	f->raw = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(files, f);
+	return f;
+}
+
+/* The path of a "--- a/x" or "+++ b/x" line's rest: one leading
+ * component off, up to a tab; NULL for /dev/null. */
+static char *header_path(const char *s, size_t n)
+{
+	const char *tab = memchr(s, '\t', n);
+	const char *slash;
+
+	if (tab)
+		n = (size_t)(tab - s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\r'))
+		n--;
+	if (n == 9 && !memcmp(s, "/dev/null", 9))
+		return NULL;
+	slash = memchr(s, '/', n);
+	if (slash && slash + 1 < s + n)
+		return g_strndup(slash + 1, n - (size_t)(slash + 1 - s));
+	return g_strndup(s, n);
+}
+
+/* "diff --git a/x b/y": y (the last " b/"). */
+static char *git_header_path(const char *s, size_t n)
+{
+	const char *p = NULL, *q;
+
+	for (q = s; q + 3 <= s + n; q++)
+		if (!memcmp(q, " b/", 3))
+			p = q;
+	if (!p)
+		return g_strndup(s, n);
+	return g_strndup(p + 3, n - (size_t)(p + 3 - s));
+}
+
+/* The line's text with every white space character taken out, after its
+ * sign; NULL when nothing is left. */
+static char *line_key(char sign, const char *s, size_t n)
+{
+	GString *k = g_string_sized_new(n + 1);
+	size_t i;
+
+	g_string_append_c(k, sign);
+	for (i = 0; i < n; i++)
+		if (!isspace((unsigned char)s[i]))
+			g_string_append_c(k, s[i]);
+	if (k->len == 1) {
+		g_string_free(k, TRUE);
+		return NULL;
+	}
+	return g_string_free(k, FALSE);
+}
+
+struct parse {
+	GPtrArray *files;
+	struct dfile *cur;
+	char *minus;      /* the "--- " path of the file header being read */
+	long old_left, new_left;
+};
+
+static void parse_hunk_header(struct parse *p, const char *s)
+{
+	long a = 0, b = 1, c = 0, d = 1;
+
+	if (sscanf(s, "@@ -%ld,%ld +%ld,%ld", &a, &b, &c, &d) == 4 ||
+	    (b = 1, sscanf(s, "@@ -%ld +%ld,%ld", &a, &c, &d) == 3) ||
+	    (d = 1, sscanf(s, "@@ -%ld,%ld +%ld", &a, &b, &c) == 3) ||
+	    (b = 1, d = 1, sscanf(s, "@@ -%ld +%ld", &a, &c) == 2)) {
+		p->old_left = b;
+		p->new_left = d;
+		if (p->cur)
+			p->cur->hunks = true;
+	}
+}
+
+/* One line of a hunk; false when the hunk ended before it. */
+static bool hunk_line(struct parse *p, const char *s, size_t n)
+{
+	char c = n ? s[0] : ' ';
+	char *key;
+
+	if (c == '\\')
+		return true;
+	if (c != ' ' && c != '-' && c != '+')
+		return false;
+	if (c != '+')
+		p->old_left--;
+	if (c != '-')
+		p->new_left--;
+	if (c == ' ' || !p->cur)
+		return true;
+	key = line_key(c, s + 1, n - 1);
+	if (key) {
+		g_ptr_array_add(p->cur->keys, key);
+		g_ptr_array_add(p->cur->raw, g_strndup(s, n));
+	}
+	return true;
+}
+
+static void header_line(struct parse *p, const char *s, size_t n)
+{
+	if (n > 11 && !memcmp(s, "diff --git ", 11)) {
+		p->cur = dfile_new(p->files);
+		p->cur->git = true;
+		p->cur->path = git_header_path(s + 11, n - 11);
+		g_clear_pointer(&p->minus, g_free);
+	} else if (n > 4 && !memcmp(s, "--- ", 4)) {
+		g_free(p->minus);
+		p->minus = header_path(s + 4, n - 4);
+		if (!p->cur || p->cur->hunks)
+			p->cur = dfile_new(p->files);
+	} else if (n > 4 && !memcmp(s, "+++ ", 4) && p->cur) {
+		char *plus = header_path(s + 4, n - 4);
+
+		if (plus || p->minus) {
+			g_free(p->cur->path);
+			p->cur->path = plus ? plus : g_strdup(p->minus);
+		}
+	} else if (n > 3 && !memcmp(s, "@@ ", 3) && p->cur) {
+		parse_hunk_header(p, s);
+	} else if (n > 12 && !memcmp(s, "rename from ", 12) && p->cur && p->cur->git) {
+		g_free(p->cur->renamed_from);
+		p->cur->renamed_from = g_strndup(s + 12, n - 12);
+	}
+}
+
+/* The files of the unified diff in TEXT, in order. */
+static GPtrArray *parse_diff(const char *text, size_t len)
+{
+	struct parse p = { g_ptr_array_new_with_free_func(dfile_free), NULL, NULL, 0, 0 };
+	const char *s = text, *end = text + len;
+
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t n = (size_t)((nl ? nl : end) - s);
+
+		if (n && s[n - 1] == '\r')
+			n--;
+		if ((p.old_left > 0 || p.new_left > 0) && hunk_line(&p, s, n)) {
+			s = nl ? nl + 1 : end;
+			continue;
+		}
+		p.old_left = p.new_left = 0;
+		header_line(&p, s, n);
+		s = nl ? nl + 1 : end;
+	}
+	g_free(p.minus);
+	/* A "--- " line of prose is no file: a file without a "diff --git"
+	 * line counts once it has a hunk. */
+	for (guint i = p.files->len; i-- > 0;) {
+		struct dfile *f = g_ptr_array_index(p.files, i);
+		if (!f->git && !f->hunks)
+			g_ptr_array_remove_index(p.files, i);
+		else if (!f->path)
+			f->path = g_strdup("?");
+	}
+	return p.files;
+}
+
+/* ---- comparing ---------------------------------------------------------- */
+
+static struct dfile *find_file(GPtrArray *files, const char *path)
+{
+	for (guint i = 0; i < files->len; i++) {
+		struct dfile *f = g_ptr_array_index(files, i);
+		if (!strcmp(f->path, path))
+			return f;
+	}
+	return NULL;
+}
+
+/* The text of raw line S for the reader: control characters but tabs replaced,
+ * at most 160 characters. */
+static char *shown(const char *side, const char *path, const char *s)
+{
+	char *valid = g_utf8_make_valid(s, -1), *p, *out;
+
+	for (p = valid; *p; p++)
+		if (((unsigned char)*p < 0x20 && *p != '\t') || *p == 0x7f)
+			*p = '?';
+	if (g_utf8_strlen(valid, -1) > 160)
+		*g_utf8_offset_to_pointer(valid, 160) = '\0';
+	out = g_strdup_printf("%s only: %s: %s", side, path, valid);
+	g_free(valid);
+	return out;
+}
+
+/* The lines of A that B does not have, as a multiset, in A's order. */
+static bool one_side(const struct dfile *a, const struct dfile *b, const char *side,
+		     struct fs_diffcmp_result *out)
+{
+	GHashTable *have = g_hash_table_new(g_str_hash, g_str_equal);
+	bool ok = true;
+	guint i;
+
+	for (i = 0; b && i < b->keys->len; i++) {
+		gpointer k = g_ptr_array_index(b->keys, i);
+		g_hash_table_insert(have, k,
+				    GUINT_TO_POINTER(GPOINTER_TO_UINT(g_hash_table_lookup(have, k)) + 1));
+	}
+	for (i = 0; ok && i < a->keys->len; i++) {
+		gpointer k = g_ptr_array_index(a->keys, i);
+		guint left = GPOINTER_TO_UINT(g_hash_table_lookup(have, k));
+		char *line;
+
+		if (left) {
+			g_hash_table_insert(have, k, GUINT_TO_POINTER(left - 1));
+			continue;
+		}
+		out->lines_differ++;
+		if (out->nlines >= FS_DIFFCMP_MAX_LINES)
+			continue;
+		line = shown(side, a->path, g_ptr_array_index(a->raw, i));
+		ok = push(&out->lines, &out->nlines, line);
+		g_free(line);
+	}
+	g_hash_table_destroy(have);
+	return ok;
+}
+
+/* Upstream's FROM and TO (files of U) as the one file a rename makes:
+ * the lines FROM loses and TO gains alike are the file moving, not a
+ * change; what is left is in TO, and FROM is taken out of U.  (The
+ * upstream diff is read without rename detection; the mail has it.) */
+static void merge_rename(GPtrArray *u, const char *from, const char *to)
+{
+	struct dfile *fa = find_file(u, from), *fb = find_file(u, to);
+	GHashTable *lost, *moved;
+	guint i;
+
+	if (!fa || !fb || fa == fb)
+		return;
+	lost = g_hash_table_new(g_str_hash, g_str_equal);
+	moved = g_hash_table_new(g_str_hash, g_str_equal);
+	for (i = 0; i < fa->keys->len; i++) {
+		const char *k = g_ptr_array_index(fa->keys, i);
+		if (k[0] == '-')
+			g_hash_table_insert(lost, (gpointer)(k + 1), GUINT_TO_POINTER(
+				GPOINTER_TO_UINT(g_hash_table_lookup(lost, k + 1)) + 1));
+	}
+	/* TO's "+" lines that FROM lost moved along: out of TO */
+	for (i = 0; i < fb->keys->len;) {
+		const char *k = g_ptr_array_index(fb->keys, i);
+		gpointer orig = NULL, val = NULL;
+		guint left = 0;
+
+		/* ORIG: FROM's copy of the text, which outlives TO's line */
+		if (k[0] == '+' && g_hash_table_lookup_extended(lost, k + 1, &orig, &val))
+			left = GPOINTER_TO_UINT(val);
+		if (!left) {
+			i++;
+			continue;
+		}
+		g_hash_table_insert(lost, orig, GUINT_TO_POINTER(left - 1));
+		g_hash_table_insert(moved, orig, GUINT_TO_POINTER(
+			GPOINTER_TO_UINT(g_hash_table_lookup(moved, orig)) + 1));
+		g_ptr_array_remove_index(fb->raw, i);
+		g_ptr_array_remove_index(fb->keys, i);
+	}
+	/* FROM's lines that did not move: into TO */
+	for (i = 0; i < fa->keys->len; i++) {
+		const char *k = g_ptr_array_index(fa->keys, i);
+		guint n = k[0] == '-' ? GPOINTER_TO_UINT(g_hash_table_lookup(moved, k + 1)) : 0;
+
+		if (n) {
+			g_hash_table_insert(moved, (gpointer)(k + 1), GUINT_TO_POINTER(n - 1));
+			continue;
+		}
+		g_ptr_array_add(fb->keys, g_strdup(k));
+		g_ptr_array_add(fb->raw, g_strdup(g_ptr_array_index(fa->raw, i)));
+	}
+	g_hash_table_destroy(moved);
+	g_hash_table_destroy(lost);
+	g_ptr_array_remove(u, fa);
+}
+
+/* Compare the files U (upstream) and B (backport) into *OUT; false when
+ * out of memory. */
+static bool compare_files(GPtrArray *u, GPtrArray *b, struct fs_diffcmp_result *out)
+{
+	bool ok = true;
+	guint i;
+
+	for (i = 0; i < b->len; i++) {
+		struct dfile *g = g_ptr_array_index(b, i);
+		if (g->renamed_from)
+			merge_rename(u, g->renamed_from, g->path);
+	}
+
+	for (i = 0; ok && i < u->len; i++) {
+		struct dfile *f = g_ptr_array_index(u, i), *g = find_file(b, f->path);
+		if (!g)
+			ok = push(&out->files_dropped, &out->nfiles_dropped, f->path);
+		else
+			ok = one_side(f, g, "upstream", out);
+	}
+	for (i = 0; ok && i < b->len; i++) {
+		struct dfile *f = g_ptr_array_index(b, i), *g = find_file(u, f->path);
+		if (!g)
+			ok = push(&out->files_added, &out->nfiles_added, f->path);
+		else
+			ok = one_side(f, g, "backport", out);
+	}
+	return ok;
+}
+
+/* Compare upstream's files U with the backport's B; takes both. */
+static int compare_with(GPtrArray *u, GPtrArray *b, struct fs_diffcmp_result *out,
+			struct fs_error *err)
+{
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (b->len == 0 && u->len > 0) {
+		/* a diffstat alone, or a diff this reader cannot tell apart */
+		rc = fs_error_set(err, FS_EPARSE, "the backport has no diff to compare");
+	} else if (!compare_files(u, b, out)) {
+		fs_diffcmp_result_clear(out);
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+	}
+	g_ptr_array_free(u, TRUE);
+	g_ptr_array_free(b, TRUE);
+	return rc;
+}
+
+int fs_diffcmp_texts(const char *upstream, size_t ulen, const char *backport, size_t blen,
+		     struct fs_diffcmp_result *out, struct fs_error *err)
+{
+	return compare_with(parse_diff(upstream, ulen), parse_diff(backport, blen), out, err);
+}
+
+/* ---- the changelog ------------------------------------------------------ */
+
+/* Lowercase, white space runs made one space, trimmed. */
+static char *norm_line(const char *s, size_t n)
+{
+	GString *g = g_string_sized_new(n);
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (isspace(c)) {
+			if (g->len && g->str[g->len - 1] != ' ')
+				g_string_append_c(g, ' ');
+		} else {
+			g_string_append_c(g, (char)tolower(c));
+		}
+	}
+	if (g->len && g->str[g->len - 1] == ' ')
+		g_string_truncate(g, g->len - 1);
+	return g_string_free(g, FALSE);
+}
+
+/* Whether normalized line L is a backporter's word on the change. */
+static bool says_differs(const char *l)
+{
+	static const char *const words[] = {
+		"adjust", "context", "backport", "conflict", "rebase", "differ",
+	};
+	size_t i;
+
+	if (l[0] == '[') {
+		const char *t = l + 1;
+		while (*t == ' ')
+			t++;
+		/* "[ Upstream commit X ]" only names the commit */
+		if (strncmp(t, "upstream commit", 15) != 0)
+			return true;
+	}
+	for (i = 0; i < G_N_ELEMENTS(words); i++)
+		if (strstr(l, words[i]))
+			return true;
+	return false;
+}
+
+bool fs_diffcmp_documented(const char *body, size_t len, const char *upstream_msg)
+{
+	GHashTable *theirs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	const char *s = upstream_msg, *end;
+	bool found = false;
+
+	while (s && *s) {
+		const char *nl = strchr(s, '\n');
+		size_t n = nl ? (size_t)(nl - s) : strlen(s);
+		g_hash_table_add(theirs, norm_line(s, n));
+		s = nl ? nl + 1 : s + n;
+	}
+	for (s = body, end = body + len; !found && s < end;) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t n = (size_t)((nl ? nl : end) - s);
+		char *l = norm_line(s, n);
+
+		if (!strcmp(l, "---") || !strncmp(l, "diff --git ", 11)) {
+			g_free(l);
+			break;
+		}
+		found = *l && !g_hash_table_contains(theirs, l) && says_differs(l);
+		g_free(l);
+		s = nl ? nl + 1 : end;
+	}
+	g_hash_table_destroy(theirs);
+	return found;
+}
+
+/* ---- the upstream commit ------------------------------------------------ */
+
+struct fs_diffcmp {
+	git_repository *repo;
+	git_odb *odb;
+	char *note;
+	bool noted;       /* a comparison failed */
+	bool note_taken;
+};
+
+int fs_diffcmp_open(struct fs_diffcmp **out, const char *repo_path, struct fs_error *err)
+{
+	struct fs_diffcmp *dc = calloc(1, sizeof(*dc));
+
+	*out = NULL;
+	if (!dc)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	fs_git_init();
+	if (git_repository_open(&dc->repo, repo_path) < 0 ||
+	    git_repository_odb(&dc->odb, dc->repo) < 0) {
+		git_repository_free(dc->repo);
+		free(dc);
+		return fs_error_set_git(err, FS_EGIT, "cannot open '%s'", repo_path);
+	}
+	*out = dc;
+	return 0;
+}
+
+void fs_diffcmp_free(struct fs_diffcmp *dc)
+{
+	if (!dc)
+		return;
+	git_odb_free(dc->odb);
+	git_repository_free(dc->repo);
+	free(dc->note);
+	free(dc);
+}
+
+const char *fs_diffcmp_take_note(struct fs_diffcmp *dc)
+{
+	if (!dc || !dc->noted || dc->note_taken)
+		return NULL;
+	dc->note_taken = true;
+	return dc->note;
+}
+
+/* Remember, once, that the clone could not give commit HEX's diff. */
+static int cannot_compare(struct fs_diffcmp *dc, const char *hex, struct fs_error *err)
+{
+	const git_error *e = git_error_last();
+
+	if (!dc->noted) {
+		dc->noted = true;
+		dc->note = g_strdup_printf("cannot compare backports with their upstream diffs: the kernel repository lacks objects of %.12s (a clone made with --filter=blob:none?)%s%s; the rest of the review goes on",
+					   hex, e && e->message ? ": " : "",
+					   e && e->message ? e->message : "");
+	}
+	return fs_error_set(err, FS_ENOTFOUND, "cannot read the diff of %.12s", hex);
+}
+
+/* The upstream side: the files of commit C against its first parent,
+ * found by walking the two trees into the subtrees that differ only (a
+ * kernel tree has some 80,000 files; a patch changes a few), and the
+ * added and removed lines of each file from its two blobs. */
+struct walk {
+	struct fs_diffcmp *dc;
+	GPtrArray *files;
+};
+
+static int on_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
+		   const git_diff_line *line, void *payload)
+{
+	struct dfile *f = payload;
+	char sign = line->origin == GIT_DIFF_LINE_ADDITION ? '+' :
+		    line->origin == GIT_DIFF_LINE_DELETION ? '-' : 0;
+	size_t n = line->content_len;
+	char *key;
+
+	if (!sign)
+		return 0;
+	while (n && (line->content[n - 1] == '\n' || line->content[n - 1] == '\r'))
+		n--;
+	key = line_key(sign, line->content, n);
+	if (key) {
+		GString *raw = g_string_new_len(&sign, 1);
+		g_string_append_len(raw, line->content, (gssize)n);
+		g_ptr_array_add(f->keys, key);
+		g_ptr_array_add(f->raw, g_string_free(raw, FALSE));
+	}
+	return 0;
+}
+
+static int lookup_blob(git_repository *repo, const git_tree_entry *e, git_blob **out)
+{
+	*out = NULL;
+	if (!e || git_tree_entry_type(e) != GIT_OBJECT_BLOB)
+		return 0;
+	return git_blob_lookup(out, repo, git_tree_entry_id(e));
+}
+
+/* File PATH, blob entry A (old, may be NULL) against B (new, may be
+ * NULL).  A submodule's entry is a file without lines. */
+static int walk_file(struct walk *w, const char *path, const git_tree_entry *a,
+		     const git_tree_entry *b)
+{
+	git_diff_options o;
+	git_blob *ba = NULL, *bb = NULL;
+	struct dfile *f = dfile_new(w->files);
+	int rc;
+
+	f->path = g_strdup(path);
+	f->git = true;
+	rc = lookup_blob(w->dc->repo, a, &ba);
+	if (rc == 0)
+		rc = lookup_blob(w->dc->repo, b, &bb);
+	if (rc == 0 && (ba || bb)) {
+		git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
+		o.context_lines = 0;
+		rc = git_diff_blobs(ba, NULL, bb, NULL, &o, NULL, NULL, NULL, on_line, f);
+	}
+	git_blob_free(ba);
+	git_blob_free(bb);
+	return rc;
+}
+
+static int walk_trees(struct walk *w, const char *prefix, const git_tree *a, const git_tree *b);
+
+/* Entry A of the old tree against entry B of the new one (either may be
+ * NULL), both named NAME under PREFIX. */
+static int walk_entry(struct walk *w, const char *prefix, const char *name,
+		      const git_tree_entry *a, const git_tree_entry *b)
+{
+	bool ta = a && git_tree_entry_type(a) == GIT_OBJECT_TREE;
+	bool tb = b && git_tree_entry_type(b) == GIT_OBJECT_TREE;
+	char *path = g_strdup_printf("%s%s", prefix, name);
+	git_tree *sa = NULL, *sb = NULL;
+	int rc = 0;
+
+	if (a && b && git_oid_equal(git_tree_entry_id(a), git_tree_entry_id(b)) &&
+	    git_tree_entry_filemode(a) == git_tree_entry_filemode(b))
+		goto out;
+	if ((a && !ta) || (b && !tb))
+		rc = walk_file(w, path, ta ? NULL : a, tb ? NULL : b);
+	if (rc == 0 && (ta || tb)) {
+		char *dir = g_strdup_printf("%s/", path);
+
+		if (ta)
+			rc = git_tree_lookup(&sa, w->dc->repo, git_tree_entry_id(a));
+		if (rc == 0 && tb)
+			rc = git_tree_lookup(&sb, w->dc->repo, git_tree_entry_id(b));
+		if (rc == 0)
+			rc = walk_trees(w, dir, sa, sb);
+		g_free(dir);
+	}
+out:
+	git_tree_free(sa);
+	git_tree_free(sb);
+	g_free(path);
+	return rc;
+}
+
+static int walk_trees(struct walk *w, const char *prefix, const git_tree *a, const git_tree *b)
+{
+	size_t i, na = a ? git_tree_entrycount(a) : 0, nb = b ? git_tree_entrycount(b) : 0;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < nb; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(b, i);
+		const char *name = git_tree_entry_name(e);
+		const git_tree_entry *old = a ? git_tree_entry_byname(a, name) : NULL;
+
+		/* a file that became a directory (or the other way) is two */
+		if (old && (git_tree_entry_type(old) == GIT_OBJECT_TREE) !=
+			   (git_tree_entry_type(e) == GIT_OBJECT_TREE)) {
+			rc = walk_entry(w, prefix, name, old, NULL);
+			old = NULL;
+		}
+		if (rc == 0)
+			rc = walk_entry(w, prefix, name, old, e);
+	}
+	for (i = 0; rc == 0 && i < na; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(a, i);
+
+		if (!b || !git_tree_entry_byname(b, git_tree_entry_name(e)))
+			rc = walk_entry(w, prefix, git_tree_entry_name(e), e, NULL);
+	}
+	return rc;
+}
+
+/* The tree of commit OID, and its first parent (zero when none), from
+ * the commit's raw text: cheaper than parsing it into a git_commit. */
+static int commit_tree_parent(git_odb *odb, const git_oid *oid, git_oid *tree, git_oid *parent)
+{
+	git_odb_object *o = NULL;
+	const char *d, *end;
+	int rc = git_odb_read(&o, odb, oid);
+
+	memset(parent, 0, sizeof(*parent));
+	if (rc < 0)
+		return rc;
+	d = git_odb_object_data(o);
+	end = d + git_odb_object_size(o);
+	rc = -1;
+	if (git_odb_object_type(o) == GIT_OBJECT_COMMIT && end - d > 45 &&
+	    !memcmp(d, "tree ", 5) && git_oid_fromstrn(tree, d + 5, 40) == 0) {
+		rc = 0;
+		d += 46;
+		if (end - d > 47 && !memcmp(d, "parent ", 7) &&
+		    git_oid_fromstrn(parent, d + 7, 40) < 0)
+			rc = -1;
+	}
+	git_odb_object_free(o);
+	return rc;
+}
+
+/* The files commit OID changes against its first parent (none: against
+ * the empty tree). */
+static int commit_files(struct fs_diffcmp *dc, const git_oid *oid, GPtrArray *files)
+{
+	struct walk w = { dc, files };
+	git_oid tid, pid, ptid;
+	git_tree *t = NULL, *pt = NULL;
+	int rc;
+
+	rc = commit_tree_parent(dc->odb, oid, &tid, &pid);
+	if (rc == 0 && !git_oid_is_zero(&pid))
+		rc = commit_tree_parent(dc->odb, &pid, &ptid, &pid);
+	else
+		memset(&ptid, 0, sizeof(ptid));
+	if (rc == 0)
+		rc = git_tree_lookup(&t, dc->repo, &tid);
+	if (rc == 0 && !git_oid_is_zero(&ptid))
+		rc = git_tree_lookup(&pt, dc->repo, &ptid);
+	if (rc == 0)
+		rc = walk_trees(&w, "", pt, t);
+	git_tree_free(pt);
+	git_tree_free(t);
+	return rc;
+}
+
+/* The message of commit OID (free()), or NULL. */
+static char *commit_message(struct fs_diffcmp *dc, const git_oid *oid)
+{
+	git_odb_object *o = NULL;
+	const char *d, *m;
+	size_t n;
+	char *msg = NULL;
+
+	if (git_odb_read(&o, dc->odb, oid) < 0)
+		return NULL;
+	d = git_odb_object_data(o);
+	n = git_odb_object_size(o);
+	m = memmem(d, n, "\n\n", 2);
+	if (m)
+		msg = strndup(m + 2, n - (size_t)(m + 2 - d));
+	git_odb_object_free(o);
+	return msg;
+}
+
+int fs_diffcmp_commit(struct fs_diffcmp *dc, const char *hex, const char *body, size_t len,
+		      struct fs_diffcmp_result *out, struct fs_error *err)
+{
+	GPtrArray *files, *theirs;
+	git_oid oid;
+	char *msg;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (git_oid_fromstr(&oid, hex) < 0)
+		return fs_error_set(err, FS_ENOTFOUND, "'%s' is not a commit id", hex);
+	/* The mail first: without a diff there is no upstream diff to read. */
+	theirs = parse_diff(body, len);
+	if (theirs->len == 0) {
+		g_ptr_array_free(theirs, TRUE);
+		return fs_error_set(err, FS_EPARSE, "the backport has no diff to compare");
+	}
+	files = g_ptr_array_new_with_free_func(dfile_free);
+	if (commit_files(dc, &oid, files) < 0) {
+		g_ptr_array_free(files, TRUE);
+		g_ptr_array_free(theirs, TRUE);
+		return cannot_compare(dc, hex, err);
+	}
+	rc = compare_with(files, theirs, out, err);
+	/* the changelog only matters when there is a difference */
+	if (rc == 0 && fs_diffcmp_differs(out)) {
+		msg = commit_message(dc, &oid);
+		out->documented = fs_diffcmp_documented(body, len, msg);
+		free(msg);
+	}
+	return rc;
+}

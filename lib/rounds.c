@@ -1,0 +1,163 @@
+/* fixscan: what changed since the previous round of a release. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "fixscan/review.h"
+#include "fixscan/rounds.h"
+
+void fs_round_free(struct fs_round *rd)
+{
+	if (!rd)
+		return;
+	free(rd->cover);
+	free(rd->release);
+	free(rd->added);
+	free(rd->dropped);
+	free(rd->findings_new);
+	free(rd->findings_resolved);
+	free(rd);
+}
+
+bool fs_round_parse(const char *release, char **base, int *round)
+{
+	const char *rc = release ? strstr(release, "-rc") : NULL;
+	const char *p;
+	char *end;
+	long n;
+
+	*base = NULL;
+	if (!rc || rc == release || !isdigit((unsigned char)rc[3]))
+		return false;
+	for (p = release; p < rc; p++)
+		if (!isdigit((unsigned char)*p) && *p != '.')
+			return false;
+	n = strtol(rc + 3, &end, 10);
+	if (*end || n < 1 || n > 1000)
+		return false;
+	*base = strndup(release, (size_t)(rc - release));
+	*round = (int)n;
+	return *base != NULL;
+}
+
+/* Whether UPSTREAM (full id) is the upstream commit of a patch of R. */
+static bool has_upstream(const struct fs_review *r, const char *upstream)
+{
+	size_t i;
+
+	for (i = 0; i < r->npatches; i++)
+		if (!strcmp(r->patches[i].findings.upstream, upstream))
+			return true;
+	return false;
+}
+
+/* The upstream commits of A that B has not, into *OUT. */
+static int upstream_only(char (**out)[41], size_t *n, const struct fs_review *a,
+			 const struct fs_review *b)
+{
+	size_t i;
+
+	*out = calloc(a->npatches + 1, sizeof(**out));
+	if (!*out)
+		return -1;
+	for (i = 0; i < a->npatches; i++) {
+		const char *u = a->patches[i].findings.upstream;
+		if (*u && !has_upstream(b, u))
+			memcpy((*out)[(*n)++], u, 41);
+	}
+	return 0;
+}
+
+/* Whether R has a finding of KIND on COMMIT for a patch of UPSTREAM. */
+static bool has_finding(const struct fs_review *r, enum fs_finding_kind kind,
+			const char *commit, const char *upstream)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->npatches; i++) {
+		const struct fs_findings *fs = &r->patches[i].findings;
+		if (strcmp(fs->upstream, upstream))
+			continue;
+		for (k = 0; k < fs->n; k++)
+			if (fs->v[k].kind == kind && !fs->v[k].ignored &&
+			    !strcmp(fs->v[k].commit, commit))
+				return true;
+	}
+	return false;
+}
+
+/* The findings of A that B has not, into *OUT. */
+static int findings_only(struct fs_round_finding **out, size_t *n, const struct fs_review *a,
+			 const struct fs_review *b)
+{
+	size_t i, k, total = 0;
+
+	for (i = 0; i < a->npatches; i++)
+		total += a->patches[i].findings.n;
+	*out = calloc(total + 1, sizeof(**out));
+	if (!*out)
+		return -1;
+	for (i = 0; i < a->npatches; i++) {
+		const struct fs_findings *fs = &a->patches[i].findings;
+		for (k = 0; k < fs->n; k++) {
+			const struct fs_finding *f = &fs->v[k];
+			struct fs_round_finding *o;
+
+			if (f->ignored || has_finding(b, f->kind, f->commit, fs->upstream))
+				continue;
+			o = &(*out)[(*n)++];
+			o->kind = f->kind;
+			memcpy(o->commit, f->commit, sizeof(o->commit));
+			memcpy(o->upstream, fs->upstream, sizeof(o->upstream));
+			o->index = a->patches[i].index;
+		}
+	}
+	return 0;
+}
+
+int fs_round_compare(struct fs_round **out, const struct fs_review *prev,
+		     const struct fs_review *cur, struct fs_error *err)
+{
+	struct fs_round *rd = calloc(1, sizeof(*rd));
+	const struct fs_thread_series *s = prev->series;
+	const char *cover = s->cover ? fs_patch_message_id(s->cover) : NULL;
+
+	*out = NULL;
+	if (!rd || (cover && !(rd->cover = strdup(cover))) ||
+	    (s->release && !(rd->release = strdup(s->release))) ||
+	    upstream_only(&rd->added, &rd->nadded, cur, prev) < 0 ||
+	    upstream_only(&rd->dropped, &rd->ndropped, prev, cur) < 0 ||
+	    findings_only(&rd->findings_new, &rd->nfindings_new, cur, prev) < 0 ||
+	    findings_only(&rd->findings_resolved, &rd->nfindings_resolved, prev, cur) < 0) {
+		fs_round_free(rd);
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	}
+	*out = rd;
+	return 0;
+}
+
+char *fs_round_text(const struct fs_round *rd)
+{
+	GString *s = g_string_new(NULL);
+	size_t n = 0;
+
+	g_string_append_printf(s, "since %s:", rd->release ? rd->release : "the previous round");
+	if (rd->nadded)
+		g_string_append_printf(s, "%s +%zu patch%s", n++ ? "," : "", rd->nadded,
+				       rd->nadded == 1 ? "" : "es");
+	if (rd->ndropped)
+		g_string_append_printf(s, "%s -%zu patch%s", n++ ? "," : "", rd->ndropped,
+				       rd->ndropped == 1 ? "" : "es");
+	if (rd->nfindings_new)
+		g_string_append_printf(s, "%s %zu finding%s new", n++ ? "," : "", rd->nfindings_new,
+				       rd->nfindings_new == 1 ? "" : "s");
+	if (rd->nfindings_resolved)
+		g_string_append_printf(s, "%s %zu finding%s resolved", n++ ? "," : "",
+				       rd->nfindings_resolved, rd->nfindings_resolved == 1 ? "" : "s");
+	if (!n)
+		g_string_append(s, " no change");
+	return g_string_free(s, FALSE);
+}
