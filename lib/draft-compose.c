@@ -420,7 +420,7 @@ int fs_draft_compose(struct fs_draft *out, const struct fs_patch *orig,
 	subject = fs_draft_reply_subject(fs_patch_subject(orig));
 	g_mime_message_set_subject(msg, subject, "utf-8");
 	g_free(subject);
-	out->message_id = fsd_new_message_id(myaddr, ckey, now);
+	out->message_id = fsd_new_message_id(myaddr, now);
 	g_mime_message_set_message_id(msg, out->message_id);
 	date = g_date_time_new_from_unix_local(now);
 	g_mime_message_set_date(msg, date);

@@ -101,10 +101,10 @@ char *fsd_short_branch_name(const char *b);
  * FAILED notice.  *ELSEWHERE gets the first other branch ("6.1"). */
 void fsd_add_cross_note(GString *s, const struct fs_finding *f, char **elsewhere, bool *failed);
 
-/* A new Message-Id on EMAIL's domain: a part derived from KEY
- * (fs_draft_id_prefix()), so ids of drafts answering the same mail look
- * alike, then the time NOW and random bits.  New string (g_free()). */
-char *fsd_new_message_id(const char *email, const char *key, time_t now);
+/* A new Message-Id on EMAIL's domain, as mail clients make them: the
+ * time NOW and random bits, nothing of fixscan's.  New string
+ * (g_free()). */
+char *fsd_new_message_id(const char *email, time_t now);
 
 /* The opening of the summary: the attribution and the cover's first
  * line, quoted.  New string ending in "\n".  (draft-summary.c) */

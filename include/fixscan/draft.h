@@ -5,13 +5,15 @@
  * written into a maildir the reviewer's mail client reads as drafts.
  *
  * Nothing fixscan-internal goes into a draft: the reviewer sends it to a
- * public list under their own name.  What a draft answers (its key:
- * "patch <message-id>" or "summary <cover message-id>") is in the first
- * part of its Message-Id (fs_draft_id_prefix()), and the hash of the body
- * as written (its digest) is remembered by fixscan/drafts.h, so a later
- * run finds the drafts it wrote and can tell the ones the reviewer edited
- * from the ones it may replace.  (Drafts of older versions carried both
- * in X-Fixscan-Key and X-Fixscan-Digest headers; they are still read.)
+ * public list under their own name: its Message-Id is an ordinary one
+ * (the time and random bits).  What a draft answers (its key: "patch
+ * <message-id>" or "summary <cover message-id>") and the hash of the
+ * body as written (its digest) are remembered by fixscan/drafts.h, by
+ * its Message-Id, so a later run finds the drafts it wrote and can tell
+ * the ones the reviewer edited from the ones it may replace.  (Drafts of
+ * older versions carried the key in their Message-Id, "fixscan." and
+ * fs_draft_id_prefix(), or in X-Fixscan-Key and X-Fixscan-Digest
+ * headers; they are still read.)
  * The only file ever removed is a draft fixscan wrote itself whose body
  * still matches its digest.
  *
@@ -89,7 +91,8 @@ char *fs_draft_reply_subject(const char *subject);
 char *fs_draft_digest(const char *body, size_t len);
 
 /* "fixscan.<12 hex digits of a hash of KEY>.": how the Message-Id of
- * every draft answering KEY starts.  New string (g_free()). */
+ * every draft answering KEY started in earlier versions (new drafts have
+ * an ordinary Message-Id).  New string (g_free()). */
 char *fs_draft_id_prefix(const char *key);
 
 /* The body of the reply to patch RP of review R: attribution, the quoted
@@ -107,8 +110,7 @@ char *fs_draft_summary_body(const struct fs_review *r, bool patch_replies);
  * original To and Cc minus ME and the sender (an address that does not
  * parse is left out; without a sender to answer, the first of the others
  * is the To), "Re:" subject, In-Reply-To,
- * References, a new Message-Id on ME's domain starting with
- * fs_draft_id_prefix(KEY), and Date NOW.  LABEL is copied into
+ * References, a new ordinary Message-Id on ME's domain, and Date NOW.  LABEL is copied into
  * OUT->label.  Returns 0 with *OUT filled (release with
  * fs_draft_clear()), FS_EPARSE when ORIG has no Message-Id or no
  * address that parses, or FS_ENOMEM. */
