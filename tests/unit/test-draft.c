@@ -605,11 +605,12 @@ static void test_body_quotes(void **state)
 
 	add(x, finding(FS_FIND_NO_UPSTREAM, NULL, NULL, NULL));
 	b = patch_body(x);
+	/* the upstream line, a line of the mail; never the subject as the
+	 * author's words */
 	assert_true(g_str_has_prefix(b, "On Fri, 15 Apr 2016 03:44:54 +0200, Greta Kroll wrote:\n"
-				       "> netfilter: x_tables: check the offset\n"
-				       ">\n"
 				       "> commit 404cd27d8378ed8ee4484af6268453059eb27a44 upstream.\n"
 				       "\n"));
+	assert_null(strstr(b, "> netfilter"));
 	/* not the whole mail */
 	assert_null(strstr(b, "Signed-off-by"));
 	assert_null(strstr(b, "Check the offset"));
@@ -738,7 +739,7 @@ static void test_body_new_causes(void **state)
 	b = patch_body(x);
 	assert_has(b, "Note that linux-4.5.y reverted its backport of this commit in v4.5.3:\n\n"
 		      "  5e5e5e5e5e5e (\"Revert \"net: frob\"\")\n\n"
-		      "The reason it gives:\n> It breaks suspend on older boards.\n\n"
+		      "The reason it gives:\n\n  \"It breaks suspend on older boards.\"\n\n"
 		      "Does that reason apply to linux-4.4.y as well?");
 	assert_null(strstr(b, "queue"));
 	sum = fs_draft_summary_body(&x->review, true);
@@ -807,13 +808,16 @@ static void test_body_mail_kinds(void **state)
 		      "  Date: Sat, 09 Apr 2016 01:44:51 +0000\n"
 		      "  Subject: [REGRESSION] drain never returns\n"
 		      "  https://lore.kernel.org/r/report1@example.com\n");
-	assert_has(b, "Chen Weilin objected to this patch in the thread:\n\n"
-		      "> Please drop this, it breaks the build\n"
-		      "(https://lore.kernel.org/r/obj1@example.net)\n");
+	/* attributed, in the replier's own words, not called an objection */
+	assert_has(b, "Chen Weilin wrote in reply to this patch\n"
+		      "(https://lore.kernel.org/r/obj1@example.net):\n\n"
+		      "  \"Please drop this, it breaks the build\"\n");
+	assert_null(strstr(b, "objected"));
+	assert_null(strstr(b, "> Please drop"));
 	assert_has(b, "This reverts 3c8bba439ed6, the linux-4.4.y backport of\n\n"
 		      "  f8ca9f47ac0c (\"regulator: core: x\")");
-	/* the report comes before the objection: order of action */
-	assert_true(strstr(b, "regression report") < strstr(b, "objected"));
+	/* the report comes before the reply: order of action */
+	assert_true(strstr(b, "regression report") < strstr(b, "wrote in reply"));
 	g_free(b);
 	fixture_free(x);
 }
@@ -871,20 +875,24 @@ static void test_summary(void **state)
 	assert_true(g_str_has_prefix(b, "On Fri, 15 Apr 2016 03:44:51 +0200, Greta Kroll wrote:\n"
 				       "> This is the start of the stable review cycle for the 4.4.7 release.\n\n"));
 	fixes = strstr(b, "Fixes to add:\n\n"
-			  "  80e046b0715b (\"the fix\"), in v4.7-rc1, fixes 03/24\n");
+			  "  80e046b0715b (\"the fix\") in v4.7-rc1, fixes 03/24\n");
 	dups = strstr(b, "Likely duplicates:\n\n"
 			 "  03/24 netfilter: x_tables: check the offset\n"
 			 "    already backported as cc3f5ac80b2d in v4.4.2\n");
 	rev = strstr(b, "Reverted upstream:\n\n"
 			"  03/24 netfilter: x_tables: check the offset\n"
 			"    08fed77bca31 (\"Revert it\") in v4.6-rc2\n");
+	/* a reply is pointed to, neither quoted again nor classed */
 	reports = strstr(b, "Reports:\n\n  03/24 netfilter: x_tables: check the offset\n"
-			    "    Dmitri Orlov objected: \"This needs another commit\"\n");
-	other = strstr(b, "Other notes:\n\n  03/24 netfilter: x_tables: check the offset\n"
-			  "    the changelog names no upstream commit\n");
-	if (!fixes || !dups || !rev || !reports || !other)
+			    "    a reply from Dmitri Orlov");
+	/* a missing upstream line asks nothing of the maintainer */
+	other = strstr(b, "Other notes:");
+	if (!fixes || !dups || !rev || !reports || other)
 		fail_msg("summary groups missing:\n%s", b);
-	assert_true(fixes < dups && dups < rev && rev < reports && reports < other);
+	assert_true(fixes < dups && dups < rev && rev < reports);
+	assert_null(strstr(b, "objected"));
+	assert_null(strstr(b, "another commit"));
+	assert_null(strstr(b, "no upstream commit"));
 	/* the queued fix needs nothing from the maintainer */
 	assert_null(strstr(b, "queued fix"));
 	assert_true(g_str_has_suffix(b, "Details are in my replies to the patches.\n"));
@@ -1137,15 +1145,19 @@ static void test_summary_one_request_per_commit(void **state)
 	assert_int_equal(fs_drafts_build_opts(&dl, &x->review, &rita, &o, &err), 4);
 	sum = body_of(&dl.v[0]);
 	assert_has(sum, "Fixes to add:\n\n"
-		   "  c5fef009a731 (\"sched/fair: hold the runqueue lock when skipping a destroyed group\"), in v4.7-rc1, fixes 20/24 and 21/24 and is a prerequisite of 22/24\n"
-		   "  fc2cb07d51cc (\"mm: other fix\"), in v4.5-rc2, fixes 22/24\n");
+		   "  c5fef009a731 (\"sched/fair: hold the runqueue lock when skipping a destroyed group\")\n"
+		   "    in v4.7-rc1, fixes 20/24 and 21/24 and is a prerequisite of 22/24\n"
+		   "  fc2cb07d51cc (\"mm: other fix\") in v4.5-rc2, fixes 22/24\n");
 	assert_int_equal(count_of(sum, "c5fef009a731"), 1);
 	assert_null(strstr(sum, "already answered"));
-	/* the replies to 20 and 21 ask for the same commit */
+	/* 20 and 21 need the same commit: the reply to the first asks for
+	 * it, the other points to that reply */
 	b20 = body_of(&dl.v[1]);
 	b21 = body_of(&dl.v[2]);
 	assert_has(b20, "  c5fef009a731 (\"sched/fair: hold the runqueue lock when skipping a destroyed group\") in v4.7-rc1\n\nPlease queue it as well.");
-	assert_has(b21, "  c5fef009a731 (\"sched/fair: hold the runqueue lock when skipping a destroyed group\") in v4.7-rc1\n\nPlease queue it as well.");
+	assert_null(strstr(b21, "c5fef009a731"));
+	assert_has(b21, "This commit needs the follow-up fix I asked for in my reply to 20/24.");
+	assert_null(strstr(b21, "Please queue"));
 	assert_null(strstr(b20, "covered"));
 	g_free(b20);
 	g_free(b21);
@@ -1214,14 +1226,16 @@ static void test_bodies_wrapped(void **state)
 	}
 	/* the objection is quoted whole, the long reason up to a sentence */
 	b = body_of(&dl.v[1]);
-	assert_has(b, "> as well, otherwise the check can still be bypassed by a crafted rule\n> set loaded from a 32-bit process.\n");
+	assert_has(b, "  as well, otherwise the check can still be bypassed by a crafted rule\n  set loaded from a 32-bit process.\"\n");
 	g_free(b);
 	b = body_of(&dl.v[2]);
-	assert_has(b, "> resume works again on all of them.\n\nDoes that reason");
+	assert_has(b, "resume works again on all of them.\"\n\nDoes that reason");
 	assert_null(strstr(b, "vendor"));
 	g_free(b);
 	b = body_of(&dl.v[0]);
-	assert_has(b, "This needs commit 80e046b0715b (\"netfilter: x_tables: fix the compat counters offset check\") as well, otherwise the check can still be bypassed by a crafted rule set loaded from a 32-bit process.\"");
+	/* the summary points to the reply; it does not quote it again */
+	assert_has(b, "a reply from Dmitri Orlov");
+	assert_null(strstr(b, "bypassed"));
 	g_free(b);
 	fs_drafts_clear(&dl);
 	series3_free(x);
@@ -1272,7 +1286,7 @@ static void test_close_and_template(void **state)
 	o.template_text = tmpl;
 	assert_int_equal(fs_drafts_build_opts(&dl, &x->review, &rita, &o, &err), 2);
 	b = body_of(&dl.v[1]);
-	assert_true(g_str_has_prefix(b, "Hi Greta,\n\nOn Fri, 15 Apr 2016 03:44:54 +0200, Greta Kroll wrote:\n> netfilter"));
+	assert_true(g_str_has_prefix(b, "Hi Greta,\n\nOn Fri, 15 Apr 2016 03:44:54 +0200, Greta Kroll wrote:\n> commit 404cd27d"));
 	assert_has(b, "upstream.\n\nThis commit has a known follow-up fix");
 	assert_true(g_str_has_suffix(b, "Please queue it as well.\n\n"
 				     "Cost: $0 (03/24 on linux-4.4.y, re: [PATCH 4.4 03/24] netfilter: x_tables: check the offset, from Greta Kroll)\n"
