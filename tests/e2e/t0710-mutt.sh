@@ -2,8 +2,9 @@
 # Real mutt in tmux, with contrib/fixscan.muttrc: the check key on a
 # patch with a missing fix shows that finding, the review key writes
 # drafts into the drafts maildir; the draft for 03, recalled and sent
-# (to a fake sendmail, a copy in Sent/), goes out without any X-Fixscan
-# header and is not written again.
+# (to a fake sendmail, a copy in Sent/), goes out without anything of
+# fixscan's in its headers, quoting only patch 03, Cc the replier it
+# cites, within 72 columns, and is not written again.
 . "$(dirname "$0")/lib.sh"
 . "$SRC/tests/e2e/lib-notmuch.sh"
 
@@ -165,7 +166,28 @@ if [ "$drafts" -gt 0 ]; then
 	'
 	test_expect_success 'what mutt sent carries nothing of fixscan'"'"'s' '
 		! grep -i "^X-Fixscan" sent.mbox &&
-		! grep -ri "^X-Fixscan" mail/Sent
+		! grep -ri "^X-Fixscan" mail/Sent &&
+		sed "/^\$/q" sent.mbox >sent.head &&
+		! grep -i "fixscan" sent.head &&
+		grep -q "^Message-I[dD]: <[0-9]\{14\}\.[0-9a-f]\{16\}@example\.org>" sent.head
+	'
+	# What went out, on the points of issue 30: quotes are lines of
+	# patch 03, the replier it cites is in Cc, the fix is asked for in
+	# this reply only, 72 columns.
+	test_expect_success '... quotes only patch 03, Cc the replier it cites, fits 72 columns' '
+		"$FIXSCAN" review --json "path:review-4.4/**" >review.json 2>/dev/null
+		python3 "$SRC/tests/e2e/draft-check.py" --review review.json "$TRASH/mail" sent.mbox &&
+		python3 - "$fixid" <<-\PY
+		import email, email.policy, email.utils, sys
+		m = email.message_from_binary_file(open("sent.mbox", "rb"), policy=email.policy.default)
+		b = m.get_body().get_content()
+		cc = [a for _, a in email.utils.getaddresses([str(m["To"]), str(m["Cc"])])]
+		assert "dorlov@example.com" in cc, cc
+		assert "> commit 404cd27d8378" in b, b
+		assert "> netfilter:" not in b, b
+		assert "objected" not in b, b
+		assert sys.argv[1] in b and "Please queue it as well." in b, b
+		PY
 	'
 	test_expect_success '... and ends like a person'"'"'s mail: Thanks, and the name' '
 		python3 -c "
