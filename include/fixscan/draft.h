@@ -95,13 +95,15 @@ char *fs_draft_digest(const char *body, size_t len);
  * an ordinary Message-Id).  New string (g_free()). */
 char *fs_draft_id_prefix(const char *key);
 
-/* The body of the reply to patch RP of review R: attribution, the quoted
- * subject and upstream lines, a paragraph per finding.  NULL when RP has
+/* The body of the reply to patch RP of review R: attribution, the lines
+ * of its mail the reply speaks of, quoted (the upstream line, a Fixes:
+ * or prerequisite line; never the subject), a paragraph per finding.  NULL when RP has
  * nothing to say (no finding that is not ignored).  New string (g_free()). */
 char *fs_draft_patch_body(const struct fs_review *r, const struct fs_review_patch *rp);
 
-/* The body of the summary reply to R's cover letter, the patches with
- * findings grouped in the order a maintainer acts on them.  PATCH_REPLIES
+/* The body of the summary reply to R's cover letter, the patches with a
+ * finding that asks for action (fs_draft_finding_asks()) grouped in the
+ * order a maintainer acts on them.  PATCH_REPLIES
  * says whether per-patch replies go out too (the summary then points to
  * them).  NULL when there is no cover or nothing to list. */
 char *fs_draft_summary_body(const struct fs_review *r, bool patch_replies);
@@ -157,9 +159,12 @@ int fs_draft_template_check(const char *tmpl, struct fs_error *err);
  * action (fs_draft_finding_asks()), or with any finding when
  * O->every_finding.  Each body is the template filled in, ending with
  * the close ("Thanks," and the signature or the name); its lines are
- * wrapped at 72 columns, but for quoted lines, lines that start with a
- * commit reference and links.  In the summary, a commit to queue is
- * named once, with every patch that needs it.  Returns the number
+ * wrapped at 72 columns, but for quoted lines, a commit reference longer
+ * than a line (alone on its line) and links.  A missing fix is asked
+ * for in one reply (to the patch it fixes directly, or the first), the
+ * others point to it; in the summary, a commit to queue is named once,
+ * with every patch that needs it.  The reporter of a regression and the
+ * author of a reply a draft cites are in its Cc.  Returns the number
  * added (0 or more) or a negative code with ERR set: FS_EUSAGE for a bad
  * template; FS_EPARSE when a mail could not be answered (no Message-Id,
  * no address that parses): its draft is left out, the others are in
