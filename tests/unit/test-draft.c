@@ -598,6 +598,39 @@ static void assert_has(const char *hay, const char *needle)
 		fail_msg("'%s' not in:\n%s", needle, hay);
 }
 
+/* Every quoted line of BODY ("> ..." or ">") is a line of the body of
+ * P (white space runs counted as one): a draft never puts words in the
+ * author's mouth. */
+static void assert_quotes_mail(const char *body, const struct fs_patch *p)
+{
+	size_t len;
+	const char *pb = fs_patch_body(p, &len);
+	char *text = g_strndup(pb, len);
+	char **mine = g_strsplit(body, "\n", -1), **theirs = g_strsplit(text, "\n", -1);
+	size_t i, k;
+
+	for (i = 0; mine[i]; i++) {
+		char *q;
+		bool found = false;
+
+		if (mine[i][0] != '>')
+			continue;
+		q = squash(mine[i] + 1);
+		for (k = 0; theirs[k] && !found && *q; k++) {
+			char *t = squash(theirs[k]);
+
+			found = !strcmp(q, t);
+			g_free(t);
+		}
+		if (*q && !found)
+			fail_msg("quoted line '%s' is not a line of the mail:\n%s", mine[i], body);
+		g_free(q);
+	}
+	g_strfreev(mine);
+	g_strfreev(theirs);
+	g_free(text);
+}
+
 static void test_body_quotes(void **state)
 {
 	struct fixture *x = fixture();
@@ -709,6 +742,7 @@ static void test_body_each_kind(void **state)
 		add(x, f);
 		b = patch_body(x);
 		assert_has(b, cases[i].want);
+		assert_quotes_mail(b, x->patch);
 		/* no machine words in what people read */
 		assert_null(strstr(b, fs_finding_kind_name(cases[i].kind)));
 		assert_null(strstr(b, "(null)"));
@@ -1241,6 +1275,111 @@ static void test_bodies_wrapped(void **state)
 	series3_free(x);
 }
 
+/* The lines a reply quotes are the lines of the mail that name what it
+ * speaks of, in their order, a ">" between lines apart: the upstream
+ * line and the Fixes: line, never the subject. */
+static void test_quotes_named_lines(void **state)
+{
+	struct fixture *x = fixture();
+	struct fs_finding f = finding(FS_FIND_FIXES_TAG_MISMATCH, "12c09ccaa0f5bbbbbbbbbbbbbbbbbbbbbbbbbbbb",
+				      "ext4: release the handle", "v4.4-rc1");
+	char *b;
+
+	fs_patch_free(x->patch);
+	x->patch = mail("From: Greta Kroll <greta@stable.example.org>\n"
+			"To: linux-kernel@vger.kernel.org\n"
+			"Subject: [PATCH 4.4 03/24] ext4: do not leak the handle\n"
+			"Date: Fri, 15 Apr 2016 03:44:54 +0200\n"
+			"Message-Id: <patch3@stable.example.org>\n"
+			"\n"
+			"4.4-stable review patch.  If anyone has any objections, please let me know.\n"
+			"\n"
+			"------------------\n"
+			"\n"
+			"commit 404cd27d8378ed8ee4484af6268453059eb27a44 upstream.\n"
+			"\n"
+			"Do not leak the handle.\n"
+			"\n"
+			"Fixes: 12c09ccaa0f5 (\"ext4: release the handle\")\n"
+			"Signed-off-by: Someone <someone@example.org>\n");
+	x->patches[0] = x->patch;
+	x->rp.patch = x->patch;
+	add(x, f);
+	b = patch_body(x);
+	assert_true(g_str_has_prefix(b, "On Fri, 15 Apr 2016 03:44:54 +0200, Greta Kroll wrote:\n"
+				       "> commit 404cd27d8378ed8ee4484af6268453059eb27a44 upstream.\n"
+				       ">\n"
+				       "> Fixes: 12c09ccaa0f5 (\"ext4: release the handle\")\n"
+				       "\n"));
+	assert_quotes_mail(b, x->patch);
+	assert_null(strstr(b, "> ext4: do not leak"));
+	assert_null(strstr(b, "> Do not leak"));
+	g_free(b);
+	fixture_free(x);
+}
+
+/* A fix of 21 that 20 needs through 21 (a chain of three) is asked for
+ * in the reply to 21, the patch it fixes directly, though 20 comes
+ * first; the reply to 20 points to it and names no commit to queue. */
+static void test_ask_once_direct(void **state)
+{
+	struct series3 *x = series3();
+	struct fs_drafts dl = FS_DRAFTS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_finding f = finding(FS_FIND_FIX_MISSING, chain3[2], "sched/fair: hold the lock", "v4.7-rc1");
+	char *b20, *b21;
+
+	f.chain = chain3;
+	f.nchain = 3;
+	add3(x, 0, f);
+	f.chain = chain3 + 1;
+	f.nchain = 2;
+	add3(x, 1, f);
+	assert_int_equal(fs_drafts_build(&dl, &x->review, &rita, FS_DRAFTS_PATCHES, false, NOW, &err), 2);
+	b20 = body_of(&dl.v[0]);
+	b21 = body_of(&dl.v[1]);
+	assert_has(b21, "  c5fef009a731 (\"sched/fair: hold the lock\") in v4.7-rc1\n\nPlease queue it as well.");
+	assert_null(strstr(b20, "c5fef009a731"));
+	assert_null(strstr(b20, "Please queue"));
+	assert_has(b20, "This commit needs the follow-up fix I asked for in my reply to 21/24.");
+	g_free(b20);
+	g_free(b21);
+	fs_drafts_clear(&dl);
+	series3_free(x);
+}
+
+/* The reporter of a regression and the author of a reply the draft
+ * cites are in its Cc, once, whatever the case of their address. */
+static void test_cc_people_cited(void **state)
+{
+	struct fixture *x = fixture();
+	struct fs_drafts dl = FS_DRAFTS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_finding f = finding(FS_FIND_REGRESSION_REPORT, chain3[0], "x", NULL);
+	GMimeMessage *m;
+	char *cc;
+
+	f.from = (char *)"Ravi Menon <ravi@example.com>";
+	f.message_id = (char *)"report1@example.com";
+	f.note = (char *)"\"[REGRESSION] drain never returns\"";
+	add(x, f);
+	f = finding(FS_FIND_OBJECTION, "", NULL, NULL);
+	f.from = (char *)"Dmitri Orlov <DOrlov@example.com>";
+	f.message_id = (char *)"obj1@example.com";
+	f.note = (char *)"Please drop this.";
+	add(x, f);
+	assert_int_equal(fs_drafts_build(&dl, &x->review, &rita, FS_DRAFTS_PATCHES, false, NOW, &err), 1);
+	m = parse_back(&dl.v[0]);
+	cc = addrs(m, GMIME_ADDRESS_TYPE_CC);
+	/* Dmitri was in Cc of the patch already: not named twice */
+	assert_string_equal(cc, "linux-kernel@vger.kernel.org, stable@vger.kernel.org, dorlov@example.com, "
+			    "ravi@example.com");
+	g_free(cc);
+	g_object_unref(m);
+	fs_drafts_clear(&dl);
+	fixture_free(x);
+}
+
 /* Each draft ends like a person's mail: "Thanks," and the name, or the
  * signature; a template sets the opening and the close. */
 static void test_close_and_template(void **state)
@@ -1389,6 +1528,9 @@ int main(void)
 		cmocka_unit_test(test_body_quotes),
 		cmocka_unit_test(test_body_fix_missing),
 		cmocka_unit_test(test_body_each_kind),
+		cmocka_unit_test(test_quotes_named_lines),
+		cmocka_unit_test(test_ask_once_direct),
+		cmocka_unit_test(test_cc_people_cited),
 		cmocka_unit_test(test_body_new_causes),
 		cmocka_unit_test(test_body_mail_kinds),
 		cmocka_unit_test(test_body_ignored_and_present),
