@@ -995,6 +995,15 @@ static bool names_target(const struct fs_patch *p, const char *target, bool dire
 	return false;
 }
 
+/* Whether P is a draft mutt (or neomutt) postponed: it writes the Fcc
+ * to use when it is sent into the postponed copy only, and may write
+ * that copy into new/ without the draft flag.  A recalled draft edited
+ * and postponed again is no answer. */
+static bool is_postponed(const struct fs_patch *p)
+{
+	return fs_patch_header(p, "X-Mutt-Fcc") || fs_patch_header(p, "X-Mutt-PGP");
+}
+
 /* Whether the store ST holds a mail From one of OWN, not an unsent
  * draft, answering the mail the draft with KEY ("patch <id>" or
  * "summary <id>") answers: wherever it is kept (a Sent folder, the
@@ -1023,7 +1032,7 @@ static bool is_answered(struct fs_store *st, const char *key, const char *const 
 		if (!fs_mentions_is_own_address(msgs.v[i].from, own) ||
 		    fs_mentions_is_draft_file(msgs.v[i].filename))
 			continue;
-		if (fs_patch_parse_file(&p, msgs.v[i].filename, &perr) == 0)
+		if (fs_patch_parse_file(&p, msgs.v[i].filename, &perr) == 0 && !is_postponed(p))
 			found = names_target(p, target, g_str_has_prefix(key, "summary "));
 		fs_patch_free(p);
 	}

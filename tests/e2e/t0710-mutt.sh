@@ -197,6 +197,58 @@ b = m.get_payload(decode=True).decode()
 assert b.endswith(\"\nThanks,\nRita Reviewer\n\"), b[-60:]
 "
 	'
+	# A draft recalled, edited and postponed again is neither an answer
+	# nor a draft of the reviewer's own to write beside: the next run
+	# knows it (mutt keeps its Message-Id) as fixscan's, edited.
+	cat >bin/append-edit <<-\EDIT
+	#!/bin/sh
+	printf '\nI tried this on arm64 as well.\n' >>"$1"
+	EDIT
+	chmod +x bin/append-edit
+	test_expect_success 'recall the draft for 07, edit it and postpone it' '
+		f7=$(grep -l "^Subject: Re: \[PATCH 4.4 07/27\]" mail/Drafts/cur/*) &&
+		test -n "$f7" &&
+		sleep 0.3 &&
+		tm send-keys -t mutt Enter &&
+		sleep 0.3 &&
+		tm send-keys -t mutt q &&
+		sleep 0.3 &&
+		tm send-keys -t mutt C-l &&
+		tm clear-history -t mutt &&
+		tm send-keys -t mutt R &&
+		wait_screen "Postponed Messages" &&
+		tm send-keys -t mutt "/" &&
+		tm send-keys -t mutt -l "transaction state on signal" &&
+		tm send-keys -t mutt Enter &&
+		sleep 0.2 &&
+		tm clear-history -t mutt &&
+		tm send-keys -t mutt Enter &&
+		wait_screen "Fcc:" &&
+		tm send-keys -t mutt -l ":set editor=$TRASH/bin/append-edit" &&
+		tm send-keys -t mutt Enter &&
+		sleep 0.3 &&
+		tm send-keys -t mutt e &&
+		sleep 1 &&
+		tm send-keys -t mutt P &&
+		n=0 &&
+		while { [ -e "$f7" ] || ! grep -qs "I tried this on arm64" mail/Drafts/cur/* mail/Drafts/new/*; } &&
+		      [ $n -lt 100 ]; do
+			sleep 0.1; n=$((n + 1))
+		done &&
+		test ! -e "$f7" &&
+		g=$(grep -ls "^Subject: Re: \[PATCH 4.4 07/27\]" mail/Drafts/cur/* mail/Drafts/new/*) &&
+		test "$(echo "$g" | wc -l)" -eq 1 &&
+		grep -q "I tried this on arm64 as well" $g
+	'
+	test_expect_success '... no second draft for 07, and 07 is not taken as answered' '
+		notmuch new --quiet &&
+		"$FIXSCAN" review --drafts "path:review-4.4/**" >/dev/null 2>post.err
+		cat post.err &&
+		grep -q "^draft: unchanged, edited by you: .*(re: 07/27" post.err &&
+		! grep -q "^draft: wrote.*(re: 07/" post.err &&
+		! grep -q "^draft: kept.*(re: 07/" post.err &&
+		test "$(grep -ls "^Subject: Re: \[PATCH 4.4 07/27\]" mail/Drafts/cur/* mail/Drafts/new/* | wc -l)" -eq 1
+	'
 	test_expect_success 'after notmuch new, no draft for 03 is written again' '
 		notmuch new --quiet &&
 		"$FIXSCAN" review --drafts "path:review-4.4/**" >/dev/null 2>again.err
