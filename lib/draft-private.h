@@ -50,14 +50,16 @@ char *fsd_sentences_upto(const char *text, size_t max);
 void fsd_add_para(GString *s, const char *text);
 
 /* Append the words of someone else, TEXT (another mail's, a commit's),
- * in quotation marks, indented and wrapped: never as a "> " quote. */
-void fsd_add_their_words(GString *s, const char *text);
+ * in quotation marks, indented and wrapped: never as a "> " quote, which
+ * is only ever a line of the mail a draft answers
+ * (fsd_add_quoted_lines()). */
+void fsd_add_quote(GString *s, const char *text);
 
 /* Append, quoted ("> "), the lines of P's body that name one of the N
- * commits IDS (the upstream line, a Fixes: or prerequisite line), in
- * their order, a ">" line between lines apart; none named: the first
- * line of the changelog.  Each quoted line is a line of the mail, only
- * cleaned of control characters. */
+ * commits IDS (the upstream line, a Fixes: or prerequisite line), up to
+ * the diff, in their order, a ">" line between lines apart; none named:
+ * the first line of the changelog.  Each quoted line is a line of the
+ * mail, only cleaned of control characters. */
 void fsd_add_quoted_lines(GString *s, const struct fs_patch *p, const char *const *ids, size_t n);
 
 /* fsd_add_para() of the text FMT and its arguments make. */

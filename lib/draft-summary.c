@@ -16,6 +16,11 @@ static void add_item(GString *s, const char *text)
 	fsd_add_wrapped(s, "    ", "      ", text);
 }
 
+bool fs_draft_finding_asks(const struct fs_finding *f)
+{
+	return fsd_is_shown(f) && fs_finding_is_problem(f) && fs_kind_asks(f);
+}
+
 /* Whether F is listed in the summary: it asks the maintainer to act
  * (fs_draft_finding_asks()), and its group is one the summary has. */
 static bool is_listed(const struct fs_finding *f)

@@ -213,7 +213,7 @@ void fsd_add_para(GString *s, const char *text)
 /* Append the words of another mail or commit, TEXT, in quotation
  * marks, wrapped and indented two columns: a "> " quote is only ever a
  * line of the mail a draft answers. */
-void fsd_add_their_words(GString *s, const char *text)
+void fsd_add_quote(GString *s, const char *text)
 {
 	char *q = g_strdup_printf("\"%s\"", text);
 
@@ -328,6 +328,11 @@ void fsd_add_quoted_lines(GString *s, const struct fs_patch *p, const char *cons
 		char *line = fs_draft_clean_line(lines[i]);
 		bool want = false;
 
+		/* the changelog ends where the diff starts */
+		if (!strcmp(line, "---") || g_str_has_prefix(line, "diff --git ")) {
+			g_free(line);
+			break;
+		}
 		for (k = 0; k < n && !want; k++)
 			want = ids[k] && *ids[k] && line_names_commit(line, ids[k]);
 		if (want) {

@@ -150,11 +150,6 @@ static int append_draft(struct fs_drafts *out, const struct fs_patch *orig,
 	return 1;
 }
 
-bool fs_draft_finding_asks(const struct fs_finding *f)
-{
-	return fsd_is_shown(f) && fs_finding_is_problem(f) && fs_kind_asks(f);
-}
-
 /* Whether patch RP gets a reply of its own: some finding asks the
  * maintainer to act, or EVERY_FINDING. */
 static bool patch_asks(const struct fs_review_patch *rp, bool every_finding)

@@ -470,7 +470,7 @@ static void para_reverted_in_stable(GString *s, const struct fs_review *r,
 		char *said = fsd_sentences_upto(why, FSD_QUOTE_MAX);
 
 		fsd_add_para(s, "The reason it gives:");
-		fsd_add_their_words(s, said);
+		fsd_add_quote(s, said);
 		g_string_append_c(s, '\n');
 		g_free(said);
 		g_free(why);
@@ -507,7 +507,7 @@ static void para_objection(GString *s, const struct fs_review *r,
 			      who, id);
 	else
 		fsd_add_paraf(s, "%s wrote in reply to this patch:", who);
-	fsd_add_their_words(s, line);
+	fsd_add_quote(s, line);
 	g_string_append_c(s, '\n');
 	g_free(id);
 	g_free(line);

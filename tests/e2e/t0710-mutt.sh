@@ -88,6 +88,21 @@ wait_screen() {
 	return 1
 }
 
+# Recall the postponed draft whose subject has $1 and wait for mutt's
+# compose menu (the history cleared first: an earlier screen says so).
+recall() {
+	tm clear-history -t mutt &&
+	tm send-keys -t mutt R &&
+	wait_screen "Postponed Messages" &&
+	tm send-keys -t mutt "/" &&
+	tm send-keys -t mutt -l "$1" &&
+	tm send-keys -t mutt Enter &&
+	sleep 0.2 &&
+	tm clear-history -t mutt &&
+	tm send-keys -t mutt Enter &&
+	wait_screen "Fcc:"
+}
+
 # Wait until the fixscan run the wrapper logged as call $1 has ended.
 wait_exit() {
 	n=0
@@ -150,14 +165,7 @@ if [ "$drafts" -gt 0 ]; then
 	test_expect_success 'recall the draft for 03 and send it' '
 		tm send-keys -t mutt Enter &&
 		sleep 0.3 &&
-		tm send-keys -t mutt R &&
-		wait_screen "Postponed Messages" &&
-		tm send-keys -t mutt "/" &&
-		tm send-keys -t mutt -l "counters offset in compat mode" &&
-		tm send-keys -t mutt Enter &&
-		sleep 0.2 &&
-		tm send-keys -t mutt Enter &&
-		wait_screen "Fcc:" &&
+		recall "counters offset in compat mode" &&
 		tm send-keys -t mutt y &&
 		n=0 && while [ ! -s sent.mbox ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done &&
 		test -s sent.mbox &&
@@ -214,16 +222,7 @@ assert b.endswith(\"\nThanks,\nRita Reviewer\n\"), b[-60:]
 		tm send-keys -t mutt q &&
 		sleep 0.3 &&
 		tm send-keys -t mutt C-l &&
-		tm clear-history -t mutt &&
-		tm send-keys -t mutt R &&
-		wait_screen "Postponed Messages" &&
-		tm send-keys -t mutt "/" &&
-		tm send-keys -t mutt -l "transaction state on signal" &&
-		tm send-keys -t mutt Enter &&
-		sleep 0.2 &&
-		tm clear-history -t mutt &&
-		tm send-keys -t mutt Enter &&
-		wait_screen "Fcc:" &&
+		recall "transaction state on signal" &&
 		tm send-keys -t mutt -l ":set editor=$TRASH/bin/append-edit" &&
 		tm send-keys -t mutt Enter &&
 		sleep 0.3 &&
