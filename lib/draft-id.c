@@ -63,7 +63,7 @@ char *fs_draft_digest(const char *body, size_t len)
 	return ret;
 }
 
-/* Drafts of earlier versions: "fixscan." and a hash of the key. */
+/* Drafts of earlier versions: fixscan, a dot and a hash of the key. */
 char *fs_draft_id_prefix(const char *key)
 {
 	char *hash = g_compute_checksum_for_string(G_CHECKSUM_SHA256, key, -1);

@@ -109,8 +109,8 @@ static void state_add(struct fs_drafts_state *s, struct state_entry *e)
 }
 
 /* A line of a deleted draft: its message id behind this.  fixscan's
- * own ids start with the time (earlier versions': "fixscan."), so no id
- * of a draft it wrote does. */
+ * own ids start with the time (earlier versions' with fixscan and a
+ * dot), so no id of a draft it wrote does. */
 #define DELETED_PREFIX "deleted:"
 
 /* A line of a draft fixscan was about to write when the run stopped:
@@ -550,9 +550,12 @@ static void adopt_if_same(struct existing *e, const struct fs_draft *dr)
 	g_free(digest);
 }
 
-/* How the Message-Id of a draft of an earlier version starts
- * (fs_draft_id_prefix()). */
-#define OLD_ID_START "fixscan."
+/* Whether ID is the Message-Id of a draft of an earlier version:
+ * "fixscan", a dot and a hash of its key (fs_draft_id_prefix()). */
+static bool is_old_id(const char *id)
+{
+	return id && g_str_has_prefix(id, "fixscan") && id[strlen("fixscan")] == '.';
+}
 
 /* Whether E, whose key is not known (a draft of an earlier version, or
  * one the state forgot), answers the mail of KEY ("patch <id>"): its
@@ -575,7 +578,7 @@ static bool answers_key(const struct existing *e, const struct fs_draft *dr, con
 {
 	if (e->key)
 		return !strcmp(e->key, dr->key);
-	if (e->message_id && g_str_has_prefix(e->message_id, OLD_ID_START))
+	if (is_old_id(e->message_id))
 		return g_str_has_prefix(e->message_id, prefix);
 	return replies_to_key(e, dr->key);
 }
@@ -1192,7 +1195,7 @@ static GPtrArray *find_gone(const struct fs_drafts *d, struct fs_store *st,
  * version's. */
 static bool is_swept_id(const char *id, void *data)
 {
-	return g_str_has_prefix(id, OLD_ID_START) || pending_entry(data, id);
+	return is_old_id(id) || pending_entry(data, id);
 }
 
 static int save_locked(struct fs_drafts_saved *out, const struct fs_drafts *d,
@@ -1213,7 +1216,7 @@ static int save_locked(struct fs_drafts_saved *out, const struct fs_drafts *d,
 		return rc;
 	}
 	/* A run killed while writing left its file in tmp/: its Message-Id
-	 * is on a pending line (or an earlier version's, "fixscan."). */
+	 * is on a pending line (or it is an earlier version's, is_old_id()). */
 	fs_maildir_sweep_tmp_by(out->dir, is_swept_id, state);
 	facts = find_facts(d, *store, state, opts->own);
 	if (!out->outside)
