@@ -110,8 +110,8 @@ char *fs_draft_patch_body(const struct fs_review *r, const struct fs_review_patc
 }
 
 /* The people whose mail the reply to RP cites, as an address list for
- * its Cc: the reporters of regressions and the authors of replies.  New
- * string, "" for none. */
+ * its Cc: the reporter of a regression, the author of a reply (every
+ * finding from a mail has its From).  New string, "" for none. */
 static char *cited_people(const struct fs_review_patch *rp)
 {
 	GString *s = g_string_new(NULL);
@@ -120,8 +120,7 @@ static char *cited_people(const struct fs_review_patch *rp)
 	for (i = 0; rp && i < rp->findings.n; i++) {
 		const struct fs_finding *f = &rp->findings.v[i];
 
-		if (!fsd_is_shown(f) || !f->from || !*f->from ||
-		    (f->kind != FS_FIND_REGRESSION_REPORT && f->kind != FS_FIND_OBJECTION))
+		if (!fsd_is_shown(f) || !f->from || !*f->from)
 			continue;
 		g_string_append_printf(s, "%s%s", s->len ? ", " : "", f->from);
 	}

@@ -18,8 +18,8 @@ In-Reply-To.  For every draft:
 With --review (the JSON lines of "review --json" or "--all-open --json"):
 
   - a missing fix is named in at most one per-patch draft;
-  - the reporter of a regression, and the author of a reply the draft
-    cites, is in its To or Cc.
+  - the reporter of a regression, and the author of any mail a finding
+    comes from (a reply the draft cites), is in its To or Cc.
 
 With --asks (drafts of the default --drafts-for, where a patch gets a
 reply only when a finding asks the maintainer to act): the summary names
@@ -120,7 +120,7 @@ def check_review(drafts, reviews, fail):
                     continue
                 if f["kind"] == "fix-missing":
                     named.setdefault(f["commit"][:12], set())
-                if f["kind"] in ("regression-report", "objection") and f.get("from") and d:
+                if f.get("from") and f.get("message_id") and d:
                     _, addr = email.utils.parseaddr(f["from"])
                     if addr and not address_in(addr, d[1]):
                         fail(d[0], "%s of %s is not in To or Cc" % (f["kind"], addr))
