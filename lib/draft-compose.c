@@ -284,8 +284,10 @@ static InternetAddressList *parse_list(const char *s)
  * cannot be parsed is left out: never a header of junk.  Returns 0, or
  * FS_EPARSE when there is nobody to send the reply to. */
 static int set_addresses(GMimeMessage *msg, const struct fs_patch *orig, const char *myname,
-			 const char *myaddr, const char *orig_id, struct fs_error *err)
+			 const char *myaddr, const char *orig_id, const char *extra_cc,
+			 struct fs_error *err)
 {
+	InternetAddressList *extra;
 	GHashTable *skip = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	InternetAddressList *to_list, *cc_list, *cc;
 	InternetAddress *mb;
@@ -314,6 +316,11 @@ static int set_addresses(GMimeMessage *msg, const struct fs_patch *orig, const c
 	cc = g_mime_message_get_addresses(msg, GMIME_ADDRESS_TYPE_CC);
 	add_addresses(cc, to_list, skip);
 	add_addresses(cc, cc_list, skip);
+	/* the people whose mail the reply cites: a reporter is told */
+	if ((extra = parse_list(extra_cc))) {
+		add_addresses(cc, extra, skip);
+		g_object_unref(extra);
+	}
 	if (!*saddr && !internet_address_list_length(cc)) {
 		rc = fs_error_set(err, FS_EPARSE,
 				  "cannot reply to <%s>: no address in its From, To or Cc can be parsed",
@@ -395,6 +402,13 @@ int fs_draft_compose(struct fs_draft *out, const struct fs_patch *orig,
 		     const char *label, const char *body, time_t now,
 		     struct fs_error *err)
 {
+	return fsd_compose(out, orig, me, key, label, body, NULL, now, err);
+}
+
+int fsd_compose(struct fs_draft *out, const struct fs_patch *orig,
+		const struct fs_identity *me, const char *key, const char *label,
+		const char *body, const char *extra_cc, time_t now, struct fs_error *err)
+{
 	GMimeMessage *msg;
 	GDateTime *date;
 	char *orig_id, *subject, *ckey, *myname, *myaddr;
@@ -414,13 +428,13 @@ int fs_draft_compose(struct fs_draft *out, const struct fs_patch *orig,
 	if (!myaddr)
 		rc = fs_error_set(err, FS_EUSAGE, "no address to send the reply to '%s' from", orig_id);
 	else
-		rc = set_addresses(msg, orig, myname, myaddr, orig_id, err);
+		rc = set_addresses(msg, orig, myname, myaddr, orig_id, extra_cc, err);
 	if (rc < 0)
 		goto out;
 	subject = fs_draft_reply_subject(fs_patch_subject(orig));
 	g_mime_message_set_subject(msg, subject, "utf-8");
 	g_free(subject);
-	out->message_id = fsd_new_message_id(myaddr, ckey, now);
+	out->message_id = fsd_new_message_id(myaddr, now);
 	g_mime_message_set_message_id(msg, out->message_id);
 	date = g_date_time_new_from_unix_local(now);
 	g_mime_message_set_date(msg, date);

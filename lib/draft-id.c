@@ -1,5 +1,6 @@
 /* fixscan: the names of drafts: the reply's subject, the digest of a
- * body, and Message-Ids a later run recognises. */
+ * body, new Message-Ids, and the prefix of the ones earlier versions
+ * wrote. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -62,6 +63,7 @@ char *fs_draft_digest(const char *body, size_t len)
 	return ret;
 }
 
+/* Drafts of earlier versions: fixscan, a dot and a hash of the key. */
 char *fs_draft_id_prefix(const char *key)
 {
 	char *hash = g_compute_checksum_for_string(G_CHECKSUM_SHA256, key, -1);
@@ -71,13 +73,13 @@ char *fs_draft_id_prefix(const char *key)
 	return ret;
 }
 
-/* A new Message-Id on ME's domain: a part derived from KEY, so ids of
- * drafts answering the same mail look alike (and a later run finds them
- * by it), then the time and random bits so every draft's id is unique. */
-char *fsd_new_message_id(const char *email, const char *key, time_t now)
+/* A new Message-Id on ME's domain, as mail clients make them: the time
+ * and 64 random bits, "20261204184234.5f0596a93c1e7b20@example.org".
+ * Nothing in it says which tool wrote it or what it answers: the state
+ * fixscan/drafts.h keeps knows the draft by it. */
+char *fsd_new_message_id(const char *email, time_t now)
 {
 	const char *at = strrchr(email, '@');
-	char *prefix = fs_draft_id_prefix(key);
 	GString *dom = g_string_new(NULL);
 	struct tm tm;
 	char stamp[32];
@@ -90,9 +92,7 @@ char *fsd_new_message_id(const char *email, const char *key, time_t now)
 		g_string_append(dom, "localhost");
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d%H%M%S", &tm);
-	id = g_strdup_printf("%s%s.%08x@%s", prefix, stamp, g_random_int(), dom->str);
+	id = g_strdup_printf("%s.%08x%08x@%s", stamp, g_random_int(), g_random_int(), dom->str);
 	g_string_free(dom, TRUE);
-	g_free(prefix);
 	return id;
 }
-

@@ -32,9 +32,6 @@ void fsd_split_mailbox(const char *from, char **name, char **addr);
 /* The name to address a person by: the display name, else the address. */
 char *fsd_display_name(const char *from);
 
-/* Whether TEXT starts with a commit reference: a hex id and " (\"". */
-bool fsd_is_hex_id_prefix(const char *text);
-
 /* Append TEXT wrapped at WRAP columns (UTF-8 characters): the first line
  * starts with FIRST, the others with NEXT; a line ends with "\n".  A
  * word longer than a line (a link, a commit reference) gets a line of
@@ -52,8 +49,18 @@ char *fsd_sentences_upto(const char *text, size_t max);
 /* Append TEXT as a paragraph wrapped at WRAP columns, then a blank line. */
 void fsd_add_para(GString *s, const char *text);
 
-/* Append TEXT as quoted text ("> "), wrapped. */
+/* Append the words of someone else, TEXT (another mail's, a commit's),
+ * in quotation marks, indented and wrapped: never as a "> " quote, which
+ * is only ever a line of the mail a draft answers
+ * (fsd_add_quoted_lines()). */
 void fsd_add_quote(GString *s, const char *text);
+
+/* Append, quoted ("> "), the lines of P's body that name one of the N
+ * commits IDS (the upstream line, a Fixes: or prerequisite line), up to
+ * the diff, in their order, a ">" line between lines apart; none named:
+ * the first line of the changelog.  Each quoted line is a line of the
+ * mail, only cleaned of control characters. */
+void fsd_add_quoted_lines(GString *s, const struct fs_patch *p, const char *const *ids, size_t n);
 
 /* fsd_add_para() of the text FMT and its arguments make. */
 void fsd_add_paraf(GString *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -66,13 +73,19 @@ char *fsd_commit_ref(const char *hex, const char *subject);
  * of a few static buffers: enough for the few a sentence names. */
 const char *fsd_patch_number(const struct fs_review *r, int nn);
 
-/* "On <date>, <name> wrote:" for message P. */
-void fsd_add_attribution(GString *s, const struct fs_patch *p);
+/* fs_draft_compose() with EXTRA_CC (an address list, may be NULL or
+ * ""): more people the reply goes to in Cc, as a reporter it cites. */
+int fsd_compose(struct fs_draft *out, const struct fs_patch *orig,
+		const struct fs_identity *me, const char *key, const char *label,
+		const char *body, const char *extra_cc, time_t now, struct fs_error *err);
 
-/* The line of P's body that names its upstream commit ("commit X
- * upstream.", "[ Upstream commit X ]", "(cherry picked from commit X)"),
- * as a new string, or NULL. */
-char *fsd_upstream_line(const struct fs_patch *p);
+/* The patch of R whose reply asks for the missing fix HEX, so that it
+ * is asked for once: the first one it fixes directly, else the first
+ * that needs it; NULL when none does. */
+const struct fs_review_patch *fsd_fix_asker(const struct fs_review *r, const char *hex);
+
+/* "On <date>, <name> wrote:" for message P, wrapped. */
+void fsd_add_attribution(GString *s, const struct fs_patch *p);
 
 /* The first line of text of P's body (the cover's opening sentence). */
 char *fsd_first_body_line(const struct fs_patch *p);
@@ -105,10 +118,10 @@ char *fsd_short_branch_name(const char *b);
  * FAILED notice.  *ELSEWHERE gets the first other branch ("6.1"). */
 void fsd_add_cross_note(GString *s, const struct fs_finding *f, char **elsewhere, bool *failed);
 
-/* A new Message-Id on EMAIL's domain: a part derived from KEY
- * (fs_draft_id_prefix()), so ids of drafts answering the same mail look
- * alike, then the time NOW and random bits.  New string (g_free()). */
-char *fsd_new_message_id(const char *email, const char *key, time_t now);
+/* A new Message-Id on EMAIL's domain, as mail clients make them: the
+ * time NOW and random bits, nothing of fixscan's.  New string
+ * (g_free()). */
+char *fsd_new_message_id(const char *email, time_t now);
 
 /* The opening of the summary: the attribution and the cover's first
  * line, quoted.  New string ending in "\n".  (draft-summary.c) */

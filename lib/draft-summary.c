@@ -9,14 +9,23 @@
 #include "draft-private.h"
 
 /* Append an item line of the summary: TEXT indented four columns,
- * wrapped with six; a line that starts with a commit reference is left
- * whole, as a Fixes: line would be. */
+ * wrapped with six; a commit reference is never broken (a line of its
+ * own when it is longer than one). */
 static void add_item(GString *s, const char *text)
 {
-	if (fsd_is_hex_id_prefix(text))
-		g_string_append_printf(s, "    %s\n", text);
-	else
-		fsd_add_wrapped(s, "    ", "      ", text);
+	fsd_add_wrapped(s, "    ", "      ", text);
+}
+
+bool fs_draft_finding_asks(const struct fs_finding *f)
+{
+	return fsd_is_shown(f) && fs_finding_is_problem(f) && fs_kind_asks(f);
+}
+
+/* Whether F is listed in the summary: it asks the maintainer to act
+ * (fs_draft_finding_asks()), and its group is one the summary has. */
+static bool is_listed(const struct fs_finding *f)
+{
+	return fs_draft_finding_asks(f) && fs_kind_group_of(f) != FS_GROUP_NONE;
 }
 
 /* Whether the reviewer has answered patch P already (O->answered). */
@@ -49,7 +58,7 @@ static char *patches_naming(const struct fs_review *r, const char *hex, enum fs_
 		for (k = 0; k < rp->findings.n; k++) {
 			const struct fs_finding *f = &rp->findings.v[k];
 
-			if (f->kind == kind && fsd_is_shown(f) && fs_kind_group_of(f) == FS_GROUP_FIXES &&
+			if (f->kind == kind && is_listed(f) && fs_kind_group_of(f) == FS_GROUP_FIXES &&
 			    !strcmp(f->commit, hex)) {
 				g_ptr_array_add(hits, (gpointer)rp);
 				break;
@@ -79,8 +88,9 @@ static size_t add_fix_requests(GString *s, const struct fs_review *r, const stru
 		for (k = 0; k < rp->findings.n; k++) {
 			const struct fs_finding *f = &rp->findings.v[k];
 			char *ref, *fixes, *needs, *rel;
+			GString *line;
 
-			if (!fsd_is_shown(f) || fs_kind_group_of(f) != FS_GROUP_FIXES ||
+			if (!is_listed(f) || fs_kind_group_of(f) != FS_GROUP_FIXES ||
 			    g_hash_table_contains(done, f->commit))
 				continue;
 			g_hash_table_add(done, (gpointer)f->commit);
@@ -90,16 +100,17 @@ static size_t add_fix_requests(GString *s, const struct fs_review *r, const stru
 			fixes = patches_naming(r, f->commit, FS_FIND_FIX_MISSING, o);
 			needs = patches_naming(r, f->commit, FS_FIND_DEP_MISSING, o);
 			rel = fs_draft_clean_line(f->release);
-			g_string_append_printf(s, "  %s", ref);
-			fsd_add_cve_phrase(s, f);
+			line = g_string_new(ref);
+			fsd_add_cve_phrase(line, f);
 			if (*rel)
-				g_string_append_printf(s, ", in %s,", rel);
+				g_string_append_printf(line, " in %s,", rel);
 			if (*fixes)
-				g_string_append_printf(s, " fixes %s", fixes);
+				g_string_append_printf(line, " fixes %s", fixes);
 			if (*needs)
-				g_string_append_printf(s, "%s is a prerequisite of %s",
+				g_string_append_printf(line, "%s is a prerequisite of %s",
 						       *fixes ? " and" : "", needs);
-			g_string_append_c(s, '\n');
+			fsd_add_wrapped(s, "  ", "    ", line->str);
+			g_string_free(line, TRUE);
 			g_free(rel);
 			g_free(needs);
 			g_free(fixes);
@@ -129,7 +140,7 @@ static size_t add_patch_groups(GString *s, const struct fs_review *r, const stru
 				const struct fs_finding *f = &rp->findings.v[k];
 				char *item;
 
-				if (!fsd_is_shown(f) || fs_kind_group_of(f) != (enum fs_kind_group)g ||
+				if (!is_listed(f) || fs_kind_group_of(f) != (enum fs_kind_group)g ||
 				    fsd_same_reply_earlier(&rp->findings, k))
 					continue;
 				if (!header) {

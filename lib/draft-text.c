@@ -106,14 +106,6 @@ static bool fsd_is_hex_id(const char *word)
 	return n >= 12 && n <= 40 && !word[n];
 }
 
-/* Whether TEXT starts with a commit reference: a hex id and " (\"". */
-bool fsd_is_hex_id_prefix(const char *text)
-{
-	size_t n = strspn(text, "0123456789abcdef");
-
-	return n >= 12 && n <= 40 && !strncmp(text + n, " (\"", 3);
-}
-
 /* The words of TEXT, with each commit reference '0123456789ab ("its
  * subject")' glued into one word: a reference is never broken across
  * lines, as git and the kernel's own tools write them.  NULL-terminated
@@ -218,10 +210,15 @@ void fsd_add_para(GString *s, const char *text)
 	g_string_append_c(s, '\n');
 }
 
-/* Append TEXT as quoted text ("> "), wrapped. */
+/* Append the words of another mail or commit, TEXT, in quotation
+ * marks, wrapped and indented two columns: a "> " quote is only ever a
+ * line of the mail a draft answers. */
 void fsd_add_quote(GString *s, const char *text)
 {
-	fsd_add_wrapped(s, "> ", "> ", text);
+	char *q = g_strdup_printf("\"%s\"", text);
+
+	fsd_add_wrapped(s, "  ", "  ", q);
+	g_free(q);
 }
 
 void fsd_add_paraf(GString *s, const char *fmt, ...)
@@ -282,49 +279,83 @@ void fsd_add_attribution(GString *s, const struct fs_patch *p)
 	char *date = fs_draft_clean_line(fs_patch_date(p));
 	char *who = fsd_display_name(fs_patch_from(p));
 
-	if (*date)
-		g_string_append_printf(s, "On %s, %s wrote:\n", date, who);
-	else
-		g_string_append_printf(s, "%s wrote:\n", who);
+	char *line = *date ? g_strdup_printf("On %s, %s wrote:", date, who) :
+		     g_strdup_printf("%s wrote:", who);
+
+	fsd_add_wrapped(s, "", "", line);
+	g_free(line);
 	g_free(date);
 	g_free(who);
 }
 
-/* The line of P's body that names its upstream commit ("commit X
- * upstream.", "[ Upstream commit X ]", "(cherry picked from commit X)"),
- * as a new string, or NULL. */
-char *fsd_upstream_line(const struct fs_patch *p)
+/* Whether LINE names commit HEX (lower-case hex): it has a word of 8
+ * or more hex digits that HEX starts with. */
+static bool line_names_commit(const char *line, const char *hex)
 {
-	const char *const *ids;
-	const char *body, *hit = NULL, *bol, *eol, *hay;
-	size_t n, len;
-	char *lower, *needle;
+	const char *p = line;
 
-	ids = fs_patch_tags(p) ? fs_tags_upstream(fs_patch_tags(p), &n) : NULL;
-	body = fs_patch_body(p, &len);
-	if (!ids || !n || !body)
-		return NULL;
-	lower = g_ascii_strdown(body, len);
-	needle = g_ascii_strdown(ids[0], -1);
-	hay = lower;
-	hit = strstr(hay, needle);
-	g_free(needle);
-	if (!hit) {
-		g_free(lower);
-		return NULL;
+	while (*p) {
+		size_t n = strspn(p, "0123456789abcdefABCDEF");
+
+		if (n >= 8 && n <= strlen(hex) && !g_ascii_strncasecmp(p, hex, n) &&
+		    (p == line || !g_ascii_isalnum(p[-1])) && !g_ascii_isalnum(p[n]))
+			return true;
+		p += n ? n : 1;
 	}
-	bol = hit;
-	while (bol > lower && bol[-1] != '\n')
-		bol--;
-	eol = strchr(hit, '\n');
-	if (!eol)
-		eol = lower + strlen(lower);
-	/* Take the bytes from the original body: same offsets. */
-	hay = g_strndup(body + (bol - lower), eol - bol);
-	g_free(lower);
-	lower = fs_draft_clean_line(hay);
-	g_free((char *)hay);
-	return lower;
+	return false;
+}
+
+/* Whether LINE is what every stable patch mail says before its
+ * changelog, not the changelog: the review notice, a rule. */
+static bool is_preamble(const char *line)
+{
+	return !*line || strstr(line, "stable review patch") || strspn(line, "-") == strlen(line) ||
+	       g_str_has_prefix(line, "From: ");
+}
+
+/* The most lines of a mail a draft quotes. */
+#define QUOTE_LINES_MAX 6
+
+void fsd_add_quoted_lines(GString *s, const struct fs_patch *p, const char *const *ids, size_t n)
+{
+	size_t len, i, k, taken = 0;
+	const char *body = fs_patch_body(p, &len);
+	char *text = body ? g_strndup(body, len) : g_strdup("");
+	char **lines = g_strsplit(text, "\n", -1);
+	long last = -1;
+
+	for (i = 0; lines[i] && taken < QUOTE_LINES_MAX; i++) {
+		char *line = fs_draft_clean_line(lines[i]);
+		bool want = false;
+
+		/* the changelog ends where the diff starts */
+		if (!strcmp(line, "---") || g_str_has_prefix(line, "diff --git ")) {
+			g_free(line);
+			break;
+		}
+		for (k = 0; k < n && !want; k++)
+			want = ids[k] && *ids[k] && line_names_commit(line, ids[k]);
+		if (want) {
+			if (last >= 0 && (long)i != last + 1)
+				g_string_append(s, ">\n");
+			g_string_append_printf(s, "> %s\n", line);
+			last = (long)i;
+			taken++;
+		}
+		g_free(line);
+	}
+	/* nothing named: the changelog's first line */
+	for (i = 0; !taken && lines[i]; i++) {
+		char *line = fs_draft_clean_line(lines[i]);
+
+		if (!is_preamble(line)) {
+			g_string_append_printf(s, "> %s\n", line);
+			taken++;
+		}
+		g_free(line);
+	}
+	g_strfreev(lines);
+	g_free(text);
 }
 
 /* The first line of text of P's body (the cover's opening sentence). */
@@ -356,6 +387,35 @@ char *fsd_first_body_line(const struct fs_patch *p)
 bool fsd_is_shown(const struct fs_finding *f)
 {
 	return !f->ignored && f->unresolved != FS_CAUSE_NOT_IN_CLONE;
+}
+
+/* Whether F of RP is a fix-missing that asks for HEX. */
+static bool asks_for_fix(const struct fs_finding *f, const char *hex)
+{
+	return f->kind == FS_FIND_FIX_MISSING && fsd_is_shown(f) && !strcmp(f->commit, hex);
+}
+
+const struct fs_review_patch *fsd_fix_asker(const struct fs_review *r, const char *hex)
+{
+	const struct fs_review_patch *first = NULL;
+	size_t i, k;
+
+	for (i = 0; i < r->npatches; i++) {
+		const struct fs_review_patch *rp = &r->patches[i];
+
+		for (k = 0; k < rp->findings.n; k++) {
+			const struct fs_finding *f = &rp->findings.v[k];
+
+			if (!asks_for_fix(f, hex))
+				continue;
+			/* a chain of three or more: it fixes a fix of this one */
+			if (f->nchain < 3)
+				return rp;
+			if (!first)
+				first = rp;
+		}
+	}
+	return first;
 }
 
 /* The "(a fix of ...)" note of a fix-of-a-fix: which commit of the chain
@@ -410,10 +470,12 @@ void fsd_add_commit_item(GString *s, const struct fs_finding *f)
 {
 	char *ref = fsd_commit_ref(f->commit, f->subject);
 	char *rel = fs_draft_clean_line(f->release);
+	GString *line = g_string_new(NULL);
 
-	g_string_append_printf(s, "  %s%s%s", ref, *rel ? " in " : "", rel);
-	fsd_add_cve_phrase(s, f);
-	g_string_append_c(s, '\n');
+	g_string_append_printf(line, "%s%s%s", ref, *rel ? " in " : "", rel);
+	fsd_add_cve_phrase(line, f);
+	fsd_add_wrapped(s, "  ", "    ", line->str);
+	g_string_free(line, TRUE);
 	g_free(ref);
 	g_free(rel);
 }
@@ -448,8 +510,11 @@ void fsd_add_cross_note(GString *s, const struct fs_finding *f, char **elsewhere
 	}
 	if (f->failed_to_apply) {
 		char *date = fs_draft_clean_line(f->failed_date);
-		g_string_append_printf(s, "    (FAILED to apply to this branch%s%s)\n", *date ? ", notice of " : "",
-				       date);
+		char *note = g_strdup_printf("(FAILED to apply to this branch%s%s)",
+					     *date ? ", notice of " : "", date);
+
+		fsd_add_wrapped(s, "    ", "     ", note);
+		g_free(note);
 		g_free(date);
 		*failed = true;
 	}

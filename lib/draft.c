@@ -23,21 +23,31 @@ int fs_draft_mode_from_name(const char *name)
 	return -1;
 }
 
-/* The opening of the reply to patch P: the attribution and the quoted
- * subject and upstream lines.  New string, ending in "\n". */
-static char *patch_quote(const struct fs_patch *p)
+/* The opening of the reply to patch RP: the attribution and the lines
+ * of its mail the reply speaks of (the upstream line, the lines naming
+ * the commits of its findings).  New string, ending in "\n". */
+static char *patch_quote(const struct fs_review_patch *rp)
 {
 	GString *s = g_string_new(NULL);
-	char *title, *up;
+	GPtrArray *ids = g_ptr_array_new();
+	size_t i, nup = 0;
+	const char *const *up = fs_patch_tags(rp->patch) ?
+				fs_tags_upstream(fs_patch_tags(rp->patch), &nup) : NULL;
 
-	fsd_add_attribution(s, p);
-	title = fs_draft_clean_line(fs_patch_title(p));
-	g_string_append_printf(s, "> %s\n", title);
-	up = fsd_upstream_line(p);
-	if (up)
-		g_string_append_printf(s, ">\n> %s\n", up);
-	g_free(up);
-	g_free(title);
+	for (i = 0; up && i < nup; i++)
+		g_ptr_array_add(ids, (gpointer)up[i]);
+	for (i = 0; i < rp->findings.n; i++) {
+		const struct fs_finding *f = &rp->findings.v[i];
+
+		if (!fsd_is_shown(f))
+			continue;
+		g_ptr_array_add(ids, (gpointer)f->commit);
+		if (f->stable_commit)
+			g_ptr_array_add(ids, (gpointer)f->stable_commit);
+	}
+	fsd_add_attribution(s, rp->patch);
+	fsd_add_quoted_lines(s, rp->patch, (const char *const *)ids->pdata, ids->len);
+	g_ptr_array_free(ids, TRUE);
 	return g_string_free(s, FALSE);
 }
 
@@ -93,35 +103,51 @@ char *fs_draft_patch_body(const struct fs_review *r, const struct fs_review_patc
 
 	if (!findings)
 		return NULL;
-	quote = patch_quote(rp->patch);
+	quote = patch_quote(rp);
 	ret = g_strconcat(quote, "\n", findings, NULL);
 	g_free(quote);
 	g_free(findings);
 	return ret;
 }
 
+/* The people whose mail the reply to RP cites, as an address list for
+ * its Cc: the reporter of a regression, the author of a reply (every
+ * finding from a mail has its From).  New string, "" for none. */
+static char *cited_people(const struct fs_review_patch *rp)
+{
+	GString *s = g_string_new(NULL);
+	size_t i;
+
+	for (i = 0; rp && i < rp->findings.n; i++) {
+		const struct fs_finding *f = &rp->findings.v[i];
+
+		if (!fsd_is_shown(f) || !f->from || !*f->from)
+			continue;
+		g_string_append_printf(s, "%s%s", s->len ? ", " : "", f->from);
+	}
+	return g_string_free(s, FALSE);
+}
+
 static int append_draft(struct fs_drafts *out, const struct fs_patch *orig,
+			const struct fs_review_patch *rp,
 			const struct fs_identity *me, const char *kind,
 			const char *label, const char *body, time_t now,
 			struct fs_error *err)
 {
+	char *cc = cited_people(rp);
 	struct fs_draft d;
 	char *key = g_strdup_printf("%s <%s>", kind, fs_patch_message_id(orig) ?
 				    fs_patch_message_id(orig) : "");
 	int rc;
 
-	rc = fs_draft_compose(&d, orig, me, key, label, body, now, err);
+	rc = fsd_compose(&d, orig, me, key, label, body, cc, now, err);
 	g_free(key);
+	g_free(cc);
 	if (rc < 0)
 		return rc;
 	out->v = g_renew(struct fs_draft, out->v, out->n + 1);
 	out->v[out->n++] = d;
 	return 1;
-}
-
-bool fs_draft_finding_asks(const struct fs_finding *f)
-{
-	return fsd_is_shown(f) && fs_finding_is_problem(f) && fs_kind_asks(f);
 }
 
 /* Whether patch RP gets a reply of its own: some finding asks the
@@ -161,7 +187,7 @@ int fs_drafts_build_opts(struct fs_drafts *out, const struct fs_review *r,
 			if (!body)
 				return err->code;
 			label = g_strdup_printf("%s %s", number, fs_patch_subject(cover));
-			rc = append_draft(out, cover, me, "summary", label, body, o->now, err);
+			rc = append_draft(out, cover, NULL, me, "summary", label, body, o->now, err);
 			g_free(label);
 			g_free(body);
 			if (rc < 0 && rc != FS_EPARSE)
@@ -183,14 +209,14 @@ int fs_drafts_build_opts(struct fs_drafts *out, const struct fs_review *r,
 		if (!(findings = patch_findings(r, rp)))
 			continue;
 		snprintf(number, sizeof(number), "%s", fsd_patch_number(r, rp->index));
-		quote = patch_quote(rp->patch);
+		quote = patch_quote(rp);
 		body = fsd_fill_body(r, rp->patch, me, o, number, quote, findings, err);
 		g_free(quote);
 		g_free(findings);
 		if (!body)
 			return err->code;
 		label = g_strdup_printf("%s %s", number, fs_patch_title(rp->patch));
-		rc = append_draft(out, rp->patch, me, "patch", label, body, o->now, err);
+		rc = append_draft(out, rp->patch, rp, me, "patch", label, body, o->now, err);
 		g_free(label);
 		g_free(body);
 		/* A mail that cannot be answered costs its own draft only. */

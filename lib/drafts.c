@@ -109,8 +109,8 @@ static void state_add(struct fs_drafts_state *s, struct state_entry *e)
 }
 
 /* A line of a deleted draft: its message id behind this.  fixscan's
- * own ids start with its name and a dot, so no id of a draft it wrote
- * does. */
+ * own ids start with the time (earlier versions' with fixscan and a
+ * dot), so no id of a draft it wrote does. */
 #define DELETED_PREFIX "deleted:"
 
 /* A line of a draft fixscan was about to write when the run stopped:
@@ -407,6 +407,7 @@ struct existing {
 	char *key;        /* from the state file or an old X-Fixscan-Key, or NULL */
 	char *digest;     /* the digest it was written with, or NULL */
 	char *message_id;
+	char *in_reply_to; /* the id of the mail it answers, or NULL */
 	int edited;       /* -1 not yet known, 0 no, 1 yes */
 };
 
@@ -477,6 +478,9 @@ static struct existing *scan_drafts(struct fs_maildir_files *files, const char *
 		}
 		v[i].edited = -1;
 		g_free(id);
+		id = found_header(&files->v[i], "In-Reply-To");
+		v[i].in_reply_to = fs_draft_clean_id(id);
+		g_free(id);
 	}
 	return v;
 }
@@ -489,18 +493,9 @@ static void existings_free(struct existing *v, size_t n)
 		g_free(v[i].key);
 		g_free(v[i].digest);
 		g_free(v[i].message_id);
+		g_free(v[i].in_reply_to);
 	}
 	g_free(v);
-}
-
-/* Whether E is a draft answering KEY: by the key remembered for it, else
- * by its Message-Id, which starts with PREFIX (fs_draft_id_prefix(KEY))
- * for every draft fixscan wrote for KEY, even one the state forgot. */
-static bool answers_key(const struct existing *e, const char *key, const char *prefix)
-{
-	if (e->key)
-		return !strcmp(e->key, key);
-	return e->message_id && g_str_has_prefix(e->message_id, prefix);
 }
 
 /* Whether the reviewer changed E: its body no longer matches the digest
@@ -536,11 +531,11 @@ static bool is_edited(struct existing *e)
 	return e->edited;
 }
 
-/* E has fixscan's Message-Id for DR's key but no key or digest known
- * (a run killed before it remembered it, a state file set aside, a run
- * with another one): when its body is the one DR has, fixscan wrote it
- * for DR, unedited, and it is taken as such.  Otherwise what it said
- * cannot be told from an edit, and it stays. */
+/* E may be DR's (an earlier version's Message-Id for DR's key, or the
+ * same mail answered) but no key or digest is known (a state file set
+ * aside, a run with another one): when its body is the one DR has,
+ * fixscan wrote it for DR, unedited, and it is taken as such.
+ * Otherwise what it said cannot be told from an edit, and it stays. */
 static void adopt_if_same(struct existing *e, const struct fs_draft *dr)
 {
 	char *digest;
@@ -553,6 +548,39 @@ static void adopt_if_same(struct existing *e, const struct fs_draft *dr)
 		e->edited = 0;
 	}
 	g_free(digest);
+}
+
+/* Whether ID is the Message-Id of a draft of an earlier version:
+ * "fixscan", a dot and a hash of its key (fs_draft_id_prefix()). */
+static bool is_old_id(const char *id)
+{
+	return id && g_str_has_prefix(id, "fixscan") && id[strlen("fixscan")] == '.';
+}
+
+/* Whether E, whose key is not known (a draft of an earlier version, or
+ * one the state forgot), answers the mail of KEY ("patch <id>"): its
+ * In-Reply-To names it. */
+static bool replies_to_key(const struct existing *e, const char *key)
+{
+	const char *lt = strchr(key, '<');
+	size_t n = e->in_reply_to ? strlen(e->in_reply_to) : 0;
+
+	return n && lt && !strncmp(lt + 1, e->in_reply_to, n) && lt[1 + n] == '>' && !lt[2 + n];
+}
+
+/* Whether E is a draft answering DR's key: by the key remembered for it
+ * (the state, an old X-Fixscan-Key), by the Message-Id earlier versions
+ * gave every draft for the key (PREFIX, fs_draft_id_prefix()), or, for
+ * a draft nothing is known of (a state file set aside), by answering the
+ * same mail: sort_found() then takes it as fixscan's when its body is
+ * DR's (adopt_if_same()), else as the reviewer's, never to be removed. */
+static bool answers_key(const struct existing *e, const struct fs_draft *dr, const char *prefix)
+{
+	if (e->key)
+		return !strcmp(e->key, dr->key);
+	if (is_old_id(e->message_id))
+		return g_str_has_prefix(e->message_id, prefix);
+	return replies_to_key(e, dr->key);
 }
 
 /* What the store says about one draft, found before writing. */
@@ -642,7 +670,7 @@ static struct existing *sort_found(const struct write_ctx *w, const struct fs_dr
 	for (k = 0; k < w->nfound; k++) {
 		struct existing *e = &w->found[k];
 
-		if (!answers_key(e, dr->key, prefix))
+		if (!answers_key(e, dr, prefix))
 			continue;
 		adopt_if_same(e, dr);
 		if (!match && e->digest && !strcmp(e->digest, dr->digest)) {
@@ -970,6 +998,15 @@ static bool names_target(const struct fs_patch *p, const char *target, bool dire
 	return false;
 }
 
+/* Whether P is a draft mutt (or neomutt) postponed: it writes the Fcc
+ * to use when it is sent into the postponed copy only, and may write
+ * that copy into new/ without the draft flag.  A recalled draft edited
+ * and postponed again is no answer. */
+static bool is_postponed(const struct fs_patch *p)
+{
+	return fs_patch_header(p, "X-Mutt-Fcc") || fs_patch_header(p, "X-Mutt-PGP");
+}
+
 /* Whether the store ST holds a mail From one of OWN, not an unsent
  * draft, answering the mail the draft with KEY ("patch <id>" or
  * "summary <id>") answers: wherever it is kept (a Sent folder, the
@@ -998,7 +1035,7 @@ static bool is_answered(struct fs_store *st, const char *key, const char *const 
 		if (!fs_mentions_is_own_address(msgs.v[i].from, own) ||
 		    fs_mentions_is_draft_file(msgs.v[i].filename))
 			continue;
-		if (fs_patch_parse_file(&p, msgs.v[i].filename, &perr) == 0)
+		if (fs_patch_parse_file(&p, msgs.v[i].filename, &perr) == 0 && !is_postponed(p))
 			found = names_target(p, target, g_str_has_prefix(key, "summary "));
 		fs_patch_free(p);
 	}
@@ -1153,6 +1190,14 @@ static GPtrArray *find_gone(const struct fs_drafts *d, struct fs_store *st,
 }
 
 /* fs_drafts_save(), holding the folder's lock. */
+/* Whether a file a killed run left in tmp/ with Message-Id ID is
+ * fixscan's: the state DATA has it pending, or it is an earlier
+ * version's. */
+static bool is_swept_id(const char *id, void *data)
+{
+	return is_old_id(id) || pending_entry(data, id);
+}
+
 static int save_locked(struct fs_drafts_saved *out, const struct fs_drafts *d,
 		       struct fs_store **store, const struct fs_drafts_save_opts *opts,
 		       struct fs_error *err)
@@ -1170,6 +1215,9 @@ static int save_locked(struct fs_drafts_saved *out, const struct fs_drafts *d,
 		out->n = 0;  /* nothing was done */
 		return rc;
 	}
+	/* A run killed while writing left its file in tmp/: its Message-Id
+	 * is on a pending line (or it is an earlier version's, is_old_id()). */
+	fs_maildir_sweep_tmp_by(out->dir, is_swept_id, state);
 	facts = find_facts(d, *store, state, opts->own);
 	if (!out->outside)
 		gone = find_gone(d, *store, state);
@@ -1283,9 +1331,6 @@ int fs_drafts_save(struct fs_drafts_saved *out, const struct fs_drafts *d,
 		out->n = 0;  /* nothing was done */
 		return rc;
 	}
-	/* A run killed while writing left its file in tmp/ (a draft's
-	 * Message-Id starts with fs_draft_id_prefix(), "fixscan" first). */
-	fs_maildir_sweep_tmp(out->dir, "fixscan");
 	rc = save_locked(out, d, store, opts, err);
 	fs_maildir_unlock(slock);
 	fs_maildir_unlock(lock);

@@ -179,24 +179,76 @@ static void para_missing_in_newer(GString *s, const struct fs_review *r,
 	g_free(here);
 }
 
+/* "21/27", "21/27 and 22/27": the patches of ASKERS, for a sentence. */
+static char *patch_list(const struct fs_review *r, GPtrArray *askers)
+{
+	GString *s = g_string_new(NULL);
+	size_t i;
+
+	for (i = 0; i < askers->len; i++) {
+		const struct fs_review_patch *a = g_ptr_array_index(askers, i);
+
+		if (i)
+			g_string_append(s, i + 1 == askers->len ? " and " : ", ");
+		g_string_append(s, fsd_patch_number(r, a->index));
+	}
+	return g_string_free(s, FALSE);
+}
+
+/* Whether F is a fix-missing the reply to RP asks for; else a fix asked
+ * for in the reply to another patch, added to ASKERS (once each). */
+static bool fix_asked_here(const struct fs_review *r, const struct fs_review_patch *rp,
+			   const struct fs_finding *f, GPtrArray *askers)
+{
+	const struct fs_review_patch *a;
+
+	if (f->kind != FS_FIND_FIX_MISSING || !fsd_is_shown(f))
+		return false;
+	a = fsd_fix_asker(r, f->commit);
+	if (!a || a == rp)
+		return true;
+	if (!g_ptr_array_find(askers, a, NULL))
+		g_ptr_array_add(askers, (gpointer)a);
+	return false;
+}
+
+/* The closing request of the fix-missing paragraph, for N fixes. */
+static void add_fix_request(GString *s, size_t n, bool subject_only, bool failed,
+			    const char *elsewhere)
+{
+	if (subject_only)
+		fsd_add_para(s, "(One of these names its target only by subject in its Fixes: tag, so it is worth a second look.)");
+	if (failed)
+		fsd_add_para(s, n == 1 ?
+			 "It did not apply to this branch when it was tagged for stable (the FAILED notice above), so it needs a manual backport: please queue one, or drop this patch until there is one." :
+			 "At least one of them did not apply to this branch when it was tagged for stable (the FAILED notice above), so it needs a manual backport: please queue one, or drop this patch until there is one.");
+	if (elsewhere && !failed)
+		fsd_add_paraf(s, "%s, as %s does.", n == 1 ? "Please queue it as well" : "Please queue them as well",
+			  elsewhere);
+	else if (!failed)
+		fsd_add_para(s, n == 1 ? "Please queue it as well." : "Please queue them as well.");
+}
+
+/* The missing fixes of RP, each asked for in one reply only
+ * (fsd_fix_asker()): the others point to that reply. */
 static void para_fix_missing(GString *s, const struct fs_review *r,
 		const struct fs_review_patch *rp, const struct fs_finding *none)
 {
 	size_t i, n = 0;
 	bool subject_only = false, failed = false;
 	char *elsewhere = NULL;
+	GPtrArray *askers = g_ptr_array_new();
 
 	for (i = 0; i < rp->findings.n; i++)
-		n += rp->findings.v[i].kind == FS_FIND_FIX_MISSING && fsd_is_shown(&rp->findings.v[i]);
-	if (!n)
-		return;
-	fsd_add_para(s, n == 1 ?
-		 "This commit has a known follow-up fix upstream that is not in this series:" :
-		 "This commit has known follow-up fixes upstream that are not in this series:");
-	for (i = 0; i < rp->findings.n; i++) {
+		n += fix_asked_here(r, rp, &rp->findings.v[i], askers);
+	if (n)
+		fsd_add_para(s, n == 1 ?
+			 "This commit has a known follow-up fix upstream that is not in this series:" :
+			 "This commit has known follow-up fixes upstream that are not in this series:");
+	for (i = 0; n && i < rp->findings.n; i++) {
 		const struct fs_finding *f = &rp->findings.v[i];
 
-		if (f->kind != FS_FIND_FIX_MISSING || !fsd_is_shown(f))
+		if (f->kind != FS_FIND_FIX_MISSING || !fsd_is_shown(f) || fsd_fix_asker(r, f->commit) != rp)
 			continue;
 		fsd_add_commit_item(s, f);
 		if ((f->cause == FS_CAUSE_STABLE_FIX || f->reverted_commit) && f->note) {
@@ -216,18 +268,19 @@ static void para_fix_missing(GString *s, const struct fs_review *r,
 		if (f->evidence == FS_FEV_SUBJECT)
 			subject_only = true;
 	}
-	g_string_append_c(s, '\n');
-	if (subject_only)
-		fsd_add_para(s, "(One of these names its target only by subject in its Fixes: tag, so it is worth a second look.)");
-	if (failed)
-		fsd_add_para(s, n == 1 ?
-			 "It did not apply to this branch when it was tagged for stable (the FAILED notice above), so it needs a manual backport: please queue one, or drop this patch until there is one." :
-			 "At least one of them did not apply to this branch when it was tagged for stable (the FAILED notice above), so it needs a manual backport: please queue one, or drop this patch until there is one.");
-	if (elsewhere && !failed)
-		fsd_add_paraf(s, "%s, as %s does.", n == 1 ? "Please queue it as well" : "Please queue them as well",
-			  elsewhere);
-	else if (!failed)
-		fsd_add_para(s, n == 1 ? "Please queue it as well." : "Please queue them as well.");
+	if (n) {
+		g_string_append_c(s, '\n');
+		add_fix_request(s, n, subject_only, failed, elsewhere);
+	}
+	if (askers->len) {
+		char *list = patch_list(r, askers);
+
+		fsd_add_paraf(s, "%s needs %s I asked for in my %s to %s.",
+			      n ? "It also" : "This commit", askers->len > 1 ? "the follow-up fixes" : "the follow-up fix",
+			      askers->len > 1 ? "replies" : "reply", list);
+		g_free(list);
+	}
+	g_ptr_array_free(askers, TRUE);
 	g_free(elsewhere);
 }
 
@@ -299,8 +352,12 @@ static void para_applied(GString *s, const struct fs_review *r,
 		char *ref = fsd_commit_ref(f->stable_commit, f->subject);
 		char *rel = fs_draft_clean_line(f->stable_release);
 
+		char *item = g_strdup_printf("%s%s%s", ref, *rel ? " in " : "", rel);
+
 		fsd_add_paraf(s, "This commit is already in %s: it was backported before as", branch);
-		g_string_append_printf(s, "  %s%s%s\n\n", ref, *rel ? " in " : "", rel);
+		fsd_add_wrapped(s, "  ", "    ", item);
+		g_string_append_c(s, '\n');
+		g_free(item);
 		fsd_add_para(s, "so this looks like a duplicate. Please drop it.");
 		g_free(rel);
 		g_free(ref);
@@ -496,34 +553,21 @@ static void para_duplicate_in_series(GString *s, const struct fs_review *r,
 	g_free(ref);
 }
 
-/* A reply in the thread, attributed and quoted in its own words; only
- * an objection is called one. */
+/* A reply in the thread: attributed, in its author's own words, with
+ * no word of the reviewer's about what kind of reply it is (the
+ * reader of replies may be wrong; the words are the replier's). */
 static void para_said(GString *s, const struct fs_review *r,
 		const struct fs_review_patch *rp, const struct fs_finding *f)
 {
 	char *who = fsd_display_name(f->from), *line = fs_draft_clean_line(f->note);
 	char *id = fs_draft_clean_id(f->message_id);
 
-	switch (f->kind) {
-	case FS_FIND_OBJECTION:
-		fsd_add_paraf(s, "%s objected to this patch in the thread:", who);
-		break;
-	case FS_FIND_NEEDS_ALSO:
-		fsd_add_paraf(s, "%s asked in the thread for more commits with this patch:", who);
-		break;
-	case FS_FIND_REGRESSION_REPORT:
-		fsd_add_paraf(s, "%s reported in the thread:", who);
-		break;
-	case FS_FIND_REPLACEMENT_POSTED:
-		fsd_add_paraf(s, "%s posted a replacement backport in the thread:", who);
-		break;
-	default:
-		fsd_add_paraf(s, "%s replied in the thread:", who);
-		break;
-	}
-	fsd_add_quote(s, line);
 	if (id)
-		g_string_append_printf(s, "(https://lore.kernel.org/r/%s)\n", id);
+		fsd_add_paraf(s, "%s wrote in reply to this patch (https://lore.kernel.org/r/%s):",
+			      who, id);
+	else
+		fsd_add_paraf(s, "%s wrote in reply to this patch:", who);
+	fsd_add_quote(s, line);
 	g_string_append_c(s, '\n');
 	g_free(id);
 	g_free(line);
@@ -640,12 +684,11 @@ static char *item_regression_report(const struct fs_review *r, const struct fs_f
 
 static char *item_said(const struct fs_review *r, const struct fs_finding *f)
 {
-	char *who = fsd_display_name(f->from), *line = fs_draft_clean_line(f->note);
-	char *t = g_strdup_printf(f->kind == FS_FIND_OBJECTION ? "%s objected: \"%s\"" :
-				  f->kind == FS_FIND_NEEDS_ALSO ? "%s asked for more commits: \"%s\"" :
-				  "%s reported: \"%s\"", who, line);
+	char *who = fsd_display_name(f->from), *id = fs_draft_clean_id(f->message_id);
+	char *t = g_strdup_printf("a reply from %s%s%s", who,
+				  id ? ": https://lore.kernel.org/r/" : "", id ? id : "");
 
-	g_free(line);
+	g_free(id);
 	g_free(who);
 	return t;
 }

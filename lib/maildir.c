@@ -339,7 +339,19 @@ static bool dead_writers_name(const char *name, const char *host)
 	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }
 
+/* Whether ID starts with the prefix DATA. */
+static bool id_has_prefix(const char *id, void *data)
+{
+	return g_str_has_prefix(id, data);
+}
+
 size_t fs_maildir_sweep_tmp(const char *dir, const char *id_prefix)
+{
+	return fs_maildir_sweep_tmp_by(dir, id_has_prefix, (void *)id_prefix);
+}
+
+size_t fs_maildir_sweep_tmp_by(const char *dir, bool (*ours)(const char *id, void *data),
+			       void *data)
 {
 	char *tmp = g_build_filename(dir, "tmp", NULL), host[256] = "localhost";
 	GDir *d = g_dir_open(tmp, 0, NULL);
@@ -361,7 +373,14 @@ size_t fs_maildir_sweep_tmp(const char *dir, const char *id_prefix)
 		/* Only a file of ours: its Message-Id says so.  One torn
 		 * before its Message-Id is ours too: no other writer names
 		 * its files this way on this host. */
-		if (!id || g_str_has_prefix(id + (*id == '<'), id_prefix))
+		if (id && *id == '<') {
+			char *gt = strchr(id, '>');
+
+			memmove(id, id + 1, strlen(id));
+			if (gt)
+				*(gt - 1) = '\0';
+		}
+		if (!id || ours(id, data))
 			n += unlink(path) == 0;
 		g_free(id);
 		g_free(headers);

@@ -94,8 +94,9 @@ bool fs_mentions_is_own_address(const char *from, const char *const *own)
 	return false;
 }
 
-/* Whether P's Message-Id is one fixscan makes for a draft (starting
- * with fixscan and a dot, on the domain of the address it is sent from)
+/* Whether P's Message-Id is one fixscan made for a draft before its ids
+ * became ordinary ones (starting with fixscan and a dot, on the domain
+ * of the address it is sent from)
  * on the domain of one of OWN: the reviewer may have changed the From of the draft, but not its
  * id.  Another reviewer's fixscan ids are on their own domain. */
 static bool has_own_draft_id(const struct fs_patch *p, const char *const *own)

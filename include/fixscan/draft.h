@@ -5,13 +5,15 @@
  * written into a maildir the reviewer's mail client reads as drafts.
  *
  * Nothing fixscan-internal goes into a draft: the reviewer sends it to a
- * public list under their own name.  What a draft answers (its key:
- * "patch <message-id>" or "summary <cover message-id>") is in the first
- * part of its Message-Id (fs_draft_id_prefix()), and the hash of the body
- * as written (its digest) is remembered by fixscan/drafts.h, so a later
- * run finds the drafts it wrote and can tell the ones the reviewer edited
- * from the ones it may replace.  (Drafts of older versions carried both
- * in X-Fixscan-Key and X-Fixscan-Digest headers; they are still read.)
+ * public list under their own name: its Message-Id is an ordinary one
+ * (the time and random bits).  What a draft answers (its key: "patch
+ * <message-id>" or "summary <cover message-id>") and the hash of the
+ * body as written (its digest) are remembered by fixscan/drafts.h, by
+ * its Message-Id, so a later run finds the drafts it wrote and can tell
+ * the ones the reviewer edited from the ones it may replace.  (Drafts of
+ * older versions carried the key in their Message-Id, "fixscan." and
+ * fs_draft_id_prefix(), or in X-Fixscan-Key and X-Fixscan-Digest
+ * headers; they are still read.)
  * The only file ever removed is a draft fixscan wrote itself whose body
  * still matches its digest.
  *
@@ -89,16 +91,19 @@ char *fs_draft_reply_subject(const char *subject);
 char *fs_draft_digest(const char *body, size_t len);
 
 /* "fixscan.<12 hex digits of a hash of KEY>.": how the Message-Id of
- * every draft answering KEY starts.  New string (g_free()). */
+ * every draft answering KEY started in earlier versions (new drafts have
+ * an ordinary Message-Id).  New string (g_free()). */
 char *fs_draft_id_prefix(const char *key);
 
-/* The body of the reply to patch RP of review R: attribution, the quoted
- * subject and upstream lines, a paragraph per finding.  NULL when RP has
+/* The body of the reply to patch RP of review R: attribution, the lines
+ * of its mail the reply speaks of, quoted (the upstream line, a Fixes:
+ * or prerequisite line; never the subject), a paragraph per finding.  NULL when RP has
  * nothing to say (no finding that is not ignored).  New string (g_free()). */
 char *fs_draft_patch_body(const struct fs_review *r, const struct fs_review_patch *rp);
 
-/* The body of the summary reply to R's cover letter, the patches with
- * findings grouped in the order a maintainer acts on them.  PATCH_REPLIES
+/* The body of the summary reply to R's cover letter, the patches with a
+ * finding that asks for action (fs_draft_finding_asks()) grouped in the
+ * order a maintainer acts on them.  PATCH_REPLIES
  * says whether per-patch replies go out too (the summary then points to
  * them).  NULL when there is no cover or nothing to list. */
 char *fs_draft_summary_body(const struct fs_review *r, bool patch_replies);
@@ -107,8 +112,7 @@ char *fs_draft_summary_body(const struct fs_review *r, bool patch_replies);
  * original To and Cc minus ME and the sender (an address that does not
  * parse is left out; without a sender to answer, the first of the others
  * is the To), "Re:" subject, In-Reply-To,
- * References, a new Message-Id on ME's domain starting with
- * fs_draft_id_prefix(KEY), and Date NOW.  LABEL is copied into
+ * References, a new ordinary Message-Id on ME's domain, and Date NOW.  LABEL is copied into
  * OUT->label.  Returns 0 with *OUT filled (release with
  * fs_draft_clear()), FS_EPARSE when ORIG has no Message-Id or no
  * address that parses, or FS_ENOMEM. */
@@ -155,9 +159,12 @@ int fs_draft_template_check(const char *tmpl, struct fs_error *err);
  * action (fs_draft_finding_asks()), or with any finding when
  * O->every_finding.  Each body is the template filled in, ending with
  * the close ("Thanks," and the signature or the name); its lines are
- * wrapped at 72 columns, but for quoted lines, lines that start with a
- * commit reference and links.  In the summary, a commit to queue is
- * named once, with every patch that needs it.  Returns the number
+ * wrapped at 72 columns, but for quoted lines, a commit reference longer
+ * than a line (alone on its line) and links.  A missing fix is asked
+ * for in one reply (to the patch it fixes directly, or the first), the
+ * others point to it; in the summary, a commit to queue is named once,
+ * with every patch that needs it.  The reporter of a regression and the
+ * author of a reply a draft cites are in its Cc.  Returns the number
  * added (0 or more) or a negative code with ERR set: FS_EUSAGE for a bad
  * template; FS_EPARSE when a mail could not be answered (no Message-Id,
  * no address that parses): its draft is left out, the others are in

@@ -17,9 +17,13 @@
  * source of truth for "fixscan wrote this draft, with this body": it
  * outlives the draft (so a draft the reviewer deleted stays deleted),
  * works for a folder outside the mail root, and needs no writable
- * database.  A draft is matched to its key by its Message-Id
- * (fs_draft_id_prefix()), or by the X-Fixscan-Key and X-Fixscan-Digest
- * headers drafts of older versions carry.
+ * database.  A draft is matched to its key by its Message-Id in the
+ * state (a "pending" line is written before the draft is, so a run
+ * killed while writing leaves drafts the next one knows); without the
+ * state, by answering the same mail with the very body fixscan would
+ * write.  Drafts of older versions are matched by their Message-Id
+ * (fs_draft_id_prefix()) or their X-Fixscan-Key and X-Fixscan-Digest
+ * headers.
  *
  * Configuration is resolved by the caller: the functions here take the
  * values (the --drafts-dir flag, the notmuch config's fixscan.drafts and

@@ -13,6 +13,7 @@
 #ifndef FIXSCAN_MAILDIR_H
 #define FIXSCAN_MAILDIR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "fixscan/error.h"
@@ -101,5 +102,10 @@ void fs_maildir_unlock(int fd);
  * stop before a whole header line).  Call it holding fs_maildir_lock().
  * Returns how many were removed. */
 size_t fs_maildir_sweep_tmp(const char *dir, const char *id_prefix);
+
+/* fs_maildir_sweep_tmp() for the files whose Message-Id (without <>)
+ * OURS(ID, DATA) says is ours. */
+size_t fs_maildir_sweep_tmp_by(const char *dir, bool (*ours)(const char *id, void *data),
+			       void *data);
 
 #endif

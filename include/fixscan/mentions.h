@@ -94,8 +94,8 @@ char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cl
  * objection nor a regression report): an unsent draft (maildir flag D
  * in PATH), a mail fixscan wrote (the digest mail's X-Fixscan-Digest
  * header, the X-Fixscan-Key or X-Fixscan-Digest of a draft of an older
- * version, or a draft's "fixscan." Message-Id on the domain of one of
- * OWN), or a mail From one of the addresses OWN (NULL-terminated, may be
+ * version, or the "fixscan." Message-Id of an older version's draft on
+ * the domain of one of OWN), or a mail From one of the addresses OWN (NULL-terminated, may be
  * NULL; compared without case), sent or not.  PATH and P may each be
  * NULL. */
 bool fs_mentions_is_own_mail(const char *path, const struct fs_patch *p,

@@ -2,8 +2,9 @@
 # Real mutt in tmux, with contrib/fixscan.muttrc: the check key on a
 # patch with a missing fix shows that finding, the review key writes
 # drafts into the drafts maildir; the draft for 03, recalled and sent
-# (to a fake sendmail, a copy in Sent/), goes out without any X-Fixscan
-# header and is not written again.
+# (to a fake sendmail, a copy in Sent/), goes out without anything of
+# fixscan's in its headers, quoting only patch 03, Cc the replier it
+# cites, within 72 columns, and is not written again.
 . "$(dirname "$0")/lib.sh"
 . "$SRC/tests/e2e/lib-notmuch.sh"
 
@@ -87,6 +88,21 @@ wait_screen() {
 	return 1
 }
 
+# Recall the postponed draft whose subject has $1 and wait for mutt's
+# compose menu (the history cleared first: an earlier screen says so).
+recall() {
+	tm clear-history -t mutt &&
+	tm send-keys -t mutt R &&
+	wait_screen "Postponed Messages" &&
+	tm send-keys -t mutt "/" &&
+	tm send-keys -t mutt -l "$1" &&
+	tm send-keys -t mutt Enter &&
+	sleep 0.2 &&
+	tm clear-history -t mutt &&
+	tm send-keys -t mutt Enter &&
+	wait_screen "Fcc:"
+}
+
 # Wait until the fixscan run the wrapper logged as call $1 has ended.
 wait_exit() {
 	n=0
@@ -149,14 +165,7 @@ if [ "$drafts" -gt 0 ]; then
 	test_expect_success 'recall the draft for 03 and send it' '
 		tm send-keys -t mutt Enter &&
 		sleep 0.3 &&
-		tm send-keys -t mutt R &&
-		wait_screen "Postponed Messages" &&
-		tm send-keys -t mutt "/" &&
-		tm send-keys -t mutt -l "counters offset in compat mode" &&
-		tm send-keys -t mutt Enter &&
-		sleep 0.2 &&
-		tm send-keys -t mutt Enter &&
-		wait_screen "Fcc:" &&
+		recall "counters offset in compat mode" &&
 		tm send-keys -t mutt y &&
 		n=0 && while [ ! -s sent.mbox ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done &&
 		test -s sent.mbox &&
@@ -165,7 +174,28 @@ if [ "$drafts" -gt 0 ]; then
 	'
 	test_expect_success 'what mutt sent carries nothing of fixscan'"'"'s' '
 		! grep -i "^X-Fixscan" sent.mbox &&
-		! grep -ri "^X-Fixscan" mail/Sent
+		! grep -ri "^X-Fixscan" mail/Sent &&
+		sed "/^\$/q" sent.mbox >sent.head &&
+		! grep -i "fixscan" sent.head &&
+		grep -q "^Message-I[dD]: <[0-9]\{14\}\.[0-9a-f]\{16\}@example\.org>" sent.head
+	'
+	# What went out, on the points of issue 30: quotes are lines of
+	# patch 03, the replier it cites is in Cc, the fix is asked for in
+	# this reply only, 72 columns.
+	test_expect_success '... quotes only patch 03, Cc the replier it cites, fits 72 columns' '
+		"$FIXSCAN" review --json "path:review-4.4/**" >review.json 2>/dev/null
+		python3 "$SRC/tests/e2e/draft-check.py" --review review.json "$TRASH/mail" sent.mbox &&
+		python3 - "$fixid" <<-\PY
+		import email, email.policy, email.utils, sys
+		m = email.message_from_binary_file(open("sent.mbox", "rb"), policy=email.policy.default)
+		b = m.get_body().get_content()
+		cc = [a for _, a in email.utils.getaddresses([str(m["To"]), str(m["Cc"])])]
+		assert "dorlov@example.com" in cc, cc
+		assert "> commit 404cd27d8378" in b, b
+		assert "> netfilter:" not in b, b
+		assert "objected" not in b, b
+		assert sys.argv[1] in b and "Please queue it as well." in b, b
+		PY
 	'
 	test_expect_success '... and ends like a person'"'"'s mail: Thanks, and the name' '
 		python3 -c "
@@ -174,6 +204,49 @@ m = email.message_from_binary_file(open(\"sent.mbox\", \"rb\"))
 b = m.get_payload(decode=True).decode()
 assert b.endswith(\"\nThanks,\nRita Reviewer\n\"), b[-60:]
 "
+	'
+	# A draft recalled, edited and postponed again is neither an answer
+	# nor a draft of the reviewer's own to write beside: the next run
+	# knows it (mutt keeps its Message-Id) as fixscan's, edited.
+	cat >bin/append-edit <<-\EDIT
+	#!/bin/sh
+	printf '\nI tried this on arm64 as well.\n' >>"$1"
+	EDIT
+	chmod +x bin/append-edit
+	test_expect_success 'recall the draft for 07, edit it and postpone it' '
+		f7=$(grep -l "^Subject: Re: \[PATCH 4.4 07/27\]" mail/Drafts/cur/*) &&
+		test -n "$f7" &&
+		sleep 0.3 &&
+		tm send-keys -t mutt Enter &&
+		sleep 0.3 &&
+		tm send-keys -t mutt q &&
+		sleep 0.3 &&
+		tm send-keys -t mutt C-l &&
+		recall "transaction state on signal" &&
+		tm send-keys -t mutt -l ":set editor=$TRASH/bin/append-edit" &&
+		tm send-keys -t mutt Enter &&
+		sleep 0.3 &&
+		tm send-keys -t mutt e &&
+		sleep 1 &&
+		tm send-keys -t mutt P &&
+		n=0 &&
+		while { [ -e "$f7" ] || ! grep -qs "I tried this on arm64" mail/Drafts/cur/* mail/Drafts/new/*; } &&
+		      [ $n -lt 100 ]; do
+			sleep 0.1; n=$((n + 1))
+		done &&
+		test ! -e "$f7" &&
+		g=$(grep -ls "^Subject: Re: \[PATCH 4.4 07/27\]" mail/Drafts/cur/* mail/Drafts/new/*) &&
+		test "$(echo "$g" | wc -l)" -eq 1 &&
+		grep -q "I tried this on arm64 as well" $g
+	'
+	test_expect_success '... no second draft for 07, and 07 is not taken as answered' '
+		notmuch new --quiet &&
+		"$FIXSCAN" review --drafts "path:review-4.4/**" >/dev/null 2>post.err
+		cat post.err &&
+		grep -q "^draft: unchanged, edited by you: .*(re: 07/27" post.err &&
+		! grep -q "^draft: wrote.*(re: 07/" post.err &&
+		! grep -q "^draft: kept.*(re: 07/" post.err &&
+		test "$(grep -ls "^Subject: Re: \[PATCH 4.4 07/27\]" mail/Drafts/cur/* mail/Drafts/new/* | wc -l)" -eq 1
 	'
 	test_expect_success 'after notmuch new, no draft for 03 is written again' '
 		notmuch new --quiet &&

@@ -69,7 +69,7 @@ done
 # ---- a damaged state file ---------------------------------------------------
 
 # The reviewer deletes one draft; the next run remembers it.
-victim=$(grep -l "^Message-Id: <fixscan\." "$D"/cur/* | head -1)
+victim=$(grep -l "^Message-Id: <[0-9]\{14\}\.[0-9a-f]\{16\}@" "$D"/cur/* | head -1)
 rm -f "$victim" && notmuch new --quiet &&
 "$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>del.err
 drafts_keys "$D" >keys.kept
@@ -131,7 +131,7 @@ test_expect_success 'set aside, the next run knows its drafts by Message-Id and 
 # run killed between the unlink and the database's commit): the next run
 # forgets the entry, as notmuch new would, and writes nothing again.
 test_expect_success 'a notmuch entry of a draft whose file is gone is removed' '
-	f=$(grep -l "^Message-Id: <fixscan\." "$D"/cur/* | head -1) &&
+	f=$(grep -l "^Message-Id: <[0-9]\{14\}\.[0-9a-f]\{16\}@" "$D"/cur/* | head -1) &&
 	id=$(sed -n "s/^Message-Id: <\(.*\)>\$/\1/p" "$f") &&
 	test "$(notmuch count "id:$id")" = 1 &&
 	rm "$f" &&

@@ -220,14 +220,19 @@ static void test_compose_headers(void **state)
 	assert_true(strstr(body, "<cover@stable.example.org>") < strstr(body, "<patch3@stable.example.org>"));
 	g_free(body);
 	assert_string_equal(g_mime_message_get_message_id(m), d.message_id);
-	assert_true(g_str_has_prefix(d.message_id, "fixscan."));
 	assert_true(g_str_has_suffix(d.message_id, "@example.org"));
-	/* nothing fixscan-internal goes to the list: the key is in the id */
+	/* nothing fixscan-internal goes to the list, not even in the id:
+	 * "<14 digits of time>.<16 hex>@domain", as mail clients make them */
 	assert_null(header(m, "X-Fixscan-Key"));
 	assert_null(header(m, "X-Fixscan-Digest"));
 	assert_null(strstr(d.text, "X-Fixscan"));
+	assert_null(strcasestr(d.text, "fixscan"));
+	assert_int_equal(strspn(d.message_id, "0123456789"), 14);
+	assert_int_equal(d.message_id[14], '.');
+	assert_int_equal(strspn(d.message_id + 15, "0123456789abcdef"), 16);
+	assert_int_equal(d.message_id[31], '@');
 	body = fs_draft_id_prefix("patch <patch3@stable.example.org>");
-	assert_true(g_str_has_prefix(d.message_id, body));
+	assert_false(g_str_has_prefix(d.message_id, body));
 	g_free(body);
 	assert_non_null(header(m, "Date"));
 	assert_non_null(strstr(header(m, "Date"), "2023"));
@@ -250,8 +255,6 @@ static void test_compose_unique_ids(void **state)
 	compose(&a, p, &rita, "x\n");
 	compose(&b, p, &rita, "x\n");
 	assert_string_not_equal(a.message_id, b.message_id);
-	/* the part derived from the key is the same */
-	assert_memory_equal(a.message_id, b.message_id, strlen("fixscan.") + 12);
 	fs_draft_clear(&a);
 	fs_draft_clear(&b);
 	fs_patch_free(p);
@@ -595,6 +598,39 @@ static void assert_has(const char *hay, const char *needle)
 		fail_msg("'%s' not in:\n%s", needle, hay);
 }
 
+/* Every quoted line of BODY ("> ..." or ">") is a line of the body of
+ * P (white space runs counted as one): a draft never puts words in the
+ * author's mouth. */
+static void assert_quotes_mail(const char *body, const struct fs_patch *p)
+{
+	size_t len;
+	const char *pb = fs_patch_body(p, &len);
+	char *text = g_strndup(pb, len);
+	char **mine = g_strsplit(body, "\n", -1), **theirs = g_strsplit(text, "\n", -1);
+	size_t i, k;
+
+	for (i = 0; mine[i]; i++) {
+		char *q;
+		bool found = false;
+
+		if (mine[i][0] != '>')
+			continue;
+		q = squash(mine[i] + 1);
+		for (k = 0; theirs[k] && !found && *q; k++) {
+			char *t = squash(theirs[k]);
+
+			found = !strcmp(q, t);
+			g_free(t);
+		}
+		if (*q && !found)
+			fail_msg("quoted line '%s' is not a line of the mail:\n%s", mine[i], body);
+		g_free(q);
+	}
+	g_strfreev(mine);
+	g_strfreev(theirs);
+	g_free(text);
+}
+
 static void test_body_quotes(void **state)
 {
 	struct fixture *x = fixture();
@@ -602,11 +638,12 @@ static void test_body_quotes(void **state)
 
 	add(x, finding(FS_FIND_NO_UPSTREAM, NULL, NULL, NULL));
 	b = patch_body(x);
+	/* the upstream line, a line of the mail; never the subject as the
+	 * author's words */
 	assert_true(g_str_has_prefix(b, "On Fri, 15 Apr 2016 03:44:54 +0200, Greta Kroll wrote:\n"
-				       "> netfilter: x_tables: check the offset\n"
-				       ">\n"
 				       "> commit 404cd27d8378ed8ee4484af6268453059eb27a44 upstream.\n"
 				       "\n"));
+	assert_null(strstr(b, "> netfilter"));
 	/* not the whole mail */
 	assert_null(strstr(b, "Signed-off-by"));
 	assert_null(strstr(b, "Check the offset"));
@@ -705,6 +742,7 @@ static void test_body_each_kind(void **state)
 		add(x, f);
 		b = patch_body(x);
 		assert_has(b, cases[i].want);
+		assert_quotes_mail(b, x->patch);
 		/* no machine words in what people read */
 		assert_null(strstr(b, fs_finding_kind_name(cases[i].kind)));
 		assert_null(strstr(b, "(null)"));
@@ -735,7 +773,7 @@ static void test_body_new_causes(void **state)
 	b = patch_body(x);
 	assert_has(b, "Note that linux-4.5.y reverted its backport of this commit in v4.5.3:\n\n"
 		      "  5e5e5e5e5e5e (\"Revert \"net: frob\"\")\n\n"
-		      "The reason it gives:\n> It breaks suspend on older boards.\n\n"
+		      "The reason it gives:\n\n  \"It breaks suspend on older boards.\"\n\n"
 		      "Does that reason apply to linux-4.4.y as well?");
 	assert_null(strstr(b, "queue"));
 	sum = fs_draft_summary_body(&x->review, true);
@@ -804,13 +842,16 @@ static void test_body_mail_kinds(void **state)
 		      "  Date: Sat, 09 Apr 2016 01:44:51 +0000\n"
 		      "  Subject: [REGRESSION] drain never returns\n"
 		      "  https://lore.kernel.org/r/report1@example.com\n");
-	assert_has(b, "Chen Weilin objected to this patch in the thread:\n\n"
-		      "> Please drop this, it breaks the build\n"
-		      "(https://lore.kernel.org/r/obj1@example.net)\n");
+	/* attributed, in the replier's own words, not called an objection */
+	assert_has(b, "Chen Weilin wrote in reply to this patch\n"
+		      "(https://lore.kernel.org/r/obj1@example.net):\n\n"
+		      "  \"Please drop this, it breaks the build\"\n");
+	assert_null(strstr(b, "objected"));
+	assert_null(strstr(b, "> Please drop"));
 	assert_has(b, "This reverts 3c8bba439ed6, the linux-4.4.y backport of\n\n"
 		      "  f8ca9f47ac0c (\"regulator: core: x\")");
-	/* the report comes before the objection: order of action */
-	assert_true(strstr(b, "regression report") < strstr(b, "objected"));
+	/* the report comes before the reply: order of action */
+	assert_true(strstr(b, "regression report") < strstr(b, "wrote in reply"));
 	g_free(b);
 	fixture_free(x);
 }
@@ -868,20 +909,24 @@ static void test_summary(void **state)
 	assert_true(g_str_has_prefix(b, "On Fri, 15 Apr 2016 03:44:51 +0200, Greta Kroll wrote:\n"
 				       "> This is the start of the stable review cycle for the 4.4.7 release.\n\n"));
 	fixes = strstr(b, "Fixes to add:\n\n"
-			  "  80e046b0715b (\"the fix\"), in v4.7-rc1, fixes 03/24\n");
+			  "  80e046b0715b (\"the fix\") in v4.7-rc1, fixes 03/24\n");
 	dups = strstr(b, "Likely duplicates:\n\n"
 			 "  03/24 netfilter: x_tables: check the offset\n"
 			 "    already backported as cc3f5ac80b2d in v4.4.2\n");
 	rev = strstr(b, "Reverted upstream:\n\n"
 			"  03/24 netfilter: x_tables: check the offset\n"
 			"    08fed77bca31 (\"Revert it\") in v4.6-rc2\n");
+	/* a reply is pointed to, neither quoted again nor classed */
 	reports = strstr(b, "Reports:\n\n  03/24 netfilter: x_tables: check the offset\n"
-			    "    Dmitri Orlov objected: \"This needs another commit\"\n");
-	other = strstr(b, "Other notes:\n\n  03/24 netfilter: x_tables: check the offset\n"
-			  "    the changelog names no upstream commit\n");
-	if (!fixes || !dups || !rev || !reports || !other)
+			    "    a reply from Dmitri Orlov");
+	/* a missing upstream line asks nothing of the maintainer */
+	other = strstr(b, "Other notes:");
+	if (!fixes || !dups || !rev || !reports || other)
 		fail_msg("summary groups missing:\n%s", b);
-	assert_true(fixes < dups && dups < rev && rev < reports && reports < other);
+	assert_true(fixes < dups && dups < rev && rev < reports);
+	assert_null(strstr(b, "objected"));
+	assert_null(strstr(b, "another commit"));
+	assert_null(strstr(b, "no upstream commit"));
 	/* the queued fix needs nothing from the maintainer */
 	assert_null(strstr(b, "queued fix"));
 	assert_true(g_str_has_suffix(b, "Details are in my replies to the patches.\n"));
@@ -1134,15 +1179,19 @@ static void test_summary_one_request_per_commit(void **state)
 	assert_int_equal(fs_drafts_build_opts(&dl, &x->review, &rita, &o, &err), 4);
 	sum = body_of(&dl.v[0]);
 	assert_has(sum, "Fixes to add:\n\n"
-		   "  c5fef009a731 (\"sched/fair: hold the runqueue lock when skipping a destroyed group\"), in v4.7-rc1, fixes 20/24 and 21/24 and is a prerequisite of 22/24\n"
-		   "  fc2cb07d51cc (\"mm: other fix\"), in v4.5-rc2, fixes 22/24\n");
+		   "  c5fef009a731 (\"sched/fair: hold the runqueue lock when skipping a destroyed group\")\n"
+		   "    in v4.7-rc1, fixes 20/24 and 21/24 and is a prerequisite of 22/24\n"
+		   "  fc2cb07d51cc (\"mm: other fix\") in v4.5-rc2, fixes 22/24\n");
 	assert_int_equal(count_of(sum, "c5fef009a731"), 1);
 	assert_null(strstr(sum, "already answered"));
-	/* the replies to 20 and 21 ask for the same commit */
+	/* 20 and 21 need the same commit: the reply to the first asks for
+	 * it, the other points to that reply */
 	b20 = body_of(&dl.v[1]);
 	b21 = body_of(&dl.v[2]);
 	assert_has(b20, "  c5fef009a731 (\"sched/fair: hold the runqueue lock when skipping a destroyed group\") in v4.7-rc1\n\nPlease queue it as well.");
-	assert_has(b21, "  c5fef009a731 (\"sched/fair: hold the runqueue lock when skipping a destroyed group\") in v4.7-rc1\n\nPlease queue it as well.");
+	assert_null(strstr(b21, "c5fef009a731"));
+	assert_has(b21, "This commit needs the follow-up fix I asked for in my reply to 20/24.");
+	assert_null(strstr(b21, "Please queue"));
 	assert_null(strstr(b20, "covered"));
 	g_free(b20);
 	g_free(b21);
@@ -1211,17 +1260,124 @@ static void test_bodies_wrapped(void **state)
 	}
 	/* the objection is quoted whole, the long reason up to a sentence */
 	b = body_of(&dl.v[1]);
-	assert_has(b, "> as well, otherwise the check can still be bypassed by a crafted rule\n> set loaded from a 32-bit process.\n");
+	assert_has(b, "  as well, otherwise the check can still be bypassed by a crafted rule\n  set loaded from a 32-bit process.\"\n");
 	g_free(b);
 	b = body_of(&dl.v[2]);
-	assert_has(b, "> resume works again on all of them.\n\nDoes that reason");
+	assert_has(b, "resume works again on all of them.\"\n\nDoes that reason");
 	assert_null(strstr(b, "vendor"));
 	g_free(b);
 	b = body_of(&dl.v[0]);
-	assert_has(b, "This needs commit 80e046b0715b (\"netfilter: x_tables: fix the compat counters offset check\") as well, otherwise the check can still be bypassed by a crafted rule set loaded from a 32-bit process.\"");
+	/* the summary points to the reply; it does not quote it again */
+	assert_has(b, "a reply from Dmitri Orlov");
+	assert_null(strstr(b, "bypassed"));
 	g_free(b);
 	fs_drafts_clear(&dl);
 	series3_free(x);
+}
+
+/* The lines a reply quotes are the lines of the mail that name what it
+ * speaks of, in their order, a ">" between lines apart: the upstream
+ * line and the Fixes: line, never the subject. */
+static void test_quotes_named_lines(void **state)
+{
+	struct fixture *x = fixture();
+	struct fs_finding f = finding(FS_FIND_FIXES_TAG_MISMATCH, "12c09ccaa0f5bbbbbbbbbbbbbbbbbbbbbbbbbbbb",
+				      "ext4: release the handle", "v4.4-rc1");
+	char *b;
+
+	fs_patch_free(x->patch);
+	x->patch = mail("From: Greta Kroll <greta@stable.example.org>\n"
+			"To: linux-kernel@vger.kernel.org\n"
+			"Subject: [PATCH 4.4 03/24] ext4: do not leak the handle\n"
+			"Date: Fri, 15 Apr 2016 03:44:54 +0200\n"
+			"Message-Id: <patch3@stable.example.org>\n"
+			"\n"
+			"4.4-stable review patch.  If anyone has any objections, please let me know.\n"
+			"\n"
+			"------------------\n"
+			"\n"
+			"commit 404cd27d8378ed8ee4484af6268453059eb27a44 upstream.\n"
+			"\n"
+			"Do not leak the handle.\n"
+			"\n"
+			"Fixes: 12c09ccaa0f5 (\"ext4: release the handle\")\n"
+			"Signed-off-by: Someone <someone@example.org>\n");
+	x->patches[0] = x->patch;
+	x->rp.patch = x->patch;
+	add(x, f);
+	b = patch_body(x);
+	assert_true(g_str_has_prefix(b, "On Fri, 15 Apr 2016 03:44:54 +0200, Greta Kroll wrote:\n"
+				       "> commit 404cd27d8378ed8ee4484af6268453059eb27a44 upstream.\n"
+				       ">\n"
+				       "> Fixes: 12c09ccaa0f5 (\"ext4: release the handle\")\n"
+				       "\n"));
+	assert_quotes_mail(b, x->patch);
+	assert_null(strstr(b, "> ext4: do not leak"));
+	assert_null(strstr(b, "> Do not leak"));
+	g_free(b);
+	fixture_free(x);
+}
+
+/* A fix of 21 that 20 needs through 21 (a chain of three) is asked for
+ * in the reply to 21, the patch it fixes directly, though 20 comes
+ * first; the reply to 20 points to it and names no commit to queue. */
+static void test_ask_once_direct(void **state)
+{
+	struct series3 *x = series3();
+	struct fs_drafts dl = FS_DRAFTS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_finding f = finding(FS_FIND_FIX_MISSING, chain3[2], "sched/fair: hold the lock", "v4.7-rc1");
+	char *b20, *b21;
+
+	f.chain = chain3;
+	f.nchain = 3;
+	add3(x, 0, f);
+	f.chain = chain3 + 1;
+	f.nchain = 2;
+	add3(x, 1, f);
+	assert_int_equal(fs_drafts_build(&dl, &x->review, &rita, FS_DRAFTS_PATCHES, false, NOW, &err), 2);
+	b20 = body_of(&dl.v[0]);
+	b21 = body_of(&dl.v[1]);
+	assert_has(b21, "  c5fef009a731 (\"sched/fair: hold the lock\") in v4.7-rc1\n\nPlease queue it as well.");
+	assert_null(strstr(b20, "c5fef009a731"));
+	assert_null(strstr(b20, "Please queue"));
+	assert_has(b20, "This commit needs the follow-up fix I asked for in my reply to 21/24.");
+	g_free(b20);
+	g_free(b21);
+	fs_drafts_clear(&dl);
+	series3_free(x);
+}
+
+/* The reporter of a regression and the author of a reply the draft
+ * cites are in its Cc, once, whatever the case of their address. */
+static void test_cc_people_cited(void **state)
+{
+	struct fixture *x = fixture();
+	struct fs_drafts dl = FS_DRAFTS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_finding f = finding(FS_FIND_REGRESSION_REPORT, chain3[0], "x", NULL);
+	GMimeMessage *m;
+	char *cc;
+
+	f.from = (char *)"Ravi Menon <ravi@example.com>";
+	f.message_id = (char *)"report1@example.com";
+	f.note = (char *)"\"[REGRESSION] drain never returns\"";
+	add(x, f);
+	f = finding(FS_FIND_OBJECTION, "", NULL, NULL);
+	f.from = (char *)"Dmitri Orlov <DOrlov@example.com>";
+	f.message_id = (char *)"obj1@example.com";
+	f.note = (char *)"Please drop this.";
+	add(x, f);
+	assert_int_equal(fs_drafts_build(&dl, &x->review, &rita, FS_DRAFTS_PATCHES, false, NOW, &err), 1);
+	m = parse_back(&dl.v[0]);
+	cc = addrs(m, GMIME_ADDRESS_TYPE_CC);
+	/* Dmitri was in Cc of the patch already: not named twice */
+	assert_string_equal(cc, "linux-kernel@vger.kernel.org, stable@vger.kernel.org, dorlov@example.com, "
+			    "ravi@example.com");
+	g_free(cc);
+	g_object_unref(m);
+	fs_drafts_clear(&dl);
+	fixture_free(x);
 }
 
 /* Each draft ends like a person's mail: "Thanks," and the name, or the
@@ -1269,7 +1425,7 @@ static void test_close_and_template(void **state)
 	o.template_text = tmpl;
 	assert_int_equal(fs_drafts_build_opts(&dl, &x->review, &rita, &o, &err), 2);
 	b = body_of(&dl.v[1]);
-	assert_true(g_str_has_prefix(b, "Hi Greta,\n\nOn Fri, 15 Apr 2016 03:44:54 +0200, Greta Kroll wrote:\n> netfilter"));
+	assert_true(g_str_has_prefix(b, "Hi Greta,\n\nOn Fri, 15 Apr 2016 03:44:54 +0200, Greta Kroll wrote:\n> commit 404cd27d"));
 	assert_has(b, "upstream.\n\nThis commit has a known follow-up fix");
 	assert_true(g_str_has_suffix(b, "Please queue it as well.\n\n"
 				     "Cost: $0 (03/24 on linux-4.4.y, re: [PATCH 4.4 03/24] netfilter: x_tables: check the offset, from Greta Kroll)\n"
@@ -1372,6 +1528,9 @@ int main(void)
 		cmocka_unit_test(test_body_quotes),
 		cmocka_unit_test(test_body_fix_missing),
 		cmocka_unit_test(test_body_each_kind),
+		cmocka_unit_test(test_quotes_named_lines),
+		cmocka_unit_test(test_ask_once_direct),
+		cmocka_unit_test(test_cc_people_cited),
 		cmocka_unit_test(test_body_new_causes),
 		cmocka_unit_test(test_body_mail_kinds),
 		cmocka_unit_test(test_body_ignored_and_present),

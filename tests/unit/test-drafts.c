@@ -821,7 +821,7 @@ static void test_write_without_headers(void **state)
 
 	one_draft(&dl, "Old findings.\n");
 	assert_null(strstr(dl.v[0].text, "X-Fixscan"));
-	assert_true(g_str_has_prefix(dl.v[0].message_id, prefix));
+	assert_false(g_str_has_prefix(dl.v[0].message_id, prefix));
 	/* as an older version wrote it: with the two headers */
 	hdr = g_strdup_printf("X-Fixscan-Key: %s\nX-Fixscan-Digest: %s\n", dl.v[0].key, dl.v[0].digest);
 	text = g_strconcat(hdr, dl.v[0].text, NULL);
@@ -856,12 +856,13 @@ static void test_write_without_headers(void **state)
 	fs_draft_results_free(res, 1);
 	fs_drafts_state_free(fresh);
 
-	/* the reviewer's copy of it, not flagged D any more, is still their
-	 * own mail to fs_mentions_is_own_mail(), From changed or not */
+	/* the reviewer's copy of a draft of an earlier version, not flagged
+	 * D any more, is still their own mail to fs_mentions_is_own_mail(),
+	 * From changed or not (today's ids say nothing of fixscan) */
 	{
 		struct fs_patch *p = NULL;
-		char *mid = g_strdup_printf("From: someone@elsewhere.example\nMessage-Id: <%s>\n\nx\n",
-					    dl.v[0].message_id);
+		char *mid = g_strdup_printf("From: someone@elsewhere.example\nMessage-Id: <%s%s>\n\nx\n",
+					    prefix, dl.v[0].message_id);
 		char *f = g_build_filename(tmpdir, "sent-copy", NULL);
 
 		assert_true(g_file_set_contents(f, mid, -1, NULL));
@@ -1031,6 +1032,55 @@ static void test_pending_and_adopted(void **state)
 	g_free(dir);
 }
 
+/* Drafts of an earlier version, whose Message-Id was "fixscan.", a hash
+ * of the key and more, are still known without the state: the same text
+ * is unchanged, an unedited one with other text is replaced.  A draft of
+ * today's form the state does not know is fixscan's only with the very
+ * text; with other text it is kept as the reviewer's. */
+static void test_old_message_ids(void **state)
+{
+	char *dir = g_build_filename(tmpdir, "Drafts-oldids", NULL), *f, *text, *prefix, *id;
+	struct fs_drafts dl = FS_DRAFTS_INIT;
+	struct fs_draft_result *res = NULL;
+	struct fs_error err = FS_ERROR_INIT;
+	const char *at;
+
+	one_draft(&dl, "Findings of old.\n");
+	prefix = fs_draft_id_prefix(dl.v[0].key);
+	id = g_strdup_printf("%s20160101000000.0000abcd@example.org", prefix);
+	at = strstr(dl.v[0].text, dl.v[0].message_id);
+	assert_non_null(at);
+	text = g_strdup_printf("%.*s%s%s", (int)(at - dl.v[0].text), dl.v[0].text, id,
+			       at + strlen(dl.v[0].message_id));
+	assert_int_equal(fs_maildir_create(dir, NULL, &err), 0);
+	f = g_build_filename(dir, "cur", "old-id:2,D", NULL);
+	assert_true(g_file_set_contents(f, text, -1, NULL));
+	assert_int_equal(fs_drafts_write(&res, &dl, dir, st8, &err), 0);
+	assert_int_equal(res[0].action, FS_DRAFT_UNCHANGED);
+	assert_string_equal(res[0].message_id, id);
+	fs_draft_results_free(res, 1);
+	fs_drafts_clear(&dl);
+	one_draft(&dl, "Findings of today.\n");
+	assert_int_equal(fs_drafts_write(&res, &dl, dir, st8, &err), 0);
+	assert_int_equal(res[0].action, FS_DRAFT_REPLACED);
+	assert_string_equal(res[0].other, f);
+	fs_draft_results_free(res, 1);
+	unlink(f);
+	/* today's form, unknown: another text for the mail is not ours */
+	fs_drafts_clear(&dl);
+	one_draft(&dl, "Findings of tomorrow.\n");
+	assert_int_equal(fs_drafts_write(&res, &dl, dir, NULL, &err), 0);
+	assert_int_equal(res[0].action, FS_DRAFT_KEPT_EDITED);
+	assert_null(res[0].stale);
+	fs_draft_results_free(res, 1);
+	fs_drafts_clear(&dl);
+	g_free(text);
+	g_free(id);
+	g_free(prefix);
+	g_free(f);
+	g_free(dir);
+}
+
 static int state_setup(void **state)
 {
 	struct fs_error err = FS_ERROR_INIT;
@@ -1072,6 +1122,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_save_renamed, state_setup, state_teardown),
 		cmocka_unit_test_setup_teardown(test_state_damaged, state_setup, state_teardown),
 		cmocka_unit_test_setup_teardown(test_pending_and_adopted, state_setup, state_teardown),
+		cmocka_unit_test_setup_teardown(test_old_message_ids, state_setup, state_teardown),
 	};
 
 	return cmocka_run_group_tests_name("drafts", tests, setup, teardown);

@@ -1,0 +1,94 @@
+#!/bin/sh
+# What every draft says, checked over ALL drafts of the samples (issue
+# 30), so that no kind of finding, new or old, can break it unnoticed:
+# review-4.4 (every kind of a single series; the default drafts and
+# --drafts-for=every-finding, written into the drafts maildir) and the
+# multi-branch sample (review --all-open).  tests/e2e/draft-check.py
+# says what is checked: quotes are lines of the answered mail, no header
+# names the tool, a missing fix is asked for in one per-patch draft, a
+# reporter is in To/Cc, the summary lists only what asks for action,
+# lines fit 72 columns but for an unbreakable commit reference.
+. "$(dirname "$0")/lib.sh"
+. "$SRC/tests/e2e/lib-notmuch.sh"
+
+python3 "$SRC/scripts/gen-kernel.py" sample "$TRASH/kernel" >/dev/null || exit 1
+python3 "$SRC/scripts/gen-kernel.py" multi "$TRASH/multi" >/dev/null || exit 1
+setup_notmuch "$TRASH/mail" "$SRC/maildirs/review-4.4" "$SRC/maildirs/review-4.5" \
+	"$SRC/maildirs/lists" "$TRASH/multi/mail/multi" || exit 1
+"$FIXSCAN" index --repo kernel >/dev/null 2>&1 || exit 1
+"$FIXSCAN" index --repo multi/kernel >/dev/null 2>&1 || exit 1
+Q='path:review-4.4/**'
+D="$TRASH/mail/Drafts"
+CHECK="python3 $SRC/tests/e2e/draft-check.py"
+since=$(python3 -c 'import json; print(json.load(open("multi/answers.json"))["since"])')
+
+"$FIXSCAN" review --repo kernel --json "$Q" >r44.json 2>/dev/null
+
+test_expect_code 1 'review-4.4: the drafts of --drafts, as written into the maildir' '
+	"$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>w.err
+'
+test_expect_success '... every one passes every check' '
+	ls "$D"/cur/* >files && test "$(wc -l <files)" -gt 10 &&
+	$CHECK --review r44.json --asks "$TRASH/mail" $(cat files)
+'
+test_expect_success '... each kind of the sample is in them, asked once' '
+	python3 - <<-\PY
+	import email, email.policy, glob, json
+	r = json.loads(open("r44.json").readline())
+	bodies = {}
+	for f in glob.glob("mail/Drafts/cur/*"):
+	    m = email.message_from_binary_file(open(f, "rb"), policy=email.policy.default)
+	    bodies[m["In-Reply-To"].strip("<>")] = m.get_body().get_content()
+	s = bodies[r["cover"]["message_id"]]
+	# asks for action: listed; asks nothing: not listed
+	for p in r["patches"]:
+	    kinds = {f["kind"] for f in p["findings"]}
+	    num = "%02d/27" % p["index"]
+	    if kinds and kinds <= {"fixes-tag-mismatch", "reverts-stable", "no-upstream",
+	                           "fix-queued", "fix-present"}:
+	        assert "  " + num + " " not in s, (num, kinds)
+	        assert p["message_id"] not in bodies, (num, kinds)
+	    if "regression-report" in kinds:
+	        assert "  " + num + " " in s, num
+	# the subject is never quoted as the author words
+	for p in r["patches"]:
+	    b = bodies.get(p["message_id"])
+	    if b:
+	        title = p["subject"].split("] ", 1)[1]
+	        assert "> " + title not in b, (p["index"], b)
+	PY
+'
+test_expect_success 'review-4.4: --drafts-for=every-finding --dry-run, every draft' '
+	{ "$FIXSCAN" review --repo kernel --drafts-for=every-finding --dry-run "$Q" >every.mbox 2>/dev/null; test $? -eq 1; } &&
+	test "$(grep -c "^From " every.mbox)" -gt 16 &&
+	$CHECK --review r44.json "$TRASH/mail" every.mbox
+'
+test_expect_success 'the multi-branch sample: review --all-open --dry-run, every draft' '
+	{ "$FIXSCAN" review --repo multi/kernel --all-open --since "$since" --json >rm.json 2>/dev/null; test $? -eq 1; } &&
+	{ "$FIXSCAN" review --repo multi/kernel --all-open --since "$since" --dry-run >multi.mbox 2>/dev/null; test $? -eq 1; } &&
+	test "$(grep -c "^From " multi.mbox)" -gt 3 &&
+	$CHECK --review rm.json --asks "$TRASH/mail" multi.mbox
+'
+# The checks can fail: a made-up quote, a long line, the tool in a
+# header, a request in two drafts, a summary naming what asks nothing.
+test_expect_success 'the checker fails on drafts that break each rule' '
+	python3 - "$D" <<-\PY
+	import glob, os, re, sys
+	cover = [f for f in glob.glob(sys.argv[1] + "/cur/*") if " 00/27]" in open(f).read()][0]
+	patch = [f for f in glob.glob(sys.argv[1] + "/cur/*") if " 22/27]" in open(f).read()][0]
+	os.makedirs("bad", exist_ok=True)
+	def bad(name, src, old, new, count=1):
+	    t = open(src).read()
+	    assert old in t, (old, src)
+	    open("bad/" + name, "w").write(t.replace(old, new, count))
+	bad("quote", patch, "\n> ", "\n> netfilter: made-up words\n> ")
+	bad("long", patch, "\nPlease queue", "\nPlease " + "queue " * 14)
+	bad("header", patch, "\nMessage-Id: <", "\nMessage-Id: <fixscan.")
+	bad("summary", cover, "Details are", "  11/27 ext4: silence a warning\n\nDetails are")
+	PY
+	for f in quote long header summary; do
+		$CHECK --asks "$TRASH/mail" bad/$f "$D"/cur/* >bad-$f.out && { cat bad-$f.out; exit 1; }
+		grep -q "^bad/$f" bad-$f.out || { cat bad-$f.out; exit 1; }
+	done
+'
+test_done
