@@ -577,8 +577,73 @@ static int search_error(struct fs_store *st, const char *query,
 			    st->path, db_status(st, s, buf, sizeof(buf)));
 }
 
+/* Whether ST's last failure was Xapian dropping the revision this handle
+ * reads: another process (a second fixscan indexing its drafts, notmuch
+ * new) committed meanwhile.  Reopening the database and asking again is
+ * Xapian's own cure, and what notmuch's commands do. */
+static bool revision_discarded(struct fs_store *st)
+{
+	const char *msg = notmuch_database_status_string(st->db);
+
+	return msg && (strstr(msg, "has been discarded") || strstr(msg, "reopen()"));
+}
+
+/* Reopen ST's database at its newest revision. */
+static bool reopen(struct fs_store *st)
+{
+	return notmuch_database_reopen(st->db, st->writable ? NOTMUCH_DATABASE_MODE_READ_WRITE :
+				       NOTMUCH_DATABASE_MODE_READ_ONLY) == NOTMUCH_STATUS_SUCCESS;
+}
+
+/* After a failure RC of a read on ST: whether to read again, the
+ * database reopened (a few times at most, counted in *TRIES). */
+static bool read_again(struct fs_store *st, int rc, int *tries, struct fs_error *err)
+{
+	if (rc != FS_ESTORE || ++*tries > 5 || !revision_discarded(st) || !reopen(st))
+		return false;
+	fs_error_clear(err);
+	return true;
+}
+
+static int search_once(struct fs_store *st, const char *query,
+		       struct fs_store_messages *out, struct fs_error *err);
+static int count_once(struct fs_store *st, const char *query, size_t *out,
+		      struct fs_error *err);
+static int threads_once(struct fs_store *st, const char *query, char ***out,
+			struct fs_error *err);
+
 int fs_store_search(struct fs_store *st, const char *query,
 		    struct fs_store_messages *out, struct fs_error *err)
+{
+	int rc, tries = 0;
+
+	while ((rc = search_once(st, query, out, err)) && read_again(st, rc, &tries, err))
+		;
+	return rc;
+}
+
+int fs_store_count(struct fs_store *st, const char *query, size_t *out,
+		   struct fs_error *err)
+{
+	int rc, tries = 0;
+
+	while ((rc = count_once(st, query, out, err)) && read_again(st, rc, &tries, err))
+		;
+	return rc;
+}
+
+int fs_store_threads(struct fs_store *st, const char *query, char ***out,
+		     struct fs_error *err)
+{
+	int rc, tries = 0;
+
+	while ((rc = threads_once(st, query, out, err)) && read_again(st, rc, &tries, err))
+		;
+	return rc;
+}
+
+static int search_once(struct fs_store *st, const char *query,
+		       struct fs_store_messages *out, struct fs_error *err)
 {
 	notmuch_messages_t *msgs = NULL;
 	notmuch_query_t *q = NULL;
@@ -600,6 +665,11 @@ int fs_store_search(struct fs_store *st, const char *query,
 	     notmuch_messages_move_to_next(msgs)) {
 		notmuch_message_t *msg = notmuch_messages_get(msgs);
 
+		/* Xapian dropped the revision under the iteration: read again. */
+		if (!msg) {
+			rc = search_error(st, query, NOTMUCH_STATUS_XAPIAN_EXCEPTION, err);
+			goto out;
+		}
 		if (out->n == alloc) {
 			size_t nalloc = alloc ? alloc * 2 : 16;
 			struct fs_store_message *nv;
@@ -634,8 +704,8 @@ out:
 	return rc;
 }
 
-int fs_store_count(struct fs_store *st, const char *query, size_t *out,
-		   struct fs_error *err)
+static int count_once(struct fs_store *st, const char *query, size_t *out,
+		      struct fs_error *err)
 {
 	notmuch_query_t *q = NULL;
 	notmuch_status_t s;
@@ -661,8 +731,8 @@ int fs_store_count(struct fs_store *st, const char *query, size_t *out,
  * thread whole and sorts its messages by date, reading a message's date
  * anew for every comparison, which costs a 5,000-patch thread more than
  * reading all its mails does. */
-int fs_store_threads(struct fs_store *st, const char *query, char ***out,
-		     struct fs_error *err)
+static int threads_once(struct fs_store *st, const char *query, char ***out,
+			struct fs_error *err)
 {
 	notmuch_messages_t *msgs = NULL;
 	notmuch_query_t *q = NULL;
@@ -684,9 +754,15 @@ int fs_store_threads(struct fs_store *st, const char *query, char ***out,
 	}
 	for (; notmuch_messages_valid(msgs); notmuch_messages_move_to_next(msgs)) {
 		notmuch_message_t *msg = notmuch_messages_get(msgs);
-		const char *tid = notmuch_message_get_thread_id(msg);
+		const char *tid;
 		char *id = NULL;
 		bool dup;
+
+		if (!msg) {
+			rc = search_error(st, query, NOTMUCH_STATUS_XAPIAN_EXCEPTION, err);
+			goto out;
+		}
+		tid = notmuch_message_get_thread_id(msg);
 
 		/* TID belongs to MSG: copied, if new, before MSG goes. */
 		dup = g_hash_table_contains(seen, tid ? tid : "");
@@ -787,6 +863,8 @@ int fs_store_find_message(struct fs_store *st, const char *message_id,
 		*w = '\0';
 	}
 	s = notmuch_database_find_message(st->db, id, &msg);
+	for (n = 0; s != NOTMUCH_STATUS_SUCCESS && n < 5 && revision_discarded(st) && reopen(st); n++)
+		s = notmuch_database_find_message(st->db, id, &msg);
 	if (s != NOTMUCH_STATUS_SUCCESS) {
 		rc = fs_error_set(err, FS_ESTORE,
 				  "cannot look up message '%s' in the notmuch database at '%s': %s",
