@@ -101,6 +101,8 @@ static void rw_no_upstream(GString *s, const struct fs_review *r, const struct f
 				       f->commit, f->subject ? f->subject : "");
 }
 
+static void rw_objection(GString *s, const struct fs_review *r, const struct fs_finding *f);
+
 static void rw_regression_report(GString *s, const struct fs_review *r, const struct fs_finding *f)
 {
 	if (!f->commit[0]) { /* a reply in the thread: its own words */
