@@ -390,7 +390,7 @@ static int on_review(void *data, const struct fs_thread_series *s, struct fs_rev
 static int check_all(struct check *c, struct fs_error *err)
 {
 	struct fs_review_set set = { c->threads, c->nthreads, FS_SET_EACH, 0, 0, !c->in_store,
-				     false };
+				     false, false };
 	struct fs_review_set_cbs cb = { c, on_want, on_reviewed, on_failed, NULL, NULL, on_review };
 	int rc;
 

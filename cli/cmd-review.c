@@ -505,7 +505,7 @@ static int review_set(struct run *x, struct fs_thread **threads, size_t nthreads
 		      struct fs_error *err)
 {
 	struct fs_review_set set = { threads, nthreads, FS_SET_EACH, x->now, x->since,
-				     false, true };
+				     false, true, false };
 	struct fs_review_set_cbs cb = { x, NULL, on_reviewed, on_failed, on_note, on_open,
 					on_review };
 

@@ -35,9 +35,9 @@ enum pat {
 	/* objections */
 	P_NAK, P_DONT_TAKE, P_NOT_MATERIAL, P_NOT_NEEDED, P_NO_NEED, P_NOT_FIX,
 	P_DROP, P_REVERTED, P_ADVISE_NOT, P_BAD_PATCH, P_NEG_STABLE, P_NOT_A_FIX, P_APPROVAL,
-	P_CONDITIONAL, P_AUTOMATED,
+	P_CONDITIONAL, P_AUTOMATED, P_CHALLENGE, P_WITHDRAWN, P_ALREADY_IN,
 	/* reports */
-	P_BUILD, P_TRACE, P_TROUBLE, P_REGRESSION, P_BISECT, P_DETECTED,
+	P_BUILD, P_TRACE, P_TROUBLE, P_PERSISTS, P_REGRESSION, P_BISECT, P_DETECTED,
 	/* needs-also */
 	P_ALSO, P_WITHOUT, P_REQUIRES, P_NOT_PORTED, P_SERIES, P_FOLLOWING,
 	P_REF, P_STRONG_REF, P_REQUEST, P_ASK_FORM, P_WIDEN, P_DROP_REQUEST, P_ASKS, P_MODAL,
@@ -46,7 +46,7 @@ enum pat {
 
 #define VERB_TAKE "(?:merge[sd]?|push(?:ed)?|appl(?:y|ied)|queue[sd]?|tak(?:e|en)|pick(?:ed)?|" \
 		  "backport(?:ed)?|includ(?:e|ed)|go|be (?:in|part of)|use|have\\s+(?:this|it|these|that)|" \
-		  "pull(?:ed)?|port(?:ed)?|cherry-?pick(?:ed)?)"
+		  "pull(?:ed)?|port(?:ed)?|cherry-?pick(?:ed)?|bring|picking|taking|applying|queu(?:e)?ing|backporting|including|merging)"
 /* a negation, with or without its apostrophe */
 #define NEG "(?:n'?t\\b|\\bnot\\b|\\bno\\b|\\bdoubt\\b)"
 #define REF_HEX "\\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{8,40}\\b"
@@ -55,7 +55,7 @@ enum pat {
 static const char *const pattern_src[P_COUNT] = {
 	[P_NAK] = "\\bna(?:c?k|cked|ked)(?:-by)?\\b",
 	[P_DONT_TAKE] = "\\b(?:please\\s+)?(?:don'?t|do\\s+not|shouldn'?t|should\\s+not|must\\s+not|"
-			"won'?t|will\\s+not|need\\s+not)\\s+(?!(?:see|know|mind|care|remember)\\b)(?:[\\w.-]+\\s+){0,4}?"
+			"won'?t|will\\s+not|need\\s+not|wouldn'?t|would\\s+not|can\\s+not|cannot|can'?t)\\s+(?!(?:see|know|mind|care|remember)\\b)(?:[\\w.-]+\\s+){0,4}?"
 			VERB_TAKE "\\b",
 	[P_NOT_MATERIAL] = "(?:\\bnot\\b|n't\\b|\\bnever\\b)[^.]{0,60}\\b(?:stable|-stable)\\s+(?:material|candidate)",
 	[P_NOT_NEEDED] = "\\b(?:not|isn'?t|aren'?t|wasn'?t|no\\s+longer)\\s+(?:\\w+\\s+)?"
@@ -71,17 +71,38 @@ static const char *const pattern_src[P_COUNT] = {
 		      "\\b(?:don'?t|do\\s+not)\\s+think\\s+[^.,;]{0,30}?\\b(?:need|needed|necessary|worth)\\b|"
 		      "\\bnot\\s+a\\s+valid\\s+(?:git\\s+)?(?:id|sha1?|commit)\\b|\\bnot\\s+(?:a|an\\s+actual|a\\s+real)\\s+(?:bug\\s*)?fix\\b|"
 		      "\\b(?:there\\s+(?:was|is)\\s+)?no\\s+(?:actual\\s+|known\\s+|real\\s+)?bug\\b|\\bnot\\s+a\\s+bug\\b",
-	[P_DROP] = "\\b(?:drop|revert)\\s+(?:this|it|that|these|them|the\\s+(?:patch|commit|change|backport))\\b|"
+	[P_DROP] = "\\b(?:drop|revert)\\s+(?:this|it|that|these|them|the\\s+(?:patch|commit|change|backport))\\b"
+		   "(?!\\s+(?:comment|line|lines|hunk|check|call|part|sentence|paragraph|text|wording|word|bit|"
+		   "variable|field|code|tag|label|hack|workaround|flag|test|condition|chunk|function|macro|assert\\w*)\\b)|"
+		   "\\b(?:can|could|should|must|needs?\\s+to)\\s+(?:\\w+\\s+)?be\\s+(?:dropped|reverted|removed)\\s+from\\b|"
 		   "\\b(?:consider|suggest|recommend)\\s+(?:dropping|reverting|skipping)\\b|"
 		   "\\b(?:propose|suggest|please|should|can|could)\\s+(?:to\\s+)?skip\\s+(?:this|it|that)\\b|"
 		   "\\bplease\\s+(?:redo|rework|resubmit)\\b|"
 		   "\\b(?:we|i)\\s+(?:can'?t|cannot|can\\s+not)\\s+(?:just\\s+)?(?:take|apply|queue|accept)\\b|"
 		   "\\bplease,?\\s+ignore\\s+(?:this|it)\\b|"
 		   "\\bplease\\s+(?:drop|revert)\\b|\\bshould\\s+(?:be\\s+)?(?:dropped|reverted)\\b",
+	/* a question that challenges the patch's place in stable: why it
+	 * was picked, what it is needed for, where its upstream id is */
+	[P_CHALLENGE] = "^(?:\\W*\\w+\\W{1,4})?why\\b(?![^?]*(?:\\bnot\\b|n't\\b))[^?]{0,80}?\\b(?:stable|-stable|backport\\w*|pick\\w*|select\\w*|"
+			"autosel\\w*|needed|need|queue\\w*|submit\\w*|sen[dt]|resen[dt]|add(?:ed)?|apply|applied|tak(?:e|en)|v?\\d+\\.\\d+)|"
+			"^(?:what|how)\\b[^?]{0,40}?\\b(?:reason|end\\s+up|ended\\s+up)\\b[^?]{0,60}?\\b(?:stable|autosel|backport\\w*|candidate|queue\\w*)|"
+			"^(?:what\\s+(?:is|was)\\s+the\\s+)?(?:no\\s+)?(?:upstream\\s+|git\\s+|commit\\s+)(?:commit\\s+)?(?:id|sha1?)\\b[^?]{0,40}\\?",
+	/* the poster or the maintainer takes it back: "please ignore this
+	 * version", "I will resend", "I've dropped it", "please resubmit" */
+	[P_WITHDRAWN] = "\\b(?:please|pls|kindly)\\s*,?\\s+(?:disregard|ignore)\\b|"
+			"\\b(?:i|we)(?:'ll|\\s+will|'ve|\\s+have|\\s+had)\\s+(?:now\\s+)?(?:have\\s+to\\s+)?(?:go\\s+)?"
+			"(?:(?:drop(?:ped)?|revert(?:ed)?)\\s+(?:this|it|them|these|the\\s+(?:patch|series|commit|backport)\\w*)\\b|"
+			"(?:resend|resubmit|re-?send|re-?post)\\b)|"
+			"\\b(?:please|pls)\\s+(?:\\w+\\s+){0,4}?(?:resend|resubmit|re-?post)\\b|"
+			"\\bposted\\s+the\\s+wrong\\b|\\bwrong\\s+(?:version|patch(?:es)?|branch)\\s+(?:in|posted|sent)\\b|"
+			"\\bmust\\s+(?:be|come)\\s+(?:acked|reviewed|approved|signed|from)\\b|\\bnot\\s+(?:the\\s+)?proper\\s+way\\b",
+	/* a duplicate: the patch is in the branch or its queue already */
+	[P_ALREADY_IN] = "\\b(?:this|it|(?:this|the)\\s+(?:whole\\s+)?(?:patch|commit|series|fix|change))\\s+(?:is|are|was)\\s+already\\s+"
+			 "(?:in|part\\s+of|queued|applied)\\b[^.]{0,20}?(?:-?stable|v?\\d+\\.\\d+|queue)",
 	[P_REVERTED] = "\\b(?:will|would|should|was|been|got|being|is)\\s+reverted\\b",
 	[P_ADVISE_NOT] = "\\bwouldn'?t\\s+(?:recommend|bother|suggest|take|backport)|"
 			 "\\b(?:recommend|suggest)\\s+\\*?(?:holding\\s+off|not|against|waiting)\\b|\\bhold\\s+(?:off|back)\\b|"
-			 "\\bpostpone\\b|\\bhold\\s+(?:this|it|these|the\\s+patch)\\b|\\bnot\\s+to\\s+(?:backport|take|apply|queue)\\b",
+			 "\\bpropose\\s+(?:that\\s+)?(?:we\\s+)?not\\b|\\bpostpone\\b|\\bhold\\s+(?:this|it|these|the\\s+patch)\\b|\\bnot\\s+to\\s+(?:backport|take|apply|queue)\\b",
 	[P_BAD_PATCH] = "\\b(?:patch|commit|change|backport)\\s+(?:is|was|looks|seems)\\s+(?:\\w+\\s+)?"
 			"(?:borked|wrong|bogus|incorrect|broken)\\b",
 	/* stable-worthiness denied: "I don't think this is suitable for
@@ -89,18 +110,27 @@ static const char *const pattern_src[P_COUNT] = {
 	 * should be backported" */
 	[P_NEG_STABLE] = NEG "[^.;]{0,60}?\\b(?:suitable|appropriate|worth\\w*|sense|should|need|necessary|"
 			 "needed|candidate|belongs?|want|enough|important|serious|critical)\\b[^.;]{0,40}?(?:\\bstable\\b|-stable\\b|\\bbackport\\w*|"
-			 "\\bpick\\w*|\\btak(?:e|ing)\\b|\\bolder\\s+(?:kernels|trees|branches))",
+			 "\\bpick\\w*|\\btak(?:e|ing)\\b|\\bolder\\s+(?:kernels|trees|branches)|\\btrees\\b|\\bv?\\d+\\.\\d+(?:\\.y)?\\b)",
 	/* not a fix: a new feature, a cleanup, noise, a theoretical problem */
 	[P_NOT_A_FIX] = "\\b(?:is|feels|looks|seems)\\s+(?:like\\s+)?(?:a\\s+)?(?:new\\s+)?feature\\w*|\\bjust\\s+noise\\b|"
 			"\\b(?:only|just|merely|purely)\\s+(?:a\\s+)?(?:cleanup|clean-up|refactor\\w*|cosmetic)\\b|"
 			"\\bnot\\s+(?:the\\s+)?(?:\\d+%\\s+)?correct\\b|\\btheoretical\\s+(?:problem|issue|bug)\\b|"
 			"\\b(?:long\\s+)?end[\\s-]of[\\s-]life\\b|\\bnew\\s+feature|\\bout\\s+of\\s+scope\\b|"
-			"\\bfixes\\s+nothing\\b|\\bdoes\\s+nothing\\b|\\bpointless\\b|\\bnonsense\\b|"
+			"\\bfixes\\s+nothing\\b|\\bsilly\\b|\\bbrain-?dead\\b|"
+			"\\b(?:pure|only|just|merely)\\s+(?:a\\s+)?(?:code\\s+)?(?:white\\s*space|cosmetic|simplification|clean(?:s|ing)?\\s+(?:\\w+\\s+)?up)\\b|"
+			"\\b(?:code\\s+simplification|whitespace\\s+changes?)\\b|"
+			"\\b(?:doesn'?t|does\\s+not)\\s+(?:\\w+\\s+)?change\\s+any\\s+(?:functionality|behaviou?r)\\b|"
+			"\\b(?:doesn'?t|does\\s+not)\\s+(?:\\w+\\s+)?(?:fix|solve)\\s+(?:or\\s+\\w+\\s+)?anything\\b|"
+			"\\brather\\s+than\\s+(?:as\\s+)?(?:a\\s+)?(?:bug\\s*fix(?:es)?|fixing\\s+a\\s+bug)\\b|"
+			"\\b(?:feels|looks|seems)\\s+(?:to\\s+me\\s+)?like\\s+a\\s+new\\s+feature|"
+			"\\bsomething\\s+(?:is\\s+)?wrong\\s+with\\s+(?:this|the)\\s+(?:patch|commit|backport|change)\\b|"
+			"\\b(?:this|it|that|fix|patch|commit|change|backport)\\s+(?:[\\w.]+\\s+){0,3}?(?:doesn'?t|does\\s+not)\\s+make\\s+(?:any\\s+)?sense\\b|"
+			"\\bdoes\\s+nothing\\b|\\bpointless\\b|\\bnonsense\\b|"
 			"\\bno\\s+(?:real\\s+)?point\\b|\\bmuch\\s+point\\b|\\bwhat\\s+the\\s+point\\b|"
 			"\\b(?:is|looks|seems)\\s+(?:\\w+\\s+)?bogus\\b|\\b(?:is|that'?s|it'?s)\\s+not\\s+ok(?:ay)?\\b|"
 			"\\b(?:questionable|noise|unneeded|unnecessary|overkill)\\b[^.]{0,30}\\b(?:stable|backport\\w*)",
 	/* asked or offered on a condition: "if not, let me know and I'll drop it" */
-	[P_CONDITIONAL] = "^if\\s+(?:not|so|you|anyone|someone|somebody|that|this\\s+is\\s+wrong|i'?m\\s+not\\s+mistaken)\\b|"
+	[P_CONDITIONAL] = "^(?:if|unless)\\b|"
 			  "\\blet\\s+me\\s+know\\b|\\bup\\s+to\\s+you\\b|\\bwhether\\s+or\\s+not\\b",
 	[P_APPROVAL] = "\\blooks\\s+(?:fine|good|ok|okay|right|correct)\\b|\\bi\\s+agree\\b|\\bagreed\\b|"
 		       "\\bmakes\\s+(?:much\\s+|more\\s+)*sense\\b|\\bfine\\s+(?:by|with)\\s+me\\b|"
@@ -124,11 +154,13 @@ static const char *const pattern_src[P_COUNT] = {
 		      "leads?\\s+to|led\\s+to)\\b[^.]{0,40}?\\b(?:regressions?|crash(?:es)?|panics?|oops|"
 		      "hangs?|hanging|lockups?|deadlocks?|corruption|splats?|failures?|breakage|problems?|issues?|"
 		      "warnings?|fails|failing|crashing|crashed)\\b",
+	[P_PERSISTS] = "\\b(?:problem|issue|regression|failure|crash|bug|hang)\\s+(?:is\\s+)?(?:still\\s+)?"
+		       "(?:occurring|occurs|persists|reproduces|remains)\\b",
 	[P_REGRESSION] = "\\bregress(?:ed|es)\\b|\\ba\\s+regression\\b|\\bbroke\\b|\\bbreaks\\b|\\bbreakage\\b",
 	/* one's own bisection, not thanks for someone else's */
 	[P_BISECT] = "\\bbisect(?:ed|ing)?\\b[^.]{0,80}?\\b(?:to|down\\s+to)\\s+(?:this|the|that|commit|[0-9a-f]{7,})\\b|"
 		     "\\bbisect(?:ion)?\\b[^.]{0,30}?\\b(?:pointing|points|pointed|shows|showed)\\b|"
-		     "\\bi(?:'ve|\\s+have)?\\s+bisected\\b|\\bbisect\\s+is\\s+underway\\b|first\\s+bad\\s+commit",
+		     "\\bi(?:'ve|\\s+have)?\\s+bisected\\b|\\bbisection\\b[^.]{0,30}?\\bagrees\\b|\\bbisect\\s+is\\s+underway\\b|first\\s+bad\\s+commit",
 	[P_DETECTED] = "\\b(?:failures?|errors?|regressions?|warnings?)\\s+(?:detected|found|seen|observed|noticed)\\b",
 	[P_ALSO] = "\\b(?:also|too|as\\s+well|both|in\\s+addition)\\b",
 	[P_WITHOUT] = "\\b(?:without|unless|only\\s+(?:be\\s+)?(?:[\\w-]+\\s+){0,2}?if|on\\s+top)\\b",
@@ -154,7 +186,7 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_ASKS] = "^(?:is|are|was|were|does|do|did|has|have|had|can|could|would|should|will|shall|may|"
 		   "why|how|what|when|where|who|which|isn'?t|aren'?t|doesn'?t|don'?t|shouldn'?t|wouldn'?t|"
 		   "couldn'?t|can'?t|won'?t|so)\\b",
-	[P_MODAL] = "\\b(?:would|could|might|may)\\b",
+	[P_MODAL] = "\\b(?:would|could|might|may)\\b|\\b(?:curious|wonder(?:ing)?)\\s+(?:if|whether)\\b",
 	/* a request proper: asked, or said to be needed */
 	[P_ASK_FORM] = "\\b(?:please|could\\s+you|can\\s+you|would\\s+you|should|need|needs|needed|must|"
 		       "want\\s+to|have\\s+to|required?|requires|do\\s+you\\s+plan\\s+to|are\\s+you\\s+going\\s+to|"
@@ -277,7 +309,7 @@ static bool is_attribution(const char *s, size_t l)
 {
 	return (l >= 6 && !strncmp(s + l - 6, "wrote:", 6)) ||
 	       (l >= 7 && !strncmp(s + l - 7, "écrit :", 7)) ||
-	       (l >= 8 && !strncmp(s + l - 8, "writes:", 7)) ||
+	       (l >= 7 && !strncmp(s + l - 7, "writes:", 7)) ||
 	       (starts(s, l, "Quoting ") && l < 80);
 }
 
@@ -391,11 +423,11 @@ static bool hypothetical(const char *s, size_t len)
 /* The sentence asks to take other commits: a request, a word of
  * addition or condition, and a reference to a commit, a fix or a series
  * (in it or in NEXT, the sentence after it, where the ids often stand). */
-static bool sentence_needs_also(const char *s, size_t len, const char *orig,
+static bool sentence_needs_also(const char *s, size_t len, const char *orig, size_t olen,
 				const char *next, size_t nlen)
 {
-	bool strong = has(P_STRONG_REF, orig, len) || (nlen && has(P_STRONG_REF, next, nlen));
-	bool ref = strong || has(P_REF, orig, len);
+	bool strong = has(P_STRONG_REF, orig, olen) || (nlen && has(P_STRONG_REF, next, nlen));
+	bool ref = strong || has(P_REF, orig, olen);
 
 	if ((is_question(s, len) && !has(P_REQUEST, s, len)) || has(P_APPROVAL, s, len))
 		return false;
@@ -420,7 +452,7 @@ static bool sentence_reports(const char *s, size_t len)
 	if (is_question(s, len) || hypothetical(s, len))
 		return false;
 	return has_unnegated(P_BUILD, s, len) || has_unnegated(P_TROUBLE, s, len) ||
-	       has_unnegated(P_DETECTED, s, len) ||
+	       has_unnegated(P_DETECTED, s, len) || has_unnegated(P_PERSISTS, s, len) ||
 	       has_unnegated(P_REGRESSION, s, len);
 }
 
@@ -428,11 +460,11 @@ static bool sentence_objects(const char *s, size_t len)
 {
 	static const enum pat forms[] = {
 		P_DONT_TAKE, P_NOT_MATERIAL, P_NOT_NEEDED, P_NO_NEED, P_NOT_FIX, P_ADVISE_NOT,
-		P_BAD_PATCH, P_NEG_STABLE, P_NOT_A_FIX,
+		P_BAD_PATCH, P_NEG_STABLE, P_NOT_A_FIX, P_WITHDRAWN, P_ALREADY_IN,
 	};
 	size_t k;
 
-	if (has(P_NAK, s, len))
+	if (has(P_NAK, s, len) || (len && s[len - 1] == '?' && has(P_CHALLENGE, s, len) && !has(P_ALSO, s, len)))
 		return true;
 	if ((is_question(s, len) && !has(P_REQUEST, s, len)) || has(P_APPROVAL, s, len) ||
 	    has(P_CONDITIONAL, s, len))
@@ -487,25 +519,38 @@ static bool is_small_talk(const char *s, size_t len)
 
 /* The sentence S (LEN bytes) with what stands in double quotes (a
  * commit's subject, a quoted phrase) blanked: those are not the
- * replier's cue words.  New string of LEN bytes (g_free()). */
-static char *cue_words(const char *s, size_t len)
+ * replier's cue words; typographic apostrophes read as plain ones
+ * ("don\u2019t" is "don't") and emphasis marks ("*not*") are dropped.
+ * New string of *OUTLEN bytes (g_free()). */
+static char *cue_words(const char *s, size_t len, size_t *outlen)
 {
-	char *c = g_strndup(s, len);
-	size_t i;
+	char *c = g_malloc(len + 1);
+	size_t i, o = 0;
 	bool in = false;
 
 	for (i = 0; i < len; i++) {
-		if (c[i] == '"') {
-			in = !in;
-			continue;
+		if (i + 2 < len && (unsigned char)s[i] == 0xe2 && (unsigned char)s[i + 1] == 0x80 &&
+		    ((unsigned char)s[i + 2] == 0x99 || (unsigned char)s[i + 2] == 0x98)) {
+			c[o++] = '\'';
+			i += 2;
+		} else if (s[i] == '*' || s[i] == '_') {
+			if (!((i && isalnum((unsigned char)s[i - 1])) && i + 1 < len && isalnum((unsigned char)s[i + 1])))
+				continue;
+			c[o++] = s[i];
+		} else {
+			c[o++] = s[i];
 		}
-		if (in)
-			c[i] = ' ';
 	}
+	c[o] = 0;
+	len = *outlen = o;
 	/* an unclosed quote blanks nothing */
-	if (in) {
-		g_free(c);
-		c = g_strndup(s, len);
+	for (i = 0, o = 0; i < len; i++)
+		o += c[i] == '"';
+	for (i = 0; o % 2 == 0 && i < len; i++) {
+		if (c[i] == '"')
+			in = !in;
+		else if (in)
+			c[i] = ' ';
 	}
 	return c;
 }
@@ -575,14 +620,16 @@ char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cl
 	for (i = 0; i < n; i++) {
 		const char *orig = v[i].s, *next = i + 1 < n ? v[i + 1].s : "";
 		size_t l = v[i].len, nl = i + 1 < n ? v[i + 1].len : 0;
-		char *s = cue_words(orig, l);
-		if (first[FS_REPLY_NEEDS_ALSO] == n && sentence_needs_also(s, l, orig, next, nl))
+		size_t l0 = l;
+		char *s = cue_words(orig, l0, &l);
+		if (first[FS_REPLY_NEEDS_ALSO] == n && sentence_needs_also(s, l, orig, l0, next, nl))
 			first[FS_REPLY_NEEDS_ALSO] = i;
 		if (first[FS_REPLY_REPORT] == n && sentence_reports(s, l))
 			first[FS_REPLY_REPORT] = i;
 		if (first[FS_REPLY_OBJECTION] == n && sentence_objects(s, l))
 			first[FS_REPLY_OBJECTION] = i;
-		drop_asked |= first[FS_REPLY_OBJECTION] <= i && has(P_DROP_REQUEST, s, l) &&
+		drop_asked |= first[FS_REPLY_OBJECTION] <= i &&
+			      (has(P_DROP_REQUEST, s, l) || has(P_WITHDRAWN, s, l)) &&
 			      sentence_objects(s, l);
 		if (first[FS_REPLY_OTHER] == n && !is_small_talk(s, l))
 			first[FS_REPLY_OTHER] = i;

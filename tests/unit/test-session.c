@@ -209,7 +209,7 @@ static void test_review_left_out(void **state)
 	struct fs_error err = FS_ERROR_INIT;
 	struct fs_session *s = NULL;
 	struct fs_thread *t[2];
-	struct fs_review_set set = { t, 1, FS_SET_EACH, 0, 0, false, true };
+	struct fs_review_set set = { t, 1, FS_SET_EACH, 0, 0, false, true, false };
 	struct seen x;
 	struct fs_review_set_cbs cb = { &x, NULL, NULL, on_failed, NULL, NULL, on_review };
 
