@@ -35,12 +35,12 @@ enum pat {
 	/* objections */
 	P_NAK, P_DONT_TAKE, P_NOT_MATERIAL, P_NOT_NEEDED, P_NO_NEED, P_NOT_FIX,
 	P_DROP, P_REVERTED, P_ADVISE_NOT, P_BAD_PATCH, P_NEG_STABLE, P_NOT_A_FIX, P_APPROVAL,
-	P_CONDITIONAL, P_AUTOMATED, P_CHALLENGE, P_WITHDRAWN, P_ALREADY_IN,
+	P_CONDITIONAL, P_AUTOMATED, P_CHALLENGE, P_WITHDRAWN, P_ALREADY_IN, P_HEDGE, P_UNDOCUMENTED, P_NOT_WORK,
 	/* reports */
-	P_BUILD, P_TRACE, P_TROUBLE, P_PERSISTS, P_REGRESSION, P_BISECT, P_DETECTED,
+	P_BUILD, P_TRACE, P_TROUBLE, P_PERSISTS, P_MOTIVE, P_REGRESSION, P_BISECT, P_DETECTED,
 	/* needs-also */
 	P_ALSO, P_WITHOUT, P_REQUIRES, P_NOT_PORTED, P_SERIES, P_FOLLOWING,
-	P_REF, P_STRONG_REF, P_REQUEST, P_ASK_FORM, P_WIDEN, P_DROP_REQUEST, P_ASKS, P_MODAL,
+	P_REF, P_STRONG_REF, P_WORTH_UNLESS, P_WHY_NOT_ALSO, P_TAKE_NAMED, P_REQUEST, P_ASK_FORM, P_WIDEN, P_DROP_REQUEST, P_ASKS, P_MODAL,
 	P_COUNT
 };
 
@@ -55,7 +55,7 @@ enum pat {
 static const char *const pattern_src[P_COUNT] = {
 	[P_NAK] = "\\bna(?:c?k|cked|ked)(?:-by)?\\b",
 	[P_DONT_TAKE] = "\\b(?:please\\s+)?(?:don'?t|do\\s+not|shouldn'?t|should\\s+not|must\\s+not|"
-			"won'?t|will\\s+not|need\\s+not|wouldn'?t|would\\s+not|can\\s+not|cannot|can'?t)\\s+(?!(?:see|know|mind|care|remember)\\b)(?:[\\w.-]+\\s+){0,4}?"
+			"won'?t|will\\s+not|need\\s+not|wouldn'?t|would\\s+not|(?<=we\\s|\\bi\\s|you\\s)(?:can\\s+not|cannot|can'?t))\\s+(?!(?:see|know|mind|care|remember)\\b)(?:[\\w.-]+\\s+){0,4}?"
 			VERB_TAKE "\\b",
 	[P_NOT_MATERIAL] = "(?:\\bnot\\b|n't\\b|\\bnever\\b)[^.]{0,60}\\b(?:stable|-stable)\\s+(?:material|candidate)",
 	[P_NOT_NEEDED] = "\\b(?:not|isn'?t|aren'?t|wasn'?t|no\\s+longer)\\s+(?:\\w+\\s+)?"
@@ -86,6 +86,8 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_CHALLENGE] = "^(?:\\W*\\w+\\W{1,4})?why\\b(?![^?]*(?:\\bnot\\b|n't\\b))[^?]{0,80}?\\b(?:stable|-stable|backport\\w*|pick\\w*|select\\w*|"
 			"autosel\\w*|needed|need|queue\\w*|submit\\w*|sen[dt]|resen[dt]|add(?:ed)?|apply|applied|tak(?:e|en)|v?\\d+\\.\\d+)|"
 			"^(?:what|how)\\b[^?]{0,40}?\\b(?:reason|end\\s+up|ended\\s+up)\\b[^?]{0,60}?\\b(?:stable|autosel|backport\\w*|candidate|queue\\w*)|"
+			"^(?:so\\s+)?are\\s+you\\s+(?:really\\s+)?sure\\b|^is\\s+this\\s+really\\b|"
+			"^(?:doesn'?t|does|won'?t|wouldn'?t|will|would)\\s+(?:this|it|that)\\s+(?:\\w+\\s+)?re-?introduc\\w*\\b|"
 			"^(?:what\\s+(?:is|was)\\s+the\\s+)?(?:no\\s+)?(?:upstream\\s+|git\\s+|commit\\s+)(?:commit\\s+)?(?:id|sha1?)\\b[^?]{0,40}\\?",
 	/* the poster or the maintainer takes it back: "please ignore this
 	 * version", "I will resend", "I've dropped it", "please resubmit" */
@@ -93,12 +95,25 @@ static const char *const pattern_src[P_COUNT] = {
 			"\\b(?:i|we)(?:'ll|\\s+will|'ve|\\s+have|\\s+had)\\s+(?:now\\s+)?(?:have\\s+to\\s+)?(?:go\\s+)?"
 			"(?:(?:drop(?:ped)?|revert(?:ed)?)\\s+(?:this|it|them|these|the\\s+(?:patch|series|commit|backport)\\w*)\\b|"
 			"(?:resend|resubmit|re-?send|re-?post)\\b)|"
-			"\\b(?:please|pls)\\s+(?:\\w+\\s+){0,4}?(?:resend|resubmit|re-?post)\\b|"
+			"\\b(?:please|pls)\\b[^.?!]{0,40}?\\b(?:resend|resubmit|re-?post)\\b|"
+			"\\bcan'?t\\s+(?:just\\s+)?skip\\s+(?:those|these|the|older|newer)\\s+(?:\\w+\\s+)?(?:trees|branches|kernels|releases)\\b|"
+			"\\bsent\\s+(?:this|it)\\s+twice\\b|\\bplease\\s+work\\s+with\\s+(?:them|the\\s+[\\w-]+\\s+maintainers?)\\b|"
 			"\\bposted\\s+the\\s+wrong\\b|\\bwrong\\s+(?:version|patch(?:es)?|branch)\\s+(?:in|posted|sent)\\b|"
 			"\\bmust\\s+(?:be|come)\\s+(?:acked|reviewed|approved|signed|from)\\b|\\bnot\\s+(?:the\\s+)?proper\\s+way\\b",
 	/* a duplicate: the patch is in the branch or its queue already */
 	[P_ALREADY_IN] = "\\b(?:this|it|(?:this|the)\\s+(?:whole\\s+)?(?:patch|commit|series|fix|change))\\s+(?:is|are|was)\\s+already\\s+"
 			 "(?:in|part\\s+of|queued|applied)\\b[^.]{0,20}?(?:-?stable|v?\\d+\\.\\d+|queue)",
+	[P_HEDGE] = "\\bno\\s+(?:big\\s+|real\\s+|great\\s+)?harm\\b|\\bnot\\s+(?:\\w+\\s+)?(?:sure|certain)\\s+(?:if|whether)\\b|"
+		    "\\bno\\s+objections?\\b",
+	/* a backport that hides or does not explain how it departs from
+	 * the upstream commit */
+	[P_UNDOCUMENTED] = "\\b(?:need|have)\\s+to\\s+(?:mention|document|explain)\\b|\\bhaven'?t\\s+mentioned\\b|\\bplease\\s+document\\b|"
+			   "\\b(?:much|very|quite|completely)\\s+different\\s+from\\s+the\\s+(?:original|upstream)\\b|"
+			   "\\bplease\\s+use\\s+[^.]{1,60}?\\binstead\\b|\\b(?:i|we)\\s+(?:don'?t|do\\s+not)\\s+agree\\b|\\bi\\s+disagree\\b",
+	/* the patch as posted does not work */
+	[P_NOT_WORK] = "\\b(?:this|it|the\\s+(?:patch|commit|change|backport|fix))\\s+(?:\\w+\\s+)?(?:does\\s+not|doesn'?t|won'?t|will\\s+not)\\s+"
+		       "(?:\\w+\\s+)?(?:work|make\\s+the\\s+problem\\s+go\\s+away|solve\\s+the\\s+(?:problem|issue))\\b|"
+		       "\\b(?:doesn'?t|does\\s+not)\\s+(?:really\\s+|actually\\s+)?make\\s+the\\s+problem\\s+go\\s+away\\b",
 	[P_REVERTED] = "\\b(?:will|would|should|was|been|got|being|is)\\s+reverted\\b",
 	[P_ADVISE_NOT] = "\\bwouldn'?t\\s+(?:recommend|bother|suggest|take|backport)|"
 			 "\\b(?:recommend|suggest)\\s+\\*?(?:holding\\s+off|not|against|waiting)\\b|\\bhold\\s+(?:off|back)\\b|"
@@ -110,7 +125,8 @@ static const char *const pattern_src[P_COUNT] = {
 	 * should be backported" */
 	[P_NEG_STABLE] = NEG "[^.;]{0,60}?\\b(?:suitable|appropriate|worth\\w*|sense|should|need|necessary|"
 			 "needed|candidate|belongs?|want|enough|important|serious|critical)\\b[^.;]{0,40}?(?:\\bstable\\b|-stable\\b|\\bbackport\\w*|"
-			 "\\bpick\\w*|\\btak(?:e|ing)\\b|\\bolder\\s+(?:kernels|trees|branches)|\\btrees\\b|\\bv?\\d+\\.\\d+(?:\\.y)?\\b)",
+			 "\\bpick\\w*|\\btak(?:e|ing)\\b|\\bolder\\s+(?:kernels|trees|branches)|\\btrees\\b)|"
+			 "\\b(?:not|n't)\\s+belong\\w*\\s+(?:in|to)\\s+v?\\d+\\.\\d+",
 	/* not a fix: a new feature, a cleanup, noise, a theoretical problem */
 	[P_NOT_A_FIX] = "\\b(?:is|feels|looks|seems)\\s+(?:like\\s+)?(?:a\\s+)?(?:new\\s+)?feature\\w*|\\bjust\\s+noise\\b|"
 			"\\b(?:only|just|merely|purely)\\s+(?:a\\s+)?(?:cleanup|clean-up|refactor\\w*|cosmetic)\\b|"
@@ -121,7 +137,8 @@ static const char *const pattern_src[P_COUNT] = {
 			"\\b(?:code\\s+simplification|whitespace\\s+changes?)\\b|"
 			"\\b(?:doesn'?t|does\\s+not)\\s+(?:\\w+\\s+)?change\\s+any\\s+(?:functionality|behaviou?r)\\b|"
 			"\\b(?:doesn'?t|does\\s+not)\\s+(?:\\w+\\s+)?(?:fix|solve)\\s+(?:or\\s+\\w+\\s+)?anything\\b|"
-			"\\brather\\s+than\\s+(?:as\\s+)?(?:a\\s+)?(?:bug\\s*fix(?:es)?|fixing\\s+a\\s+bug)\\b|"
+			"\\b(?:rather\\s+)?than\\s+(?:as\\s+)?(?:a\\s+)?(?:bug\\s*fix(?:es)?|fixing\\s+a\\s+bug)\\b|"
+			"\\bno\\s+(?:stable\\s+)?backports?\\s+(?:is|are)\\s+(?:needed|necessary|required)\\b|"
 			"\\b(?:feels|looks|seems)\\s+(?:to\\s+me\\s+)?like\\s+a\\s+new\\s+feature|"
 			"\\bsomething\\s+(?:is\\s+)?wrong\\s+with\\s+(?:this|the)\\s+(?:patch|commit|backport|change)\\b|"
 			"\\b(?:this|it|that|fix|patch|commit|change|backport)\\s+(?:[\\w.]+\\s+){0,3}?(?:doesn'?t|does\\s+not)\\s+make\\s+(?:any\\s+)?sense\\b|"
@@ -130,12 +147,12 @@ static const char *const pattern_src[P_COUNT] = {
 			"\\b(?:is|looks|seems)\\s+(?:\\w+\\s+)?bogus\\b|\\b(?:is|that'?s|it'?s)\\s+not\\s+ok(?:ay)?\\b|"
 			"\\b(?:questionable|noise|unneeded|unnecessary|overkill)\\b[^.]{0,30}\\b(?:stable|backport\\w*)",
 	/* asked or offered on a condition: "if not, let me know and I'll drop it" */
-	[P_CONDITIONAL] = "^(?:if|unless)\\b|"
+	[P_CONDITIONAL] = "^(?:(?:and|but|so)\\s+)?(?:if|unless)\\b|"
 			  "\\blet\\s+me\\s+know\\b|\\bup\\s+to\\s+you\\b|\\bwhether\\s+or\\s+not\\b",
 	[P_APPROVAL] = "\\blooks\\s+(?:fine|good|ok|okay|right|correct)\\b|\\bi\\s+agree\\b|\\bagreed\\b|"
 		       "\\bmakes\\s+(?:much\\s+|more\\s+)*sense\\b|\\bfine\\s+(?:by|with)\\s+me\\b|"
 		       "\\bnow\\s+(?:applied|queued|fixed\\s+up)\\b|\\b(?:applied|queued(?:\\s+up)?),?\\s+thanks\\b|"
-		       "\\bi(?:'ve|\\s+have)\\s+(?:now\\s+)?(?:applied|queued)\\b|\\bfixed\\s+up\\b",
+		       "\\bi(?:'ve|\\s+have)\\s+(?:now\\s+)?(?:applied|queued)\\b|\\b(?:glad|happy)\\s+to\\s+(?:queue|take|apply|pick)\\b|\\bfixed\\s+up\\b",
 	/* a mail that says it is automated: a bot's notice */
 	[P_AUTOMATED] = "\\bautomated\\s+(?:e-?mail|message|notice|report)\\b|\\bplease\\s+do\\s+not\\s+reply\\b",
 	[P_BUILD] = "\\b(?:build|builds|compile|compilation|compiling|link|linking|boot|booting)\\s+"
@@ -156,15 +173,19 @@ static const char *const pattern_src[P_COUNT] = {
 		      "warnings?|fails|failing|crashing|crashed)\\b",
 	[P_PERSISTS] = "\\b(?:problem|issue|regression|failure|crash|bug|hang)\\s+(?:is\\s+)?(?:still\\s+)?"
 		       "(?:occurring|occurs|persists|reproduces|remains)\\b",
+	/* trouble named as the reason for a change, not seen with it */
+	[P_MOTIVE] = "\\b(?:as|because|since)\\s+(?:it|this|that|they)\\s+(?:was|were)\\s+(?:\\w+\\s+)?(?:causing|leading\\s+to|resulting\\s+in)\\b",
 	[P_REGRESSION] = "\\bregress(?:ed|es)\\b|\\ba\\s+regression\\b|\\bbroke\\b|\\bbreaks\\b|\\bbreakage\\b",
 	/* one's own bisection, not thanks for someone else's */
 	[P_BISECT] = "\\bbisect(?:ed|ing)?\\b[^.]{0,80}?\\b(?:to|down\\s+to)\\s+(?:this|the|that|commit|[0-9a-f]{7,})\\b|"
 		     "\\bbisect(?:ion)?\\b[^.]{0,30}?\\b(?:pointing|points|pointed|shows|showed)\\b|"
 		     "\\bi(?:'ve|\\s+have)?\\s+bisected\\b|\\bbisection\\b[^.]{0,30}?\\bagrees\\b|\\bbisect\\s+is\\s+underway\\b|first\\s+bad\\s+commit",
 	[P_DETECTED] = "\\b(?:failures?|errors?|regressions?|warnings?)\\s+(?:detected|found|seen|observed|noticed)\\b",
-	[P_ALSO] = "\\b(?:also|too|as\\s+well|both|in\\s+addition)\\b",
+	[P_ALSO] = "\\b(?:also|too|as\\s+well|in\\s+addition)\\b",
 	[P_WITHOUT] = "\\b(?:without|unless|only\\s+(?:be\\s+)?(?:[\\w-]+\\s+){0,2}?if|on\\s+top)\\b",
-	[P_REQUIRES] = "\\b(?:requires?|required|depends\\s+on|relies\\s+on|needs?|needed|prerequisites?|"
+	[P_REQUIRES] = "\\b(?:(?:requires?|needs?)(?!\\s+(?:some\\s+|an\\s+|more\\s+|a\\s+|to\\s+be\\s+)?(?:explanation|justification|comment|"
+		       "note|testing|review|care|thought|work|documenting|explaining))|required|depends\\s+on|relies\\s+on|needed|prerequisites?|"
+		       "fix(?:es)?\\s+(?:is|are)\\s+pending|(?:won'?t|will\\s+not)\\s+be\\s+(?:fully\\s+)?(?:resolved|fixed)|"
 		       "follow-?ups?|fix-?ups?|fixe[sd]\\s+(?:this|it)|fixed\\s+(?:by|in)|go(?:es)?\\s+together\\s+with|"
 		       "missing\\s+(?:prerequisites?|dependenc(?:y|ies)|commits?|patch(?:es)?|fix(?:es)?))\\b",
 	[P_NOT_PORTED] = "\\b(?:hadn'?t|haven'?t|hasn'?t|didn'?t|not)\\s+(?:\\w+\\s+){0,2}?"
@@ -173,17 +194,25 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_FOLLOWING] = "\\b(?:pull\\s+in|pick(?:\\s+up)?|take|backport|apply|cherry-?pick|queue|include|add)\\s+"
 			"(?:the\\s+)?(?:following|these|those|both)\\s+(?:\\w+\\s+)?(?:fix(?:es)?|commits?|patches|changes)\\b",
 	[P_SERIES] = "\\b(?:whole|entire|rest\\s+of\\s+the|full)\\s+(?:patch\\s*)?(?:series|set|patchset)\\b",
-	[P_REF] = REF_STRONG "|\\b(?:fix|fixes|follow-?up|fixup|fix-ups?|commit|commits|series|"
+	[P_REF] = REF_STRONG "|\\b(?:(?:fix|fixes)(?!\\s*(?:tag|line|:))|follow-?up|fixup|fix-ups?|commit|commits|series|"
 		  "patches|prerequisites?|dependenc(?:y|ies))\\b|"
 		  "\\b(?:preceding|previous|prerequisite|earlier|other|first|second|next)\\s+(?:patch|commit|fix|change)",
 	[P_STRONG_REF] = REF_STRONG,
+	/* worth taking only if something else needs it: no request */
+	[P_WORTH_UNLESS] = "\\bunless\\s+(?:it'?s|it\\s+is|this\\s+is)\\s+(?:required|needed)\\s+(?:for|by)\\s+(?:some|an|any)",
+	/* "any reason you do not want X also applied?" */
+	[P_WHY_NOT_ALSO] = "\\b(?:reason|why)\\b[^?]{0,30}(?:\\bnot\\b|n't\\b)[^?]{0,100}\\b(?:also|too|as\\s+well)\\b",
+	/* a request verb naming a commit by its id */
+	[P_TAKE_NAMED] = "\\b(?:apply|pick(?:\\s+up)?|take|backport|cherry-?pick|queue|include|grab)\\s+(?:the\\s+)?"
+			 "(?:(?:patch|commit|fix)\\s+)?" REF_HEX,
 	/* asks to take this same patch elsewhere, not other commits */
 	[P_WIDEN] = "\\b(?:backport|take|queue|apply|pick|needed|need|go|add)\\s+(?:this|it|them|these)\\b"
-		    "(?!\\s+(?:commit|fix|patch|one\\s+too))",
+		    "(?!\\s+(?:[\\w-]+\\s+)?(?:commit|fix|patch|one\\s+too))",
 	/* a request to drop this patch, or an explicit NAK */
-	[P_DROP_REQUEST] = "\\bna(?:c?k|cked|ked)\\b|\\b(?:please|can\\s+(?:you|we)|could\\s+(?:you|we)|would\\s+you|should)\\b[^.]{0,30}"
+	[P_DROP_REQUEST] = "\\bna(?:c?k|cked|ked)\\b|\\b(?:can|could|should|must)\\s+(?:\\w+\\s+)?be\\s+(?:dropped|reverted)\\b|"
+			   "\\bbetter\\s+to\\s+drop\\b|\\b(?:please|can\\s+(?:you|we)|could\\s+(?:you|we)|would\\s+you|should)\\b[^.]{0,30}"
 			   "\\b(?:drop|revert)\\b|\\b(?:drop|revert)\\s+(?:this|it)[^.]{0,30}\\bplease\\b",
-	[P_ASKS] = "^(?:is|are|was|were|does|do|did|has|have|had|can|could|would|should|will|shall|may|"
+	[P_ASKS] = "^(?:(?:or|and|but|so)\\s+)?(?:is|are|was|were|does|do|did|has|have|had|can|could|would|should|will|shall|may|"
 		   "why|how|what|when|where|who|which|isn'?t|aren'?t|doesn'?t|don'?t|shouldn'?t|wouldn'?t|"
 		   "couldn'?t|can'?t|won'?t|so)\\b",
 	[P_MODAL] = "\\b(?:would|could|might|may)\\b|\\b(?:curious|wonder(?:ing)?)\\s+(?:if|whether)\\b",
@@ -191,7 +220,7 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_ASK_FORM] = "\\b(?:please|could\\s+you|can\\s+you|would\\s+you|should|need|needs|needed|must|"
 		       "want\\s+to|have\\s+to|required?|requires|do\\s+you\\s+plan\\s+to|are\\s+you\\s+going\\s+to|"
 		       "will\\s+you|make\\s+sense\\s+to)\\b|^(?:pick|take|grab|apply|queue|backport|include)\\b",
-	[P_REQUEST] = "\\b(?:please|could\\s+(?:you|we)|can\\s+(?:you|we)|would\\s+you|pick|take|grab|cherry-?pick|queue|"
+	[P_REQUEST] = "\\b(?:(?:are|will)\\s+you\\s+(?:also\\s+)?(?:getting|taking|picking|backporting|queu\\w+)|please|could\\s+(?:you|we)|can\\s+(?:you|we)|would\\s+you|pick|take|grab|cherry-?pick|queue|"
 		      "apply|backport|include|need|needs|require|requires|should)\\b",
 };
 
@@ -280,6 +309,7 @@ static bool starts_carried(const char *s, size_t l)
 	for (k = 0; k < G_N_ELEMENTS(marks); k++)
 		if (starts(s, l, marks[k]))
 			return true;
+
 	if (starts(s, l, "From ")) {
 		while (5 + hex < l && isxdigit((unsigned char)s[5 + hex]))
 			hex++;
@@ -317,7 +347,7 @@ char *fs_mentions_own_words(const char *body, size_t len, bool *carries_patch)
 {
 	const char *p = body, *end = body + len;
 	GString *out = g_string_new(NULL);
-	bool pasted = false;
+	bool pasted = false, last_from = false, this_from = false;
 
 	if (carries_patch)
 		*carries_patch = false;
@@ -333,9 +363,12 @@ char *fs_mentions_own_words(const char *body, size_t len, bool *carries_patch)
 		l = e - s;
 		while (l && isspace((unsigned char)s[l - 1]))
 			l--;
+		last_from = this_from;
+		this_from = starts(s, l, "From: ");
 		if ((e - s == 2 || e - s == 3) && !strncmp(s, "--", 2) && (e - s == 2 || s[2] == ' '))
 			break;
-		if (*s != '>' && starts_carried(s, l)) {
+		/* "From: X" then "Subject: [PATCH ...]": a patch as git writes it */
+		if (*s != '>' && (starts_carried(s, l) || (last_from && starts(s, l, "Subject: [PATCH")))) {
 			if (carries_patch)
 				*carries_patch = true;
 			break;
@@ -429,15 +462,20 @@ static bool sentence_needs_also(const char *s, size_t len, const char *orig, siz
 	bool strong = has(P_STRONG_REF, orig, olen) || (nlen && has(P_STRONG_REF, next, nlen));
 	bool ref = strong || has(P_REF, orig, olen);
 
+	if (strong && has(P_WHY_NOT_ALSO, s, len))
+		return true;
 	if ((is_question(s, len) && !has(P_REQUEST, s, len)) || has(P_APPROVAL, s, len))
 		return false;
+	if (strong && has(P_TAKE_NAMED, s, len) && has(P_REQUEST, s, len) && !has(P_CONDITIONAL, s, len))
+		return true;
 	if ((has(P_SERIES, s, len) && has(P_REQUEST, s, len)) || has_unnegated(P_FOLLOWING, s, len))
 		return true;
 	if (!ref)
 		return false;
 	if (has(P_NOT_PORTED, s, len) && strong)
 		return true;
-	if (has(P_WITHOUT, s, len) && (has(P_REQUIRES, s, len) || has(P_DONT_TAKE, s, len) ||
+	/* "not worth it unless something needs it" objects, asks nothing */
+	if (has(P_WITHOUT, s, len) && !has(P_WORTH_UNLESS, s, len) && (has(P_REQUIRES, s, len) || has(P_DONT_TAKE, s, len) ||
 				       has(P_REQUEST, s, len) || has(P_BAD_PATCH, s, len)))
 		return true;
 	if (has(P_ALSO, s, len) && has(P_ASK_FORM, s, len) && !negated(s, (size_t)match_at(P_ASK_FORM, s, len, 0)))
@@ -449,7 +487,7 @@ static bool sentence_reports(const char *s, size_t len)
 {
 	if (has(P_TRACE, s, len) || has(P_BISECT, s, len))
 		return true;
-	if (is_question(s, len) || hypothetical(s, len))
+	if (is_question(s, len) || hypothetical(s, len) || has(P_MOTIVE, s, len))
 		return false;
 	return has_unnegated(P_BUILD, s, len) || has_unnegated(P_TROUBLE, s, len) ||
 	       has_unnegated(P_DETECTED, s, len) || has_unnegated(P_PERSISTS, s, len) ||
@@ -460,14 +498,14 @@ static bool sentence_objects(const char *s, size_t len)
 {
 	static const enum pat forms[] = {
 		P_DONT_TAKE, P_NOT_MATERIAL, P_NOT_NEEDED, P_NO_NEED, P_NOT_FIX, P_ADVISE_NOT,
-		P_BAD_PATCH, P_NEG_STABLE, P_NOT_A_FIX, P_WITHDRAWN, P_ALREADY_IN,
+		P_BAD_PATCH, P_NEG_STABLE, P_NOT_A_FIX, P_WITHDRAWN, P_ALREADY_IN, P_UNDOCUMENTED, P_NOT_WORK,
 	};
 	size_t k;
 
 	if (has(P_NAK, s, len) || (len && s[len - 1] == '?' && has(P_CHALLENGE, s, len) && !has(P_ALSO, s, len)))
 		return true;
 	if ((is_question(s, len) && !has(P_REQUEST, s, len)) || has(P_APPROVAL, s, len) ||
-	    has(P_CONDITIONAL, s, len))
+	    has(P_CONDITIONAL, s, len) || has(P_HEDGE, s, len))
 		return false;
 	for (k = 0; k < G_N_ELEMENTS(forms); k++)
 		if (has(forms[k], s, len))
@@ -543,6 +581,11 @@ static char *cue_words(const char *s, size_t len, size_t *outlen)
 	}
 	c[o] = 0;
 	len = *outlen = o;
+	/* an address is no word of the replier's: "seeing-more-issues.md" */
+	for (i = 0; i + 8 < len; i++)
+		if (!strncmp(c + i, "http://", 7) || !strncmp(c + i, "https://", 8))
+			for (; i < len && !isspace((unsigned char)c[i]); i++)
+				c[i] = ' ';
 	/* an unclosed quote blanks nothing */
 	for (i = 0, o = 0; i < len; i++)
 		o += c[i] == '"';
