@@ -174,7 +174,7 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_PERSISTS] = "\\b(?:problem|issue|regression|failure|crash|bug|hang)\\s+(?:is\\s+)?(?:still\\s+)?"
 		       "(?:occurring|occurs|persists|reproduces|remains)\\b",
 	/* trouble named as the reason for a change, not seen with it */
-	[P_MOTIVE] = "\\b(?:as|because|since)\\s+(?:it|this|that|they)\\s+(?:was|were)\\s+(?:\\w+\\s+)?(?:causing|leading\\s+to|resulting\\s+in)\\b",
+	[P_MOTIVE] = "\\b(?:as|because|since)\\s+(?:[\\w-]+\\s+){1,3}?(?:was|were)\\s+(?:\\w+\\s+)?(?:causing|leading\\s+to|resulting\\s+in)\\b",
 	[P_REGRESSION] = "\\bregress(?:ed|es)\\b|\\ba\\s+regression\\b|\\bbroke\\b|\\bbreaks\\b|\\bbreakage\\b",
 	/* one's own bisection, not thanks for someone else's */
 	[P_BISECT] = "\\bbisect(?:ed|ing)?\\b[^.]{0,80}?\\b(?:to|down\\s+to)\\s+(?:this|the|that|commit|[0-9a-f]{7,})\\b|"
