@@ -23,7 +23,10 @@
 /* A sentence longer than this is no sentence: cut it. */
 #define SENTENCE_MAX 1000
 
-/* Words that undo a trouble word after them in the same clause. */
+/* Words that undo a trouble word after them in the same clause; the
+ * first PLAIN_NEGATIONS undo any word, the rest only trouble ("fixes
+ * the crash"). */
+#define PLAIN_NEGATIONS 8
 static const char *const negations[] = {
 	"no", "not", "without", "never", "nor", "none", "nothing", "neither",
 	"zero", "0", "fix", "fixes", "fixed", "fixing", "avoid", "avoids",
@@ -35,7 +38,7 @@ enum pat {
 	/* objections */
 	P_NAK, P_DONT_TAKE, P_NOT_MATERIAL, P_NOT_NEEDED, P_NO_NEED, P_NOT_FIX,
 	P_DROP, P_REVERTED, P_ADVISE_NOT, P_BAD_PATCH, P_NEG_STABLE, P_NOT_A_FIX, P_APPROVAL,
-	P_CONDITIONAL, P_AUTOMATED, P_CHALLENGE, P_WITHDRAWN, P_ALREADY_IN, P_HEDGE, P_UNDOCUMENTED, P_NOT_WORK,
+	P_CONDITIONAL, P_AUTOMATED, P_EITHER, P_CHALLENGE, P_WITHDRAWN, P_ALREADY_IN, P_HEDGE, P_UNDOCUMENTED, P_NOT_WORK,
 	/* reports */
 	P_BUILD, P_TRACE, P_TROUBLE, P_PERSISTS, P_MOTIVE, P_REGRESSION, P_BISECT, P_DETECTED,
 	/* needs-also */
@@ -81,6 +84,7 @@ static const char *const pattern_src[P_COUNT] = {
 		   "\\b(?:we|i)\\s+(?:can'?t|cannot|can\\s+not)\\s+(?:just\\s+)?(?:take|apply|queue|accept)\\b|"
 		   "\\bplease,?\\s+ignore\\s+(?:this|it)\\b|"
 		   "\\bplease\\s+(?:drop|revert)\\b|\\bshould\\s+(?:be\\s+)?(?:dropped|reverted)\\b",
+	[P_EITHER] = "\\beither\\b[^.]{0,120}\\bor\\b",
 	/* a question that challenges the patch's place in stable: why it
 	 * was picked, what it is needed for, where its upstream id is */
 	[P_CHALLENGE] = "^(?:\\W*\\w+\\W{1,4})?why\\b(?![^?]*(?:\\bnot\\b|n't\\b))[^?]{0,80}?\\b(?:stable|-stable|backport\\w*|pick\\w*|select\\w*|"
@@ -348,6 +352,7 @@ char *fs_mentions_own_words(const char *body, size_t len, bool *carries_patch)
 	const char *p = body, *end = body + len;
 	GString *out = g_string_new(NULL);
 	bool pasted = false, last_from = false, this_from = false;
+	bool prev_indented = false, this_indented = false;
 
 	if (carries_patch)
 		*carries_patch = false;
@@ -365,6 +370,8 @@ char *fs_mentions_own_words(const char *body, size_t len, bool *carries_patch)
 			l--;
 		last_from = this_from;
 		this_from = starts(s, l, "From: ");
+		prev_indented = this_indented;
+		this_indented = indented && l;
 		if ((e - s == 2 || e - s == 3) && !strncmp(s, "--", 2) && (e - s == 2 || s[2] == ' '))
 			break;
 		/* "From: X" then "Subject: [PATCH ...]": a patch as git writes it */
@@ -388,7 +395,7 @@ char *fs_mentions_own_words(const char *body, size_t len, bool *carries_patch)
 				g_string_append_c(out, ' ');
 			g_string_append_len(out, s, l);
 			continue;
-		} else if (pasted && l && !indented && !starts(s, l, "Author:") && !starts(s, l, "Date:") &&
+		} else if (pasted && l && !indented && !prev_indented && !starts(s, l, "Author:") && !starts(s, l, "Date:") &&
 			 !starts(s, l, "Commit:") && !starts(s, l, "Merge:"))
 			pasted = false;
 		if (pasted || !l || *s == '>' || is_attribution(s, l) || is_trailer(s, s + l)) {
@@ -404,7 +411,7 @@ char *fs_mentions_own_words(const char *body, size_t len, bool *carries_patch)
 
 /* Whether one of NEGATIONS, or a word ending in "n't", is among the words
  * of S[0..AT) in the clause AT is in. */
-static bool negated(const char *s, size_t at)
+static bool negated_by(const char *s, size_t at, size_t nneg)
 {
 	size_t start = at, i, k;
 
@@ -418,7 +425,7 @@ static bool negated(const char *s, size_t at)
 		if (w > i) {
 			if (w - i >= 3 && !strncasecmp(s + w - 3, "n't", 3))
 				return true;
-			for (k = 0; k < G_N_ELEMENTS(negations); k++)
+			for (k = 0; k < nneg; k++)
 				if (strlen(negations[k]) == w - i &&
 				    !strncasecmp(s + i, negations[k], w - i))
 					return true;
@@ -426,6 +433,11 @@ static bool negated(const char *s, size_t at)
 		i = w > i ? w : i + 1;
 	}
 	return false;
+}
+
+static bool negated(const char *s, size_t at)
+{
+	return negated_by(s, at, G_N_ELEMENTS(negations));
 }
 
 /* Whether pattern P matches S somewhere not negated in its clause. */
@@ -478,7 +490,7 @@ static bool sentence_needs_also(const char *s, size_t len, const char *orig, siz
 	if (has(P_WITHOUT, s, len) && !has(P_WORTH_UNLESS, s, len) && (has(P_REQUIRES, s, len) || has(P_DONT_TAKE, s, len) ||
 				       has(P_REQUEST, s, len) || has(P_BAD_PATCH, s, len)))
 		return true;
-	if (has(P_ALSO, s, len) && has(P_ASK_FORM, s, len) && !negated(s, (size_t)match_at(P_ASK_FORM, s, len, 0)))
+	if (has(P_ALSO, s, len) && has(P_ASK_FORM, s, len) && !negated_by(s, (size_t)match_at(P_ASK_FORM, s, len, 0), PLAIN_NEGATIONS))
 		return strong || !has(P_WIDEN, s, len);
 	return strong && has_unnegated(P_REQUIRES, s, len);
 }
@@ -671,9 +683,10 @@ char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cl
 			first[FS_REPLY_REPORT] = i;
 		if (first[FS_REPLY_OBJECTION] == n && sentence_objects(s, l))
 			first[FS_REPLY_OBJECTION] = i;
-		drop_asked |= first[FS_REPLY_OBJECTION] <= i &&
-			      (has(P_DROP_REQUEST, s, l) || has(P_WITHDRAWN, s, l)) &&
-			      sentence_objects(s, l);
+		/* "either add X or drop it" offers a choice: no plain drop */
+		if (first[FS_REPLY_OBJECTION] <= i && !has(P_EITHER, s, l) && sentence_objects(s, l)) {
+			drop_asked |= has(P_DROP_REQUEST, s, l) || has(P_WITHDRAWN, s, l);
+		}
 		if (first[FS_REPLY_OTHER] == n && !is_small_talk(s, l))
 			first[FS_REPLY_OTHER] = i;
 		g_free(s);
@@ -685,9 +698,9 @@ char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cl
 		bot = has(P_AUTOMATED, v[i].s, v[i].len);
 	if (bot)
 		first[FS_REPLY_NEEDS_ALSO] = first[FS_REPLY_REPORT] = first[FS_REPLY_OBJECTION] = n;
-	/* The strongest: a request to drop it (or a NAK); more commits asked
-	 * for; trouble seen; another objection; a carried patch; then a
-	 * reply that is none of those. */
+	/* The strongest: a NAK, the posting taken back or a request to drop
+	 * it; more commits asked for; trouble seen; another objection; a
+	 * carried patch; then a reply that is none of those. */
 	if (drop_asked && first[FS_REPLY_OBJECTION] < n)
 		best = FS_REPLY_OBJECTION;
 	else if (first[FS_REPLY_NEEDS_ALSO] < n)

@@ -247,6 +247,17 @@ static void test_classify_forms(void **state)
 		{ "This should also carry a Fixes tag.\n", FS_REPLY_OTHER },
 		{ "Moving the call requires some explanation, see 0a1b2c3d4e5f for how it was done.\n",
 		  FS_REPLY_OTHER },
+		/* a choice offered is no plain drop request */
+		{ "It is incomplete without 0a1b2c3d4e5f, so either take that one as well or drop this.\n",
+		  FS_REPLY_NEEDS_ALSO },
+		{ "Please drop this, and sorry for the noise.\n", FS_REPLY_OBJECTION },
+		/* a pasted commit whose subject wraps is still not the reply's */
+		{ "For reference, the same area was touched later by this one:\n\n"
+		  "commit 0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8091\nAuthor: A <a@example.org>\n\n"
+		  "    gadget: keep the widget from\nlocking up\n\n    The old code caused a crash on resume.\n",
+		  FS_REPLY_OTHER },
+		{ "Kernels that backported this fix will also need this one:\n\n"
+		  "commit 0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8091\n", FS_REPLY_NEEDS_ALSO },
 		/* trouble that is a motive, an address, a wish: no report */
 		{ "We carry the same change since the old code was causing lockups for us.\n", FS_REPLY_OTHER },
 		{ "Notes are at https://example.org/seeing-more-failures.html for anyone curious.\n",
