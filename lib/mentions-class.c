@@ -23,7 +23,10 @@
 /* A sentence longer than this is no sentence: cut it. */
 #define SENTENCE_MAX 1000
 
-/* Words that undo a trouble word after them in the same clause. */
+/* Words that undo a trouble word after them in the same clause; the
+ * first PLAIN_NEGATIONS undo any word, the rest only trouble ("fixes
+ * the crash"). */
+#define PLAIN_NEGATIONS 8
 static const char *const negations[] = {
 	"no", "not", "without", "never", "nor", "none", "nothing", "neither",
 	"zero", "0", "fix", "fixes", "fixed", "fixing", "avoid", "avoids",
@@ -35,18 +38,18 @@ enum pat {
 	/* objections */
 	P_NAK, P_DONT_TAKE, P_NOT_MATERIAL, P_NOT_NEEDED, P_NO_NEED, P_NOT_FIX,
 	P_DROP, P_REVERTED, P_ADVISE_NOT, P_BAD_PATCH, P_NEG_STABLE, P_NOT_A_FIX, P_APPROVAL,
-	P_CONDITIONAL, P_AUTOMATED,
+	P_CONDITIONAL, P_AUTOMATED, P_EITHER, P_CHALLENGE, P_WITHDRAWN, P_ALREADY_IN, P_HEDGE, P_UNDOCUMENTED, P_NOT_WORK,
 	/* reports */
-	P_BUILD, P_TRACE, P_TROUBLE, P_REGRESSION, P_BISECT, P_DETECTED,
+	P_BUILD, P_TRACE, P_TROUBLE, P_PERSISTS, P_MOTIVE, P_REGRESSION, P_BISECT, P_DETECTED,
 	/* needs-also */
 	P_ALSO, P_WITHOUT, P_REQUIRES, P_NOT_PORTED, P_SERIES, P_FOLLOWING,
-	P_REF, P_STRONG_REF, P_REQUEST, P_ASK_FORM, P_WIDEN, P_DROP_REQUEST, P_ASKS, P_MODAL,
+	P_REF, P_STRONG_REF, P_WORTH_UNLESS, P_WHY_NOT_ALSO, P_TAKE_NAMED, P_REQUEST, P_ASK_FORM, P_WIDEN, P_DROP_REQUEST, P_ASKS, P_MODAL,
 	P_COUNT
 };
 
 #define VERB_TAKE "(?:merge[sd]?|push(?:ed)?|appl(?:y|ied)|queue[sd]?|tak(?:e|en)|pick(?:ed)?|" \
 		  "backport(?:ed)?|includ(?:e|ed)|go|be (?:in|part of)|use|have\\s+(?:this|it|these|that)|" \
-		  "pull(?:ed)?|port(?:ed)?|cherry-?pick(?:ed)?)"
+		  "pull(?:ed)?|port(?:ed)?|cherry-?pick(?:ed)?|bring|picking|taking|applying|queu(?:e)?ing|backporting|including|merging)"
 /* a negation, with or without its apostrophe */
 #define NEG "(?:n'?t\\b|\\bnot\\b|\\bno\\b|\\bdoubt\\b)"
 #define REF_HEX "\\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{8,40}\\b"
@@ -55,7 +58,7 @@ enum pat {
 static const char *const pattern_src[P_COUNT] = {
 	[P_NAK] = "\\bna(?:c?k|cked|ked)(?:-by)?\\b",
 	[P_DONT_TAKE] = "\\b(?:please\\s+)?(?:don'?t|do\\s+not|shouldn'?t|should\\s+not|must\\s+not|"
-			"won'?t|will\\s+not|need\\s+not)\\s+(?!(?:see|know|mind|care|remember)\\b)(?:[\\w.-]+\\s+){0,4}?"
+			"won'?t|will\\s+not|need\\s+not|wouldn'?t|would\\s+not|(?<=we\\s|\\bi\\s|you\\s)(?:can\\s+not|cannot|can'?t))\\s+(?!(?:see|know|mind|care|remember)\\b)(?:[\\w.-]+\\s+){0,4}?"
 			VERB_TAKE "\\b",
 	[P_NOT_MATERIAL] = "(?:\\bnot\\b|n't\\b|\\bnever\\b)[^.]{0,60}\\b(?:stable|-stable)\\s+(?:material|candidate)",
 	[P_NOT_NEEDED] = "\\b(?:not|isn'?t|aren'?t|wasn'?t|no\\s+longer)\\s+(?:\\w+\\s+)?"
@@ -71,17 +74,54 @@ static const char *const pattern_src[P_COUNT] = {
 		      "\\b(?:don'?t|do\\s+not)\\s+think\\s+[^.,;]{0,30}?\\b(?:need|needed|necessary|worth)\\b|"
 		      "\\bnot\\s+a\\s+valid\\s+(?:git\\s+)?(?:id|sha1?|commit)\\b|\\bnot\\s+(?:a|an\\s+actual|a\\s+real)\\s+(?:bug\\s*)?fix\\b|"
 		      "\\b(?:there\\s+(?:was|is)\\s+)?no\\s+(?:actual\\s+|known\\s+|real\\s+)?bug\\b|\\bnot\\s+a\\s+bug\\b",
-	[P_DROP] = "\\b(?:drop|revert)\\s+(?:this|it|that|these|them|the\\s+(?:patch|commit|change|backport))\\b|"
+	[P_DROP] = "\\b(?:drop|revert)\\s+(?:this|it|that|these|them|the\\s+(?:patch|commit|change|backport))\\b"
+		   "(?!\\s+(?:comment|line|lines|hunk|check|call|part|sentence|paragraph|text|wording|word|bit|"
+		   "variable|field|code|tag|label|hack|workaround|flag|test|condition|chunk|function|macro|assert\\w*)\\b)|"
+		   "\\b(?:can|could|should|must|needs?\\s+to)\\s+(?:\\w+\\s+)?be\\s+(?:dropped|reverted|removed)\\s+from\\b|"
 		   "\\b(?:consider|suggest|recommend)\\s+(?:dropping|reverting|skipping)\\b|"
 		   "\\b(?:propose|suggest|please|should|can|could)\\s+(?:to\\s+)?skip\\s+(?:this|it|that)\\b|"
 		   "\\bplease\\s+(?:redo|rework|resubmit)\\b|"
 		   "\\b(?:we|i)\\s+(?:can'?t|cannot|can\\s+not)\\s+(?:just\\s+)?(?:take|apply|queue|accept)\\b|"
 		   "\\bplease,?\\s+ignore\\s+(?:this|it)\\b|"
 		   "\\bplease\\s+(?:drop|revert)\\b|\\bshould\\s+(?:be\\s+)?(?:dropped|reverted)\\b",
+	[P_EITHER] = "\\beither\\b[^.]{0,120}\\bor\\b",
+	/* a question that challenges the patch's place in stable: why it
+	 * was picked, what it is needed for, where its upstream id is */
+	[P_CHALLENGE] = "^(?:\\W*\\w+\\W{1,4})?why\\b(?![^?]*(?:\\bnot\\b|n't\\b))[^?]{0,80}?\\b(?:stable|-stable|backport\\w*|pick\\w*|select\\w*|"
+			"autosel\\w*|needed|need|queue\\w*|submit\\w*|sen[dt]|resen[dt]|add(?:ed)?|apply|applied|tak(?:e|en)|v?\\d+\\.\\d+)|"
+			"^(?:what|how)\\b[^?]{0,40}?\\b(?:reason|end\\s+up|ended\\s+up)\\b[^?]{0,60}?\\b(?:stable|autosel|backport\\w*|candidate|queue\\w*)|"
+			"^(?:so\\s+)?are\\s+you\\s+(?:really\\s+)?sure\\b|^is\\s+this\\s+really\\b|"
+			"^(?:doesn'?t|does|won'?t|wouldn'?t|will|would)\\s+(?:this|it|that)\\s+(?:\\w+\\s+)?re-?introduc\\w*\\b|"
+			"^(?:what\\s+(?:is|was)\\s+the\\s+)?(?:no\\s+)?(?:upstream\\s+|git\\s+|commit\\s+)(?:commit\\s+)?(?:id|sha1?)\\b[^?]{0,40}\\?",
+	/* the poster or the maintainer takes it back: "please ignore this
+	 * version", "I will resend", "I've dropped it", "please resubmit" */
+	[P_WITHDRAWN] = "\\b(?:please|pls|kindly)\\s*,?\\s+(?:disregard|ignore)\\b|"
+			"\\b(?:i|we)(?:'ll|\\s+will|'ve|\\s+have|\\s+had)\\s+(?:now\\s+)?(?:have\\s+to\\s+)?(?:go\\s+)?"
+			"(?:(?:drop(?:ped)?|revert(?:ed)?)\\s+(?:this|it|them|these|the\\s+(?:patch|series|commit|backport)\\w*)\\b|"
+			"(?:resend|resubmit|re-?send|re-?post)\\b)|"
+			"\\b(?:please|pls)\\b[^.?!]{0,40}?\\b(?:resend|resubmit|re-?post)\\b|"
+			"\\bcan'?t\\s+(?:just\\s+)?skip\\s+(?:those|these|the|older|newer)\\s+(?:\\w+\\s+)?(?:trees|branches|kernels|releases)\\b|"
+			"\\bsent\\s+(?:this|it)\\s+twice\\b|\\bplease\\s+work\\s+with\\s+(?:them|the\\s+[\\w-]+\\s+maintainers?)\\b|"
+			"\\bposted\\s+the\\s+wrong\\b|\\bwrong\\s+(?:version|patch(?:es)?|branch)\\s+(?:in|posted|sent)\\b|"
+			"\\bmust\\s+(?:be|come)\\s+(?:acked|reviewed|approved|signed|from)\\b|\\bnot\\s+(?:the\\s+)?proper\\s+way\\b",
+	/* a duplicate: the patch is in the branch or its queue already */
+	[P_ALREADY_IN] = "\\b(?:this|it|(?:this|the)\\s+(?:whole\\s+)?(?:patch|commit|series|fix|change))\\s+(?:is|are|was)\\s+already\\s+"
+			 "(?:in|part\\s+of|queued|applied)\\b[^.]{0,20}?(?:-?stable|v?\\d+\\.\\d+|queue)",
+	[P_HEDGE] = "\\bno\\s+(?:big\\s+|real\\s+|great\\s+)?harm\\b|\\bnot\\s+(?:\\w+\\s+)?(?:sure|certain)\\s+(?:if|whether)\\b|"
+		    "\\bno\\s+objections?\\b",
+	/* a backport that hides or does not explain how it departs from
+	 * the upstream commit */
+	[P_UNDOCUMENTED] = "\\b(?:need|have)\\s+to\\s+(?:mention|document|explain)\\b|\\bhaven'?t\\s+mentioned\\b|\\bplease\\s+document\\b|"
+			   "\\b(?:much|very|quite|completely)\\s+different\\s+from\\s+the\\s+(?:original|upstream)\\b|"
+			   "\\bplease\\s+use\\s+[^.]{1,60}?\\binstead\\b|\\b(?:i|we)\\s+(?:don'?t|do\\s+not)\\s+agree\\b|\\bi\\s+disagree\\b",
+	/* the patch as posted does not work */
+	[P_NOT_WORK] = "\\b(?:this|it|the\\s+(?:patch|commit|change|backport|fix))\\s+(?:\\w+\\s+)?(?:does\\s+not|doesn'?t|won'?t|will\\s+not)\\s+"
+		       "(?:\\w+\\s+)?(?:work|make\\s+the\\s+problem\\s+go\\s+away|solve\\s+the\\s+(?:problem|issue))\\b|"
+		       "\\b(?:doesn'?t|does\\s+not)\\s+(?:really\\s+|actually\\s+)?make\\s+the\\s+problem\\s+go\\s+away\\b",
 	[P_REVERTED] = "\\b(?:will|would|should|was|been|got|being|is)\\s+reverted\\b",
 	[P_ADVISE_NOT] = "\\bwouldn'?t\\s+(?:recommend|bother|suggest|take|backport)|"
 			 "\\b(?:recommend|suggest)\\s+\\*?(?:holding\\s+off|not|against|waiting)\\b|\\bhold\\s+(?:off|back)\\b|"
-			 "\\bpostpone\\b|\\bhold\\s+(?:this|it|these|the\\s+patch)\\b|\\bnot\\s+to\\s+(?:backport|take|apply|queue)\\b",
+			 "\\bpropose\\s+(?:that\\s+)?(?:we\\s+)?not\\b|\\bpostpone\\b|\\bhold\\s+(?:this|it|these|the\\s+patch)\\b|\\bnot\\s+to\\s+(?:backport|take|apply|queue)\\b",
 	[P_BAD_PATCH] = "\\b(?:patch|commit|change|backport)\\s+(?:is|was|looks|seems)\\s+(?:\\w+\\s+)?"
 			"(?:borked|wrong|bogus|incorrect|broken)\\b",
 	/* stable-worthiness denied: "I don't think this is suitable for
@@ -89,23 +129,34 @@ static const char *const pattern_src[P_COUNT] = {
 	 * should be backported" */
 	[P_NEG_STABLE] = NEG "[^.;]{0,60}?\\b(?:suitable|appropriate|worth\\w*|sense|should|need|necessary|"
 			 "needed|candidate|belongs?|want|enough|important|serious|critical)\\b[^.;]{0,40}?(?:\\bstable\\b|-stable\\b|\\bbackport\\w*|"
-			 "\\bpick\\w*|\\btak(?:e|ing)\\b|\\bolder\\s+(?:kernels|trees|branches))",
+			 "\\bpick\\w*|\\btak(?:e|ing)\\b|\\bolder\\s+(?:kernels|trees|branches)|\\btrees\\b)|"
+			 "\\b(?:not|n't)\\s+belong\\w*\\s+(?:in|to)\\s+v?\\d+\\.\\d+",
 	/* not a fix: a new feature, a cleanup, noise, a theoretical problem */
 	[P_NOT_A_FIX] = "\\b(?:is|feels|looks|seems)\\s+(?:like\\s+)?(?:a\\s+)?(?:new\\s+)?feature\\w*|\\bjust\\s+noise\\b|"
 			"\\b(?:only|just|merely|purely)\\s+(?:a\\s+)?(?:cleanup|clean-up|refactor\\w*|cosmetic)\\b|"
 			"\\bnot\\s+(?:the\\s+)?(?:\\d+%\\s+)?correct\\b|\\btheoretical\\s+(?:problem|issue|bug)\\b|"
 			"\\b(?:long\\s+)?end[\\s-]of[\\s-]life\\b|\\bnew\\s+feature|\\bout\\s+of\\s+scope\\b|"
-			"\\bfixes\\s+nothing\\b|\\bdoes\\s+nothing\\b|\\bpointless\\b|\\bnonsense\\b|"
+			"\\bfixes\\s+nothing\\b|\\bsilly\\b|\\bbrain-?dead\\b|"
+			"\\b(?:pure|only|just|merely)\\s+(?:a\\s+)?(?:code\\s+)?(?:white\\s*space|cosmetic|simplification|clean(?:s|ing)?\\s+(?:\\w+\\s+)?up)\\b|"
+			"\\b(?:code\\s+simplification|whitespace\\s+changes?)\\b|"
+			"\\b(?:doesn'?t|does\\s+not)\\s+(?:\\w+\\s+)?change\\s+any\\s+(?:functionality|behaviou?r)\\b|"
+			"\\b(?:doesn'?t|does\\s+not)\\s+(?:\\w+\\s+)?(?:fix|solve)\\s+(?:or\\s+\\w+\\s+)?anything\\b|"
+			"\\b(?:rather\\s+)?than\\s+(?:as\\s+)?(?:a\\s+)?(?:bug\\s*fix(?:es)?|fixing\\s+a\\s+bug)\\b|"
+			"\\bno\\s+(?:stable\\s+)?backports?\\s+(?:is|are)\\s+(?:needed|necessary|required)\\b|"
+			"\\b(?:feels|looks|seems)\\s+(?:to\\s+me\\s+)?like\\s+a\\s+new\\s+feature|"
+			"\\bsomething\\s+(?:is\\s+)?wrong\\s+with\\s+(?:this|the)\\s+(?:patch|commit|backport|change)\\b|"
+			"\\b(?:this|it|that|fix|patch|commit|change|backport)\\s+(?:[\\w.]+\\s+){0,3}?(?:doesn'?t|does\\s+not)\\s+make\\s+(?:any\\s+)?sense\\b|"
+			"\\bdoes\\s+nothing\\b|\\bpointless\\b|\\bnonsense\\b|"
 			"\\bno\\s+(?:real\\s+)?point\\b|\\bmuch\\s+point\\b|\\bwhat\\s+the\\s+point\\b|"
 			"\\b(?:is|looks|seems)\\s+(?:\\w+\\s+)?bogus\\b|\\b(?:is|that'?s|it'?s)\\s+not\\s+ok(?:ay)?\\b|"
 			"\\b(?:questionable|noise|unneeded|unnecessary|overkill)\\b[^.]{0,30}\\b(?:stable|backport\\w*)",
 	/* asked or offered on a condition: "if not, let me know and I'll drop it" */
-	[P_CONDITIONAL] = "^if\\s+(?:not|so|you|anyone|someone|somebody|that|this\\s+is\\s+wrong|i'?m\\s+not\\s+mistaken)\\b|"
+	[P_CONDITIONAL] = "^(?:(?:and|but|so)\\s+)?(?:if|unless)\\b|"
 			  "\\blet\\s+me\\s+know\\b|\\bup\\s+to\\s+you\\b|\\bwhether\\s+or\\s+not\\b",
 	[P_APPROVAL] = "\\blooks\\s+(?:fine|good|ok|okay|right|correct)\\b|\\bi\\s+agree\\b|\\bagreed\\b|"
 		       "\\bmakes\\s+(?:much\\s+|more\\s+)*sense\\b|\\bfine\\s+(?:by|with)\\s+me\\b|"
 		       "\\bnow\\s+(?:applied|queued|fixed\\s+up)\\b|\\b(?:applied|queued(?:\\s+up)?),?\\s+thanks\\b|"
-		       "\\bi(?:'ve|\\s+have)\\s+(?:now\\s+)?(?:applied|queued)\\b|\\bfixed\\s+up\\b",
+		       "\\bi(?:'ve|\\s+have)\\s+(?:now\\s+)?(?:applied|queued)\\b|\\b(?:glad|happy)\\s+to\\s+(?:queue|take|apply|pick)\\b|\\bfixed\\s+up\\b",
 	/* a mail that says it is automated: a bot's notice */
 	[P_AUTOMATED] = "\\bautomated\\s+(?:e-?mail|message|notice|report)\\b|\\bplease\\s+do\\s+not\\s+reply\\b",
 	[P_BUILD] = "\\b(?:build|builds|compile|compilation|compiling|link|linking|boot|booting)\\s+"
@@ -124,15 +175,21 @@ static const char *const pattern_src[P_COUNT] = {
 		      "leads?\\s+to|led\\s+to)\\b[^.]{0,40}?\\b(?:regressions?|crash(?:es)?|panics?|oops|"
 		      "hangs?|hanging|lockups?|deadlocks?|corruption|splats?|failures?|breakage|problems?|issues?|"
 		      "warnings?|fails|failing|crashing|crashed)\\b",
+	[P_PERSISTS] = "\\b(?:problem|issue|regression|failure|crash|bug|hang)\\s+(?:is\\s+)?(?:still\\s+)?"
+		       "(?:occurring|occurs|persists|reproduces|remains)\\b",
+	/* trouble named as the reason for a change, not seen with it */
+	[P_MOTIVE] = "\\b(?:as|because|since)\\s+(?:[\\w-]+\\s+){1,3}?(?:was|were)\\s+(?:\\w+\\s+)?(?:causing|leading\\s+to|resulting\\s+in)\\b",
 	[P_REGRESSION] = "\\bregress(?:ed|es)\\b|\\ba\\s+regression\\b|\\bbroke\\b|\\bbreaks\\b|\\bbreakage\\b",
 	/* one's own bisection, not thanks for someone else's */
 	[P_BISECT] = "\\bbisect(?:ed|ing)?\\b[^.]{0,80}?\\b(?:to|down\\s+to)\\s+(?:this|the|that|commit|[0-9a-f]{7,})\\b|"
 		     "\\bbisect(?:ion)?\\b[^.]{0,30}?\\b(?:pointing|points|pointed|shows|showed)\\b|"
-		     "\\bi(?:'ve|\\s+have)?\\s+bisected\\b|\\bbisect\\s+is\\s+underway\\b|first\\s+bad\\s+commit",
+		     "\\bi(?:'ve|\\s+have)?\\s+bisected\\b|\\bbisection\\b[^.]{0,30}?\\bagrees\\b|\\bbisect\\s+is\\s+underway\\b|first\\s+bad\\s+commit",
 	[P_DETECTED] = "\\b(?:failures?|errors?|regressions?|warnings?)\\s+(?:detected|found|seen|observed|noticed)\\b",
-	[P_ALSO] = "\\b(?:also|too|as\\s+well|both|in\\s+addition)\\b",
+	[P_ALSO] = "\\b(?:also|too|as\\s+well|in\\s+addition)\\b",
 	[P_WITHOUT] = "\\b(?:without|unless|only\\s+(?:be\\s+)?(?:[\\w-]+\\s+){0,2}?if|on\\s+top)\\b",
-	[P_REQUIRES] = "\\b(?:requires?|required|depends\\s+on|relies\\s+on|needs?|needed|prerequisites?|"
+	[P_REQUIRES] = "\\b(?:(?:requires?|needs?)(?!\\s+(?:some\\s+|an\\s+|more\\s+|a\\s+|to\\s+be\\s+)?(?:explanation|justification|comment|"
+		       "note|testing|review|care|thought|work|documenting|explaining))|required|depends\\s+on|relies\\s+on|needed|prerequisites?|"
+		       "fix(?:es)?\\s+(?:is|are)\\s+pending|(?:won'?t|will\\s+not)\\s+be\\s+(?:fully\\s+)?(?:resolved|fixed)|"
 		       "follow-?ups?|fix-?ups?|fixe[sd]\\s+(?:this|it)|fixed\\s+(?:by|in)|go(?:es)?\\s+together\\s+with|"
 		       "missing\\s+(?:prerequisites?|dependenc(?:y|ies)|commits?|patch(?:es)?|fix(?:es)?))\\b",
 	[P_NOT_PORTED] = "\\b(?:hadn'?t|haven'?t|hasn'?t|didn'?t|not)\\s+(?:\\w+\\s+){0,2}?"
@@ -141,25 +198,33 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_FOLLOWING] = "\\b(?:pull\\s+in|pick(?:\\s+up)?|take|backport|apply|cherry-?pick|queue|include|add)\\s+"
 			"(?:the\\s+)?(?:following|these|those|both)\\s+(?:\\w+\\s+)?(?:fix(?:es)?|commits?|patches|changes)\\b",
 	[P_SERIES] = "\\b(?:whole|entire|rest\\s+of\\s+the|full)\\s+(?:patch\\s*)?(?:series|set|patchset)\\b",
-	[P_REF] = REF_STRONG "|\\b(?:fix|fixes|follow-?up|fixup|fix-ups?|commit|commits|series|"
+	[P_REF] = REF_STRONG "|\\b(?:(?:fix|fixes)(?!\\s*(?:tag|line|:))|follow-?up|fixup|fix-ups?|commit|commits|series|"
 		  "patches|prerequisites?|dependenc(?:y|ies))\\b|"
 		  "\\b(?:preceding|previous|prerequisite|earlier|other|first|second|next)\\s+(?:patch|commit|fix|change)",
 	[P_STRONG_REF] = REF_STRONG,
+	/* worth taking only if something else needs it: no request */
+	[P_WORTH_UNLESS] = "\\bunless\\s+(?:it'?s|it\\s+is|this\\s+is)\\s+(?:required|needed)\\s+(?:for|by)\\s+(?:some|an|any)",
+	/* "any reason you do not want X also applied?" */
+	[P_WHY_NOT_ALSO] = "\\b(?:reason|why)\\b[^?]{0,30}(?:\\bnot\\b|n't\\b)[^?]{0,100}\\b(?:also|too|as\\s+well)\\b",
+	/* a request verb naming a commit by its id */
+	[P_TAKE_NAMED] = "\\b(?:apply|pick(?:\\s+up)?|take|backport|cherry-?pick|queue|include|grab)\\s+(?:the\\s+)?"
+			 "(?:(?:patch|commit|fix)\\s+)?" REF_HEX,
 	/* asks to take this same patch elsewhere, not other commits */
 	[P_WIDEN] = "\\b(?:backport|take|queue|apply|pick|needed|need|go|add)\\s+(?:this|it|them|these)\\b"
-		    "(?!\\s+(?:commit|fix|patch|one\\s+too))",
+		    "(?!\\s+(?:[\\w-]+\\s+)?(?:commit|fix|patch|one\\s+too))",
 	/* a request to drop this patch, or an explicit NAK */
-	[P_DROP_REQUEST] = "\\bna(?:c?k|cked|ked)\\b|\\b(?:please|can\\s+(?:you|we)|could\\s+(?:you|we)|would\\s+you|should)\\b[^.]{0,30}"
+	[P_DROP_REQUEST] = "\\bna(?:c?k|cked|ked)\\b|\\b(?:can|could|should|must)\\s+(?:\\w+\\s+)?be\\s+(?:dropped|reverted)\\b|"
+			   "\\bbetter\\s+to\\s+drop\\b|\\b(?:please|can\\s+(?:you|we)|could\\s+(?:you|we)|would\\s+you|should)\\b[^.]{0,30}"
 			   "\\b(?:drop|revert)\\b|\\b(?:drop|revert)\\s+(?:this|it)[^.]{0,30}\\bplease\\b",
-	[P_ASKS] = "^(?:is|are|was|were|does|do|did|has|have|had|can|could|would|should|will|shall|may|"
+	[P_ASKS] = "^(?:(?:or|and|but|so)\\s+)?(?:is|are|was|were|does|do|did|has|have|had|can|could|would|should|will|shall|may|"
 		   "why|how|what|when|where|who|which|isn'?t|aren'?t|doesn'?t|don'?t|shouldn'?t|wouldn'?t|"
 		   "couldn'?t|can'?t|won'?t|so)\\b",
-	[P_MODAL] = "\\b(?:would|could|might|may)\\b",
+	[P_MODAL] = "\\b(?:would|could|might|may)\\b|\\b(?:curious|wonder(?:ing)?)\\s+(?:if|whether)\\b",
 	/* a request proper: asked, or said to be needed */
 	[P_ASK_FORM] = "\\b(?:please|could\\s+you|can\\s+you|would\\s+you|should|need|needs|needed|must|"
 		       "want\\s+to|have\\s+to|required?|requires|do\\s+you\\s+plan\\s+to|are\\s+you\\s+going\\s+to|"
 		       "will\\s+you|make\\s+sense\\s+to)\\b|^(?:pick|take|grab|apply|queue|backport|include)\\b",
-	[P_REQUEST] = "\\b(?:please|could\\s+(?:you|we)|can\\s+(?:you|we)|would\\s+you|pick|take|grab|cherry-?pick|queue|"
+	[P_REQUEST] = "\\b(?:(?:are|will)\\s+you\\s+(?:also\\s+)?(?:getting|taking|picking|backporting|queu\\w+)|please|could\\s+(?:you|we)|can\\s+(?:you|we)|would\\s+you|pick|take|grab|cherry-?pick|queue|"
 		      "apply|backport|include|need|needs|require|requires|should)\\b",
 };
 
@@ -248,6 +313,7 @@ static bool starts_carried(const char *s, size_t l)
 	for (k = 0; k < G_N_ELEMENTS(marks); k++)
 		if (starts(s, l, marks[k]))
 			return true;
+
 	if (starts(s, l, "From ")) {
 		while (5 + hex < l && isxdigit((unsigned char)s[5 + hex]))
 			hex++;
@@ -277,7 +343,7 @@ static bool is_attribution(const char *s, size_t l)
 {
 	return (l >= 6 && !strncmp(s + l - 6, "wrote:", 6)) ||
 	       (l >= 7 && !strncmp(s + l - 7, "écrit :", 7)) ||
-	       (l >= 8 && !strncmp(s + l - 8, "writes:", 7)) ||
+	       (l >= 7 && !strncmp(s + l - 7, "writes:", 7)) ||
 	       (starts(s, l, "Quoting ") && l < 80);
 }
 
@@ -285,7 +351,8 @@ char *fs_mentions_own_words(const char *body, size_t len, bool *carries_patch)
 {
 	const char *p = body, *end = body + len;
 	GString *out = g_string_new(NULL);
-	bool pasted = false;
+	bool pasted = false, last_from = false, this_from = false;
+	bool prev_indented = false, this_indented = false;
 
 	if (carries_patch)
 		*carries_patch = false;
@@ -301,9 +368,14 @@ char *fs_mentions_own_words(const char *body, size_t len, bool *carries_patch)
 		l = e - s;
 		while (l && isspace((unsigned char)s[l - 1]))
 			l--;
+		last_from = this_from;
+		this_from = starts(s, l, "From: ");
+		prev_indented = this_indented;
+		this_indented = indented && l;
 		if ((e - s == 2 || e - s == 3) && !strncmp(s, "--", 2) && (e - s == 2 || s[2] == ' '))
 			break;
-		if (*s != '>' && starts_carried(s, l)) {
+		/* "From: X" then "Subject: [PATCH ...]": a patch as git writes it */
+		if (*s != '>' && (starts_carried(s, l) || (last_from && starts(s, l, "Subject: [PATCH")))) {
 			if (carries_patch)
 				*carries_patch = true;
 			break;
@@ -323,7 +395,7 @@ char *fs_mentions_own_words(const char *body, size_t len, bool *carries_patch)
 				g_string_append_c(out, ' ');
 			g_string_append_len(out, s, l);
 			continue;
-		} else if (pasted && l && !indented && !starts(s, l, "Author:") && !starts(s, l, "Date:") &&
+		} else if (pasted && l && !indented && !prev_indented && !starts(s, l, "Author:") && !starts(s, l, "Date:") &&
 			 !starts(s, l, "Commit:") && !starts(s, l, "Merge:"))
 			pasted = false;
 		if (pasted || !l || *s == '>' || is_attribution(s, l) || is_trailer(s, s + l)) {
@@ -339,7 +411,7 @@ char *fs_mentions_own_words(const char *body, size_t len, bool *carries_patch)
 
 /* Whether one of NEGATIONS, or a word ending in "n't", is among the words
  * of S[0..AT) in the clause AT is in. */
-static bool negated(const char *s, size_t at)
+static bool negated_by(const char *s, size_t at, size_t nneg)
 {
 	size_t start = at, i, k;
 
@@ -353,7 +425,7 @@ static bool negated(const char *s, size_t at)
 		if (w > i) {
 			if (w - i >= 3 && !strncasecmp(s + w - 3, "n't", 3))
 				return true;
-			for (k = 0; k < G_N_ELEMENTS(negations); k++)
+			for (k = 0; k < nneg; k++)
 				if (strlen(negations[k]) == w - i &&
 				    !strncasecmp(s + i, negations[k], w - i))
 					return true;
@@ -361,6 +433,11 @@ static bool negated(const char *s, size_t at)
 		i = w > i ? w : i + 1;
 	}
 	return false;
+}
+
+static bool negated(const char *s, size_t at)
+{
+	return negated_by(s, at, G_N_ELEMENTS(negations));
 }
 
 /* Whether pattern P matches S somewhere not negated in its clause. */
@@ -391,24 +468,29 @@ static bool hypothetical(const char *s, size_t len)
 /* The sentence asks to take other commits: a request, a word of
  * addition or condition, and a reference to a commit, a fix or a series
  * (in it or in NEXT, the sentence after it, where the ids often stand). */
-static bool sentence_needs_also(const char *s, size_t len, const char *orig,
+static bool sentence_needs_also(const char *s, size_t len, const char *orig, size_t olen,
 				const char *next, size_t nlen)
 {
-	bool strong = has(P_STRONG_REF, orig, len) || (nlen && has(P_STRONG_REF, next, nlen));
-	bool ref = strong || has(P_REF, orig, len);
+	bool strong = has(P_STRONG_REF, orig, olen) || (nlen && has(P_STRONG_REF, next, nlen));
+	bool ref = strong || has(P_REF, orig, olen);
 
+	if (strong && has(P_WHY_NOT_ALSO, s, len))
+		return true;
 	if ((is_question(s, len) && !has(P_REQUEST, s, len)) || has(P_APPROVAL, s, len))
 		return false;
+	if (strong && has(P_TAKE_NAMED, s, len) && has(P_REQUEST, s, len) && !has(P_CONDITIONAL, s, len))
+		return true;
 	if ((has(P_SERIES, s, len) && has(P_REQUEST, s, len)) || has_unnegated(P_FOLLOWING, s, len))
 		return true;
 	if (!ref)
 		return false;
 	if (has(P_NOT_PORTED, s, len) && strong)
 		return true;
-	if (has(P_WITHOUT, s, len) && (has(P_REQUIRES, s, len) || has(P_DONT_TAKE, s, len) ||
+	/* "not worth it unless something needs it" objects, asks nothing */
+	if (has(P_WITHOUT, s, len) && !has(P_WORTH_UNLESS, s, len) && (has(P_REQUIRES, s, len) || has(P_DONT_TAKE, s, len) ||
 				       has(P_REQUEST, s, len) || has(P_BAD_PATCH, s, len)))
 		return true;
-	if (has(P_ALSO, s, len) && has(P_ASK_FORM, s, len) && !negated(s, (size_t)match_at(P_ASK_FORM, s, len, 0)))
+	if (has(P_ALSO, s, len) && has(P_ASK_FORM, s, len) && !negated_by(s, (size_t)match_at(P_ASK_FORM, s, len, 0), PLAIN_NEGATIONS))
 		return strong || !has(P_WIDEN, s, len);
 	return strong && has_unnegated(P_REQUIRES, s, len);
 }
@@ -417,10 +499,10 @@ static bool sentence_reports(const char *s, size_t len)
 {
 	if (has(P_TRACE, s, len) || has(P_BISECT, s, len))
 		return true;
-	if (is_question(s, len) || hypothetical(s, len))
+	if (is_question(s, len) || hypothetical(s, len) || has(P_MOTIVE, s, len))
 		return false;
 	return has_unnegated(P_BUILD, s, len) || has_unnegated(P_TROUBLE, s, len) ||
-	       has_unnegated(P_DETECTED, s, len) ||
+	       has_unnegated(P_DETECTED, s, len) || has_unnegated(P_PERSISTS, s, len) ||
 	       has_unnegated(P_REGRESSION, s, len);
 }
 
@@ -428,14 +510,14 @@ static bool sentence_objects(const char *s, size_t len)
 {
 	static const enum pat forms[] = {
 		P_DONT_TAKE, P_NOT_MATERIAL, P_NOT_NEEDED, P_NO_NEED, P_NOT_FIX, P_ADVISE_NOT,
-		P_BAD_PATCH, P_NEG_STABLE, P_NOT_A_FIX,
+		P_BAD_PATCH, P_NEG_STABLE, P_NOT_A_FIX, P_WITHDRAWN, P_ALREADY_IN, P_UNDOCUMENTED, P_NOT_WORK,
 	};
 	size_t k;
 
-	if (has(P_NAK, s, len))
+	if (has(P_NAK, s, len) || (len && s[len - 1] == '?' && has(P_CHALLENGE, s, len) && !has(P_ALSO, s, len)))
 		return true;
 	if ((is_question(s, len) && !has(P_REQUEST, s, len)) || has(P_APPROVAL, s, len) ||
-	    has(P_CONDITIONAL, s, len))
+	    has(P_CONDITIONAL, s, len) || has(P_HEDGE, s, len))
 		return false;
 	for (k = 0; k < G_N_ELEMENTS(forms); k++)
 		if (has(forms[k], s, len))
@@ -487,25 +569,43 @@ static bool is_small_talk(const char *s, size_t len)
 
 /* The sentence S (LEN bytes) with what stands in double quotes (a
  * commit's subject, a quoted phrase) blanked: those are not the
- * replier's cue words.  New string of LEN bytes (g_free()). */
-static char *cue_words(const char *s, size_t len)
+ * replier's cue words; typographic apostrophes read as plain ones
+ * ("don\u2019t" is "don't") and emphasis marks ("*not*") are dropped.
+ * New string of *OUTLEN bytes (g_free()). */
+static char *cue_words(const char *s, size_t len, size_t *outlen)
 {
-	char *c = g_strndup(s, len);
-	size_t i;
+	char *c = g_malloc(len + 1);
+	size_t i, o = 0;
 	bool in = false;
 
 	for (i = 0; i < len; i++) {
-		if (c[i] == '"') {
-			in = !in;
-			continue;
+		if (i + 2 < len && (unsigned char)s[i] == 0xe2 && (unsigned char)s[i + 1] == 0x80 &&
+		    ((unsigned char)s[i + 2] == 0x99 || (unsigned char)s[i + 2] == 0x98)) {
+			c[o++] = '\'';
+			i += 2;
+		} else if (s[i] == '*' || s[i] == '_') {
+			if (!((i && isalnum((unsigned char)s[i - 1])) && i + 1 < len && isalnum((unsigned char)s[i + 1])))
+				continue;
+			c[o++] = s[i];
+		} else {
+			c[o++] = s[i];
 		}
-		if (in)
-			c[i] = ' ';
 	}
+	c[o] = 0;
+	len = *outlen = o;
+	/* an address is no word of the replier's: "seeing-more-issues.md" */
+	for (i = 0; i + 8 < len; i++)
+		if (!strncmp(c + i, "http://", 7) || !strncmp(c + i, "https://", 8))
+			for (; i < len && !isspace((unsigned char)c[i]); i++)
+				c[i] = ' ';
 	/* an unclosed quote blanks nothing */
-	if (in) {
-		g_free(c);
-		c = g_strndup(s, len);
+	for (i = 0, o = 0; i < len; i++)
+		o += c[i] == '"';
+	for (i = 0; o % 2 == 0 && i < len; i++) {
+		if (c[i] == '"')
+			in = !in;
+		else if (in)
+			c[i] = ' ';
 	}
 	return c;
 }
@@ -575,15 +675,18 @@ char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cl
 	for (i = 0; i < n; i++) {
 		const char *orig = v[i].s, *next = i + 1 < n ? v[i + 1].s : "";
 		size_t l = v[i].len, nl = i + 1 < n ? v[i + 1].len : 0;
-		char *s = cue_words(orig, l);
-		if (first[FS_REPLY_NEEDS_ALSO] == n && sentence_needs_also(s, l, orig, next, nl))
+		size_t l0 = l;
+		char *s = cue_words(orig, l0, &l);
+		if (first[FS_REPLY_NEEDS_ALSO] == n && sentence_needs_also(s, l, orig, l0, next, nl))
 			first[FS_REPLY_NEEDS_ALSO] = i;
 		if (first[FS_REPLY_REPORT] == n && sentence_reports(s, l))
 			first[FS_REPLY_REPORT] = i;
 		if (first[FS_REPLY_OBJECTION] == n && sentence_objects(s, l))
 			first[FS_REPLY_OBJECTION] = i;
-		drop_asked |= first[FS_REPLY_OBJECTION] <= i && has(P_DROP_REQUEST, s, l) &&
-			      sentence_objects(s, l);
+		/* "either add X or drop it" offers a choice: no plain drop */
+		if (first[FS_REPLY_OBJECTION] <= i && !has(P_EITHER, s, l) && sentence_objects(s, l)) {
+			drop_asked |= has(P_DROP_REQUEST, s, l) || has(P_WITHDRAWN, s, l);
+		}
 		if (first[FS_REPLY_OTHER] == n && !is_small_talk(s, l))
 			first[FS_REPLY_OTHER] = i;
 		g_free(s);
@@ -595,9 +698,9 @@ char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cl
 		bot = has(P_AUTOMATED, v[i].s, v[i].len);
 	if (bot)
 		first[FS_REPLY_NEEDS_ALSO] = first[FS_REPLY_REPORT] = first[FS_REPLY_OBJECTION] = n;
-	/* The strongest: a request to drop it (or a NAK); more commits asked
-	 * for; trouble seen; another objection; a carried patch; then a
-	 * reply that is none of those. */
+	/* The strongest: a NAK, the posting taken back or a request to drop
+	 * it; more commits asked for; trouble seen; another objection; a
+	 * carried patch; then a reply that is none of those. */
 	if (drop_asked && first[FS_REPLY_OBJECTION] < n)
 		best = FS_REPLY_OBJECTION;
 	else if (first[FS_REPLY_NEEDS_ALSO] < n)

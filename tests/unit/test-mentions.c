@@ -186,6 +186,103 @@ static void test_classify(void **state)
 	}
 }
 
+/* One class of failure per group, written for this test: each shape
+ * of a principle the reader learnt on real replies it had not seen,
+ * and the near misses that must stay what they are. */
+static void test_classify_forms(void **state)
+{
+	static const struct {
+		const char *body;
+		enum fs_reply_class cls;
+	} cases[] = {
+		/* a question that challenges the patch's place in stable */
+		{ "Why was this one selected for the old branches at all?\n", FS_REPLY_OBJECTION },
+		{ "Hmm... why would 7.1.y need this?\n", FS_REPLY_OBJECTION },
+		{ "What is the upstream id of this change?\n", FS_REPLY_OBJECTION },
+		{ "No git id?\n", FS_REPLY_OBJECTION },
+		{ "So are you sure this is right for the 7.1 tree?\n", FS_REPLY_OBJECTION },
+		{ "Doesn't this reintroduce the hang that 0a1b2c3d4e5f cured?\n", FS_REPLY_OBJECTION },
+		{ "Why should this not go to 7.2 as well?\n", FS_REPLY_OTHER },
+		{ "Does this change the widget timing on your board?\n", FS_REPLY_OTHER },
+		/* the poster or the maintainer takes the posting back */
+		{ "Please disregard, I sent the wrong branch.\n", FS_REPLY_OBJECTION },
+		{ "Wrong version posted, sorry, I will resend.\n", FS_REPLY_OBJECTION },
+		{ "I've dropped this from the queue now.\n", FS_REPLY_OBJECTION },
+		{ "Please add your sign-off and resend the whole set.\n", FS_REPLY_OBJECTION },
+		{ "Please resend both and we will be happy to queue them.\n", FS_REPLY_OTHER },
+		{ "I'll drop the comment in the next version of my own series.\n", FS_REPLY_OTHER },
+		/* a duplicate of what the branch or its queue has */
+		{ "This whole series is already in 7.1.4, nothing to do.\n", FS_REPLY_OBJECTION },
+		{ "The helper it uses is already in 7.1 so it applies fine.\n", FS_REPLY_OTHER },
+		/* not a fix, in words other than "not a fix" */
+		{ "This is pure whitespace churn, it should not be picking such things.\n", FS_REPLY_OBJECTION },
+		{ "It just cleans things up and does not change any behaviour.\n", FS_REPLY_OBJECTION },
+		{ "I would not backport this to the older kernels.\n", FS_REPLY_OBJECTION },
+		{ "I would propose that we *not* take this kind of hardening.\n", FS_REPLY_OBJECTION },
+		{ "It can be dropped from every queue it was picked for.\n", FS_REPLY_OBJECTION },
+		{ "Better to drop the extra blank line here, otherwise fine.\n", FS_REPLY_OTHER },
+		/* doubt and concession take an objection back */
+		{ "There is little point in this for stable, but no harm either.\n", FS_REPLY_OTHER },
+		{ "I am still not sure whether it is worth the backport.\n", FS_REPLY_OTHER },
+		{ "If the inputs are positive the casts are not needed.\n", FS_REPLY_OTHER },
+		/* a backport that departs from upstream without saying so */
+		{ "This is quite different from the original commit, please document it.\n", FS_REPLY_OBJECTION },
+		{ "Please use the per-device lock instead.\n", FS_REPLY_OBJECTION },
+		{ "I don't agree with turning the knob off in a stable series.\n", FS_REPLY_OBJECTION },
+		{ "The patch does not work without the new compiler flag.\n", FS_REPLY_OBJECTION },
+		/* typographic apostrophes and emphasis are read as plain text */
+		{ "Please don\xe2\x80\x99t queue this one.\n", FS_REPLY_OBJECTION },
+		{ "Really don\xe2\x80\x99t want this to stay a build regression upstream, ping.\n", FS_REPLY_OTHER },
+		/* commits asked for by id, or as the reason they are missing */
+		{ "Any reason you do not want 0a1b2c3d4e5f (\"gadget: fix the fix\") applied too?\n",
+		  FS_REPLY_NEEDS_ALSO },
+		{ "Could we apply the patch 0a1b2c3d4e5f6a7b first and then rebase this one?\n",
+		  FS_REPLY_NEEDS_ALSO },
+		{ "Kernels that take this will also need this other gadget fix:\n\n"
+		  "commit 0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8091\n", FS_REPLY_NEEDS_ALSO },
+		{ "It is broken as is, the fix is pending in the usb tree:\n\n0a1b2c3d4e5f gadget: fix it\n",
+		  FS_REPLY_NEEDS_ALSO },
+		{ "This is a pointless thing to backport unless it's required for some other patch.\n",
+		  FS_REPLY_OBJECTION },
+		{ "This should also carry a Fixes tag.\n", FS_REPLY_OTHER },
+		{ "Moving the call requires some explanation, see 0a1b2c3d4e5f for how it was done.\n",
+		  FS_REPLY_OTHER },
+		/* a choice offered is no plain drop request */
+		{ "It is incomplete without 0a1b2c3d4e5f, so either take that one as well or drop this.\n",
+		  FS_REPLY_NEEDS_ALSO },
+		{ "Please drop this, and sorry for the noise.\n", FS_REPLY_OBJECTION },
+		/* a pasted commit whose subject wraps is still not the reply's */
+		{ "For reference, the same area was touched later by this one:\n\n"
+		  "commit 0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8091\nAuthor: A <a@example.org>\n\n"
+		  "    gadget: keep the widget from\nlocking up\n\n    The old code caused a crash on resume.\n",
+		  FS_REPLY_OTHER },
+		{ "Kernels that backported this fix will also need this one:\n\n"
+		  "commit 0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8091\n", FS_REPLY_NEEDS_ALSO },
+		/* trouble that is a motive, an address, a wish: no report */
+		{ "We carry the same change since the old code was causing lockups for us.\n", FS_REPLY_OTHER },
+		{ "Notes are at https://example.org/seeing-more-failures.html for anyone curious.\n",
+		  FS_REPLY_OTHER },
+		{ "I am curious if anyone saw the widget test failure as well.\n", FS_REPLY_OTHER },
+		{ "The hang is still occurring on 7.1.5-rc1 with the fix applied.\n", FS_REPLY_REPORT },
+		/* attributions in the "X writes:" form are not the reply's words */
+		{ "Sam Q <sam@example.org> writes:\n> NAK from me\n\nI think I see the cause.\n", FS_REPLY_OTHER },
+	};
+	size_t i, bad = 0;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		enum fs_reply_class cls;
+		char *line = fs_mentions_classify(cases[i].body, strlen(cases[i].body), &cls);
+		if (cls != cases[i].cls) {
+			print_error("case %zu: class %d, want %d ('%s')\n", i, cls, cases[i].cls,
+				    line ? line : "");
+			bad++;
+		}
+		free(line);
+	}
+	assert_int_equal(bad, 0);
+}
+
 /* Drafts (by maildir flag or fixscan's header), fixscan's digest and
  * mail from the user's addresses are the user's own; nothing else is. */
 static void test_own_mail(void **state)
@@ -204,6 +301,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_objection_table),
 		cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_classify_forms),
 		cmocka_unit_test(test_objection_runaway),
 		cmocka_unit_test(test_own_mail),
 	};
