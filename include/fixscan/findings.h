@@ -14,6 +14,7 @@
 #include "fixscan/index.h"
 #include "fixscan/ignore.h"
 #include "fixscan/mentions.h"
+#include "fixscan/pending.h"
 #include "fixscan/tags.h"
 #include "fixscan/vulns.h"
 
@@ -40,6 +41,8 @@ enum fs_finding_kind {
 	FS_FIND_MISSING_IN_NEWER,  /* queued here, but a newer maintained
 				    * stable branch neither has nor queues it
 				    * (crossbranch module) */
+	FS_FIND_FIX_PENDING,       /* a fix or revert of it is posted (or in a
+				    * pending tree) but not in mainline yet */
 	FS_FIND_KIND_COUNT
 };
 
@@ -134,7 +137,8 @@ struct fs_finding {
 			    * it (fs_findings_ctx.message); else NULL */
 	char (*chain)[41]; /* ids from the patch's upstream to COMMIT */
 	size_t nchain;
-	char *message_id;  /* regression-report / objection: the mail; else NULL */
+	char *message_id;  /* regression-report / objection / fix-pending:
+			    * the mail; else NULL */
 	char *from;        /* its From, or NULL */
 	char *date;        /* its Date, or NULL */
 	enum fs_finding_evidence evidence;
@@ -229,6 +233,10 @@ struct fs_findings_ctx {
 	 * id) and length; NULL: not compared. */
 	const char *body;
 	size_t body_len;
+	/* Fixes of the series' upstream commits that are not in mainline
+	 * yet (fs_pending_from_store()); NULL and 0: none looked for. */
+	const struct fs_pending_fix *pending;
+	size_t npending;
 };
 
 /* The commits a patch's upstream references name, resolved through the
