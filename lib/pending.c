@@ -183,22 +183,38 @@ static int by_order(const void *a, const void *b)
 }
 
 /* The query for every candidate mail of the series S: patch mails with a
- * Fixes: tag or a revert line, outside S's thread. */
-static char *candidates_query(struct fs_store *store, const struct fs_thread_series *s)
+ * Fixes: tag or a revert line and a word that begins with the first
+ * MIN_ID_LEN hex digits of one of the commits WANTED, outside S's thread.
+ * notmuch expands each such prefix to the few words of the store that
+ * have it, so that however large the store, only mails that may name a
+ * commit of the series are read. */
+static char *candidates_query(struct fs_store *store, const struct fs_thread_series *s,
+			      const struct fs_index *idx, GHashTable *wanted)
 {
 	const struct fs_patch *anchor = s->cover ? s->cover : s->patches[0];
 	struct fs_store_message own;
-	char *q, *quoted = NULL;
+	GString *q = g_string_new("subject:patch AND (fixes OR \"reverts commit\") AND (");
+	GHashTableIter it;
+	gpointer key;
+	char hex[41], *quoted = NULL;
+	bool first = true;
 
+	g_hash_table_iter_init(&it, wanted);
+	while (g_hash_table_iter_next(&it, &key, NULL)) {
+		fs_index_commit_hex(idx, (fs_cid)(GPOINTER_TO_UINT(key) - 1), hex);
+		g_string_append_printf(q, "%s%.*s*", first ? "" : " OR ", MIN_ID_LEN, hex);
+		first = false;
+	}
+	g_string_append_c(q, ')');
 	memset(&own, 0, sizeof(own));
 	if (fs_patch_message_id(anchor) &&
 	    fs_store_find_message(store, fs_patch_message_id(anchor), &own, NULL) == 0)
 		quoted = fs_store_quote(own.thread_id);
-	q = g_strdup_printf("subject:patch AND (fixes OR \"reverts commit\")%s%s",
-			    quoted ? " AND NOT thread:" : "", quoted ? quoted : "");
+	if (quoted)
+		g_string_append_printf(q, " AND NOT thread:%s", quoted);
 	free(quoted);
 	fs_store_message_clear(&own);
-	return q;
+	return g_string_free(q, FALSE);
 }
 
 /* Move the records of S into P, sorted. */
@@ -248,7 +264,7 @@ int fs_pending_from_store(struct fs_pending *p, struct fs_store *store,
 					    GUINT_TO_POINTER(++nwanted));
 	rc = 0;
 	if (nwanted) {
-		q = candidates_query(store, s);
+		q = candidates_query(store, s, idx, ps.wanted);
 		rc = fs_store_search(store, q, &found, err);
 		g_free(q);
 	}

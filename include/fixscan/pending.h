@@ -54,7 +54,9 @@ void fs_pending_clear(struct fs_pending *p);
  *   "> Fixes:" is no tag);
  * - mainline has no commit of it yet: no mainline commit has its title
  *   as subject, and no mainline fix of the commit has its diff.
- * The store is asked once for the whole series.  Each mail gives one
+ * The store is asked once for the whole series, for the patch mails
+ * with a word that begins with one of the commits' first 8 hex digits,
+ * so only those are read however large the store.  Each mail gives one
  * record per commit it fixes; records come in the order of UPSTREAM's
  * first appearance, each commit's mails oldest first.  Returns 0, or
  * FS_ESTORE / FS_ENOMEM with ERR set. */
