@@ -767,10 +767,11 @@ static void test_reports_either_way(void **state)
 
 /* ---- fixes posted but not in mainline yet ------------------------------ */
 
-/* A repository whose mainline has U "can: fix the widget" and its
- * fix F "can: widget: fix the fix" (Fixes: U), with linux-4.4.y
- * forked before both.  Their ids in U and F. */
-static struct fs_index *pending_index(char u[41], char f[41])
+/* A repository whose mainline has U "can: fix the widget", its fix F
+ * "can: widget: fix the fix" (Fixes: U) and its fix G "can: widget: take
+ * the lock" (Fixes: U, a real diff, saved in TMPDIR/pending-diff), with
+ * linux-4.4.y forked before all three.  Their ids in U, F and G. */
+static struct fs_index *pending_index(char u[41], char f[41], char g[41])
 {
 	struct fs_index_opts o = FS_INDEX_OPTS_INIT;
 	struct fs_error err = FS_ERROR_INIT;
@@ -786,8 +787,12 @@ static struct fs_index *pending_index(char u[41], char f[41])
 	   "-m 'can: fix the widget' && git rev-parse HEAD > %s/pending-ids && "
 	   "git -c user.name=T -c user.email=t@example.org commit -q --allow-empty "
 	   "-m 'can: widget: fix the fix' -m \"Fixes: $(git rev-parse --short=12 HEAD) "
-	   "(\\\"can: fix the widget\\\")\" && git rev-parse HEAD >> %s/pending-ids",
-	   repo, repo, tmpdir, tmpdir);
+	   "(\\\"can: fix the widget\\\")\" && git rev-parse HEAD >> %s/pending-ids && "
+	   "echo lock > widget.c && git add widget.c && "
+	   "git -c user.name=T -c user.email=t@example.org commit -q "
+	   "-m 'can: widget: take the lock' -m \"Fixes: $(git rev-parse --short=12 HEAD~1)\" && "
+	   "git rev-parse HEAD >> %s/pending-ids && git show --format= HEAD > %s/pending-diff",
+	   repo, repo, tmpdir, tmpdir, tmpdir, tmpdir);
 	snprintf(path, sizeof(path), "%s/pending-ids", tmpdir);
 	fp = fopen(path, "r");
 	assert_non_null(fp);
@@ -797,6 +802,9 @@ static struct fs_index *pending_index(char u[41], char f[41])
 	assert_non_null(fgets(line, sizeof(line), fp));
 	memcpy(f, line, 40);
 	f[40] = '\0';
+	assert_non_null(fgets(line, sizeof(line), fp));
+	memcpy(g, line, 40);
+	g[40] = '\0';
 	fclose(fp);
 	snprintf(path, sizeof(path), "%s/index-cache-pending", tmpdir);
 	o.repo_path = repo;
@@ -813,11 +821,17 @@ static struct fs_index *pending_index(char u[41], char f[41])
 
 /* A stable series backporting U, and around it every shape of a posted
  * fix of U: three pending (a Fixes: of 12 hex, one of 8 hex in a series
- * of v2, a revert of U) and six that are not (a quoted Fixes:, a
+ * of v2, a revert of U) and seven that are not (a quoted Fixes:, a
  * reply quoting one, the user's own patch, a patch of a stable review
- * thread, the patch of F that mainline has, a Fixes: of 7 hex). */
+ * thread, the patch of F that mainline has by its title, the patch of G
+ * that mainline has by its diff under another title, a Fixes: of 7
+ * hex). */
 static void write_pending_samples(const char *u)
 {
+	char path[512], *diff = NULL;
+
+	snprintf(path, sizeof(path), "%s/pending-diff", tmpdir);
+	assert_true(g_file_get_contents(path, &diff, NULL, NULL));
 	make_maildir("lists");
 	make_maildir("sent");
 	write_mail("stable/cur/40.host:2,S",
@@ -865,10 +879,15 @@ static void write_pending_samples(const char *u)
 		   PENDING_HDR("Cy <cy@example.org>", "[PATCH] net: frobnicator: short id",
 			       "short.49", "Fri, 17")
 		   "\nFixes: %.7s (\"can: fix the widget\")\n", u);
+	write_mail("lists/cur/51.host:2,S",
+		   PENDING_HDR("Cy <cy@example.org>", "[PATCH v3] can: widget: hold the lock while stopping",
+			       "landed.51", "Fri, 17")
+		   "\nFixes: %.12s (\"can: fix the widget\")\n---\n%s", u, diff);
 	write_mail("lists/cur/50.host:2,S",
 		   PENDING_HDR("Di <di@example.org>", "[PATCH net] Revert \"can: fix the widget\"",
 			       "revert.50", "Fri, 17")
 		   "\nThis reverts commit %s.\n\nIt breaks the frobnicator on big-endian machines.\n", u);
+	g_free(diff);
 	sh("notmuch new --quiet >/dev/null 2>&1");
 }
 
@@ -919,34 +938,34 @@ static void test_fix_pending(void **state)
 	struct fs_review *r = NULL;
 	struct fs_store *st;
 	struct fs_index *idx;
-	char u[41], f[41], *got, *want;
+	char u[41], f[41], g[41], *got, *want;
 	const struct fs_finding *fp;
 	size_t n = 0;
 
-	idx = pending_index(u, f);
+	idx = pending_index(u, f, g);
 	write_pending_samples(u);
 	st = open_store();
 	got = pending_findings(idx, st, own, false);
-	want = g_strdup_printf("fix-missing:%s fix-pending:fix.42@example.org(fix) "
+	want = g_strdup_printf("fix-missing:%s fix-missing:%s fix-pending:fix.42@example.org(fix) "
 			       "fix-pending:fix.48@example.org(fix) "
-			       "fix-pending:revert.50@example.org(revert)", f);
+			       "fix-pending:revert.50@example.org(revert)", g, f);
 	assert_string_equal(got, want);
 	g_free(got);
 	g_free(want);
 
 	/* Without the user's addresses the user's patch is anyone's. */
 	got = pending_findings(idx, st, NULL, false);
-	want = g_strdup_printf("fix-missing:%s fix-pending:fix.42@example.org(fix) "
+	want = g_strdup_printf("fix-missing:%s fix-missing:%s fix-pending:fix.42@example.org(fix) "
 			       "fix-pending:own.45@example.org(fix) "
 			       "fix-pending:fix.48@example.org(fix) "
-			       "fix-pending:revert.50@example.org(revert)", f);
+			       "fix-pending:revert.50@example.org(revert)", g, f);
 	assert_string_equal(got, want);
 	g_free(got);
 	g_free(want);
 
 	/* --no-reports: the store is not searched. */
 	got = pending_findings(idx, st, own, true);
-	want = g_strdup_printf("fix-missing:%s", f);
+	want = g_strdup_printf("fix-missing:%s fix-missing:%s", g, f);
 	assert_string_equal(got, want);
 	g_free(got);
 	g_free(want);
@@ -955,7 +974,7 @@ static void test_fix_pending(void **state)
 	assert_int_equal(fs_review_load(&threads, &n, st, "id:cover.40@example.org", NULL, &err), 0);
 	o.own_addresses = own;
 	assert_int_equal(fs_review_run(&r, fs_thread_get(threads[0], 0), idx, st, &o, &err), 0);
-	fp = &r->patches[0].findings.v[1];
+	fp = &r->patches[0].findings.v[2];
 	assert_int_equal(fp->kind, FS_FIND_FIX_PENDING);
 	assert_string_equal(fp->commit, "");
 	assert_string_equal(fp->subject, "[PATCH net] net: frobnicator: do not leak the queue");
