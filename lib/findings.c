@@ -209,7 +209,8 @@ static struct fs_finding *add(struct judge *j, enum fs_finding_kind kind,
 		snprintf(full, sizeof(full), "%s", hex);
 	for (i = 0; i < j->out->n; i++)
 		if (j->out->v[i].kind == kind && !strcmp(j->out->v[i].commit, full) &&
-		    kind != FS_FIND_REGRESSION_REPORT && kind != FS_FIND_OBJECTION)
+		    kind != FS_FIND_REGRESSION_REPORT && kind != FS_FIND_OBJECTION &&
+		    kind != FS_FIND_FIX_PENDING)
 			return NULL;
 	if (j->out->n == j->cap) {
 		size_t nc = j->cap ? j->cap * 2 : 8;
@@ -1408,6 +1409,37 @@ static void check_diff(struct judge *j, const fs_cid *ups, size_t nups)
 		j->oom = 1;
 }
 
+/* fix-pending: each posted fix (or revert) of one of the patch's
+ * upstream commits UPS that mainline does not have yet.  The fix has no
+ * commit: the finding names its mail (subject, from, date, message id),
+ * and its note the commit it fixes. */
+static void check_pending(struct judge *j, const fs_cid *ups, size_t nups)
+{
+	const struct fs_findings_ctx *ctx = j->ctx;
+	size_t i, k;
+
+	for (i = 0; i < ctx->npending; i++) {
+		const struct fs_pending_fix *p = &ctx->pending[i];
+		struct fs_finding *f;
+		char hex[41];
+
+		for (k = 0; k < nups && ups[k] != p->upstream; k++)
+			;
+		if (k == nups)
+			continue;
+		f = add(j, FS_FIND_FIX_PENDING, p->revert ? FS_CAUSE_REVERT : FS_CAUSE_FIX,
+			FS_CID_NONE, NULL, FS_FEV_MAIL);
+		if (!f)
+			continue;
+		f->subject = dup_or_null(p->subject);
+		f->message_id = dup_or_null(p->message_id);
+		f->from = dup_or_null(p->from);
+		f->date = dup_or_null(p->date);
+		fs_index_commit_hex(j->idx, p->upstream, hex);
+		set_note(j, f, fmt("%s %.12s", p->revert ? "reverts" : "fixes", hex));
+	}
+}
+
 int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx,
 		      const struct fs_tags *tags, const char *title, int index,
 		      struct fs_error *err)
@@ -1454,6 +1486,7 @@ int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx
 	if (index >= 0)
 		check_mail(&j, ups, nups, index);
 	check_diff(&j, ups, nups);
+	check_pending(&j, ups, nups);
 	if (ctx->ignore) {
 		for (i = 0; i < out->n; i++) {
 			const char *why = fs_ignore_match(ctx->ignore, out->v[i].commit, out->upstream);

@@ -795,6 +795,54 @@ static char *item_reverts_stable(const struct fs_review *r, const struct fs_find
 	return t;
 }
 
+/* ---- fix-pending --------------------------------------------------------- */
+
+static void rw_fix_pending(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	g_string_append_printf(s, " %s: \"%s\" from %s", f->note ? f->note : "",
+			       f->subject ? f->subject : "", f->from ? f->from : "?");
+	if (f->date)
+		g_string_append_printf(s, ", %s", f->date);
+	if (f->message_id)
+		g_string_append_printf(s, ": https://lore.kernel.org/r/%s", f->message_id);
+}
+
+static void para_fix_pending(GString *s, const struct fs_review *r,
+		const struct fs_review_patch *rp, const struct fs_finding *f)
+{
+	char *from = fs_draft_clean_line(f->from), *date = fs_draft_clean_line(f->date);
+	char *subj = fs_draft_clean_line(f->subject), *id = fs_draft_clean_id(f->message_id);
+
+	fsd_add_para(s, f->cause == FS_CAUSE_REVERT ?
+		     "A revert of the upstream commit has been posted, but is not in mainline yet:" :
+		     "A fix for the upstream commit has been posted, but is not in mainline yet:");
+	if (*from)
+		fsd_add_wrapped(s, "  From: ", "    ", from);
+	if (*date)
+		fsd_add_wrapped(s, "  Date: ", "    ", date);
+	if (*subj)
+		fsd_add_wrapped(s, "  Subject: ", "    ", subj);
+	if (id)
+		g_string_append_printf(s, "  https://lore.kernel.org/r/%s\n", id);
+	g_string_append_c(s, '\n');
+	fsd_add_para(s, "Could this one be held back for now, or the two queued together once the fix lands?");
+	g_free(from);
+	g_free(date);
+	g_free(subj);
+	g_free(id);
+}
+
+static char *item_fix_pending(const struct fs_review *r, const struct fs_finding *f)
+{
+	char *id = fs_draft_clean_id(f->message_id);
+	char *t = g_strdup_printf("%s posted, not in mainline yet%s%s",
+				  f->cause == FS_CAUSE_REVERT ? "a revert" : "a fix",
+				  id ? ": https://lore.kernel.org/r/" : "", id ? id : "");
+
+	g_free(id);
+	return t;
+}
+
 /* ---- the table ---------------------------------------------------------- */
 
 #define RED "\033[1;31m"
@@ -833,14 +881,14 @@ static const struct fs_kind kinds[FS_FIND_KIND_COUNT] = {
 		YELLOW, FS_GROUP_FIXES, 2,
 		false, rw_note, FS_PARA_EACH, para_dep, item_dep_missing },
 	[FS_FIND_REVERTED_IN_STABLE] = {
-		"reverted-in-stable", true, true, false, FS_KIND_ACT, 6, 7,
+		"reverted-in-stable", true, true, false, FS_KIND_ACT, 6, 8,
 		RED, FS_GROUP_STABLE_REVERTED, 8,
 		false, rw_reverted_in_stable, FS_PARA_EACH, para_reverted_in_stable,
 		item_reverted_in_stable },
 	/* Dropped files ask for action; other differences are advisory
 	 * (fs_finding_is_problem(), fs_kind_asks()). */
 	[FS_FIND_BACKPORT_DIFFERS] = {
-		"backport-differs", true, true, false, FS_KIND_ACT, 7, 8,
+		"backport-differs", true, true, false, FS_KIND_ACT, 7, 9,
 		YELLOW, FS_GROUP_OTHER, 4,
 		false, rw_note, FS_PARA_EACH, para_backport_differs, item_backport_differs },
 	[FS_FIND_REGRESSION_REPORT] = {
@@ -848,57 +896,62 @@ static const struct fs_kind kinds[FS_FIND_KIND_COUNT] = {
 		RED, FS_GROUP_REPORTS, 8,
 		true, rw_regression_report, FS_PARA_EACH, para_report, item_regression_report },
 	[FS_FIND_OBJECTION] = {
-		"objection", true, true, true, FS_KIND_REPORT, 9, 9,
+		"objection", true, true, true, FS_KIND_REPORT, 9, 10,
 		YELLOW, FS_GROUP_REPORTS, 8,
 		true, rw_objection, FS_PARA_EACH, para_said, item_said },
 	/* A reply asking for more commits: one finding per commit it
 	 * names; one the branch has or the series queues asks nothing
 	 * (fs_finding_is_problem()). */
 	[FS_FIND_NEEDS_ALSO] = {
-		"needs-also", true, true, false, FS_KIND_REPORT, 10, 10,
+		"needs-also", true, true, false, FS_KIND_REPORT, 10, 11,
 		YELLOW, FS_GROUP_REPORTS, 8,
 		true, rw_needs_also, FS_PARA_EACH, para_said, item_said },
+	/* A fix on its way to mainline: hold the patch, or queue both. */
+	[FS_FIND_FIX_PENDING] = {
+		"fix-pending", true, true, false, FS_KIND_REPORT, 11, 7,
+		RED, FS_GROUP_REPORTS, 8,
+		true, rw_fix_pending, FS_PARA_EACH, para_fix_pending, item_fix_pending },
 	[FS_FIND_TARGET_ABSENT] = {
-		"target-absent", true, true, false, FS_KIND_NOTE, 11, 12,
+		"target-absent", true, true, false, FS_KIND_NOTE, 12, 13,
 		YELLOW, FS_GROUP_OTHER, 2,
 		false, rw_target_absent, FS_PARA_EACH, para_target_absent, item_target_absent },
 	/* The maintainer's own revert: a note, never a request. */
 	[FS_FIND_REVERTS_STABLE] = {
-		"reverts-stable", true, false, false, FS_KIND_NOTE, 12, 13,
+		"reverts-stable", true, false, false, FS_KIND_NOTE, 13, 14,
 		YELLOW, FS_GROUP_OTHER, 0,
 		false, rw_note, FS_PARA_EACH, para_reverts_stable, item_reverts_stable },
 	/* The upstream commit's own tag: stable cannot change it.  It asks
 	 * for nothing, so it weighs nothing in the digest either. */
 	[FS_FIND_FIXES_TAG_MISMATCH] = {
-		"fixes-tag-mismatch", true, false, false, FS_KIND_NOTE, 13, 11,
+		"fixes-tag-mismatch", true, false, false, FS_KIND_NOTE, 14, 12,
 		CYAN, FS_GROUP_OTHER, 0,
 		false, rw_note, FS_PARA_EACH, para_mismatch, item_fixes_tag_mismatch },
 	[FS_FIND_UNKNOWN_UPSTREAM] = {
-		"unknown-upstream", true, true, false, FS_KIND_NOTE, 14, 14,
+		"unknown-upstream", true, true, false, FS_KIND_NOTE, 15, 15,
 		CYAN, FS_GROUP_OTHER, 1,
 		false, rw_note, FS_PARA_EACH, para_unknown, item_unknown_upstream },
 	/* A stable-only patch may have none: a note, never a request. */
 	[FS_FIND_NO_UPSTREAM] = {
-		"no-upstream", true, false, false, FS_KIND_NOTE, 15, 15,
+		"no-upstream", true, false, false, FS_KIND_NOTE, 16, 16,
 		CYAN, FS_GROUP_OTHER, 0,
 		true, rw_no_upstream, FS_PARA_EACH, para_no_upstream, item_no_upstream },
 	/* A fix in this series or in the branch is covered. */
 	[FS_FIND_FIX_QUEUED] = {
-		"fix-queued", false, false, false, FS_KIND_NOTE, 16, 16,
+		"fix-queued", false, false, false, FS_KIND_NOTE, 17, 17,
 		GREEN, FS_GROUP_NONE, 0,
 		false, rw_fix_queued, FS_PARA_EACH, para_fix_queued, NULL },
 	[FS_FIND_FIX_PRESENT] = {
-		"fix-present", false, false, false, FS_KIND_NOTE, 17, 17,
+		"fix-present", false, false, false, FS_KIND_NOTE, 18, 18,
 		GREEN, FS_GROUP_NONE, 0,
 		false, rw_fix_present, FS_PARA_ALONE, para_fix_present, NULL },
 	/* What someone said that asks nothing by itself: shown, attributed,
 	 * so that no answer vanishes. */
 	[FS_FIND_REPLACEMENT_POSTED] = {
-		"replacement-posted", false, false, false, FS_KIND_NOTE, 18, 18,
+		"replacement-posted", false, false, false, FS_KIND_NOTE, 19, 19,
 		CYAN, FS_GROUP_NONE, 0,
 		true, rw_objection, FS_PARA_EACH, para_said, NULL },
 	[FS_FIND_REPLY] = {
-		"reply", false, false, false, FS_KIND_NOTE, 19, 19,
+		"reply", false, false, false, FS_KIND_NOTE, 20, 20,
 		CYAN, FS_GROUP_NONE, 0,
 		true, rw_objection, FS_PARA_EACH, para_said, NULL },
 };

@@ -9,6 +9,7 @@
 #include <gmime/gmime.h>
 
 #include "fixscan/mentions.h"
+#include "fixscan/pending.h"
 #include "fixscan/review.h"
 #include "fixscan/rounds.h"
 
@@ -119,21 +120,51 @@ static void resolve_series(struct fs_review *r, const struct fs_index *idx,
 /* The regression reports of the upstream commits of the series, each
  * distinct commit once (fs_mentions_reports() keeps to that too), in
  * patch order. */
+/* The upstream commits of every patch, in patch order, as one new array
+ * (free()) of *N; NULL when out of memory. */
+static fs_cid *flat_upstream(const struct fs_review *r, const struct upstream_list *ups,
+			     size_t *n)
+{
+	fs_cid *flat = calloc(r->npatches * MAX_UPSTREAM + 1, sizeof(*flat));
+	size_t i, k;
+
+	*n = 0;
+	for (i = 0; flat && i < r->npatches; i++)
+		for (k = 0; k < ups[i].n; k++)
+			flat[(*n)++] = ups[i].ids[k];
+	return flat;
+}
+
 static int find_reports(struct fs_mentions *m, const struct fs_review *r,
 			const struct fs_index *idx, struct fs_store *store,
 			const struct upstream_list *ups, const char *const *own,
 			struct fs_error *err)
 {
-	fs_cid *flat = calloc(r->npatches * MAX_UPSTREAM + 1, sizeof(*flat));
-	size_t i, k, n = 0;
+	size_t n;
+	fs_cid *flat = flat_upstream(r, ups, &n);
 	int rc;
 
 	if (!flat)
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
-	for (i = 0; i < r->npatches; i++)
-		for (k = 0; k < ups[i].n; k++)
-			flat[n++] = ups[i].ids[k];
 	rc = fs_mentions_reports(m, store, idx, r->series, flat, n, own, err);
+	free(flat);
+	return rc;
+}
+
+/* The fixes of the series' upstream commits that are posted but not in
+ * mainline yet, searched once for the whole series. */
+static int find_pending(struct fs_pending *p, const struct fs_review *r,
+			const struct fs_index *idx, struct fs_store *store,
+			const struct upstream_list *ups, const char *const *own,
+			struct fs_error *err)
+{
+	size_t n;
+	fs_cid *flat = flat_upstream(r, ups, &n);
+	int rc;
+
+	if (!flat)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	rc = fs_pending_from_store(p, store, idx, r->series, flat, n, own, err);
 	free(flat);
 	return rc;
 }
@@ -227,6 +258,7 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 	struct upstream_list *ups = NULL;
 	struct fs_series_entry *entries = NULL;
 	struct fs_mentions said = FS_MENTIONS_INIT;
+	struct fs_pending pending = FS_PENDING_INIT;
 	struct fs_findings_ctx ctx;
 	int rc;
 
@@ -249,6 +281,8 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 	rc = fs_mentions_objections(&said, s, o->own_addresses, err);
 	if (rc == 0 && store && !o->no_reports && s->npatches)
 		rc = find_reports(&said, r, idx, store, ups, o->own_addresses, err);
+	if (rc == 0 && store && !o->no_reports && s->npatches)
+		rc = find_pending(&pending, r, idx, store, ups, o->own_addresses, err);
 	if (rc < 0)
 		goto out;
 	memset(&ctx, 0, sizeof(ctx));
@@ -267,6 +301,8 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 	ctx.message = o->message;
 	ctx.message_data = o->message_data;
 	ctx.vulns = o->vulns;
+	ctx.pending = pending.v;
+	ctx.npending = pending.n;
 	rc = judge_all(r, &ctx, ups, o->diffcmp, err);
 	if (rc < 0)
 		goto out;
@@ -274,6 +310,7 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 	r = NULL;
 out:
 	fs_mentions_clear(&said);
+	fs_pending_clear(&pending);
 	free(entries);
 	free(ups);
 	fs_review_free(r);

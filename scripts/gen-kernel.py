@@ -1409,9 +1409,10 @@ REVIEW44 = dict(
              note='a three-deep chain of missing fixes'),
         dict(up=['u_prq_series'], expect=[],
              note='its "prerequisite" is patch 01 of this series'),
-        dict(up=['u_prq_base'], expect=[],
+        dict(up=['u_prq_base'], expect=[('fix-pending', None, {'mail': 'L4'})],
              note='its prerequisite (named with its subject) is in '
-                  'linux-4.4.y since v4.4.4'),
+                  'linux-4.4.y since v4.4.4; a fix of it is posted on the '
+                  'list (L4) but not in mainline'),
         dict(up=['u_ror'], expect=[('reverted-upstream', 'r_ror1',
                                     {'cause': 'revert-of-revert'})],
              note='reverted in mainline, then applied again by a revert of '
@@ -1476,6 +1477,16 @@ LISTS = [
               'a cookie\n> crashes.\n\n'
               'Applied to net and queued for -stable, thanks.  It is commit\n'
               '{h12:u_clean1} in the net tree.\n'),
+    # A fix posted but not in mainline.  Its Message-Id takes a serial of
+    # its own, so that the review threads' ids stay those of before.
+    dict(key='L4', who='nadia', to='lena', cc=[], serial=99990001,
+         subject='[PATCH] block: check for an empty bio before '
+                 'bio_last_page()',
+         body='The merge checks now call bio_last_page(), which has no page '
+              'to give\nfor an empty bio; look at bi_vcnt first.\n\n'
+              'Fixes: {h12:u_prq_base} ("{s:u_prq_base}")\n'
+              '---\n'
+              ' block/blk-merge.c | 2 ++\n 1 file changed, 2 insertions(+)\n'),
 ]
 
 
@@ -1515,7 +1526,7 @@ class Threads:
                                    for p in [l['to']] + l['cc'])),
                   ('Subject', self.s.expand(l['subject'])),
                   ('Date', rfc2822_date(ts, who.tz)),
-                  ('Message-Id', make_msgid(ts, self.next_serial(),
+                  ('Message-Id', make_msgid(ts, l.get('serial') or self.next_serial(),
                                             who.email.split('@')[1]))]
             m = Mail(hs, self.s.expand(l['body']))
             m.ts = ts
@@ -1834,6 +1845,18 @@ class Threads:
             return [s.by_id[f] for f in c['fixed_by']
                     if s.by_id[f]['branch'] == 'mainline']
 
+        def pending_fix(m, uc):
+            # A patch mail of no stable series (no version, not a reply)
+            # naming UC in a Fixes: tag (8 hex or more) or a revert line,
+            # whose title no mainline commit has.
+            hm = re.match(r'\[PATCH[^\]0-9]*\]\s*(.*)', m.subject)
+            if not hm or any(c['subject'] == hm.group(1) for c in s.commits
+                             if c['branch'] == 'mainline'):
+                return False
+            ids = re.findall(r'^(?:Fixes:|This reverts commit)\s+([0-9a-f]{8,40})',
+                             m.body, re.M)
+            return any(uc['id'].startswith(i) for i in ids)
+
         def by_subject(subj):
             hits = [c for c in s.commits
                     if c['branch'] == 'mainline' and c['subject'] == subj]
@@ -1906,6 +1929,9 @@ class Threads:
                                           r'|revert', body, re.I)):
                         f.append({'kind': 'regression-report',
                                   'commit': uc['id'], 'mail': m.msgid})
+                    if pending_fix(m, uc):
+                        f.append({'kind': 'fix-pending', 'commit': None,
+                                  'mail': m.msgid})
             for h, subj in pp['fixes']:
                 r = s.resolve(h)
                 if r is None:
@@ -2015,7 +2041,7 @@ copied here.
 | --- | --- |
 | `review-4.4/` | the 4.4.7-rc1 stable review: cover letter `[PATCH 4.4 00/@N44@] 4.4.7-stable review` (X-stable/X-KernelTest-* headers, deadline, branch line, Pseudo-Shortlog, diffstat), @N44@ patches in reply to it, and @R44@ reviewer replies.  Base: `v4.4.6`, the tip of `linux-4.4.y`. |
 | `review-4.5/` | an AUTOSEL-style series `[PATCH AUTOSEL 4.5 NN/@N45@]` with no cover letter: patches 02..@N45@ reply to patch 01.  `git format-patch` style diffs.  Base: `v4.5.3`, the tip of `linux-4.5.y`. |
-| `lists/` | @NLISTS@ plain linux-kernel list mails, not part of any review thread: two regression reports and one harmless mention of a commit. |
+| `lists/` | @NLISTS@ plain linux-kernel list mails, not part of any review thread: two regression reports, one harmless mention of a commit and one posted fix that mainline does not have yet. |
 
 ## The sample repository
 
@@ -2084,8 +2110,9 @@ Planted in the repository itself (names as in the table at the end):
   (fix-queued: the NN of the queued fix), `release` and `stable_id`
   (fix-present: the release and id of the backport in the branch;
   already-applied: `release` of `commit`), `via` (a fix of a fix: the
-  commit it fixes), `mail` (regression-report: the Message-Id of the list
-  mail), `note` (free text).  The order of findings is not significant.
+  commit it fixes), `mail` (regression-report, fix-pending: the
+  Message-Id of the list mail), `note` (free text).  The order of
+  findings is not significant.
 
 ## The rules the expected findings follow
 
@@ -2116,6 +2143,11 @@ drift apart.
 * Each prerequisite (`Cc: stable@vger.kernel.org # 4.4.x: <id>: ...`) and
   each `Stable-dep-of: <id>`, neither in the branch nor in the series:
   `dep-missing`.
+* `fix-pending`: a mail of `lists/` that is a patch of no stable series
+  (a `[PATCH]` subject without a version, not a reply) whose body has a
+  line `Fixes: <id>` or `This reverts commit <id>`, the id 8 hex or more
+  and a prefix of the upstream's, and whose title no mainline commit has;
+  `commit` is null, `mail` its Message-Id.
 * `regression-report`: a mail of `lists/` whose body contains the
   upstream's first 12 hex or its exact subject, and matches
   `regression|bisect|first bad commit|revert` (case-insensitive).
@@ -2183,7 +2215,8 @@ def readme(s, t):
                '("bisected", "first bad commit"); L2 quotes patch 14\'s '
                'upstream subject next to "regression"; L3 names patch 01\'s '
                'upstream id without reporting any problem (must not be a '
-               'finding).\n')
+               'finding); L4 is a patch posted to the list whose Fixes: tag '
+               'names patch 24\'s upstream, not in mainline (fix-pending).\n')
     out.append('\n## Key commits of the sample repository\n\n'
                '| name | id | branch | release | subject |\n'
                '| --- | --- | --- | --- | --- |\n')

@@ -15,6 +15,7 @@
 #include "fixscan/index.h"
 #include "fixscan/ignore.h"
 #include "fixscan/mentions.h"
+#include "fixscan/pending.h"
 #include "fixscan/tags.h"
 #include "fixscan/vulns.h"
 
@@ -47,6 +48,8 @@ enum fs_finding_kind {
 	FS_FIND_BACKPORT_DIFFERS,  /* the patch's diff is not its upstream
 				    * commit's, and the changelog does not
 				    * say why (diffcmp module) */
+	FS_FIND_FIX_PENDING,       /* a fix or revert of it is posted (or in a
+				    * pending tree) but not in mainline yet */
 	FS_FIND_KIND_COUNT
 };
 
@@ -141,7 +144,8 @@ struct fs_finding {
 			    * it (fs_findings_ctx.message); else NULL */
 	char (*chain)[41]; /* ids from the patch's upstream to COMMIT */
 	size_t nchain;
-	char *message_id;  /* regression-report / objection: the mail; else NULL */
+	char *message_id;  /* regression-report / objection / fix-pending:
+			    * the mail; else NULL */
 	char *from;        /* its From, or NULL */
 	char *date;        /* its Date, or NULL */
 	enum fs_finding_evidence evidence;
@@ -248,6 +252,10 @@ struct fs_findings_ctx {
 	/* The comparison of this patch's diff with its upstream commit's
 	 * (diffcmp module), set per patch by the caller; NULL: none made. */
 	const struct fs_diffcmp_result *diff;
+	/* Fixes of the series' upstream commits that are not in mainline
+	 * yet (fs_pending_from_store()); NULL and 0: none looked for. */
+	const struct fs_pending_fix *pending;
+	size_t npending;
 };
 
 /* The commits a patch's upstream references name, resolved through the

@@ -22,13 +22,13 @@ gzip -c t44.mboxrd >t44.mbox.gz &&
 $EXPORT queue "$SRC/maildirs/review-4.4" queue-4.4 || exit 1
 
 # same.py STORE OTHER [queue]: the per-patch findings of OTHER are those
-# of STORE, regression reports (the store's) left out, and for a queue
+# of STORE, regression reports and pending fixes (the store's) left out, and for a queue
 # also objections (replies) and what only mails have (Message-Ids,
 # subjects with their [PATCH] prefix, the base from the cover).
 cat >same.py <<'PY'
 import json, sys
 queue = len(sys.argv) > 3
-drop = {"regression-report"} | ({"objection", "needs-also", "reply", "replacement-posted"} if queue else set())
+drop = {"regression-report", "fix-pending"} | ({"objection", "needs-also", "reply", "replacement-posted"} if queue else set())
 # Report text (the notes say "as of v4.4.6" when the base is known) is
 # no finding of its own.
 report_only = {"note"} if queue else set()
@@ -289,8 +289,13 @@ bad_input 'a nonexistent mbox' "^fixscan: cannot open 'nosuch.mbox': No such fil
 bad_input 'a directory as mbox' "^fixscan: 'q-empty' is a directory\$" --mbox q-empty
 bad_input 'an mbox with a cover and no patches' "^fixscan: '.*mbox-cover-only.mbox' holds no patch of a stable series\$" \
 	--mbox "$SRC/tests/data/bad/mbox-cover-only.mbox"
+# The list mails but the posted patch (lists/ has one, a pending fix).
+mkdir -p nopatch/cur nopatch/new nopatch/tmp &&
+for f in "$SRC"/maildirs/lists/cur/*; do
+	grep -q "^Subject: \[PATCH" "$f" || cp "$f" nopatch/cur/ || exit 1
+done
 bad_input 'an mbox of mail that is no patch' "^fixscan: '.*lists.mbox' holds no patch of a stable series\$" \
-	--mbox "$($EXPORT mbox mboxo "$SRC/maildirs/lists" lists.mbox && echo lists.mbox)"
+	--mbox "$($EXPORT mbox mboxo nopatch lists.mbox && echo lists.mbox)"
 bad_input 'a nonexistent queue directory' "^fixscan: cannot open 'nosuch': No such file or directory\$" --queue nosuch
 bad_input 'a queue that is a file' "^fixscan: 't44.mboxo' is not a directory\$" --queue t44.mboxo
 bad_input 'a queue directory without a series file' "^fixscan: 'q-noseries' has no quilt series file" --queue q-noseries

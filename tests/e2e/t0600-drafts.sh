@@ -145,7 +145,7 @@ test_expect_success 'the drafts carry the findings, in words' '
 	        c = (f["commit"] or "")[:12]
 	        if f["kind"] == "fix-present" and kinds != {"fix-present"}:
 	            continue
-	        if f["kind"] in ("regression-report", "objection"):
+	        if f["kind"] in ("regression-report", "objection", "fix-pending"):
 	            want = "https://lore.kernel.org/r/" + f["message_id"]
 	        elif f["kind"] == "no-upstream":
 	            want = "does not say which upstream commit"
@@ -157,7 +157,8 @@ test_expect_success 'the drafts carry the findings, in words' '
 	            print(p["index"], f["kind"], "missing", want); ok = False
 	        # a revert undone by a revert of it asks for nothing
 	        # the summary lists only what asks for action
-	        if f["kind"] not in ("regression-report", "objection", "no-upstream", "unknown-upstream") \
+	        if f["kind"] not in ("regression-report", "objection", "fix-pending", "no-upstream",
+	                             "unknown-upstream") \
 	           and f["kind"] not in ("fix-queued", "fix-present", "fixes-tag-mismatch", "reverts-stable") \
 	           and c not in summary["body"] \
 	           and f.get("cause") != "revert-of-revert":
@@ -537,7 +538,7 @@ test_expect_success 'by default a patch gets a reply only when the maintainer mu
 	import json, mailbox
 	r = json.loads(open("review.json").readline())
 	acts = {"fix-missing", "reverted-upstream", "already-applied", "duplicate-in-series",
-	        "dep-missing", "target-absent", "regression-report", "objection",
+	        "dep-missing", "target-absent", "regression-report", "objection", "fix-pending",
 	        "reverted-in-stable", "unknown-upstream"}
 	def asks(f):
 	    return (f["kind"] in acts and not f["ignored"] and

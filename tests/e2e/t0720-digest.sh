@@ -73,7 +73,7 @@ cat >check.py <<'PY'
 import json, sys
 d = json.loads(open(sys.argv[1]).read())
 weights = {"fix-missing": 16, "reverted-upstream": 16, "regression-report": 8,
-           "objection": 8, "already-applied": 4, "target-absent": 2,
+           "objection": 8, "fix-pending": 8, "already-applied": 4, "target-absent": 2,
            "dep-missing": 2, "unknown-upstream": 1, "no-upstream": 0,
            "fixes-tag-mismatch": 0, "reverted-in-stable": 8,
            "duplicate-in-series": 4, "missing-in-newer": 16, "needs-also": 8}

@@ -130,7 +130,7 @@ test_expect_success 'maildirs/README.md counts what the maildirs hold' '
 	assert "`[PATCH AUTOSEL 4.5 NN/%02d]`" % len(s45) in readme
 	assert "patches 02..%02d reply to patch 01" % len(s45) in readme
 	nl = len(os.listdir(os.path.join(top, "lists", "cur")))
-	assert "| `lists/` | %s plain" % {3: "three"}.get(nl, str(nl)) in readme
+	assert "| `lists/` | %s plain" % {3: "three", 4: "four"}.get(nl, str(nl)) in readme
 	rows = re.findall(r"^\| (\d\d) \|", readme.split("## review-4.4: planted cases")[1].split("##")[0], re.M)
 	assert len(rows) == n, (len(rows), n)
 	EOF

@@ -765,6 +765,233 @@ static void test_reports_either_way(void **state)
 	fs_index_free(idx);
 }
 
+/* ---- fixes posted but not in mainline yet ------------------------------ */
+
+/* A repository whose mainline has U "can: fix the widget", its fix F
+ * "can: widget: fix the fix" (Fixes: U) and its fix G "can: widget: take
+ * the lock" (Fixes: U, a real diff, saved in TMPDIR/pending-diff), with
+ * linux-4.4.y forked before all three.  Their ids in U, F and G. */
+static struct fs_index *pending_index(char u[41], char f[41], char g[41])
+{
+	struct fs_index_opts o = FS_INDEX_OPTS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_index *idx = NULL;
+	char repo[512], path[512], line[128];
+	FILE *fp;
+
+	snprintf(repo, sizeof(repo), "%s/kernel-pending", tmpdir);
+	sh("git init -q -b master %s && cd %s && "
+	   "git -c user.name=T -c user.email=t@example.org commit -q --allow-empty -m base && "
+	   "git branch linux-4.4.y && "
+	   "git -c user.name=T -c user.email=t@example.org commit -q --allow-empty "
+	   "-m 'can: fix the widget' && git rev-parse HEAD > %s/pending-ids && "
+	   "git -c user.name=T -c user.email=t@example.org commit -q --allow-empty "
+	   "-m 'can: widget: fix the fix' -m \"Fixes: $(git rev-parse --short=12 HEAD) "
+	   "(\\\"can: fix the widget\\\")\" && git rev-parse HEAD >> %s/pending-ids && "
+	   "echo lock > widget.c && git add widget.c && "
+	   "git -c user.name=T -c user.email=t@example.org commit -q "
+	   "-m 'can: widget: take the lock' -m \"Fixes: $(git rev-parse --short=12 HEAD~1)\" && "
+	   "git rev-parse HEAD >> %s/pending-ids && git show --format= HEAD > %s/pending-diff",
+	   repo, repo, tmpdir, tmpdir, tmpdir, tmpdir);
+	snprintf(path, sizeof(path), "%s/pending-ids", tmpdir);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	assert_non_null(fgets(line, sizeof(line), fp));
+	memcpy(u, line, 40);
+	u[40] = '\0';
+	assert_non_null(fgets(line, sizeof(line), fp));
+	memcpy(f, line, 40);
+	f[40] = '\0';
+	assert_non_null(fgets(line, sizeof(line), fp));
+	memcpy(g, line, 40);
+	g[40] = '\0';
+	fclose(fp);
+	snprintf(path, sizeof(path), "%s/index-cache-pending", tmpdir);
+	o.repo_path = repo;
+	o.cache_path = path;
+	o.threads = 1;
+	if (fs_index_open(&idx, &o, NULL, &err) < 0)
+		fail_msg("fs_index_open: %s", err.message);
+	return idx;
+}
+
+#define PENDING_HDR(from, subject, id, day) \
+	"From: " from "\nTo: netdev@example.org\nSubject: " subject "\n" \
+	"Date: " day " Nov 2023 10:00:00 +0000\nMessage-Id: <" id "@example.org>\n"
+
+/* A stable series backporting U, and around it every shape of a posted
+ * fix of U: three pending (a Fixes: of 12 hex, one of 8 hex in a series
+ * of v2, a revert of U) and seven that are not (a quoted Fixes:, a
+ * reply quoting one, the user's own patch, a patch of a stable review
+ * thread, the patch of F that mainline has by its title, the patch of G
+ * that mainline has by its diff under another title, a Fixes: of 7
+ * hex). */
+static void write_pending_samples(const char *u)
+{
+	char path[512], *diff = NULL;
+
+	snprintf(path, sizeof(path), "%s/pending-diff", tmpdir);
+	assert_true(g_file_get_contents(path, &diff, NULL, NULL));
+	make_maildir("lists");
+	make_maildir("sent");
+	write_mail("stable/cur/40.host:2,S",
+		   PENDING_HDR("Greg <greg@example.org>", "[PATCH 4.4 0/1] 4.4.12-stable review",
+			       "cover.40", "Mon, 20") "\nOne fix.\n");
+	write_mail("stable/cur/41.host:2,S",
+		   PENDING_HDR("Greg <greg@example.org>", "[PATCH 4.4 1/1] can: fix the widget",
+			       "p.41", "Mon, 20")
+		   "In-Reply-To: <cover.40@example.org>\nReferences: <cover.40@example.org>\n\n"
+		   "commit %s upstream.\n", u);
+	write_mail("lists/cur/42.host:2,S",
+		   PENDING_HDR("Bo <bo@example.org>", "[PATCH net] net: frobnicator: do not leak the queue",
+			       "fix.42", "Tue, 14")
+		   "\nThe queue leaks when the frobnicator stops.\n\n"
+		   "Fixes: %.12s (\"can: fix the widget\")\nSigned-off-by: Bo <bo@example.org>\n"
+		   "---\n net/frob.c | 1 +\n", u);
+	write_mail("lists/cur/43.host:2,S",
+		   PENDING_HDR("Al <al@example.org>", "[PATCH net 0/2] frobnicator clean-ups",
+			       "cover.43", "Tue, 14")
+		   "\nAs Bo wrote last week:\n\n> Fixes: %.12s (\"can: fix the widget\")\n\n"
+		   "but these two are only clean-ups.\n", u);
+	write_mail("lists/cur/44.host:2,S",
+		   PENDING_HDR("Al <al@example.org>", "Re: [PATCH net] net: frobnicator: do not leak the queue",
+			       "reply.44", "Wed, 15")
+		   "In-Reply-To: <fix.42@example.org>\n\n> Fixes: %.12s (\"can: fix the widget\")\n\n"
+		   "Looks right to me.\n", u);
+	write_mail("sent/cur/45.host:2,S",
+		   PENDING_HDR("Rita <rita@example.org>", "[PATCH] net: frobnicator: my own fix",
+			       "own.45", "Wed, 15")
+		   "\nFixes: %.12s (\"can: fix the widget\")\n", u);
+	write_mail("lists/cur/46.host:2,S",
+		   PENDING_HDR("Greg <greg@example.org>", "[PATCH 5.10 3/9] net: frobnicator: stable copy",
+			       "stable.46", "Wed, 15")
+		   "\ncommit 0123456789abcdef0123456789abcdef01234567 upstream.\n\n"
+		   "Fixes: %.12s (\"can: fix the widget\")\n", u);
+	write_mail("lists/cur/47.host:2,S",
+		   PENDING_HDR("Bo <bo@example.org>", "[PATCH] can: widget: fix the fix",
+			       "landed.47", "Thu, 16")
+		   "\nFixes: %.12s (\"can: fix the widget\")\n", u);
+	write_mail("lists/cur/48.host:2,S",
+		   PENDING_HDR("Cy <cy@example.org>", "[PATCH v2 2/3] net: frobnicator: check the length",
+			       "fix.48", "Thu, 16")
+		   "\nFixes: %.8s (\"can: fix the widget\")\n", u);
+	write_mail("lists/cur/49.host:2,S",
+		   PENDING_HDR("Cy <cy@example.org>", "[PATCH] net: frobnicator: short id",
+			       "short.49", "Fri, 17")
+		   "\nFixes: %.7s (\"can: fix the widget\")\n", u);
+	write_mail("lists/cur/51.host:2,S",
+		   PENDING_HDR("Cy <cy@example.org>", "[PATCH v3] can: widget: hold the lock while stopping",
+			       "landed.51", "Fri, 17")
+		   "\nFixes: %.12s (\"can: fix the widget\")\n---\n%s", u, diff);
+	write_mail("lists/cur/50.host:2,S",
+		   PENDING_HDR("Di <di@example.org>", "[PATCH net] Revert \"can: fix the widget\"",
+			       "revert.50", "Fri, 17")
+		   "\nThis reverts commit %s.\n\nIt breaks the frobnicator on big-endian machines.\n", u);
+	g_free(diff);
+	sh("notmuch new --quiet >/dev/null 2>&1");
+}
+
+/* The findings of the one patch of the series at cover.40, reviewed with
+ * the user's addresses OWN, as "kind:commit-or-mail ..." in order. */
+static char *pending_findings(struct fs_index *idx, struct fs_store *st, const char *const *own,
+			      bool no_reports)
+{
+	struct fs_review_opts o = FS_REVIEW_OPTS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_thread **threads = NULL;
+	struct fs_review *r = NULL;
+	GString *out = g_string_new(NULL);
+	size_t n = 0, i;
+
+	assert_int_equal(fs_review_load(&threads, &n, st, "id:cover.40@example.org", NULL, &err), 0);
+	assert_int_equal(n, 1);
+	o.own_addresses = own;
+	o.no_reports = no_reports;
+	if (fs_review_run(&r, fs_thread_get(threads[0], 0), idx, st, &o, &err) < 0)
+		fail_msg("fs_review_run: %s", err.message);
+	assert_int_equal(r->npatches, 1);
+	for (i = 0; i < r->patches[0].findings.n; i++) {
+		const struct fs_finding *f = &r->patches[0].findings.v[i];
+		g_string_append_printf(out, "%s%s:%s", out->len ? " " : "",
+				       fs_finding_kind_name(f->kind),
+				       f->message_id ? f->message_id : f->commit);
+		if (f->kind == FS_FIND_FIX_PENDING)
+			g_string_append_printf(out, "(%s)", fs_finding_cause_name(f->cause));
+	}
+	if (r->counts[FS_FIND_FIX_PENDING])
+		assert_true(r->problems >= r->counts[FS_FIND_FIX_PENDING]);
+	fs_review_free(r);
+	fs_thread_free(threads[0]);
+	free(threads);
+	return g_string_free(out, FALSE);
+}
+
+/* Exactly the three posted fixes mainline lacks are fix-pending, oldest
+ * first, with their mail; the fix mainline has is fix-missing and not
+ * pending; the quoted, own, stable and 7-hex mails are nothing. */
+static void test_fix_pending(void **state)
+{
+	static const char *const own[] = { "rita@example.org", NULL };
+	struct fs_review_opts o = FS_REVIEW_OPTS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_thread **threads = NULL;
+	struct fs_review *r = NULL;
+	struct fs_store *st;
+	struct fs_index *idx;
+	char u[41], f[41], g[41], *got, *want;
+	const char *lo, *hi;
+	const struct fs_finding *fp;
+	size_t n = 0;
+
+	idx = pending_index(u, f, g);
+	/* The index gives the fixes of a commit in id order. */
+	lo = strcmp(f, g) < 0 ? f : g;
+	hi = lo == f ? g : f;
+	write_pending_samples(u);
+	st = open_store();
+	got = pending_findings(idx, st, own, false);
+	want = g_strdup_printf("fix-missing:%s fix-missing:%s fix-pending:fix.42@example.org(fix) "
+			       "fix-pending:fix.48@example.org(fix) "
+			       "fix-pending:revert.50@example.org(revert)", lo, hi);
+	assert_string_equal(got, want);
+	g_free(got);
+	g_free(want);
+
+	/* Without the user's addresses the user's patch is anyone's. */
+	got = pending_findings(idx, st, NULL, false);
+	want = g_strdup_printf("fix-missing:%s fix-missing:%s fix-pending:fix.42@example.org(fix) "
+			       "fix-pending:own.45@example.org(fix) "
+			       "fix-pending:fix.48@example.org(fix) "
+			       "fix-pending:revert.50@example.org(revert)", lo, hi);
+	assert_string_equal(got, want);
+	g_free(got);
+	g_free(want);
+
+	/* --no-reports: the store is not searched. */
+	got = pending_findings(idx, st, own, true);
+	want = g_strdup_printf("fix-missing:%s fix-missing:%s", lo, hi);
+	assert_string_equal(got, want);
+	g_free(got);
+	g_free(want);
+
+	/* The mail's own words: subject, from, date; no commit. */
+	assert_int_equal(fs_review_load(&threads, &n, st, "id:cover.40@example.org", NULL, &err), 0);
+	o.own_addresses = own;
+	assert_int_equal(fs_review_run(&r, fs_thread_get(threads[0], 0), idx, st, &o, &err), 0);
+	fp = &r->patches[0].findings.v[2];
+	assert_int_equal(fp->kind, FS_FIND_FIX_PENDING);
+	assert_string_equal(fp->commit, "");
+	assert_string_equal(fp->subject, "[PATCH net] net: frobnicator: do not leak the queue");
+	assert_string_equal(fp->from, "Bo <bo@example.org>");
+	assert_string_equal(fp->date, "Tue, 14 Nov 2023 10:00:00 +0000");
+	assert_true(fs_finding_is_problem(fp));
+	fs_review_free(r);
+	fs_thread_free(threads[0]);
+	free(threads);
+	fs_store_free(st);
+	fs_index_free(idx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -777,6 +1004,7 @@ int main(void)
 		cmocka_unit_test(test_config_prefixed),
 		cmocka_unit_test(test_own_mail_and_reports_once),
 		cmocka_unit_test(test_reports_either_way),
+		cmocka_unit_test(test_fix_pending),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
