@@ -117,9 +117,6 @@ static void resolve_series(struct fs_review *r, const struct fs_index *idx,
 	}
 }
 
-/* The regression reports of the upstream commits of the series, each
- * distinct commit once (fs_mentions_reports() keeps to that too), in
- * patch order. */
 /* The upstream commits of every patch, in patch order, as one new array
  * (free()) of *N; NULL when out of memory. */
 static fs_cid *flat_upstream(const struct fs_review *r, const struct upstream_list *ups,
@@ -135,10 +132,13 @@ static fs_cid *flat_upstream(const struct fs_review *r, const struct upstream_li
 	return flat;
 }
 
-static int find_reports(struct fs_mentions *m, const struct fs_review *r,
-			const struct fs_index *idx, struct fs_store *store,
-			const struct upstream_list *ups, const char *const *own,
-			struct fs_error *err)
+/* What the store says of the series' upstream commits, searched once
+ * for the whole series: regression reports (each distinct commit once,
+ * in patch order) and fixes posted but not in mainline yet. */
+static int search_store(struct fs_mentions *said, struct fs_pending *pending,
+			const struct fs_review *r, const struct fs_index *idx,
+			struct fs_store *store, const struct upstream_list *ups,
+			const char *const *own, struct fs_error *err)
 {
 	size_t n;
 	fs_cid *flat = flat_upstream(r, ups, &n);
@@ -146,25 +146,9 @@ static int find_reports(struct fs_mentions *m, const struct fs_review *r,
 
 	if (!flat)
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
-	rc = fs_mentions_reports(m, store, idx, r->series, flat, n, own, err);
-	free(flat);
-	return rc;
-}
-
-/* The fixes of the series' upstream commits that are posted but not in
- * mainline yet, searched once for the whole series. */
-static int find_pending(struct fs_pending *p, const struct fs_review *r,
-			const struct fs_index *idx, struct fs_store *store,
-			const struct upstream_list *ups, const char *const *own,
-			struct fs_error *err)
-{
-	size_t n;
-	fs_cid *flat = flat_upstream(r, ups, &n);
-	int rc;
-
-	if (!flat)
-		return fs_error_set(err, FS_ENOMEM, "out of memory");
-	rc = fs_pending_from_store(p, store, idx, r->series, flat, n, own, err);
+	rc = fs_mentions_reports(said, store, idx, r->series, flat, n, own, err);
+	if (rc == 0)
+		rc = fs_pending_from_store(pending, store, idx, r->series, flat, n, own, err);
 	free(flat);
 	return rc;
 }
@@ -280,9 +264,7 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 	resolve_series(r, idx, ups, entries);
 	rc = fs_mentions_objections(&said, s, o->own_addresses, err);
 	if (rc == 0 && store && !o->no_reports && s->npatches)
-		rc = find_reports(&said, r, idx, store, ups, o->own_addresses, err);
-	if (rc == 0 && store && !o->no_reports && s->npatches)
-		rc = find_pending(&pending, r, idx, store, ups, o->own_addresses, err);
+		rc = search_store(&said, &pending, r, idx, store, ups, o->own_addresses, err);
 	if (rc < 0)
 		goto out;
 	memset(&ctx, 0, sizeof(ctx));
