@@ -50,8 +50,9 @@ enum pat {
 static const char *const pattern_src[PAT_COUNT] = {
 	/* "commit <id> upstream." */
 	[PAT_COMMIT_UPSTREAM] = "commit(?:\\s|\\xc2\\xa0)+" ID "(?:\\s|\\xc2\\xa0)+upstream\\b",
-	/* "[ Upstream commit <id> ]" */
-	[PAT_BRACKET_UPSTREAM] = "\\[\\s*(?:upstream\\s+commit:?\\s+|(?=[0-9a-f]{40}\\s*\\]\\s*$))" ID,
+	/* "[ Upstream commit <id> ]", "[ backport of <id> ]", "[ <40 hex> ]" */
+	[PAT_BRACKET_UPSTREAM] = "\\[\\s*(?:upstream\\s+commit:?\\s+|backport\\s+of\\s+(?:commit\\s+)?"
+				 "|(?=[0-9a-f]{40}\\s*\\]\\s*$))" ID,
 	/* "Upstream commit <id>" on a line of its own (an optional
 	 * parenthesised subject allowed), so that prose starting with
 	 * "Upstream commit ..." is not taken. */

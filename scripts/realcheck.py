@@ -262,6 +262,42 @@ def measure_mails(run, d, fields, verbose):
             print("    %-9s %d/%d" % (k, perr[k], per[k]))
 
 
+def thread_labels(path):
+    """The rows of tests/real/threads/<name>.tsv for the thread mbox PATH
+    (<name>.mbox), keyed by Message-Id; {} when there is none."""
+    name = re.sub(r"\.(mbox|mbx|mboxrd)$", "", os.path.basename(path))
+    tsv = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "real",
+                       "threads", name + ".tsv")
+    if not os.path.exists(tsv):
+        return {}
+    rows = csv.DictReader(open(tsv, newline=""), delimiter="\t")
+    return {strip_id(r["message_id"]): r for r in rows if r.get("message_id")}
+
+
+def measure_patch_mails(run, mails, labels, tot, verbose, name):
+    """Each patch mail of a labelled thread through `fixscan parse`: its
+    number NN and upstream id against the labels."""
+    for m in mails:
+        lab = labels.get(strip_id(str(m.get("Message-Id", ""))))
+        if not lab or lab.get("role") != "patch":
+            continue
+        path = os.path.join(run.top, "patch.eml")
+        with open(path, "wb") as f:
+            f.write(m.as_bytes())
+        j = run.parse(path) or {}
+        got = parsed_fields(j)
+        tot["labelled patches"] += 1
+        want_nn = (lab.get("nn") or "").lstrip("0") or ("0" if lab.get("nn") else "")
+        ok_nn = got["nn"] == want_nn
+        want_up = (lab.get("upstream_id") or "")[:12]
+        ok_up = got["upstream"].split(",")[0] == want_up if want_up else not got["upstream"]
+        tot["nn right"] += ok_nn
+        tot["upstream right"] += ok_up
+        if verbose and not (ok_nn and ok_up):
+            print("    %s %s: nn %r/%r upstream %r/%r" % (name, lab["message_id"], got["nn"], want_nn,
+                                                       got["upstream"], want_up))
+
+
 def measure_threads(run, files, verbose):
     """Per thread: exit status, series, patches (with an upstream id),
     human replies, the replies a finding cites and their classes; then
@@ -275,6 +311,7 @@ def measure_threads(run, files, verbose):
             subj = str(m.get("Subject", ""))
             if m.get("In-Reply-To") and re.match(r"(?i)\s*re:", subj):
                 human.append(strip_id(str(m.get("Message-Id", ""))))
+        measure_patch_mails(run, mails, thread_labels(path), tot, verbose, os.path.basename(path))
         rc, docs, err = run.review(mbox_path=path)
         cited = findings_by_mail(docs)
         npatch = sum(len(d.get("patches") or []) for d in docs)
@@ -298,6 +335,9 @@ def measure_threads(run, files, verbose):
     print("  threads %d (exit 2: %d), patches %d (upstream id: %d), replies %d, cited %d: %s" %
           (tot["threads"], tot["exit2"], tot["patches"], tot["upstream"], tot["replies"], tot["cited"],
            ", ".join("%s %d" % (c, tot[c]) for c in CLASSES if tot[c])))
+    if tot["labelled patches"]:
+        print("  labelled patch mails %d: NN right %d, upstream id right %d (fixscan parse)" %
+              (tot["labelled patches"], tot["nn right"], tot["upstream right"]))
 
 
 def measure_dir(run, d, a):

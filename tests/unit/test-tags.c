@@ -127,6 +127,21 @@ static const struct tag_case cases[] = {
 		.upstream = { A4 },
 	},
 	{
+		.name = "test_tags__upstream_bracket_backport_of",
+		.input = "[ backport of " A4 " ]\n\n"
+			 "Add a helper that checks the register before loading it.\n",
+		.upstream = { A4 },
+	},
+	{
+		.name = "test_tags__upstream_bracket_backport_of_commit",
+		.input = "[ Backport of commit " A5 " ]\n\ntext\n",
+		.upstream = { A5 },
+	},
+	{
+		.name = "test_tags__backport_of_in_prose_is_no_upstream",
+		.input = "This is a backport of " A6 " to the older tree.\n\ntext\n",
+	},
+	{
 		.name = "test_tags__upstream_bracket_without_spaces",
 		.input = "[Upstream commit " A5 "]\n\ntext\n",
 		.upstream = { A5 },
