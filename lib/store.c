@@ -839,16 +839,38 @@ int fs_store_thread(struct fs_store *st, const char *thread_id,
 	return rc;
 }
 
-int fs_store_find_message(struct fs_store *st, const char *message_id,
-			  struct fs_store_message *out, struct fs_error *err)
+/* Look up ID (bare, no white space) once. */
+static int find_once(struct fs_store *st, const char *id, struct fs_store_message *out,
+		     struct fs_error *err)
 {
 	char buf[FS_ERROR_MESSAGE_MAX / 2];
 	notmuch_message_t *msg = NULL;
 	notmuch_status_t s;
+	int rc;
+
+	s = notmuch_database_find_message(st->db, id, &msg);
+	if (s != NOTMUCH_STATUS_SUCCESS)
+		return fs_error_set(err, FS_ESTORE,
+				    "cannot look up message '%s' in the notmuch database at '%s': %s",
+				    id, st->path, db_status(st, s, buf, sizeof(buf)));
+	if (!msg)
+		return fs_error_set(err, FS_ENOTFOUND,
+				    "no message '%s' in the notmuch database at '%s'",
+				    id, st->path);
+	rc = fill_message(out, msg);
+	if (rc)
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+	notmuch_message_destroy(msg);
+	return rc;
+}
+
+int fs_store_find_message(struct fs_store *st, const char *message_id,
+			  struct fs_store_message *out, struct fs_error *err)
+{
 	const char *p;
 	char *id;
 	size_t n;
-	int rc;
+	int rc, tries = 0;
 
 	memset(out, 0, sizeof(*out));
 	p = bare_id(message_id, "id:", &n);
@@ -862,23 +884,8 @@ int fs_store_find_message(struct fs_store *st, const char *message_id,
 				*w++ = *r;
 		*w = '\0';
 	}
-	s = notmuch_database_find_message(st->db, id, &msg);
-	for (n = 0; s != NOTMUCH_STATUS_SUCCESS && n < 5 && revision_discarded(st) && reopen(st); n++)
-		s = notmuch_database_find_message(st->db, id, &msg);
-	if (s != NOTMUCH_STATUS_SUCCESS) {
-		rc = fs_error_set(err, FS_ESTORE,
-				  "cannot look up message '%s' in the notmuch database at '%s': %s",
-				  id, st->path, db_status(st, s, buf, sizeof(buf)));
-	} else if (!msg) {
-		rc = fs_error_set(err, FS_ENOTFOUND,
-				  "no message '%s' in the notmuch database at '%s'",
-				  id, st->path);
-	} else {
-		rc = fill_message(out, msg);
-		if (rc)
-			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
-		notmuch_message_destroy(msg);
-	}
+	while ((rc = find_once(st, id, out, err)) && read_again(st, rc, &tries, err))
+		;
 	g_free(id);
 	return rc;
 }
