@@ -331,7 +331,9 @@ static struct fs_review *review_one(struct fs_session *ss, const struct fs_revie
 			cb->failed(cb->data, s, &one);
 		return NULL;
 	}
-	if (!set->no_store)
+	/* The digest ranks patches and shows no report: an earlier round
+	 * would be reviewed for nothing. */
+	if (!set->no_store && set->mode != FS_SET_CROSS)
 		add_previous_round(ss, r, cb);
 	note = fs_diffcmp_take_note(fs_session_review_opts(ss)->diffcmp);
 	if (note && cb->note)
