@@ -661,67 +661,246 @@ static bool has_own_ack(const char *body, size_t len)
 	return false;
 }
 
-char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cls)
+/* What the phrase rules find in each sentence of a reply. */
+enum {
+	HIT_NEEDS = 1, HIT_REPORTS = 2, HIT_OBJECTS = 4, HIT_QUESTION = 8,
+	/* a NAK; a compiler error, an oops, a bisection, a regzbot command */
+	HIT_NAK = 16, HIT_TRACE = 32,
+};
+
+/* One reply read: its own words in sentences, what the phrase rules
+ * say of each, and the class they give. */
+struct reading {
+	char *text;             /* the own words (g_free()) */
+	struct sentence *v;     /* the sentences of TEXT */
+	char **cue;             /* each sentence's cue words (g_free() each) */
+	size_t *cuelen;
+	unsigned *hits;         /* HIT_* of each sentence */
+	size_t n;
+	size_t first[FS_REPLY_CLASS_COUNT]; /* first sentence of each class, or n */
+	bool carries, bot, drop_asked, ack;
+	enum fs_reply_class rule; /* the phrase rules' class */
+};
+
+/* The sentence-level rules over R's sentences: HITS and FIRST. */
+static void read_sentences(struct reading *r)
 {
-	bool carries = false;
-	char *text = fs_mentions_own_words(body, len, &carries), *found = NULL;
-	struct sentence *v;
-	size_t n = split(text, &v), i, first[FS_REPLY_CLASS_COUNT];
-	enum fs_reply_class c, best = FS_REPLY_NONE;
-	bool drop_asked = false, bot = false;
+	size_t i;
+	enum fs_reply_class c;
 
 	for (c = FS_REPLY_OBJECTION; c < FS_REPLY_CLASS_COUNT; c++)
-		first[c] = n;
-	for (i = 0; i < n; i++) {
-		const char *orig = v[i].s, *next = i + 1 < n ? v[i + 1].s : "";
-		size_t l = v[i].len, nl = i + 1 < n ? v[i + 1].len : 0;
-		size_t l0 = l;
-		char *s = cue_words(orig, l0, &l);
-		if (first[FS_REPLY_NEEDS_ALSO] == n && sentence_needs_also(s, l, orig, l0, next, nl))
-			first[FS_REPLY_NEEDS_ALSO] = i;
-		if (first[FS_REPLY_REPORT] == n && sentence_reports(s, l))
-			first[FS_REPLY_REPORT] = i;
-		if (first[FS_REPLY_OBJECTION] == n && sentence_objects(s, l))
-			first[FS_REPLY_OBJECTION] = i;
+		r->first[c] = r->n;
+	for (i = 0; i < r->n; i++) {
+		const char *orig = r->v[i].s, *next = i + 1 < r->n ? r->v[i + 1].s : "";
+		size_t l0 = r->v[i].len, nl = i + 1 < r->n ? r->v[i + 1].len : 0, l;
+		char *s = r->cue[i] = cue_words(orig, l0, &l);
+		unsigned h = 0;
+
+		r->cuelen[i] = l;
+		h |= sentence_needs_also(s, l, orig, l0, next, nl) ? HIT_NEEDS : 0;
+		h |= sentence_reports(s, l) ? HIT_REPORTS : 0;
+		h |= sentence_objects(s, l) ? HIT_OBJECTS : 0;
+		h |= is_question(s, l) ? HIT_QUESTION : 0;
+		h |= has(P_NAK, s, l) ? HIT_NAK : 0;
+		h |= has(P_TRACE, s, l) || has(P_BISECT, s, l) ? HIT_TRACE : 0;
+		r->hits[i] = h;
+		if (r->first[FS_REPLY_NEEDS_ALSO] == r->n && (h & HIT_NEEDS))
+			r->first[FS_REPLY_NEEDS_ALSO] = i;
+		if (r->first[FS_REPLY_REPORT] == r->n && (h & HIT_REPORTS))
+			r->first[FS_REPLY_REPORT] = i;
+		if (r->first[FS_REPLY_OBJECTION] == r->n && (h & HIT_OBJECTS))
+			r->first[FS_REPLY_OBJECTION] = i;
 		/* "either add X or drop it" offers a choice: no plain drop */
-		if (first[FS_REPLY_OBJECTION] <= i && !has(P_EITHER, s, l) && sentence_objects(s, l)) {
-			drop_asked |= has(P_DROP_REQUEST, s, l) || has(P_WITHDRAWN, s, l);
-		}
-		if (first[FS_REPLY_OTHER] == n && !is_small_talk(s, l))
-			first[FS_REPLY_OTHER] = i;
-		g_free(s);
+		if ((h & HIT_OBJECTS) && !has(P_EITHER, s, l))
+			r->drop_asked |= has(P_DROP_REQUEST, s, l) || has(P_WITHDRAWN, s, l);
+		if (r->first[FS_REPLY_OTHER] == r->n && !is_small_talk(s, l))
+			r->first[FS_REPLY_OTHER] = i;
+		r->bot |= has(P_AUTOMATED, orig, l0);
 	}
-	if (carries && first[FS_REPLY_OTHER] == n && n)
-		first[FS_REPLY_OTHER] = 0;
+}
+
+/* The class the phrase rules give R. */
+static enum fs_reply_class rule_class(struct reading *r)
+{
+	size_t n = r->n;
+
+	if (r->carries && r->first[FS_REPLY_OTHER] == n && n)
+		r->first[FS_REPLY_OTHER] = 0;
 	/* a bot's notice asks nothing of the maintainer: listed, no more */
-	for (i = 0; i < n && !bot; i++)
-		bot = has(P_AUTOMATED, v[i].s, v[i].len);
-	if (bot)
-		first[FS_REPLY_NEEDS_ALSO] = first[FS_REPLY_REPORT] = first[FS_REPLY_OBJECTION] = n;
+	if (r->bot)
+		r->first[FS_REPLY_NEEDS_ALSO] = r->first[FS_REPLY_REPORT] = r->first[FS_REPLY_OBJECTION] = n;
 	/* The strongest: a NAK, the posting taken back or a request to drop
 	 * it; more commits asked for; trouble seen; another objection; a
 	 * carried patch; then a reply that is none of those. */
-	if (drop_asked && first[FS_REPLY_OBJECTION] < n)
-		best = FS_REPLY_OBJECTION;
-	else if (first[FS_REPLY_NEEDS_ALSO] < n)
-		best = FS_REPLY_NEEDS_ALSO;
-	else if (first[FS_REPLY_REPORT] < n)
-		best = FS_REPLY_REPORT;
-	else if (first[FS_REPLY_OBJECTION] < n)
-		best = FS_REPLY_OBJECTION;
-	else if (carries)
-		best = FS_REPLY_REPLACEMENT;
-	else if (first[FS_REPLY_OTHER] < n && !has_own_ack(body, len))
-		best = FS_REPLY_OTHER;
-	if (best != FS_REPLY_NONE) {
-		i = first[best == FS_REPLY_REPLACEMENT ? FS_REPLY_OTHER : best];
-		if (i < n)
-			found = whole_sentence(v[i].s, v[i].len);
-		else
-			found = strdup("");
+	if (r->drop_asked && r->first[FS_REPLY_OBJECTION] < n)
+		return FS_REPLY_OBJECTION;
+	if (r->first[FS_REPLY_NEEDS_ALSO] < n)
+		return FS_REPLY_NEEDS_ALSO;
+	if (r->first[FS_REPLY_REPORT] < n)
+		return FS_REPLY_REPORT;
+	if (r->first[FS_REPLY_OBJECTION] < n)
+		return FS_REPLY_OBJECTION;
+	if (r->carries)
+		return FS_REPLY_REPLACEMENT;
+	if (r->first[FS_REPLY_OTHER] < n && !r->ack)
+		return FS_REPLY_OTHER;
+	return FS_REPLY_NONE;
+}
+
+static void read_reply(struct reading *r, const char *body, size_t len)
+{
+	memset(r, 0, sizeof(*r));
+	r->text = fs_mentions_own_words(body, len, &r->carries);
+	r->n = split(r->text, &r->v);
+	r->cue = g_new0(char *, r->n + 1);
+	r->cuelen = g_new0(size_t, r->n + 1);
+	r->hits = g_new0(unsigned, r->n + 1);
+	r->ack = has_own_ack(body, len);
+	read_sentences(r);
+	r->rule = rule_class(r);
+}
+
+static void reading_clear(struct reading *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		g_free(r->cue[i]);
+	g_free(r->cue);
+	g_free(r->cuelen);
+	g_free(r->hits);
+	g_free(r->v);
+	g_free(r->text);
+}
+
+/* ---- features for a learned model (tests/real/scripts/train-replies.py) ---- */
+
+/* A word of a sentence as the model knows it: lower case, at most 24
+ * bytes; a commit id is "#id", a number "#n". */
+static char *token_form(const char *s, size_t l)
+{
+	size_t i, digits = 0, hex = 0;
+	char *t;
+
+	for (i = 0; i < l; i++) {
+		digits += isdigit((unsigned char)s[i]) != 0;
+		hex += isxdigit((unsigned char)s[i]) != 0;
 	}
-	g_free(v);
-	g_free(text);
+	if (l >= 7 && hex == l && digits && digits < l)
+		return g_strdup("#id");
+	if (digits == l)
+		return g_strdup("#n");
+	t = g_strndup(s, l < 24 ? l : 24);
+	for (i = 0; t[i]; i++)
+		t[i] = g_ascii_tolower(t[i]);
+	return t;
+}
+
+/* The words of the sentence S (L bytes, cue words) into A, in order; a
+ * '?' counts as a word. */
+static void tokens(const char *s, size_t l, GPtrArray *a)
+{
+	size_t i = 0, w;
+
+	while (i < l) {
+		for (w = i; w < l; w++) {
+			unsigned char c = (unsigned char)s[w];
+			if (!(isalnum(c) || c >= 0x80 ||
+			      (c == '\'' && w > i && w + 1 < l && isalnum((unsigned char)s[w + 1]))))
+				break;
+		}
+		if (w == i) {
+			if (s[i] == '?')
+				g_ptr_array_add(a, g_strdup("?"));
+			i++;
+			continue;
+		}
+		g_ptr_array_add(a, token_form(s + i, w - i));
+		i = w;
+	}
+}
+
+/* The features of sentence I of R into SET (a set of new strings). */
+static void sentence_features(const struct reading *r, size_t i, GHashTable *set)
+{
+	GPtrArray *t = g_ptr_array_new_with_free_func(g_free);
+	size_t k;
+
+	tokens(r->cue[i], r->cuelen[i], t);
+	for (k = 0; k < t->len; k++) {
+		g_hash_table_add(set, g_strconcat("u:", (char *)t->pdata[k], NULL));
+		g_hash_table_add(set, g_strconcat("b:", k ? (char *)t->pdata[k - 1] : "^", "_",
+						  (char *)t->pdata[k], NULL));
+	}
+	if (r->hits[i] & HIT_NEEDS)
+		g_hash_table_add(set, g_strdup("r:needs"));
+	if (r->hits[i] & HIT_REPORTS)
+		g_hash_table_add(set, g_strdup("r:reports"));
+	if (r->hits[i] & HIT_OBJECTS)
+		g_hash_table_add(set, g_strdup("r:objects"));
+	if (r->hits[i] & HIT_QUESTION)
+		g_hash_table_add(set, g_strdup("r:question"));
+	if (r->hits[i] & HIT_NAK)
+		g_hash_table_add(set, g_strdup("r:nak"));
+	if (r->hits[i] & HIT_TRACE)
+		g_hash_table_add(set, g_strdup("r:trace"));
+	g_ptr_array_free(t, TRUE);
+}
+
+/* The features of the whole reply R into SET. */
+static void reply_features(const struct reading *r, GHashTable *set)
+{
+	static const char *const rule_names[FS_REPLY_CLASS_COUNT] = {
+		"c:objection", "c:report", "c:needs-also", "c:replacement", "c:other", "c:none",
+	};
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		sentence_features(r, i, set);
+	g_hash_table_add(set, g_strdup(rule_names[r->rule]));
+	g_hash_table_add(set, g_strdup(r->n == 0 ? "s:n0" : r->n == 1 ? "s:n1" : r->n <= 3 ? "s:n3" :
+					r->n <= 8 ? "s:n8" : "s:nmany"));
+	if (r->carries)
+		g_hash_table_add(set, g_strdup("s:carries"));
+	if (r->ack)
+		g_hash_table_add(set, g_strdup("s:ack"));
+	if (r->bot)
+		g_hash_table_add(set, g_strdup("s:bot"));
+	if (r->drop_asked)
+		g_hash_table_add(set, g_strdup("s:drop"));
+}
+
+void fs_mentions_features(const char *body, size_t len, GPtrArray *out)
+{
+	struct reading r;
+	GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	GHashTableIter it;
+	gpointer key;
+
+	read_reply(&r, body, len);
+	reply_features(&r, set);
+	g_hash_table_iter_init(&it, set);
+	while (g_hash_table_iter_next(&it, &key, NULL)) {
+		g_ptr_array_add(out, key);
+		g_hash_table_iter_steal(&it);
+	}
+	g_hash_table_destroy(set);
+	reading_clear(&r);
+}
+
+char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cls)
+{
+	struct reading r;
+	enum fs_reply_class best;
+	size_t at;
+	char *found = NULL;
+
+	read_reply(&r, body, len);
+	best = r.rule;
+	at = r.first[best == FS_REPLY_REPLACEMENT ? FS_REPLY_OTHER : best];
+	if (best != FS_REPLY_NONE)
+		found = at < r.n ? whole_sentence(r.v[at].s, r.v[at].len) : strdup("");
+	reading_clear(&r);
 	*cls = found ? best : FS_REPLY_NONE;
 	return found;
 }

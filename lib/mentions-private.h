@@ -3,6 +3,8 @@
 #ifndef FIXSCAN_MENTIONS_PRIVATE_H
 #define FIXSCAN_MENTIONS_PRIVATE_H
 
+#include <glib.h>
+
 #include "fixscan/mentions.h"
 
 /* The candidates fs_mentions_reports() reads per commit at most before
@@ -24,5 +26,14 @@ int fs_mentions_reports_limit(struct fs_mentions *m, struct fs_store *store,
  * where something was left out or a paragraph ends.  New string
  * (g_free()). */
 char *fs_mentions_own_words(const char *body, size_t len, bool *carries_patch);
+
+/* The features of the reply BODY (LEN bytes) a learned class model
+ * would read, each once, appended to OUT as new strings (g_free()):
+ * "u:word" and "b:word_word" of the own words' sentences (lower case, a
+ * commit id "#id", a number "#n", "^" a sentence's start), "r:..." what
+ * the phrase rules find in a sentence, "c:<class>" their class of the
+ * reply, "s:..." its shape (sentences, carried patch, own tag, bot).
+ * For tests/real/scripts/train-replies.py. */
+void fs_mentions_features(const char *body, size_t len, GPtrArray *out);
 
 #endif

@@ -15,6 +15,7 @@
 #include <glib.h>
 
 #include "fixscan/mentions.h"
+#include "mentions-private.h"
 
 static const struct objection_case {
 	const char *body;
@@ -296,12 +297,48 @@ static void test_own_mail(void **state)
 	assert_false(fs_mentions_is_own_mail(NULL, NULL, own));
 }
 
+/* The features a learned model reads: the own words only (not the
+ * quoted report, not the attribution), ids and numbers as classes of
+ * words, the rules' findings and class, each feature once. */
+static void test_features(void **state)
+{
+	static const char body[] =
+		"On Mon, Sam wrote:\n> NAK, the build breaks\n\n"
+		"Please drop this, it needs 0a1b2c3d4e5f first.\nIt needs 42 more.\n";
+	GPtrArray *f = g_ptr_array_new_with_free_func(g_free);
+	GHashTable *set = g_hash_table_new(g_str_hash, g_str_equal);
+	static const char *const want[] = {
+		"u:please", "b:^_please", "b:drop_this", "u:#id", "b:needs_#id", "u:#n",
+		"b:needs_#n", "r:objects", "c:objection", "s:n3",
+	};
+	static const char *const not_want[] = {
+		"u:nak", "u:sam", "u:wrote", "u:build", "u:0a1b2c3d4e5f", "u:42", "r:nak", "s:carries",
+	};
+	size_t i;
+
+	(void)state;
+	fs_mentions_features(body, strlen(body), f);
+	for (i = 0; i < f->len; i++) {
+		assert_false(g_hash_table_contains(set, f->pdata[i]));
+		g_hash_table_add(set, f->pdata[i]);
+	}
+	for (i = 0; i < G_N_ELEMENTS(want); i++)
+		if (!g_hash_table_contains(set, want[i]))
+			fail_msg("missing feature %s", want[i]);
+	for (i = 0; i < G_N_ELEMENTS(not_want); i++)
+		if (g_hash_table_contains(set, not_want[i]))
+			fail_msg("feature %s is not the reply's own", not_want[i]);
+	g_hash_table_destroy(set);
+	g_ptr_array_free(f, TRUE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_objection_table),
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_classify_forms),
+		cmocka_unit_test(test_features),
 		cmocka_unit_test(test_objection_runaway),
 		cmocka_unit_test(test_own_mail),
 	};
