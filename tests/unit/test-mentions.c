@@ -10,10 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <glib.h>
 
+#include "fixscan/mail.h"
 #include "fixscan/mentions.h"
 #include "mentions-private.h"
 
@@ -332,6 +334,61 @@ static void test_features(void **state)
 	g_ptr_array_free(f, TRUE);
 }
 
+/* A signed reply (PGP/MIME) whose text is quoted-printable: read in its
+ * decoded words, the signature part left out, the quote not its own. */
+static void test_signed_reply(void **state)
+{
+	static const char mail[] =
+		"From: R <r@example.org>\n"
+		"To: stable@example.org\n"
+		"Subject: Re: [PATCH 7.1 1/2] widget: fix the timer\n"
+		"Message-ID: <signed@example.org>\n"
+		"In-Reply-To: <patch@example.org>\n"
+		"MIME-Version: 1.0\n"
+		"Content-Type: multipart/signed; micalg=pgp-sha256;\n"
+		" protocol=\"application/pgp-signature\"; boundary=\"sig\"\n"
+		"\n"
+		"--sig\n"
+		"Content-Type: text/plain; charset=utf-8\n"
+		"Content-Transfer-Encoding: quoted-printable\n"
+		"\n"
+		"On Mon, S wrote:\n"
+		"> Looks fine to me.\n"
+		"\n"
+		"Please don=E2=80=99t queue this one for the older branches, the timer =\n"
+		"there is different.\n"
+		"--sig\n"
+		"Content-Type: application/pgp-signature; name=\"signature.asc\"\n"
+		"\n"
+		"-----BEGIN PGP SIGNATURE-----\n"
+		"iQIzBAEBCAAdFiEEnotarealsignatureatall\n"
+		"-----END PGP SIGNATURE-----\n"
+		"--sig--\n";
+	char path[] = "/tmp/fixscan-signed-XXXXXX";
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_patch *p = NULL;
+	enum fs_reply_class cls;
+	const char *body;
+	size_t len;
+	char *line;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, mail, strlen(mail)), (ssize_t)strlen(mail));
+	close(fd);
+	assert_int_equal(fs_patch_parse_file(&p, path, &err), 0);
+	unlink(path);
+	body = fs_patch_body(p, &len);
+	assert_null(strstr(body, "PGP SIGNATURE"));
+	line = fs_mentions_classify(body, len, &cls);
+	assert_int_equal(cls, FS_REPLY_OBJECTION);
+	assert_string_equal(line, "Please don\xe2\x80\x99t queue this one for the older branches, "
+			    "the timer there is different.");
+	free(line);
+	fs_patch_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +396,7 @@ int main(void)
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_classify_forms),
 		cmocka_unit_test(test_features),
+		cmocka_unit_test(test_signed_reply),
 		cmocka_unit_test(test_objection_runaway),
 		cmocka_unit_test(test_own_mail),
 	};
