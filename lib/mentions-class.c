@@ -679,6 +679,7 @@ struct reading {
 	size_t n;
 	size_t first[FS_REPLY_CLASS_COUNT]; /* first sentence of each class, or n */
 	bool carries, bot, drop_asked, ack;
+	bool features;          /* read for its features: every HIT_* */
 	enum fs_reply_class rule; /* the phrase rules' class */
 };
 
@@ -700,9 +701,11 @@ static void read_sentences(struct reading *r)
 		h |= sentence_needs_also(s, l, orig, l0, next, nl) ? HIT_NEEDS : 0;
 		h |= sentence_reports(s, l) ? HIT_REPORTS : 0;
 		h |= sentence_objects(s, l) ? HIT_OBJECTS : 0;
-		h |= is_question(s, l) ? HIT_QUESTION : 0;
-		h |= has(P_NAK, s, l) ? HIT_NAK : 0;
-		h |= has(P_TRACE, s, l) || has(P_BISECT, s, l) ? HIT_TRACE : 0;
+		if (r->features) {
+			h |= is_question(s, l) ? HIT_QUESTION : 0;
+			h |= has(P_NAK, s, l) ? HIT_NAK : 0;
+			h |= has(P_TRACE, s, l) || has(P_BISECT, s, l) ? HIT_TRACE : 0;
+		}
 		r->hits[i] = h;
 		if (r->first[FS_REPLY_NEEDS_ALSO] == r->n && (h & HIT_NEEDS))
 			r->first[FS_REPLY_NEEDS_ALSO] = i;
@@ -747,9 +750,12 @@ static enum fs_reply_class rule_class(struct reading *r)
 	return FS_REPLY_NONE;
 }
 
-static void read_reply(struct reading *r, const char *body, size_t len)
+/* Read BODY into R; FEATURES: find the HIT_* that only the features
+ * need too. */
+static void read_reply(struct reading *r, const char *body, size_t len, bool features)
 {
 	memset(r, 0, sizeof(*r));
+	r->features = features;
 	r->text = fs_mentions_own_words(body, len, &r->carries);
 	r->n = split(r->text, &r->v);
 	r->cue = g_new0(char *, r->n + 1);
@@ -820,6 +826,15 @@ static void tokens(const char *s, size_t l, GPtrArray *a)
 	}
 }
 
+/* The feature of each HIT_* bit. */
+static const struct {
+	unsigned bit;
+	const char *name;
+} hit_names[] = {
+	{ HIT_NEEDS, "r:needs" }, { HIT_REPORTS, "r:reports" }, { HIT_OBJECTS, "r:objects" },
+	{ HIT_QUESTION, "r:question" }, { HIT_NAK, "r:nak" }, { HIT_TRACE, "r:trace" },
+};
+
 /* The features of sentence I of R into SET (a set of new strings). */
 static void sentence_features(const struct reading *r, size_t i, GHashTable *set)
 {
@@ -832,18 +847,9 @@ static void sentence_features(const struct reading *r, size_t i, GHashTable *set
 		g_hash_table_add(set, g_strconcat("b:", k ? (char *)t->pdata[k - 1] : "^", "_",
 						  (char *)t->pdata[k], NULL));
 	}
-	if (r->hits[i] & HIT_NEEDS)
-		g_hash_table_add(set, g_strdup("r:needs"));
-	if (r->hits[i] & HIT_REPORTS)
-		g_hash_table_add(set, g_strdup("r:reports"));
-	if (r->hits[i] & HIT_OBJECTS)
-		g_hash_table_add(set, g_strdup("r:objects"));
-	if (r->hits[i] & HIT_QUESTION)
-		g_hash_table_add(set, g_strdup("r:question"));
-	if (r->hits[i] & HIT_NAK)
-		g_hash_table_add(set, g_strdup("r:nak"));
-	if (r->hits[i] & HIT_TRACE)
-		g_hash_table_add(set, g_strdup("r:trace"));
+	for (k = 0; k < G_N_ELEMENTS(hit_names); k++)
+		if (r->hits[i] & hit_names[k].bit)
+			g_hash_table_add(set, g_strdup(hit_names[k].name));
 	g_ptr_array_free(t, TRUE);
 }
 
@@ -877,7 +883,7 @@ void fs_mentions_features(const char *body, size_t len, GPtrArray *out)
 	GHashTableIter it;
 	gpointer key;
 
-	read_reply(&r, body, len);
+	read_reply(&r, body, len, true);
 	reply_features(&r, set);
 	g_hash_table_iter_init(&it, set);
 	while (g_hash_table_iter_next(&it, &key, NULL)) {
@@ -895,7 +901,7 @@ char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cl
 	size_t at;
 	char *found = NULL;
 
-	read_reply(&r, body, len);
+	read_reply(&r, body, len, false);
 	best = r.rule;
 	at = r.first[best == FS_REPLY_REPLACEMENT ? FS_REPLY_OTHER : best];
 	if (best != FS_REPLY_NONE)
