@@ -168,7 +168,7 @@ static const char *const pattern_src[P_COUNT] = {
 		    "\\b(?:doesn'?t|does\\s+not|won'?t|will\\s+not)\\s+(?:build|boot|compile)\\b",
 	[P_TRACE] = "\\w\\.[ch]:\\d+(?::\\d+)?:\\s+(?:error|fatal error)\\b|\\bundefined\\s+reference\\b|"
 		    "\\bundeclared\\b|\\bimplicit\\s+declaration\\b|\\bkernel\\s+BUG\\b|\\bBUG:|\\bOops:|"
-		    "\\bcall\\s+trace:|#regzbot\\s+\\^?introduced",
+		    "\\bcall\\s+trace:|\\bWARNING:\\s+CPU:\\s*\\d+\\s+PID:|#regzbot\\s+\\^?introduced",
 	[P_TROUBLE] = "\\b(?:see|sees|seeing|saw|seen|getting|got|hit|hitting|notice[ds]?|observed?|"
 		      "introduce[sd]?|introducing|cause[sd]?|causing|trigger(?:s|ed)?|results?\\s+in|observing|"
 		      "experienc(?:e|ed|ing)|reports?\\s+of|"

@@ -172,6 +172,25 @@ static void test_classify(void **state)
 		{ "On Tue, B wrote:\n> NAK, this breaks the build\n\nThanks!\n", FS_REPLY_NONE, NULL },
 		{ "Queued up now, thanks for the backport.\n", FS_REPLY_OTHER, NULL },
 		{ "Acked-by: M <m@example.org>\n", FS_REPLY_NONE, NULL },
+		/* an answer under a quoted build failure, naming the commit it lacks */
+		{ "On Tue, T wrote:\n> The arm build fails:\n> foo.c:12: error: 'x' undeclared\n\n"
+		  "Ah, my fault, I forgot the backport of commit 0a1b2c3d4e5f, can you just cherry-pick "
+		  "that one as well?\n", FS_REPLY_NEEDS_ALSO,
+		  "Ah, my fault, I forgot the backport of commit 0a1b2c3d4e5f, can you just cherry-pick "
+		  "that one as well?" },
+		/* test farms' reports on a cover */
+		{ "Regressions on arm, arm64 and mips: builds failed with gcc-13 and clang.\n\n"
+		  "  - arm: allmodconfig\n  - mips: defconfig\n", FS_REPLY_REPORT,
+		  "Regressions on arm, arm64 and mips: builds failed with gcc-13 and clang." },
+		{ "The regression reported on -rc1 is still noticed on -rc2:\n\n"
+		  "WARNING: CPU: 1 PID: 7 at drivers/widget/core.c:88 widget_probe+0x1c/0x40\n",
+		  FS_REPLY_REPORT, NULL },
+		/* tags and ids in quoted or pasted text are not the reply's own */
+		{ "On Mon, M wrote:\n> Fixes: 0a1b2c3d4e5f (\"widget: break it\")\n> Cc: stable@example.org\n\n"
+		  "Thanks, queued.\n", FS_REPLY_NONE, NULL },
+		{ "Looks right to me.\n\n    commit 0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8091\n"
+		  "    Author: A <a@example.org>\n\n        widget: revert the broken fix\n\n"
+		  "        Fixes: 1122334455aa (\"widget: crash\")\n", FS_REPLY_OTHER, "Looks right to me." },
 	};
 	size_t i;
 
