@@ -123,30 +123,36 @@ def cmd_show(a):
         print(clean(shorten(body_text(rep), a.quoted, a.max_lines)))
 
 
-def kappa(pairs, c):
-    n = len(pairs)
-    a = sum(1 for x, y in pairs if (x == c) == (y == c))
-    px = sum(1 for x, _ in pairs if x == c) / n
-    py = sum(1 for _, y in pairs if y == c) / n
+def kappa(pairs, c, w=None):
+    """agreement and Cohen's kappa on one class against the rest."""
+    w = w or [1.0] * len(pairs)
+    n = sum(w)
+    a = sum(wi for (x, y), wi in zip(pairs, w) if (x == c) == (y == c))
+    px = sum(wi for (x, _), wi in zip(pairs, w) if x == c) / n
+    py = sum(wi for (_, y), wi in zip(pairs, w) if y == c) / n
     pe = px * py + (1 - px) * (1 - py)
     po = a / n
     return po, (po - pe) / (1 - pe) if pe < 1 else float("nan")
 
 
-def multi_kappa(pairs):
-    n = len(pairs)
-    po = sum(1 for x, y in pairs if x == y) / n
-    cx = Counter(x for x, _ in pairs)
-    cy = Counter(y for _, y in pairs)
+def multi_kappa(pairs, w=None):
+    w = w or [1.0] * len(pairs)
+    n = sum(w)
+    po = sum(wi for (x, y), wi in zip(pairs, w) if x == y) / n
+    cx, cy = Counter(), Counter()
+    for (x, y), wi in zip(pairs, w):
+        cx[x] += wi
+        cy[y] += wi
     pe = sum(cx[c] * cy[c] for c in CLASSES) / n / n
     return po, (po - pe) / (1 - pe)
 
 
-def rp(pairs, c):
-    """recall/precision of the second element against the first (truth)."""
-    lab = sum(1 for t, g in pairs if t == c)
-    said = sum(1 for t, g in pairs if g == c)
-    right = sum(1 for t, g in pairs if t == c and g == c)
+def rp(pairs, c, w=None):
+    """truth count, said count, right count of the second element against the first."""
+    w = w or [1.0] * len(pairs)
+    lab = sum(wi for (t, g), wi in zip(pairs, w) if t == c)
+    said = sum(wi for (t, g), wi in zip(pairs, w) if g == c)
+    right = sum(wi for (t, g), wi in zip(pairs, w) if t == c and g == c)
     return lab, said, right
 
 
@@ -154,23 +160,27 @@ def fmt(a, b):
     return "%.3f" % (a / b) if b else "-"
 
 
-def table(title, pairs):
+def table(title, pairs, w=None):
     print(title)
     print("  %-12s %6s %6s %6s %7s %9s %6s %6s" % ("class", "truth", "said", "right", "recall",
                                                  "precision", "agree", "kappa"))
     for c in CLASSES:
-        lab, said, right = rp(pairs, c)
-        po, k = kappa(pairs, c)
-        print("  %-12s %6d %6d %6d %7s %9s %6.3f %6s" % (c, lab, said, right, fmt(right, lab),
-                                                       fmt(right, said), po,
-                                                       "-" if k != k else "%.3f" % k))
+        lab, said, right = rp(pairs, c, w)
+        po, k = kappa(pairs, c, w)
+        print("  %-12s %6.0f %6.0f %6.0f %7s %9s %6.3f %6s" % (c, lab, said, right, fmt(right, lab),
+                                                             fmt(right, said), po,
+                                                             "-" if k != k else "%.3f" % k))
     act = [("act" if t in ACTION else "no", "act" if g in ACTION else "no") for t, g in pairs]
-    lab, said, right = rp(act, "act")
-    po, k = kappa(act, "act")
-    print("  %-12s %6d %6d %6d %7s %9s %6.3f %6.3f" % ("any-action", lab, said, right,
-                                                     fmt(right, lab), fmt(right, said), po, k))
-    po, k = multi_kappa(pairs)
-    print("  all five classes: agreement %.3f, Cohen's kappa %.3f (n=%d)" % (po, k, len(pairs)))
+    lab, said, right = rp(act, "act", w)
+    po, k = kappa(act, "act", w)
+    print("  %-12s %6.0f %6.0f %6.0f %7s %9s %6.3f %6.3f" % ("any-action", lab, said, right,
+                                                           fmt(right, lab), fmt(right, said), po, k))
+    po, k = multi_kappa(pairs, w)
+    print("  all five classes: agreement %.3f, Cohen's kappa %.3f (n=%d%s)"
+          % (po, k, len(pairs), ", weighted to %.0f" % sum(w) if w else ""))
+    if w:
+        print()
+        return
     conf = Counter(pairs)
     print("  confusion (rows: truth, columns: said)")
     print("  %-12s " % "" + " ".join("%11s" % c[:11] for c in CLASSES))
@@ -208,12 +218,25 @@ def cmd_compare(a):
             pairs_mf.append((me, fx[r["row"]]))
         if c != me:
             dis.append((r["row"], c, me, m["reason"], r["note"]))
+    # the sample took every rarer-class row and drew the rest: weight the
+    # drawn rows up to the whole split so that the weighted figures
+    # estimate the split's own class mix
+    must = {"report", "needs-also", "replacement"}
+    n_rest = sum(1 for r in corpus.values() if norm(r["label"]) not in must)
+    k_rest = sum(1 for c, _ in pairs_cm if c not in must)
+    w = [1.0 if c in must else n_rest / k_rest for c, _ in pairs_cm]
     print("sample: %d replies; corpus labels %s" % (len(mine), dict(Counter(c for c, _ in pairs_cm))))
     print("second labeller: %s\n" % dict(Counter(x for _, x in pairs_cm)))
     table("second labeller (said) against the corpus labels (truth)", pairs_cm)
     if fx:
         table("fixscan (said) against the corpus labels (truth)", pairs_cf)
         table("fixscan (said) against the second labeller (truth)", pairs_mf)
+    print("weighted to the whole test split (%d rows; drawn rows count %.3f each)\n"
+          % (len(corpus), n_rest / k_rest))
+    table("second labeller against the corpus labels, weighted", pairs_cm, w)
+    if fx:
+        table("fixscan against the corpus labels, weighted", pairs_cf, w)
+        table("fixscan against the second labeller, weighted", pairs_mf, w)
     if a.disagreements:
         for d in dis:
             print("%s\tcorpus=%s\tmine=%s\n   mine: %s\n   corpus note: %s" % d)
