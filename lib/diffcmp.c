@@ -57,6 +57,7 @@ struct dfile {
 	bool hunks;       /* a hunk was read */
 	bool git;         /* started by a "diff --git" line */
 	char *renamed_from; /* "rename from" of a git diff header, or NULL */
+	struct dfile *twin; /* the other side's file of these lines by another name */
 };
 
 static void dfile_free(gpointer p)
@@ -353,6 +354,57 @@ static void merge_rename(GPtrArray *u, const char *from, const char *to)
 	g_ptr_array_remove(u, fa);
 }
 
+/* Whether A and B have the same lines, as multisets, and some. */
+static bool same_lines(const struct dfile *a, const struct dfile *b)
+{
+	GHashTable *have;
+	bool same = a->keys->len > 0 && a->keys->len == b->keys->len;
+	guint i;
+
+	if (!same)
+		return false;
+	have = g_hash_table_new(g_str_hash, g_str_equal);
+	for (i = 0; i < b->keys->len; i++) {
+		gpointer k = g_ptr_array_index(b->keys, i);
+		g_hash_table_insert(have, k,
+				    GUINT_TO_POINTER(GPOINTER_TO_UINT(g_hash_table_lookup(have, k)) + 1));
+	}
+	for (i = 0; same && i < a->keys->len; i++) {
+		gpointer k = g_ptr_array_index(a->keys, i);
+		guint left = GPOINTER_TO_UINT(g_hash_table_lookup(have, k));
+
+		same = left > 0;
+		if (same)
+			g_hash_table_insert(have, k, GUINT_TO_POINTER(left - 1));
+	}
+	g_hash_table_destroy(have);
+	return same;
+}
+
+/* A file of upstream that the backport does not name and a file of the
+ * backport that upstream does not name, with the same lines: one file
+ * under the name it has in each branch (renamed in mainline since), no
+ * difference.  Twinned in pairs, first come first served. */
+static void pair_renamed(GPtrArray *u, GPtrArray *b)
+{
+	guint i, j;
+
+	for (i = 0; i < u->len; i++) {
+		struct dfile *f = g_ptr_array_index(u, i);
+
+		if (find_file(b, f->path))
+			continue;
+		for (j = 0; j < b->len && !f->twin; j++) {
+			struct dfile *g = g_ptr_array_index(b, j);
+
+			if (!g->twin && !find_file(u, g->path) && same_lines(f, g)) {
+				f->twin = g;
+				g->twin = f;
+			}
+		}
+	}
+}
+
 /* Compare the files U (upstream) and B (backport) into *OUT; false when
  * out of memory. */
 static bool compare_files(GPtrArray *u, GPtrArray *b, struct fs_diffcmp_result *out)
@@ -365,9 +417,12 @@ static bool compare_files(GPtrArray *u, GPtrArray *b, struct fs_diffcmp_result *
 		if (g->renamed_from)
 			merge_rename(u, g->renamed_from, g->path);
 	}
+	pair_renamed(u, b);
 
 	for (i = 0; ok && i < u->len; i++) {
 		struct dfile *f = g_ptr_array_index(u, i), *g = find_file(b, f->path);
+		if (!g && f->twin)
+			continue;
 		if (!g)
 			ok = push(&out->files_dropped, &out->nfiles_dropped, f->path);
 		else
@@ -375,6 +430,8 @@ static bool compare_files(GPtrArray *u, GPtrArray *b, struct fs_diffcmp_result *
 	}
 	for (i = 0; ok && i < b->len; i++) {
 		struct dfile *f = g_ptr_array_index(b, i), *g = find_file(u, f->path);
+		if (!g && f->twin)
+			continue;
 		if (!g)
 			ok = push(&out->files_added, &out->nfiles_added, f->path);
 		else
@@ -430,6 +487,32 @@ static char *norm_line(const char *s, size_t n)
 	return g_string_free(g, FALSE);
 }
 
+/* Whether normalized line L is a trailer that names or links something
+ * ("Fixes: <id> (\"<subject>\")", "Link: <url>", "Stable-dep-of: ...",
+ * "Reviewed-by: ..."): the words of a subject or an address it quotes are
+ * no note on this backport. */
+static bool names_something(const char *l)
+{
+	static const char *const tokens[] = {
+		"fixes", "link", "closes", "cc", "stable-dep-of", "message-id", "buglink",
+		"references",
+	};
+	const char *colon = strchr(l, ':');
+	size_t i, n;
+
+	if (!colon || colon == l || colon[1] != ' ')
+		return false;
+	n = (size_t)(colon - l);
+	if (memchr(l, ' ', n))
+		return false;
+	if (n > 3 && !memcmp(colon - 3, "-by", 3))
+		return true;
+	for (i = 0; i < G_N_ELEMENTS(tokens); i++)
+		if (strlen(tokens[i]) == n && !memcmp(l, tokens[i], n))
+			return true;
+	return false;
+}
+
 /* Whether normalized line L is a backporter's word on the change. */
 static bool says_differs(const char *l)
 {
@@ -437,6 +520,9 @@ static bool says_differs(const char *l)
 		"adjust", "context", "backport", "conflict", "rebase", "differ",
 	};
 	size_t i;
+
+	if (names_something(l))
+		return false;
 
 	if (l[0] == '[') {
 		const char *t = l + 1;

@@ -332,6 +332,197 @@ static void test_rename(void **state)
 	fs_diffcmp_free(dc);
 }
 
+/* ---- shapes of real backports, as texts ------------------------------------ */
+
+/* Upstream's diff of the shapes below: two hunks in kernel/f.c, one in
+ * kernel/g.c. */
+#define U_TEXT \
+	"diff --git a/kernel/f.c b/kernel/f.c\nindex 1234567..89abcde 100644\n" \
+	"--- a/kernel/f.c\n+++ b/kernel/f.c\n" \
+	"@@ -100,7 +100,8 @@ static int f_open(struct inode *inode)\n" \
+	" \tint err;\n \n \tmutex_lock(&f_lock);\n" \
+	"-\terr = f_check(inode);\n+\terr = f_check(inode, true);\n+\tif (err)\n+\t\tgoto out;\n" \
+	" \tf_count++;\n-\tf_count2++;\n out:\n" \
+	"@@ -200,3 +201,3 @@ static void f_close(void)\n" \
+	" \tf_count--;\n-\tkfree(f_buf);\n+\tkvfree(f_buf);\n \tmutex_unlock(&f_lock);\n" \
+	"diff --git a/kernel/g.c b/kernel/g.c\nindex 1111111..2222222 100644\n" \
+	"--- a/kernel/g.c\n+++ b/kernel/g.c\n@@ -5,2 +5,3 @@\n int g;\n+int g2;\n int g3;\n"
+
+static void texts(const char *backport, struct fs_diffcmp_result *res)
+{
+	struct fs_error err = FS_ERROR_INIT;
+
+	assert_int_equal(fs_diffcmp_texts(U_TEXT, strlen(U_TEXT), backport, strlen(backport),
+					  res, &err), 0);
+	assert_false(res->documented);
+}
+
+static void assert_texts_same(const char *backport)
+{
+	struct fs_diffcmp_result res = FS_DIFFCMP_RESULT_INIT;
+
+	texts(backport, &res);
+	assert_int_equal(res.nfiles_dropped, 0);
+	assert_int_equal(res.nfiles_added, 0);
+	assert_int_equal(res.lines_differ, 0);
+	assert_int_equal(res.nlines, 0);
+	fs_diffcmp_result_clear(&res);
+}
+
+#define G_PART \
+	"diff --git a/kernel/g.c b/kernel/g.c\n--- a/kernel/g.c\n+++ b/kernel/g.c\n" \
+	"@@ -3,2 +3,3 @@\n int g;\n+int g2;\n int g3;\n"
+
+/* Context drift: the older branch has other lines around the change and
+ * other offsets (and a fuzzy hunk header): the same change. */
+static void test_shape_context_drift(void **state)
+{
+	assert_texts_same("commit abc upstream.\n---\n"
+		"diff --git a/kernel/f.c b/kernel/f.c\nindex aaaaaaa..bbbbbbb 100644\n"
+		"--- a/kernel/f.c\n+++ b/kernel/f.c\n"
+		"@@ -80,6 +80,8 @@ int f_open(struct inode *inode)\n"
+		" \tint err = 0;\n \tspin_lock(&f_lock);\n"
+		"-\terr = f_check(inode);\n+\terr = f_check(inode, true);\n+\tif (err)\n+\t\tgoto out;\n"
+		" \tf_count++;\n-\tf_count2++;\n out:\n"
+		"@@ -150,3 +152,3 @@\n \tf_count -= 1;\n-\tkfree(f_buf);\n+\tkvfree(f_buf);\n"
+		" \tspin_unlock(&f_lock);\n" G_PART SIG);
+}
+
+/* One upstream hunk split in two by the older branch's lines between
+ * (and the hunks in another order): the same change. */
+static void test_shape_hunk_split(void **state)
+{
+	assert_texts_same("commit abc upstream.\n---\n"
+		"diff --git a/kernel/f.c b/kernel/f.c\n--- a/kernel/f.c\n+++ b/kernel/f.c\n"
+		"@@ -150,3 +150,3 @@\n \tf_count--;\n-\tkfree(f_buf);\n+\tkvfree(f_buf);\n \tx();\n"
+		"@@ -100,3 +100,5 @@\n \tmutex_lock(&f_lock);\n"
+		"-\terr = f_check(inode);\n+\terr = f_check(inode, true);\n+\tif (err)\n+\t\tgoto out;\n"
+		" \told_line();\n"
+		"@@ -110,3 +112,2 @@\n \tolder_line();\n \tf_count++;\n-\tf_count2++;\n"
+		G_PART SIG);
+}
+
+/* The file has another name in the older branch (renamed in mainline
+ * since, so upstream names the new one): the same lines under the old
+ * name are the same change, not a dropped file and an added one. */
+static void test_shape_renamed_in_branch(void **state)
+{
+	struct fs_diffcmp_result res = FS_DIFFCMP_RESULT_INIT;
+
+	assert_texts_same("commit abc upstream.\n---\n"
+		"diff --git a/kernel/old_f.c b/kernel/old_f.c\n--- a/kernel/old_f.c\n+++ b/kernel/old_f.c\n"
+		"@@ -100,5 +100,7 @@\n"
+		"-\terr = f_check(inode);\n+\terr = f_check(inode, true);\n+\tif (err)\n+\t\tgoto out;\n"
+		" \tf_count++;\n-\tf_count2++;\n"
+		"@@ -200,1 +202,1 @@\n-\tkfree(f_buf);\n+\tkvfree(f_buf);\n" G_PART SIG);
+	/* under the old name with a line of its own: still a dropped file
+	 * and an added one (the lines are not the same) */
+	texts("commit abc upstream.\n---\n"
+		"diff --git a/kernel/old_f.c b/kernel/old_f.c\n--- a/kernel/old_f.c\n+++ b/kernel/old_f.c\n"
+		"@@ -100,5 +100,7 @@\n"
+		"-\terr = f_check(inode);\n+\terr = f_check(inode, true);\n+\tif (err)\n+\t\tgoto out;\n"
+		" \tf_count++;\n-\tf_count2++;\n"
+		"@@ -200,1 +202,1 @@\n-\tkfree(f_buf);\n+\tvfree(f_buf);\n" G_PART SIG, &res);
+	assert_int_equal(res.nfiles_dropped, 1);
+	assert_string_equal(res.files_dropped[0], "kernel/f.c");
+	assert_int_equal(res.nfiles_added, 1);
+	assert_string_equal(res.files_added[0], "kernel/old_f.c");
+	assert_int_equal(res.lines_differ, 0);
+	fs_diffcmp_result_clear(&res);
+}
+
+/* A white-space-only change: the same one written with other white
+ * space is no difference; left out, its two lines are upstream's only
+ * (they are still +/- lines of upstream's diff). */
+static void test_shape_white_space_only(void **state)
+{
+	static const char *const u =
+		"diff --git a/kernel/w.c b/kernel/w.c\n--- a/kernel/w.c\n+++ b/kernel/w.c\n"
+		"@@ -1,2 +1,2 @@\n-        w = 1;\n+\tw = 1;\n-\tw2 = 2;\n+\tw2 = 3;\n";
+	static const char *const same =
+		"diff --git a/kernel/w.c b/kernel/w.c\n--- a/kernel/w.c\n+++ b/kernel/w.c\n"
+		"@@ -1,2 +1,2 @@\n-    w = 1;\n+  w = 1;\n-\tw2 = 2;\n+\tw2 = 3;\n";
+	static const char *const left_out =
+		"diff --git a/kernel/w.c b/kernel/w.c\n--- a/kernel/w.c\n+++ b/kernel/w.c\n"
+		"@@ -2 +2 @@\n-\tw2 = 2;\n+\tw2 = 3;\n";
+	struct fs_diffcmp_result res = FS_DIFFCMP_RESULT_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+
+	assert_int_equal(fs_diffcmp_texts(u, strlen(u), same, strlen(same), &res, &err), 0);
+	assert_false(fs_diffcmp_differs(&res));
+	fs_diffcmp_result_clear(&res);
+	assert_int_equal(fs_diffcmp_texts(u, strlen(u), left_out, strlen(left_out), &res, &err), 0);
+	assert_int_equal(res.nfiles_dropped + res.nfiles_added, 0);
+	assert_int_equal(res.lines_differ, 2);
+	assert_int_equal(res.nlines, 2);
+	assert_string_equal(res.lines[0], "upstream only: kernel/w.c: -        w = 1;");
+	assert_string_equal(res.lines[1], "upstream only: kernel/w.c: +\tw = 1;");
+	fs_diffcmp_result_clear(&res);
+}
+
+/* A dropped hunk: its lines are upstream's only; the changelog's notes
+ * in the forms backporters write them document it, the upstream
+ * message's own lines and usual trailers do not. */
+static void test_shape_dropped_hunk(void **state)
+{
+	static const char *const hunks = "---\n"
+		"diff --git a/kernel/f.c b/kernel/f.c\n--- a/kernel/f.c\n+++ b/kernel/f.c\n"
+		"@@ -100,5 +100,7 @@\n"
+		"-\terr = f_check(inode);\n+\terr = f_check(inode, true);\n+\tif (err)\n+\t\tgoto out;\n"
+		" \tf_count++;\n-\tf_count2++;\n" G_PART SIG;
+	static const char *const notes[] = {
+		"[ Drop the kvfree() hunk: f_buf is never vmalloc'ed in 5.10 ]\n",
+		"[bwh: Backported to 4.9: adjust context]\n",
+		"Conflicts:\n\tkernel/f.c\n",
+		"(cherry picked from commit 0123456789abcdef0123456789abcdef01234567)\n"
+		"[Harshit: resolved conflicts because f_buf is static in 6.1.y]\n",
+		/* trailers quoting subjects and links with the words */
+		"[ Upstream commit 0123456789abcdef0123456789abcdef01234567 ]\n"
+		"Stable-dep-of: 89abcdef0123 (\"f: adjust the context of f_buf\")\n"
+		"Fixes: 0123456789ab (\"f: rebase f_count on f_lock\")\n"
+		"Link: https://example.org/backport-conflict\n"
+		"Reviewed-by: Context Differ <cd@example.org>\n",
+	};
+	const char *msg = "f: check harder\n\nCheck harder.\n\nSigned-off-by: A <a@example.org>\n";
+	struct fs_diffcmp_result res = FS_DIFFCMP_RESULT_INIT;
+	size_t i;
+
+	for (i = 0; i < G_N_ELEMENTS(notes); i++) {
+		char *body = g_strdup_printf("commit 0123456789ab upstream.\n\nCheck harder.\n\n"
+					     "Signed-off-by: A <a@example.org>\n%s%s", notes[i], hunks);
+		bool want = i < 4;
+
+		texts(body, &res);
+		assert_int_equal(res.nfiles_dropped + res.nfiles_added, 0);
+		assert_int_equal(res.lines_differ, 2);
+		assert_string_equal(res.lines[0], "upstream only: kernel/f.c: -\tkfree(f_buf);");
+		assert_string_equal(res.lines[1], "upstream only: kernel/f.c: +\tkvfree(f_buf);");
+		fs_diffcmp_result_clear(&res);
+		if (fs_diffcmp_documented(body, strlen(body), msg) != want)
+			fail_msg("note %zu: documented should be %d", i, want);
+		g_free(body);
+	}
+}
+
+/* A hunk the backport has and upstream not (a fixup for the older
+ * branch), undocumented: its lines are the backport's only. */
+static void test_shape_extra_hunk(void **state)
+{
+	struct fs_diffcmp_result res = FS_DIFFCMP_RESULT_INIT;
+
+	texts("commit abc upstream.\n---\n"
+		"diff --git a/kernel/f.c b/kernel/f.c\n--- a/kernel/f.c\n+++ b/kernel/f.c\n"
+		"@@ -100,5 +100,7 @@\n"
+		"-\terr = f_check(inode);\n+\terr = f_check(inode, true);\n+\tif (err)\n+\t\tgoto out;\n"
+		" \tf_count++;\n-\tf_count2++;\n"
+		"@@ -200,1 +202,1 @@\n-\tkfree(f_buf);\n+\tkvfree(f_buf);\n"
+		"@@ -300,0 +302,1 @@\n+#include <linux/mm.h>\n" G_PART SIG, &res);
+	assert_int_equal(res.nfiles_dropped + res.nfiles_added, 0);
+	assert_int_equal(res.lines_differ, 1);
+	assert_string_equal(res.lines[0], "backport only: kernel/f.c: +#include <linux/mm.h>");
+	fs_diffcmp_result_clear(&res);
+}
+
 /* A clone without blobs says once that it cannot compare: in a child
  * process, which ends with _exit(): libgit2 1.5 leaks pcre2 match data
  * when it opens a partial clone (its extensions.* config), and the leak
@@ -399,6 +590,12 @@ int main(void)
 		cmocka_unit_test(test_documented),
 		cmocka_unit_test(test_prose),
 		cmocka_unit_test(test_rename),
+		cmocka_unit_test(test_shape_context_drift),
+		cmocka_unit_test(test_shape_hunk_split),
+		cmocka_unit_test(test_shape_renamed_in_branch),
+		cmocka_unit_test(test_shape_white_space_only),
+		cmocka_unit_test(test_shape_dropped_hunk),
+		cmocka_unit_test(test_shape_extra_hunk),
 		cmocka_unit_test(test_no_blobs),
 	};
 
