@@ -9,9 +9,10 @@
  * do not count, so the same change at other offsets or with other
  * context is the same change.  A file is named by its new path (its old
  * one when deleted); a rename the mail shows is followed, and a file that
- * one side names and the other not, with exactly the lines of a file
- * that only the other side names, is that file under its name in the
- * other branch (renamed in mainline since): no difference.
+ * one side names and the other not, with exactly the lines of a file of
+ * the same file name in another directory that only the other side
+ * names, is that file under its path in the other branch (moved in
+ * mainline since): no difference.
  *
  * Whether the changelog says the backport differs is told apart from the
  * upstream commit's own words: a line of the changelog that the upstream

@@ -16,7 +16,10 @@
 
 #include <glib.h>
 
+#include <git2.h>
+
 #include "fixscan/diffcmp.h"
+#include "diffcmp-pack.h"
 
 #include "repo-builder.h"
 
@@ -68,6 +71,7 @@ static int group_setup(void **state)
 	base_files(a, b);
 	write_file(kernel, "drivers/a.c", a->str);
 	write_file(kernel, "drivers/b.c", b->str);
+	write_file(kernel, "lib/a.c", "int lib_a;\n");  /* another a.c */
 	run(GIT "add -A && " GIT "commit -q -m base", kernel, kernel);
 	/* upstream: x = 2 at line 10, a check after line 20, b.c line 5 */
 	head = strstr(a->str, "\tx = 1;");
@@ -402,33 +406,51 @@ static void test_shape_hunk_split(void **state)
 		G_PART SIG);
 }
 
-/* The file has another name in the older branch (renamed in mainline
- * since, so upstream names the new one): the same lines under the old
- * name are the same change, not a dropped file and an added one. */
-static void test_shape_renamed_in_branch(void **state)
+/* The backport's mail with A_HUNKS's file at PATH instead, and B_HUNK. */
+static char *a_at(const char *path)
 {
-	struct fs_diffcmp_result res = FS_DIFFCMP_RESULT_INIT;
+	gchar **parts = g_strsplit(CHANGELOG "---\n" A_HUNKS B_HUNK SIG, "drivers/a.c", -1);
+	char *body = g_strjoinv(path, parts);
 
-	assert_texts_same("commit abc upstream.\n---\n"
-		"diff --git a/kernel/old_f.c b/kernel/old_f.c\n--- a/kernel/old_f.c\n+++ b/kernel/old_f.c\n"
-		"@@ -100,5 +100,7 @@\n"
-		"-\terr = f_check(inode);\n+\terr = f_check(inode, true);\n+\tif (err)\n+\t\tgoto out;\n"
-		" \tf_count++;\n-\tf_count2++;\n"
-		"@@ -200,1 +202,1 @@\n-\tkfree(f_buf);\n+\tkvfree(f_buf);\n" G_PART SIG);
-	/* under the old name with a line of its own: still a dropped file
-	 * and an added one (the lines are not the same) */
-	texts("commit abc upstream.\n---\n"
-		"diff --git a/kernel/old_f.c b/kernel/old_f.c\n--- a/kernel/old_f.c\n+++ b/kernel/old_f.c\n"
-		"@@ -100,5 +100,7 @@\n"
-		"-\terr = f_check(inode);\n+\terr = f_check(inode, true);\n+\tif (err)\n+\t\tgoto out;\n"
-		" \tf_count++;\n-\tf_count2++;\n"
-		"@@ -200,1 +202,1 @@\n-\tkfree(f_buf);\n+\tvfree(f_buf);\n" G_PART SIG, &res);
+	g_strfreev(parts);
+	return body;
+}
+
+/* The file has another path in the older branch (moved in mainline
+ * since, so upstream names the new one, and mainline's tree no longer
+ * has the old): the same lines under the old path are the same change,
+ * not a dropped file and an added one.  The same lines in a file that
+ * mainline has (another copy of the code), in a file of another name, or
+ * compared as texts alone (no tree to look in) are both. */
+static void test_shape_moved_in_branch(void **state)
+{
+	static const char *const both[] = { "lib/a.c", "drivers/old/a2.c" };
+	struct fs_diffcmp_result res = FS_DIFFCMP_RESULT_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	char *body = a_at("drivers/old/a.c"), *up;
+	size_t i;
+
+	assert_same(body);
+	g_free(body);
+	for (i = 0; i < G_N_ELEMENTS(both); i++) {
+		body = a_at(both[i]);
+		compare(body, &res);
+		assert_int_equal(res.nfiles_dropped, 1);
+		assert_string_equal(res.files_dropped[0], "drivers/a.c");
+		assert_int_equal(res.nfiles_added, 1);
+		assert_string_equal(res.files_added[0], both[i]);
+		assert_int_equal(res.lines_differ, 0);
+		fs_diffcmp_result_clear(&res);
+		g_free(body);
+	}
+	up = a_at("drivers/a.c");
+	body = a_at("drivers/old/a.c");
+	assert_int_equal(fs_diffcmp_texts(up, strlen(up), body, strlen(body), &res, &err), 0);
 	assert_int_equal(res.nfiles_dropped, 1);
-	assert_string_equal(res.files_dropped[0], "kernel/f.c");
 	assert_int_equal(res.nfiles_added, 1);
-	assert_string_equal(res.files_added[0], "kernel/old_f.c");
-	assert_int_equal(res.lines_differ, 0);
 	fs_diffcmp_result_clear(&res);
+	g_free(body);
+	g_free(up);
 }
 
 /* A white-space-only change: the same one written with other white
@@ -523,6 +545,121 @@ static void test_shape_extra_hunk(void **state)
 	fs_diffcmp_result_clear(&res);
 }
 
+/* ---- the pack reader ------------------------------------------------------ */
+
+/* Every object of REPO (a bare one, packed) read by the pack reader is
+ * the object libgit2 reads; returns how many were read. */
+static size_t same_objects(const char *repo)
+{
+	char *cmd = g_strdup_printf("git -C '%s' cat-file --batch-all-objects "
+				    "--batch-check='%%(objectname) %%(objecttype)'", repo);
+	char *objects = g_strdup_printf("%s/objects", repo), *list = NULL;
+	struct fs_dcpack *d = fs_dcpack_open(objects);
+	git_repository *r = NULL;
+	git_odb *odb = NULL;
+	gchar **lines;
+	size_t i, n = 0;
+
+	assert_non_null(d);
+	assert_true(g_spawn_command_line_sync(cmd, &list, NULL, NULL, NULL));
+	assert_int_equal(git_repository_open(&r, repo), 0);
+	assert_int_equal(git_repository_odb(&odb, r), 0);
+	lines = g_strsplit(list, "\n", -1);
+	for (i = 0; lines[i] && *lines[i]; i++) {
+		static const char *const types[] = { "", "commit", "tree", "blob" };
+		git_odb_object *o = NULL;
+		unsigned char *data = NULL;
+		size_t len, t;
+		git_oid oid;
+
+		assert_int_equal(git_oid_fromstrn(&oid, lines[i], 40), 0);
+		for (t = 1; t < 4 && strcmp(lines[i] + 41, types[t]); t++)
+			;
+		assert_true(t < 4);
+		assert_int_equal(fs_dcpack_read(d, oid.id, (int)t, &data, &len), 0);
+		assert_int_equal(git_odb_read(&o, odb, &oid), 0);
+		assert_int_equal(len, git_odb_object_size(o));
+		assert_memory_equal(data, git_odb_object_data(o), len);
+		assert_int_equal(data[len], '\0');
+		free(data);
+		/* asked for another type: not read */
+		assert_int_equal(fs_dcpack_read(d, oid.id, t == 3 ? 1 : 3, &data, &len), -1);
+		assert_null(data);
+		git_odb_object_free(o);
+		n++;
+	}
+	g_strfreev(lines);
+	git_odb_free(odb);
+	git_repository_free(r);
+	fs_dcpack_free(d);
+	g_free(list);
+	g_free(objects);
+	g_free(cmd);
+	return n;
+}
+
+/* How many objects of REPO's pack are deltas. */
+static int deltas(const char *repo)
+{
+	char *cmd = g_strdup_printf("sh -c \"git verify-pack -v '%s'/objects/pack/*.idx | "
+				    "awk 'NF >= 7 && length(\\$1) == 40' | wc -l\"", repo);
+	char *out = NULL;
+	int n;
+
+	assert_true(g_spawn_command_line_sync(cmd, &out, NULL, NULL, NULL));
+	n = atoi(out);
+	g_free(out);
+	g_free(cmd);
+	return n;
+}
+
+/* A file of 300 lines changed in 40 commits, packed with deltas by
+ * offset and by id (repack.useDeltaBaseOffset=false): every object the
+ * reader gives is libgit2's; an id in no pack is left to libgit2. */
+static void test_pack_reader(void **state)
+{
+	char *src = g_strdup_printf("%s/history", tmp_root);
+	char *ofs = g_strdup_printf("%s/ofs.git", tmp_root);
+	char *ref = g_strdup_printf("%s/ref.git", tmp_root);
+	char *objects = g_strdup_printf("%s/objects", ofs);
+	GString *text = g_string_new(NULL);
+	struct fs_dcpack *d;
+	unsigned char none[20], *data = (unsigned char *)"x";
+	size_t len;
+	int i, k;
+
+	run("git init -q '%s'", src);
+	for (i = 0; i < 40; i++) {
+		g_string_truncate(text, 0);
+		for (k = 0; k < 300; k++)
+			g_string_append_printf(text, "line %d of the file, revision %d\n", k,
+					       k == i * 7 ? i : 0);
+		write_file(src, "big.c", text->str);
+		run(GIT "add -A && " GIT "commit -q -m 'revision %d'", src, src, i);
+	}
+	run("git clone -q --bare '%s' '%s' && git -C '%s' repack -q -a -d -f --depth=50",
+	    src, ofs, ofs);
+	run("git clone -q --bare '%s' '%s' && "
+	    "git -C '%s' -c repack.useDeltaBaseOffset=false repack -q -a -d -f --depth=50",
+	    src, ref, ref);
+	assert_true(deltas(ofs) > 30);
+	assert_true(deltas(ref) > 30);
+	assert_int_equal(same_objects(ofs), 120);
+	assert_int_equal(same_objects(ref), 120);
+	d = fs_dcpack_open(objects);
+	memset(none, 0x5a, sizeof(none));
+	assert_int_equal(fs_dcpack_read(d, none, FS_DCPACK_BLOB, &data, &len), -1);
+	assert_null(data);
+	fs_dcpack_free(d);
+	/* a directory without packs: none */
+	assert_null(fs_dcpack_open(tmp_root));
+	g_string_free(text, TRUE);
+	g_free(objects);
+	g_free(ref);
+	g_free(ofs);
+	g_free(src);
+}
+
 /* A clone without blobs says once that it cannot compare: in a child
  * process, which ends with _exit(): libgit2 1.5 leaks pcre2 match data
  * when it opens a partial clone (its extensions.* config), and the leak
@@ -592,10 +729,11 @@ int main(void)
 		cmocka_unit_test(test_rename),
 		cmocka_unit_test(test_shape_context_drift),
 		cmocka_unit_test(test_shape_hunk_split),
-		cmocka_unit_test(test_shape_renamed_in_branch),
+		cmocka_unit_test(test_shape_moved_in_branch),
 		cmocka_unit_test(test_shape_white_space_only),
 		cmocka_unit_test(test_shape_dropped_hunk),
 		cmocka_unit_test(test_shape_extra_hunk),
+		cmocka_unit_test(test_pack_reader),
 		cmocka_unit_test(test_no_blobs),
 	};
 
