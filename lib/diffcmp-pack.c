@@ -81,6 +81,8 @@ static const unsigned char *map_whole(const char *path, size_t *len)
 	close(fd);
 	if (m == MAP_FAILED)
 		return NULL;
+	/* a few scattered pages are read: no pages around them mapped in */
+	madvise(m, (size_t)st.st_size, MADV_RANDOM);
 	*len = (size_t)st.st_size;
 	return m;
 }
