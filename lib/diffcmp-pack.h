@@ -12,7 +12,8 @@
  * a promisor remote, a damaged pack) is left to libgit2.
  *
  * Ownership: fs_dcpack_free() frees the mappings and the cache; what
- * fs_dcpack_read() returns is the caller's (free()). */
+ * fs_dcpack_read() returns is the caller's (free()).  A handle is used by
+ * one thread at a time (its cache and decompressor change on reads). */
 #ifndef FIXSCAN_DIFFCMP_PACK_H
 #define FIXSCAN_DIFFCMP_PACK_H
 
@@ -34,5 +35,19 @@ void fs_dcpack_free(struct fs_dcpack *d);
  * packs, of another type, too large or cannot be read here. */
 int fs_dcpack_read(struct fs_dcpack *d, const unsigned char *oid, int type,
 		   unsigned char **data, size_t *len);
+
+/* The commit-graph of OBJECTS_DIR (info/commit-graph, one file, no
+ * chain): each commit's tree and first parent without reading either
+ * commit.  NULL when there is none or it is not one this reads. */
+struct fs_dcgraph;
+
+struct fs_dcgraph *fs_dcgraph_open(const char *objects_dir);
+void fs_dcgraph_free(struct fs_dcgraph *g);
+
+/* The tree of commit OID into TREE and its first parent's into
+ * PARENT_TREE (20 bytes each; zeros when it has no parent): 0, or -1
+ * when the graph does not have it (written before it was fetched). */
+int fs_dcgraph_trees(const struct fs_dcgraph *g, const unsigned char *oid,
+		     unsigned char *tree, unsigned char *parent_tree);
 
 #endif

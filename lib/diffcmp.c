@@ -594,6 +594,7 @@ struct fs_diffcmp {
 	git_repository *repo;
 	git_odb *odb;
 	struct fs_dcpack *packs; /* the packs read directly; NULL: none */
+	struct fs_dcgraph *graph; /* the commit-graph; NULL: none */
 	char *note;
 	bool noted;       /* a comparison failed */
 	bool note_taken;
@@ -616,6 +617,9 @@ int fs_diffcmp_open(struct fs_diffcmp **out, const char *repo_path, struct fs_er
 	{
 		char *objects = g_strdup_printf("%sobjects", git_repository_commondir(dc->repo));
 		dc->packs = fs_dcpack_open(objects);
+		/* git does not use the graph of a shallow clone */
+		if (!git_repository_is_shallow(dc->repo))
+			dc->graph = fs_dcgraph_open(objects);
 		g_free(objects);
 	}
 	*out = dc;
@@ -627,6 +631,7 @@ void fs_diffcmp_free(struct fs_diffcmp *dc)
 	if (!dc)
 		return;
 	fs_dcpack_free(dc->packs);
+	fs_dcgraph_free(dc->graph);
 	git_odb_free(dc->odb);
 	git_repository_free(dc->repo);
 	free(dc->note);
@@ -937,11 +942,15 @@ static int commit_files(struct fs_diffcmp *dc, const git_oid *oid, GPtrArray *fi
 	struct rtree t = { NULL, NULL, NULL }, pt = { NULL, NULL, NULL };
 	int rc;
 
-	rc = commit_tree_parent(dc, oid, &tid, &pid);
-	if (rc == 0 && !git_oid_is_zero(&pid))
-		rc = commit_tree_parent(dc, &pid, &ptid, &pid);
-	else
-		memset(&ptid, 0, sizeof(ptid));
+	if (fs_dcgraph_trees(dc->graph, oid->id, tid.id, ptid.id) == 0) {
+		rc = 0;
+	} else {
+		rc = commit_tree_parent(dc, oid, &tid, &pid);
+		if (rc == 0 && !git_oid_is_zero(&pid))
+			rc = commit_tree_parent(dc, &pid, &ptid, &pid);
+		else
+			memset(&ptid, 0, sizeof(ptid));
+	}
 	/* the new tree first: in a fast-import pack it is a delta whose
 	 * chain passes its parent's, which the reader then keeps */
 	if (rc == 0)

@@ -660,6 +660,83 @@ static void test_pack_reader(void **state)
 	g_free(src);
 }
 
+/* The commit id printed by shell command CMD (40 hex) into RAW. */
+static void id_of(const char *cmd, unsigned char *raw)
+{
+	char *out = NULL;
+	git_oid oid;
+
+	assert_true(g_spawn_command_line_sync(cmd, &out, NULL, NULL, NULL));
+	assert_int_equal(git_oid_fromstrn(&oid, out, 40), 0);
+	memcpy(raw, oid.id, 20);
+	g_free(out);
+}
+
+/* The commit-graph gives each commit's tree and its first parent's (a
+ * root commit: none); a commit written after the graph is not in it; a
+ * damaged graph is none; and comparing through it gives what comparing
+ * through the commits does. */
+static void test_commit_graph(void **state)
+{
+	char *repo = g_strdup_printf("%s/graphed.git", tmp_root);
+	char *objects = g_strdup_printf("%s/objects", repo);
+	char *cmd, *body;
+	unsigned char tree[20], ptree[20], want[20], zero[20] = { 0 }, oid[20];
+	struct fs_diffcmp_result res = FS_DIFFCMP_RESULT_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_diffcmp *dc = NULL;
+	struct fs_dcgraph *g;
+	FILE *f;
+
+	run("git clone -q --bare --no-local '%s' '%s' && "
+	    "git -C '%s' commit-graph write --reachable 2>/dev/null", kernel, repo, repo);
+	g = fs_dcgraph_open(objects);
+	assert_non_null(g);
+	git_oid_fromstrn((git_oid *)oid, upstream, 40);
+	assert_int_equal(fs_dcgraph_trees(g, oid, tree, ptree), 0);
+	cmd = g_strdup_printf("git -C '%s' rev-parse %s^{tree}", repo, upstream);
+	id_of(cmd, want);
+	assert_memory_equal(tree, want, 20);
+	g_free(cmd);
+	cmd = g_strdup_printf("git -C '%s' rev-parse %s~1^{tree}", repo, upstream);
+	id_of(cmd, want);
+	assert_memory_equal(ptree, want, 20);
+	g_free(cmd);
+	cmd = g_strdup_printf("git -C '%s' rev-parse %s~1", repo, upstream);
+	id_of(cmd, oid);
+	assert_int_equal(fs_dcgraph_trees(g, oid, tree, ptree), 0);
+	assert_memory_equal(ptree, zero, 20);
+	g_free(cmd);
+	memset(oid, 0x5a, sizeof(oid));
+	assert_int_equal(fs_dcgraph_trees(g, oid, tree, ptree), -1);
+	fs_dcgraph_free(g);
+	/* through the graph: the same change is no difference, a dropped
+	 * file is one */
+	assert_int_equal(fs_diffcmp_open(&dc, repo, &err), 0);
+	body = CHANGELOG "---\n" A_HUNKS B_HUNK SIG;
+	assert_int_equal(fs_diffcmp_commit(dc, upstream, body, strlen(body), &res, &err), 0);
+	assert_false(fs_diffcmp_differs(&res));
+	body = CHANGELOG "---\n" A_HUNKS SIG;
+	assert_int_equal(fs_diffcmp_commit(dc, upstream, body, strlen(body), &res, &err), 0);
+	assert_int_equal(res.nfiles_dropped, 1);
+	assert_string_equal(res.files_dropped[0], "drivers/b.c");
+	fs_diffcmp_result_clear(&res);
+	fs_diffcmp_free(dc);
+	/* a graph cut short is none */
+	cmd = g_strdup_printf("%s/info/commit-graph", objects);
+	run("chmod u+w '%s' && head -c 100 '%s' > '%s.cut' && mv '%s.cut' '%s'",
+	    cmd, cmd, cmd, cmd, cmd);
+	assert_null(fs_dcgraph_open(objects));
+	f = fopen(cmd, "w");
+	assert_non_null(f);
+	fputs("CGPH\001\001\003\000garbage", f);
+	fclose(f);
+	assert_null(fs_dcgraph_open(objects));
+	g_free(cmd);
+	g_free(objects);
+	g_free(repo);
+}
+
 /* A clone without blobs says once that it cannot compare: in a child
  * process, which ends with _exit(): libgit2 1.5 leaks pcre2 match data
  * when it opens a partial clone (its extensions.* config), and the leak
@@ -734,6 +811,7 @@ int main(void)
 		cmocka_unit_test(test_shape_dropped_hunk),
 		cmocka_unit_test(test_shape_extra_hunk),
 		cmocka_unit_test(test_pack_reader),
+		cmocka_unit_test(test_commit_graph),
 		cmocka_unit_test(test_no_blobs),
 	};
 
