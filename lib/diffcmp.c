@@ -266,19 +266,28 @@ static char *shown(const char *side, const char *path, const char *s)
 	return out;
 }
 
+/* How many times each line key of F (NULL: none) is there. */
+static GHashTable *key_counts(const struct dfile *f)
+{
+	GHashTable *have = g_hash_table_new(g_str_hash, g_str_equal);
+	guint i;
+
+	for (i = 0; f && i < f->keys->len; i++) {
+		gpointer k = g_ptr_array_index(f->keys, i);
+		g_hash_table_insert(have, k,
+				    GUINT_TO_POINTER(GPOINTER_TO_UINT(g_hash_table_lookup(have, k)) + 1));
+	}
+	return have;
+}
+
 /* The lines of A that B does not have, as a multiset, in A's order. */
 static bool one_side(const struct dfile *a, const struct dfile *b, const char *side,
 		     struct fs_diffcmp_result *out)
 {
-	GHashTable *have = g_hash_table_new(g_str_hash, g_str_equal);
+	GHashTable *have = key_counts(b);
 	bool ok = true;
 	guint i;
 
-	for (i = 0; b && i < b->keys->len; i++) {
-		gpointer k = g_ptr_array_index(b->keys, i);
-		g_hash_table_insert(have, k,
-				    GUINT_TO_POINTER(GPOINTER_TO_UINT(g_hash_table_lookup(have, k)) + 1));
-	}
 	for (i = 0; ok && i < a->keys->len; i++) {
 		gpointer k = g_ptr_array_index(a->keys, i);
 		guint left = GPOINTER_TO_UINT(g_hash_table_lookup(have, k));
@@ -364,12 +373,7 @@ static bool same_lines(const struct dfile *a, const struct dfile *b)
 
 	if (!same)
 		return false;
-	have = g_hash_table_new(g_str_hash, g_str_equal);
-	for (i = 0; i < b->keys->len; i++) {
-		gpointer k = g_ptr_array_index(b->keys, i);
-		g_hash_table_insert(have, k,
-				    GUINT_TO_POINTER(GPOINTER_TO_UINT(g_hash_table_lookup(have, k)) + 1));
-	}
+	have = key_counts(b);
 	for (i = 0; same && i < a->keys->len; i++) {
 		gpointer k = g_ptr_array_index(a->keys, i);
 		guint left = GPOINTER_TO_UINT(g_hash_table_lookup(have, k));
