@@ -59,6 +59,7 @@ struct fs_dcpack {
 	void *dec;
 	struct dcp_slot cache[CACHE_SLOTS];
 	size_t cached;
+	size_t last;  /* the pack the last object was found in: tried first */
 };
 
 static uint32_t be32(const unsigned char *p)
@@ -257,13 +258,15 @@ static int entry_offset(const struct dcp_pack *p, uint32_t pos, uint64_t *off)
 	return *off >= 12 && *off < p->data_len - 20 ? 0 : -1;
 }
 
-/* Where OID is: its pack and offset; -1 when in none. */
-static int find(const struct fs_dcpack *d, const unsigned char *oid, uint32_t *pack,
-		uint64_t *off)
+/* Where OID is: its pack and offset; -1 when in none.  The pack of the
+ * last one found is tried first (a clone that fetched has many packs; an
+ * upstream commit's objects are mostly in one). */
+static int find(struct fs_dcpack *d, const unsigned char *oid, uint32_t *pack, uint64_t *off)
 {
-	size_t k;
+	size_t i;
 
-	for (k = 0; k < d->n; k++) {
+	for (i = 0; i < d->n; i++) {
+		size_t k = i == 0 ? d->last : i - 1 < d->last ? i - 1 : i;
 		const struct dcp_pack *p = &d->p[k];
 		const unsigned char *fan = p->idx + 8;
 		uint32_t lo = oid[0] ? be32(fan + 4 * (oid[0] - 1)) : 0, hi = be32(fan + 4 * oid[0]);
@@ -277,6 +280,7 @@ static int find(const struct fs_dcpack *d, const unsigned char *oid, uint32_t *p
 
 			if (c == 0) {
 				*pack = (uint32_t)k;
+				d->last = k;
 				return entry_offset(p, mid, off);
 			}
 			if (c < 0)
@@ -441,7 +445,7 @@ static int read_at(struct fs_dcpack *d, uint32_t pack, uint64_t off, int depth, 
 
 /* The base of the delta whose header ends at H (an OFS_DELTA's distance,
  * or a REF_DELTA's id): its pack and offset; H moved past it. */
-static int delta_base(const struct fs_dcpack *d, uint32_t pack, uint64_t off, int kind,
+static int delta_base(struct fs_dcpack *d, uint32_t pack, uint64_t off, int kind,
 		      const unsigned char **h, const unsigned char *end, uint32_t *bpack,
 		      uint64_t *boff)
 {

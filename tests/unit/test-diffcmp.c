@@ -649,6 +649,12 @@ static void test_pack_reader(void **state)
 	/* 40 commits, trees and revisions of big.c, one empty blob */
 	assert_int_equal(same_objects(ofs), 121);
 	assert_int_equal(same_objects(ref), 121);
+	/* one more commit fetched as a pack of its own: two packs */
+	write_file(src, "big.c", "the last revision\n");
+	run(GIT "commit -q -a -m last && git -C '%s' -c fetch.unpackLimit=1 fetch -q '%s' "
+	    "HEAD:refs/heads/last && test $(ls '%s'/objects/pack/*.idx | wc -l) = 2",
+	    src, ofs, src, ofs);
+	assert_int_equal(same_objects(ofs), 124);
 	d = fs_dcpack_open(objects);
 	memset(none, 0x5a, sizeof(none));
 	assert_int_equal(fs_dcpack_read(d, none, FS_DCPACK_BLOB, &data, &len), -1);
