@@ -8,6 +8,7 @@
 #include <glib.h>
 
 #include "fixscan/diffcmp.h"
+#include "diffcmp-pack.h"
 #include "git-util.h"
 
 /* ---- results ------------------------------------------------------------ */
@@ -57,6 +58,7 @@ struct dfile {
 	bool hunks;       /* a hunk was read */
 	bool git;         /* started by a "diff --git" line */
 	char *renamed_from; /* "rename from" of a git diff header, or NULL */
+	struct dfile *twin; /* the other side's file of these lines by another name */
 };
 
 static void dfile_free(gpointer p)
@@ -264,19 +266,28 @@ static char *shown(const char *side, const char *path, const char *s)
 	return out;
 }
 
+/* How many times each line key of F (NULL: none) is there. */
+static GHashTable *key_counts(const struct dfile *f)
+{
+	GHashTable *have = g_hash_table_new(g_str_hash, g_str_equal);
+	guint i;
+
+	for (i = 0; f && i < f->keys->len; i++) {
+		gpointer k = g_ptr_array_index(f->keys, i);
+		g_hash_table_insert(have, k,
+				    GUINT_TO_POINTER(GPOINTER_TO_UINT(g_hash_table_lookup(have, k)) + 1));
+	}
+	return have;
+}
+
 /* The lines of A that B does not have, as a multiset, in A's order. */
 static bool one_side(const struct dfile *a, const struct dfile *b, const char *side,
 		     struct fs_diffcmp_result *out)
 {
-	GHashTable *have = g_hash_table_new(g_str_hash, g_str_equal);
+	GHashTable *have = key_counts(b);
 	bool ok = true;
 	guint i;
 
-	for (i = 0; b && i < b->keys->len; i++) {
-		gpointer k = g_ptr_array_index(b->keys, i);
-		g_hash_table_insert(have, k,
-				    GUINT_TO_POINTER(GPOINTER_TO_UINT(g_hash_table_lookup(have, k)) + 1));
-	}
 	for (i = 0; ok && i < a->keys->len; i++) {
 		gpointer k = g_ptr_array_index(a->keys, i);
 		guint left = GPOINTER_TO_UINT(g_hash_table_lookup(have, k));
@@ -353,9 +364,73 @@ static void merge_rename(GPtrArray *u, const char *from, const char *to)
 	g_ptr_array_remove(u, fa);
 }
 
+/* Whether A and B have the same lines, as multisets, and some. */
+static bool same_lines(const struct dfile *a, const struct dfile *b)
+{
+	GHashTable *have;
+	bool same = a->keys->len > 0 && a->keys->len == b->keys->len;
+	guint i;
+
+	if (!same)
+		return false;
+	have = key_counts(b);
+	for (i = 0; same && i < a->keys->len; i++) {
+		gpointer k = g_ptr_array_index(a->keys, i);
+		guint left = GPOINTER_TO_UINT(g_hash_table_lookup(have, k));
+
+		same = left > 0;
+		if (same)
+			g_hash_table_insert(have, k, GUINT_TO_POINTER(left - 1));
+	}
+	g_hash_table_destroy(have);
+	return same;
+}
+
+/* Whether paths A and B end in the same file name. */
+static bool same_base_name(const char *a, const char *b)
+{
+	const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+
+	return !strcmp(sa ? sa + 1 : a, sb ? sb + 1 : b);
+}
+
+/* Whether PATH is in the tree upstream's change was made on (CTX). */
+typedef bool (*upstream_has_fn)(void *ctx, const char *path);
+
+/* A file of upstream that the backport does not name and a file of the
+ * backport that upstream does not name, of the same file name in another
+ * directory, with the same lines, and whose path upstream's tree no
+ * longer has (HAS; NULL: nothing is paired): one file under the path it
+ * has in each branch (moved in mainline since), no difference.  The same
+ * lines in a file of another name, or in one that mainline still has
+ * (arch/x86/kernel/process.c for arch/powerpc/kernel/process.c), may be
+ * the fix put in the wrong copy of the code: that stays a difference.
+ * Twinned in pairs, first come first served. */
+static void pair_renamed(GPtrArray *u, GPtrArray *b, upstream_has_fn has, void *ctx)
+{
+	guint i, j;
+
+	for (i = 0; has && i < u->len; i++) {
+		struct dfile *f = g_ptr_array_index(u, i);
+
+		if (find_file(b, f->path))
+			continue;
+		for (j = 0; j < b->len && !f->twin; j++) {
+			struct dfile *g = g_ptr_array_index(b, j);
+
+			if (!g->twin && !find_file(u, g->path) && same_base_name(f->path, g->path) &&
+			    same_lines(f, g) && !has(ctx, g->path)) {
+				f->twin = g;
+				g->twin = f;
+			}
+		}
+	}
+}
+
 /* Compare the files U (upstream) and B (backport) into *OUT; false when
  * out of memory. */
-static bool compare_files(GPtrArray *u, GPtrArray *b, struct fs_diffcmp_result *out)
+static bool compare_files(GPtrArray *u, GPtrArray *b, struct fs_diffcmp_result *out,
+			  upstream_has_fn has, void *ctx)
 {
 	bool ok = true;
 	guint i;
@@ -365,9 +440,12 @@ static bool compare_files(GPtrArray *u, GPtrArray *b, struct fs_diffcmp_result *
 		if (g->renamed_from)
 			merge_rename(u, g->renamed_from, g->path);
 	}
+	pair_renamed(u, b, has, ctx);
 
 	for (i = 0; ok && i < u->len; i++) {
 		struct dfile *f = g_ptr_array_index(u, i), *g = find_file(b, f->path);
+		if (!g && f->twin)
+			continue;
 		if (!g)
 			ok = push(&out->files_dropped, &out->nfiles_dropped, f->path);
 		else
@@ -375,6 +453,8 @@ static bool compare_files(GPtrArray *u, GPtrArray *b, struct fs_diffcmp_result *
 	}
 	for (i = 0; ok && i < b->len; i++) {
 		struct dfile *f = g_ptr_array_index(b, i), *g = find_file(u, f->path);
+		if (!g && f->twin)
+			continue;
 		if (!g)
 			ok = push(&out->files_added, &out->nfiles_added, f->path);
 		else
@@ -385,7 +465,7 @@ static bool compare_files(GPtrArray *u, GPtrArray *b, struct fs_diffcmp_result *
 
 /* Compare upstream's files U with the backport's B; takes both. */
 static int compare_with(GPtrArray *u, GPtrArray *b, struct fs_diffcmp_result *out,
-			struct fs_error *err)
+			upstream_has_fn has, void *ctx, struct fs_error *err)
 {
 	int rc = 0;
 
@@ -393,7 +473,7 @@ static int compare_with(GPtrArray *u, GPtrArray *b, struct fs_diffcmp_result *ou
 	if (b->len == 0 && u->len > 0) {
 		/* a diffstat alone, or a diff this reader cannot tell apart */
 		rc = fs_error_set(err, FS_EPARSE, "the backport has no diff to compare");
-	} else if (!compare_files(u, b, out)) {
+	} else if (!compare_files(u, b, out, has, ctx)) {
 		fs_diffcmp_result_clear(out);
 		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 	}
@@ -405,7 +485,9 @@ static int compare_with(GPtrArray *u, GPtrArray *b, struct fs_diffcmp_result *ou
 int fs_diffcmp_texts(const char *upstream, size_t ulen, const char *backport, size_t blen,
 		     struct fs_diffcmp_result *out, struct fs_error *err)
 {
-	return compare_with(parse_diff(upstream, ulen), parse_diff(backport, blen), out, err);
+	/* no tree to look a moved file up in */
+	return compare_with(parse_diff(upstream, ulen), parse_diff(backport, blen), out, NULL,
+			    NULL, err);
 }
 
 /* ---- the changelog ------------------------------------------------------ */
@@ -430,6 +512,32 @@ static char *norm_line(const char *s, size_t n)
 	return g_string_free(g, FALSE);
 }
 
+/* Whether normalized line L is a trailer that names or links something
+ * ("Fixes: <id> (\"<subject>\")", "Link: <url>", "Stable-dep-of: ...",
+ * "Reviewed-by: ..."): the words of a subject or an address it quotes are
+ * no note on this backport. */
+static bool names_something(const char *l)
+{
+	static const char *const tokens[] = {
+		"fixes", "link", "closes", "cc", "stable-dep-of", "message-id", "buglink",
+		"references",
+	};
+	const char *colon = strchr(l, ':');
+	size_t i, n;
+
+	if (!colon || colon == l || colon[1] != ' ')
+		return false;
+	n = (size_t)(colon - l);
+	if (memchr(l, ' ', n))
+		return false;
+	if (n > 3 && !memcmp(colon - 3, "-by", 3))
+		return true;
+	for (i = 0; i < G_N_ELEMENTS(tokens); i++)
+		if (strlen(tokens[i]) == n && !memcmp(l, tokens[i], n))
+			return true;
+	return false;
+}
+
 /* Whether normalized line L is a backporter's word on the change. */
 static bool says_differs(const char *l)
 {
@@ -437,6 +545,9 @@ static bool says_differs(const char *l)
 		"adjust", "context", "backport", "conflict", "rebase", "differ",
 	};
 	size_t i;
+
+	if (names_something(l))
+		return false;
 
 	if (l[0] == '[') {
 		const char *t = l + 1;
@@ -486,6 +597,8 @@ bool fs_diffcmp_documented(const char *body, size_t len, const char *upstream_ms
 struct fs_diffcmp {
 	git_repository *repo;
 	git_odb *odb;
+	struct fs_dcpack *packs; /* the packs read directly; NULL: none */
+	struct fs_dcgraph *graph; /* the commit-graph; NULL: none */
 	char *note;
 	bool noted;       /* a comparison failed */
 	bool note_taken;
@@ -505,6 +618,14 @@ int fs_diffcmp_open(struct fs_diffcmp **out, const char *repo_path, struct fs_er
 		free(dc);
 		return fs_error_set_git(err, FS_EGIT, "cannot open '%s'", repo_path);
 	}
+	{
+		char *objects = g_strdup_printf("%sobjects", git_repository_commondir(dc->repo));
+		dc->packs = fs_dcpack_open(objects);
+		/* git does not use the graph of a shallow clone */
+		if (!git_repository_is_shallow(dc->repo))
+			dc->graph = fs_dcgraph_open(objects);
+		g_free(objects);
+	}
 	*out = dc;
 	return 0;
 }
@@ -513,6 +634,8 @@ void fs_diffcmp_free(struct fs_diffcmp *dc)
 {
 	if (!dc)
 		return;
+	fs_dcpack_free(dc->packs);
+	fs_dcgraph_free(dc->graph);
 	git_odb_free(dc->odb);
 	git_repository_free(dc->repo);
 	free(dc->note);
@@ -539,6 +662,34 @@ static int cannot_compare(struct fs_diffcmp *dc, const char *hex, struct fs_erro
 					   e && e->message ? e->message : "");
 	}
 	return fs_error_set(err, FS_ENOTFOUND, "cannot read the diff of %.12s", hex);
+}
+
+/* Object OID of TYPE (GIT_OBJECT_COMMIT, _TREE or _BLOB, which the pack
+ * reader numbers alike): from the packs directly, else through libgit2;
+ * *DATA malloc'd, NUL-terminated. */
+static int read_object(struct fs_diffcmp *dc, const git_oid *oid, git_object_t type,
+		       unsigned char **data, size_t *len)
+{
+	git_odb_object *o = NULL;
+	int rc;
+
+	if (fs_dcpack_read(dc->packs, oid->id, (int)type, data, len) == 0)
+		return 0;
+	rc = git_odb_read(&o, dc->odb, oid);
+	if (rc < 0)
+		return rc;
+	rc = -1;
+	if (git_odb_object_type(o) == type) {
+		*len = git_odb_object_size(o);
+		*data = malloc(*len + 1);
+		if (*data) {
+			memcpy(*data, git_odb_object_data(o), *len);
+			(*data)[*len] = '\0';
+			rc = 0;
+		}
+	}
+	git_odb_object_free(o);
+	return rc;
 }
 
 /* The upstream side: the files of commit C against its first parent,
@@ -573,170 +724,302 @@ static int on_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
 	return 0;
 }
 
-static int lookup_blob(git_repository *repo, const git_tree_entry *e, git_blob **out)
+/* A tree read raw: its entries point into DATA. */
+struct rtree {
+	unsigned char *data;
+	GArray *ents;      /* struct rentry */
+	GHashTable *names; /* name -> its struct rentry, made when asked */
+};
+
+struct rentry {
+	const char *name;
+	const unsigned char *oid;
+	unsigned mode;     /* 100755 and other 100xxx made 100644, as git reads them */
+};
+
+#define MODE_TREE 0040000u
+#define MODE_TYPE 0170000u
+#define MODE_FILE 0100000u
+#define MODE_LINK 0120000u
+
+static void rtree_clear(struct rtree *t)
 {
-	*out = NULL;
-	if (!e || git_tree_entry_type(e) != GIT_OBJECT_BLOB)
+	free(t->data);
+	if (t->ents)
+		g_array_free(t->ents, TRUE);
+	if (t->names)
+		g_hash_table_destroy(t->names);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Tree OID into *T: "<octal mode> <name>\0<20-byte id>" entries. */
+static int rtree_read(struct fs_diffcmp *dc, const unsigned char *oid, struct rtree *t)
+{
+	git_oid id;
+	const unsigned char *p, *end;
+	size_t len;
+
+	memset(t, 0, sizeof(*t));
+	git_oid_fromraw(&id, oid);
+	if (read_object(dc, &id, GIT_OBJECT_TREE, &t->data, &len) < 0)
+		return -1;
+	t->ents = g_array_new(FALSE, FALSE, sizeof(struct rentry));
+	for (p = t->data, end = p + len; p < end;) {
+		struct rentry e = { NULL, NULL, 0 };
+		const unsigned char *nul;
+
+		while (p < end && *p >= '0' && *p <= '7')
+			e.mode = e.mode * 8 + (unsigned)(*p++ - '0');
+		nul = p < end && *p == ' ' ? memchr(p, '\0', (size_t)(end - p)) : NULL;
+		if (!nul || nul == p + 1 || end - nul < 21 || e.mode > 0177777u) {
+			rtree_clear(t);
+			return -1;
+		}
+		if ((e.mode & MODE_TYPE) == MODE_FILE)
+			e.mode = e.mode & 0111 ? 0100755u : 0100644u;
+		e.name = (const char *)p + 1;
+		e.oid = nul + 1;
+		g_array_append_val(t->ents, e);
+		p = nul + 21;
+	}
+	return 0;
+}
+
+/* The entry of T named NAME, or NULL. */
+static const struct rentry *rtree_find(struct rtree *t, const char *name)
+{
+	guint i;
+
+	if (!t->ents)
+		return NULL;
+	if (!t->names) {
+		t->names = g_hash_table_new(g_str_hash, g_str_equal);
+		for (i = 0; i < t->ents->len; i++) {
+			struct rentry *e = &g_array_index(t->ents, struct rentry, i);
+			g_hash_table_insert(t->names, (gpointer)e->name, e);
+		}
+	}
+	return g_hash_table_lookup(t->names, name);
+}
+
+static bool is_tree(const struct rentry *e)
+{
+	return e && (e->mode & MODE_TYPE) == MODE_TREE;
+}
+
+/* The blob of entry E into *DATA and *LEN; *DATA NULL for none (no
+ * entry, a submodule). */
+static int entry_blob(struct fs_diffcmp *dc, const struct rentry *e, unsigned char **data,
+		      size_t *len)
+{
+	git_oid id;
+
+	*data = NULL;
+	*len = 0;
+	if (!e || ((e->mode & MODE_TYPE) != MODE_FILE && (e->mode & MODE_TYPE) != MODE_LINK))
 		return 0;
-	return git_blob_lookup(out, repo, git_tree_entry_id(e));
+	git_oid_fromraw(&id, e->oid);
+	return read_object(dc, &id, GIT_OBJECT_BLOB, data, len);
 }
 
 /* File PATH, blob entry A (old, may be NULL) against B (new, may be
  * NULL).  A submodule's entry is a file without lines. */
-static int walk_file(struct walk *w, const char *path, const git_tree_entry *a,
-		     const git_tree_entry *b)
+static int walk_file(struct walk *w, const char *path, const struct rentry *a,
+		     const struct rentry *b)
 {
 	git_diff_options o;
-	git_blob *ba = NULL, *bb = NULL;
+	unsigned char *ba = NULL, *bb = NULL;
+	size_t la, lb;
 	struct dfile *f = dfile_new(w->files);
 	int rc;
 
 	f->path = g_strdup(path);
 	f->git = true;
-	rc = lookup_blob(w->dc->repo, a, &ba);
+	rc = entry_blob(w->dc, a, &ba, &la);
 	if (rc == 0)
-		rc = lookup_blob(w->dc->repo, b, &bb);
+		rc = entry_blob(w->dc, b, &bb, &lb);
 	if (rc == 0 && (ba || bb)) {
 		git_diff_options_init(&o, GIT_DIFF_OPTIONS_VERSION);
 		o.context_lines = 0;
-		rc = git_diff_blobs(ba, NULL, bb, NULL, &o, NULL, NULL, NULL, on_line, f);
+		rc = git_diff_buffers(ba, la, NULL, bb, lb, NULL, &o, NULL, NULL, NULL, on_line, f);
 	}
-	git_blob_free(ba);
-	git_blob_free(bb);
+	free(ba);
+	free(bb);
 	return rc;
 }
 
-static int walk_trees(struct walk *w, const char *prefix, const git_tree *a, const git_tree *b);
+static int walk_trees(struct walk *w, const char *prefix, struct rtree *a, struct rtree *b);
 
 /* Entry A of the old tree against entry B of the new one (either may be
  * NULL), both named NAME under PREFIX. */
 static int walk_entry(struct walk *w, const char *prefix, const char *name,
-		      const git_tree_entry *a, const git_tree_entry *b)
+		      const struct rentry *a, const struct rentry *b)
 {
-	bool ta = a && git_tree_entry_type(a) == GIT_OBJECT_TREE;
-	bool tb = b && git_tree_entry_type(b) == GIT_OBJECT_TREE;
-	char *path = g_strdup_printf("%s%s", prefix, name);
-	git_tree *sa = NULL, *sb = NULL;
+	bool ta = is_tree(a), tb = is_tree(b);
+	char *path;
+	struct rtree sa = { NULL, NULL, NULL }, sb = { NULL, NULL, NULL };
 	int rc = 0;
 
-	if (a && b && git_oid_equal(git_tree_entry_id(a), git_tree_entry_id(b)) &&
-	    git_tree_entry_filemode(a) == git_tree_entry_filemode(b))
-		goto out;
+	if (a && b && !memcmp(a->oid, b->oid, 20) && a->mode == b->mode)
+		return 0;
+	path = g_strdup_printf("%s%s", prefix, name);
 	if ((a && !ta) || (b && !tb))
 		rc = walk_file(w, path, ta ? NULL : a, tb ? NULL : b);
 	if (rc == 0 && (ta || tb)) {
 		char *dir = g_strdup_printf("%s/", path);
 
 		if (ta)
-			rc = git_tree_lookup(&sa, w->dc->repo, git_tree_entry_id(a));
+			rc = rtree_read(w->dc, a->oid, &sa);
 		if (rc == 0 && tb)
-			rc = git_tree_lookup(&sb, w->dc->repo, git_tree_entry_id(b));
+			rc = rtree_read(w->dc, b->oid, &sb);
 		if (rc == 0)
-			rc = walk_trees(w, dir, sa, sb);
+			rc = walk_trees(w, dir, &sa, &sb);
 		g_free(dir);
 	}
-out:
-	git_tree_free(sa);
-	git_tree_free(sb);
+	rtree_clear(&sa);
+	rtree_clear(&sb);
 	g_free(path);
 	return rc;
 }
 
-static int walk_trees(struct walk *w, const char *prefix, const git_tree *a, const git_tree *b)
+/* Old tree A against new tree B (an empty struct rtree: none). */
+static int walk_trees(struct walk *w, const char *prefix, struct rtree *a, struct rtree *b)
 {
-	size_t i, na = a ? git_tree_entrycount(a) : 0, nb = b ? git_tree_entrycount(b) : 0;
+	guint i, na = a->ents ? a->ents->len : 0, nb = b->ents ? b->ents->len : 0;
 	int rc = 0;
 
 	for (i = 0; rc == 0 && i < nb; i++) {
-		const git_tree_entry *e = git_tree_entry_byindex(b, i);
-		const char *name = git_tree_entry_name(e);
-		const git_tree_entry *old = a ? git_tree_entry_byname(a, name) : NULL;
+		const struct rentry *e = &g_array_index(b->ents, struct rentry, i);
+		const struct rentry *old = rtree_find(a, e->name);
 
 		/* a file that became a directory (or the other way) is two */
-		if (old && (git_tree_entry_type(old) == GIT_OBJECT_TREE) !=
-			   (git_tree_entry_type(e) == GIT_OBJECT_TREE)) {
-			rc = walk_entry(w, prefix, name, old, NULL);
+		if (old && is_tree(old) != is_tree(e)) {
+			rc = walk_entry(w, prefix, e->name, old, NULL);
 			old = NULL;
 		}
 		if (rc == 0)
-			rc = walk_entry(w, prefix, name, old, e);
+			rc = walk_entry(w, prefix, e->name, old, e);
 	}
 	for (i = 0; rc == 0 && i < na; i++) {
-		const git_tree_entry *e = git_tree_entry_byindex(a, i);
+		const struct rentry *e = &g_array_index(a->ents, struct rentry, i);
 
-		if (!b || !git_tree_entry_byname(b, git_tree_entry_name(e)))
-			rc = walk_entry(w, prefix, git_tree_entry_name(e), e, NULL);
+		if (!rtree_find(b, e->name))
+			rc = walk_entry(w, prefix, e->name, e, NULL);
 	}
 	return rc;
 }
 
 /* The tree of commit OID, and its first parent (zero when none), from
  * the commit's raw text: cheaper than parsing it into a git_commit. */
-static int commit_tree_parent(git_odb *odb, const git_oid *oid, git_oid *tree, git_oid *parent)
+static int commit_tree_parent(struct fs_diffcmp *dc, const git_oid *oid, git_oid *tree,
+			      git_oid *parent)
 {
-	git_odb_object *o = NULL;
+	unsigned char *data = NULL;
 	const char *d, *end;
-	int rc = git_odb_read(&o, odb, oid);
+	size_t len;
+	int rc = read_object(dc, oid, GIT_OBJECT_COMMIT, &data, &len);
 
 	memset(parent, 0, sizeof(*parent));
 	if (rc < 0)
 		return rc;
-	d = git_odb_object_data(o);
-	end = d + git_odb_object_size(o);
+	d = (const char *)data;
+	end = d + len;
 	rc = -1;
-	if (git_odb_object_type(o) == GIT_OBJECT_COMMIT && end - d > 45 &&
-	    !memcmp(d, "tree ", 5) && git_oid_fromstrn(tree, d + 5, 40) == 0) {
+	if (end - d > 45 && !memcmp(d, "tree ", 5) && git_oid_fromstrn(tree, d + 5, 40) == 0) {
 		rc = 0;
 		d += 46;
 		if (end - d > 47 && !memcmp(d, "parent ", 7) &&
 		    git_oid_fromstrn(parent, d + 7, 40) < 0)
 			rc = -1;
 	}
-	git_odb_object_free(o);
+	free(data);
 	return rc;
 }
 
 /* The files commit OID changes against its first parent (none: against
- * the empty tree). */
-static int commit_files(struct fs_diffcmp *dc, const git_oid *oid, GPtrArray *files)
+ * the empty tree), whose tree's id goes to *PTID (zero: none). */
+static int commit_files(struct fs_diffcmp *dc, const git_oid *oid, GPtrArray *files,
+			git_oid *ptid_out)
 {
 	struct walk w = { dc, files };
 	git_oid tid, pid, ptid;
-	git_tree *t = NULL, *pt = NULL;
+	struct rtree t = { NULL, NULL, NULL }, pt = { NULL, NULL, NULL };
 	int rc;
 
-	rc = commit_tree_parent(dc->odb, oid, &tid, &pid);
-	if (rc == 0 && !git_oid_is_zero(&pid))
-		rc = commit_tree_parent(dc->odb, &pid, &ptid, &pid);
-	else
-		memset(&ptid, 0, sizeof(ptid));
+	if (fs_dcgraph_trees(dc->graph, oid->id, tid.id, ptid.id) == 0) {
+		rc = 0;
+	} else {
+		rc = commit_tree_parent(dc, oid, &tid, &pid);
+		if (rc == 0 && !git_oid_is_zero(&pid))
+			rc = commit_tree_parent(dc, &pid, &ptid, &pid);
+		else
+			memset(&ptid, 0, sizeof(ptid));
+	}
+	/* the new tree first: in a fast-import pack it is a delta whose
+	 * chain passes its parent's, which the reader then keeps */
 	if (rc == 0)
-		rc = git_tree_lookup(&t, dc->repo, &tid);
+		rc = rtree_read(dc, tid.id, &t);
 	if (rc == 0 && !git_oid_is_zero(&ptid))
-		rc = git_tree_lookup(&pt, dc->repo, &ptid);
+		rc = rtree_read(dc, ptid.id, &pt);
 	if (rc == 0)
-		rc = walk_trees(&w, "", pt, t);
-	git_tree_free(pt);
-	git_tree_free(t);
+		rc = walk_trees(&w, "", &pt, &t);
+	rtree_clear(&pt);
+	rtree_clear(&t);
+	*ptid_out = ptid;
 	return rc;
+}
+
+/* Where upstream_has() looks. */
+struct in_tree {
+	struct fs_diffcmp *dc;
+	git_oid tree;
+};
+
+/* Whether PATH is in tree CTX (or cannot be told: then, as if it were). */
+static bool upstream_has(void *ctx, const char *path)
+{
+	const struct in_tree *it = ctx;
+	unsigned char oid[20];
+	gchar **parts;
+	bool has = true, tree = true;
+	size_t i;
+
+	if (git_oid_is_zero(&it->tree))
+		return false;
+	memcpy(oid, it->tree.id, 20);
+	parts = g_strsplit(path, "/", -1);
+	for (i = 0; has && parts[i]; i++) {
+		struct rtree t = { NULL, NULL, NULL };
+		const struct rentry *e;
+
+		if (!tree || rtree_read(it->dc, oid, &t) < 0)
+			break;  /* a file on the way, or unreadable: "has" */
+		e = rtree_find(&t, parts[i]);
+		has = e != NULL;
+		if (e) {
+			memcpy(oid, e->oid, 20);
+			tree = is_tree(e);
+		}
+		rtree_clear(&t);
+	}
+	g_strfreev(parts);
+	return has;
 }
 
 /* The message of commit OID (free()), or NULL. */
 static char *commit_message(struct fs_diffcmp *dc, const git_oid *oid)
 {
-	git_odb_object *o = NULL;
-	const char *d, *m;
+	unsigned char *data = NULL;
+	const char *m;
 	size_t n;
 	char *msg = NULL;
 
-	if (git_odb_read(&o, dc->odb, oid) < 0)
+	if (read_object(dc, oid, GIT_OBJECT_COMMIT, &data, &n) < 0)
 		return NULL;
-	d = git_odb_object_data(o);
-	n = git_odb_object_size(o);
-	m = memmem(d, n, "\n\n", 2);
+	m = memmem(data, n, "\n\n", 2);
 	if (m)
-		msg = strndup(m + 2, n - (size_t)(m + 2 - d));
-	git_odb_object_free(o);
+		msg = strdup(m + 2);
+	free(data);
 	return msg;
 }
 
@@ -744,6 +1027,7 @@ int fs_diffcmp_commit(struct fs_diffcmp *dc, const char *hex, const char *body, 
 		      struct fs_diffcmp_result *out, struct fs_error *err)
 {
 	GPtrArray *files, *theirs;
+	struct in_tree where;
 	git_oid oid;
 	char *msg;
 	int rc;
@@ -758,12 +1042,13 @@ int fs_diffcmp_commit(struct fs_diffcmp *dc, const char *hex, const char *body, 
 		return fs_error_set(err, FS_EPARSE, "the backport has no diff to compare");
 	}
 	files = g_ptr_array_new_with_free_func(dfile_free);
-	if (commit_files(dc, &oid, files) < 0) {
+	where.dc = dc;
+	if (commit_files(dc, &oid, files, &where.tree) < 0) {
 		g_ptr_array_free(files, TRUE);
 		g_ptr_array_free(theirs, TRUE);
 		return cannot_compare(dc, hex, err);
 	}
-	rc = compare_with(files, theirs, out, err);
+	rc = compare_with(files, theirs, out, upstream_has, &where, err);
 	/* the changelog only matters when there is a difference */
 	if (rc == 0 && fs_diffcmp_differs(out)) {
 		msg = commit_message(dc, &oid);

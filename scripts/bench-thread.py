@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Write a stable review thread of N patches for the benchmark.
 
-usage: bench-thread.py [--diffs] REPO MAILDIR N
+usage: bench-thread.py [--diffs [--differ-every K]] REPO MAILDIR N
 
 The patches backport N mainline commits of REPO made after the fork of its
 first stable branch, in the format of a real review thread (a cover letter,
 then one reply per patch).  Their upstream ids are printed, one per line.
 With --diffs each patch carries its upstream commit's diff, as real
 backports do (then fixscan compares it with upstream's: backport-differs);
-without, a diffstat alone.
+without, a diffstat alone.  With --differ-every K, every K-th patch's
+diff has one added line changed and no note saying so: the comparison
+finds those (an advisory backport-differs each) rather than only clean
+backports.
 """
 import os
 import subprocess
@@ -33,11 +36,25 @@ def diffs_of(repo, ids):
     return out
 
 
+def changed_line(diff):
+    """DIFF with its first added line (not a file header) changed."""
+    lines = diff.split("\n")
+    for k, line in enumerate(lines):
+        if line.startswith("+") and not line.startswith("+++"):
+            lines[k] = line + " /* stable */"
+            break
+    return "\n".join(lines)
+
+
 def main():
     args = sys.argv[1:]
     with_diffs = bool(args) and args[0] == "--diffs"
+    differ_every = 0
     if with_diffs:
         args = args[1:]
+        if args and args[0] == "--differ-every":
+            differ_every = int(args[1])
+            args = args[2:]
     repo, maildir, n = args[0], args[1], int(args[2])
     branches = git(repo, "for-each-ref", "--format=%(refname:short)",
                    "refs/heads/linux-*.y").split()
@@ -80,13 +97,16 @@ def main():
                 "------------------\n\n"
                 "From: Some Author <author@example.org>\n\n"
                 "commit %s upstream.\n\n"
-                "A change worth backporting.\n\n"
+                "A change worth taking.\n\n"
                 "Signed-off-by: Some Author <author@example.org>\n"
                 "---\n"
                 " kernel/file.c | 2 +-\n"
                 " 1 file changed, 1 insertion(+), 1 deletion(-)\n") % (series, cid)
         if cid in diffs:
-            body += "\n" + diffs[cid].lstrip("\n") + "-- \n2.43.0\n"
+            diff = diffs[cid].lstrip("\n")
+            if differ_every and i % differ_every == 0:
+                diff = changed_line(diff)
+            body += "\n" + diff + "-- \n2.43.0\n"
         write(i, "[PATCH %s %03d/%03d] %s" % (series, i, total, subject), body,
               "In-Reply-To: <%s>\nReferences: <%s>\n" % (cover_id, cover_id))
         print(cid)

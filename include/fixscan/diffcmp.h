@@ -2,13 +2,20 @@
  *
  * Compares the diff of a stable patch (its mail body) with the diff of
  * its upstream commit (the commit's tree against its first parent, read
- * from the kernel clone through libgit2) in substance: the files each
+ * from the kernel clone's packs and commit-graph directly, through
+ * libgit2 what is not in a pack) in substance: the files each
  * side changes, and the added and removed lines of each file, as a
  * multiset, with all white space taken out.  Line numbers, hunk headers,
  * context lines, the order of hunks and lines that are only white space
  * do not count, so the same change at other offsets or with other
- * context is the same change.  Renames are not followed: a file is named
- * by its new path (its old one when deleted).
+ * context is the same change.  A file is named by its new path (its old
+ * one when deleted); a rename the mail shows is followed, and a file of
+ * the backport that upstream does not name, with exactly the lines of a
+ * file of the same name in another directory that upstream changes and
+ * the backport does not, and whose path upstream's parent tree does not
+ * have, is that file under its path in the older branch (moved in
+ * mainline since): no difference (fs_diffcmp_commit() only: texts alone
+ * have no tree to look in).
  *
  * Whether the changelog says the backport differs is told apart from the
  * upstream commit's own words: a line of the changelog that the upstream
@@ -18,7 +25,8 @@
  *
  * Ownership: a result owns its strings (C library: free(),
  * fs_diffcmp_result_clear()); the bodies and messages passed in are
- * borrowed.  The handle owns its repository (fs_diffcmp_free()).
+ * borrowed.  The handle owns its repository (fs_diffcmp_free()) and is
+ * used by one thread at a time (it keeps the objects it read).
  */
 #ifndef FIXSCAN_DIFFCMP_H
 #define FIXSCAN_DIFFCMP_H

@@ -16,7 +16,10 @@
 
 #include <glib.h>
 
+#include <git2.h>
+
 #include "fixscan/diffcmp.h"
+#include "diffcmp-pack.h"
 
 #include "repo-builder.h"
 
@@ -68,6 +71,7 @@ static int group_setup(void **state)
 	base_files(a, b);
 	write_file(kernel, "drivers/a.c", a->str);
 	write_file(kernel, "drivers/b.c", b->str);
+	write_file(kernel, "lib/a.c", "int lib_a;\n");  /* another a.c */
 	run(GIT "add -A && " GIT "commit -q -m base", kernel, kernel);
 	/* upstream: x = 2 at line 10, a check after line 20, b.c line 5 */
 	head = strstr(a->str, "\tx = 1;");
@@ -332,6 +336,416 @@ static void test_rename(void **state)
 	fs_diffcmp_free(dc);
 }
 
+/* ---- shapes of real backports, as texts ------------------------------------ */
+
+/* Upstream's diff of the shapes below: two hunks in kernel/f.c, one in
+ * kernel/g.c. */
+#define U_TEXT \
+	"diff --git a/kernel/f.c b/kernel/f.c\nindex 1234567..89abcde 100644\n" \
+	"--- a/kernel/f.c\n+++ b/kernel/f.c\n" \
+	"@@ -100,7 +100,8 @@ static int f_open(struct inode *inode)\n" \
+	" \tint err;\n \n \tmutex_lock(&f_lock);\n" \
+	"-\terr = f_check(inode);\n+\terr = f_check(inode, true);\n+\tif (err)\n+\t\tgoto out;\n" \
+	" \tf_count++;\n-\tf_count2++;\n out:\n" \
+	"@@ -200,3 +201,3 @@ static void f_close(void)\n" \
+	" \tf_count--;\n-\tkfree(f_buf);\n+\tkvfree(f_buf);\n \tmutex_unlock(&f_lock);\n" \
+	"diff --git a/kernel/g.c b/kernel/g.c\nindex 1111111..2222222 100644\n" \
+	"--- a/kernel/g.c\n+++ b/kernel/g.c\n@@ -5,2 +5,3 @@\n int g;\n+int g2;\n int g3;\n"
+
+static void texts(const char *backport, struct fs_diffcmp_result *res)
+{
+	struct fs_error err = FS_ERROR_INIT;
+
+	assert_int_equal(fs_diffcmp_texts(U_TEXT, strlen(U_TEXT), backport, strlen(backport),
+					  res, &err), 0);
+	assert_false(res->documented);
+}
+
+static void assert_texts_same(const char *backport)
+{
+	struct fs_diffcmp_result res = FS_DIFFCMP_RESULT_INIT;
+
+	texts(backport, &res);
+	assert_int_equal(res.nfiles_dropped, 0);
+	assert_int_equal(res.nfiles_added, 0);
+	assert_int_equal(res.lines_differ, 0);
+	assert_int_equal(res.nlines, 0);
+	fs_diffcmp_result_clear(&res);
+}
+
+#define G_PART \
+	"diff --git a/kernel/g.c b/kernel/g.c\n--- a/kernel/g.c\n+++ b/kernel/g.c\n" \
+	"@@ -3,2 +3,3 @@\n int g;\n+int g2;\n int g3;\n"
+
+/* Context drift: the older branch has other lines around the change and
+ * other offsets (and a fuzzy hunk header): the same change. */
+static void test_shape_context_drift(void **state)
+{
+	assert_texts_same("commit abc upstream.\n---\n"
+		"diff --git a/kernel/f.c b/kernel/f.c\nindex aaaaaaa..bbbbbbb 100644\n"
+		"--- a/kernel/f.c\n+++ b/kernel/f.c\n"
+		"@@ -80,6 +80,8 @@ int f_open(struct inode *inode)\n"
+		" \tint err = 0;\n \tspin_lock(&f_lock);\n"
+		"-\terr = f_check(inode);\n+\terr = f_check(inode, true);\n+\tif (err)\n+\t\tgoto out;\n"
+		" \tf_count++;\n-\tf_count2++;\n out:\n"
+		"@@ -150,3 +152,3 @@\n \tf_count -= 1;\n-\tkfree(f_buf);\n+\tkvfree(f_buf);\n"
+		" \tspin_unlock(&f_lock);\n" G_PART SIG);
+}
+
+/* One upstream hunk split in two by the older branch's lines between
+ * (and the hunks in another order): the same change. */
+static void test_shape_hunk_split(void **state)
+{
+	assert_texts_same("commit abc upstream.\n---\n"
+		"diff --git a/kernel/f.c b/kernel/f.c\n--- a/kernel/f.c\n+++ b/kernel/f.c\n"
+		"@@ -150,3 +150,3 @@\n \tf_count--;\n-\tkfree(f_buf);\n+\tkvfree(f_buf);\n \tx();\n"
+		"@@ -100,3 +100,5 @@\n \tmutex_lock(&f_lock);\n"
+		"-\terr = f_check(inode);\n+\terr = f_check(inode, true);\n+\tif (err)\n+\t\tgoto out;\n"
+		" \told_line();\n"
+		"@@ -110,3 +112,2 @@\n \tolder_line();\n \tf_count++;\n-\tf_count2++;\n"
+		G_PART SIG);
+}
+
+/* The backport's mail with A_HUNKS's file at PATH instead, and B_HUNK. */
+static char *a_at(const char *path)
+{
+	gchar **parts = g_strsplit(CHANGELOG "---\n" A_HUNKS B_HUNK SIG, "drivers/a.c", -1);
+	char *body = g_strjoinv(path, parts);
+
+	g_strfreev(parts);
+	return body;
+}
+
+/* The file has another path in the older branch (moved in mainline
+ * since, so upstream names the new one, and mainline's tree no longer
+ * has the old): the same lines under the old path are the same change,
+ * not a dropped file and an added one.  The same lines in a file that
+ * mainline has (another copy of the code), in a file of another name, or
+ * compared as texts alone (no tree to look in) are both. */
+static void test_shape_moved_in_branch(void **state)
+{
+	static const char *const both[] = { "lib/a.c", "drivers/old/a2.c" };
+	struct fs_diffcmp_result res = FS_DIFFCMP_RESULT_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	char *body = a_at("drivers/old/a.c"), *up;
+	size_t i;
+
+	assert_same(body);
+	g_free(body);
+	for (i = 0; i < G_N_ELEMENTS(both); i++) {
+		body = a_at(both[i]);
+		compare(body, &res);
+		assert_int_equal(res.nfiles_dropped, 1);
+		assert_string_equal(res.files_dropped[0], "drivers/a.c");
+		assert_int_equal(res.nfiles_added, 1);
+		assert_string_equal(res.files_added[0], both[i]);
+		assert_int_equal(res.lines_differ, 0);
+		fs_diffcmp_result_clear(&res);
+		g_free(body);
+	}
+	up = a_at("drivers/a.c");
+	body = a_at("drivers/old/a.c");
+	assert_int_equal(fs_diffcmp_texts(up, strlen(up), body, strlen(body), &res, &err), 0);
+	assert_int_equal(res.nfiles_dropped, 1);
+	assert_int_equal(res.nfiles_added, 1);
+	fs_diffcmp_result_clear(&res);
+	g_free(body);
+	g_free(up);
+}
+
+/* A white-space-only change: the same one written with other white
+ * space is no difference; left out, its two lines are upstream's only
+ * (they are still +/- lines of upstream's diff). */
+static void test_shape_white_space_only(void **state)
+{
+	static const char *const u =
+		"diff --git a/kernel/w.c b/kernel/w.c\n--- a/kernel/w.c\n+++ b/kernel/w.c\n"
+		"@@ -1,2 +1,2 @@\n-        w = 1;\n+\tw = 1;\n-\tw2 = 2;\n+\tw2 = 3;\n";
+	static const char *const same =
+		"diff --git a/kernel/w.c b/kernel/w.c\n--- a/kernel/w.c\n+++ b/kernel/w.c\n"
+		"@@ -1,2 +1,2 @@\n-    w = 1;\n+  w = 1;\n-\tw2 = 2;\n+\tw2 = 3;\n";
+	static const char *const left_out =
+		"diff --git a/kernel/w.c b/kernel/w.c\n--- a/kernel/w.c\n+++ b/kernel/w.c\n"
+		"@@ -2 +2 @@\n-\tw2 = 2;\n+\tw2 = 3;\n";
+	struct fs_diffcmp_result res = FS_DIFFCMP_RESULT_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+
+	assert_int_equal(fs_diffcmp_texts(u, strlen(u), same, strlen(same), &res, &err), 0);
+	assert_false(fs_diffcmp_differs(&res));
+	fs_diffcmp_result_clear(&res);
+	assert_int_equal(fs_diffcmp_texts(u, strlen(u), left_out, strlen(left_out), &res, &err), 0);
+	assert_int_equal(res.nfiles_dropped + res.nfiles_added, 0);
+	assert_int_equal(res.lines_differ, 2);
+	assert_int_equal(res.nlines, 2);
+	assert_string_equal(res.lines[0], "upstream only: kernel/w.c: -        w = 1;");
+	assert_string_equal(res.lines[1], "upstream only: kernel/w.c: +\tw = 1;");
+	fs_diffcmp_result_clear(&res);
+}
+
+/* A dropped hunk: its lines are upstream's only; the changelog's notes
+ * in the forms backporters write them document it, the upstream
+ * message's own lines and usual trailers do not. */
+static void test_shape_dropped_hunk(void **state)
+{
+	static const char *const hunks = "---\n"
+		"diff --git a/kernel/f.c b/kernel/f.c\n--- a/kernel/f.c\n+++ b/kernel/f.c\n"
+		"@@ -100,5 +100,7 @@\n"
+		"-\terr = f_check(inode);\n+\terr = f_check(inode, true);\n+\tif (err)\n+\t\tgoto out;\n"
+		" \tf_count++;\n-\tf_count2++;\n" G_PART SIG;
+	static const char *const notes[] = {
+		"[ Drop the kvfree() hunk: f_buf is never vmalloc'ed in 5.10 ]\n",
+		"[bwh: Backported to 4.9: adjust context]\n",
+		"Conflicts:\n\tkernel/f.c\n",
+		"(cherry picked from commit 0123456789abcdef0123456789abcdef01234567)\n"
+		"[Harshit: resolved conflicts because f_buf is static in 6.1.y]\n",
+		/* trailers quoting subjects and links with the words */
+		"[ Upstream commit 0123456789abcdef0123456789abcdef01234567 ]\n"
+		"Stable-dep-of: 89abcdef0123 (\"f: adjust the context of f_buf\")\n"
+		"Fixes: 0123456789ab (\"f: rebase f_count on f_lock\")\n"
+		"Link: https://example.org/backport-conflict\n"
+		"Reviewed-by: Context Differ <cd@example.org>\n",
+	};
+	const char *msg = "f: check harder\n\nCheck harder.\n\nSigned-off-by: A <a@example.org>\n";
+	struct fs_diffcmp_result res = FS_DIFFCMP_RESULT_INIT;
+	size_t i;
+
+	for (i = 0; i < G_N_ELEMENTS(notes); i++) {
+		char *body = g_strdup_printf("commit 0123456789ab upstream.\n\nCheck harder.\n\n"
+					     "Signed-off-by: A <a@example.org>\n%s%s", notes[i], hunks);
+		bool want = i < 4;
+
+		texts(body, &res);
+		assert_int_equal(res.nfiles_dropped + res.nfiles_added, 0);
+		assert_int_equal(res.lines_differ, 2);
+		assert_string_equal(res.lines[0], "upstream only: kernel/f.c: -\tkfree(f_buf);");
+		assert_string_equal(res.lines[1], "upstream only: kernel/f.c: +\tkvfree(f_buf);");
+		fs_diffcmp_result_clear(&res);
+		if (fs_diffcmp_documented(body, strlen(body), msg) != want)
+			fail_msg("note %zu: documented should be %d", i, want);
+		g_free(body);
+	}
+}
+
+/* A hunk the backport has and upstream not (a fixup for the older
+ * branch), undocumented: its lines are the backport's only. */
+static void test_shape_extra_hunk(void **state)
+{
+	struct fs_diffcmp_result res = FS_DIFFCMP_RESULT_INIT;
+
+	texts("commit abc upstream.\n---\n"
+		"diff --git a/kernel/f.c b/kernel/f.c\n--- a/kernel/f.c\n+++ b/kernel/f.c\n"
+		"@@ -100,5 +100,7 @@\n"
+		"-\terr = f_check(inode);\n+\terr = f_check(inode, true);\n+\tif (err)\n+\t\tgoto out;\n"
+		" \tf_count++;\n-\tf_count2++;\n"
+		"@@ -200,1 +202,1 @@\n-\tkfree(f_buf);\n+\tkvfree(f_buf);\n"
+		"@@ -300,0 +302,1 @@\n+#include <linux/mm.h>\n" G_PART SIG, &res);
+	assert_int_equal(res.nfiles_dropped + res.nfiles_added, 0);
+	assert_int_equal(res.lines_differ, 1);
+	assert_string_equal(res.lines[0], "backport only: kernel/f.c: +#include <linux/mm.h>");
+	fs_diffcmp_result_clear(&res);
+}
+
+/* ---- the pack reader ------------------------------------------------------ */
+
+/* Every object of REPO (a bare one, packed) read by the pack reader is
+ * the object libgit2 reads; returns how many were read. */
+static size_t same_objects(const char *repo)
+{
+	char *cmd = g_strdup_printf("git -C '%s' cat-file --batch-all-objects "
+				    "--batch-check='%%(objectname) %%(objecttype)'", repo);
+	char *objects = g_strdup_printf("%s/objects", repo), *list = NULL;
+	struct fs_dcpack *d = fs_dcpack_open(objects);
+	git_repository *r = NULL;
+	git_odb *odb = NULL;
+	gchar **lines;
+	size_t i, n = 0;
+
+	assert_non_null(d);
+	assert_true(g_spawn_command_line_sync(cmd, &list, NULL, NULL, NULL));
+	assert_int_equal(git_repository_open(&r, repo), 0);
+	assert_int_equal(git_repository_odb(&odb, r), 0);
+	lines = g_strsplit(list, "\n", -1);
+	for (i = 0; lines[i] && *lines[i]; i++) {
+		static const char *const types[] = { "", "commit", "tree", "blob" };
+		git_odb_object *o = NULL;
+		unsigned char *data = NULL;
+		size_t len, t;
+		git_oid oid;
+
+		assert_int_equal(git_oid_fromstrn(&oid, lines[i], 40), 0);
+		for (t = 1; t < 4 && strcmp(lines[i] + 41, types[t]); t++)
+			;
+		assert_true(t < 4);
+		assert_int_equal(fs_dcpack_read(d, oid.id, (int)t, &data, &len), 0);
+		assert_int_equal(git_odb_read(&o, odb, &oid), 0);
+		assert_int_equal(len, git_odb_object_size(o));
+		assert_memory_equal(data, git_odb_object_data(o), len);
+		assert_int_equal(data[len], '\0');
+		free(data);
+		/* asked for another type: not read */
+		assert_int_equal(fs_dcpack_read(d, oid.id, t == 3 ? 1 : 3, &data, &len), -1);
+		assert_null(data);
+		git_odb_object_free(o);
+		n++;
+	}
+	g_strfreev(lines);
+	git_odb_free(odb);
+	git_repository_free(r);
+	fs_dcpack_free(d);
+	g_free(list);
+	g_free(objects);
+	g_free(cmd);
+	return n;
+}
+
+/* How many objects of REPO's pack are deltas. */
+static int deltas(const char *repo)
+{
+	char *cmd = g_strdup_printf("sh -c \"git verify-pack -v '%s'/objects/pack/*.idx | "
+				    "awk 'NF >= 7 && length(\\$1) == 40' | wc -l\"", repo);
+	char *out = NULL;
+	int n;
+
+	assert_true(g_spawn_command_line_sync(cmd, &out, NULL, NULL, NULL));
+	n = atoi(out);
+	g_free(out);
+	g_free(cmd);
+	return n;
+}
+
+/* A file of 300 lines changed in 40 commits (and an empty file),
+ * packed with deltas by offset and by id (repack.useDeltaBaseOffset=
+ * false): every object the reader gives is libgit2's; an id in no pack
+ * is left to libgit2. */
+static void test_pack_reader(void **state)
+{
+	char *src = g_strdup_printf("%s/history", tmp_root);
+	char *ofs = g_strdup_printf("%s/ofs.git", tmp_root);
+	char *ref = g_strdup_printf("%s/ref.git", tmp_root);
+	char *objects = g_strdup_printf("%s/objects", ofs);
+	GString *text = g_string_new(NULL);
+	struct fs_dcpack *d;
+	unsigned char none[20], *data = (unsigned char *)"x";
+	size_t len;
+	int i, k;
+
+	run("git init -q '%s'", src);
+	for (i = 0; i < 40; i++) {
+		g_string_truncate(text, 0);
+		for (k = 0; k < 300; k++)
+			g_string_append_printf(text, "line %d of the file, revision %d\n", k,
+					       k == i * 7 ? i : 0);
+		write_file(src, "big.c", text->str);
+		write_file(src, "empty.h", "");
+		run(GIT "add -A && " GIT "commit -q -m 'revision %d'", src, src, i);
+	}
+	run("git clone -q --bare '%s' '%s' && git -C '%s' repack -q -a -d -f --depth=50",
+	    src, ofs, ofs);
+	run("git clone -q --bare '%s' '%s' && "
+	    "git -C '%s' -c repack.useDeltaBaseOffset=false repack -q -a -d -f --depth=50",
+	    src, ref, ref);
+	assert_true(deltas(ofs) > 30);
+	assert_true(deltas(ref) > 30);
+	/* 40 commits, trees and revisions of big.c, one empty blob */
+	assert_int_equal(same_objects(ofs), 121);
+	assert_int_equal(same_objects(ref), 121);
+	/* one more commit fetched as a pack of its own: two packs */
+	write_file(src, "big.c", "the last revision\n");
+	run(GIT "commit -q -a -m last && git -C '%s' -c fetch.unpackLimit=1 fetch -q '%s' "
+	    "HEAD:refs/heads/last && test $(ls '%s'/objects/pack/*.idx | wc -l) = 2",
+	    src, ofs, src, ofs);
+	assert_int_equal(same_objects(ofs), 124);
+	d = fs_dcpack_open(objects);
+	memset(none, 0x5a, sizeof(none));
+	assert_int_equal(fs_dcpack_read(d, none, FS_DCPACK_BLOB, &data, &len), -1);
+	assert_null(data);
+	fs_dcpack_free(d);
+	/* a directory without packs: none */
+	assert_null(fs_dcpack_open(tmp_root));
+	g_string_free(text, TRUE);
+	g_free(objects);
+	g_free(ref);
+	g_free(ofs);
+	g_free(src);
+}
+
+/* The commit id printed by shell command CMD (40 hex) into RAW. */
+static void id_of(const char *cmd, unsigned char *raw)
+{
+	char *out = NULL;
+	git_oid oid;
+
+	assert_true(g_spawn_command_line_sync(cmd, &out, NULL, NULL, NULL));
+	assert_int_equal(git_oid_fromstrn(&oid, out, 40), 0);
+	memcpy(raw, oid.id, 20);
+	g_free(out);
+}
+
+/* The commit-graph gives each commit's tree and its first parent's (a
+ * root commit: none); a commit written after the graph is not in it; a
+ * damaged graph is none; and comparing through it gives what comparing
+ * through the commits does. */
+static void test_commit_graph(void **state)
+{
+	char *repo = g_strdup_printf("%s/graphed.git", tmp_root);
+	char *objects = g_strdup_printf("%s/objects", repo);
+	char *cmd, *body;
+	unsigned char tree[20], ptree[20], want[20], zero[20] = { 0 }, oid[20];
+	struct fs_diffcmp_result res = FS_DIFFCMP_RESULT_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_diffcmp *dc = NULL;
+	struct fs_dcgraph *g;
+	FILE *f;
+
+	run("git clone -q --bare --no-local '%s' '%s' && "
+	    "git -C '%s' commit-graph write --reachable 2>/dev/null", kernel, repo, repo);
+	g = fs_dcgraph_open(objects);
+	assert_non_null(g);
+	git_oid_fromstrn((git_oid *)oid, upstream, 40);
+	assert_int_equal(fs_dcgraph_trees(g, oid, tree, ptree), 0);
+	cmd = g_strdup_printf("git -C '%s' rev-parse %s^{tree}", repo, upstream);
+	id_of(cmd, want);
+	assert_memory_equal(tree, want, 20);
+	g_free(cmd);
+	cmd = g_strdup_printf("git -C '%s' rev-parse %s~1^{tree}", repo, upstream);
+	id_of(cmd, want);
+	assert_memory_equal(ptree, want, 20);
+	g_free(cmd);
+	cmd = g_strdup_printf("git -C '%s' rev-parse %s~1", repo, upstream);
+	id_of(cmd, oid);
+	assert_int_equal(fs_dcgraph_trees(g, oid, tree, ptree), 0);
+	assert_memory_equal(ptree, zero, 20);
+	g_free(cmd);
+	memset(oid, 0x5a, sizeof(oid));
+	assert_int_equal(fs_dcgraph_trees(g, oid, tree, ptree), -1);
+	fs_dcgraph_free(g);
+	/* through the graph: the same change is no difference, a dropped
+	 * file is one */
+	assert_int_equal(fs_diffcmp_open(&dc, repo, &err), 0);
+	body = CHANGELOG "---\n" A_HUNKS B_HUNK SIG;
+	assert_int_equal(fs_diffcmp_commit(dc, upstream, body, strlen(body), &res, &err), 0);
+	assert_false(fs_diffcmp_differs(&res));
+	body = CHANGELOG "---\n" A_HUNKS SIG;
+	assert_int_equal(fs_diffcmp_commit(dc, upstream, body, strlen(body), &res, &err), 0);
+	assert_int_equal(res.nfiles_dropped, 1);
+	assert_string_equal(res.files_dropped[0], "drivers/b.c");
+	fs_diffcmp_result_clear(&res);
+	fs_diffcmp_free(dc);
+	/* a graph cut short is none */
+	cmd = g_strdup_printf("%s/info/commit-graph", objects);
+	run("chmod u+w '%s' && head -c 100 '%s' > '%s.cut' && mv '%s.cut' '%s'",
+	    cmd, cmd, cmd, cmd, cmd);
+	assert_null(fs_dcgraph_open(objects));
+	f = fopen(cmd, "w");
+	assert_non_null(f);
+	fputs("CGPH\001\001\003\000garbage", f);
+	fclose(f);
+	assert_null(fs_dcgraph_open(objects));
+	g_free(cmd);
+	g_free(objects);
+	g_free(repo);
+}
+
 /* A clone without blobs says once that it cannot compare: in a child
  * process, which ends with _exit(): libgit2 1.5 leaks pcre2 match data
  * when it opens a partial clone (its extensions.* config), and the leak
@@ -399,6 +813,14 @@ int main(void)
 		cmocka_unit_test(test_documented),
 		cmocka_unit_test(test_prose),
 		cmocka_unit_test(test_rename),
+		cmocka_unit_test(test_shape_context_drift),
+		cmocka_unit_test(test_shape_hunk_split),
+		cmocka_unit_test(test_shape_moved_in_branch),
+		cmocka_unit_test(test_shape_white_space_only),
+		cmocka_unit_test(test_shape_dropped_hunk),
+		cmocka_unit_test(test_shape_extra_hunk),
+		cmocka_unit_test(test_pack_reader),
+		cmocka_unit_test(test_commit_graph),
 		cmocka_unit_test(test_no_blobs),
 	};
 
