@@ -109,6 +109,11 @@ static void finding_clear(struct fs_finding *f)
 	free_strv(f->files_dropped, f->nfiles_dropped);
 	free_strv(f->files_added, f->nfiles_added);
 	free_strv(f->diff_lines, f->ndiff_lines);
+	for (size_t i = 0; i < f->nparts; i++) {
+		free(f->parts[i].subject);
+		free(f->parts[i].release);
+	}
+	free(f->parts);
 }
 
 void fs_findings_clear(struct fs_findings *f)
@@ -1440,6 +1445,55 @@ static void check_pending(struct judge *j, const fs_cid *ups, size_t nups)
 	}
 }
 
+/* series-partial: the other parts of the posting U was applied from
+ * (the index's Link table) that mainline has and that neither the patch,
+ * the branch (net of reverts, backports counted) nor another patch of
+ * the series brings.  A part mainline has twice is there when one of
+ * its commits is.  One finding per posting, naming every such part. */
+#define SERIES_MAX_PARTS 256
+static void check_series_partial(struct judge *j, fs_cid u)
+{
+	struct fs_index_series_part parts[SERIES_MAX_PARTS];
+	unsigned part;
+	size_t n = fs_index_series_of(j->idx, u, &part, parts, SERIES_MAX_PARTS);
+	size_t i, k, nmiss = 0;
+	struct fs_finding *f;
+	fs_cid miss[SERIES_MAX_PARTS];
+
+	if (n > SERIES_MAX_PARTS)
+		n = SERIES_MAX_PARTS;
+	for (i = 0; i < n; i = k) {
+		bool there = false;
+
+		for (k = i; k < n && parts[k].part == parts[i].part; k++)
+			there = there || is_own(j, parts[k].commit) || in_series(j, parts[k].commit) >= 0 ||
+				in_branch(j, parts[k].commit, NULL);
+		if (!there)
+			miss[nmiss++] = parts[i].commit;
+	}
+	if (!nmiss || !(f = add(j, FS_FIND_SERIES_PARTIAL, FS_CAUSE_NONE, u, NULL, FS_FEV_EXACT)))
+		return;
+	f->series_part = part;
+	if (!(f->parts = calloc(nmiss, sizeof(*f->parts)))) {
+		j->oom = 1;
+		return;
+	}
+	for (i = 0; i < nmiss; i++) {
+		struct fs_finding_part *p = &f->parts[f->nparts++];
+
+		fs_index_commit_hex(j->idx, miss[i], p->commit);
+		p->subject = dup_or_null(fs_index_commit_subject(j->idx, miss[i]));
+		p->release = dup_or_null(fs_index_commit_release(j->idx, miss[i]));
+		for (k = 0; k < n && parts[k].commit != miss[i]; k++)
+			;
+		p->part = parts[k].part;
+		if (!p->subject)
+			j->oom = 1;
+	}
+	set_note(j, f, fmt("part %u of its posting; %zu other part%s in mainline, not in %s nor in this series",
+			   part, nmiss, nmiss == 1 ? "" : "s", j->ctx->branch));
+}
+
 int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx,
 		      const struct fs_tags *tags, const char *title, int index,
 		      struct fs_error *err)
@@ -1487,6 +1541,8 @@ int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx
 		check_mail(&j, ups, nups, index);
 	check_diff(&j, ups, nups);
 	check_pending(&j, ups, nups);
+	for (i = 0; i < nups; i++)
+		check_series_partial(&j, ups[i]);
 	if (ctx->ignore) {
 		for (i = 0; i < out->n; i++) {
 			const char *why = fs_ignore_match(ctx->ignore, out->v[i].commit, out->upstream);

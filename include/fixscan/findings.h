@@ -50,6 +50,9 @@ enum fs_finding_kind {
 				    * say why (diffcmp module) */
 	FS_FIND_FIX_PENDING,       /* a fix or revert of it is posted (or in a
 				    * pending tree) but not in mainline yet */
+	FS_FIND_SERIES_PARTIAL,    /* other parts of the upstream commit's
+				    * posting are in mainline, neither in the
+				    * branch nor in this series (advisory) */
 	FS_FIND_KIND_COUNT
 };
 
@@ -181,6 +184,23 @@ struct fs_finding {
 	size_t lines_differ;
 	char **diff_lines;
 	size_t ndiff_lines;
+	/* series-partial: COMMIT (the patch's upstream commit) is mail
+	 * series_part of its posting; PARTS are the posting's other parts
+	 * that mainline has and neither the branch nor the series does, in
+	 * part order. */
+	unsigned series_part;
+	struct fs_finding_part *parts;
+	size_t nparts;
+};
+
+/* series-partial: one other part of the posting the patch's upstream
+ * commit was applied from (fixscan/series.h). */
+struct fs_finding_part {
+	char commit[41];  /* the mainline commit applied from it, full id */
+	char *subject;
+	char *release;    /* its first release, or NULL */
+	unsigned part;    /* the number of its mail in the posting */
+	unsigned total;   /* M when the posting's cover is known, else 0 */
 };
 
 /* Another open thread that queues a finding's commit. */
