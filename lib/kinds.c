@@ -859,7 +859,7 @@ static void rw_series_partial(GString *s, const struct fs_review *r, const struc
 
 	g_string_append_printf(s, " %.12s is ", f->commit);
 	add_part(s, f->series_part, f->nparts ? f->parts[0].total : 0);
-	g_string_append_printf(s, " of a posting whose other parts mainline has, not %s nor this series:",
+	g_string_append_printf(s, " of a posting; in mainline, neither in %s nor in this series:",
 			       r->branch ? r->branch : "the branch");
 	for (i = 0; i < f->nparts; i++) {
 		const struct fs_finding_part *p = &f->parts[i];
