@@ -224,7 +224,7 @@ static size_t add_series_parts(GString *s, const struct fs_review *r, const stru
 					continue;
 				g_hash_table_add(done, (gpointer)p->commit);
 				if (!n++)
-					g_string_append(s, "Posted upstream together with patches of this series, in mainline, but not queued (maybe on purpose):\n\n");
+					fsd_add_para(s, "Posted upstream with patches of this series and in mainline, but not queued here (maybe on purpose):");
 				ref = fsd_commit_ref(p->commit, p->subject);
 				rel = fs_draft_clean_line(p->release);
 				from = series_patches(r, p->commit, o);

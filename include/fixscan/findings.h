@@ -194,7 +194,7 @@ struct fs_finding {
 };
 
 /* series-partial: one other part of the posting the patch's upstream
- * commit was applied from (fixscan/series.h). */
+ * commit was applied from (fixscan/posting.h). */
 struct fs_finding_part {
 	char commit[41];  /* the mainline commit applied from it, full id */
 	char *subject;

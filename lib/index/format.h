@@ -107,7 +107,7 @@ struct fs_disk_commit {
 
 /* The Link table (version 6): a commit applied from a numbered posting
  * has, as its last ref, one of this private kind: key the 16 hex digits
- * of fsi_hash_str() of its series key (fixscan/series.h), pad its part.
+ * of fsi_hash_str() of its series key (fixscan/posting.h), pad its part.
  * Never returned as a reference (query.c). */
 #define FSI_REF_SERIES 7
 

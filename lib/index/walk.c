@@ -12,7 +12,7 @@
 #include <git2.h>
 
 #include "fixscan/index.h"
-#include "fixscan/series.h"
+#include "fixscan/posting.h"
 #include "fixscan/tags.h"
 #include "git-util.h"
 #include "format.h"
@@ -323,7 +323,7 @@ static int add_tag_refs(struct fsi_worker *wk, const struct fs_tags *tags, uint3
 
 /* ---- the Link table ------------------------------------------------------
  * A commit applied from a posting that git send-email or b4 numbered
- * (fixscan/series.h) gets one more ref, its last: of the private kind
+ * (fixscan/posting.h) gets one more ref, its last: of the private kind
  * FSI_REF_SERIES, the key the 16 hex digits of the 64-bit hash of the
  * series key, pad the part.  The refs' tables (sorted keys, delta and
  * cache, renumbering) then carry it as they carry the others; the queries
@@ -339,8 +339,8 @@ static int add_series_ref(struct fsi_worker *wk, const char *msg, const char *en
 	for (i = first; i < wk->refs.n; i++)
 		if (wk->refs.v[i].kind == FS_REF_UPSTREAM)
 			return 0;
-	if (fs_series_from_message(msg, (size_t)(end - msg), key, sizeof(key), &part) ==
-	    FS_SERIES_NONE)
+	if (fs_posting_from_message(msg, (size_t)(end - msg), key, sizeof(key), &part) ==
+	    FS_POSTING_NONE)
 		return 0;
 	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)fsi_hash_str(key));
 	if (add_ref(wk, (enum fs_ref_kind)FSI_REF_SERIES, hex, NULL, slot) < 0)

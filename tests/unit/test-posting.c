@@ -22,7 +22,7 @@
 
 #include "fixscan/findings.h"
 #include "fixscan/index.h"
-#include "fixscan/series.h"
+#include "fixscan/posting.h"
 #include "fixscan/tags.h"
 
 #include "repo-builder.h"
@@ -31,35 +31,35 @@
 
 static const struct {
 	const char *id;
-	enum fs_series_form form;
+	enum fs_posting_form form;
 	const char *key;
 	unsigned part;
 } ids[] = {
-	{ "20240110123456.12345-3-jdoe@example.com", FS_SERIES_SEND_EMAIL,
+	{ "20240110123456.12345-3-jdoe@example.com", FS_POSTING_SEND_EMAIL,
 	  "20240110123456.12345-*-jdoe@example.com", 3 },
-	{ "<20240110123456.12345-12-jdoe@example.com>", FS_SERIES_SEND_EMAIL,
+	{ "<20240110123456.12345-12-jdoe@example.com>", FS_POSTING_SEND_EMAIL,
 	  "20240110123456.12345-*-jdoe@example.com", 12 },
-	{ "1449225155-23735-2-git-send-email-foo@example.org", FS_SERIES_SEND_EMAIL,
+	{ "1449225155-23735-2-git-send-email-foo@example.org", FS_POSTING_SEND_EMAIL,
 	  "1449225155-23735-*-git-send-email-foo@example.org", 2 },
-	{ "20240110-topic-v2-3-abcdef012345@example.com", FS_SERIES_B4,
+	{ "20240110-topic-v2-3-abcdef012345@example.com", FS_POSTING_B4,
 	  "20240110-topic-v2-*-abcdef012345@example.com", 3 },
-	{ "20240110-a-long-topic-v11-0-abcdef012345@kernel.org", FS_SERIES_B4,
+	{ "20240110-a-long-topic-v11-0-abcdef012345@kernel.org", FS_POSTING_B4,
 	  "20240110-a-long-topic-v11-*-abcdef012345@kernel.org", 0 },
 	/* git send-email counts from 1 */
-	{ "20240110123456.12345-0-jdoe@example.com", FS_SERIES_NONE, NULL, 0 },
+	{ "20240110123456.12345-0-jdoe@example.com", FS_POSTING_NONE, NULL, 0 },
 	/* git format-patch: the time may differ between the parts */
-	{ "cover.1704899999.git.jdoe@example.com", FS_SERIES_NONE, NULL, 0 },
+	{ "cover.1704899999.git.jdoe@example.com", FS_POSTING_NONE, NULL, 0 },
 	{ "3f2a1b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a.1704899999.git.jdoe@example.com",
-	  FS_SERIES_NONE, NULL, 0 },
+	  FS_POSTING_NONE, NULL, 0 },
 	/* mail clients' ids */
-	{ "CAHk-=wjx0aBcD1eF2g3H4@mail.gmail.com", FS_SERIES_NONE, NULL, 0 },
-	{ "87a5b3c2d1.fsf@example.org", FS_SERIES_NONE, NULL, 0 },
-	{ "20240110123456.GA12345@example.com", FS_SERIES_NONE, NULL, 0 },
-	{ "20241219888c3a.57436-6-dxu@example.net", FS_SERIES_NONE, NULL, 0 },
-	{ "20240110-topic-3-abcdef012345@example.com", FS_SERIES_NONE, NULL, 0 },
-	{ "20240110-topic-v2-3-abc@example.com", FS_SERIES_NONE, NULL, 0 },
-	{ "20240110123456.12345-99999-jdoe@example.com", FS_SERIES_NONE, NULL, 0 },
-	{ "", FS_SERIES_NONE, NULL, 0 },
+	{ "CAHk-=wjx0aBcD1eF2g3H4@mail.gmail.com", FS_POSTING_NONE, NULL, 0 },
+	{ "87a5b3c2d1.fsf@example.org", FS_POSTING_NONE, NULL, 0 },
+	{ "20240110123456.GA12345@example.com", FS_POSTING_NONE, NULL, 0 },
+	{ "20241219888c3a.57436-6-dxu@example.net", FS_POSTING_NONE, NULL, 0 },
+	{ "20240110-topic-3-abcdef012345@example.com", FS_POSTING_NONE, NULL, 0 },
+	{ "20240110-topic-v2-3-abc@example.com", FS_POSTING_NONE, NULL, 0 },
+	{ "20240110123456.12345-99999-jdoe@example.com", FS_POSTING_NONE, NULL, 0 },
+	{ "", FS_POSTING_NONE, NULL, 0 },
 };
 
 static void test_parse_ids(void **state)
@@ -69,7 +69,7 @@ static void test_parse_ids(void **state)
 	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
 		char key[256] = "";
 		unsigned part = 77;
-		enum fs_series_form f = fs_series_parse_id(ids[i].id, strlen(ids[i].id), key,
+		enum fs_posting_form f = fs_posting_parse_id(ids[i].id, strlen(ids[i].id), key,
 							   sizeof(key), &part);
 		if (f != ids[i].form)
 			fail_msg("%s: form %d, expected %d", ids[i].id, f, ids[i].form);
@@ -84,12 +84,12 @@ static void test_part_id(void **state)
 {
 	char out[128], small[8];
 
-	assert_true(fs_series_part_id("20240110-topic-v2-*-abcdef012345@example.com", 0, out,
+	assert_true(fs_posting_part_id("20240110-topic-v2-*-abcdef012345@example.com", 0, out,
 				      sizeof(out)));
 	assert_string_equal(out, "20240110-topic-v2-0-abcdef012345@example.com");
-	assert_false(fs_series_part_id("20240110-topic-v2-*-abcdef012345@example.com", 0, small,
+	assert_false(fs_posting_part_id("20240110-topic-v2-*-abcdef012345@example.com", 0, small,
 				       sizeof(small)));
-	assert_false(fs_series_part_id("no-star@example.com", 1, out, sizeof(out)));
+	assert_false(fs_posting_part_id("no-star@example.com", 1, out, sizeof(out)));
 }
 
 static const struct {
@@ -133,9 +133,9 @@ static void test_from_message(void **state)
 	for (i = 0; i < sizeof(msgs) / sizeof(msgs[0]); i++) {
 		char key[256] = "";
 		unsigned part = 0;
-		enum fs_series_form f = fs_series_from_message(msgs[i].msg, strlen(msgs[i].msg), key,
+		enum fs_posting_form f = fs_posting_from_message(msgs[i].msg, strlen(msgs[i].msg), key,
 							       sizeof(key), &part);
-		if ((f != FS_SERIES_NONE) != (msgs[i].key != NULL))
+		if ((f != FS_POSTING_NONE) != (msgs[i].key != NULL))
 			fail_msg("message %zu: form %d", i, f);
 		if (!msgs[i].key)
 			continue;
@@ -249,7 +249,7 @@ static int open_index(void)
 
 static int group_setup(void **state)
 {
-	snprintf(tmp_root, sizeof(tmp_root), "%s/fixscan-test-series.XXXXXX",
+	snprintf(tmp_root, sizeof(tmp_root), "%s/fixscan-test-posting.XXXXXX",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(tmp_root))
 		return -1;

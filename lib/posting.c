@@ -1,10 +1,10 @@
-/* fixscan: the posting a commit's Link: trailer names (see series.h). */
+/* fixscan: the posting a commit's Link: trailer names (see posting.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fixscan/lore.h"
-#include "fixscan/series.h"
+#include "fixscan/posting.h"
 
 static bool all_digits(const char *s, size_t n)
 {
@@ -36,7 +36,7 @@ static long counter_at(const char *p, size_t n)
 		return -1;
 	for (i = 0; i < n; i++)
 		v = v * 10 + (p[i] - '0');
-	return v <= FS_SERIES_MAX_PART ? v : -1;
+	return v <= FS_POSTING_MAX_PART ? v : -1;
 }
 
 /* git send-email since 2016: "<14 digits>.<pid>-<N>-<sender with @>".
@@ -106,10 +106,10 @@ static bool b4_form(const char *id, size_t len, size_t *ns, size_t *ne)
 	return true;
 }
 
-enum fs_series_form fs_series_parse_id(const char *id, size_t len, char *key, size_t keysz,
+enum fs_posting_form fs_posting_parse_id(const char *id, size_t len, char *key, size_t keysz,
 				       unsigned *part)
 {
-	enum fs_series_form form = FS_SERIES_NONE;
+	enum fs_posting_form form = FS_POSTING_NONE;
 	size_t ns = 0, ne = 0;
 	long v;
 
@@ -119,17 +119,17 @@ enum fs_series_form fs_series_parse_id(const char *id, size_t len, char *key, si
 	}
 	if (memchr(id, '<', len) || memchr(id, '>', len) || memchr(id, ' ', len) ||
 	    memchr(id, '*', len))
-		return FS_SERIES_NONE;
+		return FS_POSTING_NONE;
 	if (send_email_form(id, len, &ns, &ne) || old_send_email_form(id, len, &ns, &ne))
-		form = FS_SERIES_SEND_EMAIL;
+		form = FS_POSTING_SEND_EMAIL;
 	else if (b4_form(id, len, &ns, &ne))
-		form = FS_SERIES_B4;
+		form = FS_POSTING_B4;
 	else
-		return FS_SERIES_NONE;
+		return FS_POSTING_NONE;
 	v = counter_at(id + ns, ne - ns);
 	/* git send-email counts from 1 */
-	if (v < 0 || (form == FS_SERIES_SEND_EMAIL && v == 0) || len + 1 - (ne - ns) + 1 > keysz)
-		return FS_SERIES_NONE;
+	if (v < 0 || (form == FS_POSTING_SEND_EMAIL && v == 0) || len + 1 - (ne - ns) + 1 > keysz)
+		return FS_POSTING_NONE;
 	memcpy(key, id, ns);
 	key[ns] = '*';
 	memcpy(key + ns + 1, id + ne, len - ne);
@@ -138,7 +138,7 @@ enum fs_series_form fs_series_parse_id(const char *id, size_t len, char *key, si
 	return form;
 }
 
-bool fs_series_part_id(const char *key, unsigned part, char *out, size_t outsz)
+bool fs_posting_part_id(const char *key, unsigned part, char *out, size_t outsz)
 {
 	const char *star = strchr(key, '*');
 	int n;
@@ -170,12 +170,12 @@ static bool archive_link(const char *p, size_t n)
 	return false;
 }
 
-/* The series of the link on the Link: line at P..EOL, or FS_SERIES_NONE. */
-static enum fs_series_form link_series(const char *p, const char *eol, char *key, size_t keysz,
+/* The series of the link on the Link: line at P..EOL, or FS_POSTING_NONE. */
+static enum fs_posting_form link_series(const char *p, const char *eol, char *key, size_t keysz,
 				       unsigned *part)
 {
 	char url[512], *id;
-	enum fs_series_form form = FS_SERIES_NONE;
+	enum fs_posting_form form = FS_POSTING_NONE;
 	size_t n;
 
 	while (p < eol && (*p == ' ' || *p == '\t'))
@@ -183,20 +183,20 @@ static enum fs_series_form link_series(const char *p, const char *eol, char *key
 	for (n = 0; p + n < eol && p[n] != ' ' && p[n] != '\t' && p[n] != '\r'; n++)
 		;
 	if (n >= sizeof(url) || !archive_link(p, n))
-		return FS_SERIES_NONE;
+		return FS_POSTING_NONE;
 	memcpy(url, p, n);
 	url[n] = '\0';
 	id = fs_lore_message_id(url);
 	if (id)
-		form = fs_series_parse_id(id, strlen(id), key, keysz, part);
+		form = fs_posting_parse_id(id, strlen(id), key, keysz, part);
 	free(id);
 	return form;
 }
 
-enum fs_series_form fs_series_from_message(const char *msg, size_t len, char *key,
+enum fs_posting_form fs_posting_from_message(const char *msg, size_t len, char *key,
 					   size_t keysz, unsigned *part)
 {
-	enum fs_series_form found = FS_SERIES_NONE, f;
+	enum fs_posting_form found = FS_POSTING_NONE, f;
 	const char *p = msg, *end = msg + len, *hit;
 	char k[512];
 	unsigned n;
@@ -207,7 +207,7 @@ enum fs_series_form fs_series_from_message(const char *msg, size_t len, char *ke
 		if (!eol)
 			eol = end;
 		if ((hit == msg || hit[-1] == '\n') &&
-		    (f = link_series(hit + 5, eol, k, sizeof(k), &n)) != FS_SERIES_NONE &&
+		    (f = link_series(hit + 5, eol, k, sizeof(k), &n)) != FS_POSTING_NONE &&
 		    strlen(k) < keysz) {
 			memcpy(key, k, strlen(k) + 1);
 			*part = n;

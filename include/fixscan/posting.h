@@ -20,40 +20,40 @@
  * Any other form (git format-patch's <commit>.<time>.git.<sender>, whose
  * time may differ between the parts, hand-made ids) is no series.
  */
-#ifndef FIXSCAN_SERIES_H
-#define FIXSCAN_SERIES_H
+#ifndef FIXSCAN_POSTING_H
+#define FIXSCAN_POSTING_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 /* The largest part number a series id may carry. */
-#define FS_SERIES_MAX_PART 9999
+#define FS_POSTING_MAX_PART 9999
 
-enum fs_series_form {
-	FS_SERIES_NONE = 0,
-	FS_SERIES_SEND_EMAIL, /* git send-email: the cover, when sent, is 1 */
-	FS_SERIES_B4,         /* b4: the cover is 0 */
+enum fs_posting_form {
+	FS_POSTING_NONE = 0,
+	FS_POSTING_SEND_EMAIL, /* git send-email: the cover, when sent, is 1 */
+	FS_POSTING_B4,         /* b4: the cover is 0 */
 };
 
 /* The series key and part of Message-Id ID (LEN bytes, with or without
  * its angle brackets): KEY (KEYSZ bytes) gets the id with the counter
- * replaced by '*', *PART the counter.  Returns the form, FS_SERIES_NONE
+ * replaced by '*', *PART the counter.  Returns the form, FS_POSTING_NONE
  * when ID is none of the known forms, when its counter is 0 for git
- * send-email, above FS_SERIES_MAX_PART, or when KEY is too small. */
-enum fs_series_form fs_series_parse_id(const char *id, size_t len, char *key, size_t keysz,
+ * send-email, above FS_POSTING_MAX_PART, or when KEY is too small. */
+enum fs_posting_form fs_posting_parse_id(const char *id, size_t len, char *key, size_t keysz,
 				       unsigned *part);
 
 /* The Message-Id of the posting named by commit message MSG (LEN bytes):
  * the last "Link:" trailer line whose link is a lore.kernel.org,
  * lkml.kernel.org, patch.msgid.link or msgid.link link to a mail whose id
- * is of a known form.  Then as fs_series_parse_id().  Cheap on a
+ * is of a known form.  Then as fs_posting_parse_id().  Cheap on a
  * message without "Link:" (one memmem()); for the index build. */
-enum fs_series_form fs_series_from_message(const char *msg, size_t len, char *key,
+enum fs_posting_form fs_posting_from_message(const char *msg, size_t len, char *key,
 					   size_t keysz, unsigned *part);
 
 /* The Message-Id of the posting's mail number PART: the key with the '*'
- * replaced.  KEY as fs_series_parse_id() made it.  Returns false when
+ * replaced.  KEY as fs_posting_parse_id() made it.  Returns false when
  * OUT (OUTSZ bytes) is too small. */
-bool fs_series_part_id(const char *key, unsigned part, char *out, size_t outsz);
+bool fs_posting_part_id(const char *key, unsigned part, char *out, size_t outsz);
 
 #endif
