@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fixscan/findings.h"
+#include "fixscan/posting.h"
 
 static const char *const cause_names[FS_CAUSE_COUNT] = {
 	[FS_CAUSE_NONE] = "none",
@@ -1445,6 +1446,35 @@ static void check_pending(struct judge *j, const fs_cid *ups, size_t nups)
 	}
 }
 
+/* The size of U's posting from the store (ctx->posting_size): *TOTAL
+ * its M and *FIRST the mail number of its patch 1; false when unknown. */
+static bool posting_size(struct judge *j, fs_cid u, unsigned *total, unsigned *first)
+{
+	char hex[41], key[512], *msg = NULL;
+	unsigned part;
+	int form;
+	bool ok = false;
+
+	if (!j->ctx->posting_size || !j->ctx->message)
+		return false;
+	fs_index_commit_hex(j->idx, u, hex);
+	if (j->ctx->message(j->ctx->message_data, hex, &msg) < 0)
+		return false;
+	form = fs_posting_from_message(msg, strlen(msg), key, sizeof(key), &part);
+	ok = form != FS_POSTING_NONE &&
+	     j->ctx->posting_size(j->ctx->posting_data, key, form, total, first) == 0;
+	free(msg);
+	return ok;
+}
+
+/* Mail number N of a posting whose patch 1 is mail FIRST and which has
+ * TOTAL patches, as its patch number (N unchanged when that is unknown or
+ * N is none of them). */
+static unsigned patch_number(unsigned n, unsigned total, unsigned first)
+{
+	return total && n >= first && n - first + 1 <= total ? n - first + 1 : n;
+}
+
 /* series-partial: the other parts of the posting U was applied from
  * (the index's Link table) that mainline has and that neither the patch,
  * the branch (net of reverts, backports counted) nor another patch of
@@ -1454,7 +1484,8 @@ static void check_pending(struct judge *j, const fs_cid *ups, size_t nups)
 static void check_series_partial(struct judge *j, fs_cid u)
 {
 	struct fs_index_series_part parts[SERIES_MAX_PARTS];
-	unsigned part;
+	unsigned part, total = 0, first = 1;
+	char pn[32];
 	size_t n = fs_index_series_of(j->idx, u, &part, parts, SERIES_MAX_PARTS);
 	size_t i, k, nmiss = 0;
 	struct fs_finding *f;
@@ -1473,7 +1504,9 @@ static void check_series_partial(struct judge *j, fs_cid u)
 	}
 	if (!nmiss || !(f = add(j, FS_FIND_SERIES_PARTIAL, FS_CAUSE_NONE, u, NULL, FS_FEV_EXACT)))
 		return;
-	f->series_part = part;
+	if (!posting_size(j, u, &total, &first))
+		total = 0;
+	f->series_part = patch_number(part, total, first);
 	if (!(f->parts = calloc(nmiss, sizeof(*f->parts)))) {
 		j->oom = 1;
 		return;
@@ -1486,12 +1519,17 @@ static void check_series_partial(struct judge *j, fs_cid u)
 		p->release = dup_or_null(fs_index_commit_release(j->idx, miss[i]));
 		for (k = 0; k < n && parts[k].commit != miss[i]; k++)
 			;
-		p->part = parts[k].part;
+		p->part = patch_number(parts[k].part, total, first);
+		p->total = total && parts[k].part >= first && p->part <= total ? total : 0;
 		if (!p->subject)
 			j->oom = 1;
 	}
-	set_note(j, f, fmt("part %u of its posting; %zu other part%s in mainline, not in %s nor in this series",
-			   part, nmiss, nmiss == 1 ? "" : "s", j->ctx->branch));
+	if (total)
+		snprintf(pn, sizeof(pn), "%u/%u", f->series_part, total);
+	else
+		snprintf(pn, sizeof(pn), "%u", f->series_part);
+	set_note(j, f, fmt("part %s of its posting; %zu other part%s in mainline, not in %s nor in this series",
+			   pn, nmiss, nmiss == 1 ? "" : "s", j->ctx->branch));
 }
 
 int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx,

@@ -3,8 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixscan/error.h"
 #include "fixscan/lore.h"
+#include "fixscan/mail.h"
 #include "fixscan/posting.h"
+#include "fixscan/store.h"
 
 static bool all_digits(const char *s, size_t n)
 {
@@ -216,4 +219,29 @@ enum fs_posting_form fs_posting_from_message(const char *msg, size_t len, char *
 		p = eol;
 	}
 	return found;
+}
+
+int fs_posting_size(void *store, const char *key, int form, unsigned *total, unsigned *first)
+{
+	struct fs_store_message m = { 0 };
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_series ser;
+	char id[600];
+	int rc = FS_ENOTFOUND;
+	unsigned mail = form == FS_POSTING_B4 ? 0 : 1;
+
+	if (!store || form == FS_POSTING_NONE || !fs_posting_part_id(key, mail, id, sizeof(id)) ||
+	    fs_store_find_message(store, id, &m, &err) < 0)
+		return FS_ENOTFOUND;
+	if (m.subject && fs_series_parse(m.subject, &ser, NULL)) {
+		/* 0/M: a cover, patch 1 the next mail; 1/M: no cover */
+		if (ser.total > 0 && (ser.index == 0 || (ser.index == 1 && mail == 1))) {
+			*total = (unsigned)ser.total;
+			*first = ser.index == 0 ? mail + 1 : 1;
+			rc = 0;
+		}
+		fs_series_clear(&ser);
+	}
+	fs_store_message_clear(&m);
+	return rc;
 }

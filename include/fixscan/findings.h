@@ -276,6 +276,14 @@ struct fs_findings_ctx {
 	 * yet (fs_pending_from_store()); NULL and 0: none looked for. */
 	const struct fs_pending_fix *pending;
 	size_t npending;
+	/* The size of an upstream posting (fs_posting_size(), its first
+	 * argument POSTING_DATA): series-partial then numbers the parts as
+	 * the posting did, N/M.  Needs MESSAGE (the key is read from the
+	 * upstream commit's Link:).  NULL: parts are the mail numbers of
+	 * their ids, without M. */
+	int (*posting_size)(void *data, const char *key, int form, unsigned *total,
+			    unsigned *first);
+	void *posting_data;
 };
 
 /* The commits a patch's upstream references name, resolved through the

@@ -428,6 +428,65 @@ static void test_partial(void **state)
 	check(H.h1, (int[]){ H.h1, 0 }, 1, (int[]){ H.h2, 0 }, (unsigned[]){ 2 });
 }
 
+/* The store's answer for posting A: mail 1 a cover of 3 patches (so A1,
+ * mail 1, would be no patch of it: the numbers are the store's word). */
+static int fake_size(void *data, const char *key, int form, unsigned *total, unsigned *first)
+{
+	if (strcmp(key, "20160105120000.4242-*-dev@example.org") || form != FS_POSTING_SEND_EMAIL)
+		return FS_ENOTFOUND;
+	*total = 3;
+	*first = 2;
+	return 0;
+}
+
+/* With the posting's size known, the parts are its patch numbers, N/M. */
+static void test_total(void **state)
+{
+	struct fs_findings out = FS_FINDINGS_INIT;
+	struct fs_findings_ctx ctx;
+	struct fs_series_entry e = { 1, NULL, 1 };
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_tags *tags = NULL;
+	fs_cid up = cid_of(H.a[2]);
+	char *text = g_strdup_printf("x\n\ncommit %s upstream.\n", id(H.r, H.a[2]));
+
+	e.upstream = &up;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.idx = IDX;
+	ctx.branch = "linux-4.4.y";
+	ctx.series = &e;
+	ctx.nseries = 1;
+	ctx.message = fs_index_read_message;
+	ctx.message_data = H.r->dir;
+	ctx.posting_size = fake_size;
+	assert_int_equal(fs_tags_parse(&tags, text, strlen(text), &err), 0);
+	assert_int_equal(fs_findings_judge(&out, &ctx, tags, "x", 1, &err), 0);
+	assert_int_equal(out.n, 1);
+	assert_int_equal(out.v[0].series_part, 1);
+	assert_int_equal(out.v[0].nparts, 2);
+	assert_string_equal(out.v[0].parts[0].commit, id(H.r, H.a[3]));
+	assert_int_equal(out.v[0].parts[0].part, 2);
+	assert_int_equal(out.v[0].parts[0].total, 3);
+	assert_int_equal(out.v[0].parts[1].part, 3);
+	assert_int_equal(out.v[0].parts[1].total, 3);
+	assert_string_equal(out.v[0].note, "part 1/3 of its posting; 2 other parts in mainline, "
+			    "not in linux-4.4.y nor in this series");
+	fs_findings_clear(&out);
+	/* another posting: the store does not know it, mail numbers */
+	fs_tags_free(tags);
+	g_free(text);
+	text = g_strdup_printf("x\n\ncommit %s upstream.\n", id(H.r, H.b[1]));
+	up = cid_of(H.b[1]);
+	assert_int_equal(fs_tags_parse(&tags, text, strlen(text), &err), 0);
+	assert_int_equal(fs_findings_judge(&out, &ctx, tags, "x", 1, &err), 0);
+	assert_int_equal(out.n, 1);
+	assert_int_equal(out.v[0].parts[0].part, 2);
+	assert_int_equal(out.v[0].parts[0].total, 0);
+	fs_findings_clear(&out);
+	fs_tags_free(tags);
+	g_free(text);
+}
+
 /* A part that lands later comes through the index's delta. */
 static void test_delta(void **state)
 {
@@ -451,6 +510,7 @@ int main(void)
 		cmocka_unit_test(test_from_message),
 		cmocka_unit_test(test_link_table),
 		cmocka_unit_test(test_partial),
+		cmocka_unit_test(test_total),
 		cmocka_unit_test(test_delta),
 	};
 
