@@ -1478,8 +1478,9 @@ static unsigned patch_number(unsigned n, unsigned total, unsigned first)
 /* series-partial: the other parts of the posting U was applied from
  * (the index's Link table) that mainline has and that neither the patch,
  * the branch (net of reverts, backports counted) nor another patch of
- * the series brings.  A part mainline has twice is there when one of
- * its commits is.  One finding per posting, naming every such part. */
+ * the series brings, and that mainline did not revert.  A part mainline
+ * has twice is there when one of its commits is.  One finding per
+ * posting, naming every such part. */
 #define SERIES_MAX_PARTS 256
 static void check_series_partial(struct judge *j, fs_cid u)
 {
@@ -1496,9 +1497,11 @@ static void check_series_partial(struct judge *j, fs_cid u)
 	for (i = 0; i < n; i = k) {
 		bool there = false;
 
+		/* a part mainline reverted is none to ask for */
 		for (k = i; k < n && parts[k].part == parts[i].part; k++)
 			there = there || is_own(j, parts[k].commit) || in_series(j, parts[k].commit) >= 0 ||
-				in_branch(j, parts[k].commit, NULL);
+				in_branch(j, parts[k].commit, NULL) ||
+				!fs_index_present(j->idx, parts[k].commit, NULL, NULL, NULL);
 		if (!there)
 			miss[nmiss++] = parts[i].commit;
 	}

@@ -156,11 +156,12 @@ static void test_from_message(void **state)
  *   G1, G2  v1 and v2 of a b4 posting (parts 1 and 2 of each)
  *   H1, H2  one posting; H1's part twice in mainline (H1, H1B), H1B
  *           backported
+ *   I1..I3  one posting; I3 reverted in mainline (IR)
  * linux-4.4.y: BA1 = A1 (carrying A1's Link: too), BC2 = C2, BH1B = H1B.
  */
 struct hist {
 	struct repo *r;
-	int x0, a[6], b[3], c[3], d1, e[3], f[3], g[3], h1, h1b, h2;
+	int x0, a[6], b[3], c[3], d1, e[3], f[3], g[3], h1, h1b, h2, i[4], ir;
 	int ba1, bc2, bh1b;
 };
 
@@ -220,6 +221,15 @@ static void build_hist(struct hist *h)
 	at = h->h1b = linked(r, at, "hid: h one, again",
 			     "https://lore.kernel.org/r/20160111080000.999-1-aitch@example.org");
 	at = h->h2 = linked(r, at, "hid: h two", "https://lore.kernel.org/r/20160111080000.999-2-aitch@example.org");
+	for (i = 1; i <= 3; i++) {
+		char link[128], subject[32];
+
+		snprintf(link, sizeof(link), "https://lore.kernel.org/r/20160112080000.321-%d-eye@example.org", i);
+		snprintf(subject, sizeof(subject), "iio: i part %d", i);
+		at = h->i[i] = linked(r, at, subject, link);
+	}
+	at = h->ir = commit(r, "master", at, "Revert \"iio: i part 3\"\n\nThis reverts commit %s.\n",
+			    id(r, h->i[3]));
 	g_string_append_printf(r->fi, "reset refs/tags/v4.5-rc1\nfrom :%d\n\n", at);
 	h->ba1 = commit(r, "linux-4.4.y", h->x0, "usb: part 1 of a\n\ncommit %s upstream.\n\n"
 			"Link: https://lore.kernel.org/r/" SE "\n", id(r, h->a[1]), 1);
@@ -229,6 +239,8 @@ static void build_hist(struct hist *h)
 	g_string_append_printf(r->fi, "reset refs/tags/v4.4.1\nfrom :%d\n\n", h->bh1b);
 	repo_flush(r);
 }
+
+static struct fs_index_stats STATS;
 
 static int open_index(void)
 {
@@ -240,7 +252,7 @@ static int open_index(void)
 	o.repo_path = H.r->dir;
 	o.cache_path = cache_path;
 	o.threads = 2;
-	if (fs_index_open(&IDX, &o, NULL, &err) < 0) {
+	if (fs_index_open(&IDX, &o, &STATS, &err) < 0) {
 		fprintf(stderr, "fs_index_open: %s\n", err.message);
 		return -1;
 	}
@@ -426,6 +438,9 @@ static void test_partial(void **state)
 	/* a part mainline has twice: one of them in the branch is enough */
 	check(H.h2, (int[]){ H.h2, 0 }, 2, none, NULL);
 	check(H.h1, (int[]){ H.h1, 0 }, 1, (int[]){ H.h2, 0 }, (unsigned[]){ 2 });
+	/* a part mainline reverted is none */
+	check(H.i[1], (int[]){ H.i[1], 0 }, 1, (int[]){ H.i[2], 0 }, (unsigned[]){ 2 });
+	check(H.i[1], (int[]){ H.i[1], H.i[2], 0 }, 1, none, NULL);
 }
 
 /* The store's answer for posting A: mail 1 a cover of 3 patches (so A1,
@@ -492,10 +507,13 @@ static void test_delta(void **state)
 {
 	struct repo *r = H.r;
 
-	H.a[5] = commit(r, "master", H.h2, "usb: part 5 of a\n\nLink: https://lore.kernel.org/r/"
+	H.a[5] = commit(r, "master", H.ir, "usb: part 5 of a\n\nLink: https://lore.kernel.org/r/"
 			SE "\n", 5);
 	repo_flush(r);
 	assert_int_equal(open_index(), 0);
+	/* an update: the new commit read, the cache's kept */
+	assert_false(STATS.rebuilt);
+	assert_int_equal(STATS.new_commits, 1);
 	check(H.a[2], (int[]){ H.a[2], H.a[3], 0 }, 2, (int[]){ H.a[4], H.a[5], 0 },
 	      (unsigned[]){ 4, 5 });
 	expect_series(H.a[5], 5, (int[]){ H.a[1], H.a[2], H.a[3], H.a[4], 0 },
