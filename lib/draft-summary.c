@@ -43,12 +43,27 @@ static void add_patch_number(GString *s, const struct fs_review *r,
 		g_string_append(s, " (already answered)");
 }
 
-/* The patches of R whose finding of FS_GROUP_FIXES names commit HEX, as "03/27",
- * "20/27 and 21/27", "01/27, 02/27 and 03/27", for findings of KIND. */
+/* The patches HITS (of R) as "03/27", "20/27 and 21/27", "01/27, 02/27
+ * and 03/27"; frees HITS.  New string (g_free()). */
+static char *patch_list(const struct fs_review *r, GPtrArray *hits, const struct fs_draft_opts *o)
+{
+	GString *s = g_string_new(NULL);
+	size_t i;
+
+	for (i = 0; i < hits->len; i++) {
+		if (i)
+			g_string_append(s, i + 1 == hits->len ? " and " : ", ");
+		add_patch_number(s, r, g_ptr_array_index(hits, i), o);
+	}
+	g_ptr_array_free(hits, TRUE);
+	return g_string_free(s, FALSE);
+}
+
+/* The patches of R whose finding of FS_GROUP_FIXES names commit HEX, as
+ * patch_list() gives them, for findings of KIND. */
 static char *patches_naming(const struct fs_review *r, const char *hex, enum fs_finding_kind kind,
 			    const struct fs_draft_opts *o)
 {
-	GString *s = g_string_new(NULL);
 	GPtrArray *hits = g_ptr_array_new();
 	size_t i, k;
 
@@ -65,13 +80,7 @@ static char *patches_naming(const struct fs_review *r, const char *hex, enum fs_
 			}
 		}
 	}
-	for (i = 0; i < hits->len; i++) {
-		if (i)
-			g_string_append(s, i + 1 == hits->len ? " and " : ", ");
-		add_patch_number(s, r, g_ptr_array_index(hits, i), o);
-	}
-	g_ptr_array_free(hits, TRUE);
-	return g_string_free(s, FALSE);
+	return patch_list(r, hits, o);
 }
 
 /* The requests of the summary, one line per commit to queue, naming
@@ -175,10 +184,9 @@ static size_t add_patch_groups(GString *s, const struct fs_review *r, const stru
 }
 
 /* The patches of R whose series-partial finding names part HEX, as
- * patches_naming() lists them. */
+ * patch_list() gives them. */
 static char *series_patches(const struct fs_review *r, const char *hex, const struct fs_draft_opts *o)
 {
-	GString *s = g_string_new(NULL);
 	GPtrArray *hits = g_ptr_array_new();
 	size_t i, k, m;
 
@@ -193,13 +201,7 @@ static char *series_patches(const struct fs_review *r, const char *hex, const st
 		if (hit)
 			g_ptr_array_add(hits, (gpointer)&r->patches[i]);
 	}
-	for (i = 0; i < hits->len; i++) {
-		if (i)
-			g_string_append(s, i + 1 == hits->len ? " and " : ", ");
-		add_patch_number(s, r, g_ptr_array_index(hits, i), o);
-	}
-	g_ptr_array_free(hits, TRUE);
-	return g_string_free(s, FALSE);
+	return patch_list(r, hits, o);
 }
 
 /* series-partial (advisory): one line per part of an upstream posting

@@ -108,24 +108,8 @@ test_expect_success 'by default 03 gets its reply for its fix, which names the p
 	r03=$(grep -l "^Subject: Re: \[PATCH 4.4 03/27\]" mail/Drafts/cur/*) &&
 	flat "$r03" | grep -q "was posted with other patches that are in mainline too, but neither in linux-4.4.y nor in this series: $(echo $u_fm2 | cut -c1-12)"
 '
-# The digest: the 4.4 thread as if it had just arrived, under other
-# Message-Ids and without the replies.
-python3 - "$SRC/maildirs/review-4.4" "$TRASH/new-4.4" <<'PY' || exit 1
-import email.utils, os, re, sys, time
-src, dst = sys.argv[1], sys.argv[2]
-for d in ("cur", "new", "tmp"):
-    os.makedirs(os.path.join(dst, d), exist_ok=True)
-for i, n in enumerate(sorted(os.listdir(os.path.join(src, "cur")))):
-    t = open(os.path.join(src, "cur", n), encoding="utf-8", errors="surrogateescape").read()
-    head, _, body = t.partition("\n\n")
-    if re.search(r"^Subject: Re:", head, re.M):
-        continue
-    head = re.sub(r"^Date: .*$", "Date: " + email.utils.formatdate(time.time() - 3600 + i),
-                  head, count=1, flags=re.M)
-    head = head.replace("@stable.example.org>", "@new.example.org>")
-    with open(os.path.join(dst, "cur", n), "w", encoding="utf-8", errors="surrogateescape") as f:
-        f.write(head + "\n\n" + body)
-PY
+# The digest: the 4.4 thread as if it had just arrived.
+python3 "$SRC/tests/e2e/renew-thread.py" "$SRC/maildirs/review-4.4" "$TRASH/new-4.4" || exit 1
 cp -R new-4.4 mail/new-4.4 && notmuch new --quiet || exit 1
 test_expect_success 'digest: the finding weighs nothing, and is listed with 03' '
 	{ "$FIXSCAN" digest --repo kernel --json >dg.json; test $? -le 1; } &&
