@@ -1475,12 +1475,27 @@ static unsigned patch_number(unsigned n, unsigned total, unsigned first)
 	return total && n >= first && n - first + 1 <= total ? n - first + 1 : n;
 }
 
+/* Whether a patch of the series carries a commit of C's subject (the
+ * same patch, applied to mainline twice). */
+static bool queued_by_subject(struct judge *j, fs_cid c)
+{
+	const char *subj = fs_index_commit_subject(j->idx, c);
+	size_t i, k;
+
+	for (i = 0; i < j->ctx->nseries; i++)
+		for (k = 0; k < j->ctx->series[i].nupstream; k++)
+			if (!strcmp(fs_index_commit_subject(j->idx, j->ctx->series[i].upstream[k]), subj))
+				return true;
+	return false;
+}
+
 /* series-partial: the other parts of the posting U was applied from
  * (the index's Link table) that mainline has and that neither the patch,
  * the branch (net of reverts, backports counted) nor another patch of
  * the series brings, and that mainline did not revert.  A part mainline
- * has twice is there when one of its commits is.  One finding per
- * posting, naming every such part. */
+ * has twice is there when one of its commits is (but the commits that
+ * link b4's cover, part 0, are each a part).  One finding per posting,
+ * naming every such part. */
 #define SERIES_MAX_PARTS 256
 static void check_series_partial(struct judge *j, fs_cid u)
 {
@@ -1498,9 +1513,9 @@ static void check_series_partial(struct judge *j, fs_cid u)
 		bool there = false;
 
 		/* a part mainline reverted is none to ask for */
-		for (k = i; k < n && parts[k].part == parts[i].part; k++)
+		for (k = i; k < n && (k == i || (parts[k].part == parts[i].part && parts[i].part)); k++)
 			there = there || is_own(j, parts[k].commit) || in_series(j, parts[k].commit) >= 0 ||
-				in_branch(j, parts[k].commit, NULL) ||
+				in_branch(j, parts[k].commit, NULL) || queued_by_subject(j, parts[k].commit) ||
 				!fs_index_present(j->idx, parts[k].commit, NULL, NULL, NULL);
 		if (!there)
 			miss[nmiss++] = parts[i].commit;
@@ -1509,7 +1524,7 @@ static void check_series_partial(struct judge *j, fs_cid u)
 		return;
 	if (!posting_size(j, u, &total, &first))
 		total = 0;
-	f->series_part = patch_number(part, total, first);
+	f->series_part = part ? patch_number(part, total, first) : 0;
 	if (!(f->parts = calloc(nmiss, sizeof(*f->parts)))) {
 		j->oom = 1;
 		return;
@@ -1522,16 +1537,18 @@ static void check_series_partial(struct judge *j, fs_cid u)
 		p->release = dup_or_null(fs_index_commit_release(j->idx, miss[i]));
 		for (k = 0; k < n && parts[k].commit != miss[i]; k++)
 			;
-		p->part = patch_number(parts[k].part, total, first);
-		p->total = total && parts[k].part >= first && p->part <= total ? total : 0;
+		p->part = parts[k].part ? patch_number(parts[k].part, total, first) : 0;
+		p->total = total && parts[k].part && parts[k].part >= first && p->part <= total ? total : 0;
 		if (!p->subject)
 			j->oom = 1;
 	}
-	if (total)
-		snprintf(pn, sizeof(pn), "%u/%u", f->series_part, total);
+	if (!part)
+		snprintf(pn, sizeof(pn), "a part");
+	else if (total)
+		snprintf(pn, sizeof(pn), "part %u/%u", f->series_part, total);
 	else
-		snprintf(pn, sizeof(pn), "%u", f->series_part);
-	set_note(j, f, fmt("part %s of its posting; %zu other part%s in mainline, not in %s nor in this series",
+		snprintf(pn, sizeof(pn), "part %u", f->series_part);
+	set_note(j, f, fmt("%s of its posting; %zu other part%s in mainline, not in %s nor in this series",
 			   pn, nmiss, nmiss == 1 ? "" : "s", j->ctx->branch));
 }
 

@@ -845,9 +845,14 @@ static char *item_fix_pending(const struct fs_review *r, const struct fs_finding
 
 /* ---- series-partial ------------------------------------------------------ */
 
-/* "part 3", or "part 3/5" when the posting's size is known. */
+/* "part 3", or "part 3/5" when the posting's size is known; "a part"
+ * for a commit that links the posting's cover (part 0). */
 static void add_part(GString *s, unsigned part, unsigned total)
 {
+	if (!part) {
+		g_string_append(s, "a part");
+		return;
+	}
 	g_string_append_printf(s, "part %u", part);
 	if (total)
 		g_string_append_printf(s, "/%u", total);

@@ -236,7 +236,8 @@ struct fs_index_series_part {
 /* The other mainline commits applied from the posting mainline commit C
  * was applied from (the Link table: the Link: trailers of mainline
  * commits that name a numbered posting, fixscan/posting.h): those whose
- * part is not C's, in part order, then by id.  *PART gets C's part, 0
+ * part is not C's, in part order, then by id.  Part 0 is b4's cover:
+ * commits that link it are each another part, unless of C's subject.  *PART gets C's part, 0
  * when C names no numbered posting (or is no mainline commit; then none
  * are found).  Returns how many, stores up to MAX. */
 size_t fs_index_series_of(const struct fs_index *idx, fs_cid c, unsigned *part,

@@ -1225,7 +1225,13 @@ size_t fs_index_series_of(const struct fs_index *idx, fs_cid c, unsigned *part,
 			const struct fs_disk_ref *r = &L->refs[L->refkeys[i]];
 			if (refkey_cmp(r, own->key, own->keylen))
 				break;
-			if (r->kind != FSI_REF_SERIES || r->source == c || r->pad == own->pad ||
+			/* the same part again is none other, but part 0 is b4's
+			 * cover: the commits that link it are each a patch of it
+			 * (one of the same subject is this one applied again) */
+			if (r->kind != FSI_REF_SERIES || r->source == c ||
+			    (r->pad == own->pad && (own->pad ||
+						    !strcmp(fs_index_commit_subject(idx, r->source),
+							    fs_index_commit_subject(idx, c)))) ||
 			    !fs_index_commit_is_mainline(idx, r->source))
 				continue;
 			if (n < max) {

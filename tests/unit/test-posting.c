@@ -157,11 +157,12 @@ static void test_from_message(void **state)
  *   H1, H2  one posting; H1's part twice in mainline (H1, H1B), H1B
  *           backported
  *   I1..I3  one posting; I3 reverted in mainline (IR)
+ *   J1, J2  both link the cover of one b4 posting; J1B is J1 again
  * linux-4.4.y: BA1 = A1 (carrying A1's Link: too), BC2 = C2, BH1B = H1B.
  */
 struct hist {
 	struct repo *r;
-	int x0, a[6], b[3], c[3], d1, e[3], f[3], g[3], h1, h1b, h2, i[4], ir;
+	int x0, a[6], b[3], c[3], d1, e[3], f[3], g[3], h1, h1b, h2, i[4], ir, j1, j2, j1b;
 	int ba1, bc2, bh1b;
 };
 
@@ -230,6 +231,9 @@ static void build_hist(struct hist *h)
 	}
 	at = h->ir = commit(r, "master", at, "Revert \"iio: i part 3\"\n\nThis reverts commit %s.\n",
 			    id(r, h->i[3]));
+	at = h->j1 = linked(r, at, "spi: j one", "https://patch.msgid.link/20160113-spi-jay-v1-0-bbbbbbbbbbbb@example.org");
+	at = h->j2 = linked(r, at, "spi: j two", "https://patch.msgid.link/20160113-spi-jay-v1-0-bbbbbbbbbbbb@example.org");
+	at = h->j1b = linked(r, at, "spi: j one", "https://patch.msgid.link/20160113-spi-jay-v1-0-bbbbbbbbbbbb@example.org");
 	g_string_append_printf(r->fi, "reset refs/tags/v4.5-rc1\nfrom :%d\n\n", at);
 	h->ba1 = commit(r, "linux-4.4.y", h->x0, "usb: part 1 of a\n\ncommit %s upstream.\n\n"
 			"Link: https://lore.kernel.org/r/" SE "\n", id(r, h->a[1]), 1);
@@ -438,6 +442,11 @@ static void test_partial(void **state)
 	/* a part mainline has twice: one of them in the branch is enough */
 	check(H.h2, (int[]){ H.h2, 0 }, 2, none, NULL);
 	check(H.h1, (int[]){ H.h1, 0 }, 1, (int[]){ H.h2, 0 }, (unsigned[]){ 2 });
+	/* the commits that link a b4 cover: each a part (not one of the
+	 * same subject, the same patch again) */
+	check(H.j1, (int[]){ H.j1, 0 }, 0, (int[]){ H.j2, 0 }, (unsigned[]){ 0 });
+	check(H.j2, (int[]){ H.j2, 0 }, 0, (int[]){ H.j1, H.j1b, 0 }, (unsigned[]){ 0, 0 });
+	check(H.j2, (int[]){ H.j2, H.j1, 0 }, 0, none, NULL);
 	/* a part mainline reverted is none */
 	check(H.i[1], (int[]){ H.i[1], 0 }, 1, (int[]){ H.i[2], 0 }, (unsigned[]){ 2 });
 	check(H.i[1], (int[]){ H.i[1], H.i[2], 0 }, 1, none, NULL);
@@ -507,7 +516,7 @@ static void test_delta(void **state)
 {
 	struct repo *r = H.r;
 
-	H.a[5] = commit(r, "master", H.ir, "usb: part 5 of a\n\nLink: https://lore.kernel.org/r/"
+	H.a[5] = commit(r, "master", H.j1b, "usb: part 5 of a\n\nLink: https://lore.kernel.org/r/"
 			SE "\n", 5);
 	repo_flush(r);
 	assert_int_equal(open_index(), 0);
