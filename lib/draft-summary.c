@@ -43,12 +43,27 @@ static void add_patch_number(GString *s, const struct fs_review *r,
 		g_string_append(s, " (already answered)");
 }
 
-/* The patches of R whose finding of FS_GROUP_FIXES names commit HEX, as "03/27",
- * "20/27 and 21/27", "01/27, 02/27 and 03/27", for findings of KIND. */
+/* The patches HITS (of R) as "03/27", "20/27 and 21/27", "01/27, 02/27
+ * and 03/27"; frees HITS.  New string (g_free()). */
+static char *patch_list(const struct fs_review *r, GPtrArray *hits, const struct fs_draft_opts *o)
+{
+	GString *s = g_string_new(NULL);
+	size_t i;
+
+	for (i = 0; i < hits->len; i++) {
+		if (i)
+			g_string_append(s, i + 1 == hits->len ? " and " : ", ");
+		add_patch_number(s, r, g_ptr_array_index(hits, i), o);
+	}
+	g_ptr_array_free(hits, TRUE);
+	return g_string_free(s, FALSE);
+}
+
+/* The patches of R whose finding of FS_GROUP_FIXES names commit HEX, as
+ * patch_list() gives them, for findings of KIND. */
 static char *patches_naming(const struct fs_review *r, const char *hex, enum fs_finding_kind kind,
 			    const struct fs_draft_opts *o)
 {
-	GString *s = g_string_new(NULL);
 	GPtrArray *hits = g_ptr_array_new();
 	size_t i, k;
 
@@ -65,13 +80,7 @@ static char *patches_naming(const struct fs_review *r, const char *hex, enum fs_
 			}
 		}
 	}
-	for (i = 0; i < hits->len; i++) {
-		if (i)
-			g_string_append(s, i + 1 == hits->len ? " and " : ", ");
-		add_patch_number(s, r, g_ptr_array_index(hits, i), o);
-	}
-	g_ptr_array_free(hits, TRUE);
-	return g_string_free(s, FALSE);
+	return patch_list(r, hits, o);
 }
 
 /* The requests of the summary, one line per commit to queue, naming
@@ -174,6 +183,71 @@ static size_t add_patch_groups(GString *s, const struct fs_review *r, const stru
 	return listed;
 }
 
+/* The patches of R whose series-partial finding names part HEX, as
+ * patch_list() gives them. */
+static char *series_patches(const struct fs_review *r, const char *hex, const struct fs_draft_opts *o)
+{
+	GPtrArray *hits = g_ptr_array_new();
+	size_t i, k, m;
+
+	for (i = 0; i < r->npatches; i++) {
+		const struct fs_findings *fs = &r->patches[i].findings;
+		bool hit = false;
+
+		for (k = 0; k < fs->n && !hit; k++)
+			for (m = 0; fs->v[k].kind == FS_FIND_SERIES_PARTIAL && fsd_is_shown(&fs->v[k]) &&
+				    m < fs->v[k].nparts; m++)
+				hit = hit || !strcmp(fs->v[k].parts[m].commit, hex);
+		if (hit)
+			g_ptr_array_add(hits, (gpointer)&r->patches[i]);
+	}
+	return patch_list(r, hits, o);
+}
+
+/* series-partial (advisory): one line per part of an upstream posting
+ * that mainline has and that neither the branch nor the series does,
+ * naming the patches of the series that came from that posting.
+ * Returns the number of lines. */
+static size_t add_series_parts(GString *s, const struct fs_review *r, const struct fs_draft_opts *o)
+{
+	GHashTable *done = g_hash_table_new(g_str_hash, g_str_equal);
+	size_t i, k, m, n = 0;
+
+	for (i = 0; i < r->npatches; i++) {
+		for (k = 0; k < r->patches[i].findings.n; k++) {
+			const struct fs_finding *f = &r->patches[i].findings.v[k];
+
+			for (m = 0; f->kind == FS_FIND_SERIES_PARTIAL && fsd_is_shown(f) && m < f->nparts; m++) {
+				const struct fs_finding_part *p = &f->parts[m];
+				char *ref, *rel, *from;
+				GString *line;
+
+				if (g_hash_table_contains(done, p->commit))
+					continue;
+				g_hash_table_add(done, (gpointer)p->commit);
+				if (!n++)
+					fsd_add_para(s, "Posted upstream with patches of this series and in mainline, but not queued here (maybe on purpose):");
+				ref = fsd_commit_ref(p->commit, p->subject);
+				rel = fs_draft_clean_line(p->release);
+				from = series_patches(r, p->commit, o);
+				line = g_string_new(ref);
+				if (*rel)
+					g_string_append_printf(line, " in %s,", rel);
+				g_string_append_printf(line, " posted with %s", from);
+				fsd_add_wrapped(s, "  ", "    ", line->str);
+				g_string_free(line, TRUE);
+				g_free(from);
+				g_free(rel);
+				g_free(ref);
+			}
+		}
+	}
+	if (n)
+		g_string_append_c(s, '\n');
+	g_hash_table_destroy(done);
+	return n;
+}
+
 /* The opening of the summary: the attribution and the cover's first
  * line, quoted.  New string ending in "\n". */
 char *fsd_summary_quote(const struct fs_patch *cover)
@@ -201,6 +275,7 @@ char *fsd_summary_findings(const struct fs_review *r, bool patch_replies,
 	g_free(branch);
 	listed = add_fix_requests(s, r, o);
 	listed += add_patch_groups(s, r, o);
+	listed += add_series_parts(s, r, o);
 	if (!listed) {
 		g_string_free(s, TRUE);
 		return NULL;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fixscan/findings.h"
+#include "fixscan/posting.h"
 
 static const char *const cause_names[FS_CAUSE_COUNT] = {
 	[FS_CAUSE_NONE] = "none",
@@ -109,6 +110,11 @@ static void finding_clear(struct fs_finding *f)
 	free_strv(f->files_dropped, f->nfiles_dropped);
 	free_strv(f->files_added, f->nfiles_added);
 	free_strv(f->diff_lines, f->ndiff_lines);
+	for (size_t i = 0; i < f->nparts; i++) {
+		free(f->parts[i].subject);
+		free(f->parts[i].release);
+	}
+	free(f->parts);
 }
 
 void fs_findings_clear(struct fs_findings *f)
@@ -1440,6 +1446,112 @@ static void check_pending(struct judge *j, const fs_cid *ups, size_t nups)
 	}
 }
 
+/* The size of U's posting from the store (ctx->posting_size): *TOTAL
+ * its M and *FIRST the mail number of its patch 1; false when unknown. */
+static bool posting_size(struct judge *j, fs_cid u, unsigned *total, unsigned *first)
+{
+	char hex[41], key[512], *msg = NULL;
+	unsigned part;
+	int form;
+	bool ok = false;
+
+	if (!j->ctx->posting_size || !j->ctx->message)
+		return false;
+	fs_index_commit_hex(j->idx, u, hex);
+	if (j->ctx->message(j->ctx->message_data, hex, &msg) < 0)
+		return false;
+	form = fs_posting_from_message(msg, strlen(msg), key, sizeof(key), &part);
+	ok = form != FS_POSTING_NONE &&
+	     j->ctx->posting_size(j->ctx->posting_data, key, form, total, first) == 0;
+	free(msg);
+	return ok;
+}
+
+/* Mail number N of a posting whose patch 1 is mail FIRST and which has
+ * TOTAL patches, as its patch number (N unchanged when that is unknown or
+ * N is none of them). */
+static unsigned patch_number(unsigned n, unsigned total, unsigned first)
+{
+	return total && n >= first && n - first + 1 <= total ? n - first + 1 : n;
+}
+
+/* Whether a patch of the series carries a commit of C's subject (the
+ * same patch, applied to mainline twice). */
+static bool queued_by_subject(struct judge *j, fs_cid c)
+{
+	const char *subj = fs_index_commit_subject(j->idx, c);
+	size_t i, k;
+
+	for (i = 0; i < j->ctx->nseries; i++)
+		for (k = 0; k < j->ctx->series[i].nupstream; k++)
+			if (!strcmp(fs_index_commit_subject(j->idx, j->ctx->series[i].upstream[k]), subj))
+				return true;
+	return false;
+}
+
+/* series-partial: the other parts of the posting U was applied from
+ * (the index's Link table) that mainline has and that neither the patch,
+ * the branch (net of reverts, backports counted) nor another patch of
+ * the series brings, and that mainline did not revert.  A part mainline
+ * has twice is there when one of its commits is (but the commits that
+ * link b4's cover, part 0, are each a part).  One finding per posting,
+ * naming every such part. */
+#define SERIES_MAX_PARTS 256
+static void check_series_partial(struct judge *j, fs_cid u)
+{
+	struct fs_index_series_part parts[SERIES_MAX_PARTS];
+	unsigned part, total = 0, first = 1;
+	char pn[32];
+	size_t n = fs_index_series_of(j->idx, u, &part, parts, SERIES_MAX_PARTS);
+	size_t i, k, nmiss = 0;
+	struct fs_finding *f;
+	fs_cid miss[SERIES_MAX_PARTS];
+
+	if (n > SERIES_MAX_PARTS)
+		n = SERIES_MAX_PARTS;
+	for (i = 0; i < n; i = k) {
+		bool there = false;
+
+		/* a part mainline reverted is none to ask for */
+		for (k = i; k < n && (k == i || (parts[k].part == parts[i].part && parts[i].part)); k++)
+			there = there || is_own(j, parts[k].commit) || in_series(j, parts[k].commit) >= 0 ||
+				in_branch(j, parts[k].commit, NULL) || queued_by_subject(j, parts[k].commit) ||
+				!fs_index_present(j->idx, parts[k].commit, NULL, NULL, NULL);
+		if (!there)
+			miss[nmiss++] = parts[i].commit;
+	}
+	if (!nmiss || !(f = add(j, FS_FIND_SERIES_PARTIAL, FS_CAUSE_NONE, u, NULL, FS_FEV_EXACT)))
+		return;
+	if (!posting_size(j, u, &total, &first))
+		total = 0;
+	f->series_part = part ? patch_number(part, total, first) : 0;
+	if (!(f->parts = calloc(nmiss, sizeof(*f->parts)))) {
+		j->oom = 1;
+		return;
+	}
+	for (i = 0; i < nmiss; i++) {
+		struct fs_finding_part *p = &f->parts[f->nparts++];
+
+		fs_index_commit_hex(j->idx, miss[i], p->commit);
+		p->subject = dup_or_null(fs_index_commit_subject(j->idx, miss[i]));
+		p->release = dup_or_null(fs_index_commit_release(j->idx, miss[i]));
+		for (k = 0; k < n && parts[k].commit != miss[i]; k++)
+			;
+		p->part = parts[k].part ? patch_number(parts[k].part, total, first) : 0;
+		p->total = total && parts[k].part && parts[k].part >= first && p->part <= total ? total : 0;
+		if (!p->subject)
+			j->oom = 1;
+	}
+	if (!part)
+		snprintf(pn, sizeof(pn), "a part");
+	else if (total)
+		snprintf(pn, sizeof(pn), "part %u/%u", f->series_part, total);
+	else
+		snprintf(pn, sizeof(pn), "part %u", f->series_part);
+	set_note(j, f, fmt("%s of its posting; %zu other part%s in mainline, not in %s nor in this series",
+			   pn, nmiss, nmiss == 1 ? "" : "s", j->ctx->branch));
+}
+
 int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx,
 		      const struct fs_tags *tags, const char *title, int index,
 		      struct fs_error *err)
@@ -1487,6 +1599,8 @@ int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx
 		check_mail(&j, ups, nups, index);
 	check_diff(&j, ups, nups);
 	check_pending(&j, ups, nups);
+	for (i = 0; i < nups; i++)
+		check_series_partial(&j, ups[i]);
 	if (ctx->ignore) {
 		for (i = 0; i < out->n; i++) {
 			const char *why = fs_ignore_match(ctx->ignore, out->v[i].commit, out->upstream);

@@ -843,6 +843,65 @@ static char *item_fix_pending(const struct fs_review *r, const struct fs_finding
 	return t;
 }
 
+/* ---- series-partial ------------------------------------------------------ */
+
+/* "part 3", or "part 3/5" when the posting's size is known; "a part"
+ * for a commit that links the posting's cover (part 0). */
+static void add_part(GString *s, unsigned part, unsigned total)
+{
+	if (!part) {
+		g_string_append(s, "a part");
+		return;
+	}
+	g_string_append_printf(s, "part %u", part);
+	if (total)
+		g_string_append_printf(s, "/%u", total);
+}
+
+static void rw_series_partial(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	size_t i;
+
+	g_string_append_printf(s, " %.12s is ", f->commit);
+	add_part(s, f->series_part, f->nparts ? f->parts[0].total : 0);
+	g_string_append_printf(s, " of a posting; in mainline, neither in %s nor in this series:",
+			       r->branch ? r->branch : "the branch");
+	for (i = 0; i < f->nparts; i++) {
+		const struct fs_finding_part *p = &f->parts[i];
+
+		g_string_append(s, i ? ", " : " ");
+		add_part(s, p->part, p->total);
+		g_string_append_printf(s, " %.12s (\"%s\")", p->commit, p->subject ? p->subject : "");
+		if (p->release)
+			g_string_append_printf(s, " in %s", p->release);
+	}
+}
+
+static void para_series_partial(GString *s, const struct fs_review *r,
+		const struct fs_review_patch *rp, const struct fs_finding *f)
+{
+	char *branch = fs_draft_clean_line(r->branch), *ref = fsd_commit_ref(f->commit, f->subject);
+	size_t i;
+
+	fsd_add_paraf(s, "Its upstream commit %s was posted with other patches that are in mainline too, but neither in %s nor in this series:",
+		      ref, branch);
+	for (i = 0; i < f->nparts; i++) {
+		char *pref = fsd_commit_ref(f->parts[i].commit, f->parts[i].subject);
+		GString *line = g_string_new(pref);
+
+		g_string_append(line, ", ");
+		add_part(line, f->parts[i].part, f->parts[i].total);
+		g_string_append(line, " of the posting");
+		fsd_add_wrapped(s, "  ", "    ", line->str);
+		g_string_free(line, TRUE);
+		g_free(pref);
+	}
+	g_string_append_c(s, '\n');
+	fsd_add_para(s, "If they were left out on purpose, fine; otherwise are they needed here as well?");
+	g_free(ref);
+	g_free(branch);
+}
+
 /* ---- the table ---------------------------------------------------------- */
 
 #define RED "\033[1;31m"
@@ -935,23 +994,30 @@ static const struct fs_kind kinds[FS_FIND_KIND_COUNT] = {
 		"no-upstream", true, false, false, FS_KIND_NOTE, 16, 16,
 		CYAN, FS_GROUP_OTHER, 0,
 		true, rw_no_upstream, FS_PARA_EACH, para_no_upstream, item_no_upstream },
+	/* Advisory: the rest of the upstream posting is in mainline, not
+	 * here.  No request and no exit status; the summary draft names
+	 * the parts (draft-summary.c). */
+	[FS_FIND_SERIES_PARTIAL] = {
+		"series-partial", false, false, false, FS_KIND_NOTE, 17, 17,
+		CYAN, FS_GROUP_NONE, 0,
+		true, rw_series_partial, FS_PARA_EACH, para_series_partial, NULL },
 	/* A fix in this series or in the branch is covered. */
 	[FS_FIND_FIX_QUEUED] = {
-		"fix-queued", false, false, false, FS_KIND_NOTE, 17, 17,
+		"fix-queued", false, false, false, FS_KIND_NOTE, 18, 18,
 		GREEN, FS_GROUP_NONE, 0,
 		false, rw_fix_queued, FS_PARA_EACH, para_fix_queued, NULL },
 	[FS_FIND_FIX_PRESENT] = {
-		"fix-present", false, false, false, FS_KIND_NOTE, 18, 18,
+		"fix-present", false, false, false, FS_KIND_NOTE, 19, 19,
 		GREEN, FS_GROUP_NONE, 0,
 		false, rw_fix_present, FS_PARA_ALONE, para_fix_present, NULL },
 	/* What someone said that asks nothing by itself: shown, attributed,
 	 * so that no answer vanishes. */
 	[FS_FIND_REPLACEMENT_POSTED] = {
-		"replacement-posted", false, false, false, FS_KIND_NOTE, 19, 19,
+		"replacement-posted", false, false, false, FS_KIND_NOTE, 20, 20,
 		CYAN, FS_GROUP_NONE, 0,
 		true, rw_objection, FS_PARA_EACH, para_said, NULL },
 	[FS_FIND_REPLY] = {
-		"reply", false, false, false, FS_KIND_NOTE, 20, 20,
+		"reply", false, false, false, FS_KIND_NOTE, 21, 21,
 		CYAN, FS_GROUP_NONE, 0,
 		true, rw_objection, FS_PARA_EACH, para_said, NULL },
 };

@@ -482,6 +482,35 @@ static void json_diff_finding(struct fs_json *b, const struct fs_finding *f)
 	json_strv(b, "lines", f->diff_lines, f->ndiff_lines);
 }
 
+/* series-partial: the upstream commit's part, and the posting's other
+ * parts that mainline has and the branch and series do not. */
+static void json_series_finding(struct fs_json *b, const struct fs_finding *f)
+{
+	size_t i;
+
+	if (f->kind != FS_FIND_SERIES_PARTIAL)
+		return;
+	fs_json_int(b, "part", (long)f->series_part);
+	fs_json_member(b, "commits");
+	fs_json_begin_array(b);
+	for (i = 0; i < f->nparts; i++) {
+		const struct fs_finding_part *p = &f->parts[i];
+
+		fs_json_begin_object(b);
+		fs_json_str(b, "commit", p->commit);
+		fs_json_str(b, "subject", p->subject);
+		fs_json_str(b, "release", p->release);
+		fs_json_int(b, "part", (long)p->part);
+		fs_json_member(b, "total");
+		if (p->total)
+			fs_json_add_int(b, (long)p->total);
+		else
+			fs_json_add_null(b);
+		fs_json_end_object(b);
+	}
+	fs_json_end_array(b);
+}
+
 static void json_finding(struct fs_json *b, const struct fs_finding *f)
 {
 	size_t i;
@@ -519,6 +548,7 @@ static void json_finding(struct fs_json *b, const struct fs_finding *f)
 	json_cross_finding(b, f);
 	fs_json_rfc3339(b, "date_rfc3339", f->date);
 	json_diff_finding(b, f);
+	json_series_finding(b, f);
 	fs_json_end_object(b);
 }
 

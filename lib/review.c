@@ -10,6 +10,7 @@
 
 #include "fixscan/mentions.h"
 #include "fixscan/pending.h"
+#include "fixscan/posting.h"
 #include "fixscan/review.h"
 #include "fixscan/rounds.h"
 
@@ -285,6 +286,10 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 	ctx.vulns = o->vulns;
 	ctx.pending = pending.v;
 	ctx.npending = pending.n;
+	if (store && !o->no_reports) {
+		ctx.posting_size = fs_posting_size;
+		ctx.posting_data = store;
+	}
 	rc = judge_all(r, &ctx, ups, o->diffcmp, err);
 	if (rc < 0)
 		goto out;

@@ -744,6 +744,15 @@ def sample_spec():
     # The reviewer's clone was fetched well after the review threads.
     C('post3', M, 'sched', 'hanna',
       'sched/fair: document the throttled group rules', delay=30 * 86400)
+    # Part 2 of the posting u_fm came from (its Link: id with -2-), merged
+    # late, fetched after the threads too: the review threads that take
+    # u_fm leave it out.
+    C('u_fm2', M, 'xt', 'dmitri',
+      'netfilter: x_tables: check the target size in compat mode',
+      'The compat path trusted the target size the user gave.\n\n'
+      'Cc: stable@vger.kernel.org\n'
+      'Link: https://lore.kernel.org/r/20160402101520.4711-2-dorlov@example.com',
+      delay=30 * 86400)
     return EV
 
 
@@ -1328,8 +1337,10 @@ REVIEW44 = dict(
              note='two Fixes: tags, both naming commits in the base; its '
                   'diff has a line upstream\'s has not, and its changelog '
                   'does not say why'),
-        dict(up=['u_fm'], expect=[('fix-missing', 'f_fm', {})],
-             note='a later mainline commit fixes it; a reviewer asks for it'),
+        dict(up=['u_fm'], expect=[('fix-missing', 'f_fm', {}),
+                                  ('series-partial', 'u_fm', {})],
+             note='a later mainline commit fixes it; a reviewer asks for it; '
+                  'part 2 of its posting (u_fm2) is in mainline, not here'),
         dict(up=['u_fq'], cte='quoted-printable',
              expect=[('fix-queued', 'f_fq', {'index': 5})],
              note='its fix is patch 05 of this series; body in '
@@ -1445,8 +1456,9 @@ REVIEW45 = dict(
              expect=[('dep-missing', 'u46_x', {})],
              note='Stable-dep-of: names a commit neither in linux-4.5.y nor '
                   'in the series'),
-        dict(up=['u_fm'], expect=[('fix-missing', 'f_fm', {})],
-             note='the same upstream as review-4.4 patch 03, same finding'),
+        dict(up=['u_fm'], expect=[('fix-missing', 'f_fm', {}),
+                                  ('series-partial', 'u_fm', {})],
+             note='the same upstream as review-4.4 patch 03, same findings'),
     ],
     replies=[])
 
@@ -1955,6 +1967,9 @@ class Threads:
                 x = s.by_id[s.resolve(h)]
                 if not in_branch(x) and x['id'] not in series:
                     f.append({'kind': 'dep-missing', 'commit': x['id']})
+            for r in ups:
+                if s.by_id.get(r) and series_partial(s, s.by_id[r], in_branch, series):
+                    f.append({'kind': 'series-partial', 'commit': r})
             # a diff that is not upstream's, and no word of it in the
             # changelog (a backporter's "[ ... ]" note documents it)
             if (p['spec'].get('diff') == 'extra' and len(ups) == 1
@@ -1962,6 +1977,35 @@ class Threads:
                 f.append({'kind': 'backport-differs', 'commit': ups[0]})
             out.append((f, ups))
         return out
+
+
+SERIES_ID_RE = re.compile(
+    r'^Link: https?://(?:lore\.kernel\.org|lkml\.kernel\.org|patch\.msgid\.link'
+    r'|msgid\.link)/(?:[^/\s]+/)?(\d{14}\.\d+-)(\d+)(-[^/\s]+@[^/\s]+?)/?$', re.M)
+
+
+def series_key(c):
+    """The series key and part of the git send-email posting mainline
+    commit C's last Link: names, or None (the sample uses no other form)."""
+    hits = SERIES_ID_RE.findall(c.get('msg', ''))
+    if not hits or c['branch'] != 'mainline' or c['upstream']:
+        return None
+    a, n, b = hits[-1]
+    return (a + '*' + b, int(n)) if int(n) > 0 else None
+
+
+def series_partial(s, uc, in_branch, series):
+    """series-partial: other parts of UC's posting in mainline, neither
+    in the branch nor in the series."""
+    key = series_key(uc)
+    if not key:
+        return False
+    for c in s.commits:
+        k = series_key(c)
+        if (k and k[0] == key[0] and k[1] != key[1] and not in_branch(c)
+                and c['id'] not in series):
+            return True
+    return False
 
 
 def answers_json(s):

@@ -50,6 +50,9 @@ enum fs_finding_kind {
 				    * say why (diffcmp module) */
 	FS_FIND_FIX_PENDING,       /* a fix or revert of it is posted (or in a
 				    * pending tree) but not in mainline yet */
+	FS_FIND_SERIES_PARTIAL,    /* other parts of the upstream commit's
+				    * posting are in mainline, neither in the
+				    * branch nor in this series (advisory) */
 	FS_FIND_KIND_COUNT
 };
 
@@ -181,6 +184,23 @@ struct fs_finding {
 	size_t lines_differ;
 	char **diff_lines;
 	size_t ndiff_lines;
+	/* series-partial: COMMIT (the patch's upstream commit) is mail
+	 * series_part of its posting; PARTS are the posting's other parts
+	 * that mainline has and neither the branch nor the series does, in
+	 * part order. */
+	unsigned series_part;
+	struct fs_finding_part *parts;
+	size_t nparts;
+};
+
+/* series-partial: one other part of the posting the patch's upstream
+ * commit was applied from (fixscan/posting.h). */
+struct fs_finding_part {
+	char commit[41];  /* the mainline commit applied from it, full id */
+	char *subject;
+	char *release;    /* its first release, or NULL */
+	unsigned part;    /* the number of its mail in the posting */
+	unsigned total;   /* M when the posting's cover is known, else 0 */
 };
 
 /* Another open thread that queues a finding's commit. */
@@ -256,6 +276,14 @@ struct fs_findings_ctx {
 	 * yet (fs_pending_from_store()); NULL and 0: none looked for. */
 	const struct fs_pending_fix *pending;
 	size_t npending;
+	/* The size of an upstream posting (fs_posting_size(), its first
+	 * argument POSTING_DATA): series-partial then numbers the parts as
+	 * the posting did, N/M.  Needs MESSAGE (the key is read from the
+	 * upstream commit's Link:).  NULL: parts are the mail numbers of
+	 * their ids, without M. */
+	int (*posting_size)(void *data, const char *key, int form, unsigned *total,
+			    unsigned *first);
+	void *posting_data;
 };
 
 /* The commits a patch's upstream references name, resolved through the

@@ -226,6 +226,23 @@ size_t fs_index_equivalents(const struct fs_index *idx, fs_cid c, fs_cid *out, s
  * BODY, no trees of C in the clone, a diff libgit2 cannot read). */
 int fs_index_diff_matches(const struct fs_index *idx, fs_cid c, const char *body, size_t len);
 
+/* One commit of a posting (fixscan/posting.h): the mail number it was
+ * applied from. */
+struct fs_index_series_part {
+	fs_cid commit;
+	unsigned part;
+};
+
+/* The other mainline commits applied from the posting mainline commit C
+ * was applied from (the Link table: the Link: trailers of mainline
+ * commits that name a numbered posting, fixscan/posting.h): those whose
+ * part is not C's, in part order, then by id.  Part 0 is b4's cover:
+ * commits that link it are each another part, unless of C's subject.  *PART gets C's part, 0
+ * when C names no numbered posting (or is no mainline commit; then none
+ * are found).  Returns how many, stores up to MAX. */
+size_t fs_index_series_of(const struct fs_index *idx, fs_cid c, unsigned *part,
+			  struct fs_index_series_part *out, size_t max);
+
 /* Whether a commit is in a branch, net of reverts: the one answer to
  * "is C in B?" for every caller. */
 struct fs_index_presence {

@@ -45,7 +45,7 @@
 #include "fixscan/index.h"
 
 #define FS_IDX_MAGIC "FSIDX\0\r\n"
-#define FS_IDX_VERSION 5
+#define FS_IDX_VERSION 6
 #define FS_IDX_BOM 0x01020304u
 
 enum fsi_section {
@@ -105,11 +105,17 @@ struct fs_disk_commit {
 	uint16_t author;       /* fsi_author_hash() of its author's address */
 };
 
+/* The Link table (version 6): a commit applied from a numbered posting
+ * has, as its last ref, one of this private kind: key the 16 hex digits
+ * of fsi_hash_str() of its series key (fixscan/posting.h), pad its part.
+ * Never returned as a reference (query.c). */
+#define FSI_REF_SERIES 7
+
 struct fs_disk_ref {
 	uint8_t key[20];  /* hex digits packed two per byte, zero padded */
 	uint8_t keylen;   /* hex digits */
 	uint8_t kind;     /* enum fs_ref_kind */
-	uint16_t pad;
+	uint16_t pad;     /* FSI_REF_SERIES: the part; else 0 */
 	uint32_t source;  /* commit number */
 	uint32_t subject; /* string offset, 0 = none */
 };

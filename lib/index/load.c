@@ -87,7 +87,8 @@ static int refs_ok(const struct scan *v, const struct fs_disk_ref *r, size_t n)
 
 	for (i = 0; i < n; i++)
 		if (r[i].keylen > 40 || r[i].kind < FS_REF_UPSTREAM ||
-		    r[i].kind > FS_REF_PREREQUISITE || r[i].source >= v->cids ||
+		    (r[i].kind > FS_REF_PREREQUISITE && r[i].kind != FSI_REF_SERIES) ||
+		    r[i].source >= v->cids ||
 		    r[i].subject >= v->strings_len)
 			return 0;
 	return 1;

@@ -296,9 +296,14 @@ size_t fs_index_commit_refs(const struct fs_index *idx, fs_cid c,
 	const struct fs_disk_commit *dc = commit_at(idx, c, &L);
 	size_t i;
 
-	for (i = 0; i < dc->nrefs && i < max; i++)
+	size_t n = dc->nrefs;
+
+	/* the Link table's ref, last, is no reference (format.h) */
+	if (n && L->refs[dc->ref_first + n - 1].kind == FSI_REF_SERIES)
+		n--;
+	for (i = 0; i < n && i < max; i++)
 		fill_ref(idx, L->ref_base + dc->ref_first + i, &out[i]);
-	return dc->nrefs;
+	return n;
 }
 
 static int subjects_equal(const char *a, const char *b)
@@ -1177,4 +1182,66 @@ bool fs_index_present(const struct fs_index *idx, fs_cid c, const char *branch,
 		}
 	}
 	return false;
+}
+
+/* ---- the Link table (format.h, walk.c) ------------------------------------ */
+
+/* C's series ref, or NULL when its changelog names no numbered posting. */
+static const struct fs_disk_ref *series_ref(const struct fs_index *idx, fs_cid c)
+{
+	const struct fsi_layer *L;
+	const struct fs_disk_commit *dc = commit_at(idx, c, &L);
+	const struct fs_disk_ref *r;
+
+	if (!dc->nrefs)
+		return NULL;
+	r = &L->refs[dc->ref_first + dc->nrefs - 1];
+	return r->kind == FSI_REF_SERIES ? r : NULL;
+}
+
+static int series_part_cmp(const void *a, const void *b, void *data)
+{
+	const struct fs_index_series_part *x = a, *y = b;
+
+	if (x->part != y->part)
+		return x->part < y->part ? -1 : 1;
+	return memcmp(oid_of(data, x->commit), oid_of(data, y->commit), 20);
+}
+
+size_t fs_index_series_of(const struct fs_index *idx, fs_cid c, unsigned *part,
+			  struct fs_index_series_part *out, size_t max)
+{
+	const struct fs_disk_ref *own = series_ref(idx, c);
+	size_t n = 0, i;
+	int l;
+
+	*part = own ? own->pad : 0;
+	if (!own || !fs_index_commit_is_mainline(idx, c))
+		return 0;
+	/* the commits of the series are the run of refs of its key */
+	for (l = 0; l < idx->nlayers; l++) {
+		const struct fsi_layer *L = &idx->layer[l];
+		for (i = refkeys_lower_bound(L, own->key, own->keylen); i < L->nrefs; i++) {
+			const struct fs_disk_ref *r = &L->refs[L->refkeys[i]];
+			if (refkey_cmp(r, own->key, own->keylen))
+				break;
+			/* the same part again is none other, but part 0 is b4's
+			 * cover: the commits that link it are each a patch of it
+			 * (one of the same subject is this one applied again) */
+			if (r->kind != FSI_REF_SERIES || r->source == c ||
+			    (r->pad == own->pad && (own->pad ||
+						    !strcmp(fs_index_commit_subject(idx, r->source),
+							    fs_index_commit_subject(idx, c)))) ||
+			    !fs_index_commit_is_mainline(idx, r->source))
+				continue;
+			if (n < max) {
+				out[n].commit = r->source;
+				out[n].part = r->pad;
+			}
+			n++;
+		}
+	}
+	if (n > 1)
+		qsort_r(out, n < max ? n : max, sizeof(*out), series_part_cmp, (void *)idx);
+	return n;
 }

@@ -12,6 +12,7 @@
 #include <git2.h>
 
 #include "fixscan/index.h"
+#include "fixscan/posting.h"
 #include "fixscan/tags.h"
 #include "git-util.h"
 #include "format.h"
@@ -320,6 +321,34 @@ static int add_tag_refs(struct fsi_worker *wk, const struct fs_tags *tags, uint3
 	return rc;
 }
 
+/* ---- the Link table ------------------------------------------------------
+ * A commit applied from a posting that git send-email or b4 numbered
+ * (fixscan/posting.h) gets one more ref, its last: of the private kind
+ * FSI_REF_SERIES, the key the 16 hex digits of the 64-bit hash of the
+ * series key, pad the part.  The refs' tables (sorted keys, delta and
+ * cache, renumbering) then carry it as they carry the others; the queries
+ * skip the kind (query.c).  Backports are left out: a commit with an
+ * upstream line is a stable copy, and its Link: is its upstream's. */
+static int add_series_ref(struct fsi_worker *wk, const char *msg, const char *end,
+			  size_t first, uint32_t slot)
+{
+	char key[512], hex[17];
+	unsigned part;
+	size_t i;
+
+	for (i = first; i < wk->refs.n; i++)
+		if (wk->refs.v[i].kind == FS_REF_UPSTREAM)
+			return 0;
+	if (fs_posting_from_message(msg, (size_t)(end - msg), key, sizeof(key), &part) ==
+	    FS_POSTING_NONE)
+		return 0;
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)fsi_hash_str(key));
+	if (add_ref(wk, (enum fs_ref_kind)FSI_REF_SERIES, hex, NULL, slot) < 0)
+		return -1;
+	wk->refs.v[wk->refs.n - 1].pad = (uint16_t)part;
+	return 0;
+}
+
 /* What parsing one commit gives, besides its parents (appended to the
  * worker's) and its texts (in the worker's pools). */
 struct parsed {
@@ -363,12 +392,14 @@ static int parse_commit(struct fsi_worker *wk, const char *data, const char *end
 		return rc;
 	rc = add_tag_refs(wk, tags, slot);
 	fs_tags_free(tags);
+	if (rc == 0)
+		rc = add_series_ref(wk, msg, end, first, slot);
 	if (rc < 0)
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
 	cnt = wk->refs.n - first;
 	if (cnt > 255) {
 		/* More than 255 references in one changelog is not a real
-		 * changelog; keep the first ones. */
+		 * changelog; keep the first ones (a series ref, last, goes). */
 		wk->refs.n = first + 255;
 		cnt = 255;
 	}

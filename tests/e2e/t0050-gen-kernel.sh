@@ -92,7 +92,8 @@ test_expect_success 'answers.json matches git' '
 	                 "reverted-upstream", "already-applied", "target-absent",
 	                 "no-upstream", "unknown-upstream", "regression-report",
 	                 "dep-missing", "fixes-tag-mismatch", "reverted-in-stable",
-	                 "duplicate-in-series", "backport-differs", "fix-pending"}, kinds
+	                 "duplicate-in-series", "backport-differs", "fix-pending",
+	                 "series-partial"}, kinds
 	EOF
 '
 

@@ -99,7 +99,7 @@ test_expect_success 'numbers as the subjects write them: 03/27' '
 	! grep -q "[0-9][0-9][0-9]/0*27" r44w.txt
 '
 test_expect_success 'plurals: 2 regression-reports, 1 objection, 27 patches' '
-	grep -q "^summary: .* 2 regression-reports, .* 1 objection, 1 reverted-in-stable, .* 1 needs-also, 1 backport-differs, 1 fix-pending in 27 patches\$" r44w.txt &&
+	grep -q "^summary: .* 2 regression-reports, .* 1 objection, 1 reverted-in-stable, .* 1 needs-also, 1 backport-differs, 1 fix-pending, 1 series-partial in 27 patches\$" r44w.txt &&
 	{ COLUMNS=1000 "$FIXSCAN" review --repo kernel "path:review-4.5/**" >r45w.txt; true; } &&
 	grep -q "^review: 5 patches without a cover letter" r45w.txt
 '
@@ -323,11 +323,11 @@ test_expect_success 'a clone as new as the threads gives no notice' '
 	! grep -q "older than this thread" fresh.err &&
 	grep -q "\"cause\":\"not-found\"" fresh.json
 '
-# The sample clone minus its last mainline commit, the one fetched after
-# the threads: its mainline ends before them.
+# The sample clone minus its last two mainline commits, the ones fetched
+# after the threads: its mainline ends before them.
 test_expect_success 'a clone older than the threads: one notice, ids "not in your clone"' '
 	cp -R kernel stale &&
-	git -C stale update-ref refs/heads/master master~1 &&
+	git -C stale update-ref refs/heads/master master~2 &&
 	"$FIXSCAN" review --repo stale --json "path:review-4.4/** or path:review-4.5/**" >stale.json 2>stale.err;
 	test "$(grep -c "older than this thread" stale.err)" -eq 1 &&
 	grep -q "^fixscan: mainline in .*stale ends on 2016-[0-9][0-9]-[0-9][0-9], older than this thread (2016-[0-9][0-9]-[0-9][0-9]): run git fetch$" stale.err &&

@@ -30,7 +30,7 @@ PY
 test_expect_success 'a fix to queue and a request for it: fail, exit 0, the lore link of the patch' '
 	"$FIXSCAN" check --repo kernel --format=b4 <"$(patch 03)" >p03.json &&
 	id=$(sed -n "s/^Message-Id: <\(.*\)>$/\1/p" "$(patch 03)") &&
-	test "$(python3 b4.py p03.json)" = "fail|1 fix-missing, 1 needs-also|https://lore.kernel.org/r/$id"
+	test "$(python3 b4.py p03.json)" = "fail|1 fix-missing, 1 needs-also, 1 series-partial|https://lore.kernel.org/r/$id"
 '
 test_expect_success '... its details are the report check prints' '
 	"$FIXSCAN" check --repo kernel "$(patch 03)" >p03.txt;

@@ -157,8 +157,12 @@ test_expect_success 'the drafts carry the findings, in words' '
 	            print(p["index"], f["kind"], "missing", want); ok = False
 	        # a revert undone by a revert of it asks for nothing
 	        # the summary lists only what asks for action
+	        # series-partial: the summary names the parts left out
+	        for part in f.get("commits", []):
+	            if part["commit"][:12] not in summary["body"]:
+	                print("summary misses part", p["index"], part["commit"]); ok = False
 	        if f["kind"] not in ("regression-report", "objection", "fix-pending", "no-upstream",
-	                             "unknown-upstream") \
+	                             "unknown-upstream", "series-partial") \
 	           and f["kind"] not in ("fix-queued", "fix-present", "fixes-tag-mismatch", "reverts-stable") \
 	           and c not in summary["body"] \
 	           and f.get("cause") != "revert-of-revert":
@@ -508,7 +512,8 @@ test_expect_success '... the summary, replaced, marks the patch answered' '
 	new=$(sed -n "s|^draft: replaced Life/cur/\([^ ]*\) with Life/cur/\([^ ]*\), the findings changed (re: 00/27 .*|\2|p" life2.err) &&
 	grep -q "fixes 03/27 (already answered)\$" "$L/cur/$new" &&
 	grep -q "^  03/27 (already answered) netfilter: x_tables: check the counters" "$L/cur/$new" &&
-	test "$(grep -c "already answered" "$L/cur/$new")" -eq 2 &&
+	grep -q "posted with 03/27 (already answered)\$" "$L/cur/$new" &&
+	test "$(grep -c "already answered" "$L/cur/$new")" -eq 3 &&
 	ls "$L/cur" | sort >before
 '
 test_expect_success 'the findings of 03 change: still no new draft for it' '

@@ -108,8 +108,9 @@ static void test_rank(void **state)
 }
 
 /* The rule the exit status follows: everything asks for action but a fix
- * that is there (in the branch or queued in the series) and the advisory
- * notes of a reply (one of no class, one carrying a replacement). */
+ * that is there (in the branch or queued in the series), the advisory
+ * notes of a reply (one of no class, one carrying a replacement) and the
+ * advisory series-partial. */
 static void test_problem_kinds(void **state)
 {
 	int k;
@@ -118,7 +119,8 @@ static void test_problem_kinds(void **state)
 	for (k = 0; k < FS_FIND_KIND_COUNT; k++)
 		assert_int_equal(fs_finding_kind_is_problem(k),
 				 k != FS_FIND_FIX_PRESENT && k != FS_FIND_FIX_QUEUED &&
-				 k != FS_FIND_REPLY && k != FS_FIND_REPLACEMENT_POSTED);
+				 k != FS_FIND_REPLY && k != FS_FIND_REPLACEMENT_POSTED &&
+				 k != FS_FIND_SERIES_PARTIAL);
 }
 
 int main(void)
