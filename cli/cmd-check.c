@@ -117,9 +117,10 @@ struct b4_result {
 	char *details;           /* the patch's report */
 };
 
-/* "fail" when a finding of R asks for action, "warn" when the only
- * findings shown are advisory (of a kind that can ask, but not this
- * time), else "pass" (none, or only a fix present or queued). */
+/* "fail" when a finding of R asks for action, "warn" when the findings
+ * shown are advisory only (a kind that can ask but not this time, a
+ * reply, a partly picked series), else "pass" (none, or only a fix
+ * present or queued). */
 static const char *b4_status(const struct fs_review *r)
 {
 	size_t i, k;
@@ -130,7 +131,7 @@ static const char *b4_status(const struct fs_review *r)
 	for (i = 0; i < r->npatches; i++)
 		for (k = 0; k < r->patches[i].findings.n; k++) {
 			const struct fs_finding *f = &r->patches[i].findings.v[k];
-			advisory |= !f->ignored && fs_finding_kind_is_problem(f->kind);
+			advisory |= !f->ignored && !fs_kind_says_covered(f->kind);
 		}
 	return advisory ? "warn" : "pass";
 }

@@ -1106,6 +1106,11 @@ int fs_finding_kind_from_name(const char *name)
 	return -1;
 }
 
+bool fs_kind_says_covered(enum fs_finding_kind kind)
+{
+	return kind == FS_FIND_FIX_QUEUED || kind == FS_FIND_FIX_PRESENT;
+}
+
 bool fs_finding_kind_is_problem(enum fs_finding_kind kind)
 {
 	return fs_kind(kind)->problem;

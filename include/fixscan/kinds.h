@@ -103,4 +103,9 @@ enum fs_kind_group fs_kind_group_of(const struct fs_finding *f);
  * right.  (No ignore and no shown check: fs_draft_finding_asks().) */
 bool fs_kind_asks(const struct fs_finding *f);
 
+/* Whether KIND only says that all is well (a fix the series queues or
+ * the branch has): every other kind is worth a look, even one that asks
+ * nothing (a reply, a partly picked series). */
+bool fs_kind_says_covered(enum fs_finding_kind kind);
+
 #endif

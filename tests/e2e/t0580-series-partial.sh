@@ -88,6 +88,20 @@ test_expect_success '... and the finding is there, alone besides the queued fix'
 	assert [c["commit"] for c in f["commits"]] == [sys.argv[1]], f
 	EOF
 '
+mkmbox one.mbox "$u_fm2"
+test_expect_success 'b4 check of a patch whose only finding is series-partial: warn' '
+	python3 - one.mbox <<-\EOF >one-01.eml &&
+	import sys
+	t = open(sys.argv[1]).read().split("\nFrom fixscan ")
+	sys.stdout.write(t[1].split("\n", 1)[1])
+	EOF
+	"$FIXSCAN" check --repo kernel --format=b4 <one-01.eml >b4.json &&
+	python3 -c "
+import json
+e = json.load(open(\"b4.json\"))[0]
+assert e[\"status\"] == \"warn\", e
+assert \"series-partial\" in e[\"summary\"] and \"fix\" not in e[\"summary\"], e"
+'
 test_expect_code 0 'the whole posting queued: nothing' '
 	"$FIXSCAN" review --repo kernel --branch linux-4.4.y --mbox three.mbox --json >three.json &&
 	python3 -c "
