@@ -820,7 +820,7 @@ static void rw_fix_pending(GString *s, const struct fs_review *r, const struct f
 		g_free(ref);
 	}
 	if (f->from)
-		g_string_append_printf(s, "%s from %s", f->commit[0] ? ", posted" : "", f->from);
+		g_string_append_printf(s, "%s %s", f->commit[0] ? ", posted by" : " from", f->from);
 	if (f->from && f->date)
 		g_string_append_printf(s, ", %s", f->date);
 	if (f->message_id)
