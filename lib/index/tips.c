@@ -553,7 +553,8 @@ int fsi_tips_read(git_repository *repo, const struct fs_index_opts *opts,
 	}
 	if (rc == 0) {
 		qsort(ts->t.v, ts->t.n, sizeof(*ts->t.v), tip_cmp_name);
-		qsort(ts->pending.v, ts->pending.n, sizeof(*ts->pending.v), tip_cmp_name);
+		if (ts->pending.n)
+			qsort(ts->pending.v, ts->pending.n, sizeof(*ts->pending.v), tip_cmp_name);
 		ts->fingerprint = refs->fingerprint;
 	}
 	git_odb_free(g.odb);
