@@ -83,23 +83,7 @@ test_expect_success 'drafts: no reply to 02 (advisory), and the summary, which l
 # The digest: the 4.4 thread as if it had just arrived, under other
 # Message-Ids and without the replies (the same reply in two threads
 # would move between them).
-python3 - "$SRC/maildirs/review-4.4" "$TRASH/new-4.4" <<'PY' || exit 1
-import email.utils, os, re, sys, time
-src, dst = sys.argv[1], sys.argv[2]
-for d in ("cur", "new", "tmp"):
-    os.makedirs(os.path.join(dst, d), exist_ok=True)
-names = sorted(os.listdir(os.path.join(src, "cur")))
-for i, n in enumerate(names):
-    t = open(os.path.join(src, "cur", n), encoding="utf-8", errors="surrogateescape").read()
-    head, _, body = t.partition("\n\n")
-    if re.search(r"^Subject: Re:", head, re.M):
-        continue
-    head = re.sub(r"^Date: .*$", "Date: " + email.utils.formatdate(time.time() - 3600 + i),
-                  head, count=1, flags=re.M)
-    head = head.replace("@stable.example.org>", "@new.example.org>")
-    with open(os.path.join(dst, "cur", n), "w", encoding="utf-8", errors="surrogateescape") as f:
-        f.write(head + "\n\n" + body)
-PY
+python3 "$SRC/tests/e2e/fresh-thread.py" "$SRC/maildirs/review-4.4" "$TRASH/new-4.4" || exit 1
 cp -R new-4.4 mail/new-4.4 && notmuch new --quiet || exit 1
 test_expect_success 'digest: 02 is no risky patch for an advisory difference' '
 	{ "$FIXSCAN" digest --repo kernel --json >dg.json; test $? -le 1; } &&

@@ -109,23 +109,7 @@ test_expect_success 'the drafts pass draft-check' '
 	python3 "$SRC/tests/e2e/draft-check.py" --review r1.json --asks "$TRASH/mail" mail/Drafts/cur/*
 '
 # The digest: the 4.4 thread as if it had just arrived (as in t0550).
-python3 - "$SRC/maildirs/review-4.4" "$TRASH/new-4.4" <<'PY' || exit 1
-import email.utils, os, re, sys, time
-src, dst = sys.argv[1], sys.argv[2]
-for d in ("cur", "new", "tmp"):
-    os.makedirs(os.path.join(dst, d), exist_ok=True)
-names = sorted(os.listdir(os.path.join(src, "cur")))
-for i, n in enumerate(names):
-    t = open(os.path.join(src, "cur", n), encoding="utf-8", errors="surrogateescape").read()
-    head, _, body = t.partition("\n\n")
-    if re.search(r"^Subject: Re:", head, re.M):
-        continue
-    head = re.sub(r"^Date: .*$", "Date: " + email.utils.formatdate(time.time() - 3600 + i),
-                  head, count=1, flags=re.M)
-    head = head.replace("@stable.example.org>", "@new.example.org>")
-    with open(os.path.join(dst, "cur", n), "w", encoding="utf-8", errors="surrogateescape") as f:
-        f.write(head + "\n\n" + body)
-PY
+python3 "$SRC/tests/e2e/fresh-thread.py" "$SRC/maildirs/review-4.4" "$TRASH/new-4.4" || exit 1
 rm -rf mail/Drafts && cp -R new-4.4 mail/new-4.4 && notmuch new --quiet || exit 1
 test_expect_success 'digest: 23 and 24 carry their fix-pending, with the ref' '
 	{ "$FIXSCAN" digest --repo kernel --json >dg.json; test $? -le 1; } &&

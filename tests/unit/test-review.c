@@ -458,7 +458,10 @@ static struct fs_index *own_mail_index(char hex[41])
 
 	snprintf(repo, sizeof(repo), "%s/kernel", tmpdir);
 	snprintf(cache, sizeof(cache), "%s/index-cache", tmpdir);
-	sh("git init -q -b master %s && cd %s && "
+	/* Fixed dates: both repositories have the same U, F and G, which
+	 * the mails of write_pending_samples() name. */
+	sh("export GIT_AUTHOR_DATE='2023-11-01T10:00:00Z' GIT_COMMITTER_DATE='2023-11-01T10:00:00Z' && "
+	   "git init -q -b master %s && cd %s && "
 	   "git -c user.name=T -c user.email=t@example.org commit -q --allow-empty -m base && "
 	   "git branch linux-4.4.y && "
 	   "git -c user.name=T -c user.email=t@example.org commit -q --allow-empty "
@@ -637,7 +640,10 @@ static struct fs_index *reports_index(char hex[][41])
 	FILE *f;
 
 	snprintf(repo, sizeof(repo), "%s/kernel-reports", tmpdir);
-	sh("git init -q -b master %s && cd %s && "
+	/* Fixed dates: both repositories have the same U, F and G, which
+	 * the mails of write_pending_samples() name. */
+	sh("export GIT_AUTHOR_DATE='2023-11-01T10:00:00Z' GIT_COMMITTER_DATE='2023-11-01T10:00:00Z' && "
+	   "git init -q -b master %s && cd %s && "
 	   "git -c user.name=T -c user.email=t@example.org commit -q --allow-empty -m base && "
 	   "git branch linux-4.4.y", repo, repo);
 	for (i = 0; i < NREPORT_SUBJECTS; i++)
@@ -793,7 +799,10 @@ static struct fs_index *pending_index_refs(char u[41], char f[41], char g[41], b
 	FILE *fp;
 
 	snprintf(repo, sizeof(repo), "%s/kernel-pending%s", tmpdir, next ? "-next" : "");
-	sh("git init -q -b master %s && cd %s && "
+	/* Fixed dates: both repositories have the same U, F and G, which
+	 * the mails of write_pending_samples() name. */
+	sh("export GIT_AUTHOR_DATE='2023-11-01T10:00:00Z' GIT_COMMITTER_DATE='2023-11-01T10:00:00Z' && "
+	   "git init -q -b master %s && cd %s && "
 	   "git -c user.name=T -c user.email=t@example.org commit -q --allow-empty -m base && "
 	   "git branch linux-4.4.y && "
 	   "git -c user.name=T -c user.email=t@example.org commit -q --allow-empty "
@@ -820,7 +829,9 @@ static struct fs_index *pending_index_refs(char u[41], char f[41], char g[41], b
 	g[40] = '\0';
 	fclose(fp);
 	if (next)
-		sh("cd %s && G='git -c user.name=T -c user.email=t@example.org' && "
+		sh("cd %s && export GIT_AUTHOR_DATE='2023-11-02T10:00:00Z' "
+		   "GIT_COMMITTER_DATE='2023-11-02T10:00:00Z' && "
+		   "G='git -c user.name=T -c user.email=t@example.org' && "
 		   "$G checkout -q -b nextwork && "
 		   "$G commit -q --allow-empty -m 'net: frobnicator: do not leak the queue' "
 		   "-m \"Fixes: %.12s\" && git rev-parse HEAD > %s/next-ids && "
