@@ -1132,7 +1132,7 @@ def sample_stream(s, w):
 
 # The sample's linux-next: refs/remotes/next/master, two commits on top of
 # master that fixscan sees only with fixscan.pending set (make demo and
-# t0580 set it; the other tests and answers.json do not).  The first is
+# t0585 set it; the other tests and answers.json do not).  The first is
 # the commit of the fix posted to the list as L4 (its title): one
 # fix-pending with both.  The second is a fix of patch 23's upstream that
 # only next has.

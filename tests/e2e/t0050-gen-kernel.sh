@@ -61,7 +61,7 @@ test_expect_success 'answers.json matches git' '
 	d = json.load(open("answers.json"))
 	ids = [c["id"] for c in d["commits"]]
 	# (the linux-next of the sample, refs/remotes/next/master, is a pending
-	# tree only t0580 and make demo read: not among the answers)
+	# tree only t0585 and make demo read: not among the answers)
 	assert len(set(ids)) == len(ids) == int(git("rev-list", "--count",
 	                                            "--exclude=refs/remotes/next/*", "--all"))
 	for c in d["commits"]:

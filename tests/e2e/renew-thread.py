@@ -1,10 +1,9 @@
 #!/usr/bin/env python3
-"""fresh-thread.py SRC DST: copy the review thread of maildir SRC to DST as
-if it had just arrived, for the digest (which looks at recent threads):
-the patch mails and the cover only (no replies: the same reply in two
-threads would move between them), each dated within the last hour in
-their order, under other Message-Ids (@stable.example.org becomes
-@new.example.org in every header).  Used by t0550 and t0580."""
+"""renew-thread.py SRC DST: copy the patch mails of the review thread in
+maildir SRC into a new maildir DST as if the thread had just arrived
+(dated the last hour), under other Message-Ids (@new.example.org) and
+without its replies (the same reply in two threads would move between
+them).  For the digest's tests, which review only recent threads."""
 import email.utils
 import os
 import re
@@ -14,8 +13,7 @@ import time
 src, dst = sys.argv[1], sys.argv[2]
 for d in ("cur", "new", "tmp"):
     os.makedirs(os.path.join(dst, d), exist_ok=True)
-names = sorted(os.listdir(os.path.join(src, "cur")))
-for i, n in enumerate(names):
+for i, n in enumerate(sorted(os.listdir(os.path.join(src, "cur")))):
     t = open(os.path.join(src, "cur", n), encoding="utf-8", errors="surrogateescape").read()
     head, _, body = t.partition("\n\n")
     if re.search(r"^Subject: Re:", head, re.M):

@@ -108,8 +108,8 @@ test_expect_success 'drafts: 23 and 24 asked to wait, each once; the summary lis
 test_expect_success 'the drafts pass draft-check' '
 	python3 "$SRC/tests/e2e/draft-check.py" --review r1.json --asks "$TRASH/mail" mail/Drafts/cur/*
 '
-# The digest: the 4.4 thread as if it had just arrived (as in t0550).
-python3 "$SRC/tests/e2e/fresh-thread.py" "$SRC/maildirs/review-4.4" "$TRASH/new-4.4" || exit 1
+# The digest: the 4.4 thread as if it had just arrived (tests/e2e/renew-thread.py).
+python3 "$SRC/tests/e2e/renew-thread.py" "$SRC/maildirs/review-4.4" "$TRASH/new-4.4" || exit 1
 rm -rf mail/Drafts && cp -R new-4.4 mail/new-4.4 && notmuch new --quiet || exit 1
 test_expect_success 'digest: 23 and 24 carry their fix-pending, with the ref' '
 	{ "$FIXSCAN" digest --repo kernel --json >dg.json; test $? -le 1; } &&
