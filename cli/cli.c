@@ -432,18 +432,22 @@ int cli_open_index(struct fs_index **idx, const char *repo, struct fs_index_opts
 {
 	struct cli_progress prog;
 	struct fs_config *cfg = NULL;
-	char *mainline = NULL, **stable = NULL;
-	size_t nstable = 0;
+	char *mainline = NULL, **stable = NULL, **pending = NULL;
+	size_t nstable = 0, npending = 0;
 	int rc;
 
 	if (fs_config_open(&cfg, repo, NULL) < 0)
 		(void)fs_config_open(&cfg, NULL, NULL);
 	rc = fs_config_index_refs(cfg, &mainline, &stable, &nstable, err);
+	if (rc == 0)
+		rc = fs_config_pending_refs(cfg, &pending, &npending, err);
 	fs_config_free(cfg);
 	opts->repo_path = repo;
 	opts->mainline = mainline;
 	opts->stable_globs = (const char *const *)stable;
 	opts->nstable_globs = nstable;
+	opts->pending_globs = (const char *const *)pending;
+	opts->npending_globs = npending;
 	cli_progress_attach(&prog, opts, progress);
 	if (rc == 0)
 		rc = fs_index_open(idx, opts, stats, err);
@@ -452,8 +456,11 @@ int cli_open_index(struct fs_index **idx, const char *repo, struct fs_index_opts
 	opts->mainline = NULL;
 	opts->stable_globs = NULL;
 	opts->nstable_globs = 0;
+	opts->pending_globs = NULL;
+	opts->npending_globs = 0;
 	free(mainline);
 	fs_config_strv_free(stable);
+	fs_config_strv_free(pending);
 	return rc;
 }
 

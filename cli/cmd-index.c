@@ -68,9 +68,13 @@ int cmd_index(int argc, char **argv, struct fs_error *err)
 		fprintf(stderr, "fixscan: %s\n", stats.note);
 	/* Which repository: --repo, the current directory (after -C) and
 	 * fixscan.repo all pick one, and the user should see which. */
-	printf("indexed %zu commit%s (%zu new%s) in %.2fs: %s\n", stats.commits,
+	printf("indexed %zu commit%s (%zu new%s)", stats.commits,
 	       stats.commits == 1 ? "" : "s", stats.new_commits,
-	       stats.rebuilt && stats.new_commits ? ", full build" : "", stats.seconds, repo);
+	       stats.rebuilt && stats.new_commits ? ", full build" : "");
+	/* fixscan.pending: the commits of the pending refs, apart */
+	if (fs_index_pending_count(idx))
+		printf(", %zu pending (%zu read)", fs_index_pending_count(idx), stats.pending_read);
+	printf(" in %.2fs: %s\n", stats.seconds, repo);
 	fs_index_free(idx);
 	free(repo);
 	return FS_EXIT_CLEAN;

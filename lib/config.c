@@ -301,3 +301,25 @@ int fs_config_index_refs(struct fs_config *cfg, char **mainline, char ***stable_
 	*n = (size_t)rc;
 	return 0;
 }
+
+int fs_config_pending_refs(struct fs_config *cfg, char ***globs, size_t *n, struct fs_error *err)
+{
+	int rc = fs_config_get_all(cfg, "fixscan.pending", globs, err);
+	size_t i;
+
+	*n = 0;
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < (size_t)rc; i++) {
+		if (!strncmp((*globs)[i], "refs/", 5))
+			continue;
+		fs_error_set(err, FS_EPARSE,
+			     "fixscan.pending value '%s' is not a ref glob (it must start with "
+			     "'refs/', e.g. 'refs/remotes/next/*')", (*globs)[i]);
+		fs_config_strv_free(*globs);
+		*globs = NULL;
+		return FS_EPARSE;
+	}
+	*n = (size_t)rc;
+	return 0;
+}

@@ -92,6 +92,7 @@ static void finding_clear(struct fs_finding *f)
 	free(f->stable_release);
 	free(f->chain);
 	free(f->message_id);
+	free(f->ref);
 	free(f->from);
 	free(f->date);
 	free(f->note);
@@ -1415,10 +1416,27 @@ static void check_diff(struct judge *j, const fs_cid *ups, size_t nups)
 		j->oom = 1;
 }
 
-/* fix-pending: each posted fix (or revert) of one of the patch's
- * upstream commits UPS that mainline does not have yet.  The fix has no
- * commit: the finding names its mail (subject, from, date, message id),
- * and its note the commit it fixes. */
+/* Whether J has a fix-pending finding of the mail or commit of P. */
+static bool pending_seen(const struct judge *j, const struct fs_pending_fix *p)
+{
+	size_t i;
+
+	for (i = 0; i < j->out->n; i++) {
+		const struct fs_finding *g = &j->out->v[i];
+		if (g->kind != FS_FIND_FIX_PENDING)
+			continue;
+		if ((p->commit && !strcmp(g->commit, p->commit)) ||
+		    (p->message_id && g->message_id && !strcmp(g->message_id, p->message_id)))
+			return true;
+	}
+	return false;
+}
+
+/* fix-pending: each fix (or revert) of one of the patch's upstream
+ * commits UPS that mainline does not have yet, once however many of UPS
+ * it fixes.  A posted fix names its mail (subject, from, date, message
+ * id), a pending ref's its commit and ref (both when the commit is the
+ * mail's patch); the note names the commit it fixes. */
 static void check_pending(struct judge *j, const fs_cid *ups, size_t nups)
 {
 	const struct fs_findings_ctx *ctx = j->ctx;
@@ -1431,16 +1449,17 @@ static void check_pending(struct judge *j, const fs_cid *ups, size_t nups)
 
 		for (k = 0; k < nups && ups[k] != p->upstream; k++)
 			;
-		if (k == nups)
+		if (k == nups || pending_seen(j, p))
 			continue;
 		f = add(j, FS_FIND_FIX_PENDING, p->revert ? FS_CAUSE_REVERT : FS_CAUSE_FIX,
-			FS_CID_NONE, NULL, FS_FEV_MAIL);
+			FS_CID_NONE, p->commit, p->message_id ? FS_FEV_MAIL : FS_FEV_EXACT);
 		if (!f)
 			continue;
-		f->subject = dup_or_null(p->subject);
+		f->subject = dup_or_null(p->commit ? p->title : p->subject);
 		f->message_id = dup_or_null(p->message_id);
 		f->from = dup_or_null(p->from);
 		f->date = dup_or_null(p->date);
+		f->ref = dup_or_null(p->ref);
 		fs_index_commit_hex(j->idx, p->upstream, hex);
 		set_note(j, f, fmt("%s %.12s", p->revert ? "reverts" : "fixes", hex));
 	}

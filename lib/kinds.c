@@ -797,14 +797,50 @@ static char *item_reverts_stable(const struct fs_review *r, const struct fs_find
 
 /* ---- fix-pending --------------------------------------------------------- */
 
+/* A pending ref as people name it: "next/master" for
+ * refs/remotes/next/master, "fixes" for refs/heads/fixes.  New string. */
+static char *short_ref(const char *ref)
+{
+	static const char *const prefixes[] = { "refs/remotes/", "refs/heads/", "refs/" };
+	size_t i;
+
+	for (i = 0; ref && i < G_N_ELEMENTS(prefixes); i++)
+		if (g_str_has_prefix(ref, prefixes[i]))
+			return fs_draft_clean_line(ref + strlen(prefixes[i]));
+	return fs_draft_clean_line(ref);
+}
+
 static void rw_fix_pending(GString *s, const struct fs_review *r, const struct fs_finding *f)
 {
-	g_string_append_printf(s, " %s: \"%s\" from %s", f->note ? f->note : "",
-			       f->subject ? f->subject : "", f->from ? f->from : "?");
-	if (f->date)
+	g_string_append_printf(s, " %s: \"%s\"", f->note ? f->note : "",
+			       f->subject ? f->subject : "");
+	if (f->commit[0]) {
+		char *ref = short_ref(f->ref);
+		g_string_append_printf(s, " in %s (%.12s)", ref, f->commit);
+		g_free(ref);
+	}
+	if (f->from)
+		g_string_append_printf(s, "%s %s", f->commit[0] ? ", posted by" : " from", f->from);
+	if (f->from && f->date)
 		g_string_append_printf(s, ", %s", f->date);
 	if (f->message_id)
 		g_string_append_printf(s, ": https://lore.kernel.org/r/%s", f->message_id);
+}
+
+/* The opening line of a fix-pending paragraph. */
+static char *pending_opening(const struct fs_finding *f)
+{
+	const char *what = f->cause == FS_CAUSE_REVERT ? "A revert of" : "A fix for";
+	char *ref, *t;
+
+	if (!f->commit[0])
+		return g_strdup_printf("%s the upstream commit has been posted, but is not in "
+				       "mainline yet:", what);
+	ref = short_ref(f->ref);
+	t = g_strdup_printf("%s the upstream commit %sis in %s, but not in mainline yet:", what,
+			    f->message_id ? "has been posted and " : "", ref);
+	g_free(ref);
+	return t;
 }
 
 static void para_fix_pending(GString *s, const struct fs_review *r,
@@ -812,20 +848,26 @@ static void para_fix_pending(GString *s, const struct fs_review *r,
 {
 	char *from = fs_draft_clean_line(f->from), *date = fs_draft_clean_line(f->date);
 	char *subj = fs_draft_clean_line(f->subject), *id = fs_draft_clean_id(f->message_id);
+	char *open = pending_opening(f);
 
-	fsd_add_para(s, f->cause == FS_CAUSE_REVERT ?
-		     "A revert of the upstream commit has been posted, but is not in mainline yet:" :
-		     "A fix for the upstream commit has been posted, but is not in mainline yet:");
-	if (*from)
-		fsd_add_wrapped(s, "  From: ", "    ", from);
-	if (*date)
-		fsd_add_wrapped(s, "  Date: ", "    ", date);
-	if (*subj)
-		fsd_add_wrapped(s, "  Subject: ", "    ", subj);
+	fsd_add_para(s, open);
+	if (f->commit[0]) {
+		char *ref = fsd_commit_ref(f->commit, f->subject);
+		fsd_add_wrapped(s, "  ", "    ", ref);
+		g_free(ref);
+	} else {
+		if (*from)
+			fsd_add_wrapped(s, "  From: ", "    ", from);
+		if (*date)
+			fsd_add_wrapped(s, "  Date: ", "    ", date);
+		if (*subj)
+			fsd_add_wrapped(s, "  Subject: ", "    ", subj);
+	}
 	if (id)
 		g_string_append_printf(s, "  https://lore.kernel.org/r/%s\n", id);
 	g_string_append_c(s, '\n');
 	fsd_add_para(s, "Could this one be held back for now, or the two queued together once the fix lands?");
+	g_free(open);
 	g_free(from);
 	g_free(date);
 	g_free(subj);
@@ -834,11 +876,19 @@ static void para_fix_pending(GString *s, const struct fs_review *r,
 
 static char *item_fix_pending(const struct fs_review *r, const struct fs_finding *f)
 {
-	char *id = fs_draft_clean_id(f->message_id);
-	char *t = g_strdup_printf("%s posted, not in mainline yet%s%s",
-				  f->cause == FS_CAUSE_REVERT ? "a revert" : "a fix",
-				  id ? ": https://lore.kernel.org/r/" : "", id ? id : "");
+	char *id = fs_draft_clean_id(f->message_id), *t;
+	const char *what = f->cause == FS_CAUSE_REVERT ? "a revert" : "a fix";
 
+	if (f->commit[0]) {
+		char *ref = short_ref(f->ref), *c = fsd_commit_ref(f->commit, f->subject);
+		t = g_strdup_printf("%s in %s, not in mainline yet: %s%s%s", what, ref, c,
+				    id ? ", https://lore.kernel.org/r/" : "", id ? id : "");
+		g_free(ref);
+		g_free(c);
+	} else {
+		t = g_strdup_printf("%s posted, not in mainline yet%s%s", what,
+				    id ? ": https://lore.kernel.org/r/" : "", id ? id : "");
+	}
 	g_free(id);
 	return t;
 }

@@ -112,6 +112,7 @@ static void add_fix(struct pending_search *s, const struct fs_patch *m, fs_cid u
 	f.fix.upstream = u;
 	f.fix.message_id = keep(s, fs_patch_message_id(m));
 	f.fix.subject = keep(s, fs_patch_subject(m));
+	f.fix.title = keep(s, fs_patch_title(m));
 	f.fix.from = keep(s, fs_patch_from(m));
 	f.fix.date = keep(s, fs_patch_date(m));
 	f.fix.revert = revert;
@@ -280,4 +281,88 @@ int fs_pending_from_store(struct fs_pending *p, struct fs_store *store,
 	g_hash_table_destroy(ps.wanted);
 	fs_store_messages_free(&found);
 	return rc;
+}
+
+/* The record of P for U whose subject is SUBJECT's (normalised), or
+ * NULL. */
+static struct fs_pending_fix *same_fix(struct fs_pending *p, fs_cid u, const char *subject)
+{
+	char *want = fs_tags_normalize_subject(subject);
+	struct fs_pending_fix *found = NULL;
+	size_t i;
+
+	for (i = 0; want && i < p->n && !found; i++) {
+		char *have;
+		if (p->v[i].upstream != u || p->v[i].commit || !p->v[i].title)
+			continue;
+		have = fs_tags_normalize_subject(p->v[i].title);
+		if (have && !strcmp(have, want))
+			found = &p->v[i];
+		free(have);
+	}
+	free(want);
+	return found;
+}
+
+static const char *keep_in(struct fs_pending *p, const char *text)
+{
+	char *copy = g_strdup(text);
+
+	if (!p->strings_)
+		p->strings_ = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(p->strings_, copy);
+	return copy;
+}
+
+/* Insert R after the last record of P for R's commit (or at the end). */
+static int insert_after_commit(struct fs_pending *p, const struct fs_pending_fix *r)
+{
+	struct fs_pending_fix *v = realloc(p->v, (p->n + 1) * sizeof(*v));
+	size_t at = p->n, i;
+
+	if (!v)
+		return -1;
+	p->v = v;
+	for (i = 0; i < p->n; i++)
+		if (v[i].upstream == r->upstream)
+			at = i + 1;
+	memmove(v + at + 1, v + at, (p->n - at) * sizeof(*v));
+	v[at] = *r;
+	p->n++;
+	return 0;
+}
+
+int fs_pending_from_index(struct fs_pending *p, const struct fs_index *idx,
+			  const fs_cid *upstream, size_t n, struct fs_error *err)
+{
+	struct fs_index_pending found[32];
+	size_t i, j, k, nf;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i && upstream[j] != upstream[i]; j++)
+			;
+		if (j < i || upstream[i] == FS_CID_NONE)
+			continue;
+		nf = fs_index_pending_fixes(idx, upstream[i], found, G_N_ELEMENTS(found));
+		for (k = 0; k < nf && k < G_N_ELEMENTS(found); k++) {
+			struct fs_pending_fix *m = same_fix(p, upstream[i], found[k].subject);
+			struct fs_pending_fix r;
+
+			if (m) {
+				m->commit = keep_in(p, found[k].hex);
+				m->ref = keep_in(p, found[k].ref);
+				continue;
+			}
+			memset(&r, 0, sizeof(r));
+			r.upstream = upstream[i];
+			r.subject = keep_in(p, found[k].subject);
+			r.title = r.subject;
+			r.commit = keep_in(p, found[k].hex);
+			r.ref = keep_in(p, found[k].ref);
+			r.revert = found[k].revert;
+			if (!r.subject || !r.commit || !r.ref || insert_after_commit(p, &r) < 0)
+				return fs_error_set(err, FS_ENOMEM, "out of memory");
+		}
+	}
+	return 0;
 }

@@ -544,6 +544,8 @@ static void json_finding(struct fs_json *b, const struct fs_finding *f)
 	fs_json_str(b, "reverted_commit", f->reverted_commit);
 	fs_json_str(b, "reverted_release", f->reverted_release);
 	fs_json_str(b, "written", f->written);
+	if (f->kind == FS_FIND_FIX_PENDING)
+		fs_json_str(b, "ref", f->ref);
 	json_cves(b, f->cves, f->ncves);
 	json_cross_finding(b, f);
 	fs_json_rfc3339(b, "date_rfc3339", f->date);

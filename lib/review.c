@@ -154,6 +154,23 @@ static int search_store(struct fs_mentions *said, struct fs_pending *pending,
 	return rc;
 }
 
+/* The commits of the pending refs that fix the series' upstream commits,
+ * merged with the posted fixes in PENDING (fs_pending_from_index()). */
+static int pending_commits(struct fs_pending *pending, const struct fs_review *r,
+			   const struct fs_index *idx, const struct upstream_list *ups,
+			   struct fs_error *err)
+{
+	size_t n;
+	fs_cid *flat = flat_upstream(r, ups, &n);
+	int rc;
+
+	if (!flat)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	rc = fs_pending_from_index(pending, idx, flat, n, err);
+	free(flat);
+	return rc;
+}
+
 /* The newest Date of the series' mails, and whether it is after the
  * mainline tip: then the clone is older than the thread. */
 static void check_stale(struct fs_review *r, const struct fs_review_opts *o)
@@ -266,6 +283,8 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 	rc = fs_mentions_objections(&said, s, o->own_addresses, err);
 	if (rc == 0 && store && !o->no_reports && s->npatches)
 		rc = search_store(&said, &pending, r, idx, store, ups, o->own_addresses, err);
+	if (rc == 0 && s->npatches && fs_index_pending_count(idx))
+		rc = pending_commits(&pending, r, idx, ups, err);
 	if (rc < 0)
 		goto out;
 	memset(&ctx, 0, sizeof(ctx));

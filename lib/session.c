@@ -27,7 +27,7 @@ struct fs_session {
 	/* storage behind ropts.branch_names and the iopts refs */
 	struct fs_branch_name *branch_names;
 	char **branch_keys, **branch_values;
-	char *mainline, **stable_globs;
+	char *mainline, **stable_globs, **pending_globs;
 	/* storage behind ropts.own_addresses (g_strfreev()) */
 	char **own_addresses;
 	/* the drafts' state file */
@@ -110,6 +110,10 @@ static int setup(struct fs_session *s, const char *ignore_flag, struct fs_error 
 		return rc;
 	s->iopts.mainline = s->mainline;
 	s->iopts.stable_globs = (const char *const *)s->stable_globs;
+	rc = fs_config_pending_refs(s->cfg, &s->pending_globs, &s->iopts.npending_globs, err);
+	if (rc < 0)
+		return rc;
+	s->iopts.pending_globs = (const char *const *)s->pending_globs;
 	return read_branch_names(s, err);
 }
 
@@ -147,6 +151,7 @@ void fs_session_free(struct fs_session *s)
 	fs_config_strv_free(s->branch_values);
 	free(s->mainline);
 	fs_config_strv_free(s->stable_globs);
+	fs_config_strv_free(s->pending_globs);
 	g_strfreev(s->own_addresses);
 	g_free(s->drafts_state);
 	g_free(s->draft_signature);

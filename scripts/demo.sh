@@ -43,6 +43,9 @@ notmuch_config "$dir"
 # those commands work before any "git config --global" of the README.
 git config --file "$dir/gitconfig" user.name "Rita Reviewer"
 git config --file "$dir/gitconfig" user.email rita@example.org
+# The sample's linux-next (refs/remotes/next/master) as a pending tree:
+# its fixes not in mainline yet are fix-pending.
+git config --file "$dir/gitconfig" fixscan.pending 'refs/remotes/next/*'
 # The demo keeps to its own directory: its own notmuch config, cache and
 # git config, never the user's.
 export NOTMUCH_CONFIG="$dir/notmuch-config" XDG_CACHE_HOME="$dir/cache"

@@ -1139,6 +1139,39 @@ def sample_stream(s, w):
     return marks
 
 
+# The sample's linux-next: refs/remotes/next/master, two commits on top of
+# master that fixscan sees only with fixscan.pending set (make demo and
+# t0585 set it; the other tests and answers.json do not).  The first is
+# the commit of the fix posted to the list as L4 (its title): one
+# fix-pending with both.  The second is a fix of patch 23's upstream that
+# only next has.
+SAMPLE_PENDING = [
+    ('nadia', 'block: check for an empty bio before bio_last_page()',
+     'The merge checks now call bio_last_page(), which has no page to give\n'
+     'for an empty bio; look at bi_vcnt first.\n\n'
+     'Fixes: {h12:u_prq_base} ("{s:u_prq_base}")'),
+    ('nadia', 'tcp: check the fastopen queue before the child socket takes it',
+     'The child socket may outlive the listener\'s fastopen queue.\n\n'
+     'Fixes: {h12:u_prq_series} ("{s:u_prq_series}")'),
+]
+
+
+def sample_pending(repo, s):
+    tip = s.heads['master']['id']
+    tree = git(repo, 'rev-parse', tip + '^{tree}').decode().strip()
+    ts = int(s.heads['master']['committer_ident'].split()[-2])
+    for k, (who, subject, body) in enumerate(SAMPLE_PENDING, 1):
+        p = PEOPLE[who]
+        date = '@%d %s' % (ts + 3600 * k, p.tz)
+        env = dict(os.environ, GIT_AUTHOR_NAME=p.name, GIT_AUTHOR_EMAIL=p.email,
+                   GIT_AUTHOR_DATE=date, GIT_COMMITTER_NAME=p.name,
+                   GIT_COMMITTER_EMAIL=p.email, GIT_COMMITTER_DATE=date)
+        msg = subject + '\n\n' + Sample.signoff_block(s.expand(body), [who])
+        tip = git(repo, 'commit-tree', tree, '-p', tip, '-m', msg,
+                  env=env).decode().strip()
+    git(repo, 'update-ref', 'refs/remotes/next/master', tip)
+
+
 def cmd_sample(args):
     t0 = time.time()
     s = Sample()
@@ -1170,6 +1203,7 @@ def cmd_sample(args):
         if refs.get('refs/heads/' + ref) != s.heads[line]['id']:
             die('branch %s does not match' % ref)
     git(args.dir, 'reset', '-q', '--hard', 'master')
+    sample_pending(args.dir, s)
     with open(os.path.join(args.dir, '.git', 'info', 'exclude'), 'a') as f:
         f.write('answers.json\n')
     with open(os.path.join(args.dir, 'answers.json'), 'w',

@@ -59,4 +59,14 @@ int fs_config_get_bool(struct fs_config *cfg, const char *key, bool *out,
 int fs_config_index_refs(struct fs_config *cfg, char **mainline, char ***stable_globs,
 			 size_t *n, struct fs_error *err);
 
+/* The pending refs the fixes index reads (fs_index_opts.pending_globs):
+ * every value of fixscan.pending, a multi-valued key of ref globs
+ * ("refs/remotes/next/master", or globs of several), in *GLOBS (NULL-terminated,
+ * fs_config_strv_free()) and their number in *N; NULL and 0 when unset.
+ * CFG may be NULL.  A value that does not start with "refs/" is an
+ * error.  Returns 0, or FS_EPARSE / FS_EGIT / FS_ENOMEM with ERR set and
+ * nothing to free. */
+int fs_config_pending_refs(struct fs_config *cfg, char ***globs, size_t *n,
+			   struct fs_error *err);
+
 #endif

@@ -151,6 +151,8 @@ struct fs_finding {
 			    * the mail; else NULL */
 	char *from;        /* its From, or NULL */
 	char *date;        /* its Date, or NULL */
+	char *ref;         /* fix-pending: the pending ref whose commit (COMMIT)
+			    * is the fix; NULL for a mail only */
 	enum fs_finding_evidence evidence;
 	/* FS_CAUSE_NONE when COMMIT resolved; else why not:
 	 * FS_CAUSE_NOT_FOUND, FS_CAUSE_AMBIGUOUS or FS_CAUSE_NOT_IN_CLONE

@@ -72,8 +72,15 @@ struct fs_index_opts {
 	 * local ones.  Callers pass fixscan.stable here. */
 	const char *const *stable_globs;
 	size_t nstable_globs;
+	/* Globs of the pending refs ("refs/remotes/next/master", or globs of several): commits on
+	 * their way to mainline (linux-next, a maintainer's -fixes tree).
+	 * Their commits that mainline does not reach are kept apart from
+	 * the rest (fs_index_pending_fixes()); none: no pending commits.
+	 * Callers pass fixscan.pending here. */
+	const char *const *pending_globs;
+	size_t npending_globs;
 };
-#define FS_INDEX_OPTS_INIT { NULL, NULL, false, false, 0, NULL, NULL, NULL, NULL, 0 }
+#define FS_INDEX_OPTS_INIT { NULL, NULL, false, false, 0, NULL, NULL, NULL, NULL, 0, NULL, 0 }
 
 /* What the last open or update did, for the one-line summary. */
 struct fs_index_stats {
@@ -81,6 +88,9 @@ struct fs_index_stats {
 	size_t new_commits; /* commits read from git by this open */
 	double seconds;     /* time spent updating */
 	bool rebuilt;       /* a full rebuild happened */
+	size_t pending;     /* pending commits in the index */
+	size_t pending_read; /* of them, read from git by this open (the
+			      * others were the previous index's) */
 	char note[512];     /* why a rebuild happened, or a shallow-clone
 			     * warning; "" when nothing to say */
 };
@@ -264,6 +274,27 @@ struct fs_index_presence {
  * returns P->present. */
 bool fs_index_present(const struct fs_index *idx, fs_cid c, const char *branch,
 		      const char *base, struct fs_index_presence *p);
+
+/* A commit of a pending ref that fixes or reverts a commit. */
+struct fs_index_pending {
+	char hex[41];
+	const char *subject; /* borrowed, valid until fs_index_free() */
+	const char *ref;     /* the first pending ref (by name) that reaches
+			      * it, full name; borrowed */
+	bool revert;         /* "This reverts commit", not a Fixes: tag */
+};
+
+/* The commits of the pending refs (fs_index_opts.pending_globs) that
+ * mainline does not reach and that fix C (a Fixes: id of 7 hex digits or
+ * more that resolves to C, or to a stable backport of C) or revert it.
+ * A pending commit mainline has under its subject is left out: it has
+ * reached mainline (rebased or applied again), and mainline's commit is
+ * what counts.  Each commit once, in id order.  Returns how many, stores
+ * up to MAX in OUT. */
+size_t fs_index_pending_fixes(const struct fs_index *idx, fs_cid c,
+			      struct fs_index_pending *out, size_t max);
+/* How many pending commits the index holds. */
+size_t fs_index_pending_count(const struct fs_index *idx);
 
 /* Whether the index knows stable branch BRANCH. */
 bool fs_index_has_branch(const struct fs_index *idx, const char *branch);

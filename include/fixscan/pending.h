@@ -3,9 +3,11 @@
  *
  * A fix is pending when someone posted a patch whose changelog names the
  * upstream commit in a Fixes: tag or reverts it ("This reverts commit"),
- * and mainline has no commit of that patch yet.  This module finds such
- * patch mails in the store and hands them to the findings module as plain
- * records (fix-pending).
+ * or a pending ref (fixscan.pending: linux-next, a maintainer's -fixes
+ * tree) has such a commit, and mainline has no commit of it yet.  This
+ * module finds such patch mails in the store and such commits in the
+ * index, and hands them to the findings module as plain records
+ * (fix-pending).
  */
 #ifndef FIXSCAN_PENDING_H
 #define FIXSCAN_PENDING_H
@@ -21,14 +23,20 @@
 #include "fixscan/thread.h"
 
 /* A fix of the commit UPSTREAM that is not in mainline yet: a patch mail
- * of the store.  The strings are owned by the struct fs_pending that holds
- * the record. */
+ * of the store (MESSAGE_ID, FROM, DATE), a commit of a pending ref
+ * (COMMIT, REF), or both when the commit is the mail's patch (the same
+ * subject).  The fields of the other source are NULL.  The strings are
+ * owned by the struct fs_pending that holds the record. */
 struct fs_pending_fix {
 	fs_cid upstream;
 	const char *message_id;
 	const char *subject;
+	const char *title;   /* a mail's subject past its "[PATCH ...]" prefix;
+			      * a commit's subject */
 	const char *from;
 	const char *date;
+	const char *commit;  /* full id, or NULL */
+	const char *ref;     /* the pending ref that has it, or NULL */
 	bool revert;  /* it reverts UPSTREAM rather than fixing it */
 };
 
@@ -64,5 +72,15 @@ int fs_pending_from_store(struct fs_pending *p, struct fs_store *store,
 			  const struct fs_index *idx, const struct fs_thread_series *s,
 			  const fs_cid *upstream, size_t n, const char *const *own,
 			  struct fs_error *err);
+
+/* Add to P the commits of IDX's pending refs that fix or revert one of
+ * the N commits UPSTREAM (fs_index_pending_fixes(): mainline does not
+ * have them).  A commit whose subject is that of a mail record of P for
+ * the same commit is that mail's patch: its id and ref go into that
+ * record, so one fix makes one record whichever way it was seen.  The
+ * others follow the mail records of their commit, in id order.  Returns
+ * 0, or FS_ENOMEM with ERR set. */
+int fs_pending_from_index(struct fs_pending *p, const struct fs_index *idx,
+			  const fs_cid *upstream, size_t n, struct fs_error *err);
 
 #endif

@@ -12,6 +12,7 @@
 #include "build.h"
 #include "format.h"
 #include "load.h"
+#include "pendidx.h"
 #include "tips.h"
 #include "walk.h"
 
@@ -426,6 +427,7 @@ static int build_start(struct fsi_build *b, const struct fs_index *old, struct f
 	/* A clone made complete (fetch --unshallow) may keep its tips: the
 	 * index of the shallow one is rebuilt all the same (below). */
 	if (old && tips_unchanged(old, &b->ts) &&
+	    fsi_pending_tips_unchanged(&old->pending, &b->ts) &&
 	    !(fsi_flags(old) & FS_IDX_SHALLOW) == !b->ts.shallow)
 		return 1;
 	if (b->ts.shallow)
@@ -967,8 +969,39 @@ static int build_relset(struct fsi_build *b, struct fs_error *err)
 	return 0;
 }
 
+/* Whether OID is a mainline commit of the index being built: the cache's
+ * and the walk's commits, with their branches as the claims gave them. */
+static int build_is_mainline(void *data, const git_oid *oid)
+{
+	const struct fsi_build *b = data;
+	long g = fsi_walk_lookup(b->w, oid);
+
+	if (g < 0)
+		return 0;
+	if ((size_t)g < b->nold)
+		return b->base->commits[g].branch == 0;
+	return fsi_node_at(b->w, (uint32_t)(g - b->nold))->state == NODE_READ &&
+	       b->assigned[g] && b->branch[g] == 0;
+}
+
+/* The pending commits (SEC_PENDING), on the claimed graph: an update
+ * takes the old section's commits from it, a rebuild reads them all. */
+static int build_pending(struct fsi_build *b, struct fs_error *err)
+{
+	size_t ncommits = 0, nread = 0;
+	int rc;
+
+	rc = fsi_pending_build(b->repo, &b->ts, b->nold ? &b->old->pending : NULL,
+			       build_is_mainline, b, &b->pending, &b->pending_len, &ncommits,
+			       &nread, err);
+	b->stats->pending = ncommits;
+	b->stats->pending_read = nread;
+	return rc;
+}
+
 static void build_free(struct fsi_build *b)
 {
+	free(b->pending);
 	free(b->relset.v);
 	free(b->subjects.v);
 	free(b->refsubj.v);
@@ -1037,6 +1070,8 @@ int fsi_build(const struct fs_index_opts *opts, const char *cache_path,
 		rc = claim_releases(&b, err);
 	if (rc == 0)
 		rc = claim_branches(&b, err);
+	if (rc == 0)
+		rc = build_pending(&b, err);
 	/* The oid table was for finding commits by id; what follows goes
 	 * by slot. */
 	if (rc == 0)

@@ -83,6 +83,10 @@ struct fsi_build {
 	VEC(struct fs_disk_hash) refsubj;
 	VEC(struct fs_disk_hash) subjects;
 	VEC(struct fs_disk_relset) relset;
+
+	/* SEC_PENDING's bytes (pendidx.c), or NULL and 0 for none. */
+	void *pending;
+	size_t pending_len;
 };
 
 /* The release of old commit G, as a number in the new release table: one

@@ -21,6 +21,7 @@ const size_t fsi_section_elem[SEC_COUNT] = {
 	[SEC_STRINGS] = 1,
 	[SEC_RELSET] = sizeof(struct fs_disk_relset),
 	[SEC_RELMAP] = sizeof(uint16_t),
+	[SEC_PENDING] = 1,
 };
 
 /* ---- release names ---------------------------------------------------- */

@@ -45,7 +45,7 @@
 #include "fixscan/index.h"
 
 #define FS_IDX_MAGIC "FSIDX\0\r\n"
-#define FS_IDX_VERSION 6
+#define FS_IDX_VERSION 7
 #define FS_IDX_BOM 0x01020304u
 
 enum fsi_section {
@@ -61,6 +61,7 @@ enum fsi_section {
 	SEC_STRINGS,
 	SEC_RELSET,
 	SEC_RELMAP,
+	SEC_PENDING, /* bytes: the pending commits, see below */
 	SEC_COUNT
 };
 
@@ -105,7 +106,7 @@ struct fs_disk_commit {
 	uint16_t author;       /* fsi_author_hash() of its author's address */
 };
 
-/* The Link table (version 6): a commit applied from a numbered posting
+/* The Link table (format 7): a commit applied from a numbered posting
  * has, as its last ref, one of this private kind: key the 16 hex digits
  * of fsi_hash_str() of its series key (fixscan/posting.h), pad its part.
  * Never returned as a reference (query.c). */
@@ -132,13 +133,63 @@ struct fs_disk_branch {
 	uint16_t pad;
 };
 
-enum fs_tip_kind { FS_TIP_MAINLINE = 1, FS_TIP_STABLE = 2, FS_TIP_TAG = 3 };
+enum fs_tip_kind { FS_TIP_MAINLINE = 1, FS_TIP_STABLE = 2, FS_TIP_TAG = 3, FS_TIP_PENDING = 4 };
 
 struct fs_disk_tip {
 	uint32_t name;      /* full ref name, string offset */
 	uint32_t kind;      /* enum fs_tip_kind */
 	uint8_t oid[20];    /* the commit it leads to (tags peeled) */
 	uint8_t target[20]; /* the id the ref holds: a tag object's, or oid */
+};
+
+/* ---- the pending commits (SEC_PENDING) -----------------------------------
+ *
+ * The commits reachable from the pending refs (fixscan.pending) and not
+ * from mainline, kept apart from the commits table: none of them is ever a
+ * mainline commit, a branch's commit or a fix that lookups other than
+ * fs_index_pending_fixes() see.  The section is a byte blob, complete in
+ * every file (a delta's replaces the cache's), each part 8-byte aligned
+ * from the section's start:
+ *
+ *   struct fs_disk_pending_head
+ *   struct fs_disk_ptip[ntips]        the pending refs, sorted by name
+ *   struct fs_disk_pcommit[ncommits]  sorted by oid
+ *   uint32_t parents[nparents]        pcommit numbers (mainline parents
+ *                                     are left out)
+ *   struct fs_disk_pref[nrefs]        Fixes: and revert ids, grouped per
+ *                                     commit in changelog order
+ *   uint32_t refkeys[nrefs]           ref positions sorted by (key, keylen)
+ *   char strings[strings_len]         offset 0 is ""
+ *
+ * An empty section (count 0) is no pending ref. */
+struct fs_disk_pending_head {
+	uint32_t ntips, ncommits, nparents, nrefs, strings_len, pad;
+};
+
+struct fs_disk_ptip {
+	uint32_t name;      /* full ref name, string offset */
+	uint32_t pad;
+	uint8_t oid[20];    /* the commit it leads to */
+	uint8_t target[20]; /* the id the ref holds */
+};
+
+struct fs_disk_pcommit {
+	uint8_t oid[20];
+	uint32_t subject;      /* string offset */
+	uint32_t parent_first;
+	uint32_t ref_first;
+	uint16_t nparents;
+	uint16_t nrefs;
+	uint16_t tip;          /* the first pending ref (by name) reaching it */
+	uint16_t pad;
+};
+
+struct fs_disk_pref {
+	uint8_t key[20];  /* hex digits packed two per byte, zero padded */
+	uint8_t keylen;
+	uint8_t kind;     /* FS_REF_FIXES or FS_REF_REVERTS */
+	uint16_t pad;
+	uint32_t commit;  /* pcommit number */
 };
 
 /* The checksum of a byte range: 64-bit words mixed into four independent

@@ -311,6 +311,8 @@ static void layer_point(struct fsi_layer *L)
 	L->nrelset = h->sec[SEC_RELSET].count;
 	L->relmap = SEC(SEC_RELMAP);
 	L->nrelmap = h->sec[SEC_RELMAP].count;
+	L->pending = SEC(SEC_PENDING);
+	L->pending_len = h->sec[SEC_PENDING].count;
 #undef SEC
 }
 
@@ -532,7 +534,8 @@ int fsi_load(struct fs_index **out, const char *path, int verify,
 	idx->layer[1].ref_base = idx->layer[0].nrefs;
 	idx->ncommits = idx->layer[0].ncommits + (idx->nlayers > 1 ? idx->layer[1].ncommits : 0);
 	idx->nrefs = idx->layer[0].nrefs + (idx->nlayers > 1 ? idx->layer[1].nrefs : 0);
-	if (idx->ncommits > UINT32_MAX / 2) {
+	if (idx->ncommits > UINT32_MAX / 2 ||
+	    fsi_pending_view(&idx->pending, fsi_top(idx)->pending, fsi_top(idx)->pending_len) < 0) {
 		rc = fs_error_set(err, FS_ECORRUPT, "cache '%s' is inconsistent", path);
 		goto out;
 	}

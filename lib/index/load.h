@@ -12,6 +12,7 @@
 #include "fixscan/error.h"
 #include "fixscan/index.h"
 #include "format.h"
+#include "pendidx.h"
 
 /* One mapped file: the cache, or the delta on top of it.  Every pointer
  * points into the mapping. */
@@ -41,6 +42,8 @@ struct fsi_layer {
 	size_t nrelset;
 	const uint16_t *relmap;
 	size_t nrelmap;
+	const void *pending;   /* SEC_PENDING's bytes */
+	size_t pending_len;
 	size_t cid_base; /* the number of its first commit */
 	size_t ref_base; /* the global position of its first ref */
 };
@@ -53,6 +56,8 @@ struct fs_index {
 	int nlayers;       /* 2 with a delta */
 	size_t ncommits;
 	size_t nrefs;
+	/* The pending commits: the newer layer's SEC_PENDING. */
+	struct fsi_pending_view pending;
 	/* The repository, for what the cache does not keep (patchid.c):
 	 * its path (NULL: none), opened on first use, and the patch-ids read
 	 * so far (cid + 1 -> git_oid). */

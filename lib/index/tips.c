@@ -23,7 +23,10 @@ void fsi_tips_clear(struct fsi_tips *ts)
 		free(ts->t.v[i].release);
 		free(ts->t.v[i].branch);
 	}
+	for (i = 0; i < ts->pending.n; i++)
+		free(ts->pending.v[i].name);
 	free(ts->t.v);
+	free(ts->pending.v);
 	free(ts->mainline);
 	memset(ts, 0, sizeof(*ts));
 }
@@ -176,7 +179,7 @@ static int add_tip(struct fsi_tips *ts, const char *name, int kind, const git_oi
 /* One pass over the refs: the fingerprint always, the tips when TS. */
 /* ---- one reading of the refs ---------------------------------------------- */
 
-enum ref_source { SRC_MAINLINE, SRC_STABLE, SRC_TAG };
+enum ref_source { SRC_MAINLINE, SRC_STABLE, SRC_TAG, SRC_PENDING };
 
 struct ref_entry {
 	char *name;
@@ -328,6 +331,15 @@ int fsi_refs_read(git_repository *repo, const struct fs_index_opts *opts,
 	}
 	if (rc == 0 && !refs->oom && list_glob(repo, "refs/tags/v*", SRC_TAG, refs, &fp) < 0)
 		rc = fs_error_set_git(err, FS_EGIT, "cannot list tags of '%s'", opts->repo_path);
+	/* The pending globs, apart: a ref both stable and pending is read
+	 * as both. */
+	for (i = 0; i < opts->npending_globs && rc == 0 && !refs->oom; i++) {
+		fp_ordered(&fp, "pending", NULL);
+		fp_ordered(&fp, opts->pending_globs[i], NULL);
+		if (list_glob(repo, opts->pending_globs[i], SRC_PENDING, refs, &fp) < 0)
+			rc = fs_error_set_git(err, FS_EGIT, "cannot list refs of '%s'",
+					      opts->repo_path);
+	}
 	if (rc == 0 && refs->oom)
 		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 	if (rc < 0) {
@@ -402,6 +414,28 @@ static int stable_tip(struct tips_ctx *g, const struct ref_entry *e, const git_o
 			return 0;
 	if (add_tip(g->ts, e->name, FS_TIP_STABLE, commit, &e->target) < 0 ||
 	    !(g->ts->t.v[g->ts->t.n - 1].branch = strdup(base))) {
+		g->oom = 1;
+		return -1;
+	}
+	return 0;
+}
+
+/* A pending ref, once however many globs list it. */
+static int pending_tip(struct tips_ctx *g, const struct ref_entry *e, const git_oid *commit)
+{
+	struct fsi_tip t;
+	size_t i;
+
+	for (i = 0; i < g->ts->pending.n; i++)
+		if (!strcmp(g->ts->pending.v[i].name, e->name))
+			return 0;
+	memset(&t, 0, sizeof(t));
+	t.name = strdup(e->name);
+	t.kind = FS_TIP_PENDING;
+	t.oid = *commit;
+	t.target = e->target;
+	if (!t.name || VEC_PUSH(g->ts->pending, t)) {
+		free(t.name);
 		g->oom = 1;
 		return -1;
 	}
@@ -509,11 +543,18 @@ int fsi_tips_read(git_repository *repo, const struct fs_index_opts *opts,
 		if (e->source == SRC_MAINLINE || !e->held ||
 		    target_commit(&g, e->name, &e->target, &commit) < 0)
 			continue;
+		if (e->source == SRC_PENDING) {
+			if (pending_tip(&g, e, &commit) < 0)
+				rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+			continue;
+		}
 		if ((e->source == SRC_STABLE ? stable_tip(&g, e, &commit) : tag_tip(&g, e, &commit)) < 0)
 			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 	}
 	if (rc == 0) {
 		qsort(ts->t.v, ts->t.n, sizeof(*ts->t.v), tip_cmp_name);
+		if (ts->pending.n)
+			qsort(ts->pending.v, ts->pending.n, sizeof(*ts->pending.v), tip_cmp_name);
 		ts->fingerprint = refs->fingerprint;
 	}
 	git_odb_free(g.odb);

@@ -29,6 +29,9 @@ struct fsi_tip {
 /* Owns its tips and their strings; free with fsi_tips_clear(). */
 struct fsi_tips {
 	VEC(struct fsi_tip) t; /* sorted by name */
+	/* The pending refs (opts->pending_globs), kind FS_TIP_PENDING,
+	 * sorted by name: apart from T, which the main walk reads. */
+	VEC(struct fsi_tip) pending;
 	char *mainline;        /* the mainline ref's name */
 	int shallow;
 	/* the fsi_refs_fingerprint() of the reading they were made from */

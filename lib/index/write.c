@@ -104,6 +104,7 @@ static void make_header(const struct fsi_build *b, struct fs_disk_header *hdr)
 	LAY(SEC_STRINGS, strings_len, 1);
 	LAY(SEC_RELSET, b->relset.n, sizeof(struct fs_disk_relset));
 	LAY(SEC_RELMAP, b->delta ? b->base->nreleases : 0, sizeof(uint16_t));
+	LAY(SEC_PENDING, b->pending_len, 1);
 #undef LAY
 	hdr->file_size = off;
 }
@@ -216,6 +217,8 @@ static void write_tables(struct writer *wr, const struct fsi_build *b)
 	wr_align(wr);
 	if (b->delta)
 		wr_put(wr, b->release_map, b->base->nreleases * sizeof(*b->release_map));
+	wr_align(wr);
+	wr_put(wr, b->pending, b->pending_len);
 	wr_align(wr);
 	wr_flush(wr);
 }

@@ -60,7 +60,10 @@ test_expect_success 'answers.json matches git' '
 	    return (int(a), int(b), int(c or 0), 0 if rc else 1, int(rc or 0))
 	d = json.load(open("answers.json"))
 	ids = [c["id"] for c in d["commits"]]
-	assert len(set(ids)) == len(ids) == int(git("rev-list", "--count", "--all"))
+	# (the linux-next of the sample, refs/remotes/next/master, is a pending
+	# tree only t0585 and make demo read: not among the answers)
+	assert len(set(ids)) == len(ids) == int(git("rev-list", "--count",
+	                                            "--exclude=refs/remotes/next/*", "--all"))
 	for c in d["commits"]:
 	    parents = git("rev-list", "--parents", "-n1", c["id"]).split()[1:]
 	    assert parents == c["parents"], c["name"]

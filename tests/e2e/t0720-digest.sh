@@ -99,7 +99,8 @@ for r in d["risky"]:
     assert r["link"] == "https://lore.kernel.org/r/" + r["message_id"]
     for f in r["findings"]:
         assert set(f) == {"kind", "weight", "commit", "subject", "release", "message_id",
-                          "evidence", "text", "cause"}, sorted(f)
+                          "evidence", "text", "cause"} | (
+                          {"ref"} if f["kind"] == "fix-pending" else set()), sorted(f)
         assert f["weight"] == weight(f), f
     assert r["score"] == sum(weight(f) for f in r["findings"]), r
     assert r["score"] > 0

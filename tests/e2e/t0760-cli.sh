@@ -97,7 +97,7 @@ test_expect_code 2 'release tags but no mainline ref: refused, naming fixscan.ma
 test_expect_success 'a command that builds or updates the index says so once, naming the repository' '
 	cp -r kernel k2 && head=$(git -C k2 rev-parse HEAD) &&
 	"$FIXSCAN" show --repo k2 "$head" >s1 2>e1 &&
-	echo "fixscan: indexed k2: $(git -C k2 rev-list --all | wc -l) commits" >expect &&
+	echo "fixscan: indexed k2: $(git -C k2 rev-list --exclude="refs/remotes/next/*" --all | wc -l) commits" >expect &&
 	test_cmp expect e1 &&
 	"$FIXSCAN" show --repo k2 "$head" >s2 2>e2 && test ! -s e2 &&
 	git -C k2 -c user.name=T -c user.email=t@example.org commit -q --allow-empty -m "one more" &&

@@ -34,6 +34,7 @@ static void query(const struct fs_index *idx)
 	struct fs_index_ref refs[16];
 	fs_cid list[16], found;
 	struct fs_index_fix *fx;
+	struct fs_index_pending pending[4];
 	char hex[41];
 	int nf;
 
@@ -55,6 +56,7 @@ static void query(const struct fs_index *idx)
 		nf = fs_index_fixes_of(idx, (fs_cid)c, &fx);
 		if (nf > 0)
 			free(fx);
+		fs_index_pending_fixes(idx, (fs_cid)c, pending, 4);
 	}
 	{
 		struct fs_error err = FS_ERROR_INIT;

@@ -6,6 +6,8 @@
 #ifndef FIXSCAN_TEST_REPO_BUILDER_H
 #define FIXSCAN_TEST_REPO_BUILDER_H
 
+#include <sys/stat.h>
+
 #define MAX_MARKS 4096
 
 struct repo {
@@ -162,5 +164,40 @@ static int commit(struct repo *r, const char *branch, int parent, const char *fm
 	return m;
 }
 
+
+/* A per-test temporary TMP_ROOT ("fixscan-test-NAME.XXXXXX" under
+ * $TMPDIR) holding the cache, home and config directories, and git told
+ * to read no system config and no repository of the caller's: what the
+ * index tests (test-index.c, test-pendidx.c) set up before each test.
+ * 0, or -1 when the directory cannot be made. */
+__attribute__((unused)) static int repo_env_setup(const char *name)
+{
+	char path[PATH_MAX];
+
+	snprintf(tmp_root, sizeof(tmp_root), "%s/fixscan-test-%s.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", name);
+	if (!mkdtemp(tmp_root))
+		return -1;
+	snprintf(path, sizeof(path), "%s/cache", tmp_root);
+	setenv("XDG_CACHE_HOME", path, 1);
+	snprintf(path, sizeof(path), "%s/home", tmp_root);
+	mkdir(path, 0700);
+	setenv("HOME", path, 1);
+	snprintf(path, sizeof(path), "%s/config", tmp_root);
+	setenv("XDG_CONFIG_HOME", path, 1);
+	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
+	unsetenv("GIT_DIR");
+	unsetenv("GIT_WORK_TREE");
+	return 0;
+}
+
+/* Remove TMP_ROOT: 0, or -1. */
+__attribute__((unused)) static int repo_env_teardown(void)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_root);
+	return system(cmd) == 0 ? 0 : -1;
+}
 
 #endif

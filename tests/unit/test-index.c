@@ -131,32 +131,13 @@ static void build_kernel(struct kernel *k, const char *name)
 
 static int setup(void **state)
 {
-	char path[PATH_MAX];
-
-	snprintf(tmp_root, sizeof(tmp_root), "%s/fixscan-test-index.XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	if (!mkdtemp(tmp_root))
-		return -1;
-	snprintf(path, sizeof(path), "%s/cache", tmp_root);
-	setenv("XDG_CACHE_HOME", path, 1);
-	snprintf(path, sizeof(path), "%s/home", tmp_root);
-	mkdir(path, 0700);
-	setenv("HOME", path, 1);
-	snprintf(path, sizeof(path), "%s/config", tmp_root);
-	setenv("XDG_CONFIG_HOME", path, 1);
-	setenv("GIT_CONFIG_NOSYSTEM", "1", 1);
-	unsetenv("GIT_DIR");
-	unsetenv("GIT_WORK_TREE");
 	*state = NULL;
-	return 0;
+	return repo_env_setup("index");
 }
 
 static int teardown(void **state)
 {
-	char cmd[PATH_MAX + 16];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_root);
-	return system(cmd) == 0 ? 0 : -1;
+	return repo_env_teardown();
 }
 
 /* ---- helpers on the index ---------------------------------------------- */

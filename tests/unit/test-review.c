@@ -458,7 +458,10 @@ static struct fs_index *own_mail_index(char hex[41])
 
 	snprintf(repo, sizeof(repo), "%s/kernel", tmpdir);
 	snprintf(cache, sizeof(cache), "%s/index-cache", tmpdir);
-	sh("git init -q -b master %s && cd %s && "
+	/* Fixed dates: both repositories have the same U, F and G, which
+	 * the mails of write_pending_samples() name. */
+	sh("export GIT_AUTHOR_DATE='2023-11-01T10:00:00Z' GIT_COMMITTER_DATE='2023-11-01T10:00:00Z' && "
+	   "git init -q -b master %s && cd %s && "
 	   "git -c user.name=T -c user.email=t@example.org commit -q --allow-empty -m base && "
 	   "git branch linux-4.4.y && "
 	   "git -c user.name=T -c user.email=t@example.org commit -q --allow-empty "
@@ -637,7 +640,10 @@ static struct fs_index *reports_index(char hex[][41])
 	FILE *f;
 
 	snprintf(repo, sizeof(repo), "%s/kernel-reports", tmpdir);
-	sh("git init -q -b master %s && cd %s && "
+	/* Fixed dates: both repositories have the same U, F and G, which
+	 * the mails of write_pending_samples() name. */
+	sh("export GIT_AUTHOR_DATE='2023-11-01T10:00:00Z' GIT_COMMITTER_DATE='2023-11-01T10:00:00Z' && "
+	   "git init -q -b master %s && cd %s && "
 	   "git -c user.name=T -c user.email=t@example.org commit -q --allow-empty -m base && "
 	   "git branch linux-4.4.y", repo, repo);
 	for (i = 0; i < NREPORT_SUBJECTS; i++)
@@ -771,16 +777,32 @@ static void test_reports_either_way(void **state)
  * "can: widget: fix the fix" (Fixes: U) and its fix G "can: widget: take
  * the lock" (Fixes: U, a real diff, saved in TMPDIR/pending-diff), with
  * linux-4.4.y forked before all three.  Their ids in U, F and G. */
+static struct fs_index *pending_index_refs(char u[41], char f[41], char g[41], bool next);
+
 static struct fs_index *pending_index(char u[41], char f[41], char g[41])
 {
+	return pending_index_refs(u, f, g, false);
+}
+
+/* The same with, when NEXT, a pending ref refs/remotes/next/master on top
+ * of mainline (the glob refs/remotes/next/[*]) with four commits naming U:
+ * the commit of the posted fix fix.42 (its title), another fix, a copy of
+ * F (mainline has its subject), and the commit of the posted revert
+ * revert.50.  Their ids in TMPDIR/next-ids. */
+static struct fs_index *pending_index_refs(char u[41], char f[41], char g[41], bool next)
+{
+	static const char *const globs[] = { "refs/remotes/next/*", NULL };
 	struct fs_index_opts o = FS_INDEX_OPTS_INIT;
 	struct fs_error err = FS_ERROR_INIT;
 	struct fs_index *idx = NULL;
 	char repo[512], path[512], line[128];
 	FILE *fp;
 
-	snprintf(repo, sizeof(repo), "%s/kernel-pending", tmpdir);
-	sh("git init -q -b master %s && cd %s && "
+	snprintf(repo, sizeof(repo), "%s/kernel-pending%s", tmpdir, next ? "-next" : "");
+	/* Fixed dates: both repositories have the same U, F and G, which
+	 * the mails of write_pending_samples() name. */
+	sh("export GIT_AUTHOR_DATE='2023-11-01T10:00:00Z' GIT_COMMITTER_DATE='2023-11-01T10:00:00Z' && "
+	   "git init -q -b master %s && cd %s && "
 	   "git -c user.name=T -c user.email=t@example.org commit -q --allow-empty -m base && "
 	   "git branch linux-4.4.y && "
 	   "git -c user.name=T -c user.email=t@example.org commit -q --allow-empty "
@@ -806,10 +828,28 @@ static struct fs_index *pending_index(char u[41], char f[41], char g[41])
 	memcpy(g, line, 40);
 	g[40] = '\0';
 	fclose(fp);
-	snprintf(path, sizeof(path), "%s/index-cache-pending", tmpdir);
+	if (next)
+		sh("cd %s && export GIT_AUTHOR_DATE='2023-11-02T10:00:00Z' "
+		   "GIT_COMMITTER_DATE='2023-11-02T10:00:00Z' && "
+		   "G='git -c user.name=T -c user.email=t@example.org' && "
+		   "$G checkout -q -b nextwork && "
+		   "$G commit -q --allow-empty -m 'net: frobnicator: do not leak the queue' "
+		   "-m \"Fixes: %.12s\" && git rev-parse HEAD > %s/next-ids && "
+		   "$G commit -q --allow-empty -m 'can: widget: reset on stop' -m \"Fixes: %.12s\" && "
+		   "git rev-parse HEAD >> %s/next-ids && "
+		   "$G commit -q --allow-empty -m 'can: widget: fix the fix' -m \"Fixes: %.12s\" && "
+		   "$G commit -q --allow-empty -m 'Revert \"can: fix the widget\"' "
+		   "-m 'This reverts commit %s.' && git rev-parse HEAD >> %s/next-ids && "
+		   "git update-ref refs/remotes/next/master HEAD && $G checkout -q master",
+		   repo, u, tmpdir, u, tmpdir, u, u, tmpdir);
+	snprintf(path, sizeof(path), "%s/index-cache-pending%s", tmpdir, next ? "-next" : "");
 	o.repo_path = repo;
 	o.cache_path = path;
 	o.threads = 1;
+	if (next) {
+		o.pending_globs = globs;
+		o.npending_globs = 1;
+	}
 	if (fs_index_open(&idx, &o, NULL, &err) < 0)
 		fail_msg("fs_index_open: %s", err.message);
 	return idx;
@@ -992,6 +1032,110 @@ static void test_fix_pending(void **state)
 	fs_index_free(idx);
 }
 
+/* The commit id on line LINE (0-based) of TMPDIR/next-ids. */
+static void next_id(int line, char out[41])
+{
+	char path[512], buf[128];
+	FILE *fp;
+	int i;
+
+	snprintf(path, sizeof(path), "%s/next-ids", tmpdir);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	for (i = 0; i <= line; i++)
+		assert_non_null(fgets(buf, sizeof(buf), fp));
+	fclose(fp);
+	memcpy(out, buf, 40);
+	out[40] = '\0';
+}
+
+/* With a pending ref: the posted fix and the posted revert whose commits
+ * next has are one finding each, with their mail and their commit; the
+ * fix only next has is one more, with its commit and ref; next's copy of
+ * F, which mainline has, is none.  Without the store the pending ref's
+ * three are still found, with no mail. */
+static void test_fix_pending_refs(void **state)
+{
+	static const char *const own[] = { "rita@example.org", NULL };
+	struct fs_review_opts o = FS_REVIEW_OPTS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_thread **threads = NULL;
+	struct fs_review *r = NULL;
+	struct fs_store *st;
+	struct fs_index *idx;
+	char u[41], f[41], g[41], n1[41], n2[41], n4[41], *got, *want;
+	const char *lo, *hi;
+	const struct fs_findings *fs;
+	size_t n = 0;
+
+	idx = pending_index_refs(u, f, g, true);
+	next_id(0, n1);
+	next_id(1, n2);
+	next_id(2, n4);
+	lo = strcmp(f, g) < 0 ? f : g;
+	hi = lo == f ? g : f;
+	write_pending_samples(u);
+	st = open_store();
+	got = pending_findings(idx, st, own, false);
+	want = g_strdup_printf("fix-missing:%s fix-missing:%s fix-pending:fix.42@example.org(fix) "
+			       "fix-pending:fix.48@example.org(fix) "
+			       "fix-pending:revert.50@example.org(revert) fix-pending:%s(fix)",
+			       lo, hi, n2);
+	assert_string_equal(got, want);
+	g_free(got);
+	g_free(want);
+
+	assert_int_equal(fs_review_load(&threads, &n, st, "id:cover.40@example.org", NULL, &err), 0);
+	o.own_addresses = own;
+	assert_int_equal(fs_review_run(&r, fs_thread_get(threads[0], 0), idx, st, &o, &err), 0);
+	fs = &r->patches[0].findings;
+	/* the posted fix and next's commit of it: one finding */
+	assert_string_equal(fs->v[2].commit, n1);
+	assert_string_equal(fs->v[2].ref, "refs/remotes/next/master");
+	assert_string_equal(fs->v[2].from, "Bo <bo@example.org>");
+	assert_string_equal(fs->v[2].subject, "net: frobnicator: do not leak the queue");
+	/* a posted fix next does not have */
+	assert_string_equal(fs->v[3].commit, "");
+	assert_null(fs->v[3].ref);
+	/* the posted revert and next's commit of it */
+	assert_string_equal(fs->v[4].commit, n4);
+	assert_int_equal(fs->v[4].cause, FS_CAUSE_REVERT);
+	/* next's own fix: no mail */
+	assert_string_equal(fs->v[5].commit, n2);
+	assert_string_equal(fs->v[5].ref, "refs/remotes/next/master");
+	assert_string_equal(fs->v[5].subject, "can: widget: reset on stop");
+	assert_null(fs->v[5].message_id);
+	assert_null(fs->v[5].from);
+	assert_true(fs_finding_is_problem(&fs->v[5]));
+	fs_review_free(r);
+	r = NULL;
+
+	/* --no-reports: no mails, the pending ref's three commits all the
+	 * same, in id order */
+	{
+		const char *ids[3] = { n1, n2, n4 }, *t;
+		GString *w = g_string_new(NULL);
+		int i, k;
+		for (i = 0; i < 3; i++)
+			for (k = i + 1; k < 3; k++)
+				if (strcmp(ids[k], ids[i]) < 0)
+					t = ids[i], ids[i] = ids[k], ids[k] = t;
+		g_string_printf(w, "fix-missing:%s fix-missing:%s", lo, hi);
+		for (i = 0; i < 3; i++)
+			g_string_append_printf(w, " fix-pending:%s(%s)", ids[i],
+					       ids[i] == n4 ? "revert" : "fix");
+		got = pending_findings(idx, st, own, true);
+		assert_string_equal(got, w->str);
+		g_free(got);
+		g_string_free(w, TRUE);
+	}
+	fs_thread_free(threads[0]);
+	free(threads);
+	fs_store_free(st);
+	fs_index_free(idx);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1005,6 +1149,7 @@ int main(void)
 		cmocka_unit_test(test_own_mail_and_reports_once),
 		cmocka_unit_test(test_reports_either_way),
 		cmocka_unit_test(test_fix_pending),
+		cmocka_unit_test(test_fix_pending_refs),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
