@@ -239,28 +239,158 @@ static int only_named(const struct fs_thread_series *s, const char *text,
 	return found;
 }
 
+/* Whether S holds the mail of its patch NN. */
+static bool has_patch(const struct fs_thread_series *s, int nn)
+{
+	size_t i;
+
+	for (i = 0; i < s->npatches; i++)
+		if (fs_thread_patch_number(s->patches[i]) == nn)
+			return true;
+	return false;
+}
+
+/* The one announced patch whose mail S lacks and whose title (from the
+ * cover's shortlog) TEXT names; -1 when none does, -2 when several do. */
+static int only_named_absent(const struct fs_thread_series *s, const char *text)
+{
+	int nn, found = -1;
+
+	for (nn = 1; s->titles && nn <= s->total; nn++) {
+		if (strlen(s->titles[nn]) < 12 || !strcasestr(text, s->titles[nn]) || has_patch(s, nn))
+			continue;
+		if (found >= 0)
+			return -2;
+		found = nn;
+	}
+	return found;
+}
+
+/* The number of the patch of S (its mail there or not) whose title LINE
+ * (LEN bytes) holds; -1 when none does, -2 when several do. */
+static int title_in_line(const struct fs_thread_series *s, const char *line, size_t len)
+{
+	char *l = g_strndup(line, len);
+	int found = -1, nn;
+	size_t i;
+
+	for (i = 0; i < s->npatches && found != -2; i++) {
+		const char *t = fs_patch_title(s->patches[i]);
+		if (t && strlen(t) >= 12 && strcasestr(l, t))
+			found = found == -1 ? fs_thread_patch_number(s->patches[i]) : -2;
+	}
+	for (nn = 1; s->titles && nn <= s->total && found != -2; nn++)
+		if (strlen(s->titles[nn]) >= 12 && strcasestr(l, s->titles[nn]) && !has_patch(s, nn))
+			found = found == -1 ? nn : -2;
+	g_free(l);
+	return found;
+}
+
+/* The one patch of S named by the last quoted line above the replier's
+ * own text ("> Ann <ann@x>\n>     foo: fix bar\n\nThe above breaks
+ * the build"): a reply to the cover that keeps one entry of its
+ * shortlog speaks of that patch.  -1 when no such line names one, or
+ * such lines name several. */
+static int quoted_above(const struct fs_thread_series *s, const char *body, size_t blen)
+{
+	const char *q = body, *end = body + blen, *last = NULL;
+	size_t lastlen = 0;
+	int found = -1, nn;
+
+	while (q < end) {
+		const char *nl = memchr(q, '\n', end - q), *e = nl ? nl : end, *c = q;
+		while (c < e && (*c == ' ' || *c == '\t'))
+			c++;
+		if (c < e && *c == '>') {
+			const char *t = c;
+			while (t < e && (*t == '>' || *t == ' ' || *t == '\t'))
+				t++;
+			if (t < e) {
+				last = c;
+				lastlen = e - c;
+			}
+		} else if (c < e && last) {
+			nn = title_in_line(s, last, lastlen);
+			if (nn == -2 || (nn > 0 && found > 0 && nn != found))
+				return -1;
+			if (nn > 0)
+				found = nn;
+			last = NULL;
+		}
+		q = nl ? nl + 1 : end;
+	}
+	return found;
+}
+
 /* The number of the patch of S that REPLY speaks of: the one it answers,
  * else (a reply to the cover, or to a mail not in the thread) the one
- * patch its own words name, or the only patch of the series; -1 when it
- * names none or several. */
+ * patch its own words name, or the only patch of a series of one; -1
+ * when it names none or several.  *ABSENT is the number of an announced
+ * patch whose mail S lacks that the reply answers or names (then the
+ * result is -1), else 0. */
 static int placed_patch(const struct fs_thread_series *s, const struct fs_patch *reply,
-			const char *body, size_t blen)
+			const char *body, size_t blen, int *absent)
 {
 	const struct fs_patch *target = fs_thread_replied_patch(s, reply);
 	char *own;
-	int found;
+	int found, gone;
 
+	*absent = 0;
 	if (target)
 		return fs_thread_patch_number(target);
-	if (s->npatches == 1)
+	if ((*absent = fs_thread_replied_absent(s, reply)) > 0)
+		return -1;
+	if (s->total == 1 && s->npatches == 1)
 		return fs_thread_patch_number(s->patches[0]);
 	own = fs_mentions_own_words(body, blen, NULL);
 	found = only_named(s, own, names_patch);
+	gone = only_named_absent(s, own);
+	/* none in its own words: the one patch quoted just above them */
+	if (found == -1 && gone == -1 && (found = quoted_above(s, body, blen)) > 0 &&
+	    !has_patch(s, found)) {
+		gone = found;
+		found = -1;
+	}
 	/* no subject or id: a file or function of one patch, in a trace */
-	if (found == -1)
+	if (found == -1 && gone == -1)
 		found = only_named(s, own, names_patch_code);
 	g_free(own);
-	return found < 0 ? -1 : found;
+	if (found >= 0 && gone == -1)
+		return found;
+	if (gone > 0 && found == -1)
+		*absent = gone;
+	return -1;
+}
+
+/* Where each reply of S is, in AT[] and ABSENT[] (placed_patch()); a
+ * reply that names no patch is where the reply it answers is (a
+ * maintainer's "dropped, thanks" under a tester's report on one patch
+ * goes with that report). */
+static void place_all(const struct fs_thread_series *s, int *at, int *absent)
+{
+	GHashTable *pos = g_hash_table_new(g_str_hash, g_str_equal);
+	size_t i, k;
+
+	for (i = 0; i < s->nreplies; i++) {
+		const char *body, *mid = fs_patch_message_id(s->replies[i]);
+		size_t blen;
+		body = fs_patch_body(s->replies[i], &blen);
+		at[i] = placed_patch(s, s->replies[i], body, blen, &absent[i]);
+		if (mid)
+			g_hash_table_insert(pos, (gpointer)mid, GSIZE_TO_POINTER(i + 1));
+	}
+	for (i = 0; i < s->nreplies; i++) {
+		const struct fs_patch *up = s->replies[i];
+		gpointer v;
+		for (k = 0; at[i] == -1 && !absent[i] && k < 16 && fs_patch_in_reply_to(up); k++) {
+			if (!(v = g_hash_table_lookup(pos, fs_patch_in_reply_to(up))))
+				break;
+			up = s->replies[GPOINTER_TO_SIZE(v) - 1];
+			at[i] = at[GPOINTER_TO_SIZE(v) - 1];
+			absent[i] = absent[GPOINTER_TO_SIZE(v) - 1];
+		}
+	}
+	g_hash_table_destroy(pos);
 }
 
 int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series *s,
@@ -268,14 +398,18 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 {
 	size_t i, cap = m->nobjections + s->nreplies + 1;
 	struct fs_objection *ov = realloc(m->objections, cap * sizeof(*ov));
+	int *at = calloc(2 * s->nreplies + 1, sizeof(*at));
 	char **lv;
 
 	if (ov)
 		m->objections = ov;
-	lv = ov ? realloc(m->lines_, cap * sizeof(*lv)) : NULL;
-	if (!lv)
+	lv = ov && at ? realloc(m->lines_, cap * sizeof(*lv)) : NULL;
+	if (!lv) {
+		free(at);
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	}
 	m->lines_ = lv;
+	place_all(s, at, at + s->nreplies);
 	for (i = 0; i < s->nreplies; i++) {
 		const struct fs_patch *reply = s->replies[i];
 		struct fs_objection *o = &m->objections[m->nobjections];
@@ -283,19 +417,18 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 		const char *body;
 		size_t blen;
 		char *line;
-		int at;
 
 		/* The user's own word is not evidence to cite back to them. */
 		if (fs_mentions_is_own_mail(fs_patch_file(reply), reply, own))
 			continue;
 		body = fs_patch_body(reply, &blen);
-		/* -1: the series' own (a reply naming no one patch) */
-		at = placed_patch(s, reply, body, blen);
 		line = fs_mentions_classify(body, blen, &cls);
 		if (!line)
 			continue;
 		m->lines_[m->nobjections] = line;
-		o->series_index = at;
+		/* -1: the series' own (a reply naming no one patch) */
+		o->series_index = at[i];
+		o->absent_index = at[s->nreplies + i];
 		o->message_id = fs_patch_message_id(reply);
 		o->from = fs_patch_from(reply);
 		o->date = fs_patch_date(reply);
@@ -310,6 +443,7 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 		}
 		m->nobjections++;
 	}
+	free(at);
 	return 0;
 }
 

@@ -181,6 +181,10 @@ struct fs_finding {
 	size_t lines_differ;
 	char **diff_lines;
 	size_t ndiff_lines;
+	/* A reply among the series findings: the number of the announced
+	 * patch whose mail is absent that it answers or names
+	 * (fs_objection.absent_index); else 0. */
+	int absent_index;
 };
 
 /* Another open thread that queues a finding's commit. */

@@ -56,6 +56,10 @@ struct fs_objection {
 	 * commits it asks for. */
 	char **named;
 	size_t nnamed;
+	/* With SERIES_INDEX -1: the number of an announced patch whose mail
+	 * is absent that the reply answers (its "Re: [PATCH NN/MM]" subject)
+	 * or names (a title of the cover's shortlog); 0 when none. */
+	int absent_index;
 };
 
 /* What was found about one series.  The records' strings are owned by

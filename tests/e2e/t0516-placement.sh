@@ -1,0 +1,122 @@
+#!/bin/sh
+# Where each reply of a review thread goes, as review --mbox gives it,
+# when most patch mails are absent (a partial fetch): the cover's
+# shortlog numbers the absent patches; a reply names one by its title in
+# its own words, or by the one shortlog entry it quotes just above its
+# own text, or answers its mail (the subject's NN/MM); a reply that names
+# none goes where the reply it answers went; a reply that kept no
+# In-Reply-To or References joins the cover its subject answers; two
+# plain replies are two findings; a cover reply in a thread with a single
+# patch mail of many is not that patch's.  The mails are made up here.
+. "$(dirname "$0")/lib.sh"
+
+git init -q -b master repo && git -C repo -c user.name=r -c user.email=r@x \
+	commit -q --allow-empty -m init && git -C repo tag v4.4 &&
+	git -C repo branch linux-4.4.y || exit 1
+
+python3 - <<'PY' || exit 1
+import mailbox
+
+T = ["fs: mend the first widget", "mm: mend the second widget",
+     "net: mend the third widget", "usb: mend the fourth widget"]
+SUBJ = "[PATCH 4.4 0/4] 4.4.7-stable review"
+SHORTLOG = ("Pseudo-Shortlog of commits:\n\nGreg <greg@x>\n    Linux 4.4.7-rc1\n\n" +
+            "".join("Dev%d <d%d@x>\n    %s\n\n" % (n, n, T[n - 1]) for n in (4, 3, 2, 1)) +
+            "-------------\n\nDiffstat:\n\n a.c | 1 +\n")
+COVER = ("This is the start of the stable review cycle for the 4.4.7 release.\n"
+         "There are 4 patches in this series.\n\nthanks,\n\ngreg k-h\n\n-------------\n" + SHORTLOG)
+
+def box(path, mails):
+    mb = mailbox.mbox(path, create=True)
+    for i, (frm, subject, mid, body, irt) in enumerate(mails):
+        h = ["From: " + frm, "To: stable@vger.kernel.org", "Subject: " + subject,
+             "Date: Thu, 14 Apr 2016 %02d:00:00 +0000" % i, "Message-Id: <%s@t0516>" % mid]
+        if irt:
+            h += ["In-Reply-To: <%s@t0516>" % irt[-1],
+                  "References: " + " ".join("<%s@t0516>" % r for r in irt)]
+        mb.add(("\n".join(h) + "\n\n" + body + "\n").encode())
+    mb.flush()
+
+greg = "Greg <greg@stable.example.org>"
+quoted_cover = "".join("> " + l + "\n" for l in COVER.splitlines())
+def above(n, words):
+    return ("On Thu, Greg wrote:\n> This is the start of the stable review cycle.\n>\n"
+            "> Pseudo-Shortlog of commits:\n\n...\n\n> Dev%d <d%d@x>\n>     %s\n\n\n%s\n"
+            % (n, n, T[n - 1], words))
+re_ = "Re: " + SUBJ
+box("thread.mbox", [
+    (greg, SUBJ, "c", COVER, None),
+    (greg, "[PATCH 4.4 1/4] " + T[0], "p1", "commit 0123456789abcdef0123456789abcdef01234567 upstream.\n\nText.", ["c"]),
+    (greg, "[PATCH 4.4 2/4] " + T[1], "p2", "commit 1123456789abcdef0123456789abcdef01234567 upstream.\n\nText.", ["c"]),
+    # its own words name absent patch 3 by title
+    ("Ann <ann@x>", re_, "title", "Our boards fail to boot with this release; suspect \"%s\"." % T[2], ["c"]),
+    # the one shortlog entry quoted above its words: absent 4, present 2
+    ("Jon <jon@x>", re_, "above4", above(4, "The above breaks the build on arm64."), ["c"]),
+    ("Jon <jon@x>", re_, "above2", above(2, "The above causes a boot hang on our boards."), ["c"]),
+    # answers absent patch 3's own mail
+    ("Nia <nia@x>", "Re: [PATCH 4.4 3/4] " + T[2], "sub3", "Please drop this patch, it is not needed for 4.4.", ["c", "p3"]),
+    # names nothing: where the reply it answers went
+    (greg, re_, "follow", "Is this also broken in mainline?", ["c", "above4"]),
+    # quotes the whole cover, shortlog and all: the series'
+    ("Lab <lab@x>", re_, "all", "On Thu, Greg wrote:\n" + quoted_cover +
+     "\nRegressions on arm64: the build fails with gcc-13.\n", ["c"]),
+    # no In-Reply-To, no References
+    ("Tim <tim@x>", re_, "norefs", "We are seeing a crash at boot with this release.", None),
+    # two plain questions: two findings
+    ("Amy <amy@x>", re_, "q1", "Which compiler did you use for these builds?", ["c"]),
+    ("Bo <bo@x>", re_, "q2", "Which board was that on, and which firmware?", ["c"]),
+])
+# one patch mail of four, and a cover reply that names none
+box("one.mbox", [
+    (greg, SUBJ, "c", COVER, None),
+    (greg, "[PATCH 4.4 2/4] " + T[1], "p2", "commit 1123456789abcdef0123456789abcdef01234567 upstream.\n\nText.", ["c"]),
+    ("Farm <farm@x>", re_, "farm", "We see a kernel crash at boot on x86 with this release.", ["c"]),
+])
+PY
+
+# The findings that cite a mail, as where:kind:mail[:patch] (the patch an
+# absent mail's reply is on).
+cat >said.py <<'PY'
+import json, sys
+got = set()
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    for f in r.get("series_findings", []):
+        if f["message_id"]:
+            at = "series" + (":%d" % f["patch"] if f["patch"] else "")
+            got.add("%s:%s:%s" % (at, f["kind"], f["message_id"].split("@")[0]))
+    for p in r["patches"]:
+        for f in p["findings"]:
+            if f["message_id"]:
+                got.add("%s:%s:%s" % (p["index"], f["kind"], f["message_id"].split("@")[0]))
+want = set(sys.argv[2:])
+if got != want:
+    print("missing", sorted(want - got)); print("extra", sorted(got - want))
+    sys.exit(1)
+PY
+
+test_expect_code 1 'review --mbox of a thread with two of four patch mails' '
+	"$FIXSCAN" review --repo repo --mbox thread.mbox --json >thread.json 2>thread.err
+'
+test_expect_success '... one series, every reply where it belongs, nothing else' '
+	test $(wc -l <thread.json) = 1 &&
+	python3 said.py thread.json \
+		series:3:regression-report:title series:4:regression-report:above4 \
+		2:regression-report:above2 series:3:objection:sub3 series:4:reply:follow \
+		series:regression-report:all series:regression-report:norefs \
+		series:reply:q1 series:reply:q2
+'
+test_expect_success '... the text report names the absent patch a reply is on' '
+	COLUMNS=200 "$FIXSCAN" review --repo repo --mbox thread.mbox >thread.txt 2>/dev/null;
+	grep -q "objection from Nia.*(on 3/4, whose mail is absent)" thread.txt &&
+	grep -q "regression-report from Jon.*(on 4/4, whose mail is absent)" thread.txt &&
+	test $(grep -c "whose mail is absent" thread.txt) = 4
+'
+test_expect_code 1 'review --mbox of a thread with one patch mail of four' '
+	"$FIXSCAN" review --repo repo --mbox one.mbox --json >one.json 2>one.err
+'
+test_expect_success '... a cover reply that names no patch is the series'"'"', not the one patch'"'"'s' '
+	python3 said.py one.json series:regression-report:farm
+'
+
+test_done
