@@ -12,10 +12,14 @@
 
 git init -q -b master repo && git -C repo -c user.name=r -c user.email=r@x \
 	commit -q --allow-empty -m init && git -C repo tag v4.4 &&
-	git -C repo branch linux-4.4.y || exit 1
+	git -C repo branch linux-4.4.y &&
+	git -C repo -c user.name=r -c user.email=r@x commit -q --allow-empty \
+		-m "fs: mend the first widget" || exit 1
+# patch 1 backports a mainline commit the branch lacks: no finding of its own
+U1=$(git -C repo rev-parse HEAD) && export U1 || exit 1
 
 python3 - <<'PY' || exit 1
-import mailbox
+import mailbox, os
 
 T = ["fs: mend the first widget", "mm: mend the second widget",
      "net: mend the third widget", "usb: mend the fourth widget"]
@@ -46,7 +50,7 @@ def above(n, words):
 re_ = "Re: " + SUBJ
 box("thread.mbox", [
     (greg, SUBJ, "c", COVER, None),
-    (greg, "[PATCH 4.4 1/4] " + T[0], "p1", "commit 0123456789abcdef0123456789abcdef01234567 upstream.\n\nText.", ["c"]),
+    (greg, "[PATCH 4.4 1/4] " + T[0], "p1", "commit %s upstream.\n\nText." % os.environ["U1"], ["c"]),
     (greg, "[PATCH 4.4 2/4] " + T[1], "p2", "commit 1123456789abcdef0123456789abcdef01234567 upstream.\n\nText.", ["c"]),
     # its own words name absent patch 3 by title
     ("Ann <ann@x>", re_, "title", "Our boards fail to boot with this release; suspect \"%s\"." % T[2], ["c"]),
@@ -117,6 +121,82 @@ test_expect_code 1 'review --mbox of a thread with one patch mail of four' '
 '
 test_expect_success '... a cover reply that names no patch is the series'"'"', not the one patch'"'"'s' '
 	python3 said.py one.json series:regression-report:farm
+'
+
+
+mkdir -p "$XDG_CONFIG_HOME/git" &&
+	printf '[user]\n\tname = Rev\n\temail = rev@example.org\n' >"$XDG_CONFIG_HOME/git/config"
+test_expect_code 1 'the drafts of the thread with two of four patch mails' '
+	"$FIXSCAN" review --repo repo --mbox thread.mbox --drafts --dry-run --json >drafts.json 2>drafts.err
+'
+# The summary's part after "In the replies to this series:", and its Cc.
+cat >summary.py <<'PY'
+import email, json, sys
+d = json.loads(open(sys.argv[1]).readline())
+s = [x for x in d["drafts"] if x["kind"] == "summary"]
+m = email.message_from_string(s[0]["message"])
+body = m.get_payload(decode=True).decode()
+end = body.find("Details are")
+print("Cc: " + " ".join(m["Cc"].split()))
+print(body[body.index("In the replies to this series:"):end if end > 0 else body.index("Thanks,")].rstrip())
+PY
+cat >summary.want <<'WANT'
+Cc: stable@vger.kernel.org, Ann <ann@x>, Jon <jon@x>, Nia <nia@x>, Lab <lab@x>, Tim <tim@x>
+In the replies to this series:
+
+Ann wrote about 3/4 (https://lore.kernel.org/r/title@t0516):
+
+  "Our boards fail to boot with this release; suspect "net: mend the
+  third widget"."
+
+Jon wrote about 4/4 (https://lore.kernel.org/r/above4@t0516):
+
+  "The above breaks the build on arm64."
+
+Nia wrote about 3/4 (https://lore.kernel.org/r/sub3@t0516):
+
+  "Please drop this patch, it is not needed for 4.4."
+
+Lab wrote in reply to the cover (https://lore.kernel.org/r/all@t0516):
+
+  "Regressions on arm64: the build fails with gcc-13."
+
+Tim wrote in reply to the cover
+(https://lore.kernel.org/r/norefs@t0516):
+
+  "We are seeing a crash at boot with this release."
+WANT
+test_expect_success '... the summary quotes each reply to the series that asks for action, attributed, in its words, and Cc:s its author; plain questions are not there' '
+	python3 summary.py drafts.json >summary.got && test_cmp summary.want summary.got
+'
+test_expect_success '... every draft passes draft-check (quotes, width, Cc of whom it cites)' '
+	"$FIXSCAN" review --repo repo --mbox thread.mbox --drafts --dry-run >drafts.mbox 2>/dev/null;
+	mkdir -p mails/cur && python3 -c "
+import mailbox
+for i, m in enumerate(mailbox.mbox(\"thread.mbox\")):
+    open(\"mails/cur/%d.eml\" % i, \"wb\").write(m.as_bytes())" &&
+	python3 "$SRC/tests/e2e/draft-check.py" --review thread.json --asks mails drafts.mbox
+'
+python3 - <<'PY' || exit 1
+import mailbox
+mb = mailbox.mbox("lab.mbox", create=True)
+for m in mailbox.mbox("thread.mbox"):
+    if m["Message-Id"].split("@")[0] in ("<c", "<p1", "<all"):
+        mb.add(m)
+mb.flush()
+PY
+test_expect_code 1 'a thread whose only reply is a report to the cover' '
+	"$FIXSCAN" review --repo repo --mbox lab.mbox --drafts=summary --dry-run --json >lab.json 2>lab.err
+'
+test_expect_success '... still gets a summary: the reply, and no list of patches' '
+	python3 summary.py lab.json >lab.got &&
+	grep -q "^Lab wrote in reply to the cover" lab.got &&
+	test $(grep -c "wrote" lab.got) = 1 &&
+	python3 -c "
+import json, sys
+d = json.loads(open(\"lab.json\").readline())
+body = [x for x in d[\"drafts\"] if x[\"kind\"] == \"summary\"][0][\"message\"]
+sys.exit(\"need a look\" in body)"
 '
 
 test_done

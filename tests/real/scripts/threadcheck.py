@@ -16,7 +16,9 @@ lists, and whether in order (the JSON's patch numbers are the labelled
 ones, ascending); how many of them carry the labelled upstream id; the
 labelled replies; how many a finding cites; how many of the cited are
 placed where the label says (the series, or patch N: under patch N when
-its mail is there, else a series finding whose `patch` field is N); and
+its mail is there, else a series finding whose `patch` field is N); how
+many of the others are follow-ups the label gives the series that are
+placed where the reply they answer is labelled (with its parent); and
 the uncited replies by label (a bare Tested-by or thanks is rightly
 cited by none; an uncited objection, report or needs-also is a miss).
 Nothing here judges a mail: every figure is what the binary said,
@@ -113,6 +115,12 @@ def want_place(row, titles):
     return b or "series"
 
 
+def fits(want, where, by_nn):
+    """Whether the places WHERE are the labelled place WANT: the series,
+    patch N, or (N's mail absent) a series finding on N."""
+    return want in where or (want != "series" and want not in by_nn and "series:" + want in where)
+
+
 def measure(fixscan, repo, top, mbox, labels_dir):
     name = re.sub(r"\.(mbox|mbx|mboxrd)$", "", os.path.basename(mbox))
     tsv = os.path.join(labels_dir, name + ".tsv")
@@ -145,6 +153,7 @@ def measure(fixscan, repo, top, mbox, labels_dir):
     placed = placements(docs)
     c["misplaced"] = []
     c["missed"] = []
+    by_id = {strip_id(r["message_id"]): r for r in rows}
     for r in rows:
         if r["role"] != "reply":
             continue
@@ -159,9 +168,17 @@ def measure(fixscan, repo, top, mbox, labels_dir):
         c["cited"] += 1
         want = want_place(r, titles)
         where = placed[mid]
-        ok = want in where or (want != "series" and want not in by_nn and "series:" + want in where)
-        if ok:
+        if fits(want, where, by_nn):
             c["placed right"] += 1
+            continue
+        # a follow-up the label gives the series, placed with the reply it
+        # answers (whose label names a patch)
+        up, seen = by_id.get(strip_id(r.get("in_reply_to"))), 0
+        while up and up["role"] == "reply" and want_place(up, titles) == "series" and seen < 16:
+            up, seen = by_id.get(strip_id(up.get("in_reply_to"))), seen + 1
+        if want == "series" and up and up["role"] == "reply" and \
+                fits(want_place(up, titles), where, by_nn):
+            c["with its parent"] += 1
         else:
             c["misplaced"].append("%s want %s got %s" % (mid, want, ",".join(sorted(where))))
     c["err"] = err.strip().splitlines()[-1] if rc == 2 and err.strip() else ""
@@ -171,6 +188,7 @@ def measure(fixscan, repo, top, mbox, labels_dir):
 COLS = [("exit", "exit"), ("announced", "announced"), ("patch mails", "patch mails"),
         ("found", "found"), ("in order", "in order"), ("upstream", None),
         ("replies", "replies"), ("cited", "cited"), ("placed right", "placed right"),
+        ("with its parent", "with its parent"),
         ("uncited harmless", "uncited harmless"), ("uncited action", "uncited action")]
 
 
