@@ -177,6 +177,10 @@ int fs_drafts_build_opts(struct fs_drafts *out, const struct fs_review *r,
 
 	if (o->template_text && (rc = fs_draft_template_check(o->template_text, err)) < 0)
 		return fs_error_prefix(err, "draft template");
+	/* One of several branches' reviews: its drafts would answer the
+	 * same mails as the others'. */
+	if (r->one_of_branches)
+		return 0;
 	if (o->mode != FS_DRAFTS_PATCHES && cover) {
 		char *findings = fsd_summary_findings(r, o->mode == FS_DRAFTS_ALL, o);
 
