@@ -447,6 +447,82 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 	return 0;
 }
 
+/* The reply of S whose Message-Id is MID, or NULL. */
+static const struct fs_patch *reply_by_id(const struct fs_thread_series *s, const char *mid)
+{
+	size_t i;
+
+	for (i = 0; mid && i < s->nreplies; i++)
+		if (fs_patch_message_id(s->replies[i]) && !strcmp(fs_patch_message_id(s->replies[i]), mid))
+			return s->replies[i];
+	return NULL;
+}
+
+/* The one patch (PATCH_OF) the ids of 12 hex digits or more in REPLY's
+ * own words resolve to, through IDX; -1 when none, -2 when several. */
+static int patch_by_commit(const struct fs_patch *reply, const struct fs_index *idx,
+			   int (*patch_of)(void *data, fs_cid c), void *data)
+{
+	size_t blen, n, i;
+	const char *body = fs_patch_body(reply, &blen);
+	char *own = fs_mentions_own_words(body, blen, NULL);
+	char **ids = named_ids(own, &n);
+	int found = -1;
+
+	for (i = 0; i < n && found != -2; i++) {
+		fs_cid c[2], u;
+		int nn;
+		if (strlen(ids[i]) < 12 || fs_index_resolve_all(idx, ids[i], c, 2) != 1)
+			continue;
+		u = fs_index_commit_is_mainline(idx, c[0]) ? c[0] : fs_index_upstream_of(idx, c[0]);
+		if (u == FS_CID_NONE || (nn = patch_of(data, u)) < 0 || nn == found)
+			continue;
+		found = found == -1 ? nn : -2;
+	}
+	g_strfreev(ids);
+	g_free(own);
+	return found;
+}
+
+void fs_mentions_place_by_commit(struct fs_mentions *m, const struct fs_thread_series *s,
+				 const struct fs_index *idx, int (*patch_of)(void *data, fs_cid c),
+				 void *data)
+{
+	size_t i, k, moved = 0;
+
+	for (i = 0; i < m->nobjections; i++) {
+		struct fs_objection *o = &m->objections[i];
+		const struct fs_patch *reply;
+		int nn;
+		/* a reply to a patch's mail is that patch's */
+		if (o->absent_index || o->cls == FS_REPLY_NEEDS_ALSO ||
+		    !(reply = reply_by_id(s, o->message_id)) ||
+		    (o->series_index >= 0 && (fs_thread_replied_patch(s, reply) || s->total == 1)))
+			continue;
+		nn = patch_by_commit(reply, idx, patch_of, data);
+		if (nn > 0 && o->series_index == -1) {
+			o->series_index = nn;
+			moved++;
+		} else if ((nn > 0 && nn != o->series_index) || (nn == -2 && o->series_index >= 0)) {
+			/* its words name two patches: the series' */
+			o->series_index = -1;
+		}
+	}
+	/* a reply naming nothing goes where the reply it answers went */
+	for (i = 0; moved && i < m->nobjections; i++) {
+		struct fs_objection *o = &m->objections[i];
+		const struct fs_patch *up = reply_by_id(s, o->message_id);
+		for (k = 0; o->series_index == -1 && !o->absent_index && up && k < 16; k++) {
+			size_t j;
+			up = reply_by_id(s, fs_patch_in_reply_to(up));
+			for (j = 0; up && j < m->nobjections; j++)
+				if (m->objections[j].message_id &&
+				    !strcmp(m->objections[j].message_id, fs_patch_message_id(up)))
+					o->series_index = m->objections[j].series_index;
+		}
+	}
+}
+
 /* The two parts every report query shares, as new strings (g_free()):
  * *WORDS the disjunction of REGRESSION_WORDS in parentheses, and
  * *OUTSIDE " AND NOT thread:T" for S's own thread (or ""). */

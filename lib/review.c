@@ -316,6 +316,29 @@ static int judge_all(struct fs_review *r, const struct fs_findings_ctx *shared,
 	return rc;
 }
 
+/* The patches of a review and their upstream commits, for
+ * patch_of_upstream(). */
+struct by_upstream {
+	const struct fs_review *r;
+	const struct upstream_list *ups;
+};
+
+/* The number of the one patch of D whose upstream commits include C;
+ * -1 when none or several. */
+static int patch_of_upstream(void *data, fs_cid c)
+{
+	const struct by_upstream *d = data;
+	size_t i, k;
+	int found = -1;
+
+	for (i = 0; i < d->r->npatches; i++)
+		for (k = 0; k < d->ups[i].n; k++)
+			if (d->ups[i].ids[k] == c)
+				found = found == -1 || found == d->r->patches[i].index ?
+					d->r->patches[i].index : -2;
+	return found < 0 ? -1 : found;
+}
+
 int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 		  const struct fs_index *idx, struct fs_store *store,
 		  const struct fs_review_opts *o, struct fs_error *err)
@@ -345,6 +368,10 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 	}
 	resolve_series(r, idx, ups, entries);
 	rc = fs_mentions_objections(&said, s, o->own_addresses, err);
+	if (rc == 0) {
+		struct by_upstream d = { r, ups };
+		fs_mentions_place_by_commit(&said, s, idx, patch_of_upstream, &d);
+	}
 	if (rc == 0 && store && !o->no_reports && s->npatches)
 		rc = search_store(&said, &pending, r, idx, store, ups, o->own_addresses, err);
 	if (rc < 0)

@@ -118,6 +118,20 @@ bool fs_mentions_is_own_address(const char *from, const char *const *own);
 int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series *s,
 			   const char *const *own, struct fs_error *err);
 
+/* Place on a patch the replies of M that S's mails placed on none
+ * (series_index -1, no absent patch, not a request for more commits)
+ * whose own words name, by an id of 12 hex digits or more, a commit IDX
+ * resolves to one upstream commit (a stable commit to the upstream
+ * commit it backports: "#regzbot introduced: <stable id>", a bisection
+ * in a stable tree) that PATCH_OF (DATA, that commit) gives the number
+ * of exactly one patch for (-1: none); the replies that answer one so
+ * placed, naming nothing themselves, follow it.  A reply to the cover
+ * whose words named one patch and whose ids name another, or several,
+ * is the series'. */
+void fs_mentions_place_by_commit(struct fs_mentions *m, const struct fs_thread_series *s,
+				 const struct fs_index *idx, int (*patch_of)(void *data, fs_cid c),
+				 void *data);
+
 /* Add to M the mails of STORE outside S's thread that report trouble
  * with one of the N commits UPSTREAM (resolved in IDX), the user's own
  * mail left out (see fs_mentions_is_own_mail()).  Each distinct commit is
