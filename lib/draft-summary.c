@@ -28,6 +28,22 @@ static bool is_listed(const struct fs_finding *f)
 	return fs_draft_finding_asks(f) && fs_kind_group_of(f) != FS_GROUP_NONE;
 }
 
+/* Whether a finding of FS before the I-th, listed in the summary, is of
+ * the same kind and from the same reply: the reply is listed once (a
+ * request for three commits, one of them asking for action, is listed by
+ * that one). */
+static bool listed_reply_earlier(const struct fs_findings *fs, size_t i)
+{
+	const struct fs_finding *f = &fs->v[i];
+	size_t k;
+
+	for (k = 0; f->message_id && k < i; k++)
+		if (fs->v[k].kind == f->kind && fs->v[k].message_id &&
+		    !strcmp(fs->v[k].message_id, f->message_id) && is_listed(&fs->v[k]))
+			return true;
+	return false;
+}
+
 /* Whether the reviewer has answered patch P already (O->answered). */
 static bool was_answered(const struct fs_draft_opts *o, const struct fs_patch *p)
 {
@@ -141,7 +157,7 @@ static size_t add_patch_groups(GString *s, const struct fs_review *r, const stru
 				char *item;
 
 				if (!is_listed(f) || fs_kind_group_of(f) != (enum fs_kind_group)g ||
-				    fsd_same_reply_earlier(&rp->findings, k))
+				    listed_reply_earlier(&rp->findings, k))
 					continue;
 				if (!header) {
 					g_string_append_printf(s, "%s\n\n", fs_kind_group_title(g));
@@ -186,7 +202,8 @@ static size_t add_series_replies(GString *s, const struct fs_review *r)
 		const struct fs_finding *f = &r->series_findings.v[k];
 		char *who, *id, *line, *on;
 
-		if (!fs_draft_finding_asks(f) || !f->message_id || fsd_same_reply_earlier(&r->series_findings, k))
+		if (!fs_draft_finding_asks(f) || !f->message_id ||
+		    listed_reply_earlier(&r->series_findings, k))
 			continue;
 		if (!n++)
 			fsd_add_para(s, "In the replies to this series:");

@@ -123,9 +123,18 @@ bool fs_mentions_is_own_mail(const char *path, const struct fs_patch *p,
 	return p && fs_mentions_is_own_address(fs_patch_from(p), own);
 }
 
+/* Whether the L digits at P (in TEXT) are written as a commit: 'commit
+ * <id>' or '<id> ("subject")'. */
+static bool written_as_commit(const char *text, const char *p, size_t l)
+{
+	return !strncmp(p + l, " (\"", 3) ||
+	       (p - text >= 7 && !g_ascii_strncasecmp(p - 7, "commit ", 7));
+}
+
 /* The commit ids in TEXT: words of 8 to 40 hex digits with a digit and
- * a letter among them, lowered, each once, at most 16.  NULL-terminated
- * (g_strfreev()); *N their number. */
+ * a letter among them (or 12 digits or more written as a commit, 'commit
+ * <id>', '<id> ("subject")'), lowered, each once, at most 16.
+ * NULL-terminated (g_strfreev()); *N their number. */
 static char **named_ids(const char *text, size_t *n)
 {
 	GPtrArray *v = g_ptr_array_new();
@@ -143,7 +152,8 @@ static char **named_ids(const char *text, size_t *n)
 			letter |= !isdigit((unsigned char)p[l]);
 			l++;
 		}
-		if (l >= 8 && l <= 40 && digit && letter && !isalnum((unsigned char)p[l])) {
+		if (l >= 8 && l <= 40 && digit && !isalnum((unsigned char)p[l]) &&
+		    (letter || (l >= 12 && written_as_commit(text, p, l)))) {
 			char *id = g_ascii_strdown(p, l);
 			for (k = 0; k < v->len && !seen; k++)
 				seen = !strcmp(v->pdata[k], id);
