@@ -361,8 +361,9 @@ static bool wanted(const struct fs_review_set *set, const struct fs_review_set_c
 			char *note = s->cover ?
 				g_strdup_printf("'%s': the cover letter has no patches in the store: reading its replies",
 						fs_patch_subject(s->cover)) :
-				g_strdup_printf("%zu replies whose patch mails are absent: reading them",
-						s->nreplies);
+				g_strdup_printf("%zu repl%s whose patch mails are absent: reading %s",
+						s->nreplies, s->nreplies == 1 ? "y" : "ies",
+						s->nreplies == 1 ? "it" : "them");
 
 			cb->note(cb->data, note);
 			g_free(note);

@@ -73,7 +73,12 @@ static int choose_branch(struct fs_review *r, const struct fs_thread_series *s,
 		r->branch = strdup(s->branch);
 		r->branch_source = s->branch_source;
 	}
-	/* Replies without their patches are read on no branch. */
+	/* Replies without their patches are read on the branch their
+	 * subjects name when the index has it, else on none. */
+	if (!s->npatches && r->branch && !o->branch && !fs_index_has_branch(idx, r->branch)) {
+		free(r->branch);
+		r->branch = NULL;
+	}
 	if (!r->branch && !s->npatches)
 		return 0;
 	if (!r->branch && range_of(s))

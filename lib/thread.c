@@ -214,8 +214,12 @@ static int describe(struct series_priv *sp)
 	const struct fs_patch *src = s->cover ? s->cover : (s->npatches ? s->patches[0] : NULL);
 	const struct fs_series *ser;
 	const char *h, *body;
-	size_t blen = 0;
+	size_t blen = 0, i;
 
+	/* replies alone: the kernel series their subjects answer */
+	for (i = 0; !src && i < s->nreplies; i++)
+		if ((ser = fs_patch_series(s->replies[i])) && ser->version)
+			src = s->replies[i];
 	if (!src)
 		return 0;
 	ser = fs_patch_series(src);

@@ -56,6 +56,11 @@ box("thread.mbox", [
     ("Pam <pam@x>", "Re: " + SUBJ, "cover",
      "Kernels taking this release will also need commit %s, please queue it.\n" % D[:14], ["c"]),
 ])
+# replies alone (a partial fetch): read on the branch their subjects name
+box("alone.mbox", [
+    ("Ned <ned@x>", "Re: [PATCH 4.4 1/2] fs: mend the first widget", "alone",
+     "Please also pick up %s and %s with this one.\n" % (B[:12], D[:12]), ["c", "p1"]),
+])
 PY
 
 # (where, commit, series_index, stable_commit, subject) of each needs-also.
@@ -89,6 +94,15 @@ test_expect_success '... each commit named once, resolved: present, queued, or n
 		"2:commit:D:None:None:usb: mend the fourth widget" \
 		"2:digits:123456789012:None:None:None" \
 		"series:cover:D:None:None:usb: mend the fourth widget"
+'
+test_expect_code 1 'review --mbox of replies whose cover and patches are absent' '
+	"$FIXSCAN" review --repo repo --mbox alone.mbox --json >alone.json 2>alone.err
+'
+test_expect_success '... read on the branch the subjects name: the commit it has asks nothing' '
+	python3 needs.py alone.json "series:alone:B:None:SB:mm: mend the second widget" \
+		"series:alone:D:None:None:usb: mend the fourth widget" &&
+	grep -q "\"branch\":\"linux-4.4.y\",\"branch_source\":\"subject\"" alone.json &&
+	grep -q "1 reply whose patch mails are absent: reading it" alone.err
 '
 mkdir -p "$XDG_CONFIG_HOME/git" &&
 	printf '[user]\n\tname = Rev\n\temail = rev@example.org\n' >"$XDG_CONFIG_HOME/git/config"
