@@ -34,14 +34,7 @@ static bool is_listed(const struct fs_finding *f)
  * that one). */
 static bool listed_reply_earlier(const struct fs_findings *fs, size_t i)
 {
-	const struct fs_finding *f = &fs->v[i];
-	size_t k;
-
-	for (k = 0; f->message_id && k < i; k++)
-		if (fs->v[k].kind == f->kind && fs->v[k].message_id &&
-		    !strcmp(fs->v[k].message_id, f->message_id) && is_listed(&fs->v[k]))
-			return true;
-	return false;
+	return fsd_same_reply_before(fs, i, is_listed);
 }
 
 /* Whether the reviewer has answered patch P already (O->answered). */

@@ -18,8 +18,9 @@ git init -q -b master repo && git -C repo -c user.name=r -c user.email=r@x \
 # patch 1 backports a mainline commit the branch lacks: no finding of its own
 U1=$(git -C repo rev-parse HEAD) && export U1 || exit 1
 
-python3 - <<'PY' || exit 1
-import mailbox, os
+PYTHONPATH=$SRC/tests/e2e python3 - <<'PY' || exit 1
+from threadbox import box
+import os
 
 T = ["fs: mend the first widget", "mm: mend the second widget",
      "net: mend the third widget", "usb: mend the fourth widget"]
@@ -30,16 +31,6 @@ SHORTLOG = ("Pseudo-Shortlog of commits:\n\nGreg <greg@x>\n    Linux 4.4.7-rc1\n
 COVER = ("This is the start of the stable review cycle for the 4.4.7 release.\n"
          "There are 4 patches in this series.\n\nthanks,\n\ngreg k-h\n\n-------------\n" + SHORTLOG)
 
-def box(path, mails):
-    mb = mailbox.mbox(path, create=True)
-    for i, (frm, subject, mid, body, irt) in enumerate(mails):
-        h = ["From: " + frm, "To: stable@vger.kernel.org", "Subject: " + subject,
-             "Date: Thu, 14 Apr 2016 %02d:00:00 +0000" % i, "Message-Id: <%s@t0516>" % mid]
-        if irt:
-            h += ["In-Reply-To: <%s@t0516>" % irt[-1],
-                  "References: " + " ".join("<%s@t0516>" % r for r in irt)]
-        mb.add(("\n".join(h) + "\n\n" + body + "\n").encode())
-    mb.flush()
 
 greg = "Greg <greg@stable.example.org>"
 quoted_cover = "".join("> " + l + "\n" for l in COVER.splitlines())
@@ -69,34 +60,13 @@ box("thread.mbox", [
     # two plain questions: two findings
     ("Amy <amy@x>", re_, "q1", "Which compiler did you use for these builds?", ["c"]),
     ("Bo <bo@x>", re_, "q2", "Which board was that on, and which firmware?", ["c"]),
-])
+], "t0516")
 # one patch mail of four, and a cover reply that names none
 box("one.mbox", [
     (greg, SUBJ, "c", COVER, None),
     (greg, "[PATCH 4.4 2/4] " + T[1], "p2", "commit 1123456789abcdef0123456789abcdef01234567 upstream.\n\nText.", ["c"]),
     ("Farm <farm@x>", re_, "farm", "We see a kernel crash at boot on x86 with this release.", ["c"]),
-])
-PY
-
-# The findings that cite a mail, as where:kind:mail[:patch] (the patch an
-# absent mail's reply is on).
-cat >said.py <<'PY'
-import json, sys
-got = set()
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    for f in r.get("series_findings", []):
-        if f["message_id"]:
-            at = "series" + (":%d" % f["patch"] if f["patch"] else "")
-            got.add("%s:%s:%s" % (at, f["kind"], f["message_id"].split("@")[0]))
-    for p in r["patches"]:
-        for f in p["findings"]:
-            if f["message_id"]:
-                got.add("%s:%s:%s" % (p["index"], f["kind"], f["message_id"].split("@")[0]))
-want = set(sys.argv[2:])
-if got != want:
-    print("missing", sorted(want - got)); print("extra", sorted(got - want))
-    sys.exit(1)
+], "t0516")
 PY
 
 test_expect_code 1 'review --mbox of a thread with two of four patch mails' '
@@ -104,7 +74,7 @@ test_expect_code 1 'review --mbox of a thread with two of four patch mails' '
 '
 test_expect_success '... one series, every reply where it belongs, nothing else' '
 	test $(wc -l <thread.json) = 1 &&
-	python3 said.py thread.json \
+	python3 "$SRC/tests/e2e/threadbox.py" said thread.json \
 		series:3:regression-report:title series:4:regression-report:above4 \
 		2:regression-report:above2 series:3:objection:sub3 series:4:reply:follow \
 		series:regression-report:all series:regression-report:norefs \
@@ -120,7 +90,7 @@ test_expect_code 1 'review --mbox of a thread with one patch mail of four' '
 	"$FIXSCAN" review --repo repo --mbox one.mbox --json >one.json 2>one.err
 '
 test_expect_success '... a cover reply that names no patch is the series'"'"', not the one patch'"'"'s' '
-	python3 said.py one.json series:regression-report:farm
+	python3 "$SRC/tests/e2e/threadbox.py" said one.json series:regression-report:farm
 '
 
 

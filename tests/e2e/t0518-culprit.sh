@@ -19,20 +19,11 @@ git init -q -b master repo && $G commit -q --allow-empty -m init && $G tag v4.4 
 	S1=$(git -C repo rev-parse HEAD) && $G checkout -q master || exit 1
 export U1 U2 S1
 
-python3 - <<'PY' || exit 1
-import mailbox, os
+PYTHONPATH=$SRC/tests/e2e python3 - <<'PY' || exit 1
+from threadbox import box
+import os
 U1, U2, S1 = os.environ["U1"], os.environ["U2"], os.environ["S1"]
 SUBJ = "[PATCH 4.4 0/2] 4.4.7-stable review"
-def box(path, mails):
-    mb = mailbox.mbox(path, create=True)
-    for i, (frm, subject, mid, body, irt) in enumerate(mails):
-        h = ["From: " + frm, "To: stable@vger.kernel.org", "Subject: " + subject,
-             "Date: Thu, 14 Apr 2016 %02d:00:00 +0000" % i, "Message-Id: <%s@t0518>" % mid]
-        if irt:
-            h += ["In-Reply-To: <%s@t0518>" % irt[-1],
-                  "References: " + " ".join("<%s@t0518>" % r for r in irt)]
-        mb.add(("\n".join(h) + "\n\n" + body + "\n").encode())
-    mb.flush()
 greg, re_ = "Greg <greg@x>", "Re: " + SUBJ
 box("thread.mbox", [
     (greg, SUBJ, "c", "This is the start of the stable review cycle for the 4.4.7 release.", None),
@@ -51,29 +42,14 @@ box("thread.mbox", [
      "#regzbot introduced: %s..%s\n" % (S1[:12], U2[:12]), ["c"]),
     # names nothing: with the report it answers
     (greg, re_, "follow", "Is this also broken in mainline?", ["c", "stable"]),
-])
-PY
-
-cat >said.py <<'PY'
-import json, sys
-got = set()
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    got |= {"series:%s:%s" % (f["kind"], f["message_id"].split("@")[0])
-            for f in r.get("series_findings", []) if f["message_id"]}
-    got |= {"%s:%s:%s" % (p["index"], f["kind"], f["message_id"].split("@")[0])
-            for p in r["patches"] for f in p["findings"] if f["message_id"]}
-want = set(sys.argv[2:])
-if got != want:
-    print("missing", sorted(want - got)); print("extra", sorted(got - want))
-    sys.exit(1)
+], "t0518")
 PY
 
 test_expect_code 1 'review --mbox of a thread whose reports name their culprits by id' '
 	"$FIXSCAN" review --repo repo --mbox thread.mbox --json >thread.json 2>thread.err
 '
 test_expect_success '... each report on the patch its id resolves to, nothing else' '
-	python3 said.py thread.json 1:regression-report:stable 2:regression-report:upstream \
+	python3 "$SRC/tests/e2e/threadbox.py" said thread.json 1:regression-report:stable 2:regression-report:upstream \
 		1:regression-report:bisect series:regression-report:two 1:reply:follow
 '
 

@@ -20,20 +20,11 @@ A=$(c "fs: mend the first widget") && B=$(c "mm: mend the second widget") &&
 	$G checkout -q master || exit 1
 export A B C D SB
 
-python3 - <<'PY' || exit 1
-import mailbox, os
+PYTHONPATH=$SRC/tests/e2e python3 - <<'PY' || exit 1
+from threadbox import box
+import os
 A, B, C, D = (os.environ[k] for k in "ABCD")
 SUBJ = "[PATCH 4.4 0/2] 4.4.7-stable review"
-def box(path, mails):
-    mb = mailbox.mbox(path, create=True)
-    for i, (frm, subject, mid, body, irt) in enumerate(mails):
-        h = ["From: " + frm, "To: stable@vger.kernel.org", "Subject: " + subject,
-             "Date: Thu, 14 Apr 2016 %02d:00:00 +0000" % i, "Message-Id: <%s@t0519>" % mid]
-        if irt:
-            h += ["In-Reply-To: <%s@t0519>" % irt[-1],
-                  "References: " + " ".join("<%s@t0519>" % r for r in irt)]
-        mb.add(("\n".join(h) + "\n\n" + body + "\n").encode())
-    mb.flush()
 greg = "Greg <greg@x>"
 box("thread.mbox", [
     (greg, SUBJ, "c", "This is the start of the stable review cycle for the 4.4.7 release.", None),
@@ -55,39 +46,30 @@ box("thread.mbox", [
     # on the cover: the series'
     ("Pam <pam@x>", "Re: " + SUBJ, "cover",
      "Kernels taking this release will also need commit %s, please queue it.\n" % D[:14], ["c"]),
-])
+], "t0519")
 # replies alone (a partial fetch): read on the branch their subjects name
 box("alone.mbox", [
     ("Ned <ned@x>", "Re: [PATCH 4.4 1/2] fs: mend the first widget", "alone",
      "Please also pick up %s and %s with this one.\n" % (B[:12], D[:12]), ["c", "p1"]),
-])
+], "t0519")
 PY
 
 # (where, commit, series_index, stable_commit, subject) of each needs-also.
 cat >needs.py <<'PY'
-import json, os, sys
+import os, sys
+from threadbox import expect, placed
 name = {os.environ[k]: k for k in ("A", "B", "C", "D", "SB")}
-got = set()
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    where = [("series", f) for f in r.get("series_findings", [])]
-    where += [(p["index"], f) for p in r["patches"] for f in p["findings"]]
-    for at, f in where:
-        if f["kind"] == "needs-also":
-            got.add("%s:%s:%s:%s:%s:%s" % (at, f["message_id"].split("@")[0], name.get(f["commit"], f["commit"]),
-                                           f["series_index"], name.get(f["stable_commit"], f["stable_commit"]),
-                                           f["subject"]))
-want = set(sys.argv[2:])
-if got != want:
-    print("missing", sorted(want - got)); print("extra", sorted(got - want))
-    sys.exit(1)
+expect({"%s:%s:%s:%s:%s:%s" % (at, f["message_id"].split("@")[0], name.get(f["commit"], f["commit"]),
+                               f["series_index"], name.get(f["stable_commit"], f["stable_commit"]),
+                               f["subject"])
+        for at, f in placed(sys.argv[1]) if f["kind"] == "needs-also"}, sys.argv[2:])
 PY
 
 test_expect_code 1 'review --mbox of a thread whose replies ask for more commits' '
 	"$FIXSCAN" review --repo repo --mbox thread.mbox --json >thread.json 2>thread.err
 '
 test_expect_success '... each commit named once, resolved: present, queued, or neither' '
-	python3 needs.py thread.json \
+	PYTHONPATH=$SRC/tests/e2e python3 needs.py thread.json \
 		"1:list:B:None:SB:mm: mend the second widget" \
 		"1:list:C:2:None:net: mend the third widget" \
 		"1:list:D:None:None:usb: mend the fourth widget" \
@@ -99,7 +81,7 @@ test_expect_code 1 'review --mbox of replies whose cover and patches are absent'
 	"$FIXSCAN" review --repo repo --mbox alone.mbox --json >alone.json 2>alone.err
 '
 test_expect_success '... read on the branch the subjects name: the commit it has asks nothing' '
-	python3 needs.py alone.json "series:alone:B:None:SB:mm: mend the second widget" \
+	PYTHONPATH=$SRC/tests/e2e python3 needs.py alone.json "series:alone:B:None:SB:mm: mend the second widget" \
 		"series:alone:D:None:None:usb: mend the fourth widget" &&
 	grep -q "\"branch\":\"linux-4.4.y\",\"branch_source\":\"subject\"" alone.json &&
 	grep -q "1 reply whose patch mails are absent: reading it" alone.err
