@@ -211,7 +211,7 @@ static struct fs_finding *add(struct judge *j, enum fs_finding_kind kind,
 		if (j->out->v[i].kind == kind && !strcmp(j->out->v[i].commit, full) &&
 		    kind != FS_FIND_REGRESSION_REPORT && kind != FS_FIND_OBJECTION &&
 		    kind != FS_FIND_FIX_PENDING && kind != FS_FIND_REPLY &&
-		    kind != FS_FIND_REPLACEMENT_POSTED && (kind != FS_FIND_NEEDS_ALSO || full[0]))
+		    kind != FS_FIND_REPLACEMENT_POSTED && kind != FS_FIND_NEEDS_ALSO)
 			return NULL;
 	if (j->out->n == j->cap) {
 		size_t nc = j->cap ? j->cap * 2 : 8;

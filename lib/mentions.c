@@ -533,6 +533,75 @@ void fs_mentions_place_by_commit(struct fs_mentions *m, const struct fs_thread_s
 	}
 }
 
+/* The one mainline commit of IDX whose subject is SUBJ, or FS_CID_NONE
+ * when none or several. */
+static fs_cid mainline_by_subject(const struct fs_index *idx, const char *subj)
+{
+	fs_cid c[8], found = FS_CID_NONE;
+	size_t n = fs_index_find_subject(idx, subj, c, 8), i, mainline = 0;
+
+	for (i = 0; i < n && i < 8; i++)
+		if (fs_index_commit_is_mainline(idx, c[i])) {
+			found = c[i];
+			mainline++;
+		}
+	return mainline == 1 ? found : FS_CID_NONE;
+}
+
+/* The ids of the mainline commits TEXT names by subject in double
+ * quotes, each once, at most 16, or NULL when none. */
+static char **ids_by_subject(const struct fs_index *idx, const char *text, size_t *n)
+{
+	GPtrArray *v = g_ptr_array_new();
+	const char *open = strchr(text, '"'), *close;
+
+	while (open && (close = strchr(open + 1, '"')) && v->len < 16) {
+		size_t len = close - open - 1, k;
+		char *subj = g_strndup(open + 1, len), hex[41];
+		fs_cid c = len >= 8 && len <= 200 && !strchr(subj, '\n') ?
+			   mainline_by_subject(idx, subj) : FS_CID_NONE;
+		bool seen = false;
+		if (c != FS_CID_NONE) {
+			fs_index_commit_hex(idx, c, hex);
+			for (k = 0; k < v->len && !seen; k++)
+				seen = !strcmp(v->pdata[k], hex);
+			if (!seen)
+				g_ptr_array_add(v, g_strdup(hex));
+		}
+		g_free(subj);
+		open = strchr(close + 1, '"');
+	}
+	*n = v->len;
+	if (!v->len) {
+		g_ptr_array_free(v, TRUE);
+		return NULL;
+	}
+	g_ptr_array_add(v, NULL);
+	return (char **)g_ptr_array_free(v, FALSE);
+}
+
+int fs_mentions_name_by_subject(struct fs_mentions *m, const struct fs_thread_series *s,
+				const struct fs_index *idx)
+{
+	size_t i, blen;
+
+	for (i = 0; i < m->nobjections; i++) {
+		struct fs_objection *o = &m->objections[i];
+		const struct fs_patch *reply;
+		const char *body;
+		char *own;
+		if (o->cls != FS_REPLY_NEEDS_ALSO || o->nnamed || !(reply = reply_by_id(s, o->message_id)))
+			continue;
+		body = fs_patch_body(reply, &blen);
+		if (!(own = fs_mentions_own_words(body, blen, NULL)))
+			return FS_ENOMEM;
+		g_strfreev(o->named);
+		o->named = ids_by_subject(idx, own, &o->nnamed);
+		g_free(own);
+	}
+	return 0;
+}
+
 /* The two parts every report query shares, as new strings (g_free()):
  * *WORDS the disjunction of REGRESSION_WORDS in parentheses, and
  * *OUTSIDE " AND NOT thread:T" for S's own thread (or ""). */

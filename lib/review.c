@@ -376,6 +376,8 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 	if (rc == 0) {
 		struct by_upstream d = { r, ups };
 		fs_mentions_place_by_commit(&said, s, idx, patch_of_upstream, &d);
+		if (fs_mentions_name_by_subject(&said, s, idx) < 0)
+			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 	}
 	if (rc == 0 && store && !o->no_reports && s->npatches)
 		rc = search_store(&said, &pending, r, idx, store, ups, o->own_addresses, err);

@@ -132,6 +132,14 @@ void fs_mentions_place_by_commit(struct fs_mentions *m, const struct fs_thread_s
 				 const struct fs_index *idx, int (*patch_of)(void *data, fs_cid c),
 				 void *data);
 
+/* Name, in the requests for more commits of M that name no commit by
+ * id (FS_REPLY_NEEDS_ALSO with no NAMED), the commits they name by
+ * subject in double quotes ('please also take "foo: fix bar"'): a
+ * quoted subject that is the subject of exactly one mainline commit of
+ * IDX names it (its full id joins NAMED).  Returns 0 or FS_ENOMEM. */
+int fs_mentions_name_by_subject(struct fs_mentions *m, const struct fs_thread_series *s,
+				const struct fs_index *idx);
+
 /* Add to M the mails of STORE outside S's thread that report trouble
  * with one of the N commits UPSTREAM (resolved in IDX), the user's own
  * mail left out (see fs_mentions_is_own_mail()).  Each distinct commit is

@@ -1,6 +1,7 @@
 #!/bin/sh
 # A reply asking for more commits names each by id (a list of ids, 'commit
-# X ("subject")', an id of 12 digits or the full 40), and each is
+# X ("subject")', an id of 12 digits or the full 40) or by the subject of
+# one mainline commit in double quotes, and each is
 # resolved through the index: its subject; the branch having it (as a
 # backport) or the series queuing it asks nothing; only a commit neither
 # present nor queued asks the maintainer to act, in the drafts too.  On
@@ -43,6 +44,11 @@ box("thread.mbox", [
     ("Quin <quin@x>", "Re: [PATCH 4.4 2/2] net: mend the third widget", "digits",
      "Please also take 123456789012 (\"x: mend y\") with it; call 555123456789 if unsure.\n",
      ["c", "p2"]),
+    # by subject only: one mainline commit has it; no commit has the other
+    ("Rae <rae@x>", "Re: [PATCH 4.4 1/2] fs: mend the first widget", "subject",
+     "Please also take \"usb: mend the fourth widget\" with it.\n", ["c", "p1"]),
+    ("Sam <sam@x>", "Re: [PATCH 4.4 1/2] fs: mend the first widget", "nosuch",
+     "Please also take \"x: no such commit anywhere\" with it.\n", ["c", "p1"]),
     # on the cover: the series'
     ("Pam <pam@x>", "Re: " + SUBJ, "cover",
      "Kernels taking this release will also need commit %s, please queue it.\n" % D[:14], ["c"]),
@@ -75,6 +81,7 @@ test_expect_success '... each commit named once, resolved: present, queued, or n
 		"1:list:D:None:None:usb: mend the fourth widget" \
 		"2:commit:D:None:None:usb: mend the fourth widget" \
 		"2:digits:123456789012:None:None:None" \
+		"1:subject:D:None:None:usb: mend the fourth widget" "1:nosuch:None:None:None:None" \
 		"series:cover:D:None:None:usb: mend the fourth widget"
 '
 test_expect_code 1 'review --mbox of replies whose cover and patches are absent' '
