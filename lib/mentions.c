@@ -123,17 +123,25 @@ bool fs_mentions_is_own_mail(const char *path, const struct fs_patch *p,
 	return p && fs_mentions_is_own_address(fs_patch_from(p), own);
 }
 
-/* Whether the L digits at P (in TEXT) are written as a commit: 'commit
- * <id>' or '<id> ("subject")'. */
+/* Whether the L digits at P (in TEXT) are written as a commit: '<id>
+ * ("subject")', or after "commit" or "introduced" (regzbot's), a colon,
+ * a bracket or spaces between ("commit <id>", "introduced: <id>", "first
+ * bad commit: [<id>]"), or after "..", the end of a range of them. */
 static bool written_as_commit(const char *text, const char *p, size_t l)
 {
-	return !strncmp(p + l, " (\"", 3) ||
-	       (p - text >= 7 && !g_ascii_strncasecmp(p - 7, "commit ", 7));
+	const char *b = p;
+
+	if (!strncmp(p + l, " (\"", 3) || (p - text >= 2 && !strncmp(p - 2, "..", 2)))
+		return true;
+	while (b > text && (b[-1] == ' ' || b[-1] == ':' || b[-1] == '['))
+		b--;
+	return (b - text >= 6 && !g_ascii_strncasecmp(b - 6, "commit", 6)) ||
+	       (b - text >= 10 && !g_ascii_strncasecmp(b - 10, "introduced", 10));
 }
 
 /* The commit ids in TEXT: words of 8 to 40 hex digits with a digit and
- * a letter among them (or 12 digits or more written as a commit, 'commit
- * <id>', '<id> ("subject")'), lowered, each once, at most 16.
+ * a letter among them (or 12 digits or more written as a commit:
+ * written_as_commit()), lowered, each once, at most 16.
  * NULL-terminated (g_strfreev()); *N their number. */
 static char **named_ids(const char *text, size_t *n)
 {

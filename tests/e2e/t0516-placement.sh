@@ -10,6 +10,8 @@
 # patch mail of many is not that patch's.  The mails are made up here.
 . "$(dirname "$0")/lib.sh"
 
+# fixed dates: the same ids every run
+export GIT_AUTHOR_DATE="2016-04-01T00:00:00Z" GIT_COMMITTER_DATE="2016-04-01T00:00:00Z"
 git init -q -b master repo && git -C repo -c user.name=r -c user.email=r@x \
 	commit -q --allow-empty -m init && git -C repo tag v4.4 &&
 	git -C repo branch linux-4.4.y &&

@@ -7,6 +7,8 @@
 # report it answers.  The mails are made up here.
 . "$(dirname "$0")/lib.sh"
 
+# fixed dates: the same ids every run
+export GIT_AUTHOR_DATE="2016-04-01T00:00:00Z" GIT_COMMITTER_DATE="2016-04-01T00:00:00Z"
 G="git -C repo -c user.name=r -c user.email=r@x"
 git init -q -b master repo && $G commit -q --allow-empty -m init && $G tag v4.4 &&
 	git -C repo branch linux-4.4.y && git -C repo branch linux-4.9.y &&

@@ -44,6 +44,10 @@ box("thread.mbox", [
     ("Quin <quin@x>", "Re: [PATCH 4.4 2/2] net: mend the third widget", "digits",
      "Please also take 123456789012 (\"x: mend y\") with it; call 555123456789 if unsure.\n",
      ["c", "p2"]),
+    # ids of digits only after regzbot's "introduced" and in its ranges
+    ("Ugo <ugo@x>", "Re: [PATCH 4.4 2/2] net: mend the third widget", "regz",
+     "Please also take the fix for what this broke.\n\n"
+     "#regzbot introduced: 987654321098..876543210987\n", ["c", "p2"]),
     # by subject only: one mainline commit has it; no commit has the other
     ("Rae <rae@x>", "Re: [PATCH 4.4 1/2] fs: mend the first widget", "subject",
      "Please also take \"usb: mend the fourth widget\" with it.\n", ["c", "p1"]),
@@ -81,6 +85,7 @@ test_expect_success '... each commit named once, resolved: present, queued, or n
 		"1:list:D:None:None:usb: mend the fourth widget" \
 		"2:commit:D:None:None:usb: mend the fourth widget" \
 		"2:digits:123456789012:None:None:None" \
+		"2:regz:987654321098:None:None:None" "2:regz:876543210987:None:None:None" \
 		"1:subject:D:None:None:usb: mend the fourth widget" "1:nosuch:None:None:None:None" \
 		"series:cover:D:None:None:usb: mend the fourth widget"
 '
