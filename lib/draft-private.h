@@ -98,6 +98,9 @@ bool fsd_is_shown(const struct fs_finding *f);
  * of its kind: a reply naming several commits gives a needs-also per
  * commit, and is quoted once. */
 bool fsd_same_reply_earlier(const struct fs_findings *fs, size_t i);
+/* The same, with COUNTS in place of fsd_is_shown(). */
+bool fsd_same_reply_before(const struct fs_findings *fs, size_t i,
+			   bool (*counts)(const struct fs_finding *f));
 
 /* The "(a fix of ...)" note of a fix-of-a-fix: which commit of the chain
  * this one fixes, and where that one is. */

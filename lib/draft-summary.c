@@ -28,6 +28,15 @@ static bool is_listed(const struct fs_finding *f)
 	return fs_draft_finding_asks(f) && fs_kind_group_of(f) != FS_GROUP_NONE;
 }
 
+/* Whether a finding of FS before the I-th, listed in the summary, is of
+ * the same kind and from the same reply: the reply is listed once (a
+ * request for three commits, one of them asking for action, is listed by
+ * that one). */
+static bool listed_reply_earlier(const struct fs_findings *fs, size_t i)
+{
+	return fsd_same_reply_before(fs, i, is_listed);
+}
+
 /* Whether the reviewer has answered patch P already (O->answered). */
 static bool was_answered(const struct fs_draft_opts *o, const struct fs_patch *p)
 {
@@ -150,7 +159,7 @@ static size_t add_patch_groups(GString *s, const struct fs_review *r, const stru
 				char *item;
 
 				if (!is_listed(f) || fs_kind_group_of(f) != (enum fs_kind_group)g ||
-				    fsd_same_reply_earlier(&rp->findings, k))
+				    listed_reply_earlier(&rp->findings, k))
 					continue;
 				if (!header) {
 					g_string_append_printf(s, "%s\n\n", fs_kind_group_title(g));
@@ -248,6 +257,42 @@ static size_t add_series_parts(GString *s, const struct fs_review *r, const stru
 	return n;
 }
 
+/* The replies to the cover that ask for action and name no patch whose
+ * mail is here (R's series findings): each attributed, in its author's
+ * own words, without a word of what kind of reply it is; one that is on
+ * a patch whose mail is absent says which.  Returns how many. */
+static size_t add_series_replies(GString *s, const struct fs_review *r)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < r->series_findings.n; k++) {
+		const struct fs_finding *f = &r->series_findings.v[k];
+		char *who, *id, *line, *on;
+
+		if (!fs_draft_finding_asks(f) || !f->message_id ||
+		    listed_reply_earlier(&r->series_findings, k))
+			continue;
+		if (!n++)
+			fsd_add_para(s, "In the replies to this series:");
+		who = fsd_display_name(f->from);
+		id = fs_draft_clean_id(f->message_id);
+		line = fs_draft_clean_line(f->note);
+		on = f->absent_index > 0 ? g_strdup_printf("about %s", fsd_patch_number(r, f->absent_index)) :
+					   g_strdup("in reply to the cover");
+		if (id)
+			fsd_add_paraf(s, "%s wrote %s (https://lore.kernel.org/r/%s):", who, on, id);
+		else
+			fsd_add_paraf(s, "%s wrote %s:", who, on);
+		fsd_add_quote(s, line);
+		g_string_append_c(s, '\n');
+		g_free(on);
+		g_free(line);
+		g_free(id);
+		g_free(who);
+	}
+	return n;
+}
+
 /* The opening of the summary: the attribution and the cover's first
  * line, quoted.  New string ending in "\n". */
 char *fsd_summary_quote(const struct fs_patch *cover)
@@ -261,26 +306,33 @@ char *fsd_summary_quote(const struct fs_patch *cover)
 	return g_string_free(s, FALSE);
 }
 
-/* What the summary says, or NULL when there is nothing to list. */
+/* What the summary says, or NULL when there is nothing to list: the
+ * patches that need a look, then the replies to the series. */
 char *fsd_summary_findings(const struct fs_review *r, bool patch_replies,
 			   const struct fs_draft_opts *o)
 {
-	size_t listed;
-	GString *s = g_string_new(NULL);
+	size_t listed, said;
+	GString *s = g_string_new(NULL), *p = g_string_new(NULL), *q = g_string_new(NULL);
 	char *branch = fs_draft_clean_line(r->branch), *base = fs_draft_clean_line(r->base);
 
-	fsd_add_paraf(s, "I went through this series against %s%s%s%s looking for known upstream follow-up fixes, reverts and duplicates. These patches need a look:",
-		  branch, *base ? " (" : "", base, *base ? ")" : "");
+	listed = add_fix_requests(p, r, o);
+	listed += add_patch_groups(p, r, o);
+	listed += add_series_parts(p, r, o);
+	said = add_series_replies(q, r);
+	if (listed)
+		fsd_add_paraf(s, "I went through this series against %s%s%s%s looking for known upstream follow-up fixes, reverts and duplicates. These patches need a look:",
+			  branch, *base ? " (" : "", base, *base ? ")" : "");
 	g_free(base);
 	g_free(branch);
-	listed = add_fix_requests(s, r, o);
-	listed += add_patch_groups(s, r, o);
-	listed += add_series_parts(s, r, o);
-	if (!listed) {
+	g_string_append(s, p->str);
+	g_string_append(s, q->str);
+	g_string_free(p, TRUE);
+	g_string_free(q, TRUE);
+	if (!listed && !said) {
 		g_string_free(s, TRUE);
 		return NULL;
 	}
-	if (patch_replies)
+	if (patch_replies && listed)
 		fsd_add_para(s, "Details are in my replies to the patches.");
 	while (s->len >= 2 && s->str[s->len - 1] == '\n' && s->str[s->len - 2] == '\n')
 		g_string_truncate(s, s->len - 1);

@@ -520,14 +520,20 @@ void fsd_add_cross_note(GString *s, const struct fs_finding *f, char **elsewhere
 	}
 }
 
-bool fsd_same_reply_earlier(const struct fs_findings *fs, size_t i)
+bool fsd_same_reply_before(const struct fs_findings *fs, size_t i,
+			   bool (*counts)(const struct fs_finding *f))
 {
 	const struct fs_finding *f = &fs->v[i];
 	size_t k;
 
 	for (k = 0; f->message_id && k < i; k++)
 		if (fs->v[k].kind == f->kind && fs->v[k].message_id &&
-		    !strcmp(fs->v[k].message_id, f->message_id) && fsd_is_shown(&fs->v[k]))
+		    !strcmp(fs->v[k].message_id, f->message_id) && counts(&fs->v[k]))
 			return true;
 	return false;
+}
+
+bool fsd_same_reply_earlier(const struct fs_findings *fs, size_t i)
+{
+	return fsd_same_reply_before(fs, i, fsd_is_shown);
 }

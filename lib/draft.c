@@ -112,29 +112,32 @@ char *fs_draft_patch_body(const struct fs_review *r, const struct fs_review_patc
 
 /* The people whose mail the reply to RP cites, as an address list for
  * its Cc: the reporter of a regression, the author of a reply (every
- * finding from a mail has its From).  New string, "" for none. */
-static char *cited_people(const struct fs_review_patch *rp)
+ * finding from a mail has its From); for the summary (RP NULL), the
+ * authors of the replies to the series it quotes.  New string, "" for
+ * none. */
+static char *cited_people(const struct fs_review *r, const struct fs_review_patch *rp)
 {
+	const struct fs_findings *v = rp ? &rp->findings : r ? &r->series_findings : NULL;
 	GString *s = g_string_new(NULL);
 	size_t i;
 
-	for (i = 0; rp && i < rp->findings.n; i++) {
-		const struct fs_finding *f = &rp->findings.v[i];
+	for (i = 0; v && i < v->n; i++) {
+		const struct fs_finding *f = &v->v[i];
 
-		if (!fsd_is_shown(f) || !f->from || !*f->from)
+		if (!fsd_is_shown(f) || !f->from || !*f->from || (!rp && !fs_draft_finding_asks(f)))
 			continue;
 		g_string_append_printf(s, "%s%s", s->len ? ", " : "", f->from);
 	}
 	return g_string_free(s, FALSE);
 }
 
-static int append_draft(struct fs_drafts *out, const struct fs_patch *orig,
-			const struct fs_review_patch *rp,
+static int append_draft(struct fs_drafts *out, const struct fs_review *r,
+			const struct fs_patch *orig, const struct fs_review_patch *rp,
 			const struct fs_identity *me, const char *kind,
 			const char *label, const char *body, time_t now,
 			struct fs_error *err)
 {
-	char *cc = cited_people(rp);
+	char *cc = cited_people(r, rp);
 	struct fs_draft d;
 	char *key = g_strdup_printf("%s <%s>", kind, fs_patch_message_id(orig) ?
 				    fs_patch_message_id(orig) : "");
@@ -174,6 +177,10 @@ int fs_drafts_build_opts(struct fs_drafts *out, const struct fs_review *r,
 
 	if (o->template_text && (rc = fs_draft_template_check(o->template_text, err)) < 0)
 		return fs_error_prefix(err, "draft template");
+	/* One of several branches' reviews: its drafts would answer the
+	 * same mails as the others'. */
+	if (r->one_of_branches)
+		return 0;
 	if (o->mode != FS_DRAFTS_PATCHES && cover) {
 		char *findings = fsd_summary_findings(r, o->mode == FS_DRAFTS_ALL, o);
 
@@ -187,7 +194,7 @@ int fs_drafts_build_opts(struct fs_drafts *out, const struct fs_review *r,
 			if (!body)
 				return err->code;
 			label = g_strdup_printf("%s %s", number, fs_patch_subject(cover));
-			rc = append_draft(out, cover, NULL, me, "summary", label, body, o->now, err);
+			rc = append_draft(out, r, cover, NULL, me, "summary", label, body, o->now, err);
 			g_free(label);
 			g_free(body);
 			if (rc < 0 && rc != FS_EPARSE)
@@ -216,7 +223,7 @@ int fs_drafts_build_opts(struct fs_drafts *out, const struct fs_review *r,
 		if (!body)
 			return err->code;
 		label = g_strdup_printf("%s %s", number, fs_patch_title(rp->patch));
-		rc = append_draft(out, rp->patch, rp, me, "patch", label, body, o->now, err);
+		rc = append_draft(out, r, rp->patch, rp, me, "patch", label, body, o->now, err);
 		g_free(label);
 		g_free(body);
 		/* A mail that cannot be answered costs its own draft only. */

@@ -217,7 +217,8 @@ static struct fs_finding *add(struct judge *j, enum fs_finding_kind kind,
 	for (i = 0; i < j->out->n; i++)
 		if (j->out->v[i].kind == kind && !strcmp(j->out->v[i].commit, full) &&
 		    kind != FS_FIND_REGRESSION_REPORT && kind != FS_FIND_OBJECTION &&
-		    kind != FS_FIND_FIX_PENDING)
+		    kind != FS_FIND_FIX_PENDING && kind != FS_FIND_REPLY &&
+		    kind != FS_FIND_REPLACEMENT_POSTED && kind != FS_FIND_NEEDS_ALSO)
 			return NULL;
 	if (j->out->n == j->cap) {
 		size_t nc = j->cap ? j->cap * 2 : 8;
@@ -1274,6 +1275,7 @@ static void said_by(struct judge *j, struct fs_finding *f, const struct fs_objec
 	f->from = dup_or_null(o->from);
 	f->date = dup_or_null(o->date);
 	set_note(j, f, dup_or_null(o->line));
+	f->absent_index = o->series_index < 0 ? o->absent_index : 0;
 }
 
 /* A needs-also finding for each commit the reply O names, resolved in

@@ -123,9 +123,26 @@ bool fs_mentions_is_own_mail(const char *path, const struct fs_patch *p,
 	return p && fs_mentions_is_own_address(fs_patch_from(p), own);
 }
 
+/* Whether the L digits at P (in TEXT) are written as a commit: '<id>
+ * ("subject")', or after "commit" or "introduced" (regzbot's), a colon,
+ * a bracket or spaces between ("commit <id>", "introduced: <id>", "first
+ * bad commit: [<id>]"), or after "..", the end of a range of them. */
+static bool written_as_commit(const char *text, const char *p, size_t l)
+{
+	const char *b = p;
+
+	if (!strncmp(p + l, " (\"", 3) || (p - text >= 2 && !strncmp(p - 2, "..", 2)))
+		return true;
+	while (b > text && (b[-1] == ' ' || b[-1] == ':' || b[-1] == '['))
+		b--;
+	return (b - text >= 6 && !g_ascii_strncasecmp(b - 6, "commit", 6)) ||
+	       (b - text >= 10 && !g_ascii_strncasecmp(b - 10, "introduced", 10));
+}
+
 /* The commit ids in TEXT: words of 8 to 40 hex digits with a digit and
- * a letter among them, lowered, each once, at most 16.  NULL-terminated
- * (g_strfreev()); *N their number. */
+ * a letter among them (or 12 digits or more written as a commit:
+ * written_as_commit()), lowered, each once, at most 16.
+ * NULL-terminated (g_strfreev()); *N their number. */
 static char **named_ids(const char *text, size_t *n)
 {
 	GPtrArray *v = g_ptr_array_new();
@@ -143,7 +160,8 @@ static char **named_ids(const char *text, size_t *n)
 			letter |= !isdigit((unsigned char)p[l]);
 			l++;
 		}
-		if (l >= 8 && l <= 40 && digit && letter && !isalnum((unsigned char)p[l])) {
+		if (l >= 8 && l <= 40 && digit && !isalnum((unsigned char)p[l]) &&
+		    (letter || (l >= 12 && written_as_commit(text, p, l)))) {
 			char *id = g_ascii_strdown(p, l);
 			for (k = 0; k < v->len && !seen; k++)
 				seen = !strcmp(v->pdata[k], id);
@@ -239,28 +257,158 @@ static int only_named(const struct fs_thread_series *s, const char *text,
 	return found;
 }
 
+/* Whether S holds the mail of its patch NN. */
+static bool has_patch(const struct fs_thread_series *s, int nn)
+{
+	size_t i;
+
+	for (i = 0; i < s->npatches; i++)
+		if (fs_thread_patch_number(s->patches[i]) == nn)
+			return true;
+	return false;
+}
+
+/* The one announced patch whose mail S lacks and whose title (from the
+ * cover's shortlog) TEXT names; -1 when none does, -2 when several do. */
+static int only_named_absent(const struct fs_thread_series *s, const char *text)
+{
+	int nn, found = -1;
+
+	for (nn = 1; s->titles && nn <= s->total; nn++) {
+		if (strlen(s->titles[nn]) < 12 || !strcasestr(text, s->titles[nn]) || has_patch(s, nn))
+			continue;
+		if (found >= 0)
+			return -2;
+		found = nn;
+	}
+	return found;
+}
+
+/* The number of the patch of S (its mail there or not) whose title LINE
+ * (LEN bytes) holds; -1 when none does, -2 when several do. */
+static int title_in_line(const struct fs_thread_series *s, const char *line, size_t len)
+{
+	char *l = g_strndup(line, len);
+	int found = -1, nn;
+	size_t i;
+
+	for (i = 0; i < s->npatches && found != -2; i++) {
+		const char *t = fs_patch_title(s->patches[i]);
+		if (t && strlen(t) >= 12 && strcasestr(l, t))
+			found = found == -1 ? fs_thread_patch_number(s->patches[i]) : -2;
+	}
+	for (nn = 1; s->titles && nn <= s->total && found != -2; nn++)
+		if (strlen(s->titles[nn]) >= 12 && strcasestr(l, s->titles[nn]) && !has_patch(s, nn))
+			found = found == -1 ? nn : -2;
+	g_free(l);
+	return found;
+}
+
+/* The one patch of S named by the last quoted line above the replier's
+ * own text ("> Ann <ann@x>\n>     foo: fix bar\n\nThe above breaks
+ * the build"): a reply to the cover that keeps one entry of its
+ * shortlog speaks of that patch.  -1 when no such line names one, or
+ * such lines name several. */
+static int quoted_above(const struct fs_thread_series *s, const char *body, size_t blen)
+{
+	const char *q = body, *end = body + blen, *last = NULL;
+	size_t lastlen = 0;
+	int found = -1, nn;
+
+	while (q < end) {
+		const char *nl = memchr(q, '\n', end - q), *e = nl ? nl : end, *c = q;
+		while (c < e && (*c == ' ' || *c == '\t'))
+			c++;
+		if (c < e && *c == '>') {
+			const char *t = c;
+			while (t < e && (*t == '>' || *t == ' ' || *t == '\t'))
+				t++;
+			if (t < e) {
+				last = c;
+				lastlen = e - c;
+			}
+		} else if (c < e && last) {
+			nn = title_in_line(s, last, lastlen);
+			if (nn == -2 || (nn > 0 && found > 0 && nn != found))
+				return -1;
+			if (nn > 0)
+				found = nn;
+			last = NULL;
+		}
+		q = nl ? nl + 1 : end;
+	}
+	return found;
+}
+
 /* The number of the patch of S that REPLY speaks of: the one it answers,
  * else (a reply to the cover, or to a mail not in the thread) the one
- * patch its own words name, or the only patch of the series; -1 when it
- * names none or several. */
+ * patch its own words name, or the only patch of a series of one; -1
+ * when it names none or several.  *ABSENT is the number of an announced
+ * patch whose mail S lacks that the reply answers or names (then the
+ * result is -1), else 0. */
 static int placed_patch(const struct fs_thread_series *s, const struct fs_patch *reply,
-			const char *body, size_t blen)
+			const char *body, size_t blen, int *absent)
 {
 	const struct fs_patch *target = fs_thread_replied_patch(s, reply);
 	char *own;
-	int found;
+	int found, gone;
 
+	*absent = 0;
 	if (target)
 		return fs_thread_patch_number(target);
-	if (s->npatches == 1)
+	if ((*absent = fs_thread_replied_absent(s, reply)) > 0)
+		return -1;
+	if (s->total == 1 && s->npatches == 1)
 		return fs_thread_patch_number(s->patches[0]);
 	own = fs_mentions_own_words(body, blen, NULL);
 	found = only_named(s, own, names_patch);
+	gone = only_named_absent(s, own);
+	/* none in its own words: the one patch quoted just above them */
+	if (found == -1 && gone == -1 && (found = quoted_above(s, body, blen)) > 0 &&
+	    !has_patch(s, found)) {
+		gone = found;
+		found = -1;
+	}
 	/* no subject or id: a file or function of one patch, in a trace */
-	if (found == -1)
+	if (found == -1 && gone == -1)
 		found = only_named(s, own, names_patch_code);
 	g_free(own);
-	return found < 0 ? -1 : found;
+	if (found >= 0 && gone == -1)
+		return found;
+	if (gone > 0 && found == -1)
+		*absent = gone;
+	return -1;
+}
+
+/* Where each reply of S is, in AT[] and ABSENT[] (placed_patch()); a
+ * reply that names no patch is where the reply it answers is (a
+ * maintainer's "dropped, thanks" under a tester's report on one patch
+ * goes with that report). */
+static void place_all(const struct fs_thread_series *s, int *at, int *absent)
+{
+	GHashTable *pos = g_hash_table_new(g_str_hash, g_str_equal);
+	size_t i, k;
+
+	for (i = 0; i < s->nreplies; i++) {
+		const char *body, *mid = fs_patch_message_id(s->replies[i]);
+		size_t blen;
+		body = fs_patch_body(s->replies[i], &blen);
+		at[i] = placed_patch(s, s->replies[i], body, blen, &absent[i]);
+		if (mid)
+			g_hash_table_insert(pos, (gpointer)mid, GSIZE_TO_POINTER(i + 1));
+	}
+	for (i = 0; i < s->nreplies; i++) {
+		const struct fs_patch *up = s->replies[i];
+		gpointer v;
+		for (k = 0; at[i] == -1 && !absent[i] && k < 16 && fs_patch_in_reply_to(up); k++) {
+			if (!(v = g_hash_table_lookup(pos, fs_patch_in_reply_to(up))))
+				break;
+			up = s->replies[GPOINTER_TO_SIZE(v) - 1];
+			at[i] = at[GPOINTER_TO_SIZE(v) - 1];
+			absent[i] = absent[GPOINTER_TO_SIZE(v) - 1];
+		}
+	}
+	g_hash_table_destroy(pos);
 }
 
 int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series *s,
@@ -268,14 +416,18 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 {
 	size_t i, cap = m->nobjections + s->nreplies + 1;
 	struct fs_objection *ov = realloc(m->objections, cap * sizeof(*ov));
+	int *at = calloc(2 * s->nreplies + 1, sizeof(*at));
 	char **lv;
 
 	if (ov)
 		m->objections = ov;
-	lv = ov ? realloc(m->lines_, cap * sizeof(*lv)) : NULL;
-	if (!lv)
+	lv = ov && at ? realloc(m->lines_, cap * sizeof(*lv)) : NULL;
+	if (!lv) {
+		free(at);
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	}
 	m->lines_ = lv;
+	place_all(s, at, at + s->nreplies);
 	for (i = 0; i < s->nreplies; i++) {
 		const struct fs_patch *reply = s->replies[i];
 		struct fs_objection *o = &m->objections[m->nobjections];
@@ -283,19 +435,18 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 		const char *body;
 		size_t blen;
 		char *line;
-		int at;
 
 		/* The user's own word is not evidence to cite back to them. */
 		if (fs_mentions_is_own_mail(fs_patch_file(reply), reply, own))
 			continue;
 		body = fs_patch_body(reply, &blen);
-		/* -1: the series' own (a reply naming no one patch) */
-		at = placed_patch(s, reply, body, blen);
 		line = fs_mentions_classify(body, blen, &cls);
 		if (!line)
 			continue;
 		m->lines_[m->nobjections] = line;
-		o->series_index = at;
+		/* -1: the series' own (a reply naming no one patch) */
+		o->series_index = at[i];
+		o->absent_index = at[s->nreplies + i];
 		o->message_id = fs_patch_message_id(reply);
 		o->from = fs_patch_from(reply);
 		o->date = fs_patch_date(reply);
@@ -309,6 +460,152 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 			g_free(text);
 		}
 		m->nobjections++;
+	}
+	free(at);
+	return 0;
+}
+
+/* The reply of S whose Message-Id is MID, or NULL. */
+static const struct fs_patch *reply_by_id(const struct fs_thread_series *s, const char *mid)
+{
+	size_t i;
+
+	for (i = 0; mid && i < s->nreplies; i++)
+		if (fs_patch_message_id(s->replies[i]) && !strcmp(fs_patch_message_id(s->replies[i]), mid))
+			return s->replies[i];
+	return NULL;
+}
+
+/* The one patch (PATCH_OF) the ids of 12 hex digits or more in REPLY's
+ * own words resolve to, through IDX; -1 when none, -2 when several. */
+static int patch_by_commit(const struct fs_patch *reply, const struct fs_index *idx,
+			   int (*patch_of)(void *data, fs_cid c), void *data)
+{
+	size_t blen, n, i;
+	const char *body = fs_patch_body(reply, &blen);
+	char *own = fs_mentions_own_words(body, blen, NULL);
+	char **ids = named_ids(own, &n);
+	int found = -1;
+
+	for (i = 0; i < n && found != -2; i++) {
+		fs_cid c[2], u;
+		int nn;
+		if (strlen(ids[i]) < 12 || fs_index_resolve_all(idx, ids[i], c, 2) != 1)
+			continue;
+		u = fs_index_commit_is_mainline(idx, c[0]) ? c[0] : fs_index_upstream_of(idx, c[0]);
+		if (u == FS_CID_NONE || (nn = patch_of(data, u)) < 0 || nn == found)
+			continue;
+		found = found == -1 ? nn : -2;
+	}
+	g_strfreev(ids);
+	g_free(own);
+	return found;
+}
+
+void fs_mentions_place_by_commit(struct fs_mentions *m, const struct fs_thread_series *s,
+				 const struct fs_index *idx, int (*patch_of)(void *data, fs_cid c),
+				 void *data)
+{
+	size_t i, k, moved = 0;
+
+	for (i = 0; i < m->nobjections; i++) {
+		struct fs_objection *o = &m->objections[i];
+		const struct fs_patch *reply;
+		int nn;
+		/* a reply to a patch's mail is that patch's */
+		if (o->absent_index || o->cls == FS_REPLY_NEEDS_ALSO ||
+		    !(reply = reply_by_id(s, o->message_id)) ||
+		    (o->series_index >= 0 && (fs_thread_replied_patch(s, reply) || s->total == 1)))
+			continue;
+		nn = patch_by_commit(reply, idx, patch_of, data);
+		if (nn > 0 && o->series_index == -1) {
+			o->series_index = nn;
+			moved++;
+		} else if ((nn > 0 && nn != o->series_index) || (nn == -2 && o->series_index >= 0)) {
+			/* its words name two patches: the series' */
+			o->series_index = -1;
+		}
+	}
+	/* a reply naming nothing goes where the reply it answers went */
+	for (i = 0; moved && i < m->nobjections; i++) {
+		struct fs_objection *o = &m->objections[i];
+		const struct fs_patch *up = reply_by_id(s, o->message_id);
+		for (k = 0; o->series_index == -1 && !o->absent_index && up && k < 16; k++) {
+			size_t j;
+			up = reply_by_id(s, fs_patch_in_reply_to(up));
+			for (j = 0; up && j < m->nobjections; j++)
+				if (m->objections[j].message_id &&
+				    !strcmp(m->objections[j].message_id, fs_patch_message_id(up)))
+					o->series_index = m->objections[j].series_index;
+		}
+	}
+}
+
+/* The one mainline commit of IDX whose subject is SUBJ, or FS_CID_NONE
+ * when none or several. */
+static fs_cid mainline_by_subject(const struct fs_index *idx, const char *subj)
+{
+	fs_cid c[8], found = FS_CID_NONE;
+	size_t n = fs_index_find_subject(idx, subj, c, 8), i, mainline = 0;
+
+	for (i = 0; i < n && i < 8; i++)
+		if (fs_index_commit_is_mainline(idx, c[i])) {
+			found = c[i];
+			mainline++;
+		}
+	return mainline == 1 ? found : FS_CID_NONE;
+}
+
+/* The ids of the mainline commits TEXT names by subject in double
+ * quotes, each once, at most 16, or NULL when none. */
+static char **ids_by_subject(const struct fs_index *idx, const char *text, size_t *n)
+{
+	GPtrArray *v = g_ptr_array_new();
+	const char *open = strchr(text, '"'), *close;
+
+	while (open && (close = strchr(open + 1, '"')) && v->len < 16) {
+		size_t len = close - open - 1, k;
+		char *subj = g_strndup(open + 1, len), hex[41];
+		fs_cid c = len >= 8 && len <= 200 && !strchr(subj, '\n') ?
+			   mainline_by_subject(idx, subj) : FS_CID_NONE;
+		bool seen = false;
+		if (c != FS_CID_NONE) {
+			fs_index_commit_hex(idx, c, hex);
+			for (k = 0; k < v->len && !seen; k++)
+				seen = !strcmp(v->pdata[k], hex);
+			if (!seen)
+				g_ptr_array_add(v, g_strdup(hex));
+		}
+		g_free(subj);
+		open = strchr(close + 1, '"');
+	}
+	*n = v->len;
+	if (!v->len) {
+		g_ptr_array_free(v, TRUE);
+		return NULL;
+	}
+	g_ptr_array_add(v, NULL);
+	return (char **)g_ptr_array_free(v, FALSE);
+}
+
+int fs_mentions_name_by_subject(struct fs_mentions *m, const struct fs_thread_series *s,
+				const struct fs_index *idx)
+{
+	size_t i, blen;
+
+	for (i = 0; i < m->nobjections; i++) {
+		struct fs_objection *o = &m->objections[i];
+		const struct fs_patch *reply;
+		const char *body;
+		char *own;
+		if (o->cls != FS_REPLY_NEEDS_ALSO || o->nnamed || !(reply = reply_by_id(s, o->message_id)))
+			continue;
+		body = fs_patch_body(reply, &blen);
+		if (!(own = fs_mentions_own_words(body, blen, NULL)))
+			return FS_ENOMEM;
+		g_strfreev(o->named);
+		o->named = ids_by_subject(idx, own, &o->nnamed);
+		g_free(own);
 	}
 	return 0;
 }

@@ -203,10 +203,16 @@ static void print_header(FILE *out, const struct fs_review *r)
 		fputs("review: ", out);
 		fs_text_fputs(fs_patch_subject(s->cover), false, out);
 		fputc('\n', out);
+	} else if (!s->npatches) {
+		fprintf(out, "review: %zu repl%s whose cover and patches are absent\n", s->nreplies,
+			s->nreplies == 1 ? "y" : "ies");
 	} else
 		fprintf(out, "review: %zu patch%s without a cover letter\n", s->npatches,
 			s->npatches == 1 ? "" : "es");
-	fprintf(out, "branch: %s (from %s), base: %s%s%s%s\n", r->branch, r->branch_source,
+	if (!r->branch)
+		fputs("branch: none named\n", out);
+	else
+		fprintf(out, "branch: %s (from %s), base: %s%s%s%s\n", r->branch, r->branch_source,
 		r->base ? r->base : "the branch tip", r->base ? " (from " : "",
 		r->base ? r->base_source : "", r->base ? ")" : "");
 	if (s->deadline) {
@@ -280,6 +286,11 @@ static void print_patch(FILE *out, const struct fs_review *r, const struct fs_re
 		fputs("  ", out);
 		print_kind(out, f, o);
 		fs_text_fputs(line + strlen(fs_finding_kind_name(f->kind)), true, out);
+		if (f->absent_index > 0) {
+			char nn[32];
+			fprintf(out, " (on %s, whose mail is absent)",
+				fs_report_patch_number(r->series, f->absent_index, nn, sizeof(nn)));
+		}
 		fputc('\n', out);
 		g_free(line);
 	}
@@ -388,6 +399,11 @@ static void print_series_findings(FILE *out, const struct fs_review *r,
 		fputs("  ", out);
 		print_kind(out, f, o);
 		fs_text_fputs(line + strlen(fs_finding_kind_name(f->kind)), true, out);
+		if (f->absent_index > 0) {
+			char nn[32];
+			fprintf(out, " (on %s, whose mail is absent)",
+				fs_report_patch_number(r->series, f->absent_index, nn, sizeof(nn)));
+		}
 		fputc('\n', out);
 		g_free(line);
 	}
@@ -551,6 +567,7 @@ static void json_finding(struct fs_json *b, const struct fs_finding *f)
 	fs_json_rfc3339(b, "date_rfc3339", f->date);
 	json_diff_finding(b, f);
 	json_series_finding(b, f);
+	fs_json_int(b, "patch", f->absent_index > 0 ? f->absent_index : -1);
 	fs_json_end_object(b);
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <git2.h>
 #include <glib.h>
 
 #include "fixscan/crossbranch.h"
@@ -17,6 +18,7 @@
 #include "fixscan/notices.h"
 #include "fixscan/rounds.h"
 #include "fixscan/session.h"
+#include "git-util.h"
 
 /* Threads whose mail is older than this cannot be open: a review's
  * deadline is two or three days after it is posted. */
@@ -315,18 +317,24 @@ static void add_previous_round(struct fs_session *ss, struct fs_review *r,
 	free(base);
 }
 
-/* Review series S with the session; NULL when it could not be (said to
- * CB->failed). */
+/* Review series S with the session, on BRANCH (from SOURCE) when not
+ * NULL; NULL when it could not be (said to CB->failed). */
 static struct fs_review *review_one(struct fs_session *ss, const struct fs_review_set *set,
 				    const struct fs_review_set_cbs *cb,
-				    const struct fs_thread_series *s)
+				    const struct fs_thread_series *s, const char *branch,
+				    const char *source)
 {
 	struct fs_review *r = NULL;
 	struct fs_error one = FS_ERROR_INIT;
+	struct fs_review_opts ro = *fs_session_review_opts(ss);
 	const char *note;
 
+	if (branch) {
+		ro.branch = branch;
+		ro.branch_source = source;
+	}
 	if (fs_review_run(&r, s, fs_session_index(ss), set->no_store ? NULL : fs_session_store(ss),
-			  fs_session_review_opts(ss), &one) < 0) {
+			  &ro, &one) < 0) {
 		if (cb->failed)
 			cb->failed(cb->data, s, &one);
 		return NULL;
@@ -353,8 +361,9 @@ static bool wanted(const struct fs_review_set *set, const struct fs_review_set_c
 			char *note = s->cover ?
 				g_strdup_printf("'%s': the cover letter has no patches in the store: reading its replies",
 						fs_patch_subject(s->cover)) :
-				g_strdup_printf("%zu replies whose patch mails are absent: reading them",
-						s->nreplies);
+				g_strdup_printf("%zu repl%s whose patch mails are absent: reading %s",
+						s->nreplies, s->nreplies == 1 ? "y" : "ies",
+						s->nreplies == 1 ? "it" : "them");
 
 			cb->note(cb->data, note);
 			g_free(note);
@@ -376,6 +385,58 @@ static bool wanted(const struct fs_review_set *set, const struct fs_review_set_c
 	return !cb->want || cb->want(cb->data, s);
 }
 
+/* The local branch the repository at PATH has checked out, or NULL. */
+static char *head_branch(const char *path)
+{
+	git_repository *g = NULL;
+	git_reference *h = NULL;
+	char *out = NULL;
+
+	fs_git_init();
+	if (!path || git_repository_open(&g, path) < 0)
+		return NULL;
+	if (git_repository_head(&h, g) == 0 && git_reference_is_branch(h))
+		out = g_strdup(git_reference_shorthand(h));
+	git_reference_free(h);
+	git_repository_free(g);
+	return out;
+}
+
+/* The branches to review S on when its subject names a range of kernel
+ * series (fs_review_branches()): the one the repository has checked
+ * out when it is in the range, else each; NULL for the usual one
+ * review.  A note names them when there are several. */
+static char **range_branches(struct fs_session *ss, const struct fs_review_set_cbs *cb,
+			     const struct fs_thread_series *s, const char **source)
+{
+	char **v = NULL, *head;
+	size_t n = fs_review_branches(&v, s, fs_session_index(ss), fs_session_review_opts(ss)), i;
+
+	*source = "the subject's range";
+	if (n < 2)
+		return v;
+	head = head_branch(fs_session_repo(ss));
+	for (i = 0; head && i < n; i++) {
+		if (strcmp(v[i], head))
+			continue;
+		g_strfreev(v);
+		v = g_new0(char *, 2);
+		v[0] = head;
+		*source = "the subject's range and the checked-out branch";
+		return v;
+	}
+	g_free(head);
+	if (cb->note) {
+		char *list = g_strjoinv(", ", v);
+		char *note = g_strdup_printf("'%s' is for a range of branches: reviewed on each the repository has (%s), without drafts; --branch reviews and drafts for one",
+					     fs_patch_subject(s->cover ? s->cover : s->patches[0]), list);
+		cb->note(cb->data, note);
+		g_free(note);
+		g_free(list);
+	}
+	return v;
+}
+
 /* Review every wanted series of SET into X, or (FS_SET_EACH) hand each
  * over as it comes.  Returns 0 or the code of CB->review. */
 static int review_all(struct fs_session *ss, const struct fs_review_set *set,
@@ -387,17 +448,30 @@ static int review_all(struct fs_session *ss, const struct fs_review_set *set,
 	for (i = 0; i < set->nthreads; i++) {
 		for (k = 0; k < fs_thread_count(set->threads[i]); k++) {
 			const struct fs_thread_series *s = fs_thread_get(set->threads[i], k);
-			struct fs_review *r;
+			const char *source = NULL;
+			char **branches;
+			size_t b = 0;
 
-			if (!wanted(set, cb, s) || !(r = review_one(ss, set, cb, s)))
+			if (!wanted(set, cb, s))
 				continue;
-			if (set->mode != FS_SET_EACH) {
-				reviews_add(x, s, r);
-				continue;
-			}
-			rc = cb->review(cb->data, s, r, err);
-			if (rc)
-				return rc < 0 ? rc : 1;
+			branches = range_branches(ss, cb, s, &source);
+			do {
+				const char *br = branches ? branches[b] : NULL;
+				struct fs_review *r = review_one(ss, set, cb, s, br, source);
+				if (!r)
+					continue;
+				r->one_of_branches = branches && branches[1];
+				if (set->mode != FS_SET_EACH) {
+					reviews_add(x, s, r);
+					continue;
+				}
+				rc = cb->review(cb->data, s, r, err);
+				if (rc) {
+					g_strfreev(branches);
+					return rc < 0 ? rc : 1;
+				}
+			} while (branches && branches[++b]);
+			g_strfreev(branches);
 		}
 	}
 	return 0;

@@ -35,6 +35,17 @@ void fs_review_free(struct fs_review *r)
 	free(r);
 }
 
+/* The subject prefix of S when it names a range of kernel series
+ * ("[PATCH AUTOSEL 6.18-6.1]"), else NULL. */
+static const struct fs_series *range_of(const struct fs_thread_series *s)
+{
+	const struct fs_patch *src = s->cover ? s->cover : s->npatches ? s->patches[0] : NULL;
+	const struct fs_series *ser = src ? fs_patch_series(src) : NULL;
+
+	return ser && ser->version_range && ser->versions && ser->versions[0] && ser->versions[1] ?
+	       ser : NULL;
+}
+
 /* Branch and base: flags, then what the mails say, then the branch the
  * user named for the series version (fixscan.<version>.branch), then the
  * one the subject implies. */
@@ -46,7 +57,7 @@ static int choose_branch(struct fs_review *r, const struct fs_thread_series *s,
 
 	if (o->branch) {
 		r->branch = strdup(o->branch);
-		r->branch_source = "--branch";
+		r->branch_source = o->branch_source ? o->branch_source : "--branch";
 	} else if (s->branch && strcmp(s->branch_source, "subject") != 0) {
 		r->branch = strdup(s->branch);
 		r->branch_source = s->branch_source;
@@ -63,9 +74,19 @@ static int choose_branch(struct fs_review *r, const struct fs_thread_series *s,
 		r->branch = strdup(s->branch);
 		r->branch_source = s->branch_source;
 	}
-	/* Replies without their patches are read on no branch. */
+	/* Replies without their patches are read on the branch their
+	 * subjects name when the index has it, else on none. */
+	if (!s->npatches && r->branch && !o->branch && !fs_index_has_branch(idx, r->branch)) {
+		free(r->branch);
+		r->branch = NULL;
+	}
 	if (!r->branch && !s->npatches)
 		return 0;
+	if (!r->branch && range_of(s))
+		return fs_error_set(err, FS_ENOTFOUND,
+				    "'%s' is for the kernel series %s to %s, and the index has none of their branches: use --branch",
+				    fs_patch_subject(s->cover ? s->cover : s->patches[0]),
+				    range_of(s)->versions[1], range_of(s)->versions[0]);
 	if (!r->branch)
 		return fs_error_set(err, FS_ENOTFOUND,
 				    "cannot tell which stable branch '%s' is for: use --branch",
@@ -86,6 +107,72 @@ static int choose_branch(struct fs_review *r, const struct fs_thread_series *s,
 		r->base_source = s->base_source;
 	}
 	return 0;
+}
+
+/* "6.18" as 6 * 1000 + 18; -1 when V is no "X.Y". */
+static int version_key(const char *v)
+{
+	unsigned maj, min;
+	char end;
+
+	if (!v || sscanf(v, "%u.%u%c", &maj, &min, &end) != 2 || maj > 99 || min > 999)
+		return -1;
+	return (int)(maj * 1000 + min);
+}
+
+/* The branch of kernel series VERSION: O's fixscan.<version>.branch,
+ * else linux-VERSION.y.  New string. */
+static char *branch_of(const char *version, const struct fs_review_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nbranch_names; i++)
+		if (!strcmp(o->branch_names[i].version, version))
+			return g_strdup(o->branch_names[i].branch);
+	return g_strdup_printf("linux-%s.y", version);
+}
+
+size_t fs_review_branches(char ***out, const struct fs_thread_series *s,
+			  const struct fs_index *idx, const struct fs_review_opts *o)
+{
+	const struct fs_series *ser = range_of(s);
+	GPtrArray *v;
+	int lo, hi, k;
+
+	*out = NULL;
+	if (o->branch || !ser || (s->branch && strcmp(s->branch_source, "subject")))
+		return 0;
+	lo = version_key(ser->versions[0]);
+	hi = version_key(ser->versions[1]);
+	if (lo < 0 || hi < 0)
+		return 0;
+	if (lo > hi) {
+		k = lo;
+		lo = hi;
+		hi = k;
+	}
+	v = g_ptr_array_new();
+	/* minors up to 999 within a major; a range spans few majors */
+	for (k = lo; k <= hi && hi - lo < 10 * 1000; k++) {
+		char version[16], *b;
+		if (k % 1000 > 99) {
+			k = (k / 1000 + 1) * 1000 - 1;
+			continue;
+		}
+		snprintf(version, sizeof(version), "%d.%d", k / 1000, k % 1000);
+		b = branch_of(version, o);
+		if (fs_index_has_branch(idx, b))
+			g_ptr_array_add(v, b);
+		else
+			g_free(b);
+	}
+	if (!v->len) {
+		g_ptr_array_free(v, TRUE);
+		return 0;
+	}
+	g_ptr_array_add(v, NULL);
+	*out = (char **)g_ptr_array_free(v, FALSE);
+	return g_strv_length(*out);
 }
 
 struct upstream_list {
@@ -252,6 +339,29 @@ static int judge_all(struct fs_review *r, const struct fs_findings_ctx *shared,
 	return rc;
 }
 
+/* The patches of a review and their upstream commits, for
+ * patch_of_upstream(). */
+struct by_upstream {
+	const struct fs_review *r;
+	const struct upstream_list *ups;
+};
+
+/* The number of the one patch of D whose upstream commits include C;
+ * -1 when none or several. */
+static int patch_of_upstream(void *data, fs_cid c)
+{
+	const struct by_upstream *d = data;
+	size_t i, k;
+	int found = -1;
+
+	for (i = 0; i < d->r->npatches; i++)
+		for (k = 0; k < d->ups[i].n; k++)
+			if (d->ups[i].ids[k] == c)
+				found = found == -1 || found == d->r->patches[i].index ?
+					d->r->patches[i].index : -2;
+	return found < 0 ? -1 : found;
+}
+
 int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 		  const struct fs_index *idx, struct fs_store *store,
 		  const struct fs_review_opts *o, struct fs_error *err)
@@ -281,6 +391,12 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 	}
 	resolve_series(r, idx, ups, entries);
 	rc = fs_mentions_objections(&said, s, o->own_addresses, err);
+	if (rc == 0) {
+		struct by_upstream d = { r, ups };
+		fs_mentions_place_by_commit(&said, s, idx, patch_of_upstream, &d);
+		if (fs_mentions_name_by_subject(&said, s, idx) < 0)
+			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+	}
 	if (rc == 0 && store && !o->no_reports && s->npatches)
 		rc = search_store(&said, &pending, r, idx, store, ups, o->own_addresses, err);
 	if (rc == 0 && s->npatches && fs_index_pending_count(idx))

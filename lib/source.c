@@ -89,6 +89,50 @@ static void group_messages(struct groups *g, struct fs_patch **msgs, size_t n, g
 	}
 }
 
+/* SUBJ past any "Re:" (or "Aw:"), and the spaces after each. */
+static const char *past_re(const char *subj)
+{
+	bool more = true;
+
+	while (more) {
+		while (*subj == ' ')
+			subj++;
+		more = !g_ascii_strncasecmp(subj, "re:", 3) || !g_ascii_strncasecmp(subj, "aw:", 3);
+		if (more)
+			subj += 3;
+	}
+	return subj;
+}
+
+/* A reply that names no mail it answers (no In-Reply-To, no References:
+ * a mail client that dropped them) joins the cover letter among MSGS
+ * whose subject its own is, past "Re:": "Re: [PATCH 4.14 00/53]
+ * 4.14.128-stable review" answers that review. */
+static void group_by_subject(struct groups *g, struct fs_patch **msgs, size_t n,
+			     const guint *nodes)
+{
+	GHashTable *covers = g_hash_table_new(g_str_hash, g_str_equal);
+	size_t i, nrefs;
+
+	for (i = 0; i < n; i++) {
+		const struct fs_series *s = fs_patch_series(msgs[i]);
+		const char *subj = fs_patch_subject(msgs[i]);
+		if (s && s->index == 0 && subj && past_re(subj) == subj)
+			g_hash_table_insert(covers, (gpointer)subj, GUINT_TO_POINTER(nodes[i] + 1));
+	}
+	for (i = 0; i < n && g_hash_table_size(covers); i++) {
+		const char *subj = fs_patch_subject(msgs[i]);
+		gpointer v;
+		nrefs = 0;
+		(void)fs_patch_references(msgs[i], &nrefs);
+		if (fs_patch_in_reply_to(msgs[i]) || nrefs || !subj || past_re(subj) == subj)
+			continue;
+		if ((v = g_hash_table_lookup(covers, past_re(subj))))
+			join(g, GPOINTER_TO_UINT(v) - 1, nodes[i]);
+	}
+	g_hash_table_destroy(covers);
+}
+
 /* Sort the N messages MSGS (given away, also on error) into threads:
  * one per group of mails that answer one another, in the order of each
  * group's first mail. */
@@ -112,6 +156,7 @@ static int build_threads(struct fs_thread ***out, size_t *nout, struct fs_patch 
 		goto out;
 	}
 	group_messages(&g, msgs, n, nodes);
+	group_by_subject(&g, msgs, n, nodes);
 	for (i = 0; i < n; i++) {
 		guint root;
 

@@ -214,8 +214,12 @@ static int describe(struct series_priv *sp)
 	const struct fs_patch *src = s->cover ? s->cover : (s->npatches ? s->patches[0] : NULL);
 	const struct fs_series *ser;
 	const char *h, *body;
-	size_t blen = 0;
+	size_t blen = 0, i;
 
+	/* replies alone: the kernel series their subjects answer */
+	for (i = 0; !src && i < s->nreplies; i++)
+		if ((ser = fs_patch_series(s->replies[i])) && ser->version)
+			src = s->replies[i];
 	if (!src)
 		return 0;
 	ser = fs_patch_series(src);
@@ -266,6 +270,77 @@ static int describe(struct series_priv *sp)
 	return 0;
 }
 
+/* Whether LINE (LEN bytes) ends the shortlog: a rule or the diffstat. */
+static bool ends_shortlog(const char *line, size_t len)
+{
+	return (len >= 5 && !strncmp(line, "-----", 5)) || (len >= 9 && !strncmp(line, "Diffstat:", 9));
+}
+
+/* The titles of the cover's "Pseudo-Shortlog of commits:" in its order:
+ * each the indented line under an author line. */
+static GPtrArray *shortlog_lines(const char *body, size_t blen)
+{
+	const char *at = memmem(body, blen, "Pseudo-Shortlog of commits:", 27), *end = body + blen;
+	const char *q = at ? memchr(at, '\n', end - at) : NULL;
+	GPtrArray *v = g_ptr_array_new_with_free_func(g_free);
+	bool after_author = false;
+
+	while (q && q < end) {
+		const char *l = q + 1, *nl = memchr(l, '\n', end - l), *e = nl ? nl : end;
+		if (ends_shortlog(l, e - l))
+			break;
+		if (e > l && (*l == ' ' || *l == '\t')) {
+			if (after_author)
+				g_ptr_array_add(v, g_strstrip(g_strndup(l, e - l)));
+			after_author = false;
+		} else {
+			after_author = e > l;
+		}
+		q = nl;
+	}
+	return v;
+}
+
+/* S's titles from its cover's shortlog (see thread.h), when it lists
+ * total + 1 commits, the first the release's own, and every patch mail
+ * S holds has the title listed at its number. */
+static int read_shortlog(struct fs_thread_series *s)
+{
+	const char *body;
+	size_t blen, i;
+	GPtrArray *v;
+	int nn;
+
+	if (!s->cover || s->total < 1)
+		return 0;
+	body = fs_patch_body(s->cover, &blen);
+	v = shortlog_lines(body, blen);
+	if (v->len != (size_t)s->total + 1 || strncmp(v->pdata[0], "Linux ", 6)) {
+		g_ptr_array_free(v, TRUE);
+		return 0;
+	}
+	if (!(s->titles = calloc(s->total + 1, sizeof(*s->titles)))) {
+		g_ptr_array_free(v, TRUE);
+		return -1;
+	}
+	for (nn = 1; nn <= s->total; nn++)
+		s->titles[nn] = g_strdup(v->pdata[s->total - nn + 1]);
+	g_ptr_array_free(v, TRUE);
+	for (i = 0; i < s->npatches; i++) {
+		const char *title = fs_patch_title(s->patches[i]);
+		nn = patch_number(s->patches[i]);
+		if (nn >= 1 && nn <= s->total && title && g_ascii_strcasecmp(title, s->titles[nn]))
+			break;
+	}
+	if (i < s->npatches) {
+		for (nn = 1; nn <= s->total; nn++)
+			g_free(s->titles[nn]);
+		free(s->titles);
+		s->titles = NULL;
+	}
+	return 0;
+}
+
 static int finish_series(struct series_priv *sp)
 {
 	struct fs_thread_series *s = &sp->pub;
@@ -299,6 +374,8 @@ static int finish_series(struct series_priv *sp)
 				s->missing[s->nmissing++] = k;
 		}
 	}
+	if (read_shortlog(s) < 0)
+		return -1;
 	return describe(sp);
 }
 
@@ -530,7 +607,7 @@ oom:
 
 void fs_thread_free(struct fs_thread *t)
 {
-	size_t i;
+	size_t i, k;
 
 	if (!t)
 		return;
@@ -544,6 +621,9 @@ void fs_thread_free(struct fs_thread *t)
 		free(s->branch);
 		free(s->base);
 		free(s->deadline);
+		for (k = 1; s->titles && k <= (size_t)s->total; k++)
+			g_free(s->titles[k]);
+		free(s->titles);
 	}
 	free(t->series);
 	if (t->where)
@@ -582,6 +662,21 @@ const struct fs_patch *fs_thread_replied_patch(const struct fs_thread_series *s,
 			    !strcmp(fs_patch_message_id(s->patches[i]), refs[k - 1]))
 				return s->patches[i];
 	return NULL;
+}
+
+int fs_thread_replied_absent(const struct fs_thread_series *s, const struct fs_patch *reply)
+{
+	const struct fs_series *ser = fs_patch_series(reply);
+	const char *irt = fs_patch_in_reply_to(reply);
+	size_t i;
+
+	if (!ser || ser->index < 1 || ser->total != s->total || !irt ||
+	    !is_reply_subject(fs_patch_subject(reply)) || fs_thread_replied_patch(s, reply))
+		return 0;
+	for (i = 0; i < s->npatches; i++)
+		if (patch_number(s->patches[i]) == ser->index)
+			return 0;
+	return ser->index;
 }
 
 char *fs_thread_missing_text(const struct fs_thread_series *s, size_t max_ranges)

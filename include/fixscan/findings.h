@@ -193,6 +193,10 @@ struct fs_finding {
 	unsigned series_part;
 	struct fs_finding_part *parts;
 	size_t nparts;
+	/* A reply among the series findings: the number of the announced
+	 * patch whose mail is absent that it answers or names
+	 * (fs_objection.absent_index); else 0. */
+	int absent_index;
 };
 
 /* series-partial: one other part of the posting the patch's upstream

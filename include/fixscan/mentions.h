@@ -56,6 +56,10 @@ struct fs_objection {
 	 * commits it asks for. */
 	char **named;
 	size_t nnamed;
+	/* With SERIES_INDEX -1: the number of an announced patch whose mail
+	 * is absent that the reply answers (its "Re: [PATCH NN/MM]" subject)
+	 * or names (a title of the cover's shortlog); 0 when none. */
+	int absent_index;
 };
 
 /* What was found about one series.  The records' strings are owned by
@@ -113,6 +117,28 @@ bool fs_mentions_is_own_address(const char *from, const char *const *own);
  * FS_ENOMEM. */
 int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series *s,
 			   const char *const *own, struct fs_error *err);
+
+/* Place on a patch the replies of M that S's mails placed on none
+ * (series_index -1, no absent patch, not a request for more commits)
+ * whose own words name, by an id of 12 hex digits or more, a commit IDX
+ * resolves to one upstream commit (a stable commit to the upstream
+ * commit it backports: "#regzbot introduced: <stable id>", a bisection
+ * in a stable tree) that PATCH_OF (DATA, that commit) gives the number
+ * of exactly one patch for (-1: none); the replies that answer one so
+ * placed, naming nothing themselves, follow it.  A reply to the cover
+ * whose words named one patch and whose ids name another, or several,
+ * is the series'. */
+void fs_mentions_place_by_commit(struct fs_mentions *m, const struct fs_thread_series *s,
+				 const struct fs_index *idx, int (*patch_of)(void *data, fs_cid c),
+				 void *data);
+
+/* Name, in the requests for more commits of M that name no commit by
+ * id (FS_REPLY_NEEDS_ALSO with no NAMED), the commits they name by
+ * subject in double quotes ('please also take "foo: fix bar"'): a
+ * quoted subject that is the subject of exactly one mainline commit of
+ * IDX names it (its full id joins NAMED).  Returns 0 or FS_ENOMEM. */
+int fs_mentions_name_by_subject(struct fs_mentions *m, const struct fs_thread_series *s,
+				const struct fs_index *idx);
 
 /* Add to M the mails of STORE outside S's thread that report trouble
  * with one of the N commits UPSTREAM (resolved in IDX), the user's own

@@ -61,8 +61,11 @@ struct fs_review_opts {
 	 * patch with one upstream commit and a diff is compared with it
 	 * (backport-differs); NULL: no comparison. */
 	struct fs_diffcmp *diffcmp;
+	/* Where BRANCH came from when the caller chose it (one of
+	 * fs_review_branches()); NULL: the user's --branch. */
+	const char *branch_source;
 };
-#define FS_REVIEW_OPTS_INIT { NULL, NULL, NULL, 0, NULL, false, NULL, 0, NULL, NULL, NULL, NULL }
+#define FS_REVIEW_OPTS_INIT { NULL, NULL, NULL, 0, NULL, false, NULL, 0, NULL, NULL, NULL, NULL, NULL }
 
 struct fs_cross_matrix;
 struct fs_round;
@@ -93,6 +96,10 @@ struct fs_review {
 	 * time (opts->mainline_time); unknown ids may just be too new. */
 	bool stale_clone;
 	int64_t thread_time;
+	/* One of several reviews of the series, each for one branch of the
+	 * range its subject names (fs_review_branches()): no drafts, which
+	 * would answer the same mails once per branch. */
+	bool one_of_branches;
 	/* private: set on a view made by fs_review_narrow() */
 	bool view_;
 	struct fs_thread_series *own_series_;
@@ -103,6 +110,17 @@ struct fs_review {
 	 * changed since (fixscan/rounds.h), owned; NULL otherwise. */
 	struct fs_round *previous;
 };
+
+/* The stable branches a series may be for when its subject names a
+ * range of kernel series and nothing else names its branch ("[PATCH
+ * AUTOSEL 6.18-6.1]": every series from 6.1 to 6.18): for each series
+ * of the range, its fixscan.<version>.branch (O's branch names), else
+ * linux-<version>.y, when IDX has that branch; oldest first.  Returns
+ * their number with *OUT a new NULL-terminated array (g_strfreev()), or
+ * 0 with *OUT NULL: no range, O's --branch, a branch the mails name, or
+ * none of the range's branches in IDX. */
+size_t fs_review_branches(char ***out, const struct fs_thread_series *s,
+			  const struct fs_index *idx, const struct fs_review_opts *o);
 
 /* Review series S against IDX.  STORE may be NULL (no regression search).
  * Returns 0 with *OUT set (free with fs_review_free()), or FS_ENOTFOUND

@@ -34,6 +34,12 @@ struct fs_thread_series {
 	char *base;               /* the release it applies on: "v4.4.10", or NULL */
 	const char *base_source;
 	char *deadline;           /* as written, or NULL */
+	/* titles[NN] for NN in 1..total: each patch's title as the cover's
+	 * shortlog lists it (Greg's "Pseudo-Shortlog of commits:", newest
+	 * first, headed by the "Linux X.Y.Z-rcN" commit that is no patch);
+	 * a NULL array when the cover has none, its length is not total + 1,
+	 * its order is unclear, or a patch mail's title disagrees. */
+	char **titles;
 };
 
 /* The largest NN/MM total taken from a subject: a series is never this
@@ -63,6 +69,12 @@ void fs_thread_free(struct fs_thread *t);
 size_t fs_thread_count(const struct fs_thread *t);
 /* Series I, borrowed until fs_thread_free(). */
 const struct fs_thread_series *fs_thread_get(const struct fs_thread *t, size_t i);
+
+/* The number of the announced patch of S that REPLY answers when that
+ * patch's mail is absent: the NN of its "Re: [PATCH ... NN/MM]" subject
+ * (MM being S's total), when the mail it answers is not one S holds as
+ * a patch; 0 otherwise. */
+int fs_thread_replied_absent(const struct fs_thread_series *s, const struct fs_patch *reply);
 
 /* The patch of series S that REPLY answers (by In-Reply-To, else the
  * nearest References entry), or NULL. */

@@ -111,7 +111,7 @@ test_expect_code 1 'replies whose patch mails are absent: read, not exit 2' '
 '
 test_expect_success '... the reply is the series'"'"' own objection, and stderr says why' '
 	python3 said.py orphans.json series:objection:nia:: &&
-	grep -q "1 replies whose patch mails are absent: reading them" orphans.err
+	grep -q "1 reply whose patch mails are absent: reading it" orphans.err
 '
 
 test_done

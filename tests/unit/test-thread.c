@@ -385,6 +385,100 @@ static void test_missing_text(void **state)
 	g_free(text);
 }
 
+/* A cover's shortlog as Greg writes it: newest first, headed by the
+ * release's own commit, one author line and one indented title each. */
+#define SHORTLOG3(t3, t2, t1) \
+	"Pseudo-Shortlog of commits:\n\nGreg <g@x>\n    Linux 4.4.11-rc1\n\n" \
+	"Ann <ann@x>\n    " t3 "\n\nBob <bob@x>\n    " t2 "\n\nCy <cy@x>\n    " t1 "\n\n" \
+	"-------------\n\nDiffstat:\n\n Makefile | 2 +-\n"
+
+/* The titles of the shortlog by patch number, the newest (first) the
+ * last patch; a patch mail that is there agrees. */
+static void test_shortlog_titles(void **state)
+{
+	const char *texts[] = {
+		COVER("[PATCH 4.4 00/03] 4.4.11-stable review",
+		      "stable review cycle for the 4.4.11 release.\n\n"
+		      SHORTLOG3("net: frob the third widget", "mm: frob the second widget",
+				"fs: frob the first widget")),
+		PATCH("[PATCH 4.4 02/03] mm: frob the second widget", "p2"),
+	};
+	struct fs_thread *t = thread_of(texts, 2);
+	const struct fs_thread_series *s = fs_thread_get(t, 0);
+
+	assert_non_null(s->titles);
+	assert_string_equal(s->titles[1], "fs: frob the first widget");
+	assert_string_equal(s->titles[2], "mm: frob the second widget");
+	assert_string_equal(s->titles[3], "net: frob the third widget");
+	fs_thread_free(t);
+}
+
+/* No titles when the shortlog cannot be trusted to number the patches:
+ * one entry too few, no release commit at its head, a patch mail whose
+ * title is another's, or no shortlog at all. */
+static void test_shortlog_refused(void **state)
+{
+	const char *few[] = {
+		COVER("[PATCH 4.4 00/03] 4.4.11-stable review",
+		      "Pseudo-Shortlog of commits:\n\nGreg <g@x>\n    Linux 4.4.11-rc1\n\n"
+		      "Ann <ann@x>\n    net: frob the third widget\n\nBob <bob@x>\n"
+		      "    mm: frob the second widget\n\n-------------\n"),
+	};
+	const char *headless[] = {
+		COVER("[PATCH 4.4 00/03] 4.4.11-stable review",
+		      "Pseudo-Shortlog of commits:\n\nAnn <ann@x>\n    net: frob the third widget\n\n"
+		      "Bob <bob@x>\n    mm: frob the second widget\n\nCy <cy@x>\n"
+		      "    fs: frob the first widget\n\nDee <d@x>\n    x: frob one more\n\n-------------\n"),
+	};
+	const char *disagree[] = {
+		COVER("[PATCH 4.4 00/03] 4.4.11-stable review",
+		      SHORTLOG3("net: frob the third widget", "mm: frob the second widget",
+				"fs: frob the first widget")),
+		PATCH("[PATCH 4.4 01/03] mm: frob the second widget", "p1"),
+	};
+	const char *none[] = {
+		COVER("[PATCH 4.4 00/03] 4.4.11-stable review", "No shortlog here.\n"),
+	};
+	const char *const *cases[] = { few, headless, disagree, none };
+	size_t sizes[] = { 1, 1, 2, 1 }, i;
+
+	for (i = 0; i < 4; i++) {
+		struct fs_thread *t = thread_of(cases[i], sizes[i]);
+		assert_null(fs_thread_get(t, 0)->titles);
+		fs_thread_free(t);
+	}
+}
+
+/* A reply whose subject answers patch NN/MM of the series, when that
+ * patch's mail is absent, is on NN; not when the mail is there, not for
+ * another total, not for the cover's own number. */
+static void test_replied_absent(void **state)
+{
+	const char *texts[] = {
+		COVER("[PATCH 4.4 00/03] 4.4.11-stable review", "Text."),
+		PATCH("[PATCH 4.4 01/03] fs: one", "p1"),
+		"From: R <r@x>\nSubject: Re: [PATCH 4.4 02/03] mm: two\nMessage-Id: <r2@x>\n"
+		"In-Reply-To: <p2@x>\nReferences: <cover@x> <p2@x>\n\nThis breaks arm.\n",
+		"From: R <r@x>\nSubject: Re: [PATCH 4.4 01/03] fs: one\nMessage-Id: <r1@x>\n"
+		"In-Reply-To: <p1@x>\nReferences: <cover@x> <p1@x>\n\nFine.\n",
+		"From: R <r@x>\nSubject: Re: [PATCH 4.4 02/05] mm: two\nMessage-Id: <r5@x>\n"
+		"In-Reply-To: <q2@x>\nReferences: <cover@x> <q2@x>\n\nOther total.\n",
+		"From: R <r@x>\nSubject: Re: [PATCH 4.4 00/03] 4.4.11-stable review\n"
+		"Message-Id: <r0@x>\nIn-Reply-To: <cover@x>\nReferences: <cover@x>\n\nAll fine.\n",
+	};
+	struct fs_thread *t = thread_of(texts, 6);
+	const struct fs_thread_series *s = fs_thread_get(t, 0);
+	size_t i;
+
+	assert_int_equal(s->nreplies, 4);
+	for (i = 0; i < s->nreplies; i++) {
+		const char *mid = fs_patch_message_id(s->replies[i]);
+		int want = !strcmp(mid, "r2@x") ? 2 : 0;
+		assert_int_equal(fs_thread_replied_absent(s, s->replies[i]), want);
+	}
+	fs_thread_free(t);
+}
+
 static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
 	return remove(path);
@@ -419,6 +513,9 @@ int main(void)
 		cmocka_unit_test(test_cover_no_patches),
 		cmocka_unit_test(test_huge_total),
 		cmocka_unit_test(test_missing_text),
+		cmocka_unit_test(test_shortlog_titles),
+		cmocka_unit_test(test_shortlog_refused),
+		cmocka_unit_test(test_replied_absent),
 	};
 
 	/* A parser that loops for ever fails here instead of hanging. */
