@@ -353,6 +353,7 @@ char *fs_mentions_own_words(const char *body, size_t len, bool *carries_patch)
 	GString *out = g_string_new(NULL);
 	bool pasted = false, last_from = false, this_from = false;
 	bool prev_indented = false, this_indented = false;
+	size_t on_at = 0, on_lines = 0;
 
 	if (carries_patch)
 		*carries_patch = false;
@@ -398,13 +399,25 @@ char *fs_mentions_own_words(const char *body, size_t len, bool *carries_patch)
 		} else if (pasted && l && !indented && !prev_indented && !starts(s, l, "Author:") && !starts(s, l, "Date:") &&
 			 !starts(s, l, "Commit:") && !starts(s, l, "Merge:"))
 			pasted = false;
+		/* "On <date>, <name>" wrapped before "<address> wrote:": the
+		 * lines since the "On" are the attribution too. */
+		if (is_attribution(s, l) && on_lines && on_lines <= 3)
+			g_string_truncate(out, on_at);
 		if (pasted || !l || *s == '>' || is_attribution(s, l) || is_trailer(s, s + l)) {
 			g_string_append_c(out, '\n');
+			on_lines = 0;
 			continue;
+		}
+		if (starts(s, l, "On ")) {
+			on_at = out->len;
+			on_lines = 0;
+		} else if (!on_lines) {
+			on_lines = 4; /* no "On" run open: nothing to take back */
 		}
 		if (out->len && out->str[out->len - 1] != '\n')
 			g_string_append_c(out, ' ');
 		g_string_append_len(out, s, l);
+		on_lines++;
 	}
 	return g_string_free(out, FALSE);
 }

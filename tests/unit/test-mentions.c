@@ -353,6 +353,37 @@ static void test_features(void **state)
 	g_ptr_array_free(f, TRUE);
 }
 
+/* An attribution wrapped over two or three lines ("On <date>, <name>" then
+ * "<address> wrote:") is no part of the reply's own words; a sentence
+ * that merely opens with "On" is. */
+static void test_wrapped_attribution(void **state)
+{
+	static const struct {
+		const char *body, *own;
+	} cases[] = {
+		{ "On Tue, 5 Mar 2024 at 10:00, Alice Example\n<alice@example.org> wrote:\n> quoted\n\nThis breaks my board.\n",
+		  "This breaks my board." },
+		{ "On Tue, 5 Mar 2024 at 10:00:01 +0100,\nAlice Example\n<alice@example.org> wrote:\n> quoted\n\nFine by me.\n",
+		  "Fine by me." },
+		{ "On arm64 this hangs at boot.\n", "On arm64 this hangs at boot." },
+		{ "On arm64 it hangs.\nOn Tue, Bob\n<b@example.org> wrote:\n> x\n", "On arm64 it hangs." },
+		{ "On one board\nit hangs,\non two more\nit does not: what wrote: this\n",
+		  "On one board it hangs, on two more it does not: what wrote: this" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *own = fs_mentions_own_words(cases[i].body, strlen(cases[i].body), NULL);
+		char *t = g_strstrip(g_strdup(own));
+
+		if (strcmp(t, cases[i].own))
+			fail_msg("case %zu: own words \"%s\", want \"%s\"", i, t, cases[i].own);
+		g_free(t);
+		g_free(own);
+	}
+}
+
 /* A signed reply (PGP/MIME) whose text is quoted-printable: read in its
  * decoded words, the signature part left out, the quote not its own. */
 static void test_signed_reply(void **state)
@@ -416,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_classify_forms),
 		cmocka_unit_test(test_features),
 		cmocka_unit_test(test_signed_reply),
+		cmocka_unit_test(test_wrapped_attribution),
 		cmocka_unit_test(test_objection_runaway),
 		cmocka_unit_test(test_own_mail),
 	};
