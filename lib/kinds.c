@@ -412,6 +412,27 @@ static void para_unknown(GString *s, const struct fs_review *r,
 static void para_said(GString *s, const struct fs_review *r,
 		const struct fs_review_patch *rp, const struct fs_finding *f);
 
+/* A mail named in a reply: its From, Date and Subject lines, indented
+ * (each left out when empty). */
+static void add_mail_lines(GString *s, const char *from, const char *date, const char *subj)
+{
+	if (*from)
+		fsd_add_wrapped(s, "  From: ", "    ", from);
+	if (*date)
+		fsd_add_wrapped(s, "  Date: ", "    ", date);
+	if (*subj)
+		fsd_add_wrapped(s, "  Subject: ", "    ", subj);
+}
+
+/* The mail's lore link (if it has a Message-Id), then the blank line
+ * that ends the paragraph. */
+static void add_lore_line(GString *s, const char *id)
+{
+	if (id)
+		g_string_append_printf(s, "  https://lore.kernel.org/r/%s\n", id);
+	g_string_append_c(s, '\n');
+}
+
 static void para_report(GString *s, const struct fs_review *r,
 		const struct fs_review_patch *rp, const struct fs_finding *f)
 {
@@ -429,15 +450,8 @@ static void para_report(GString *s, const struct fs_review *r,
 		subj[n - 2] = '\0';
 	}
 	fsd_add_para(s, "There is a regression report for the upstream commit:");
-	if (*from)
-		fsd_add_wrapped(s, "  From: ", "    ", from);
-	if (*date)
-		fsd_add_wrapped(s, "  Date: ", "    ", date);
-	if (*subj)
-		fsd_add_wrapped(s, "  Subject: ", "    ", subj);
-	if (id)
-		g_string_append_printf(s, "  https://lore.kernel.org/r/%s\n", id);
-	g_string_append_c(s, '\n');
+	add_mail_lines(s, from, date, subj);
+	add_lore_line(s, id);
 	fsd_add_para(s, "Has it been resolved upstream? If not, this one may be better left out for now.");
 	g_free(from);
 	g_free(date);
@@ -856,16 +870,9 @@ static void para_fix_pending(GString *s, const struct fs_review *r,
 		fsd_add_wrapped(s, "  ", "    ", ref);
 		g_free(ref);
 	} else {
-		if (*from)
-			fsd_add_wrapped(s, "  From: ", "    ", from);
-		if (*date)
-			fsd_add_wrapped(s, "  Date: ", "    ", date);
-		if (*subj)
-			fsd_add_wrapped(s, "  Subject: ", "    ", subj);
+		add_mail_lines(s, from, date, subj);
 	}
-	if (id)
-		g_string_append_printf(s, "  https://lore.kernel.org/r/%s\n", id);
-	g_string_append_c(s, '\n');
+	add_lore_line(s, id);
 	fsd_add_para(s, "Could this one be held back for now, or the two queued together once the fix lands?");
 	g_free(open);
 	g_free(from);
