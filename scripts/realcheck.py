@@ -178,6 +178,8 @@ def measure_replies(run, items, verbose):
         rc, docs, err = run.review([open(par, "rb").read(), open(rep, "rb").read()])
         if rc == 2 or not docs:
             exit2 += 1
+            if verbose:
+                print("  %s: exit %d: %s" % (name, rc, (err.strip().splitlines() or ["no output"])[-1]))
         got = class_of(findings_by_mail(docs).get(mid, []))
         conf[(label, got)] += 1
         if got != label:
