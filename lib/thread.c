@@ -553,6 +553,27 @@ static bool answers_stable(const struct fs_patch *p)
 /* A thread whose patch mails are absent (a partial fetch, a reply to a
  * failed-to-apply notice) is one series of replies, without cover or
  * patches, so that what they say is still read. */
+/* The total the replies of a series without patch mails give in their
+ * subjects ("Re: [PATCH 4.19 053/105] ..."), when all that give one
+ * agree; else -1.  It numbers the absent patches they answer. */
+static int replies_total(const struct fs_thread_series *s)
+{
+	int total = -1;
+	size_t i;
+
+	for (i = 0; i < s->nreplies; i++) {
+		const struct fs_series *ser = fs_patch_series(s->replies[i]);
+		int t = ser ? sane_total(ser->total) : -1;
+
+		if (t < 0)
+			continue;
+		if (total > 0 && t != total)
+			return -1;
+		total = t;
+	}
+	return total;
+}
+
 static int add_patchless_series(struct fs_thread *t, const bool *used)
 {
 	struct series_priv *sp = NULL;
@@ -566,6 +587,8 @@ static int add_patchless_series(struct fs_thread *t, const bool *used)
 		if (push(&sp->pub.replies, &sp->pub.nreplies, &sp->replies_cap, t->msgs[i]))
 			return -1;
 	}
+	if (sp)
+		sp->pub.total = replies_total(&sp->pub);
 	return 0;
 }
 

@@ -92,9 +92,9 @@ test_expect_success '... each commit named once, resolved: present, queued, or n
 test_expect_code 1 'review --mbox of replies whose cover and patches are absent' '
 	"$FIXSCAN" review --repo repo --mbox alone.mbox --json >alone.json 2>alone.err
 '
-test_expect_success '... read on the branch the subjects name: the commit it has asks nothing' '
-	PYTHONPATH=$SRC/tests/e2e python3 needs.py alone.json "series:alone:B:None:SB:mm: mend the second widget" \
-		"series:alone:D:None:None:usb: mend the fourth widget" &&
+test_expect_success '... read on the branch the subjects name, on the absent patch 1/2 they answer: the commit it has asks nothing' '
+	PYTHONPATH=$SRC/tests/e2e python3 needs.py alone.json "series:1:alone:B:None:SB:mm: mend the second widget" \
+		"series:1:alone:D:None:None:usb: mend the fourth widget" &&
 	grep -q "\"branch\":\"linux-4.4.y\",\"branch_source\":\"subject\"" alone.json &&
 	grep -q "1 reply whose patch mails are absent: reading it" alone.err
 '
