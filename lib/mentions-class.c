@@ -907,6 +907,42 @@ void fs_mentions_features(const char *body, size_t len, GPtrArray *out)
 	reading_clear(&r);
 }
 
+/* Whether S opens with a commit id (8 hex or more) or "commit <id>": an
+ * item of a list of commits. */
+static bool opens_with_id(const char *s, size_t len)
+{
+	size_t i = 0, h = 0;
+
+	while (i < len && (s[i] == ' ' || s[i] == '-' || s[i] == '*' || s[i] == '\t'))
+		i++;
+	if (len - i > 7 && !strncasecmp(s + i, "commit ", 7))
+		i += 7;
+	while (i + h < len && isxdigit((unsigned char)s[i + h]))
+		h++;
+	return h >= 8 && (i + h == len || !isalnum((unsigned char)s[i + h]));
+}
+
+char *fs_mentions_asked_words(const char *body, size_t len)
+{
+	struct reading r;
+	GString *out = g_string_new(NULL);
+	size_t i, k;
+
+	read_reply(&r, body, len, false);
+	for (i = 0; i < r.n; i++) {
+		if (!(r.hits[i] & HIT_NEEDS))
+			continue;
+		g_string_append_len(out, r.v[i].s, r.v[i].len);
+		g_string_append_c(out, '\n');
+		for (k = i + 1; k < r.n && (k == i + 1 || opens_with_id(r.v[k].s, r.v[k].len)); k++) {
+			g_string_append_len(out, r.v[k].s, r.v[k].len);
+			g_string_append_c(out, '\n');
+		}
+	}
+	reading_clear(&r);
+	return g_string_free(out, FALSE);
+}
+
 char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cls)
 {
 	struct reading r;

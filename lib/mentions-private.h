@@ -27,6 +27,14 @@ int fs_mentions_reports_limit(struct fs_mentions *m, struct fs_store *store,
  * (g_free()). */
 char *fs_mentions_own_words(const char *body, size_t len, bool *carries_patch);
 
+/* The words of BODY that ask for more commits: each sentence the rules
+ * read as such a request, with the sentence after it and any list of
+ * commits that follows ("... the following commits:" then one id per
+ * line), joined by '\n'.  The commits a needs-also names are taken from
+ * these, not from the whole reply (a culprit or a revert it mentions is
+ * asked for by nobody).  New string (g_free()), "" when none. */
+char *fs_mentions_asked_words(const char *body, size_t len);
+
 /* The features of the reply BODY (LEN bytes) a learned class model
  * would read, each once, appended to OUT as new strings (g_free()):
  * "u:word" and "b:word_word" of the own words' sentences (lower case, a

@@ -455,7 +455,7 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 		o->named = NULL;
 		o->nnamed = 0;
 		if (cls == FS_REPLY_NEEDS_ALSO) {
-			char *text = fs_mentions_own_words(body, blen, NULL);
+			char *text = fs_mentions_asked_words(body, blen);
 			o->named = named_ids(text, &o->nnamed);
 			g_free(text);
 		}

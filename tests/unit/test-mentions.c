@@ -384,6 +384,39 @@ static void test_wrapped_attribution(void **state)
 	}
 }
 
+/* The commits a request names are those of the sentences that ask (and
+ * a list that follows them), not every id of the reply: a culprit, a
+ * revert or a branch's own commit mentioned elsewhere is asked for by
+ * nobody. */
+static void test_asked_words(void **state)
+{
+	static const struct {
+		const char *body, *has, *hasnt;
+	} cases[] = {
+		{ "I bisected the hang to 0123456789ab in my tree.\n\nPlease also take fedcba987654 to fix it.\n",
+		  "fedcba987654", "0123456789ab" },
+		{ "We need to cherry-pick the following commits:\n\n1111111111aa\n2222222222bb\n\nThe 6.1 revert 3333333333cc is unrelated.\n",
+		  "2222222222bb", "3333333333cc" },
+		{ "This is fine as it is.\n", NULL, "" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *w = fs_mentions_asked_words(cases[i].body, strlen(cases[i].body));
+
+		if (cases[i].has && !strstr(w, cases[i].has))
+			fail_msg("case %zu: \"%s\" lacks %s", i, w, cases[i].has);
+		if (cases[i].has && !strstr(w, "1111111111aa") && i == 1)
+			fail_msg("case %zu: \"%s\" lacks the list's first id", i, w);
+		if (*cases[i].hasnt && strstr(w, cases[i].hasnt))
+			fail_msg("case %zu: \"%s\" has %s", i, w, cases[i].hasnt);
+		if (!cases[i].has && *w)
+			fail_msg("case %zu: \"%s\" asks nothing", i, w);
+		g_free(w);
+	}
+}
+
 /* A signed reply (PGP/MIME) whose text is quoted-printable: read in its
  * decoded words, the signature part left out, the quote not its own. */
 static void test_signed_reply(void **state)
@@ -448,6 +481,7 @@ int main(void)
 		cmocka_unit_test(test_features),
 		cmocka_unit_test(test_signed_reply),
 		cmocka_unit_test(test_wrapped_attribution),
+		cmocka_unit_test(test_asked_words),
 		cmocka_unit_test(test_objection_runaway),
 		cmocka_unit_test(test_own_mail),
 	};
