@@ -103,7 +103,14 @@ static const char *const pattern_src[P_COUNT] = {
 			"\\bcan'?t\\s+(?:just\\s+)?skip\\s+(?:those|these|the|older|newer)\\s+(?:\\w+\\s+)?(?:trees|branches|kernels|releases)\\b|"
 			"\\bsent\\s+(?:this|it)\\s+twice\\b|\\bplease\\s+work\\s+with\\s+(?:them|the\\s+[\\w-]+\\s+maintainers?)\\b|"
 			"\\bposted\\s+the\\s+wrong\\b|\\bwrong\\s+(?:version|patch(?:es)?|branch)\\s+(?:in|posted|sent)\\b|"
-			"\\bmust\\s+(?:be|come)\\s+(?:acked|reviewed|approved|signed|from)\\b|\\bnot\\s+(?:the\\s+)?proper\\s+way\\b",
+			"\\bmust\\s+(?:be|come)\\s+(?:acked|reviewed|approved|signed|from)\\b|\\bnot\\s+(?:the\\s+)?proper\\s+way\\b|"
+			/* a drop announced without "it": "Now dropped", "Dropped the
+			 * offending patch", "I've dropped both", "pushed out with
+			 * them dropped" */
+			"^(?:(?:ok|okay|thanks|great|now|yes)\\s*,?\\s+)*(?:now\\s+)?dropped\\b(?!\\s+(?:in|since|by|from\\s+mainline|upstream)\\b)|"
+			"\\b(?:i|we)(?:'ve|\\s+have|\\s+had)\\s+(?:now\\s+)?(?:dropped|reverted)\\s+"
+			"(?:both|all|the\\s+(?:\\S+\\s+){0,4}?(?:patch|patches|commit|commits|one|ones|backports?|series))\\b|"
+			"\\b(?:with|and)\\s+(?:this|that|these|those|them|it|both)\\s+(?:now\\s+)?dropped\\b",
 	/* a duplicate: the patch is in the branch or its queue already */
 	[P_ALREADY_IN] = "\\b(?:this|it|(?:this|the)\\s+(?:whole\\s+)?(?:patch|commit|series|fix|change))\\s+(?:is|are|was)\\s+already\\s+"
 			 "(?:in|part\\s+of|queued|applied)\\b[^.]{0,20}?(?:-?stable|v?\\d+\\.\\d+|queue)",

@@ -233,6 +233,13 @@ static void test_classify_forms(void **state)
 		{ "Please add your sign-off and resend the whole set.\n", FS_REPLY_OBJECTION },
 		{ "Please resend both and we will be happy to queue them.\n", FS_REPLY_OTHER },
 		{ "I'll drop the comment in the next version of my own series.\n", FS_REPLY_OTHER },
+		/* a drop announced without naming "it" */
+		{ "Now dropped, thanks.\n", FS_REPLY_OBJECTION },
+		{ "Thanks, dropped the offending widget patch and pushed out a new -rc.\n", FS_REPLY_OBJECTION },
+		{ "I've dropped both of the widget patches from all queues.\n", FS_REPLY_OBJECTION },
+		{ "New -rc2 releases are out with those dropped.\n", FS_REPLY_OBJECTION },
+		{ "Dropped in 7.2 upstream, the helper is gone there.\n", FS_REPLY_OTHER },
+		{ "The old helper was dropped a while ago, so this applies.\n", FS_REPLY_OTHER },
 		/* a duplicate of what the branch or its queue has */
 		{ "This whole series is already in 7.1.4, nothing to do.\n", FS_REPLY_OBJECTION },
 		{ "The helper it uses is already in 7.1 so it applies fine.\n", FS_REPLY_OTHER },
