@@ -162,29 +162,14 @@ static int read_all(const char *repo, unsigned flags, struct fs_pack_reader *r)
 	return i;
 }
 
-/* How many objects of REPO's pack are deltas. */
-static int deltas(const char *repo)
-{
-	char *cmd = g_strdup_printf("sh -c \"git verify-pack -v '%s'/objects/pack/*.idx | "
-				    "awk 'NF >= 7 && length(\\$1) == 40' | wc -l\"", repo);
-	char *out = NULL;
-	int n;
-
-	assert_true(g_spawn_command_line_sync(cmd, &out, NULL, NULL, NULL));
-	n = atoi(out);
-	g_free(out);
-	g_free(cmd);
-	return n;
-}
-
 /* 30 commits, 30 trees, 30 revisions of f.c: read alike by offset and by
  * id, mapped for reading ahead or at random, without a cache. */
 static void test_read_all(void **state)
 {
 	struct fs_pack_reader r;
 
-	assert_true(deltas(ofs) > 20);
-	assert_true(deltas(ref) > 20);
+	assert_true(pack_deltas(ofs) > 20);
+	assert_true(pack_deltas(ref) > 20);
 	memset(&r, 0, sizeof(r));
 	assert_int_equal(read_all(ofs, 0, &r), 90);
 	assert_int_equal(read_all(ref, FS_PACKS_RANDOM, &r), 90);
