@@ -5,11 +5,11 @@
  * Through libgit2 each object of a large pack costs several times what
  * its inflating does (zlib, a lock per window and per cache, a parse into
  * its own structures); a review reads some ten objects per patch, most
- * of them deltas.  This reader maps the version-2 pack indexes and packs,
- * inflates with libdeflate (or zlib), applies deltas (OFS_DELTA and
- * REF_DELTA within the packs) and keeps the bases it made in a small
- * cache.  An object it cannot read (a loose one, one in an alternate or
- * a promisor remote, a damaged pack) is left to libgit2.
+ * of them deltas.  This reads them with the pack reader of packfile.h
+ * (the packs mapped for scattered reads, libdeflate or zlib, deltas by
+ * offset and by id within the packs) and keeps the objects it made in a
+ * small cache.  An object it cannot read (a loose one, one in an
+ * alternate or a promisor remote, a damaged pack) is left to libgit2.
  *
  * Ownership: fs_dcpack_free() frees the mappings and the cache; what
  * fs_dcpack_read() returns is the caller's (free()).  A handle is used by

@@ -4,6 +4,11 @@
 #
 # usage: scripts/bench.sh FIXSCAN
 #
+# BENCH_BASE, when set, is another fixscan binary (e.g. one built before
+# issue 31, whose goal is a review under 2x that one's): the 500-patch
+# review is timed with it too, on the same thread and with its own index
+# cache, and the ratio printed.
+#
 # The repository (1.3 million mainline commits, 40,000 stable backports by
 # default; BENCH_MAINLINE and BENCH_STABLE change that, BENCH_DIR where) is generated once
 # into build/bench/repo and reused.
@@ -143,11 +148,14 @@ echo "fixes-of 500 commits: ${show}s vs git log --grep (5 timed, x100) ${grep500
 echo "peak RSS of a warm lookup: $((show_rss / 1024)) MB (goal < 100 MB)"
 
 # review of a 500- and a 5,000-patch thread, notmuch included; each in
-# its own store, the same size apart as the threads.
+# its own store, the same size apart as the threads.  Each patch carries
+# its upstream commit's diff, as real backports do, so the review compares
+# the two (backport-differs); every 10th has one line changed.
 for n in 500 5000; do
 	mail=$bench/mail$n
 	rm -rf "$mail" && mkdir -p "$mail"
-	python3 "$top/scripts/bench-thread.py" "$repo" "$mail/review" "$n" >"$bench/thread-ids$n"
+	python3 "$top/scripts/bench-thread.py" --diffs --differ-every 10 "$repo" "$mail/review" "$n" \
+		>"$bench/thread-ids$n"
 	printf '[database]\npath=%s\n[user]\nname=Bench\nprimary_email=bench@example.org\n' "$mail" \
 		>"$bench/notmuch-config$n"
 	NOTMUCH_CONFIG="$bench/notmuch-config$n" notmuch new --quiet
@@ -161,6 +169,25 @@ set -- $(measure sh -c "\"$fixscan\" review --no-update --repo \"$repo\" 'path:r
 review=$1 review_cpu=$2 review_rss=$3
 naive=$(grep_x100 "$bench/thread-ids500")
 echo "review of 500 patches: ${review}s, ${review_cpu} CPU s (goal < 1s) vs git log --grep per upstream id (5 timed, x100) ${naive}s: $(calc "round($naive / max($review, 0.001))")x faster"
+if [ -n "${BENCH_BASE:-}" ]; then
+	# five reviews a measure (one takes a tenth of a second), pairs
+	# alternating; each binary with its own index cache
+	reviews5() {
+		measure env XDG_CACHE_HOME="$2" sh -c "for i in 1 2 3 4 5; do
+			\"$1\" review --no-update --repo \"$repo\" 'path:review/**'; test \$? -le 1 || exit 1
+		done"
+	}
+	env XDG_CACHE_HOME="$bench/cache-base" "$BENCH_BASE" index --no-progress --repo "$repo" >/dev/null 2>&1
+	base_reviews="" ratios=""
+	for i in 1 2 3 4 5; do
+		set -- $(reviews5 "$fixscan" "$XDG_CACHE_HOME")
+		r=$1
+		set -- $(reviews5 "$BENCH_BASE" "$bench/cache-base")
+		base_reviews="$base_reviews $(calc "$1 / 5")" ratios="$ratios $(ratio "$r" "$1")"
+	done
+	echo "  vs BENCH_BASE ($BENCH_BASE): $(median $base_reviews)s a review: $(median $ratios)x" \
+		"(median of 5 pairs of 5 reviews each:$ratios; goal < 2x the review before issue 31)"
+fi
 export NOTMUCH_CONFIG="$bench/notmuch-config5000"
 set -- $(measure sh -c "\"$fixscan\" review --no-update --repo \"$repo\" 'path:review/**'; test \$? -le 1")
 echo "review of 5000 patches: ${1}s, $2 CPU s: $(ratio "$1" "$review")x the 500-patch time (CPU $(ratio "$2" "$review_cpu")x; goal < 10x)"

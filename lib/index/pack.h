@@ -4,11 +4,12 @@
  * libgit2 serialises every pack read behind process-wide locks (its
  * window list and each pack's cache), so two threads reading commits
  * through it mostly take turns.  A full build reads every commit once:
- * this reader maps the packs and their version-2 indexes itself, lists
- * the objects whose type is commit (undeltified ones: a commit stored as
- * a delta, a loose commit or one in an alternate is left to libgit2),
- * and inflates them (libdeflate, or zlib), each thread its own range in pack order,
- * with nothing shared but the read-only mappings. */
+ * this lists the objects of the packs whose type is commit (undeltified
+ * ones: a commit stored as a delta, a loose commit or one in an alternate
+ * is left to libgit2) and reads them, each thread its own range in pack
+ * order, with nothing shared but the read-only mappings.  Mapping the
+ * packs and their version-2 indexes and inflating (libdeflate, or zlib)
+ * is lib/packfile.c's, the reader the diff comparison uses too. */
 #ifndef FIXSCAN_INDEX_PACK_H
 #define FIXSCAN_INDEX_PACK_H
 

@@ -2,7 +2,8 @@
  * tests that need real histories (test-index.c, test-findings.c).  Not a
  * library: static functions, included once per test program after
  * <cmocka.h>, <glib.h> and the C headers its users already include.
- * A test may use only some of it (test-diffcmp.c: run() and tmp_root). */
+ * A test may use only some of it (test-diffcmp.c and test-packfile.c:
+ * run(), tmp_root and pack_deltas()). */
 #ifndef FIXSCAN_TEST_REPO_BUILDER_H
 #define FIXSCAN_TEST_REPO_BUILDER_H
 
@@ -198,6 +199,21 @@ __attribute__((unused)) static int repo_env_teardown(void)
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp_root);
 	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* How many objects of REPO's pack are deltas (git verify-pack). */
+__attribute__((unused)) static int pack_deltas(const char *repo)
+{
+	char *cmd = g_strdup_printf("sh -c \"git verify-pack -v '%s'/objects/pack/*.idx | "
+				    "awk 'NF >= 7 && length(\\$1) == 40' | wc -l\"", repo);
+	char *out = NULL;
+	int n;
+
+	assert_true(g_spawn_command_line_sync(cmd, &out, NULL, NULL, NULL));
+	n = atoi(out);
+	g_free(out);
+	g_free(cmd);
+	return n;
 }
 
 #endif
