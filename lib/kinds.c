@@ -555,15 +555,81 @@ static void para_reverted_in_stable(GString *s, const struct fs_review *r,
 	g_free(ref);
 }
 
+/* The patch numbered NN in R, or NULL when R (a view) does not have it. */
+static const struct fs_review_patch *patch_numbered(const struct fs_review *r, int nn)
+{
+	size_t i;
+
+	for (i = 0; i < r->npatches; i++)
+		if (r->patches[i].index == nn)
+			return &r->patches[i];
+	return NULL;
+}
+
+static bool has_backport_differs(const struct fs_review_patch *rp)
+{
+	size_t i;
+
+	for (i = 0; rp && i < rp->findings.n; i++)
+		if (rp->findings.v[i].kind == FS_FIND_BACKPORT_DIFFERS)
+			return true;
+	return false;
+}
+
+/* P's diff: from its first "diff --git" to the signature, or NULL. */
+static const char *diff_of(const struct fs_patch *p, size_t *len)
+{
+	size_t n = 0;
+	const char *b = p ? fs_patch_body(p, &n) : NULL;
+	const char *d = b ? g_strstr_len(b, n, "\ndiff --git ") : NULL;
+	const char *end;
+
+	if (!d)
+		return NULL;
+	end = g_strstr_len(d, n - (size_t)(d - b), "\n-- \n");
+	*len = (size_t)((end ? end : b + n) - d);
+	return d;
+}
+
+/* Which of two patches of the same upstream commit is not a faithful
+ * copy: 1 for RP, 2 for the other, 3 for both or for two diffs that are
+ * not the same; 0 when they are the same diff. */
+static int duplicate_differs(const struct fs_review *r, const struct fs_review_patch *rp,
+			     const struct fs_finding *f)
+{
+	const struct fs_review_patch *other = patch_numbered(r, f->series_index);
+	int d = (has_backport_differs(rp) ? 1 : 0) | (has_backport_differs(other) ? 2 : 0);
+	size_t n1 = 0, n2 = 0;
+	const char *d1, *d2;
+
+	if (d || !other)
+		return d;
+	d1 = diff_of(rp->patch, &n1);
+	d2 = diff_of(other->patch, &n2);
+	if (d1 && d2 && (n1 != n2 || memcmp(d1, d2, n1)))
+		return 3;
+	return 0;
+}
+
 static void para_duplicate_in_series(GString *s, const struct fs_review *r,
 		const struct fs_review_patch *rp, const struct fs_finding *f)
 {
 	char *ref = fsd_commit_ref(f->commit, f->subject);
+	const char *other = fsd_patch_number(r, f->series_index);
+	int differs = duplicate_differs(r, rp, f);
 
-	fsd_add_paraf(s, "This is the same upstream commit as %s of this series:",
-		  fsd_patch_number(r, f->series_index));
+	fsd_add_paraf(s, "This is the same upstream commit as %s of this series:", other);
 	g_string_append_printf(s, "  %s\n\n", ref);
-	fsd_add_para(s, "so one of the two looks like a duplicate. Please drop this one.");
+	if (!differs)
+		fsd_add_para(s, "so one of the two looks like a duplicate. Please drop this one.");
+	else if (differs == 1)
+		fsd_add_paraf(s, "but the two are not the same diff: this one differs from the upstream commit, %s does not. Which of the two is meant? Only one of them should stay.",
+			      other);
+	else if (differs == 2)
+		fsd_add_paraf(s, "but the two are not the same diff: %s differs from the upstream commit, this one does not. Which of the two is meant? Only one of them should stay.",
+			      other);
+	else
+		fsd_add_para(s, "but the two are not the same diff. Which of the two is meant? Only one of them should stay.");
 	g_free(ref);
 }
 
@@ -730,7 +796,17 @@ static char *item_missing_in_newer(const struct fs_review *r, const struct fs_fi
 static char *item_duplicate_in_series(const struct fs_review *r, const struct fs_finding *f)
 {
 	char *ref = item_ref(f);
-	char *t = g_strdup_printf("%s again, as %s", ref, fsd_patch_number(r, f->series_index));
+	const struct fs_review_patch *rp = NULL;
+	size_t i;
+	char *t;
+
+	/* the patch F is a finding of */
+	for (i = 0; i < r->npatches && !rp; i++)
+		if (f >= r->patches[i].findings.v && f < r->patches[i].findings.v + r->patches[i].findings.n)
+			rp = &r->patches[i];
+	t = g_strdup_printf("%s again, as %s%s", ref, fsd_patch_number(r, f->series_index),
+			    rp && duplicate_differs(r, rp, f) ?
+			    ", but not the same diff: which one is meant?" : "");
 
 	g_free(ref);
 	return t;

@@ -58,6 +58,36 @@ test_expect_success '... each kind of the sample is in them, asked once' '
 	        assert "> " + title not in b, (p["index"], b)
 	PY
 '
+# What the maintainer reads in the sample's drafts, sentence by sentence
+# (the reviews of drafts30b): each assertion a wording a reader took
+# wrong.
+cat >words.py <<'PY'
+import email, email.policy, glob, json, re, sys
+r = json.loads(open("r44.json").readline())
+bodies, heads = {}, {}
+for f in glob.glob("mail/Drafts/cur/*"):
+    m = email.message_from_binary_file(open(f, "rb"), policy=email.policy.default)
+    key = m["In-Reply-To"].strip("<>")
+    bodies[key] = m.get_body().get_content()
+    heads[key] = m
+num = {p["index"]: p["message_id"] for p in r["patches"]}
+def body(n):
+    return re.sub(r"\s+", " ", bodies[num[n]] if n else bodies[r["cover"]["message_id"]])
+def has(n, text):
+    assert re.sub(r"\s+", " ", text) in body(n), (n, text, body(n))
+def hasnt(n, text):
+    assert re.sub(r"\s+", " ", text) not in body(n), (n, text, body(n))
+check = sys.argv[1]
+if check == "duplicate":
+    # 02/27 differs from upstream, 27/27 is the faithful copy: never
+    # "drop this one" on the clean copy
+    hasnt(27, "Please drop this one")
+    has(27, "but the two are not the same diff: 02/27 differs from the upstream commit, this one does not. Which of the two is meant?")
+    has(0, "again, as 02/27, but not the same diff: which one is meant?")
+PY
+test_expect_success 'the sample: two copies of one commit, not the same diff, ask which one' '
+	python3 words.py duplicate
+'
 test_expect_success 'review-4.4: --drafts-for=every-finding --dry-run, every draft' '
 	{ "$FIXSCAN" review --repo kernel --drafts-for=every-finding --dry-run "$Q" >every.mbox 2>/dev/null; test $? -eq 1; } &&
 	test "$(grep -c "^From " every.mbox)" -gt 16 &&

@@ -754,6 +754,25 @@ static void test_body_each_kind(void **state)
 	}
 }
 
+/* Two patches of one upstream commit where this one's diff is not
+ * upstream's: the draft asks which one is meant, never "drop this one". */
+static void test_body_duplicate_differs(void **state)
+{
+	struct fixture *x = fixture();
+	struct fs_finding f = finding(FS_FIND_DUPLICATE_IN_SERIES, "60e7c3ca5b7bdddddddddddddddddddddddddddd",
+				      "subj", "v4.6-rc2");
+	char *b;
+
+	f.series_index = 2;
+	add(x, f);
+	add(x, finding(FS_FIND_BACKPORT_DIFFERS, "60e7c3ca5b7bdddddddddddddddddddddddddddd", "subj", "v4.6-rc2"));
+	b = patch_body(x);
+	assert_has(b, "but the two are not the same diff: this one differs from the upstream commit, 02/24 does not. Which of the two is meant?");
+	assert_null(strstr(b, "Please drop this one"));
+	g_free(b);
+	fixture_free(x);
+}
+
 /* A stable-only revert of another branch is a question, never a queue
  * request; a revert undone by a revert of it asks for nothing; an id the
  * clone may just not have yet is not asked about. */
@@ -1528,6 +1547,7 @@ int main(void)
 		cmocka_unit_test(test_body_quotes),
 		cmocka_unit_test(test_body_fix_missing),
 		cmocka_unit_test(test_body_each_kind),
+		cmocka_unit_test(test_body_duplicate_differs),
 		cmocka_unit_test(test_quotes_named_lines),
 		cmocka_unit_test(test_ask_once_direct),
 		cmocka_unit_test(test_cc_people_cited),
