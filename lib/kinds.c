@@ -917,6 +917,57 @@ static void rw_fix_pending(GString *s, const struct fs_review *r, const struct f
 		g_string_append_printf(s, ": https://lore.kernel.org/r/%s", f->message_id);
 }
 
+/* Whether pending REF is linux-next: a ref of a remote named "next" or
+ * "linux-next", or a local branch whose name starts with "next" or
+ * "linux-next". */
+static bool is_linux_next(const char *ref)
+{
+	return ref && (g_str_has_prefix(ref, "refs/remotes/next/") ||
+		       g_str_has_prefix(ref, "refs/remotes/linux-next/") ||
+		       g_str_has_prefix(ref, "refs/heads/next") ||
+		       g_str_has_prefix(ref, "refs/heads/linux-next"));
+}
+
+/* Pending REF as the list knows it, for a draft: "linux-next";
+ * "net's main" for refs/remotes/net/main; the branch name of a local
+ * branch.  Never the clone's own ref name.  New string, cleaned. */
+static char *public_ref_name(const char *ref)
+{
+	const char *rest, *slash;
+	char *remote, *branch, *t;
+
+	if (is_linux_next(ref))
+		return g_strdup("linux-next");
+	if (!ref || !g_str_has_prefix(ref, "refs/remotes/") ||
+	    !(slash = strchr(rest = ref + strlen("refs/remotes/"), '/')))
+		return short_ref(ref);
+	remote = fs_draft_clean_line(t = g_strndup(rest, (size_t)(slash - rest)));
+	g_free(t);
+	branch = fs_draft_clean_line(slash + 1);
+	t = g_strdup_printf("%s's %s", remote, branch);
+	g_free(branch);
+	g_free(remote);
+	return t;
+}
+
+/* F's commit reference, marked as an id of the pending tree so that
+ * nobody takes it for a mainline or stable id:
+ * 'abc ("subject") (linux-next id)'.  New string. */
+static char *pending_commit_ref(const struct fs_finding *f)
+{
+	char *c = fsd_commit_ref(f->commit, f->subject), *name, *t;
+
+	if (is_linux_next(f->ref))
+		t = g_strdup_printf("%s (linux-next id)", c);
+	else {
+		name = public_ref_name(f->ref);
+		t = g_strdup_printf("%s (id in %s)", c, name);
+		g_free(name);
+	}
+	g_free(c);
+	return t;
+}
+
 /* The opening line of a fix-pending paragraph. */
 static char *pending_opening(const struct fs_finding *f)
 {
@@ -926,7 +977,7 @@ static char *pending_opening(const struct fs_finding *f)
 	if (!f->commit[0])
 		return g_strdup_printf("%s the upstream commit has been posted, but is not in "
 				       "mainline yet:", what);
-	ref = short_ref(f->ref);
+	ref = public_ref_name(f->ref);
 	t = g_strdup_printf("%s the upstream commit %sis in %s, but not in mainline yet:", what,
 			    f->message_id ? "has been posted and " : "", ref);
 	g_free(ref);
@@ -942,7 +993,7 @@ static void para_fix_pending(GString *s, const struct fs_review *r,
 
 	fsd_add_para(s, open);
 	if (f->commit[0]) {
-		char *ref = fsd_commit_ref(f->commit, f->subject);
+		char *ref = pending_commit_ref(f);
 		fsd_add_wrapped(s, "  ", "    ", ref);
 		g_free(ref);
 	} else {
@@ -963,7 +1014,7 @@ static char *item_fix_pending(const struct fs_review *r, const struct fs_finding
 	const char *what = f->cause == FS_CAUSE_REVERT ? "a revert" : "a fix";
 
 	if (f->commit[0]) {
-		char *ref = short_ref(f->ref), *c = fsd_commit_ref(f->commit, f->subject);
+		char *ref = public_ref_name(f->ref), *c = pending_commit_ref(f);
 		t = g_strdup_printf("%s in %s, not in mainline yet: %s%s%s", what, ref, c,
 				    id ? ", https://lore.kernel.org/r/" : "", id ? id : "");
 		g_free(ref);

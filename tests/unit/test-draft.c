@@ -773,6 +773,41 @@ static void test_body_duplicate_differs(void **state)
 	fixture_free(x);
 }
 
+/* A fix-pending names the pending tree as the list knows it, never the
+ * clone's ref, and marks its id as one of that tree. */
+static void test_body_pending_names(void **state)
+{
+	static const struct {
+		const char *ref, *in, *id;
+	} cases[] = {
+		{ "refs/remotes/next/master", "is in linux-next,", "(\"fix\") (linux-next id)" },
+		{ "refs/remotes/linux-next/pending-fixes", "is in linux-next,", "(linux-next id)" },
+		{ "refs/heads/next-20160420", "is in linux-next,", "(linux-next id)" },
+		{ "refs/remotes/net/main", "is in net's main,", "(\"fix\") (id in net's main)" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct fixture *x = fixture();
+		struct fs_finding f = finding(FS_FIND_FIX_PENDING, "f000f6827628aaaaaaaaaaaaaaaaaaaaaaaaaaaa", "fix", NULL);
+		char *b, *sum;
+
+		f.ref = (char *)cases[i].ref;
+		add(x, f);
+		b = patch_body(x);
+		sum = fs_draft_summary_body(&x->review, true);
+		assert_has(b, cases[i].in);
+		assert_has(b, cases[i].id);
+		assert_has(sum, cases[i].id);
+		assert_null(strstr(b, "refs/"));
+		assert_null(strstr(b, "next/master"));
+		assert_null(strstr(sum, "next/master"));
+		g_free(sum);
+		g_free(b);
+		fixture_free(x);
+	}
+}
+
 /* A stable-only revert of another branch is a question, never a queue
  * request; a revert undone by a revert of it asks for nothing; an id the
  * clone may just not have yet is not asked about. */
@@ -1548,6 +1583,7 @@ int main(void)
 		cmocka_unit_test(test_body_fix_missing),
 		cmocka_unit_test(test_body_each_kind),
 		cmocka_unit_test(test_body_duplicate_differs),
+		cmocka_unit_test(test_body_pending_names),
 		cmocka_unit_test(test_quotes_named_lines),
 		cmocka_unit_test(test_ask_once_direct),
 		cmocka_unit_test(test_cc_people_cited),
