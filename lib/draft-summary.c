@@ -92,6 +92,80 @@ static char *patches_naming(const struct fs_review *r, const char *hex, enum fs_
 	return patch_list(r, hits, o);
 }
 
+/* Whether F is a reply of someone in the thread (its item is "a reply
+ * from X"), as opposed to what fixscan found. */
+static bool is_reply_item(const struct fs_finding *f)
+{
+	return f->message_id && (f->kind == FS_FIND_OBJECTION || f->kind == FS_FIND_NEEDS_ALSO ||
+				 (f->kind == FS_FIND_REGRESSION_REPORT && !f->commit[0]));
+}
+
+/* Whether commit HEX has a line of its own under the commits to add. */
+static bool in_fix_requests(const struct fs_review *r, const char *hex)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->npatches; i++)
+		for (k = 0; k < r->patches[i].findings.n; k++) {
+			const struct fs_finding *f = &r->patches[i].findings.v[k];
+
+			if (is_listed(f) && fs_kind_group_of(f) == FS_GROUP_FIXES && !is_reply_item(f) &&
+			    !strcmp(f->commit, hex))
+				return true;
+		}
+	return false;
+}
+
+/* The group F of RP is listed in.  A reply asking for a commit that has
+ * a line under the commits to add is said on that line
+ * (FS_GROUP_FIXES); another reply on a patch listed in another group is
+ * an item of that patch there, so that no patch is asked about twice. */
+static enum fs_kind_group placed_group(const struct fs_review *r, const struct fs_review_patch *rp,
+				       const struct fs_finding *f)
+{
+	enum fs_kind_group g = fs_kind_group_of(f), home = FS_GROUP_NONE;
+	size_t k;
+
+	if (!is_reply_item(f))
+		return g;
+	if (f->kind == FS_FIND_NEEDS_ALSO && f->commit[0] && in_fix_requests(r, f->commit))
+		return FS_GROUP_FIXES;
+	for (k = 0; k < rp->findings.n; k++) {
+		const struct fs_finding *h = &rp->findings.v[k];
+		enum fs_kind_group hg = fs_kind_group_of(h);
+
+		if (is_listed(h) && !is_reply_item(h) && hg != FS_GROUP_FIXES && hg < home)
+			home = hg;
+	}
+	return home != FS_GROUP_NONE ? home : g;
+}
+
+/* " (Dmitri Orlov asked for it too: <link>)" for each reply that asks
+ * for commit HEX, once per reply. */
+static void add_askers_too(GString *line, const struct fs_review *r, const char *hex)
+{
+	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+	size_t i, k;
+
+	for (i = 0; i < r->npatches; i++)
+		for (k = 0; k < r->patches[i].findings.n; k++) {
+			const struct fs_finding *f = &r->patches[i].findings.v[k];
+			char *who, *id;
+
+			if (f->kind != FS_FIND_NEEDS_ALSO || !is_listed(f) || !f->message_id ||
+			    strcmp(f->commit, hex) || g_hash_table_contains(seen, f->message_id))
+				continue;
+			g_hash_table_add(seen, f->message_id);
+			who = fsd_display_name(f->from);
+			id = fs_draft_clean_id(f->message_id);
+			g_string_append_printf(line, " (%s asked for it too%s%s)", who,
+					       id ? ": https://lore.kernel.org/r/" : "", id ? id : "");
+			g_free(id);
+			g_free(who);
+		}
+	g_hash_table_destroy(seen);
+}
+
 /* The requests of the summary, one line per commit to queue, naming
  * every patch that needs it: 'c5fef009a731 ("..."), in v4.7-rc1, fixes
  * 20/27 and 21/27'.  Returns the number of lines. */
@@ -108,7 +182,7 @@ static size_t add_fix_requests(GString *s, const struct fs_review *r, const stru
 			char *ref, *fixes, *needs, *rel;
 			GString *line;
 
-			if (!is_listed(f) || fs_kind_group_of(f) != FS_GROUP_FIXES ||
+			if (!is_listed(f) || fs_kind_group_of(f) != FS_GROUP_FIXES || is_reply_item(f) ||
 			    g_hash_table_contains(done, f->commit))
 				continue;
 			g_hash_table_add(done, (gpointer)f->commit);
@@ -127,6 +201,7 @@ static size_t add_fix_requests(GString *s, const struct fs_review *r, const stru
 			if (*needs)
 				g_string_append_printf(line, "%s is a prerequisite of %s",
 						       *fixes ? " and" : "", needs);
+			add_askers_too(line, r, f->commit);
 			fsd_add_wrapped(s, "  ", "    ", line->str);
 			g_string_free(line, TRUE);
 			g_free(rel);
@@ -158,7 +233,7 @@ static size_t add_patch_groups(GString *s, const struct fs_review *r, const stru
 				const struct fs_finding *f = &rp->findings.v[k];
 				char *item;
 
-				if (!is_listed(f) || fs_kind_group_of(f) != (enum fs_kind_group)g ||
+				if (!is_listed(f) || placed_group(r, rp, f) != (enum fs_kind_group)g ||
 				    listed_reply_earlier(&rp->findings, k))
 					continue;
 				if (!header) {

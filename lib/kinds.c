@@ -229,6 +229,75 @@ static void add_fix_request(GString *s, size_t n, bool subject_only, bool failed
 		fsd_add_para(s, n == 1 ? "Please queue it as well." : "Please queue them as well.");
 }
 
+/* Whether needs-also F of RP asks for a fix that the fix-missing
+ * paragraph of RP asks for: its reply is quoted there, before the
+ * request, and not again. */
+static bool needs_also_folded(const struct fs_review *r, const struct fs_review_patch *rp,
+			      const struct fs_finding *f)
+{
+	size_t i;
+
+	if (f->kind != FS_FIND_NEEDS_ALSO || !fsd_is_shown(f) || !f->commit[0])
+		return false;
+	for (i = 0; i < rp->findings.n; i++) {
+		const struct fs_finding *g = &rp->findings.v[i];
+
+		if (g->kind == FS_FIND_FIX_MISSING && fsd_is_shown(g) && !strcmp(g->commit, f->commit) &&
+		    fsd_fix_asker(r, g->commit) == rp)
+			return true;
+	}
+	return false;
+}
+
+/* Whether the reply F (of RP) is quoted by the fix-missing paragraph:
+ * one of its needs-also findings is folded there. */
+static bool reply_folded(const struct fs_review *r, const struct fs_review_patch *rp,
+			 const struct fs_finding *f)
+{
+	size_t i;
+
+	for (i = 0; f->message_id && i < rp->findings.n; i++) {
+		const struct fs_finding *g = &rp->findings.v[i];
+
+		if (g->message_id && !strcmp(g->message_id, f->message_id) && needs_also_folded(r, rp, g))
+			return true;
+	}
+	return false;
+}
+
+/* "As Dmitri Orlov wrote (<link>):" and the words of each reply that
+ * asks for a fix RP's fix-missing paragraph asks for, once per reply. */
+static void add_folded_quotes(GString *s, const struct fs_review *r, const struct fs_review_patch *rp)
+{
+	size_t i, k;
+
+	for (i = 0; i < rp->findings.n; i++) {
+		const struct fs_finding *f = &rp->findings.v[i];
+		char *who, *line, *id;
+		bool earlier = false;
+
+		if (!needs_also_folded(r, rp, f))
+			continue;
+		for (k = 0; k < i && !earlier; k++)
+			earlier = needs_also_folded(r, rp, &rp->findings.v[k]) && rp->findings.v[k].message_id &&
+				  f->message_id && !strcmp(rp->findings.v[k].message_id, f->message_id);
+		if (earlier)
+			continue;
+		who = fsd_display_name(f->from);
+		line = fs_draft_clean_line(f->note);
+		id = fs_draft_clean_id(f->message_id);
+		if (id)
+			fsd_add_paraf(s, "As %s wrote (https://lore.kernel.org/r/%s):", who, id);
+		else
+			fsd_add_paraf(s, "As %s wrote:", who);
+		fsd_add_quote(s, line);
+		g_string_append_c(s, '\n');
+		g_free(id);
+		g_free(line);
+		g_free(who);
+	}
+}
+
 /* The missing fixes of RP, each asked for in one reply only
  * (fsd_fix_asker()): the others point to that reply. */
 static void para_fix_missing(GString *s, const struct fs_review *r,
@@ -241,6 +310,8 @@ static void para_fix_missing(GString *s, const struct fs_review *r,
 
 	for (i = 0; i < rp->findings.n; i++)
 		n += fix_asked_here(r, rp, &rp->findings.v[i], askers);
+	if (n)
+		add_folded_quotes(s, r, rp);
 	if (n)
 		fsd_add_para(s, n == 1 ?
 			 "This commit has a known follow-up fix upstream that is not in this series:" :
@@ -639,9 +710,13 @@ static void para_duplicate_in_series(GString *s, const struct fs_review *r,
 static void para_said(GString *s, const struct fs_review *r,
 		const struct fs_review_patch *rp, const struct fs_finding *f)
 {
-	char *who = fsd_display_name(f->from), *line = fs_draft_clean_line(f->note);
-	char *id = fs_draft_clean_id(f->message_id);
+	char *who, *line, *id;
 
+	if (rp && reply_folded(r, rp, f))
+		return;
+	who = fsd_display_name(f->from);
+	line = fs_draft_clean_line(f->note);
+	id = fs_draft_clean_id(f->message_id);
 	if (id)
 		fsd_add_paraf(s, "%s wrote in reply to this patch (https://lore.kernel.org/r/%s):",
 			      who, id);

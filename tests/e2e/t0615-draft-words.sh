@@ -84,7 +84,28 @@ if check == "duplicate":
     hasnt(27, "Please drop this one")
     has(27, "but the two are not the same diff: 02/27 differs from the upstream commit, this one does not. Which of the two is meant?")
     has(0, "again, as 02/27, but not the same diff: which one is meant?")
+if check == "once":
+    s = bodies[r["cover"]["message_id"]]
+    reports = s.split("Reports:", 1)[1].split("Other notes:", 1)[0]
+    # Dmitri asks for the fix the summary lists: said on its line, once
+    assert s.count("20160425034451.100269246@example.com") == 1, s
+    has(0, "fixes 03/27 (Dmitri Orlov asked for it too: https://lore.kernel.org/r/20160425034451.100269246@example.com)")
+    assert "03/27" not in reports, reports
+    # Chen replies on 07/27, listed as reverted: an item of that entry
+    assert s.count("a reply from Chen Weilin") == 1, s
+    assert "07/27" not in reports, reports
+    rev = s.split("Reverted upstream:", 1)[1].split("\n\n  ", 2)[1]
+    assert "a reply from Chen Weilin" in rev, rev
+    # the 03/27 draft: the quote first, the request once
+    b = body(3)
+    assert b.count("20160425034451.100269246@example.com") == 1, b
+    assert b.index("As Dmitri Orlov wrote") < b.index("Please queue it as well."), b
+    assert b.count("Please queue") == 1, b
+    hasnt(3, "wrote in reply to this patch")
 PY
+test_expect_success 'the sample: a reply asking what the summary lists is folded into it, the draft asks once' '
+	python3 words.py once
+'
 test_expect_success 'the sample: two copies of one commit, not the same diff, ask which one' '
 	python3 words.py duplicate
 '
