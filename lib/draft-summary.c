@@ -68,12 +68,34 @@ static char *patch_list(const struct fs_review *r, GPtrArray *hits, const struct
 	return g_string_free(s, FALSE);
 }
 
+/* The patch of HITS that queues the fix F of RP fixes in turn (F fixes
+ * a fix of RP's commit, and HITS has that fix's patch), or NULL. */
+static const struct fs_review_patch *chain_parent(const struct fs_review_patch *rp,
+						  const struct fs_finding *f, GPtrArray *hits)
+{
+	const struct fs_finding *q;
+	size_t i;
+
+	if (f->nchain < 3 || !(q = fsd_queued_finding(rp, f->chain[f->nchain - 2])) || q->series_index < 0)
+		return NULL;
+	for (i = 0; i < hits->len; i++) {
+		const struct fs_review_patch *h = g_ptr_array_index(hits, i);
+
+		if (h != rp && h->index == q->series_index)
+			return h;
+	}
+	return NULL;
+}
+
 /* The patches of R whose finding of FS_GROUP_FIXES names commit HEX, as
- * patch_list() gives them, for findings of KIND. */
+ * patch_list() gives them, for findings of KIND; a patch that needs HEX
+ * only because it fixes the fix another patch queues is said after that
+ * one: "21/27 (a fix of 20/27)". */
 static char *patches_naming(const struct fs_review *r, const char *hex, enum fs_finding_kind kind,
 			    const struct fs_draft_opts *o)
 {
-	GPtrArray *hits = g_ptr_array_new();
+	GPtrArray *hits = g_ptr_array_new(), *via = g_ptr_array_new(), *direct = g_ptr_array_new();
+	GString *s;
 	size_t i, k;
 
 	for (i = 0; i < r->npatches; i++) {
@@ -85,11 +107,38 @@ static char *patches_naming(const struct fs_review *r, const char *hex, enum fs_
 			if (f->kind == kind && is_listed(f) && fs_kind_group_of(f) == FS_GROUP_FIXES &&
 			    !strcmp(f->commit, hex)) {
 				g_ptr_array_add(hits, (gpointer)rp);
+				g_ptr_array_add(via, (gpointer)f);
 				break;
 			}
 		}
 	}
-	return patch_list(r, hits, o);
+	for (i = 0; i < hits->len; i++)
+		if (!chain_parent(g_ptr_array_index(hits, i), g_ptr_array_index(via, i), hits))
+			g_ptr_array_add(direct, g_ptr_array_index(hits, i));
+	s = g_string_new(NULL);
+	for (i = 0; i < direct->len; i++) {
+		const struct fs_review_patch *d = g_ptr_array_index(direct, i);
+		GPtrArray *kids = g_ptr_array_new();
+		char *list;
+
+		if (i)
+			g_string_append(s, i + 1 == direct->len ? " and " : ", ");
+		add_patch_number(s, r, d, o);
+		for (k = 0; k < hits->len; k++)
+			if (chain_parent(g_ptr_array_index(hits, k), g_ptr_array_index(via, k), hits) == d)
+				g_ptr_array_add(kids, g_ptr_array_index(hits, k));
+		if (kids->len) {
+			list = patch_list(r, kids, o);
+			g_string_append_printf(s, " (a fix of %s)", list);
+			g_free(list);
+		} else {
+			g_ptr_array_free(kids, TRUE);
+		}
+	}
+	g_ptr_array_free(direct, TRUE);
+	g_ptr_array_free(via, TRUE);
+	g_ptr_array_free(hits, TRUE);
+	return g_string_free(s, FALSE);
 }
 
 /* Whether F is a reply of someone in the thread (its item is "a reply

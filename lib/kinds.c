@@ -195,14 +195,51 @@ static char *patch_list(const struct fs_review *r, GPtrArray *askers)
 	return g_string_free(s, FALSE);
 }
 
+/* The fix-queued finding of RP that fix-missing F fixes in turn, when
+ * F is asked for in the reply to the patch that queues that fix: 20/27's
+ * follow-up fix is queued as 21/27, and 21/27's reply asks for F.  NULL
+ * otherwise. */
+static const struct fs_finding *chain_queued(const struct fs_review *r,
+					     const struct fs_review_patch *rp,
+					     const struct fs_finding *f)
+{
+	const struct fs_review_patch *a;
+	const struct fs_finding *q;
+
+	if (f->kind != FS_FIND_FIX_MISSING || !fsd_is_shown(f) || f->nchain < 3)
+		return NULL;
+	a = fsd_fix_asker(r, f->commit);
+	if (!a || a == rp)
+		return NULL;
+	q = fsd_queued_finding(rp, f->chain[f->nchain - 2]);
+	return q && q->series_index == a->index ? q : NULL;
+}
+
+/* "Its follow-up fix 8028d6694e09 (...) is queued as 21/27; that one
+ * needs c5fef009a731 (...) in turn, which I asked for in my reply to
+ * 21/27.": the fix-queued Q and the fix-missing F of it, in one
+ * sentence, in their order. */
+static void add_chain_sentence(GString *s, const struct fs_review *r, const struct fs_finding *q,
+			       const struct fs_finding *f)
+{
+	char *qref = fsd_commit_ref(q->commit, q->subject), *fref = fsd_commit_ref(f->commit, f->subject);
+	const char *num = fsd_patch_number(r, q->series_index);
+
+	fsd_add_paraf(s, "Its follow-up fix %s is queued as %s; that one needs %s in turn, which I asked for in my reply to %s.",
+		      qref, num, fref, num);
+	g_free(fref);
+	g_free(qref);
+}
+
 /* Whether F is a fix-missing the reply to RP asks for; else a fix asked
- * for in the reply to another patch, added to ASKERS (once each). */
+ * for in the reply to another patch, added to ASKERS (once each), unless
+ * the sentence of a queued fix says it (chain_queued()). */
 static bool fix_asked_here(const struct fs_review *r, const struct fs_review_patch *rp,
 			   const struct fs_finding *f, GPtrArray *askers)
 {
 	const struct fs_review_patch *a;
 
-	if (f->kind != FS_FIND_FIX_MISSING || !fsd_is_shown(f))
+	if (f->kind != FS_FIND_FIX_MISSING || !fsd_is_shown(f) || chain_queued(r, rp, f))
 		return false;
 	a = fsd_fix_asker(r, f->commit);
 	if (!a || a == rp)
@@ -343,6 +380,14 @@ static void para_fix_missing(GString *s, const struct fs_review *r,
 		g_string_append_c(s, '\n');
 		add_fix_request(s, n, subject_only, failed, elsewhere);
 	}
+	for (i = 0; i < rp->findings.n; i++) {
+		const struct fs_finding *q = chain_queued(r, rp, &rp->findings.v[i]);
+
+		if (q) {
+			add_chain_sentence(s, r, q, &rp->findings.v[i]);
+			n++;
+		}
+	}
 	if (askers->len) {
 		char *list = patch_list(r, askers);
 
@@ -358,8 +403,14 @@ static void para_fix_missing(GString *s, const struct fs_review *r,
 static void para_fix_queued(GString *s, const struct fs_review *r,
 		const struct fs_review_patch *rp, const struct fs_finding *f)
 {
-	char *ref = fsd_commit_ref(f->commit, f->subject);
+	char *ref;
+	size_t i;
 
+	/* said with the fix it needs in turn (para_fix_missing()) */
+	for (i = 0; i < rp->findings.n; i++)
+		if (chain_queued(r, rp, &rp->findings.v[i]) == f)
+			return;
+	ref = fsd_commit_ref(f->commit, f->subject);
 	if (f->series_index < 0)
 		fsd_add_paraf(s, "Its follow-up fix %s is queued for this branch already, so that one is covered.",
 			  ref);

@@ -102,7 +102,15 @@ if check == "once":
     assert b.index("As Dmitri Orlov wrote") < b.index("Please queue it as well."), b
     assert b.count("Please queue") == 1, b
     hasnt(3, "wrote in reply to this patch")
+if check == "chain":
+    has(20, "Its follow-up fix 8028d6694e09 (\"sched/fair: do not update the blocked load of a group being destroyed\") is queued as 21/27; that one needs c5fef009a731 (\"sched/fair: hold the runqueue lock when skipping a destroyed group\") in turn, which I asked for in my reply to 21/27.")
+    hasnt(20, "so that one is covered")
+    hasnt(20, "This commit needs")
+    has(0, "in v4.7-rc1, fixes 21/27 (a fix of 20/27)")
 PY
+test_expect_success 'the sample: a fix of a queued fix, said in the order of the chain' '
+	python3 words.py chain
+'
 test_expect_success 'the sample: a reply asking what the summary lists is folded into it, the draft asks once' '
 	python3 words.py once
 '

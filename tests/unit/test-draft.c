@@ -1402,6 +1402,40 @@ static void test_ask_once_direct(void **state)
 	series3_free(x);
 }
 
+/* The same, with 20's follow-up fix queued as 21: one sentence in the
+ * order of the chain, and the summary says 21 is the fix of 20. */
+static void test_ask_once_chain_queued(void **state)
+{
+	struct series3 *x = series3();
+	struct fs_drafts dl = FS_DRAFTS_INIT;
+	struct fs_draft_opts o = FS_DRAFT_OPTS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_finding f = finding(FS_FIND_FIX_MISSING, chain3[2], "sched/fair: hold the lock", "v4.7-rc1");
+	struct fs_finding q = finding(FS_FIND_FIX_QUEUED, chain3[1], "sched/fair: first fix", NULL);
+	char *sum, *b20;
+
+	f.chain = chain3;
+	f.nchain = 3;
+	add3(x, 0, f);
+	q.series_index = 21;
+	add3(x, 0, q);
+	f.chain = chain3 + 1;
+	f.nchain = 2;
+	add3(x, 1, f);
+	o.now = NOW;
+	assert_int_equal(fs_drafts_build_opts(&dl, &x->review, &rita, &o, &err), 3);
+	sum = body_of(&dl.v[0]);
+	b20 = body_of(&dl.v[1]);
+	assert_has(b20, "Its follow-up fix 8028d6694e09 (\"sched/fair: first fix\") is queued as 21/24; that one needs c5fef009a731 (\"sched/fair: hold the lock\") in turn, which I asked for in my reply to 21/24.");
+	assert_null(strstr(b20, "covered"));
+	assert_null(strstr(b20, "This commit needs"));
+	assert_has(sum, "in v4.7-rc1, fixes 21/24 (a fix of 20/24)\n");
+	g_free(b20);
+	g_free(sum);
+	fs_drafts_clear(&dl);
+	series3_free(x);
+}
+
 /* The reporter of a regression and the author of a reply the draft
  * cites are in its Cc, once, whatever the case of their address. */
 static void test_cc_people_cited(void **state)
@@ -1586,6 +1620,7 @@ int main(void)
 		cmocka_unit_test(test_body_pending_names),
 		cmocka_unit_test(test_quotes_named_lines),
 		cmocka_unit_test(test_ask_once_direct),
+		cmocka_unit_test(test_ask_once_chain_queued),
 		cmocka_unit_test(test_cc_people_cited),
 		cmocka_unit_test(test_body_new_causes),
 		cmocka_unit_test(test_body_mail_kinds),
