@@ -1193,8 +1193,10 @@ static void para_series_partial(GString *s, const struct fs_review *r,
 	char *branch = fs_draft_clean_line(r->branch), *ref = fsd_commit_ref(f->commit, f->subject);
 	size_t i;
 
-	fsd_add_paraf(s, "Its upstream commit %s was posted with other patches that are in mainline too, but neither in %s nor in this series:",
-		      ref, branch);
+	bool one = f->nparts == 1;
+
+	fsd_add_paraf(s, "This patch's upstream commit %s was posted with %s in mainline too, but neither in %s nor in this series:",
+		      ref, one ? "another patch that is" : "other patches that are", branch);
 	for (i = 0; i < f->nparts; i++) {
 		char *pref = fsd_commit_ref(f->parts[i].commit, f->parts[i].subject);
 		GString *line = g_string_new(pref);
@@ -1207,7 +1209,8 @@ static void para_series_partial(GString *s, const struct fs_review *r,
 		g_free(pref);
 	}
 	g_string_append_c(s, '\n');
-	fsd_add_para(s, "If they were left out on purpose, fine; otherwise are they needed here as well?");
+	fsd_add_para(s, one ? "If it was left out on purpose, fine; otherwise is it needed here as well?" :
+			 "If they were left out on purpose, fine; otherwise are they needed here as well?");
 	g_free(ref);
 	g_free(branch);
 }

@@ -808,6 +808,40 @@ static void test_body_pending_names(void **state)
 	}
 }
 
+/* The parts of an upstream posting not queued: one part is "another
+ * patch", and the commit is "this patch's" (after a quote, "its" would
+ * read as the quoted person's). */
+static void test_body_series_partial_number(void **state)
+{
+	struct fs_finding_part parts[2] = {
+		{ "1e909a04863eaaaaaaaaaaaaaaaaaaaaaaaaaaaa", (char *)"part two", (char *)"v4.6", 2, 3 },
+		{ "2e909a04863ebbbbbbbbbbbbbbbbbbbbbbbbbbbb", (char *)"part three", (char *)"v4.6", 3, 3 },
+	};
+	size_t n;
+
+	for (n = 1; n <= 2; n++) {
+		struct fixture *x = fixture();
+		struct fs_finding f = finding(FS_FIND_SERIES_PARTIAL, "404cd27d8378cccccccccccccccccccccccccccc", "subj", NULL);
+		char *b;
+
+		f.parts = parts;
+		f.nparts = n;
+		f.series_part = 1;
+		add(x, f);
+		b = patch_body(x);
+		assert_has(b, "This patch's upstream commit 404cd27d8378 (\"subj\") was posted with");
+		if (n == 1) {
+			assert_has(b, "with another patch that is in mainline too");
+			assert_has(b, "If it was left out on purpose, fine; otherwise is it needed here as well?");
+		} else {
+			assert_has(b, "with other patches that are in mainline too");
+			assert_has(b, "If they were left out on purpose, fine; otherwise are they needed here as well?");
+		}
+		g_free(b);
+		fixture_free(x);
+	}
+}
+
 /* A stable-only revert of another branch is a question, never a queue
  * request; a revert undone by a revert of it asks for nothing; an id the
  * clone may just not have yet is not asked about. */
@@ -1617,6 +1651,7 @@ int main(void)
 		cmocka_unit_test(test_body_fix_missing),
 		cmocka_unit_test(test_body_each_kind),
 		cmocka_unit_test(test_body_duplicate_differs),
+		cmocka_unit_test(test_body_series_partial_number),
 		cmocka_unit_test(test_body_pending_names),
 		cmocka_unit_test(test_quotes_named_lines),
 		cmocka_unit_test(test_ask_once_direct),
