@@ -1569,7 +1569,7 @@ static void check_series_partial(struct judge *j, fs_cid u)
 		snprintf(pn, sizeof(pn), "part %u/%u", f->series_part, total);
 	else
 		snprintf(pn, sizeof(pn), "part %u", f->series_part);
-	set_note(j, f, fmt("%s of its posting; %zu other part%s in mainline, not in %s nor in this series",
+	set_note(j, f, fmt("%s of its posting; %zu other part%s in mainline, neither in %s nor in this series",
 			   pn, nmiss, nmiss == 1 ? "" : "s", j->ctx->branch));
 }
 

@@ -17,17 +17,53 @@
 #include "fixscan/report.h"
 #include "draft-private.h"
 
+/* ---- a finding's patch --------------------------------------------------- */
+
+/* The patch of R that F is a finding of, or NULL (a series finding). */
+static const struct fs_review_patch *finding_patch(const struct fs_review *r,
+						   const struct fs_finding *f)
+{
+	size_t i;
+
+	for (i = 0; r && i < r->npatches; i++)
+		if (f >= r->patches[i].findings.v && f < r->patches[i].findings.v + r->patches[i].findings.n)
+			return &r->patches[i];
+	return NULL;
+}
+
+/* "second" when fix-missing F of RP directly fixes the second of the
+ * several upstream commits RP picks; NULL for a patch of one upstream
+ * commit, a fix of a fix, or a commit not among them. */
+static const char *fixed_upstream_ordinal(const struct fs_review_patch *rp, const struct fs_finding *f)
+{
+	static const char *const ordinals[] = { "first", "second", "third", "fourth", "fifth",
+						"sixth", "seventh", "eighth", "ninth", "tenth" };
+	size_t i, nup = 0;
+	const char *const *up;
+
+	if (!rp || !rp->patch || f->nchain != 2 || !fs_patch_tags(rp->patch))
+		return NULL;
+	up = fs_tags_upstream(fs_patch_tags(rp->patch), &nup);
+	for (i = 0; nup > 1 && i < nup && i < G_N_ELEMENTS(ordinals); i++)
+		if (*up[i] && (g_str_has_prefix(f->chain[0], up[i]) || g_str_has_prefix(up[i], f->chain[0])))
+			return ordinals[i];
+	return NULL;
+}
+
 /* ---- the words of report lines ------------------------------------------ */
 
 static void rw_fix_missing(GString *s, const struct fs_review *r, const struct fs_finding *f)
 {
 	const char *rel = f->release;
+	const char *nth = fixed_upstream_ordinal(finding_patch(r, f), f);
 
 	if (f->note)
 		g_string_append_printf(s, ", %s", f->note);
 	else
-		g_string_append_printf(s, " %s%s, not in %s nor in this series",
+		g_string_append_printf(s, " %s%s, neither in %s nor in this series",
 				       rel ? "in " : "", rel ? rel : "(unreleased)", r->branch);
+	if (nth)
+		g_string_append_printf(s, "; it fixes %.12s, the %s upstream commit", f->chain[0], nth);
 }
 
 static void rw_fix_queued(GString *s, const struct fs_review *r, const struct fs_finding *f)
@@ -341,15 +377,23 @@ static void para_fix_missing(GString *s, const struct fs_review *r,
 		const struct fs_review_patch *rp, const struct fs_finding *none)
 {
 	size_t i, n = 0;
-	bool subject_only = false, failed = false;
+	bool subject_only = false, failed = false, several = false;
 	char *elsewhere = NULL;
 	GPtrArray *askers = g_ptr_array_new();
 
 	for (i = 0; i < rp->findings.n; i++)
 		n += fix_asked_here(r, rp, &rp->findings.v[i], askers);
+	for (i = 0; i < rp->findings.n; i++)
+		several = several || (rp->findings.v[i].kind == FS_FIND_FIX_MISSING && fsd_is_shown(&rp->findings.v[i]) &&
+				      fsd_fix_asker(r, rp->findings.v[i].commit) == rp &&
+				      fixed_upstream_ordinal(rp, &rp->findings.v[i]));
 	if (n)
 		add_folded_quotes(s, r, rp);
-	if (n)
+	if (n && several)
+		fsd_add_para(s, n == 1 ?
+			 "One of the upstream commits this patch picks has a known follow-up fix that is not in this series:" :
+			 "The upstream commits this patch picks have known follow-up fixes that are not in this series:");
+	else if (n)
 		fsd_add_para(s, n == 1 ?
 			 "This commit has a known follow-up fix upstream that is not in this series:" :
 			 "This commit has known follow-up fixes upstream that are not in this series:");
@@ -359,6 +403,13 @@ static void para_fix_missing(GString *s, const struct fs_review *r,
 		if (f->kind != FS_FIND_FIX_MISSING || !fsd_is_shown(f) || fsd_fix_asker(r, f->commit) != rp)
 			continue;
 		fsd_add_commit_item(s, f);
+		if (fixed_upstream_ordinal(rp, f)) {
+			char *which = g_strdup_printf("which fixes %.12s, the %s upstream commit this patch picks",
+						      f->chain[0], fixed_upstream_ordinal(rp, f));
+
+			fsd_add_wrapped(s, "    ", "    ", which);
+			g_free(which);
+		}
 		if ((f->cause == FS_CAUSE_STABLE_FIX || f->reverted_commit) && f->note) {
 			/* a stable-only fix, or one the branch had and
 			 * reverted: the note says where it is or was */
@@ -922,15 +973,8 @@ static char *item_missing_in_newer(const struct fs_review *r, const struct fs_fi
 static char *item_duplicate_in_series(const struct fs_review *r, const struct fs_finding *f)
 {
 	char *ref = item_ref(f);
-	const struct fs_review_patch *rp = NULL;
-	size_t i;
-	char *t;
-
-	/* the patch F is a finding of */
-	for (i = 0; i < r->npatches && !rp; i++)
-		if (f >= r->patches[i].findings.v && f < r->patches[i].findings.v + r->patches[i].findings.n)
-			rp = &r->patches[i];
-	t = g_strdup_printf("%s again, as %s%s", ref, fsd_patch_number(r, f->series_index),
+	const struct fs_review_patch *rp = finding_patch(r, f);
+	char *t = g_strdup_printf("%s again, as %s%s", ref, fsd_patch_number(r, f->series_index),
 			    rp && duplicate_differs(r, rp, f) ?
 			    ", but not the same diff: which one is meant?" : "");
 

@@ -40,7 +40,7 @@ test_expect_success '... one series-partial, on 03, naming part 2 of its posting
 	assert f["commit"] == u and f["part"] == 1, f
 	assert f["commits"] == [{"commit": u2, "subject": "netfilter: x_tables: check the target size in compat mode",
 	                         "release": None, "part": 2, "total": None}], f["commits"]
-	assert f["note"] == "part 1 of its posting; 1 other part in mainline, not in linux-4.4.y nor in this series", f
+	assert f["note"] == "part 1 of its posting; 1 other part in mainline, neither in linux-4.4.y nor in this series", f
 	assert r["summary"]["series-partial"] == 1, r["summary"]
 	EOF
 '

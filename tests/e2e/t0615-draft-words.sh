@@ -107,7 +107,18 @@ if check == "chain":
     hasnt(20, "so that one is covered")
     hasnt(20, "This commit needs")
     has(0, "in v4.7-rc1, fixes 21/27 (a fix of 20/27)")
+if check == "picks":
+    has(19, "One of the upstream commits this patch picks has a known follow-up fix that is not in this series:")
+    has(19, "which fixes 60db7b907067, the second upstream commit this patch picks")
+    hasnt(19, "This commit has")
 PY
+test_expect_success 'the sample: a patch of two upstream commits says which one its fix fixes' '
+	python3 words.py picks &&
+	{ "$FIXSCAN" review --repo kernel "$Q" >r44.txt 2>/dev/null; test $? -eq 1; } &&
+	tr -s " \n" "  " <r44.txt >r44.flat &&
+	grep -q "fix-missing b3ac6e2ab3f4 (\"x86/mm: fix the flush counter for the single-page case\") in v4.6-rc2, neither in linux-4.4.y nor in this series; it fixes 60db7b907067, the second upstream commit" r44.flat &&
+	! grep -q "not in linux-4.4.y nor" r44.flat
+'
 test_expect_success 'the sample: a fix of a queued fix, said in the order of the chain' '
 	python3 words.py chain
 '
