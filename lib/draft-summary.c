@@ -215,6 +215,22 @@ static void add_askers_too(GString *line, const struct fs_review *r, const char 
 	g_hash_table_destroy(seen);
 }
 
+/* Whether a commit to add is a prerequisite, not a fix: the heading
+ * says "Commits to add:". */
+static bool has_prerequisite(const struct fs_review *r)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->npatches; i++)
+		for (k = 0; k < r->patches[i].findings.n; k++) {
+			const struct fs_finding *f = &r->patches[i].findings.v[k];
+
+			if (is_listed(f) && fs_kind_group_of(f) == FS_GROUP_FIXES && f->kind != FS_FIND_FIX_MISSING)
+				return true;
+		}
+	return false;
+}
+
 /* The requests of the summary, one line per commit to queue, naming
  * every patch that needs it: 'c5fef009a731 ("..."), in v4.7-rc1, fixes
  * 20/27 and 21/27'.  Returns the number of lines. */
@@ -236,7 +252,8 @@ static size_t add_fix_requests(GString *s, const struct fs_review *r, const stru
 				continue;
 			g_hash_table_add(done, (gpointer)f->commit);
 			if (!n++)
-				g_string_append_printf(s, "%s\n\n", fs_kind_group_title(FS_GROUP_FIXES));
+				g_string_append_printf(s, "%s\n\n", has_prerequisite(r) ? "Commits to add:" :
+						       fs_kind_group_title(FS_GROUP_FIXES));
 			ref = fsd_commit_ref(f->commit, f->subject);
 			fixes = patches_naming(r, f->commit, FS_FIND_FIX_MISSING, o);
 			needs = patches_naming(r, f->commit, FS_FIND_DEP_MISSING, o);
@@ -359,7 +376,7 @@ static size_t add_series_parts(GString *s, const struct fs_review *r, const stru
 					continue;
 				g_hash_table_add(done, (gpointer)p->commit);
 				if (!n++)
-					fsd_add_para(s, "Posted upstream with patches of this series and in mainline, but not queued here (maybe on purpose):");
+					fsd_add_para(s, "In mainline from the same upstream postings as patches here, but not queued (maybe on purpose):");
 				ref = fsd_commit_ref(p->commit, p->subject);
 				rel = fs_draft_clean_line(p->release);
 				from = series_patches(r, p->commit, o);

@@ -907,8 +907,9 @@ static char *item_already_applied(const struct fs_review *r, const struct fs_fin
 				       f->stable_release ? f->stable_release : "");
 	rel = fs_draft_clean_line(f->release);
 	branch = fs_draft_clean_line(r->branch);
-	t = g_strdup_printf("%.12s is in %s since %s", f->commit, branch,
-			    *rel ? rel : "before it forked");
+	/* as the patch's reply says it (para_applied()) */
+	t = g_strdup_printf("%.12s is in %s, before %s forked", f->commit,
+			    *rel ? rel : "mainline", branch);
 	g_free(branch);
 	g_free(rel);
 	return t;
@@ -1325,7 +1326,7 @@ static const struct fs_kind kinds[FS_FIND_KIND_COUNT] = {
 	/* A fix on its way to mainline: hold the patch, or queue both. */
 	[FS_FIND_FIX_PENDING] = {
 		"fix-pending", true, true, false, FS_KIND_REPORT, 11, 7,
-		RED, FS_GROUP_REPORTS, 8,
+		RED, FS_GROUP_PENDING, 8,
 		true, rw_fix_pending, FS_PARA_EACH, para_fix_pending, item_fix_pending },
 	[FS_FIND_TARGET_ABSENT] = {
 		"target-absent", true, true, false, FS_KIND_NOTE, 12, 13,
@@ -1393,6 +1394,7 @@ static const char *const group_titles[] = {
 	[FS_GROUP_REVERTED] = "Reverted upstream:",
 	[FS_GROUP_STABLE_REVERTED] = "Reverted in another stable branch (worth asking why):",
 	[FS_GROUP_REPORTS] = "Reports:",
+	[FS_GROUP_PENDING] = "Fixes on their way to mainline:",
 	[FS_GROUP_OTHER] = "Other notes:",
 };
 

@@ -160,7 +160,7 @@ def check_asks(drafts, fail):
             m = re.match(r"  (\d{2,3}/\d{2,3})\b", line)
             if m:
                 listed.add(m.group(1))
-            if section == "Fixes to add:" and line.startswith("  "):
+            if section in ("Fixes to add:", "Commits to add:") and line.startswith("  "):
                 listed.update(NUMBER.findall(line))
         for num in listed - replied:
             fail(name, "the summary names %s, which asks nothing (no reply of its own)" % num)

@@ -115,7 +115,7 @@ test_expect_success 'the summary draft lists the part, naming the patch' '
 	mkdir -p mail/Drafts/cur mail/Drafts/new mail/Drafts/tmp &&
 	{ "$FIXSCAN" review --repo kernel --drafts "$Q" >d.out 2>d.err; test $? = 1; } &&
 	summary=$(grep -l "^Subject: Re: \[PATCH 4.4 00/27\]" mail/Drafts/cur/*) &&
-	flat "$summary" | grep -q "Posted upstream with patches of this series and in mainline, but not queued here (maybe on purpose): $(echo $u_fm2 | cut -c1-12) (\"netfilter: x_tables: check the target size in compat mode\") posted with 03/27" &&
+	flat "$summary" | grep -q "In mainline from the same upstream postings as patches here, but not queued (maybe on purpose): $(echo $u_fm2 | cut -c1-12) (\"netfilter: x_tables: check the target size in compat mode\") posted with 03/27" &&
 	test "$(grep -c "$(echo $u_fm2 | cut -c1-12)" "$summary")" = 1
 '
 test_expect_success 'by default 03 gets its reply for its fix, which names the part too' '

@@ -171,10 +171,11 @@ test_expect_success 'the drafts carry the findings, in words' '
 	                 "dep-missing", "fixes-tag-mismatch", "(null)", "[prefix]"):
 	        if word in body:
 	            print(p["index"], "machine word", word); ok = False
-	for g in ("Fixes to add:", "Likely duplicates:", "Reverted upstream:", "Reports:", "Other notes:"):
+	groups = ("Commits to add:", "Likely duplicates:", "Reverted upstream:", "Reports:",
+	          "Fixes on their way to mainline:", "Other notes:")
+	for g in groups:
 	    assert g in summary["body"], g
-	pos = [summary["body"].index(g) for g in ("Fixes to add:", "Likely duplicates:",
-	       "Reverted upstream:", "Reports:", "Other notes:")]
+	pos = [summary["body"].index(g) for g in groups]
 	assert pos == sorted(pos), pos
 	raise SystemExit(0 if ok else 1)
 	PY
@@ -284,7 +285,7 @@ test_expect_success '--dry-run prints full messages and writes nothing' '
 	! grep -qi "^[A-Za-z-]*:.*fixscan" dry.out &&
 	! grep -q "^X-Fixscan" dry.out &&
 	test "$(grep -c "^In-Reply-To: <" dry.out)" -eq "$ndrafts" &&
-	grep -q "^Fixes to add:" dry.out &&
+	grep -q "^Commits to add:" dry.out &&
 	! grep -q "^draft:" dry.err
 '
 test_expect_success '--dry-run: standard output is an mbox alone, the report is on standard error' '

@@ -86,7 +86,7 @@ if check == "duplicate":
     has(0, "again, as 02/27, but not the same diff: which one is meant?")
 if check == "once":
     s = bodies[r["cover"]["message_id"]]
-    reports = s.split("Reports:", 1)[1].split("Other notes:", 1)[0]
+    reports = s.split("Reports:", 1)[1].split("\n\n", 1)[1].split("\n\n", 1)[0]
     # Dmitri asks for the fix the summary lists: said on its line, once
     assert s.count("20160425034451.100269246@example.com") == 1, s
     has(0, "fixes 03/27 (Dmitri Orlov asked for it too: https://lore.kernel.org/r/20160425034451.100269246@example.com)")
@@ -111,7 +111,21 @@ if check == "picks":
     has(19, "One of the upstream commits this patch picks has a known follow-up fix that is not in this series:")
     has(19, "which fixes 60db7b907067, the second upstream commit this patch picks")
     hasnt(19, "This commit has")
+if check == "headings":
+    s = bodies[r["cover"]["message_id"]]
+    # a prerequisite is no fix
+    assert "\nCommits to add:\n" in s and "Fixes to add:" not in s, s
+    pend = s.split("\nFixes on their way to mainline:\n", 1)[1].split("\n\n", 1)[0]
+    assert "24/27" in pend, pend
+    reports = s.split("\nReports:\n", 1)[1].split("\n\n", 1)[0]
+    assert "not in mainline yet" not in reports, reports
+    has(0, "In mainline from the same upstream postings as patches here, but not queued (maybe on purpose):")
+    has(0, "2a6edf04f148 is in v4.4-rc1, before linux-4.4.y forked")
+    hasnt(0, "since v4.4-rc1")
 PY
+test_expect_success 'the sample: the summary headings say what they hold' '
+	python3 words.py headings
+'
 test_expect_success 'the sample: a patch of two upstream commits says which one its fix fixes' '
 	python3 words.py picks &&
 	{ "$FIXSCAN" review --repo kernel "$Q" >r44.txt 2>/dev/null; test $? -eq 1; } &&

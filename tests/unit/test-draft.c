@@ -1266,7 +1266,8 @@ static void test_summary_one_request_per_commit(void **state)
 	o.now = NOW;
 	assert_int_equal(fs_drafts_build_opts(&dl, &x->review, &rita, &o, &err), 4);
 	sum = body_of(&dl.v[0]);
-	assert_has(sum, "Fixes to add:\n\n"
+	/* a prerequisite is no fix: "Commits to add:" */
+	assert_has(sum, "Commits to add:\n\n"
 		   "  c5fef009a731 (\"sched/fair: hold the runqueue lock when skipping a destroyed group\")\n"
 		   "    in v4.7-rc1, fixes 20/24 and 21/24 and is a prerequisite of 22/24\n"
 		   "  fc2cb07d51cc (\"mm: other fix\") in v4.5-rc2, fixes 22/24\n");
