@@ -122,7 +122,22 @@ if check == "headings":
     has(0, "In mainline from the same upstream postings as patches here, but not queued (maybe on purpose):")
     has(0, "2a6edf04f148 is in v4.4-rc1, before linux-4.4.y forked")
     hasnt(0, "since v4.4-rc1")
+if check == "cc":
+    import email.utils
+    m = heads[r["cover"]["message_id"]]
+    to = {a.lower() for _, a in email.utils.getaddresses([str(m["To"] or ""), str(m["Cc"] or "")])}
+    s = bodies[r["cover"]["message_id"]]
+    cited = 0
+    for p in r["patches"]:
+        for f in p["findings"]:
+            if f.get("from") and f.get("message_id") and f["message_id"] in s:
+                cited += 1
+                assert email.utils.parseaddr(f["from"])[1].lower() in to, (f["from"], to)
+    assert cited >= 4, cited
 PY
+test_expect_success 'the sample: the summary Cc has everyone whose mail it cites' '
+	python3 words.py cc
+'
 test_expect_success 'the sample: the summary headings say what they hold' '
 	python3 words.py headings
 '
