@@ -134,7 +134,22 @@ if check == "cc":
                 cited += 1
                 assert email.utils.parseaddr(f["from"])[1].lower() in to, (f["from"], to)
     assert cited >= 4, cited
+if check == "date":
+    # a cited report's Date is the mail's own, time zone and all
+    import glob as g
+    for n in (13, 14):
+        p = [p for p in r["patches"] if p["index"] == n][0]
+        f = [f for f in p["findings"] if f["kind"] == "regression-report"][0]
+        mails = [m for m in (email.message_from_binary_file(open(x, "rb"), policy=email.policy.default)
+                             for x in g.glob(sys.argv[2] + "/*/cur/*"))
+                 if (m["Message-Id"] or "").strip("<>") == f["message_id"]]
+        assert mails, f
+        has(n, "Date: " + str(mails[0]["Date"]))
+    has(13, "Date: Mon, 18 Apr 2016 07:14:51 +0530")
 PY
+test_expect_success 'the sample: a cited report keeps its own Date' '
+	python3 words.py date "$SRC/maildirs"
+'
 test_expect_success 'the sample: the summary Cc has everyone whose mail it cites' '
 	python3 words.py cc
 '
