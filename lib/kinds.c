@@ -302,6 +302,26 @@ static void add_fix_request(GString *s, size_t n, bool subject_only, bool failed
 		fsd_add_para(s, n == 1 ? "Please queue it as well." : "Please queue them as well.");
 }
 
+/* The reply F, attributed, in its author's own words: "As X wrote
+ * (<link>):" before a request of ours (AS), else "X wrote in reply to
+ * this patch (<link>):". */
+static void add_reply_quote(GString *s, const struct fs_finding *f, bool as)
+{
+	char *who = fsd_display_name(f->from), *line = fs_draft_clean_line(f->note);
+	char *id = fs_draft_clean_id(f->message_id);
+	const char *pre = as ? "As " : "", *post = as ? "" : " in reply to this patch";
+
+	if (id)
+		fsd_add_paraf(s, "%s%s wrote%s (https://lore.kernel.org/r/%s):", pre, who, post, id);
+	else
+		fsd_add_paraf(s, "%s%s wrote%s:", pre, who, post);
+	fsd_add_quote(s, line);
+	g_string_append_c(s, '\n');
+	g_free(id);
+	g_free(line);
+	g_free(who);
+}
+
 /* Whether needs-also F of RP asks for a fix that the fix-missing
  * paragraph of RP asks for: its reply is quoted there, before the
  * request, and not again. */
@@ -346,7 +366,6 @@ static void add_folded_quotes(GString *s, const struct fs_review *r, const struc
 
 	for (i = 0; i < rp->findings.n; i++) {
 		const struct fs_finding *f = &rp->findings.v[i];
-		char *who, *line, *id;
 		bool earlier = false;
 
 		if (!needs_also_folded(r, rp, f))
@@ -354,20 +373,8 @@ static void add_folded_quotes(GString *s, const struct fs_review *r, const struc
 		for (k = 0; k < i && !earlier; k++)
 			earlier = needs_also_folded(r, rp, &rp->findings.v[k]) && rp->findings.v[k].message_id &&
 				  f->message_id && !strcmp(rp->findings.v[k].message_id, f->message_id);
-		if (earlier)
-			continue;
-		who = fsd_display_name(f->from);
-		line = fs_draft_clean_line(f->note);
-		id = fs_draft_clean_id(f->message_id);
-		if (id)
-			fsd_add_paraf(s, "As %s wrote (https://lore.kernel.org/r/%s):", who, id);
-		else
-			fsd_add_paraf(s, "As %s wrote:", who);
-		fsd_add_quote(s, line);
-		g_string_append_c(s, '\n');
-		g_free(id);
-		g_free(line);
-		g_free(who);
+		if (!earlier)
+			add_reply_quote(s, f, true);
 	}
 }
 
@@ -812,23 +819,9 @@ static void para_duplicate_in_series(GString *s, const struct fs_review *r,
 static void para_said(GString *s, const struct fs_review *r,
 		const struct fs_review_patch *rp, const struct fs_finding *f)
 {
-	char *who, *line, *id;
-
 	if (rp && reply_folded(r, rp, f))
 		return;
-	who = fsd_display_name(f->from);
-	line = fs_draft_clean_line(f->note);
-	id = fs_draft_clean_id(f->message_id);
-	if (id)
-		fsd_add_paraf(s, "%s wrote in reply to this patch (https://lore.kernel.org/r/%s):",
-			      who, id);
-	else
-		fsd_add_paraf(s, "%s wrote in reply to this patch:", who);
-	fsd_add_quote(s, line);
-	g_string_append_c(s, '\n');
-	g_free(id);
-	g_free(line);
-	g_free(who);
+	add_reply_quote(s, f, false);
 }
 
 static void para_no_upstream(GString *s, const struct fs_review *r,
