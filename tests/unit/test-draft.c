@@ -1471,6 +1471,62 @@ static void test_ask_once_chain_queued(void **state)
 	series3_free(x);
 }
 
+/* Patch NN of series3 X replaced by one of upstream UP whose diff adds
+ * LINE. */
+static void set_diff(struct series3 *x, int i, const char *up, const char *line)
+{
+	char *text = g_strdup_printf(
+		"From: Greta Kroll <greta@stable.example.org>\n"
+		"Subject: [PATCH 4.4 %02d/24] block: account discard bios\n"
+		"Message-Id: <patch%d@stable.example.org>\n"
+		"\n"
+		"commit %s upstream.\n"
+		"\n"
+		"---\n"
+		"diff --git a/block/bio.c b/block/bio.c\n"
+		"--- a/block/bio.c\n"
+		"+++ b/block/bio.c\n"
+		"@@ -1,1 +1,2 @@\n"
+		" a\n"
+		"+%s\n"
+		"-- \n"
+		"2.8.%d\n", 20 + i, 20 + i, up, line, i);
+
+	fs_patch_free(x->p[i]);
+	x->p[i] = mail(text);
+	x->patches[i] = x->p[i];
+	x->rp[i].patch = x->p[i];
+	g_free(text);
+}
+
+/* Two patches of one upstream commit, neither flagged as differing
+ * from upstream: the same diff is a duplicate to drop, two diffs are
+ * a question (the signatures differ; they are no part of the diff). */
+static void test_duplicate_diffs_compared(void **state)
+{
+	static const char *const second[2] = { "b();", "c();" };
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		struct series3 *x = series3();
+		struct fs_finding f = finding(FS_FIND_DUPLICATE_IN_SERIES, chain3[0], "subj", "v4.6");
+		char *b;
+
+		set_diff(x, 0, chain3[0], "b();");
+		set_diff(x, 1, chain3[0], second[k]);
+		f.series_index = 20;
+		add3(x, 1, f);
+		b = fs_draft_patch_body(&x->review, &x->rp[1]);
+		assert_non_null(b);
+		if (k == 0)
+			assert_has(b, "so one of the two looks like a duplicate. Please drop this one.");
+		else
+			assert_has(b, "but the two are not the same diff. Which of the two is meant?");
+		g_free(b);
+		series3_free(x);
+	}
+}
+
 /* The reporter of a regression and the author of a reply the draft
  * cites are in its Cc, once, whatever the case of their address. */
 static void test_cc_people_cited(void **state)
@@ -1657,6 +1713,7 @@ int main(void)
 		cmocka_unit_test(test_quotes_named_lines),
 		cmocka_unit_test(test_ask_once_direct),
 		cmocka_unit_test(test_ask_once_chain_queued),
+		cmocka_unit_test(test_duplicate_diffs_compared),
 		cmocka_unit_test(test_cc_people_cited),
 		cmocka_unit_test(test_body_new_causes),
 		cmocka_unit_test(test_body_mail_kinds),
