@@ -102,6 +102,9 @@ bool fsd_same_reply_earlier(const struct fs_findings *fs, size_t i);
 bool fsd_same_reply_before(const struct fs_findings *fs, size_t i,
 			   bool (*counts)(const struct fs_finding *f));
 
+/* The fix-queued finding of RP for commit HEX (not ignored), or NULL. */
+const struct fs_finding *fsd_queued_finding(const struct fs_review_patch *rp, const char *hex);
+
 /* The "(a fix of ...)" note of a fix-of-a-fix: which commit of the chain
  * this one fixes, and where that one is. */
 void fsd_add_chain_note(GString *s, const struct fs_review_patch *rp,

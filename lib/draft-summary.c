@@ -68,12 +68,34 @@ static char *patch_list(const struct fs_review *r, GPtrArray *hits, const struct
 	return g_string_free(s, FALSE);
 }
 
+/* The patch of HITS that queues the fix F of RP fixes in turn (F fixes
+ * a fix of RP's commit, and HITS has that fix's patch), or NULL. */
+static const struct fs_review_patch *chain_parent(const struct fs_review_patch *rp,
+						  const struct fs_finding *f, GPtrArray *hits)
+{
+	const struct fs_finding *q;
+	size_t i;
+
+	if (f->nchain < 3 || !(q = fsd_queued_finding(rp, f->chain[f->nchain - 2])) || q->series_index < 0)
+		return NULL;
+	for (i = 0; i < hits->len; i++) {
+		const struct fs_review_patch *h = g_ptr_array_index(hits, i);
+
+		if (h != rp && h->index == q->series_index)
+			return h;
+	}
+	return NULL;
+}
+
 /* The patches of R whose finding of FS_GROUP_FIXES names commit HEX, as
- * patch_list() gives them, for findings of KIND. */
+ * patch_list() gives them, for findings of KIND; a patch that needs HEX
+ * only because it fixes the fix another patch queues is said after that
+ * one: "21/27 (a fix of 20/27)". */
 static char *patches_naming(const struct fs_review *r, const char *hex, enum fs_finding_kind kind,
 			    const struct fs_draft_opts *o)
 {
-	GPtrArray *hits = g_ptr_array_new();
+	GPtrArray *hits = g_ptr_array_new(), *via = g_ptr_array_new(), *direct = g_ptr_array_new();
+	GString *s;
 	size_t i, k;
 
 	for (i = 0; i < r->npatches; i++) {
@@ -85,11 +107,128 @@ static char *patches_naming(const struct fs_review *r, const char *hex, enum fs_
 			if (f->kind == kind && is_listed(f) && fs_kind_group_of(f) == FS_GROUP_FIXES &&
 			    !strcmp(f->commit, hex)) {
 				g_ptr_array_add(hits, (gpointer)rp);
+				g_ptr_array_add(via, (gpointer)f);
 				break;
 			}
 		}
 	}
-	return patch_list(r, hits, o);
+	for (i = 0; i < hits->len; i++)
+		if (!chain_parent(g_ptr_array_index(hits, i), g_ptr_array_index(via, i), hits))
+			g_ptr_array_add(direct, g_ptr_array_index(hits, i));
+	s = g_string_new(NULL);
+	for (i = 0; i < direct->len; i++) {
+		const struct fs_review_patch *d = g_ptr_array_index(direct, i);
+		GPtrArray *kids = g_ptr_array_new();
+		char *list;
+
+		if (i)
+			g_string_append(s, i + 1 == direct->len ? " and " : ", ");
+		add_patch_number(s, r, d, o);
+		for (k = 0; k < hits->len; k++)
+			if (chain_parent(g_ptr_array_index(hits, k), g_ptr_array_index(via, k), hits) == d)
+				g_ptr_array_add(kids, g_ptr_array_index(hits, k));
+		if (kids->len) {
+			list = patch_list(r, kids, o);
+			g_string_append_printf(s, " (a fix of %s)", list);
+			g_free(list);
+		} else {
+			g_ptr_array_free(kids, TRUE);
+		}
+	}
+	g_ptr_array_free(direct, TRUE);
+	g_ptr_array_free(via, TRUE);
+	g_ptr_array_free(hits, TRUE);
+	return g_string_free(s, FALSE);
+}
+
+/* Whether F is a reply of someone in the thread (its item is "a reply
+ * from X"), as opposed to what fixscan found. */
+static bool is_reply_item(const struct fs_finding *f)
+{
+	return f->message_id && (f->kind == FS_FIND_OBJECTION || f->kind == FS_FIND_NEEDS_ALSO ||
+				 (f->kind == FS_FIND_REGRESSION_REPORT && !f->commit[0]));
+}
+
+/* Whether commit HEX has a line of its own under the commits to add. */
+static bool in_fix_requests(const struct fs_review *r, const char *hex)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->npatches; i++)
+		for (k = 0; k < r->patches[i].findings.n; k++) {
+			const struct fs_finding *f = &r->patches[i].findings.v[k];
+
+			if (is_listed(f) && fs_kind_group_of(f) == FS_GROUP_FIXES && !is_reply_item(f) &&
+			    !strcmp(f->commit, hex))
+				return true;
+		}
+	return false;
+}
+
+/* The group F of RP is listed in.  A reply asking for a commit that has
+ * a line under the commits to add is said on that line
+ * (FS_GROUP_FIXES); another reply on a patch listed in another group is
+ * an item of that patch there, so that no patch is asked about twice. */
+static enum fs_kind_group placed_group(const struct fs_review *r, const struct fs_review_patch *rp,
+				       const struct fs_finding *f)
+{
+	enum fs_kind_group g = fs_kind_group_of(f), home = FS_GROUP_NONE;
+	size_t k;
+
+	if (!is_reply_item(f))
+		return g;
+	if (f->kind == FS_FIND_NEEDS_ALSO && f->commit[0] && in_fix_requests(r, f->commit))
+		return FS_GROUP_FIXES;
+	for (k = 0; k < rp->findings.n; k++) {
+		const struct fs_finding *h = &rp->findings.v[k];
+		enum fs_kind_group hg = fs_kind_group_of(h);
+
+		if (is_listed(h) && !is_reply_item(h) && hg != FS_GROUP_FIXES && hg < home)
+			home = hg;
+	}
+	return home != FS_GROUP_NONE ? home : g;
+}
+
+/* " (Dmitri Orlov asked for it too: <link>)" for each reply that asks
+ * for commit HEX, once per reply. */
+static void add_askers_too(GString *line, const struct fs_review *r, const char *hex)
+{
+	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+	size_t i, k;
+
+	for (i = 0; i < r->npatches; i++)
+		for (k = 0; k < r->patches[i].findings.n; k++) {
+			const struct fs_finding *f = &r->patches[i].findings.v[k];
+			char *who, *id;
+
+			if (f->kind != FS_FIND_NEEDS_ALSO || !is_listed(f) || !f->message_id ||
+			    strcmp(f->commit, hex) || g_hash_table_contains(seen, f->message_id))
+				continue;
+			g_hash_table_add(seen, f->message_id);
+			who = fsd_display_name(f->from);
+			id = fs_draft_clean_id(f->message_id);
+			g_string_append_printf(line, " (%s asked for it too%s%s)", who,
+					       id ? ": https://lore.kernel.org/r/" : "", id ? id : "");
+			g_free(id);
+			g_free(who);
+		}
+	g_hash_table_destroy(seen);
+}
+
+/* Whether a commit to add is a prerequisite, not a fix: the heading
+ * says "Commits to add:". */
+static bool has_prerequisite(const struct fs_review *r)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->npatches; i++)
+		for (k = 0; k < r->patches[i].findings.n; k++) {
+			const struct fs_finding *f = &r->patches[i].findings.v[k];
+
+			if (is_listed(f) && fs_kind_group_of(f) == FS_GROUP_FIXES && f->kind != FS_FIND_FIX_MISSING)
+				return true;
+		}
+	return false;
 }
 
 /* The requests of the summary, one line per commit to queue, naming
@@ -108,12 +247,13 @@ static size_t add_fix_requests(GString *s, const struct fs_review *r, const stru
 			char *ref, *fixes, *needs, *rel;
 			GString *line;
 
-			if (!is_listed(f) || fs_kind_group_of(f) != FS_GROUP_FIXES ||
+			if (!is_listed(f) || fs_kind_group_of(f) != FS_GROUP_FIXES || is_reply_item(f) ||
 			    g_hash_table_contains(done, f->commit))
 				continue;
 			g_hash_table_add(done, (gpointer)f->commit);
 			if (!n++)
-				g_string_append_printf(s, "%s\n\n", fs_kind_group_title(FS_GROUP_FIXES));
+				g_string_append_printf(s, "%s\n\n", has_prerequisite(r) ? "Commits to add:" :
+						       fs_kind_group_title(FS_GROUP_FIXES));
 			ref = fsd_commit_ref(f->commit, f->subject);
 			fixes = patches_naming(r, f->commit, FS_FIND_FIX_MISSING, o);
 			needs = patches_naming(r, f->commit, FS_FIND_DEP_MISSING, o);
@@ -127,6 +267,7 @@ static size_t add_fix_requests(GString *s, const struct fs_review *r, const stru
 			if (*needs)
 				g_string_append_printf(line, "%s is a prerequisite of %s",
 						       *fixes ? " and" : "", needs);
+			add_askers_too(line, r, f->commit);
 			fsd_add_wrapped(s, "  ", "    ", line->str);
 			g_string_free(line, TRUE);
 			g_free(rel);
@@ -158,7 +299,7 @@ static size_t add_patch_groups(GString *s, const struct fs_review *r, const stru
 				const struct fs_finding *f = &rp->findings.v[k];
 				char *item;
 
-				if (!is_listed(f) || fs_kind_group_of(f) != (enum fs_kind_group)g ||
+				if (!is_listed(f) || placed_group(r, rp, f) != (enum fs_kind_group)g ||
 				    listed_reply_earlier(&rp->findings, k))
 					continue;
 				if (!header) {
@@ -235,7 +376,7 @@ static size_t add_series_parts(GString *s, const struct fs_review *r, const stru
 					continue;
 				g_hash_table_add(done, (gpointer)p->commit);
 				if (!n++)
-					fsd_add_para(s, "Posted upstream with patches of this series and in mainline, but not queued here (maybe on purpose):");
+					fsd_add_para(s, "In mainline from the same upstream postings as patches here, but not queued (maybe on purpose):");
 				ref = fsd_commit_ref(p->commit, p->subject);
 				rel = fs_draft_clean_line(p->release);
 				from = series_patches(r, p->commit, o);

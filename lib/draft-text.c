@@ -258,8 +258,7 @@ const char *fsd_patch_number(const struct fs_review *r, int nn)
 	return fs_report_patch_number(r->series, nn, b, sizeof(buf[0]));
 }
 
-/* The index of the patch (in R) whose upstream commit is HEX, or -1. */
-static const struct fs_finding *fsd_queued_finding(const struct fs_review_patch *rp,
+const struct fs_finding *fsd_queued_finding(const struct fs_review_patch *rp,
 					       const char *hex)
 {
 	size_t i;

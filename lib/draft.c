@@ -110,24 +110,43 @@ char *fs_draft_patch_body(const struct fs_review *r, const struct fs_review_patc
 	return ret;
 }
 
-/* The people whose mail the reply to RP cites, as an address list for
- * its Cc: the reporter of a regression, the author of a reply (every
- * finding from a mail has its From); for the summary (RP NULL), the
- * authors of the replies to the series it quotes.  New string, "" for
- * none. */
-static char *cited_people(const struct fs_review *r, const struct fs_review_patch *rp)
+/* Append to S the From of each finding of V the draft cites: every
+ * shown one for a patch's reply, those the summary lists for the
+ * summary (SUMMARY). */
+static void add_cited(GString *s, const struct fs_findings *v, bool summary)
 {
-	const struct fs_findings *v = rp ? &rp->findings : r ? &r->series_findings : NULL;
-	GString *s = g_string_new(NULL);
 	size_t i;
 
 	for (i = 0; v && i < v->n; i++) {
 		const struct fs_finding *f = &v->v[i];
 
-		if (!fsd_is_shown(f) || !f->from || !*f->from || (!rp && !fs_draft_finding_asks(f)))
+		if (!fsd_is_shown(f) || !f->from || !*f->from)
+			continue;
+		if (summary && !fs_draft_finding_asks(f))
 			continue;
 		g_string_append_printf(s, "%s%s", s->len ? ", " : "", f->from);
 	}
+}
+
+/* The people whose mail the reply to RP cites, as an address list for
+ * its Cc: the reporter of a regression, the author of a reply (every
+ * finding from a mail has its From); for the summary (RP NULL), the
+ * authors of the replies to the series it quotes and of every mail a
+ * finding it lists comes from.  New string, "" for none. */
+static char *cited_people(const struct fs_review *r, const struct fs_review_patch *rp)
+{
+	GString *s = g_string_new(NULL);
+	size_t i;
+
+	if (rp) {
+		add_cited(s, &rp->findings, false);
+		return g_string_free(s, FALSE);
+	}
+	if (!r)
+		return g_string_free(s, FALSE);
+	add_cited(s, &r->series_findings, true);
+	for (i = 0; i < r->npatches; i++)
+		add_cited(s, &r->patches[i].findings, true);
 	return g_string_free(s, FALSE);
 }
 

@@ -1369,8 +1369,32 @@ static bool copy_strv(char ***out, size_t *nout, char *const *v, size_t n)
 	return true;
 }
 
-/* "upstream also changes b.c; the backport also changes c.c; 2 changed
- * lines on one side only", or NULL when out of memory. */
+/* "1 line only in the backport", "2 lines only upstream", "1 line only
+ * in the backport and 2 only upstream" as D's listed lines say; when
+ * they are not all listed, "N lines that only one side has". */
+static void add_line_counts(FILE *s, const struct fs_diffcmp_result *d, const char *sep)
+{
+	size_t i, back = 0, up = 0;
+
+	for (i = 0; i < d->nlines; i++) {
+		back += g_str_has_prefix(d->lines[i], "backport only:");
+		up += g_str_has_prefix(d->lines[i], "upstream only:");
+	}
+	if (back + up != d->lines_differ) {
+		fprintf(s, "%s%zu line%s that only one side has", sep, d->lines_differ,
+			d->lines_differ == 1 ? "" : "s");
+		return;
+	}
+	if (back)
+		fprintf(s, "%s%zu line%s only in the backport", sep, back, back == 1 ? "" : "s");
+	if (back && up)
+		fprintf(s, " and %zu only upstream", up);
+	else if (up)
+		fprintf(s, "%s%zu line%s only upstream", sep, up, up == 1 ? "" : "s");
+}
+
+/* "upstream also changes b.c; the backport also changes c.c; 2 lines
+ * only upstream", or NULL when out of memory. */
 static char *diff_note(const struct fs_diffcmp_result *d)
 {
 	char *buf = NULL;
@@ -1385,9 +1409,7 @@ static char *diff_note(const struct fs_diffcmp_result *d)
 		fprintf(s, "%s%s", i ? ", " : d->nfiles_dropped ? "; the backport also changes " :
 			"the backport also changes ", d->files_added[i]);
 	if (d->lines_differ)
-		fprintf(s, "%s%zu changed line%s on one side only",
-			d->nfiles_dropped || d->nfiles_added ? "; " : "",
-			d->lines_differ, d->lines_differ == 1 ? "" : "s");
+		add_line_counts(s, d, d->nfiles_dropped || d->nfiles_added ? "; " : "");
 	if (fclose(s) != 0) {
 		free(buf);
 		return NULL;
@@ -1569,7 +1591,7 @@ static void check_series_partial(struct judge *j, fs_cid u)
 		snprintf(pn, sizeof(pn), "part %u/%u", f->series_part, total);
 	else
 		snprintf(pn, sizeof(pn), "part %u", f->series_part);
-	set_note(j, f, fmt("%s of its posting; %zu other part%s in mainline, not in %s nor in this series",
+	set_note(j, f, fmt("%s of its posting; %zu other part%s in mainline, neither in %s nor in this series",
 			   pn, nmiss, nmiss == 1 ? "" : "s", j->ctx->branch));
 }
 

@@ -17,17 +17,53 @@
 #include "fixscan/report.h"
 #include "draft-private.h"
 
+/* ---- a finding's patch --------------------------------------------------- */
+
+/* The patch of R that F is a finding of, or NULL (a series finding). */
+static const struct fs_review_patch *finding_patch(const struct fs_review *r,
+						   const struct fs_finding *f)
+{
+	size_t i;
+
+	for (i = 0; r && i < r->npatches; i++)
+		if (f >= r->patches[i].findings.v && f < r->patches[i].findings.v + r->patches[i].findings.n)
+			return &r->patches[i];
+	return NULL;
+}
+
+/* "second" when fix-missing F of RP directly fixes the second of the
+ * several upstream commits RP picks; NULL for a patch of one upstream
+ * commit, a fix of a fix, or a commit not among them. */
+static const char *fixed_upstream_ordinal(const struct fs_review_patch *rp, const struct fs_finding *f)
+{
+	static const char *const ordinals[] = { "first", "second", "third", "fourth", "fifth",
+						"sixth", "seventh", "eighth", "ninth", "tenth" };
+	size_t i, nup = 0;
+	const char *const *up;
+
+	if (!rp || !rp->patch || f->nchain != 2 || !fs_patch_tags(rp->patch))
+		return NULL;
+	up = fs_tags_upstream(fs_patch_tags(rp->patch), &nup);
+	for (i = 0; nup > 1 && i < nup && i < G_N_ELEMENTS(ordinals); i++)
+		if (*up[i] && (g_str_has_prefix(f->chain[0], up[i]) || g_str_has_prefix(up[i], f->chain[0])))
+			return ordinals[i];
+	return NULL;
+}
+
 /* ---- the words of report lines ------------------------------------------ */
 
 static void rw_fix_missing(GString *s, const struct fs_review *r, const struct fs_finding *f)
 {
 	const char *rel = f->release;
+	const char *nth = fixed_upstream_ordinal(finding_patch(r, f), f);
 
 	if (f->note)
 		g_string_append_printf(s, ", %s", f->note);
 	else
-		g_string_append_printf(s, " %s%s, not in %s nor in this series",
+		g_string_append_printf(s, " %s%s, neither in %s nor in this series",
 				       rel ? "in " : "", rel ? rel : "(unreleased)", r->branch);
+	if (nth)
+		g_string_append_printf(s, "; it fixes %.12s, the %s upstream commit", f->chain[0], nth);
 }
 
 static void rw_fix_queued(GString *s, const struct fs_review *r, const struct fs_finding *f)
@@ -195,14 +231,51 @@ static char *patch_list(const struct fs_review *r, GPtrArray *askers)
 	return g_string_free(s, FALSE);
 }
 
+/* The fix-queued finding of RP that fix-missing F fixes in turn, when
+ * F is asked for in the reply to the patch that queues that fix: 20/27's
+ * follow-up fix is queued as 21/27, and 21/27's reply asks for F.  NULL
+ * otherwise. */
+static const struct fs_finding *chain_queued(const struct fs_review *r,
+					     const struct fs_review_patch *rp,
+					     const struct fs_finding *f)
+{
+	const struct fs_review_patch *a;
+	const struct fs_finding *q;
+
+	if (f->kind != FS_FIND_FIX_MISSING || !fsd_is_shown(f) || f->nchain < 3)
+		return NULL;
+	a = fsd_fix_asker(r, f->commit);
+	if (!a || a == rp)
+		return NULL;
+	q = fsd_queued_finding(rp, f->chain[f->nchain - 2]);
+	return q && q->series_index == a->index ? q : NULL;
+}
+
+/* "Its follow-up fix 8028d6694e09 (...) is queued as 21/27; that one
+ * needs c5fef009a731 (...) in turn, which I asked for in my reply to
+ * 21/27.": the fix-queued Q and the fix-missing F of it, in one
+ * sentence, in their order. */
+static void add_chain_sentence(GString *s, const struct fs_review *r, const struct fs_finding *q,
+			       const struct fs_finding *f)
+{
+	char *qref = fsd_commit_ref(q->commit, q->subject), *fref = fsd_commit_ref(f->commit, f->subject);
+	const char *num = fsd_patch_number(r, q->series_index);
+
+	fsd_add_paraf(s, "Its follow-up fix %s is queued as %s; that one needs %s in turn, which I asked for in my reply to %s.",
+		      qref, num, fref, num);
+	g_free(fref);
+	g_free(qref);
+}
+
 /* Whether F is a fix-missing the reply to RP asks for; else a fix asked
- * for in the reply to another patch, added to ASKERS (once each). */
+ * for in the reply to another patch, added to ASKERS (once each), unless
+ * the sentence of a queued fix says it (chain_queued()). */
 static bool fix_asked_here(const struct fs_review *r, const struct fs_review_patch *rp,
 			   const struct fs_finding *f, GPtrArray *askers)
 {
 	const struct fs_review_patch *a;
 
-	if (f->kind != FS_FIND_FIX_MISSING || !fsd_is_shown(f))
+	if (f->kind != FS_FIND_FIX_MISSING || !fsd_is_shown(f) || chain_queued(r, rp, f))
 		return false;
 	a = fsd_fix_asker(r, f->commit);
 	if (!a || a == rp)
@@ -229,19 +302,105 @@ static void add_fix_request(GString *s, size_t n, bool subject_only, bool failed
 		fsd_add_para(s, n == 1 ? "Please queue it as well." : "Please queue them as well.");
 }
 
+/* The reply F, attributed, in its author's own words: "As X wrote
+ * (<link>):" before a request of ours (AS), else "X wrote in reply to
+ * this patch (<link>):". */
+static void add_reply_quote(GString *s, const struct fs_finding *f, bool as)
+{
+	char *who = fsd_display_name(f->from), *line = fs_draft_clean_line(f->note);
+	char *id = fs_draft_clean_id(f->message_id);
+	const char *pre = as ? "As " : "", *post = as ? "" : " in reply to this patch";
+
+	if (id)
+		fsd_add_paraf(s, "%s%s wrote%s (https://lore.kernel.org/r/%s):", pre, who, post, id);
+	else
+		fsd_add_paraf(s, "%s%s wrote%s:", pre, who, post);
+	fsd_add_quote(s, line);
+	g_string_append_c(s, '\n');
+	g_free(id);
+	g_free(line);
+	g_free(who);
+}
+
+/* Whether needs-also F of RP asks for a fix that the fix-missing
+ * paragraph of RP asks for: its reply is quoted there, before the
+ * request, and not again. */
+static bool needs_also_folded(const struct fs_review *r, const struct fs_review_patch *rp,
+			      const struct fs_finding *f)
+{
+	size_t i;
+
+	if (f->kind != FS_FIND_NEEDS_ALSO || !fsd_is_shown(f) || !f->commit[0])
+		return false;
+	for (i = 0; i < rp->findings.n; i++) {
+		const struct fs_finding *g = &rp->findings.v[i];
+
+		if (g->kind == FS_FIND_FIX_MISSING && fsd_is_shown(g) && !strcmp(g->commit, f->commit) &&
+		    fsd_fix_asker(r, g->commit) == rp)
+			return true;
+	}
+	return false;
+}
+
+/* Whether the reply F (of RP) is quoted by the fix-missing paragraph:
+ * one of its needs-also findings is folded there. */
+static bool reply_folded(const struct fs_review *r, const struct fs_review_patch *rp,
+			 const struct fs_finding *f)
+{
+	size_t i;
+
+	for (i = 0; f->message_id && i < rp->findings.n; i++) {
+		const struct fs_finding *g = &rp->findings.v[i];
+
+		if (g->message_id && !strcmp(g->message_id, f->message_id) && needs_also_folded(r, rp, g))
+			return true;
+	}
+	return false;
+}
+
+/* "As Dmitri Orlov wrote (<link>):" and the words of each reply that
+ * asks for a fix RP's fix-missing paragraph asks for, once per reply. */
+static void add_folded_quotes(GString *s, const struct fs_review *r, const struct fs_review_patch *rp)
+{
+	size_t i, k;
+
+	for (i = 0; i < rp->findings.n; i++) {
+		const struct fs_finding *f = &rp->findings.v[i];
+		bool earlier = false;
+
+		if (!needs_also_folded(r, rp, f))
+			continue;
+		for (k = 0; k < i && !earlier; k++)
+			earlier = needs_also_folded(r, rp, &rp->findings.v[k]) && rp->findings.v[k].message_id &&
+				  f->message_id && !strcmp(rp->findings.v[k].message_id, f->message_id);
+		if (!earlier)
+			add_reply_quote(s, f, true);
+	}
+}
+
 /* The missing fixes of RP, each asked for in one reply only
  * (fsd_fix_asker()): the others point to that reply. */
 static void para_fix_missing(GString *s, const struct fs_review *r,
 		const struct fs_review_patch *rp, const struct fs_finding *none)
 {
 	size_t i, n = 0;
-	bool subject_only = false, failed = false;
+	bool subject_only = false, failed = false, several = false;
 	char *elsewhere = NULL;
 	GPtrArray *askers = g_ptr_array_new();
 
 	for (i = 0; i < rp->findings.n; i++)
 		n += fix_asked_here(r, rp, &rp->findings.v[i], askers);
+	for (i = 0; i < rp->findings.n; i++)
+		several = several || (rp->findings.v[i].kind == FS_FIND_FIX_MISSING && fsd_is_shown(&rp->findings.v[i]) &&
+				      fsd_fix_asker(r, rp->findings.v[i].commit) == rp &&
+				      fixed_upstream_ordinal(rp, &rp->findings.v[i]));
 	if (n)
+		add_folded_quotes(s, r, rp);
+	if (n && several)
+		fsd_add_para(s, n == 1 ?
+			 "One of the upstream commits this patch picks has a known follow-up fix that is not in this series:" :
+			 "The upstream commits this patch picks have known follow-up fixes that are not in this series:");
+	else if (n)
 		fsd_add_para(s, n == 1 ?
 			 "This commit has a known follow-up fix upstream that is not in this series:" :
 			 "This commit has known follow-up fixes upstream that are not in this series:");
@@ -251,6 +410,13 @@ static void para_fix_missing(GString *s, const struct fs_review *r,
 		if (f->kind != FS_FIND_FIX_MISSING || !fsd_is_shown(f) || fsd_fix_asker(r, f->commit) != rp)
 			continue;
 		fsd_add_commit_item(s, f);
+		if (fixed_upstream_ordinal(rp, f)) {
+			char *which = g_strdup_printf("which fixes %.12s, the %s upstream commit this patch picks",
+						      f->chain[0], fixed_upstream_ordinal(rp, f));
+
+			fsd_add_wrapped(s, "    ", "    ", which);
+			g_free(which);
+		}
 		if ((f->cause == FS_CAUSE_STABLE_FIX || f->reverted_commit) && f->note) {
 			/* a stable-only fix, or one the branch had and
 			 * reverted: the note says where it is or was */
@@ -272,6 +438,14 @@ static void para_fix_missing(GString *s, const struct fs_review *r,
 		g_string_append_c(s, '\n');
 		add_fix_request(s, n, subject_only, failed, elsewhere);
 	}
+	for (i = 0; i < rp->findings.n; i++) {
+		const struct fs_finding *q = chain_queued(r, rp, &rp->findings.v[i]);
+
+		if (q) {
+			add_chain_sentence(s, r, q, &rp->findings.v[i]);
+			n++;
+		}
+	}
 	if (askers->len) {
 		char *list = patch_list(r, askers);
 
@@ -287,8 +461,14 @@ static void para_fix_missing(GString *s, const struct fs_review *r,
 static void para_fix_queued(GString *s, const struct fs_review *r,
 		const struct fs_review_patch *rp, const struct fs_finding *f)
 {
-	char *ref = fsd_commit_ref(f->commit, f->subject);
+	char *ref;
+	size_t i;
 
+	/* said with the fix it needs in turn (para_fix_missing()) */
+	for (i = 0; i < rp->findings.n; i++)
+		if (chain_queued(r, rp, &rp->findings.v[i]) == f)
+			return;
+	ref = fsd_commit_ref(f->commit, f->subject);
 	if (f->series_index < 0)
 		fsd_add_paraf(s, "Its follow-up fix %s is queued for this branch already, so that one is covered.",
 			  ref);
@@ -555,15 +735,81 @@ static void para_reverted_in_stable(GString *s, const struct fs_review *r,
 	g_free(ref);
 }
 
+/* The patch numbered NN in R, or NULL when R (a view) does not have it. */
+static const struct fs_review_patch *patch_numbered(const struct fs_review *r, int nn)
+{
+	size_t i;
+
+	for (i = 0; i < r->npatches; i++)
+		if (r->patches[i].index == nn)
+			return &r->patches[i];
+	return NULL;
+}
+
+static bool has_backport_differs(const struct fs_review_patch *rp)
+{
+	size_t i;
+
+	for (i = 0; rp && i < rp->findings.n; i++)
+		if (rp->findings.v[i].kind == FS_FIND_BACKPORT_DIFFERS)
+			return true;
+	return false;
+}
+
+/* P's diff: from its first "diff --git" to the signature, or NULL. */
+static const char *diff_of(const struct fs_patch *p, size_t *len)
+{
+	size_t n = 0;
+	const char *b = p ? fs_patch_body(p, &n) : NULL;
+	const char *d = b ? g_strstr_len(b, n, "\ndiff --git ") : NULL;
+	const char *end;
+
+	if (!d)
+		return NULL;
+	end = g_strstr_len(d, n - (size_t)(d - b), "\n-- \n");
+	*len = (size_t)((end ? end : b + n) - d);
+	return d;
+}
+
+/* Which of two patches of the same upstream commit is not a faithful
+ * copy: 1 for RP, 2 for the other, 3 for both or for two diffs that are
+ * not the same; 0 when they are the same diff. */
+static int duplicate_differs(const struct fs_review *r, const struct fs_review_patch *rp,
+			     const struct fs_finding *f)
+{
+	const struct fs_review_patch *other = patch_numbered(r, f->series_index);
+	int d = (has_backport_differs(rp) ? 1 : 0) | (has_backport_differs(other) ? 2 : 0);
+	size_t n1 = 0, n2 = 0;
+	const char *d1, *d2;
+
+	if (d || !other)
+		return d;
+	d1 = diff_of(rp->patch, &n1);
+	d2 = diff_of(other->patch, &n2);
+	if (d1 && d2 && (n1 != n2 || memcmp(d1, d2, n1)))
+		return 3;
+	return 0;
+}
+
 static void para_duplicate_in_series(GString *s, const struct fs_review *r,
 		const struct fs_review_patch *rp, const struct fs_finding *f)
 {
 	char *ref = fsd_commit_ref(f->commit, f->subject);
+	const char *other = fsd_patch_number(r, f->series_index);
+	int differs = duplicate_differs(r, rp, f);
 
-	fsd_add_paraf(s, "This is the same upstream commit as %s of this series:",
-		  fsd_patch_number(r, f->series_index));
+	fsd_add_paraf(s, "This is the same upstream commit as %s of this series:", other);
 	g_string_append_printf(s, "  %s\n\n", ref);
-	fsd_add_para(s, "so one of the two looks like a duplicate. Please drop this one.");
+	if (!differs)
+		fsd_add_para(s, "so one of the two looks like a duplicate. Please drop this one.");
+	else if (differs == 1)
+		fsd_add_paraf(s, "but the two are not the same diff: this one differs from the upstream commit, %s does not. Which of the two is meant? Only one of them should stay.",
+			      other);
+	else if (differs == 2)
+		fsd_add_paraf(s, "but the two are not the same diff: %s differs from the upstream commit, this one does not. Which of the two is meant? Only one of them should stay.",
+			      other);
+	else
+		fsd_add_para(s, "but the two are not the same diff. Which of the two is meant? Only one of them should stay.");
 	g_free(ref);
 }
 
@@ -573,19 +819,9 @@ static void para_duplicate_in_series(GString *s, const struct fs_review *r,
 static void para_said(GString *s, const struct fs_review *r,
 		const struct fs_review_patch *rp, const struct fs_finding *f)
 {
-	char *who = fsd_display_name(f->from), *line = fs_draft_clean_line(f->note);
-	char *id = fs_draft_clean_id(f->message_id);
-
-	if (id)
-		fsd_add_paraf(s, "%s wrote in reply to this patch (https://lore.kernel.org/r/%s):",
-			      who, id);
-	else
-		fsd_add_paraf(s, "%s wrote in reply to this patch:", who);
-	fsd_add_quote(s, line);
-	g_string_append_c(s, '\n');
-	g_free(id);
-	g_free(line);
-	g_free(who);
+	if (rp && reply_folded(r, rp, f))
+		return;
+	add_reply_quote(s, f, false);
 }
 
 static void para_no_upstream(GString *s, const struct fs_review *r,
@@ -664,8 +900,9 @@ static char *item_already_applied(const struct fs_review *r, const struct fs_fin
 				       f->stable_release ? f->stable_release : "");
 	rel = fs_draft_clean_line(f->release);
 	branch = fs_draft_clean_line(r->branch);
-	t = g_strdup_printf("%.12s is in %s since %s", f->commit, branch,
-			    *rel ? rel : "before it forked");
+	/* as the patch's reply says it (para_applied()) */
+	t = g_strdup_printf("%.12s is in %s, before %s forked", f->commit,
+			    *rel ? rel : "mainline", branch);
 	g_free(branch);
 	g_free(rel);
 	return t;
@@ -730,7 +967,10 @@ static char *item_missing_in_newer(const struct fs_review *r, const struct fs_fi
 static char *item_duplicate_in_series(const struct fs_review *r, const struct fs_finding *f)
 {
 	char *ref = item_ref(f);
-	char *t = g_strdup_printf("%s again, as %s", ref, fsd_patch_number(r, f->series_index));
+	const struct fs_review_patch *rp = finding_patch(r, f);
+	char *t = g_strdup_printf("%s again, as %s%s", ref, fsd_patch_number(r, f->series_index),
+			    rp && duplicate_differs(r, rp, f) ?
+			    ", but not the same diff: which one is meant?" : "");
 
 	g_free(ref);
 	return t;
@@ -841,6 +1081,57 @@ static void rw_fix_pending(GString *s, const struct fs_review *r, const struct f
 		g_string_append_printf(s, ": https://lore.kernel.org/r/%s", f->message_id);
 }
 
+/* Whether pending REF is linux-next: a ref of a remote named "next" or
+ * "linux-next", or a local branch whose name starts with "next" or
+ * "linux-next". */
+static bool is_linux_next(const char *ref)
+{
+	return ref && (g_str_has_prefix(ref, "refs/remotes/next/") ||
+		       g_str_has_prefix(ref, "refs/remotes/linux-next/") ||
+		       g_str_has_prefix(ref, "refs/heads/next") ||
+		       g_str_has_prefix(ref, "refs/heads/linux-next"));
+}
+
+/* Pending REF as the list knows it, for a draft: "linux-next";
+ * "net's main" for refs/remotes/net/main; the branch name of a local
+ * branch.  Never the clone's own ref name.  New string, cleaned. */
+static char *public_ref_name(const char *ref)
+{
+	const char *rest, *slash;
+	char *remote, *branch, *t;
+
+	if (is_linux_next(ref))
+		return g_strdup("linux-next");
+	if (!ref || !g_str_has_prefix(ref, "refs/remotes/") ||
+	    !(slash = strchr(rest = ref + strlen("refs/remotes/"), '/')))
+		return short_ref(ref);
+	remote = fs_draft_clean_line(t = g_strndup(rest, (size_t)(slash - rest)));
+	g_free(t);
+	branch = fs_draft_clean_line(slash + 1);
+	t = g_strdup_printf("%s's %s", remote, branch);
+	g_free(branch);
+	g_free(remote);
+	return t;
+}
+
+/* F's commit reference, marked as an id of the pending tree so that
+ * nobody takes it for a mainline or stable id:
+ * 'abc ("subject") (linux-next id)'.  New string. */
+static char *pending_commit_ref(const struct fs_finding *f)
+{
+	char *c = fsd_commit_ref(f->commit, f->subject), *name, *t;
+
+	if (is_linux_next(f->ref))
+		t = g_strdup_printf("%s (linux-next id)", c);
+	else {
+		name = public_ref_name(f->ref);
+		t = g_strdup_printf("%s (id in %s)", c, name);
+		g_free(name);
+	}
+	g_free(c);
+	return t;
+}
+
 /* The opening line of a fix-pending paragraph. */
 static char *pending_opening(const struct fs_finding *f)
 {
@@ -850,7 +1141,7 @@ static char *pending_opening(const struct fs_finding *f)
 	if (!f->commit[0])
 		return g_strdup_printf("%s the upstream commit has been posted, but is not in "
 				       "mainline yet:", what);
-	ref = short_ref(f->ref);
+	ref = public_ref_name(f->ref);
 	t = g_strdup_printf("%s the upstream commit %sis in %s, but not in mainline yet:", what,
 			    f->message_id ? "has been posted and " : "", ref);
 	g_free(ref);
@@ -866,7 +1157,7 @@ static void para_fix_pending(GString *s, const struct fs_review *r,
 
 	fsd_add_para(s, open);
 	if (f->commit[0]) {
-		char *ref = fsd_commit_ref(f->commit, f->subject);
+		char *ref = pending_commit_ref(f);
 		fsd_add_wrapped(s, "  ", "    ", ref);
 		g_free(ref);
 	} else {
@@ -887,7 +1178,7 @@ static char *item_fix_pending(const struct fs_review *r, const struct fs_finding
 	const char *what = f->cause == FS_CAUSE_REVERT ? "a revert" : "a fix";
 
 	if (f->commit[0]) {
-		char *ref = short_ref(f->ref), *c = fsd_commit_ref(f->commit, f->subject);
+		char *ref = public_ref_name(f->ref), *c = pending_commit_ref(f);
 		t = g_strdup_printf("%s in %s, not in mainline yet: %s%s%s", what, ref, c,
 				    id ? ", https://lore.kernel.org/r/" : "", id ? id : "");
 		g_free(ref);
@@ -940,8 +1231,10 @@ static void para_series_partial(GString *s, const struct fs_review *r,
 	char *branch = fs_draft_clean_line(r->branch), *ref = fsd_commit_ref(f->commit, f->subject);
 	size_t i;
 
-	fsd_add_paraf(s, "Its upstream commit %s was posted with other patches that are in mainline too, but neither in %s nor in this series:",
-		      ref, branch);
+	bool one = f->nparts == 1;
+
+	fsd_add_paraf(s, "This patch's upstream commit %s was posted with %s in mainline too, but neither in %s nor in this series:",
+		      ref, one ? "another patch that is" : "other patches that are", branch);
 	for (i = 0; i < f->nparts; i++) {
 		char *pref = fsd_commit_ref(f->parts[i].commit, f->parts[i].subject);
 		GString *line = g_string_new(pref);
@@ -954,7 +1247,8 @@ static void para_series_partial(GString *s, const struct fs_review *r,
 		g_free(pref);
 	}
 	g_string_append_c(s, '\n');
-	fsd_add_para(s, "If they were left out on purpose, fine; otherwise are they needed here as well?");
+	fsd_add_para(s, one ? "If it was left out on purpose, fine; otherwise is it needed here as well?" :
+			 "If they were left out on purpose, fine; otherwise are they needed here as well?");
 	g_free(ref);
 	g_free(branch);
 }
@@ -1025,7 +1319,7 @@ static const struct fs_kind kinds[FS_FIND_KIND_COUNT] = {
 	/* A fix on its way to mainline: hold the patch, or queue both. */
 	[FS_FIND_FIX_PENDING] = {
 		"fix-pending", true, true, false, FS_KIND_REPORT, 11, 7,
-		RED, FS_GROUP_REPORTS, 8,
+		RED, FS_GROUP_PENDING, 8,
 		true, rw_fix_pending, FS_PARA_EACH, para_fix_pending, item_fix_pending },
 	[FS_FIND_TARGET_ABSENT] = {
 		"target-absent", true, true, false, FS_KIND_NOTE, 12, 13,
@@ -1093,6 +1387,7 @@ static const char *const group_titles[] = {
 	[FS_GROUP_REVERTED] = "Reverted upstream:",
 	[FS_GROUP_STABLE_REVERTED] = "Reverted in another stable branch (worth asking why):",
 	[FS_GROUP_REPORTS] = "Reports:",
+	[FS_GROUP_PENDING] = "Fixes on their way to mainline:",
 	[FS_GROUP_OTHER] = "Other notes:",
 };
 

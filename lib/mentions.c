@@ -674,19 +674,24 @@ static bool names_commit(const struct fs_patch *m, const char *hex12, const char
 }
 
 /* Whether the mail in FILE speaks of the commit HEX12 / SUBJ as a
- * person's report would. */
+ * person's report would; *DATE gets its own Date header text (a new
+ * string, free()) or NULL. */
 static bool hit_names_commit(const char *file, const char *hex12, const char *subj,
-			     const char *const *own)
+			     const char *const *own, char **date)
 {
 	struct fs_patch *m = open_report(file, own);
 	bool named = m && names_commit(m, hex12, subj);
 
+	*date = named && fs_patch_date(m) && *fs_patch_date(m) ? strdup(fs_patch_date(m)) : NULL;
 	fs_patch_free(m);
 	return named;
 }
 
-/* Move HIT into M's storage and add a report of UPSTREAM pointing at it. */
-static int keep_hit(struct fs_mentions *m, struct fs_store_message *hit, fs_cid upstream)
+/* Move HIT into M's storage and add a report of UPSTREAM pointing at it,
+ * dated DATE (the mail's own Date text, taken; NULL: the store's time,
+ * in UTC). */
+static int keep_hit(struct fs_mentions *m, struct fs_store_message *hit, fs_cid upstream,
+		    char *date)
 {
 	size_t n = m->hits_.n;
 	struct fs_store_message *hv = realloc(m->hits_.v, (n + 1) * sizeof(*hv));
@@ -700,13 +705,15 @@ static int keep_hit(struct fs_mentions *m, struct fs_store_message *hit, fs_cid 
 	if (dv)
 		m->dates_ = dv;
 	rv = dv ? realloc(m->reports, (m->nreports + 1) * sizeof(*rv)) : NULL;
-	if (!rv)
+	if (!rv) {
+		free(date);
 		return FS_ENOMEM;
+	}
 	m->reports = rv;
 	hv[n] = *hit;
 	memset(hit, 0, sizeof(*hit));
-	dv[n] = NULL;
-	if (gmtime_r(&hv[n].date, &tm) &&
+	dv[n] = date;
+	if (!date && gmtime_r(&hv[n].date, &tm) &&
 	    strftime(buf, sizeof(buf), "%a, %d %b %Y %H:%M:%S +0000", &tm))
 		dv[n] = strdup(buf);
 	m->hits_.n++;
@@ -749,9 +756,11 @@ static int search_commit(struct fs_mentions *m, struct fs_store *store, const st
 	rc = fs_store_search(store, q, &found, err);
 	g_free(q);
 	for (h = 0; rc == 0 && h < found.n; h++) {
-		if (!hit_names_commit(found.v[h].filename, w->hex, w->subj, own))
+		char *date;
+
+		if (!hit_names_commit(found.v[h].filename, w->hex, w->subj, own, &date))
 			continue;
-		if (keep_hit(m, &found.v[h], w->id) < 0)
+		if (keep_hit(m, &found.v[h], w->id, date) < 0)
 			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 	}
 	fs_store_messages_free(&found);

@@ -152,7 +152,7 @@ char *fs_round_text(const struct fs_round *rd)
 		g_string_append_printf(s, "%s -%zu patch%s", n++ ? "," : "", rd->ndropped,
 				       rd->ndropped == 1 ? "" : "es");
 	if (rd->nfindings_new)
-		g_string_append_printf(s, "%s %zu finding%s new", n++ ? "," : "", rd->nfindings_new,
+		g_string_append_printf(s, "%s %zu new finding%s", n++ ? "," : "", rd->nfindings_new,
 				       rd->nfindings_new == 1 ? "" : "s");
 	if (rd->nfindings_resolved)
 		g_string_append_printf(s, "%s %zu finding%s resolved", n++ ? "," : "",

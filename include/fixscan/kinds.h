@@ -37,12 +37,14 @@ enum fs_kind_class {
 
 /* The groups of the summary draft, in the order it lists them. */
 enum fs_kind_group {
-	FS_GROUP_FIXES,            /* "Fixes to add:" (one request per commit) */
+	FS_GROUP_FIXES,            /* "Fixes to add:" (one request per commit;
+	                              "Commits to add:" with a prerequisite) */
 	FS_GROUP_NEWER,
 	FS_GROUP_DUPLICATES,
 	FS_GROUP_REVERTED,
 	FS_GROUP_STABLE_REVERTED,
 	FS_GROUP_REPORTS,
+	FS_GROUP_PENDING,          /* fixes on their way to mainline */
 	FS_GROUP_OTHER,
 	FS_GROUP_NONE,             /* not in the summary */
 };

@@ -25,7 +25,7 @@ struct fs_report_mail {
 	fs_cid upstream;
 	const char *message_id;
 	const char *from;
-	const char *date;
+	const char *date;     /* the mail's own Date text (its time zone) */
 	const char *subject;
 };
 

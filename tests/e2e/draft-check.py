@@ -17,7 +17,8 @@ In-Reply-To.  For every draft:
 
 With --review (the JSON lines of "review --json" or "--all-open --json"):
 
-  - a missing fix is named in at most one per-patch draft;
+  - a missing fix is named in at most one per-patch draft (but for a
+    sentence pointing to the reply that asks for it);
   - the reporter of a regression, and the author of any mail a finding
     comes from (a reply the draft cites), is in its To or Cc.
 
@@ -128,6 +129,10 @@ def check_review(drafts, reviews, fail):
         if is_summary(d):
             continue
         text = "\n".join(l for l in body_of(d).split("\n") if not l.startswith(">"))
+        # "that one needs c5fef009a731 (...) in turn, which I asked for in
+        # my reply to 21/27": points to the request, asks nothing
+        text = re.sub(r"that one needs [0-9a-f]{12} \(\".*?\"\) in turn, which I asked for "
+                      r"in my reply to \d+/\d+\.", "", squash(text))
         for c in named:
             if c in text:
                 named[c].add((name, str(d["Subject"])))
@@ -155,7 +160,7 @@ def check_asks(drafts, fail):
             m = re.match(r"  (\d{2,3}/\d{2,3})\b", line)
             if m:
                 listed.add(m.group(1))
-            if section == "Fixes to add:" and line.startswith("  "):
+            if section in ("Fixes to add:", "Commits to add:") and line.startswith("  "):
                 listed.update(NUMBER.findall(line))
         for num in listed - replied:
             fail(name, "the summary names %s, which asks nothing (no reply of its own)" % num)

@@ -31,13 +31,13 @@ test_expect_success '... 02 differs by one added line, advisory; 01 documents it
 	assert f["files_dropped"] == [] and f["files_added"] == [], f
 	assert f["lines_differ"] == 1, f
 	assert f["lines"] == ["backport only: block/bio.c: +/* 4.4: keep the old fallback */"], f
-	assert f["note"] == "1 changed line on one side only", f
+	assert f["note"] == "1 line only in the backport", f
 	assert r["summary"]["backport-differs"] == 1, r["summary"]
 	EOF
 '
 test_expect_success 'review -v shows the differing line, the plain report not' '
 	{ COLUMNS=200 "$FIXSCAN" review --repo kernel -v "$Q" >v.txt; test $? = 1; } &&
-	grep -q "^  backport-differs [0-9a-f]\{12\} .*: 1 changed line on one side only" v.txt &&
+	grep -q "^  backport-differs [0-9a-f]\{12\} .*: 1 line only in the backport" v.txt &&
 	grep -qx "    backport only: block/bio.c: +/\* 4.4: keep the old fallback \*/" v.txt &&
 	{ COLUMNS=200 "$FIXSCAN" review --repo kernel "$Q" >plain.txt; test $? = 1; } &&
 	grep -q "backport-differs" plain.txt &&
@@ -50,7 +50,7 @@ flat() {
 }
 test_expect_success 'check of 02: the advisory finding, exit 0' '
 	"$FIXSCAN" check --repo kernel "$p02" >c02.txt &&
-	flat c02.txt | grep -q "backport-differs [0-9a-f]\{12\} .*: 1 changed line on one side only" &&
+	flat c02.txt | grep -q "backport-differs [0-9a-f]\{12\} .*: 1 line only in the backport" &&
 	"$FIXSCAN" check --repo kernel "$p01" >c01.txt &&
 	! grep -q "backport-differs" c01.txt
 '
@@ -77,8 +77,8 @@ test_expect_success 'drafts: no reply to 02 (advisory), and the summary, which l
 	{ "$FIXSCAN" review --repo kernel --drafts "$Q" >d.out 2>d.err; test $? = 1; } &&
 	! grep -q "(re: 02/27 " d.err &&
 	summary=$(grep -l "^Subject: Re: \[PATCH 4.4 00/27\]" mail/Drafts/cur/*) &&
-	grep -q "^  03/27 " "$summary" &&
-	! grep -q "^  02/27 \|changed line on one side only" "$summary"
+	grep -q "fixes 03/27" "$summary" &&
+	! grep -q "^  02/27 \|line only in the backport" "$summary"
 '
 # The digest: the 4.4 thread as if it had just arrived.
 python3 "$SRC/tests/e2e/renew-thread.py" "$SRC/maildirs/review-4.4" "$TRASH/new-4.4" || exit 1

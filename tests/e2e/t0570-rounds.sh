@@ -69,7 +69,7 @@ test_expect_success '... and names the draft of rc1, once' '
 '
 test_expect_success 'the text report says it under its header' '
 	{ "$FIXSCAN" review --repo multi/kernel "subject:5.15.147-rc2" >rc2.txt 2>/dev/null; test $? = 1; } &&
-	sed -n "/^review: /,/^$/p" rc2.txt | grep -qx "since 5.15.147-rc1: +1 patch, 1 finding new"
+	sed -n "/^review: /,/^$/p" rc2.txt | grep -qx "since 5.15.147-rc1: +1 patch, 1 new finding"
 '
 test_expect_success '-rc3 against -rc2 (the latest earlier round): c dropped, its finding resolved' '
 	{ "$FIXSCAN" review --repo multi/kernel --json "subject:5.15.147-rc3" >rc3.json 2>rc3.err; test $? -le 1; } &&
@@ -100,6 +100,6 @@ for f in (\"rc1.json\", \"r54.json\"):
 test_expect_success 'check --thread of the -rc2 cover says it too' '
 	cover=$(grep -l "^Message-Id: <[0-9]*\.515\.cover@" multi/mail/multi/cur/*) &&
 	{ "$FIXSCAN" check --repo multi/kernel --thread "$cover" >c.txt 2>c.err; test $? = 1; } &&
-	grep -qx "since 5.15.147-rc1: +1 patch, 1 finding new" c.txt
+	grep -qx "since 5.15.147-rc1: +1 patch, 1 new finding" c.txt
 '
 test_done

@@ -40,7 +40,7 @@ test_expect_success '... one series-partial, on 03, naming part 2 of its posting
 	assert f["commit"] == u and f["part"] == 1, f
 	assert f["commits"] == [{"commit": u2, "subject": "netfilter: x_tables: check the target size in compat mode",
 	                         "release": None, "part": 2, "total": None}], f["commits"]
-	assert f["note"] == "part 1 of its posting; 1 other part in mainline, not in linux-4.4.y nor in this series", f
+	assert f["note"] == "part 1 of its posting; 1 other part in mainline, neither in linux-4.4.y nor in this series", f
 	assert r["summary"]["series-partial"] == 1, r["summary"]
 	EOF
 '
@@ -115,12 +115,14 @@ test_expect_success 'the summary draft lists the part, naming the patch' '
 	mkdir -p mail/Drafts/cur mail/Drafts/new mail/Drafts/tmp &&
 	{ "$FIXSCAN" review --repo kernel --drafts "$Q" >d.out 2>d.err; test $? = 1; } &&
 	summary=$(grep -l "^Subject: Re: \[PATCH 4.4 00/27\]" mail/Drafts/cur/*) &&
-	flat "$summary" | grep -q "Posted upstream with patches of this series and in mainline, but not queued here (maybe on purpose): $(echo $u_fm2 | cut -c1-12) (\"netfilter: x_tables: check the target size in compat mode\") posted with 03/27" &&
+	flat "$summary" | grep -q "In mainline from the same upstream postings as patches here, but not queued (maybe on purpose): $(echo $u_fm2 | cut -c1-12) (\"netfilter: x_tables: check the target size in compat mode\") posted with 03/27" &&
 	test "$(grep -c "$(echo $u_fm2 | cut -c1-12)" "$summary")" = 1
 '
 test_expect_success 'by default 03 gets its reply for its fix, which names the part too' '
 	r03=$(grep -l "^Subject: Re: \[PATCH 4.4 03/27\]" mail/Drafts/cur/*) &&
-	flat "$r03" | grep -q "was posted with other patches that are in mainline too, but neither in linux-4.4.y nor in this series: $(echo $u_fm2 | cut -c1-12)"
+	flat "$r03" | grep -q "This patch.s upstream commit 404cd27d8378 (\"netfilter: x_tables: check the counters offset in compat mode\") was posted with another patch that is in mainline too, but neither in linux-4.4.y nor in this series: $(echo $u_fm2 | cut -c1-12)" &&
+	flat "$r03" | grep -q "If it was left out on purpose, fine; otherwise is it needed here as well?" &&
+	! flat "$r03" | grep -q "Its upstream commit"
 '
 # The digest: the 4.4 thread as if it had just arrived.
 python3 "$SRC/tests/e2e/renew-thread.py" "$SRC/maildirs/review-4.4" "$TRASH/new-4.4" || exit 1

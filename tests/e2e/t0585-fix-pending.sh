@@ -93,14 +93,16 @@ test_expect_success 'drafts: 23 and 24 asked to wait, each once; the summary lis
 	{ "$FIXSCAN" review --repo kernel --drafts "$Q" >d.out 2>d.err; test $? = 1; } &&
 	d23=$(grep -l "^Subject: Re: \[PATCH 4.4 23/27\]" mail/Drafts/cur/*) &&
 	d24=$(grep -l "^Subject: Re: \[PATCH 4.4 24/27\]" mail/Drafts/cur/*) &&
-	flat "$d23" | grep -q "A fix for the upstream commit is in next/master, but not in mainline yet: $(echo $n2 | cut -c1-12) (\"tcp: check the fastopen queue before the child socket takes it\") Could this one be held back for now, or the two queued together once the fix lands?" &&
-	flat "$d24" | grep -q "A fix for the upstream commit has been posted and is in next/master, but not in mainline yet: $(echo $n1 | cut -c1-12) (\"block: check for an empty bio before bio_last_page()\") https://lore.kernel.org/r/$l4 Could this one be held back" &&
+	flat "$d23" | grep -q "A fix for the upstream commit is in linux-next, but not in mainline yet: $(echo $n2 | cut -c1-12) (\"tcp: check the fastopen queue before the child socket takes it\") (linux-next id) Could this one be held back for now, or the two queued together once the fix lands?" &&
+	flat "$d24" | grep -q "A fix for the upstream commit has been posted and is in linux-next, but not in mainline yet: $(echo $n1 | cut -c1-12) (\"block: check for an empty bio before bio_last_page()\") (linux-next id) https://lore.kernel.org/r/$l4 Could this one be held back" &&
 	test "$(grep -c "held back" "$d23")" = 1 &&
 	test "$(grep -c "held back" "$d24")" = 1 &&
 	test "$(grep -c "lore.kernel.org/r/$l4" "$d24")" = 1 &&
 	sed -n "1,/^\$/p" "$d24" | tr -d "\n" | grep -q "^.*Cc: [^:]*nadia@netdev.example.org" &&
 	summary=$(grep -l "^Subject: Re: \[PATCH 4.4 00/27\]" mail/Drafts/cur/*) &&
-	test "$(grep -c "a fix in next/master, not in mainline yet:" "$summary")" = 2 &&
+	test "$(grep -c "a fix in linux-next, not in mainline yet:" "$summary")" = 2 &&
+	test "$(grep -c "(linux-next id)" "$summary")" = 2 &&
+	! grep -q "next/master" "$d23" "$d24" "$summary" &&
 	test "$(grep -c "$(echo $n1 | cut -c1-12)" "$summary")" = 1 &&
 	test "$(grep -c "$(echo $n2 | cut -c1-12)" "$summary")" = 1 &&
 	test "$(grep -c "lore.kernel.org/r/$l4" "$summary")" = 1

@@ -171,10 +171,11 @@ test_expect_success 'the drafts carry the findings, in words' '
 	                 "dep-missing", "fixes-tag-mismatch", "(null)", "[prefix]"):
 	        if word in body:
 	            print(p["index"], "machine word", word); ok = False
-	for g in ("Fixes to add:", "Likely duplicates:", "Reverted upstream:", "Reports:", "Other notes:"):
+	groups = ("Commits to add:", "Likely duplicates:", "Reverted upstream:", "Reports:",
+	          "Fixes on their way to mainline:", "Other notes:")
+	for g in groups:
 	    assert g in summary["body"], g
-	pos = [summary["body"].index(g) for g in ("Fixes to add:", "Likely duplicates:",
-	       "Reverted upstream:", "Reports:", "Other notes:")]
+	pos = [summary["body"].index(g) for g in groups]
 	assert pos == sorted(pos), pos
 	raise SystemExit(0 if ok else 1)
 	PY
@@ -284,7 +285,7 @@ test_expect_success '--dry-run prints full messages and writes nothing' '
 	! grep -qi "^[A-Za-z-]*:.*fixscan" dry.out &&
 	! grep -q "^X-Fixscan" dry.out &&
 	test "$(grep -c "^In-Reply-To: <" dry.out)" -eq "$ndrafts" &&
-	grep -q "^Fixes to add:" dry.out &&
+	grep -q "^Commits to add:" dry.out &&
 	! grep -q "^draft:" dry.err
 '
 test_expect_success '--dry-run: standard output is an mbox alone, the report is on standard error' '
@@ -510,10 +511,9 @@ assert \"03/27\" not in labels and \"04/27\" not in labels and \"06/27\" in labe
 '
 test_expect_success '... the summary, replaced, marks the patch answered' '
 	new=$(sed -n "s|^draft: replaced Life/cur/\([^ ]*\) with Life/cur/\([^ ]*\), the findings changed (re: 00/27 .*|\2|p" life2.err) &&
-	grep -q "fixes 03/27 (already answered)\$" "$L/cur/$new" &&
-	grep -q "^  03/27 (already answered) netfilter: x_tables: check the counters" "$L/cur/$new" &&
+	tr "\n" " " <"$L/cur/$new" | grep -q "fixes 03/27 (already answered) (Dmitri Orlov asked for *it too: " &&
 	grep -q "posted with 03/27 (already answered)\$" "$L/cur/$new" &&
-	test "$(grep -c "already answered" "$L/cur/$new")" -eq 3 &&
+	test "$(grep -c "already answered" "$L/cur/$new")" -eq 2 &&
 	ls "$L/cur" | sort >before
 '
 test_expect_success 'the findings of 03 change: still no new draft for it' '
@@ -601,9 +601,8 @@ test_expect_success 'the summary asks for each commit once, naming every patch t
 	for c, ps in needs.items():
 	    lines = [l for l in body.split("\n") if l.startswith("  " + c)]
 	    assert len(lines) == 1, (c, lines)
-	    names = " and ".join("%02d/27" % i for i in ps)
 	    item = re.search("^  " + c + " \\(\".*\n(    .*\n)*", body, re.M).group(0)
-	    assert (" fixes " + names) in " ".join(item.split()), item
+	    assert " fixes " in item and all("%02d/27" % i in item for i in ps), item
 	# and one reply asks for it, the others point to that one
 	for c, ps in shared.items():
 	    asked = []
@@ -614,7 +613,7 @@ test_expect_success 'the summary asks for each commit once, naming every patch t
 	        if re.search("^  " + c + " .*\n(    .*\n)*\nPlease queue (it|them) as well", b, re.M):
 	            asked.append(i)
 	        else:
-	            assert c not in b and "I asked for in my reply to" in b, b
+	            assert not re.search("^  " + c, b, re.M) and "I asked for in my reply to" in b, b
 	    assert len(asked) == 1, (c, asked)
 	PY
 '

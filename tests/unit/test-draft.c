@@ -754,6 +754,94 @@ static void test_body_each_kind(void **state)
 	}
 }
 
+/* Two patches of one upstream commit where this one's diff is not
+ * upstream's: the draft asks which one is meant, never "drop this one". */
+static void test_body_duplicate_differs(void **state)
+{
+	struct fixture *x = fixture();
+	struct fs_finding f = finding(FS_FIND_DUPLICATE_IN_SERIES, "60e7c3ca5b7bdddddddddddddddddddddddddddd",
+				      "subj", "v4.6-rc2");
+	char *b;
+
+	f.series_index = 2;
+	add(x, f);
+	add(x, finding(FS_FIND_BACKPORT_DIFFERS, "60e7c3ca5b7bdddddddddddddddddddddddddddd", "subj", "v4.6-rc2"));
+	b = patch_body(x);
+	assert_has(b, "but the two are not the same diff: this one differs from the upstream commit, 02/24 does not. Which of the two is meant?");
+	assert_null(strstr(b, "Please drop this one"));
+	g_free(b);
+	fixture_free(x);
+}
+
+/* A fix-pending names the pending tree as the list knows it, never the
+ * clone's ref, and marks its id as one of that tree. */
+static void test_body_pending_names(void **state)
+{
+	static const struct {
+		const char *ref, *in, *id;
+	} cases[] = {
+		{ "refs/remotes/next/master", "is in linux-next,", "(\"fix\") (linux-next id)" },
+		{ "refs/remotes/linux-next/pending-fixes", "is in linux-next,", "(linux-next id)" },
+		{ "refs/heads/next-20160420", "is in linux-next,", "(linux-next id)" },
+		{ "refs/remotes/net/main", "is in net's main,", "(\"fix\") (id in net's main)" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct fixture *x = fixture();
+		struct fs_finding f = finding(FS_FIND_FIX_PENDING, "f000f6827628aaaaaaaaaaaaaaaaaaaaaaaaaaaa", "fix", NULL);
+		char *b, *sum;
+
+		f.ref = (char *)cases[i].ref;
+		add(x, f);
+		b = patch_body(x);
+		sum = fs_draft_summary_body(&x->review, true);
+		assert_has(b, cases[i].in);
+		assert_has(b, cases[i].id);
+		assert_has(sum, cases[i].id);
+		assert_null(strstr(b, "refs/"));
+		assert_null(strstr(b, "next/master"));
+		assert_null(strstr(sum, "next/master"));
+		g_free(sum);
+		g_free(b);
+		fixture_free(x);
+	}
+}
+
+/* The parts of an upstream posting not queued: one part is "another
+ * patch", and the commit is "this patch's" (after a quote, "its" would
+ * read as the quoted person's). */
+static void test_body_series_partial_number(void **state)
+{
+	struct fs_finding_part parts[2] = {
+		{ "1e909a04863eaaaaaaaaaaaaaaaaaaaaaaaaaaaa", (char *)"part two", (char *)"v4.6", 2, 3 },
+		{ "2e909a04863ebbbbbbbbbbbbbbbbbbbbbbbbbbbb", (char *)"part three", (char *)"v4.6", 3, 3 },
+	};
+	size_t n;
+
+	for (n = 1; n <= 2; n++) {
+		struct fixture *x = fixture();
+		struct fs_finding f = finding(FS_FIND_SERIES_PARTIAL, "404cd27d8378cccccccccccccccccccccccccccc", "subj", NULL);
+		char *b;
+
+		f.parts = parts;
+		f.nparts = n;
+		f.series_part = 1;
+		add(x, f);
+		b = patch_body(x);
+		assert_has(b, "This patch's upstream commit 404cd27d8378 (\"subj\") was posted with");
+		if (n == 1) {
+			assert_has(b, "with another patch that is in mainline too");
+			assert_has(b, "If it was left out on purpose, fine; otherwise is it needed here as well?");
+		} else {
+			assert_has(b, "with other patches that are in mainline too");
+			assert_has(b, "If they were left out on purpose, fine; otherwise are they needed here as well?");
+		}
+		g_free(b);
+		fixture_free(x);
+	}
+}
+
 /* A stable-only revert of another branch is a question, never a queue
  * request; a revert undone by a revert of it asks for nothing; an id the
  * clone may just not have yet is not asked about. */
@@ -1178,7 +1266,8 @@ static void test_summary_one_request_per_commit(void **state)
 	o.now = NOW;
 	assert_int_equal(fs_drafts_build_opts(&dl, &x->review, &rita, &o, &err), 4);
 	sum = body_of(&dl.v[0]);
-	assert_has(sum, "Fixes to add:\n\n"
+	/* a prerequisite is no fix: "Commits to add:" */
+	assert_has(sum, "Commits to add:\n\n"
 		   "  c5fef009a731 (\"sched/fair: hold the runqueue lock when skipping a destroyed group\")\n"
 		   "    in v4.7-rc1, fixes 20/24 and 21/24 and is a prerequisite of 22/24\n"
 		   "  fc2cb07d51cc (\"mm: other fix\") in v4.5-rc2, fixes 22/24\n");
@@ -1346,6 +1435,96 @@ static void test_ask_once_direct(void **state)
 	g_free(b21);
 	fs_drafts_clear(&dl);
 	series3_free(x);
+}
+
+/* The same, with 20's follow-up fix queued as 21: one sentence in the
+ * order of the chain, and the summary says 21 is the fix of 20. */
+static void test_ask_once_chain_queued(void **state)
+{
+	struct series3 *x = series3();
+	struct fs_drafts dl = FS_DRAFTS_INIT;
+	struct fs_draft_opts o = FS_DRAFT_OPTS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_finding f = finding(FS_FIND_FIX_MISSING, chain3[2], "sched/fair: hold the lock", "v4.7-rc1");
+	struct fs_finding q = finding(FS_FIND_FIX_QUEUED, chain3[1], "sched/fair: first fix", NULL);
+	char *sum, *b20;
+
+	f.chain = chain3;
+	f.nchain = 3;
+	add3(x, 0, f);
+	q.series_index = 21;
+	add3(x, 0, q);
+	f.chain = chain3 + 1;
+	f.nchain = 2;
+	add3(x, 1, f);
+	o.now = NOW;
+	assert_int_equal(fs_drafts_build_opts(&dl, &x->review, &rita, &o, &err), 3);
+	sum = body_of(&dl.v[0]);
+	b20 = body_of(&dl.v[1]);
+	assert_has(b20, "Its follow-up fix 8028d6694e09 (\"sched/fair: first fix\") is queued as 21/24; that one needs c5fef009a731 (\"sched/fair: hold the lock\") in turn, which I asked for in my reply to 21/24.");
+	assert_null(strstr(b20, "covered"));
+	assert_null(strstr(b20, "This commit needs"));
+	assert_has(sum, "in v4.7-rc1, fixes 21/24 (a fix of 20/24)\n");
+	g_free(b20);
+	g_free(sum);
+	fs_drafts_clear(&dl);
+	series3_free(x);
+}
+
+/* Patch NN of series3 X replaced by one of upstream UP whose diff adds
+ * LINE. */
+static void set_diff(struct series3 *x, int i, const char *up, const char *line)
+{
+	char *text = g_strdup_printf(
+		"From: Greta Kroll <greta@stable.example.org>\n"
+		"Subject: [PATCH 4.4 %02d/24] block: account discard bios\n"
+		"Message-Id: <patch%d@stable.example.org>\n"
+		"\n"
+		"commit %s upstream.\n"
+		"\n"
+		"---\n"
+		"diff --git a/block/bio.c b/block/bio.c\n"
+		"--- a/block/bio.c\n"
+		"+++ b/block/bio.c\n"
+		"@@ -1,1 +1,2 @@\n"
+		" a\n"
+		"+%s\n"
+		"-- \n"
+		"2.8.%d\n", 20 + i, 20 + i, up, line, i);
+
+	fs_patch_free(x->p[i]);
+	x->p[i] = mail(text);
+	x->patches[i] = x->p[i];
+	x->rp[i].patch = x->p[i];
+	g_free(text);
+}
+
+/* Two patches of one upstream commit, neither flagged as differing
+ * from upstream: the same diff is a duplicate to drop, two diffs are
+ * a question (the signatures differ; they are no part of the diff). */
+static void test_duplicate_diffs_compared(void **state)
+{
+	static const char *const second[2] = { "b();", "c();" };
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		struct series3 *x = series3();
+		struct fs_finding f = finding(FS_FIND_DUPLICATE_IN_SERIES, chain3[0], "subj", "v4.6");
+		char *b;
+
+		set_diff(x, 0, chain3[0], "b();");
+		set_diff(x, 1, chain3[0], second[k]);
+		f.series_index = 20;
+		add3(x, 1, f);
+		b = fs_draft_patch_body(&x->review, &x->rp[1]);
+		assert_non_null(b);
+		if (k == 0)
+			assert_has(b, "so one of the two looks like a duplicate. Please drop this one.");
+		else
+			assert_has(b, "but the two are not the same diff. Which of the two is meant?");
+		g_free(b);
+		series3_free(x);
+	}
 }
 
 /* The reporter of a regression and the author of a reply the draft
@@ -1528,8 +1707,13 @@ int main(void)
 		cmocka_unit_test(test_body_quotes),
 		cmocka_unit_test(test_body_fix_missing),
 		cmocka_unit_test(test_body_each_kind),
+		cmocka_unit_test(test_body_duplicate_differs),
+		cmocka_unit_test(test_body_series_partial_number),
+		cmocka_unit_test(test_body_pending_names),
 		cmocka_unit_test(test_quotes_named_lines),
 		cmocka_unit_test(test_ask_once_direct),
+		cmocka_unit_test(test_ask_once_chain_queued),
+		cmocka_unit_test(test_duplicate_diffs_compared),
 		cmocka_unit_test(test_cc_people_cited),
 		cmocka_unit_test(test_body_new_causes),
 		cmocka_unit_test(test_body_mail_kinds),

@@ -835,11 +835,39 @@ static void test_backport_differs(void **state)
 	assert_int_equal(got.n, 1);
 	f = &got.v[0];
 	assert_int_equal(f->kind, FS_FIND_BACKPORT_DIFFERS);
+	/* not every line listed: no count per side */
 	assert_string_equal(f->note,
-			    "the backport also changes sound/c.c; 3 changed lines on one side only");
+			    "the backport also changes sound/c.c; 3 lines that only one side has");
 	assert_int_equal(f->lines_differ, 3);
 	assert_int_equal(f->ndiff_lines, 1);
 	assert_string_equal(f->diff_lines[0], "backport only: sound/d.c: +x();");
+	fs_findings_clear(&got);
+
+	/* every line listed: the count of each side */
+	d.lines_differ = 1;
+	judge_diff(dee, &d, &got);
+	assert_string_equal(got.v[0].note, "the backport also changes sound/c.c; 1 line only in the backport");
+	fs_findings_clear(&got);
+	{
+		char *two[] = { (char *)"backport only: sound/d.c: +x();", (char *)"upstream only: sound/d.c: -y();",
+				(char *)"upstream only: sound/d.c: -z();" };
+
+		d.nfiles_added = 0;
+		d.lines = two;
+		d.nlines = d.lines_differ = 3;
+		judge_diff(dee, &d, &got);
+		assert_string_equal(got.v[0].note, "1 line only in the backport and 2 only upstream");
+		fs_findings_clear(&got);
+		d.lines = two + 1;
+		d.nlines = d.lines_differ = 2;
+		judge_diff(dee, &d, &got);
+		assert_string_equal(got.v[0].note, "2 lines only upstream");
+		d.lines = lines;
+		d.nlines = 1;
+		d.lines_differ = 3;
+		d.nfiles_added = 1;
+	}
+	f = &got.v[0];
 	assert_false(fs_finding_is_problem(f));
 	assert_false(fs_kind_asks(f));
 	fs_findings_clear(&got);

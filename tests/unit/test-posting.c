@@ -494,7 +494,7 @@ static void test_total(void **state)
 	assert_int_equal(out.v[0].parts[1].part, 3);
 	assert_int_equal(out.v[0].parts[1].total, 3);
 	assert_string_equal(out.v[0].note, "part 1/3 of its posting; 2 other parts in mainline, "
-			    "not in linux-4.4.y nor in this series");
+			    "neither in linux-4.4.y nor in this series");
 	fs_findings_clear(&out);
 	/* another posting: the store does not know it, mail numbers */
 	fs_tags_free(tags);

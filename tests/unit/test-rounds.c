@@ -120,7 +120,7 @@ static void test_compare(void **state)
 	assert_string_equal(rd->findings_resolved[0].commit, F2);
 	assert_string_equal(rd->findings_resolved[0].upstream, U2);
 	text = fs_round_text(rd);
-	assert_string_equal(text, "since 4.4.21-rc1: +1 patch, -1 patch, 1 finding new, 1 finding resolved");
+	assert_string_equal(text, "since 4.4.21-rc1: +1 patch, -1 patch, 1 new finding, 1 finding resolved");
 	g_free(text);
 	fs_round_free(rd);
 
