@@ -55,6 +55,22 @@ def make_repo(top):
     return repo
 
 
+
+def json_docs(out):
+    """The JSON documents of fixscan's output OUT (bytes), one after the
+    other, up to the first that does not parse."""
+    docs, dec, text, i = [], json.JSONDecoder(), out.decode("utf-8", "replace"), 0
+    while True:
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i >= len(text):
+            return docs
+        try:
+            doc, i = dec.raw_decode(text, i)
+        except ValueError:
+            return docs
+        docs.append(doc)
+
 class Runner:
     def __init__(self, fixscan, top):
         self.fixscan = fixscan
@@ -82,21 +98,7 @@ class Runner:
         if p.returncode == 2 and b"use --branch" in p.stderr:
             # a mail naming no branch: the replies are read all the same
             p = subprocess.run(cmd + ["--branch", "linux-6.1.y"], capture_output=True, env=self.env)
-        docs = []
-        dec = json.JSONDecoder()
-        text = p.stdout.decode("utf-8", "replace")
-        i = 0
-        while i < len(text):
-            while i < len(text) and text[i].isspace():
-                i += 1
-            if i >= len(text):
-                break
-            try:
-                doc, i = dec.raw_decode(text, i)
-            except ValueError:
-                break
-            docs.append(doc)
-        return p.returncode, docs, p.stderr.decode("utf-8", "replace")
+        return p.returncode, json_docs(p.stdout), p.stderr.decode("utf-8", "replace")
 
     def parse(self, path):
         p = subprocess.run([self.fixscan, "parse", "--json", path], capture_output=True,

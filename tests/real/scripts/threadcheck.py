@@ -34,6 +34,9 @@ import sys
 import tempfile
 from collections import Counter
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "scripts"))
+from realcheck import json_docs  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 BRANCHES = ["%d.%d" % (ma, mi) for ma, top in ((3, 19), (4, 20), (5, 19), (6, 20), (7, 9))
             for mi in range(top + 1)]
@@ -63,18 +66,7 @@ def review(fixscan, repo, top, mbox):
                XDG_CONFIG_HOME=os.path.join(top, "config"))
     p = subprocess.run([fixscan, "review", "--repo", repo, "--mbox", mbox, "--json"],
                        capture_output=True, env=env)
-    docs, dec, text, i = [], json.JSONDecoder(), p.stdout.decode("utf-8", "replace"), 0
-    while True:
-        while i < len(text) and text[i].isspace():
-            i += 1
-        if i >= len(text):
-            break
-        try:
-            doc, i = dec.raw_decode(text, i)
-        except ValueError:
-            break
-        docs.append(doc)
-    return p.returncode, docs, p.stderr.decode("utf-8", "replace")
+    return p.returncode, json_docs(p.stdout), p.stderr.decode("utf-8", "replace")
 
 
 def strip_id(s):
