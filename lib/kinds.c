@@ -342,6 +342,36 @@ static bool needs_also_folded(const struct fs_review *r, const struct fs_review_
 	return false;
 }
 
+
+/* Whether the objection O on RP asks to drop it for the revert that RP's
+ * reverted-upstream paragraph names (the revert's id, or "reverted
+ * upstream", in its words): that paragraph quotes it first ("As X
+ * wrote"), and it is not quoted again. */
+static bool objection_names_revert(const struct fs_review_patch *rp, const struct fs_finding *o)
+{
+	size_t i;
+
+	if (o->kind != FS_FIND_OBJECTION || !fsd_is_shown(o) || !o->note)
+		return false;
+	for (i = 0; i < rp->findings.n; i++) {
+		const struct fs_finding *g = &rp->findings.v[i];
+
+		if (g->kind != FS_FIND_REVERTED_UPSTREAM || !fsd_is_shown(g) ||
+		    g->cause == FS_CAUSE_FIX_REVERTED || g->cause == FS_CAUSE_REVERT_OF_REVERT)
+			continue;
+		if (g->commit[0]) {
+			char hex12[13];
+
+			g_strlcpy(hex12, g->commit, sizeof(hex12));
+			if (strcasestr(o->note, hex12))
+				return true;
+		}
+		if (strcasestr(o->note, "reverted upstream") || strcasestr(o->note, "reverted in mainline"))
+			return true;
+	}
+	return false;
+}
+
 /* Whether the reply F (of RP) is quoted by the fix-missing paragraph:
  * one of its needs-also findings is folded there. */
 static bool reply_folded(const struct fs_review *r, const struct fs_review_patch *rp,
@@ -352,7 +382,8 @@ static bool reply_folded(const struct fs_review *r, const struct fs_review_patch
 	for (i = 0; f->message_id && i < rp->findings.n; i++) {
 		const struct fs_finding *g = &rp->findings.v[i];
 
-		if (g->message_id && !strcmp(g->message_id, f->message_id) && needs_also_folded(r, rp, g))
+		if (g->message_id && !strcmp(g->message_id, f->message_id) &&
+		    (needs_also_folded(r, rp, g) || objection_names_revert(rp, g)))
 			return true;
 	}
 	return false;
@@ -517,6 +548,9 @@ static void para_reverted(GString *s, const struct fs_review *r,
 		g_free(rel);
 		return;
 	}
+	for (size_t i = 0; rp && i < rp->findings.n; i++)
+		if (objection_names_revert(rp, &rp->findings.v[i]))
+			add_reply_quote(s, &rp->findings.v[i], true);
 	fsd_add_para(s, "This commit was reverted upstream:");
 	fsd_add_commit_item(s, f);
 	g_string_append_c(s, '\n');

@@ -102,6 +102,13 @@ if check == "once":
     assert b.index("As Dmitri Orlov wrote") < b.index("Please queue it as well."), b
     assert b.count("Please queue") == 1, b
     hasnt(3, "wrote in reply to this patch")
+    # the 07/27 draft: Chen asks to drop it for the revert the draft
+    # names: quoted first, the request once, the quote once
+    b = body(7)
+    assert b.count("20160425024451.100261327@example.net") == 1, b
+    assert b.index("As Chen Weilin wrote") < b.index("This commit was reverted upstream:"), b
+    assert b.count("Please drop it from this series") == 1, b
+    hasnt(7, "wrote in reply to this patch")
 if check == "chain":
     has(20, "Its follow-up fix 8028d6694e09 (\"sched/fair: do not update the blocked load of a group being destroyed\") is queued as 21/27; that one needs c5fef009a731 (\"sched/fair: hold the runqueue lock when skipping a destroyed group\") in turn, which I asked for in my reply to 21/27.")
     hasnt(20, "so that one is covered")
