@@ -418,13 +418,13 @@ char *fs_mentions_own_words(const char *body, size_t len, bool *carries_patch)
 		if (starts(s, l, "On ")) {
 			on_at = out->len;
 			on_lines = 0;
-		} else if (!on_lines) {
-			on_lines = 4; /* no "On" run open: nothing to take back */
 		}
 		if (out->len && out->str[out->len - 1] != '\n')
 			g_string_append_c(out, ' ');
 		g_string_append_len(out, s, l);
-		on_lines++;
+		/* the lines since an "On" one, 0 when none is open */
+		if (on_lines || starts(s, l, "On "))
+			on_lines++;
 	}
 	return g_string_free(out, FALSE);
 }
