@@ -36,7 +36,7 @@
 
 #include "fixscan/error.h"
 #include "fixscan/index.h"
-#include "fixscan/tags.h"
+#include "fixscan/trailers.h"
 
 #define KINDS (FS_REF_BIT(FS_REF_FIXES) | FS_REF_BIT(FS_REF_REVERTS))
 #define WARM_PASSES 3
@@ -139,7 +139,7 @@ static void read_index(const struct fs_index *idx, struct data *d)
 /* ---- subjects ----------------------------------------------------------- */
 
 /* The key fixscan matches quoted subjects by is the normalised subject
- * (fs_tags_normalize_subject()).  The SQLite schema keeps a 64-bit FNV-1a
+ * (fs_trailers_normalize_subject()).  The SQLite schema keeps a 64-bit FNV-1a
  * hash of it in an indexed integer column, as fixscan's cache keeps sorted
  * hashes, and like fixscan compares the normalised text of each hit, so a
  * hash collision cannot give a wrong answer.  0 (stored as NULL) means an
@@ -151,7 +151,7 @@ static int64_t subject_hash(const char *subject)
 
 	if (!subject || !*subject)
 		return 0;
-	norm = fs_tags_normalize_subject(subject);
+	norm = fs_trailers_normalize_subject(subject);
 	if (!norm)
 		die("out of memory");
 	for (s = norm; *s; s++)
@@ -163,8 +163,8 @@ static int64_t subject_hash(const char *subject)
 
 static bool subjects_equal(const char *a, const char *b)
 {
-	char *na = fs_tags_normalize_subject(a);
-	char *nb = fs_tags_normalize_subject(b);
+	char *na = fs_trailers_normalize_subject(a);
+	char *nb = fs_trailers_normalize_subject(b);
 	bool eq = na && nb && !strcmp(na, nb);
 
 	free(na);

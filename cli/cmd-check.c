@@ -173,7 +173,7 @@ static int b4_fill(struct b4_result *b, const struct fs_review *r, const char *m
 	b->summary = b4_summary(r);
 	b->details = g_strdup(buf);
 	free(buf);
-	id = msgid ? fs_draft_clean_id(msgid) : NULL;
+	id = msgid ? fs_text_clean_id(msgid) : NULL;
 	b->url = id ? g_strdup_printf("https://lore.kernel.org/r/%s", id) : NULL;
 	g_free(id);
 	return 0;

@@ -16,7 +16,7 @@
 #include "cli.h"
 #include "fixscan/text.h"
 #include "fixscan/mail.h"
-#include "fixscan/tags.h"
+#include "fixscan/trailers.h"
 
 static const char usage_text[] =
 	"usage: fixscan parse [--json] FILE...\n"
@@ -49,7 +49,7 @@ static void json_int_or_null(struct fs_json *b, const char *key, int value)
 }
 
 static void json_refs(struct fs_json *b, const char *key,
-		      const struct fs_tag_ref *refs, size_t n)
+		      const struct fs_trailer_ref *refs, size_t n)
 {
 	fs_json_member(b, key);
 	fs_json_begin_array(b);
@@ -87,25 +87,25 @@ static void json_series(struct fs_json *b, const struct fs_series *s)
 	fs_json_end_object(b);
 }
 
-static void json_tags(struct fs_json *b, const struct fs_tags *t)
+static void json_tags(struct fs_json *b, const struct fs_trailers *t)
 {
 	const char *const *up;
-	const struct fs_tag_ref *refs;
-	const struct fs_tag_revert *rev;
-	const struct fs_tag_cc_stable *cc;
+	const struct fs_trailer_ref *refs;
+	const struct fs_trailer_revert *rev;
+	const struct fs_trailer_cc_stable *cc;
 	size_t n;
 
-	up = fs_tags_upstream(t, &n);
+	up = fs_trailers_upstream(t, &n);
 	fs_json_member(b, "upstream");
 	fs_json_begin_array(b);
 	for (size_t i = 0; i < n; i++)
 		fs_json_add_str(b, up[i]);
 	fs_json_end_array(b);
 
-	refs = fs_tags_fixes(t, &n);
+	refs = fs_trailers_fixes(t, &n);
 	json_refs(b, "fixes", refs, n);
 
-	rev = fs_tags_reverts(t, &n);
+	rev = fs_trailers_reverts(t, &n);
 	fs_json_member(b, "reverts");
 	fs_json_begin_array(b);
 	for (size_t i = 0; i < n; i++) {
@@ -116,10 +116,10 @@ static void json_tags(struct fs_json *b, const struct fs_tags *t)
 	}
 	fs_json_end_array(b);
 
-	refs = fs_tags_stable_dep_of(t, &n);
+	refs = fs_trailers_stable_dep_of(t, &n);
 	json_refs(b, "stable_dep_of", refs, n);
 
-	cc = fs_tags_cc_stable(t, &n);
+	cc = fs_trailers_cc_stable(t, &n);
 	fs_json_member(b, "cc_stable");
 	fs_json_begin_array(b);
 	for (size_t i = 0; i < n; i++) {
@@ -154,7 +154,7 @@ static void print_json(const struct fs_patch *p)
 		fs_json_add_str(b, refs[i]);
 	fs_json_end_array(b);
 	json_series(b, fs_patch_series(p));
-	json_tags(b, fs_patch_tags(p));
+	json_tags(b, fs_patch_trailers(p));
 	json_str(b, "revert_title", fs_patch_revert_title(p));
 	fs_json_member(b, "has_diff");
 	fs_json_add_bool(b, fs_patch_has_diff(p));
@@ -172,7 +172,7 @@ static void print_field(FILE *out, const char *name, const char *value)
 	fprintf(out, "  %-14s %s\n", name, value ? value : "(none)");
 }
 
-static void print_ref(FILE *out, const char *name, const struct fs_tag_ref *r)
+static void print_ref(FILE *out, const char *name, const struct fs_trailer_ref *r)
 {
 	if (r->subject)
 		fprintf(out, "  %-14s %s (\"%s\")\n", name, r->id, r->subject);
@@ -182,12 +182,12 @@ static void print_ref(FILE *out, const char *name, const struct fs_tag_ref *r)
 
 static void print_text(FILE *out, const struct fs_patch *p, bool first)
 {
-	const struct fs_tags *t = fs_patch_tags(p);
+	const struct fs_trailers *t = fs_patch_trailers(p);
 	const struct fs_series *s = fs_patch_series(p);
 	const char *const *list;
-	const struct fs_tag_ref *refs;
-	const struct fs_tag_revert *rev;
-	const struct fs_tag_cc_stable *cc;
+	const struct fs_trailer_ref *refs;
+	const struct fs_trailer_revert *rev;
+	const struct fs_trailer_cc_stable *cc;
 	size_t n;
 
 	if (!first)
@@ -222,13 +222,13 @@ static void print_text(FILE *out, const struct fs_patch *p, bool first)
 		print_field(out, "series:", NULL);
 	}
 
-	list = fs_tags_upstream(t, &n);
+	list = fs_trailers_upstream(t, &n);
 	for (size_t i = 0; i < n; i++)
 		print_field(out, "upstream:", list[i]);
-	refs = fs_tags_fixes(t, &n);
+	refs = fs_trailers_fixes(t, &n);
 	for (size_t i = 0; i < n; i++)
 		print_ref(out, "fixes:", &refs[i]);
-	rev = fs_tags_reverts(t, &n);
+	rev = fs_trailers_reverts(t, &n);
 	for (size_t i = 0; i < n; i++) {
 		if (rev[i].upstream)
 			fprintf(out, "  %-14s %s (upstream %s)\n", "reverts:",
@@ -236,10 +236,10 @@ static void print_text(FILE *out, const struct fs_patch *p, bool first)
 		else
 			print_field(out, "reverts:", rev[i].id);
 	}
-	refs = fs_tags_stable_dep_of(t, &n);
+	refs = fs_trailers_stable_dep_of(t, &n);
 	for (size_t i = 0; i < n; i++)
 		print_ref(out, "stable-dep-of:", &refs[i]);
-	cc = fs_tags_cc_stable(t, &n);
+	cc = fs_trailers_cc_stable(t, &n);
 	for (size_t i = 0; i < n; i++) {
 		fprintf(out, "  %-14s %s", "cc-stable:",
 		       cc[i].versions ? cc[i].versions : "(any)");

@@ -13,12 +13,14 @@
 #include "fixscan/crossbranch.h"
 #include "fixscan/date.h"
 #include "fixscan/draft.h"
+#include "fixscan/identity.h"
 #include "fixscan/mail.h"
 #include "fixscan/mentions.h"
 #include "fixscan/notices.h"
 #include "fixscan/rounds.h"
+#include "fixscan/text.h"
 #include "fixscan/session.h"
-#include "git-util.h"
+#include "base/git-util.h"
 
 /* Threads whose mail is older than this cannot be open: a review's
  * deadline is two or three days after it is posted. */
@@ -30,7 +32,7 @@
 /* The messages that may belong to a stable review thread. */
 #define CANDIDATE_QUERY "subject:PATCH"
 
-/* Whether the message M is the user's own (fs_mentions_is_own_mail():
+/* Whether the message M is the user's own (fs_identity_is_own_mail():
  * their drafts and sent mail, fixscan's drafts and digest): it makes no
  * thread news. */
 static bool own_mail(const struct fs_store_message *m, const char *const *own)
@@ -38,11 +40,11 @@ static bool own_mail(const struct fs_store_message *m, const char *const *own)
 	struct fs_patch *p = NULL;
 	bool mine;
 
-	if (fs_mentions_is_draft_file(m->filename) || fs_mentions_is_own_address(m->from, own))
+	if (fs_identity_is_draft_file(m->filename) || fs_identity_is_own_address(m->from, own))
 		return true;
 	if (fs_patch_parse_file(&p, m->filename, NULL) < 0)
 		return false;
-	mine = fs_mentions_is_own_mail(m->filename, p, own);
+	mine = fs_identity_is_own_mail(m->filename, p, own);
 	fs_patch_free(p);
 	return mine;
 }
@@ -264,9 +266,9 @@ static void name_stale_drafts(struct fs_store *store, const struct fs_thread_ser
 		for (i = 0; i < msgs.n; i++) {
 			char *subj, *note;
 
-			if (!fs_mentions_is_draft_file(msgs.v[i].filename))
+			if (!fs_identity_is_draft_file(msgs.v[i].filename))
 				continue;
-			subj = fs_draft_clean_line(msgs.v[i].subject);
+			subj = fs_text_clean_line(msgs.v[i].subject);
 			note = g_strdup_printf("%s replaces %s: your draft \"%s\" (%s) is for the earlier round",
 					       r->series->release, prev->release, subj, msgs.v[i].filename);
 			cb->note(cb->data, note);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Check the shape of the tree: four architecture rules on the built objects
+"""Check the shape of the tree: six architecture rules on the built objects
 and the sources.
 
 usage: check-shape.py [--src DIR] [--obj DIR]
@@ -30,6 +30,18 @@ Rules (one output line per violation, then a summary; exit 1 on any):
  4. No function longer than 120 lines in lib/ or cli/ (tests are not
     checked), counted by universal-ctags from the line of its name to its
     closing brace.
+ 5. The folders of lib/ are layers, listed bottom-up in lib/LAYERS; the
+    files at the top of lib/ stand above them all.  No file of lib/ and
+    no public header includes a header of a higher layer.  A private
+    header ("index/format.h", or "format.h" beside its includer) is of
+    its folder; a public one, include/fixscan/X.h, of the folder of its
+    module: the folder holding X.c or X-*.c, or the one named X.  A
+    public header that names no module, or several, is reported too:
+    its layer would be a guess.
+ 6. No library object uses a symbol that only objects of higher layers
+    define (the edges of rule 2, read by layer): a call upward is the
+    same wrong edge as an include upward, and nm sees it even when a
+    declaration was copied instead of included.
 
 Everything symbol-based comes from one nm run over the plain objects:
 compiled code, not grep over sources, so a macro or an inline function
@@ -262,6 +274,119 @@ def rule4(src):
             % (p, l, name, n, MAX_FUNCTION_LINES) for p, l, name, n in sorted(out)]
 
 
+INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def read_layers(src):
+    """The folder names of lib/LAYERS, bottom-up."""
+    path = os.path.join(src, "lib", "LAYERS")
+    try:
+        with open(path) as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        die("cannot read %s: %s" % (path, e.strerror))
+    layers = [l.strip() for l in lines if l.strip() and not l.lstrip().startswith("#")]
+    for l in layers:
+        if not os.path.isdir(os.path.join(src, "lib", l)):
+            die("lib/LAYERS names %s, which is no folder of lib/" % l)
+    return layers
+
+
+class Layers:
+    """The rank of every file of lib/ and of every public header."""
+
+    def __init__(self, src, layers):
+        self.src = src
+        self.rank = {name: i for i, name in enumerate(layers)}
+        self.top = len(layers)  # the files at the top of lib/
+        self.names = layers + ["lib/"]
+        # Every folder under lib/ must be listed: an unlisted one would
+        # have no place in the order.
+        self.unlisted = sorted(d for d in os.listdir(os.path.join(src, "lib"))
+                               if os.path.isdir(os.path.join(src, "lib", d)) and d not in self.rank)
+
+    def of_lib_path(self, rel):
+        """RANK of lib/FOLDER/... or lib/x.c (REL relative to the tree)."""
+        parts = rel.split("/")
+        if len(parts) == 2:
+            return self.top
+        return self.rank.get(parts[1])
+
+    def of_public(self, name):
+        """(rank, None) of include/fixscan/NAME.h, or (None, why)."""
+        hits = set()
+        lib = os.path.join(self.src, "lib")
+        for folder in self.rank:
+            d = os.path.join(lib, folder)
+            if folder == name:
+                hits.add(folder)
+            for f in os.listdir(d):
+                if f == name + ".c" or (f.startswith(name + "-") and f.endswith(".c")):
+                    hits.add(folder)
+        if not hits and (os.path.exists(os.path.join(lib, name + ".c")) or
+                         any(f.startswith(name + "-") and f.endswith(".c") for f in os.listdir(lib))):
+            return self.top, None
+        if len(hits) == 1:
+            return self.rank[hits.pop()], None
+        if not hits:
+            return None, "names no module of lib/"
+        return None, "names a module in several folders (%s)" % ", ".join(sorted(hits))
+
+
+def layer_sources(src):
+    files = []
+    for dirpath, dirs, names in os.walk(os.path.join(src, "lib")):
+        dirs.sort()
+        for f in sorted(names):
+            if f.endswith((".c", ".h")):
+                files.append(os.path.relpath(os.path.join(dirpath, f), src))
+    inc = os.path.join(src, "include", "fixscan")
+    if os.path.isdir(inc):
+        files += sorted("include/fixscan/" + f for f in os.listdir(inc) if f.endswith(".h"))
+    return files
+
+
+def rule5(src, lay):
+    out = ["rule 5: lib/%s is a folder lib/LAYERS does not list" % d for d in lay.unlisted]
+    for rel in layer_sources(src):
+        if rel.startswith("include/"):
+            rank, why = lay.of_public(os.path.basename(rel)[:-2])
+            if rank is None:
+                out.append("rule 5: %s %s" % (rel, why))
+                continue
+        else:
+            rank = lay.of_lib_path(rel)
+            if rank is None:
+                continue  # an unlisted folder, reported above
+        with open(os.path.join(src, rel), errors="replace") as f:
+            text = f.read()
+        for inc in INCLUDE_RE.findall(text):
+            if inc.startswith("fixscan/"):
+                irank, why = lay.of_public(os.path.basename(inc)[:-2])
+            elif "/" in inc:
+                irank = lay.rank.get(inc.split("/")[0])
+            elif rel.startswith("lib/"):
+                irank = lay.of_lib_path(os.path.join(os.path.dirname(rel), inc))
+            else:
+                continue
+            if irank is not None and irank > rank:
+                out.append("rule 5: %s (%s) includes %s (%s)"
+                           % (rel, lay.names[rank], inc, lay.names[irank]))
+    return out
+
+
+def rule6(lay, edges):
+    out = []
+    for (a, b), names in sorted(edges.items()):
+        if not (a.startswith("lib/") and b.startswith("lib/")):
+            continue
+        ra, rb = lay.of_lib_path(a), lay.of_lib_path(b)
+        if ra is not None and rb is not None and rb > ra:
+            out.append("rule 6: %s (%s) uses %s defined in %s (%s)"
+                       % (a, lay.names[ra], ", ".join(names), b, lay.names[rb]))
+    return out
+
+
 def main():
     top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap = argparse.ArgumentParser(prog="check-shape",
@@ -281,7 +406,9 @@ def main():
         die("no object in %s (run make first)" % obj)
     syms = read_symbols(obj, objs)
     edges = build_edges(syms)
-    violations = rule1(edges) + rule2(objs, edges) + rule3(syms) + rule4(src)
+    lay = Layers(src, read_layers(src))
+    violations = (rule1(edges) + rule2(objs, edges) + rule3(syms) + rule4(src) +
+                  rule5(src, lay) + rule6(lay, edges))
     for v in violations:
         print("check-shape: " + v)
     print("check-shape: %d violations" % len(violations))

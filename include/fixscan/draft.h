@@ -41,17 +41,6 @@
 
 /* ---- composing --------------------------------------------------------- */
 
-/* S on one line: control characters (CR and LF included) become spaces,
- * runs of spaces one, no space at either end.  Any text from mail or
- * config that goes into a header goes through this (or the next) first.
- * New string (g_free()); "" for NULL. */
-char *fs_draft_clean_line(const char *s);
-
-/* A message id or address fit for a header: printable ASCII without
- * spaces or angle brackets.  New string (g_free()), or NULL when nothing
- * is left. */
-char *fs_draft_clean_id(const char *s);
-
 enum fs_draft_mode {
 	FS_DRAFTS_ALL,      /* per-patch replies and the summary */
 	FS_DRAFTS_SUMMARY,  /* only the summary to the cover letter */

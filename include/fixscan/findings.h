@@ -16,7 +16,7 @@
 #include "fixscan/ignore.h"
 #include "fixscan/mentions.h"
 #include "fixscan/pending.h"
-#include "fixscan/tags.h"
+#include "fixscan/trailers.h"
 #include "fixscan/vulns.h"
 
 enum fs_finding_kind {
@@ -298,7 +298,7 @@ struct fs_findings_ctx {
  * OUT and returns how many; *UNKNOWN (may be NULL) gets the first id that
  * did not resolve, as written, or "". */
 size_t fs_findings_resolve_upstream(const struct fs_index *idx,
-				    const struct fs_tags *tags, const char *title,
+				    const struct fs_trailers *tags, const char *title,
 				    fs_cid *out, size_t max, char unknown[41]);
 /* The same, and an upstream id that names no commit is matched by the
  * patch's TITLE and AUTHOR (fs_index_find_subject_author()): when exactly
@@ -307,7 +307,7 @@ size_t fs_findings_resolve_upstream(const struct fs_index *idx,
  * commit's backport only when the diff of its mail BODY (BODY_LEN bytes;
  * NULL: none) is the commit's too (fs_index_diff_matches()).  AUTHOR
  * NULL: no such match. */
-size_t fs_findings_resolve_patch(const struct fs_index *idx, const struct fs_tags *tags,
+size_t fs_findings_resolve_patch(const struct fs_index *idx, const struct fs_trailers *tags,
 				 const char *title, const char *author, const char *body,
 				 size_t body_len, fs_cid *out, size_t max, char unknown[41]);
 
@@ -323,7 +323,7 @@ int fs_findings_series_replies(struct fs_findings *out, const struct fs_findings
 			       struct fs_error *err);
 
 int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx,
-		      const struct fs_tags *tags, const char *title, int index,
+		      const struct fs_trailers *tags, const char *title, int index,
 		      struct fs_error *err);
 
 #endif

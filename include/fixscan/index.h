@@ -216,7 +216,7 @@ bool fs_index_commit_author_is(const struct fs_index *idx, fs_cid c, const char 
 
 /* Mainline commits whose subject is SUBJECT and whose author is AUTHOR:
  * those of the exact subject when there are any, else those of the same
- * normalised subject (fs_tags_normalize_subject()).  For an id that names
+ * normalised subject (fs_trailers_normalize_subject()).  For an id that names
  * no commit: the rest of the evidence.  Returns how many, stores up to
  * MAX in id order. */
 size_t fs_index_find_subject_author(const struct fs_index *idx, const char *subject,

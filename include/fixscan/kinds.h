@@ -1,29 +1,24 @@
 /* fixscan: the table of finding kinds.
  *
- * Everything a finding kind is, apart from its judgement (findings.c),
- * is one row of the table in lib/kinds.c: its name, whether it asks for
- * action, its rank in the report, its colour, its group in the summary
- * draft, its weight in the digest, and the words of its report line, of
- * its paragraph in a patch's reply and of its item in the summary.
- * report.c, the draft files, digest.c and the commands read the table;
- * no other file switches on a kind.  A new kind is a value in enum
- * fs_finding_kind (findings.h), its judgement in findings.c and its row
- * here.
+ * What a finding kind is, apart from its judgement (lib/review/findings.c),
+ * is one row of the table in lib/review/kinds.c: its name, whether it
+ * asks for action, its class and rank in the report, its group in the
+ * summary draft and its weight in the digest.  Its words are tables of
+ * their own, by kind, beside the code that prints them: the report line
+ * (lib/report/report-words.c), the paragraph of a reply
+ * (lib/draft/draft-para.c) and the summary item (lib/draft/draft-items.c).
+ * A new kind is a value in enum fs_finding_kind (findings.h), its
+ * judgement, its row here and its place in the rank order, and a row in
+ * each table of words (tests/unit/test-kinds.c checks they are complete).
  *
- * Ownership: the rows are static and borrowed; the wording functions
- * append to a GString the caller owns, or return a new string (g_free()).
+ * Ownership: the rows are static and borrowed.
  */
 #ifndef FIXSCAN_KINDS_H
 #define FIXSCAN_KINDS_H
 
 #include <stdbool.h>
 
-#include <glib.h>
-
 #include "fixscan/findings.h"
-
-struct fs_review;
-struct fs_review_patch;
 
 /* Where a kind stands in the report's order: what to act on, reports
  * from people, then notes.  A finding of an act or report kind that is
@@ -49,15 +44,6 @@ enum fs_kind_group {
 	FS_GROUP_NONE,             /* not in the summary */
 };
 
-/* How a reply to a patch words its findings of one kind. */
-enum fs_kind_para_scope {
-	FS_PARA_EACH,      /* one paragraph per finding */
-	FS_PARA_PATCH,     /* one paragraph for all the patch's findings of
-			    * the kind (called once, F NULL) */
-	FS_PARA_ALONE,     /* one per finding, only when the patch has no
-			    * other finding to show */
-};
-
 struct fs_kind {
 	const char *name;          /* "fix-missing", as text and JSON say it */
 	bool problem;              /* asks the reviewer to act at all */
@@ -65,35 +51,17 @@ struct fs_kind {
 				    * (fs_kind_asks() refines it) */
 	bool noun;                 /* "2 objections": takes an s */
 	enum fs_kind_class cls;
-	int rank;                  /* order in the report, 0 first */
-	int para_order;            /* order of the paragraphs in a reply */
-	const char *color;         /* the report's escape sequence */
 	enum fs_kind_group group;  /* fs_kind_group_of() refines it */
 	int digest_weight;         /* fixscan-digest(1)'s score table */
-	/* The report line after the kind's name.  With REPORT_WHOLE the
-	 * words are the whole rest of the line; else they follow the
-	 * commit and its CVEs, and the cross-branch notes and evidence
-	 * follow them. */
-	bool report_whole;
-	void (*report_words)(GString *s, const struct fs_review *r, const struct fs_finding *f);
-	/* The paragraph of a reply to patch RP (see fs_kind_para_scope). */
-	enum fs_kind_para_scope para_scope;
-	void (*para)(GString *s, const struct fs_review *r, const struct fs_review_patch *rp,
-		     const struct fs_finding *f);
-	/* The summary item's words after the patch's line; NULL: none.
-	 * New string (g_free()). */
-	char *(*summary_item)(const struct fs_review *r, const struct fs_finding *f);
 };
 
 /* The row of KIND; a row named "unknown" (no problem, no words of its
  * own, ranked last) for a value out of range.  Borrowed, static. */
 const struct fs_kind *fs_kind(enum fs_finding_kind kind);
 
-/* The kind whose reply paragraph comes at position ORDER, or -1. */
-int fs_kind_by_para_order(int order);
-
-/* The title of summary group G ("Fixes to add:"), or NULL. */
-const char *fs_kind_group_title(enum fs_kind_group g);
+/* KIND's rank, its place in the report's order (0 first, the most
+ * serious); FS_FIND_KIND_COUNT for a value out of range. */
+int fs_kind_rank(enum fs_finding_kind kind);
 
 /* Finding F's summary group: its kind's, except that a revert undone by
  * a revert of the revert is in none, and a dep-missing that is only a

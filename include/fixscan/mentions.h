@@ -94,26 +94,8 @@ char *fs_mentions_objection_line(const char *body, size_t len);
  * FS_REPLY_REPORT even when it also asks to drop. */
 char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cls);
 
-/* Whether a mail is the user's own and so never evidence (neither an
- * objection nor a regression report): an unsent draft (maildir flag D
- * in PATH), a mail fixscan wrote (the digest mail's X-Fixscan-Digest
- * header, the X-Fixscan-Key or X-Fixscan-Digest of a draft of an older
- * version, or the "fixscan." Message-Id of an older version's draft on
- * the domain of one of OWN), or a mail From one of the addresses OWN (NULL-terminated, may be
- * NULL; compared without case), sent or not.  PATH and P may each be
- * NULL. */
-bool fs_mentions_is_own_mail(const char *path, const struct fs_patch *p,
-			     const char *const *own);
-
-/* Whether the maildir file PATH is an unsent draft: its flags have D. */
-bool fs_mentions_is_draft_file(const char *path);
-
-/* Whether the address of FROM (a From header, "Name <addr>" or a bare
- * address; may be NULL) is one of OWN (may be NULL), without case. */
-bool fs_mentions_is_own_address(const char *from, const char *const *own);
-
 /* Add to M the objections among the replies of series S, leaving out the
- * user's own mail (fs_mentions_is_own_mail() with OWN).  Returns 0 or
+ * user's own mail (fs_identity_is_own_mail() with OWN).  Returns 0 or
  * FS_ENOMEM. */
 int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series *s,
 			   const char *const *own, struct fs_error *err);
@@ -142,7 +124,7 @@ int fs_mentions_name_by_subject(struct fs_mentions *m, const struct fs_thread_se
 
 /* Add to M the mails of STORE outside S's thread that report trouble
  * with one of the N commits UPSTREAM (resolved in IDX), the user's own
- * mail left out (see fs_mentions_is_own_mail()).  Each distinct commit is
+ * mail left out (see fs_identity_is_own_mail()).  Each distinct commit is
  * searched once, so a mail gives one report per commit it names however
  * often the commit appears in UPSTREAM.  The reports come in the order of
  * UPSTREAM, each commit's oldest first.  The store is asked once for the

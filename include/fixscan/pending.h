@@ -55,7 +55,7 @@ void fs_pending_clear(struct fs_pending *p);
  * left out: a mail counts when
  * - it is a patch mail ("[PATCH ...]" subject, not a reply) of no stable
  *   series (its prefix names no kernel version, so no stable review or
- *   backport mail), and not the user's own (fs_mentions_is_own_mail()
+ *   backport mail), and not the user's own (fs_identity_is_own_mail()
  *   with OWN);
  * - its changelog has a Fixes: tag whose id (8 hex digits or more)
  *   resolves to the commit, or "This reverts commit <id>" of it (a quoted

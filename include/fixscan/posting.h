@@ -56,14 +56,4 @@ enum fs_posting_form fs_posting_from_message(const char *msg, size_t len, char *
  * OUT (OUTSZ bytes) is too small. */
 bool fs_posting_part_id(const char *key, unsigned part, char *out, size_t outsz);
 
-/* The size of the posting whose key is KEY (as fs_posting_parse_id()
- * made it) and form FORM, from its first mail in the mail store STORE (a
- * struct fs_store *, passed as void * to fit fs_findings_ctx.posting_size):
- * b4's mail 0, git send-email's mail 1.  A cover ("[PATCH 0/M]") or a
- * first patch ("[PATCH 1/M]") gives *TOTAL = M and *FIRST the number of
- * the mail that carries patch 1 (1, or 2 after a git send-email cover).
- * Returns 0, or FS_ENOTFOUND when the store has no such mail or its
- * subject numbers nothing (then *TOTAL and *FIRST are untouched). */
-int fs_posting_size(void *store, const char *key, int form, unsigned *total, unsigned *first);
-
 #endif

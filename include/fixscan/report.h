@@ -4,12 +4,14 @@
  * a new GLib string (g_free()); one writing into a buffer the caller
  * gives returns that buffer.  The words of each finding kind come from
  * the table of kinds (fixscan/kinds.h); patch numbers are in
- * lib/report-number.c. */
+ * lib/report/report.c. */
 #ifndef FIXSCAN_REPORT_H
 #define FIXSCAN_REPORT_H
 
 #include <stdbool.h>
 #include <stdio.h>
+
+#include <glib.h>
 
 #include "fixscan/review.h"
 
@@ -63,10 +65,32 @@ int fs_report_number_width(const struct fs_thread_series *s);
  * the total is unknown (not "2374/0000").  Returns BUF. */
 char *fs_report_patch_number(const struct fs_thread_series *s, int nn, char *buf, size_t n);
 
+/* Patch NN of R's series as the subjects write it ("03/24"), so that a
+ * report line or a draft names a patch the way the thread does.  The
+ * result lives in one of a few static buffers: enough for the few a
+ * sentence names. */
+const char *fs_report_nn(const struct fs_review *r, int nn);
+
 /* "NN/MM" with both numbers W digits wide, or "NN" when TOTAL is unknown
  * (<= 0), into BUF (N bytes).  Returns BUF.  (The numbers are in
- * lib/report-number.c.) */
+ * lib/report/report.c.) */
 char *fs_report_format_number(char *buf, size_t n, int w, int nn, int total);
+
+/* ---- words the report lines and the drafts share (report-words.c) ---- */
+
+/* "second" when fix-missing F of patch RP directly fixes the second of
+ * the several upstream commits RP picks; NULL for a patch of one
+ * upstream commit, a fix of a fix, or a commit not among them.  Static. */
+const char *fs_report_fixed_ordinal(const struct fs_review_patch *rp, const struct fs_finding *f);
+
+/* A pending ref as people name it: "next/master" for
+ * refs/remotes/next/master, "fixes" for refs/heads/fixes.  New string
+ * (g_free()), cleaned (fs_text_clean_line()). */
+char *fs_report_short_ref(const char *ref);
+
+/* Append "part 3", or "part 3/5" when the posting's size TOTAL is known;
+ * "a part" for a commit that links the posting's cover (part 0). */
+void fs_report_add_part(GString *s, unsigned part, unsigned total);
 
 /* TEXT cut to at most COLS columns (UTF-8 characters), ending in "..."
  * when cut.  Returns a new string (g_free()). */

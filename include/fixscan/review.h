@@ -144,5 +144,9 @@ int fs_review_narrow(struct fs_review **out, const struct fs_review *r, size_t k
 const struct fs_review_patch *fs_review_find_patch(const struct fs_review *r,
 						   const char *message_id, size_t *k);
 
+/* The patch of R that F (a pointer into one of R's patches' findings) is
+ * a finding of, or NULL: a finding of the series, or none of R's. */
+const struct fs_review_patch *fs_review_patch_of(const struct fs_review *r,
+						 const struct fs_finding *f);
 
 #endif

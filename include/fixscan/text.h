@@ -27,4 +27,15 @@ bool fs_text_needs_escaping(const char *s, bool keep_newlines);
  * when out of memory or the write failed. */
 int fs_text_fputs(const char *s, bool keep_newlines, FILE *out);
 
+/* S on one line: control characters (CR and LF included) become spaces,
+ * runs of spaces one, no space at either end.  Any text from mail or
+ * config that goes into a header goes through this (or the next) first.
+ * New string (g_free()); "" for NULL. */
+char *fs_text_clean_line(const char *s);
+
+/* A message id or address fit for a header: printable ASCII without
+ * spaces or angle brackets.  New string (g_free()), or NULL when nothing
+ * is left. */
+char *fs_text_clean_id(const char *s);
+
 #endif

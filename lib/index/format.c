@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "fixscan/index.h"
-#include "fixscan/tags.h"
+#include "fixscan/trailers.h"
 #include "format.h"
 
 const size_t fsi_section_elem[SEC_COUNT] = {
@@ -249,7 +249,7 @@ uint64_t fsi_subject_hash(const char *subject)
 
 	if (!subject || !*subject)
 		return 0;
-	norm = fs_tags_normalize_subject(subject);
+	norm = fs_trailers_normalize_subject(subject);
 	if (!norm)
 		return 0;
 	h = *norm ? fsi_hash_str(norm) : 0;

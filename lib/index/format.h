@@ -227,7 +227,7 @@ uint64_t fsi_hash_str(const char *s);
  * The index keeps it per commit to tell commits of one subject apart by
  * author, not to name anyone. */
 uint16_t fsi_author_hash(const char *author, size_t len);
-/* Hash of a subject after fs_tags_normalize_subject(); 0 when empty. */
+/* Hash of a subject after fs_trailers_normalize_subject(); 0 when empty. */
 uint64_t fsi_subject_hash(const char *subject);
 
 /* The first position in [0, N) whose element does not sort before a key,

@@ -9,7 +9,7 @@
 #include <glib.h>
 
 #include "fixscan/index.h"
-#include "git-util.h"
+#include "base/git-util.h"
 #include "load.h"
 #include "patchid.h"
 

@@ -7,9 +7,9 @@
 #include <git2.h>
 
 #include "fixscan/index.h"
-#include "fixscan/tags.h"
+#include "fixscan/trailers.h"
 #include "format.h"
-#include "git-util.h"
+#include "base/git-util.h"
 #include "load.h"
 #include "pendidx.h"
 #include "vec.h"
@@ -231,24 +231,24 @@ static int add_ref(struct pbuild *pb, struct prow *r, enum fs_ref_kind kind, con
  * quotes what it merges: it gives none. */
 static int read_refs(struct pbuild *pb, struct prow *r, const char *msg, int merge)
 {
-	struct fs_tags *tags = NULL;
-	const struct fs_tag_ref *fx;
-	const struct fs_tag_revert *rv;
+	struct fs_trailers *tags = NULL;
+	const struct fs_trailer_ref *fx;
+	const struct fs_trailer_revert *rv;
 	size_t i, n;
 	int rc = 0;
 
 	r->ref_first = (uint32_t)pb->refs.n;
 	if (merge || !msg)
 		return 0;
-	if (fs_tags_parse(&tags, msg, strlen(msg), NULL) < 0)
+	if (fs_trailers_parse(&tags, msg, strlen(msg), NULL) < 0)
 		return 0; /* an unreadable message names nothing */
-	fx = fs_tags_fixes(tags, &n);
+	fx = fs_trailers_fixes(tags, &n);
 	for (i = 0; i < n && rc == 0 && r->nrefs < 255; i++)
 		rc = add_ref(pb, r, FS_REF_FIXES, fx[i].id);
-	rv = fs_tags_reverts(tags, &n);
+	rv = fs_trailers_reverts(tags, &n);
 	for (i = 0; i < n && rc == 0 && r->nrefs < 255; i++)
 		rc = add_ref(pb, r, FS_REF_REVERTS, rv[i].id);
-	fs_tags_free(tags);
+	fs_trailers_free(tags);
 	return rc;
 }
 

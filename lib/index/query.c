@@ -8,9 +8,9 @@
 #include <glib.h>
 
 #include "fixscan/index.h"
-#include "fixscan/tags.h"
+#include "fixscan/trailers.h"
 #include "format.h"
-#include "git-util.h"
+#include "base/git-util.h"
 #include "load.h"
 #include "patchid.h"
 
@@ -308,8 +308,8 @@ size_t fs_index_commit_refs(const struct fs_index *idx, fs_cid c,
 
 static int subjects_equal(const char *a, const char *b)
 {
-	char *na = fs_tags_normalize_subject(a);
-	char *nb = fs_tags_normalize_subject(b);
+	char *na = fs_trailers_normalize_subject(a);
+	char *nb = fs_trailers_normalize_subject(b);
 	int eq = na && nb && !strcmp(na, nb);
 
 	free(na);

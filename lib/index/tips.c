@@ -10,7 +10,7 @@
 #include <git2.h>
 
 #include "fixscan/index.h"
-#include "git-util.h"
+#include "base/git-util.h"
 #include "format.h"
 #include "tips.h"
 

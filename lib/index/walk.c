@@ -13,8 +13,8 @@
 
 #include "fixscan/index.h"
 #include "fixscan/posting.h"
-#include "fixscan/tags.h"
-#include "git-util.h"
+#include "fixscan/trailers.h"
+#include "base/git-util.h"
 #include "format.h"
 #include "tips.h"
 #include "pack.h"
@@ -290,31 +290,31 @@ static long add_subject(struct fsi_pool *pl, const char *msg, const char *end)
 }
 
 /* The commit references of TAGS, in the order the index keeps them. */
-static int add_tag_refs(struct fsi_worker *wk, const struct fs_tags *tags, uint32_t slot)
+static int add_tag_refs(struct fsi_worker *wk, const struct fs_trailers *tags, uint32_t slot)
 {
 	const char *const *up;
-	const struct fs_tag_ref *fx, *sd;
-	const struct fs_tag_revert *rv;
-	const struct fs_tag_cc_stable *cc;
+	const struct fs_trailer_ref *fx, *sd;
+	const struct fs_trailer_revert *rv;
+	const struct fs_trailer_cc_stable *cc;
 	size_t i, cnt;
 	int rc = 0;
 
-	up = fs_tags_upstream(tags, &cnt);
+	up = fs_trailers_upstream(tags, &cnt);
 	for (i = 0; i < cnt && rc == 0; i++)
 		rc = add_ref(wk, FS_REF_UPSTREAM, up[i], NULL, slot);
-	fx = fs_tags_fixes(tags, &cnt);
+	fx = fs_trailers_fixes(tags, &cnt);
 	for (i = 0; i < cnt && rc == 0; i++)
 		rc = add_ref(wk, FS_REF_FIXES, fx[i].id, fx[i].subject, slot);
-	rv = fs_tags_reverts(tags, &cnt);
+	rv = fs_trailers_reverts(tags, &cnt);
 	for (i = 0; i < cnt && rc == 0; i++) {
 		rc = add_ref(wk, FS_REF_REVERTS, rv[i].id, NULL, slot);
 		if (rc == 0 && rv[i].upstream)
 			rc = add_ref(wk, FS_REF_REVERTS_UPSTREAM, rv[i].upstream, NULL, slot);
 	}
-	sd = fs_tags_stable_dep_of(tags, &cnt);
+	sd = fs_trailers_stable_dep_of(tags, &cnt);
 	for (i = 0; i < cnt && rc == 0; i++)
 		rc = add_ref(wk, FS_REF_STABLE_DEP_OF, sd[i].id, sd[i].subject, slot);
-	cc = fs_tags_cc_stable(tags, &cnt);
+	cc = fs_trailers_cc_stable(tags, &cnt);
 	for (i = 0; i < cnt && rc == 0; i++)
 		if (cc[i].prerequisite)
 			rc = add_ref(wk, FS_REF_PREREQUISITE, cc[i].prerequisite, NULL, slot);
@@ -367,7 +367,7 @@ static int parse_commit(struct fsi_worker *wk, const char *data, const char *end
 			struct parsed *p, struct fs_error *err)
 {
 	const char *msg;
-	struct fs_tags *tags = NULL;
+	struct fs_trailers *tags = NULL;
 	long off;
 	size_t cnt, first;
 	int rc;
@@ -387,11 +387,11 @@ static int parse_commit(struct fsi_worker *wk, const char *data, const char *end
 	 * anything, so its changelog gives the index no references. */
 	if (p->nparents > 1)
 		return 0;
-	rc = fs_tags_parse(&tags, msg, end - msg, err);
+	rc = fs_trailers_parse(&tags, msg, end - msg, err);
 	if (rc < 0)
 		return rc;
 	rc = add_tag_refs(wk, tags, slot);
-	fs_tags_free(tags);
+	fs_trailers_free(tags);
 	if (rc == 0)
 		rc = add_series_ref(wk, msg, end, first, slot);
 	if (rc < 0)

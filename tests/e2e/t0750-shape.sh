@@ -15,7 +15,7 @@ CC=${CC:-cc}
 put() {
 	mkdir -p "$1/$(dirname "$2")" "$1/build/obj/$(dirname "$2")" &&
 	cat >"$1/$2" &&
-	$CC -O0 -c -o "$1/build/obj/${2%.c}.o" "$1/$2"
+	$CC -O0 -I"$1/include" -I"$1/lib" -c -o "$1/build/obj/${2%.c}.o" "$1/$2"
 }
 
 # long_function NAME N: a C function of exactly N lines, from the line of
@@ -33,8 +33,10 @@ long_function() {
 
 # The clean tree: main calls the commands, the commands share cli.o, the
 # library prints only to the stream it is given, the longest function is
-# 120 lines.
+# 120 lines; its lib/ has no folder, and a lib/LAYERS that lists none.
 make_clean_tree() {
+	mkdir -p "$1/lib" &&
+	echo "# no folders" >"$1/lib/LAYERS" &&
 	put "$1" cli/main.c <<-\EOF &&
 	int cmd_a(void);
 	int cmd_b(void);
@@ -145,5 +147,73 @@ test_expect_success '--obj names the object tree; a stale object is skipped' '
 test_expect_code 2 'no object tree is trouble, not a pass' '
 	mkdir -p empty/lib &&
 	"$CHECK" --src empty
+'
+
+# A layered library: lib/LAYERS lists base, then mail; base/text.c is a
+# module with a public header, mail/reader.c uses it (downward: fine).
+make_layered_tree() {
+	make_clean_tree "$1" &&
+	printf "# bottom-up\nbase\nmail\n" >"$1/lib/LAYERS" &&
+	mkdir -p "$1/include/fixscan" &&
+	echo "int text_len(const char *s);" >"$1/include/fixscan/text.h" &&
+	echo "int reader_next(void);" >"$1/include/fixscan/reader.h" &&
+	mkdir -p "$1/lib/mail" &&
+	echo "int mail_private(void);" >"$1/lib/mail/private.h" &&
+	put "$1" lib/base/text.c <<-\EOF &&
+	#include "fixscan/text.h"
+	int text_len(const char *s) { int n = 0; while (s[n]) n++; return n; }
+	EOF
+	put "$1" lib/mail/reader.c <<-\EOF
+	#include "fixscan/text.h"
+	#include "fixscan/reader.h"
+	#include "private.h"
+	int mail_private(void) { return 1; }
+	int reader_next(void) { return text_len("x") + mail_private(); }
+	EOF
+}
+
+test_expect_success 'a layered tree whose edges all go down passes' '
+	make_layered_tree layered &&
+	"$CHECK" --src layered >out &&
+	echo "check-shape: 0 violations" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'an include or a call upward is reported, as is an unlisted folder' '
+	make_layered_tree upward &&
+	# rule 5 and rule 6: base includes a header of mail and calls it.
+	put upward lib/base/text.c <<-\EOF &&
+	#include "fixscan/text.h"
+	#include "fixscan/reader.h"
+	#include "mail/private.h"
+	int text_len(const char *s) { return reader_next() + (s[0] != 0); }
+	EOF
+	put upward lib/mail/reader.c <<-\EOF &&
+	int reader_next(void) { return 1; }
+	EOF
+	# a public header of base that pulls in one of mail
+	echo "#include \"fixscan/reader.h\"" >>upward/include/fixscan/text.h &&
+	# a folder LAYERS does not list, and a header that names no module
+	put upward lib/extra/more.c <<-\EOF &&
+	int more(void) { return 5; }
+	EOF
+	echo "int orphan(void);" >upward/include/fixscan/orphan.h &&
+	cat >expect <<-\EOF &&
+	check-shape: rule 5: lib/extra is a folder lib/LAYERS does not list
+	check-shape: rule 5: lib/base/text.c (base) includes fixscan/reader.h (mail)
+	check-shape: rule 5: lib/base/text.c (base) includes mail/private.h (mail)
+	check-shape: rule 5: include/fixscan/orphan.h names no module of lib/
+	check-shape: rule 5: include/fixscan/text.h (base) includes fixscan/reader.h (mail)
+	check-shape: rule 6: lib/base/text.o (base) uses reader_next defined in lib/mail/reader.o (mail)
+	check-shape: 6 violations
+	EOF
+	{ "$CHECK" --src upward >out; test $? -eq 1; } &&
+	test_cmp expect out
+'
+
+test_expect_code 2 'a tree without lib/LAYERS cannot be checked' '
+	make_clean_tree nolayers &&
+	rm nolayers/lib/LAYERS &&
+	"$CHECK" --src nolayers
 '
 test_done

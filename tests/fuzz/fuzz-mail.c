@@ -34,7 +34,7 @@ static void touch(const struct fs_patch *p)
 	body = fs_patch_body(p, &len);
 	if (body && strlen(body) != len)
 		abort(); /* the body is a C string of its length */
-	fs_patch_tags(p);
+	fs_patch_trailers(p);
 	fs_patch_revert_title(p);
 	fs_patch_has_diff(p);
 }

@@ -9,7 +9,7 @@
 #include "fuzz.h"
 #include "fixscan/source.h"
 #include "fixscan/thread.h"
-#include "source-queue.h"
+#include "mail/source-queue.h"
 
 static char *root;
 static unsigned long runs;

@@ -19,7 +19,7 @@
 #include <git2.h>
 
 #include "fixscan/diffcmp.h"
-#include "diffcmp-pack.h"
+#include "review/diffcmp-pack.h"
 
 #include "repo-builder.h"
 

@@ -28,6 +28,7 @@
 
 #include "fixscan/draft.h"
 #include "fixscan/drafts.h"
+#include "fixscan/identity.h"
 #include "fixscan/maildir.h"
 #include "fixscan/mentions.h"
 
@@ -857,7 +858,7 @@ static void test_write_without_headers(void **state)
 	fs_drafts_state_free(fresh);
 
 	/* the reviewer's copy of a draft of an earlier version, not flagged
-	 * D any more, is still their own mail to fs_mentions_is_own_mail(),
+	 * D any more, is still their own mail to fs_identity_is_own_mail(),
 	 * From changed or not (today's ids say nothing of fixscan) */
 	{
 		struct fs_patch *p = NULL;
@@ -867,8 +868,8 @@ static void test_write_without_headers(void **state)
 
 		assert_true(g_file_set_contents(f, mid, -1, NULL));
 		assert_int_equal(fs_patch_parse_file(&p, f, &err), 0);
-		assert_true(fs_mentions_is_own_mail(f, p, own));
-		assert_false(fs_mentions_is_own_mail(f, p, NULL));
+		assert_true(fs_identity_is_own_mail(f, p, own));
+		assert_false(fs_identity_is_own_mail(f, p, NULL));
 		fs_patch_free(p);
 		g_free(f);
 		g_free(mid);

@@ -23,7 +23,7 @@
 #include "fixscan/findings.h"
 #include "fixscan/index.h"
 #include "fixscan/kinds.h"
-#include "fixscan/tags.h"
+#include "fixscan/trailers.h"
 
 /* The fast-import builder shared with test-index.c. */
 #include "repo-builder.h"
@@ -612,7 +612,7 @@ static void describe(const struct fs_findings *got)
 /* Judge the last patch of ROW in its series and compare. */
 static void judge_row(const struct row *row, struct fs_findings *got)
 {
-	struct fs_tags *tags[MAXP] = { NULL };
+	struct fs_trailers *tags[MAXP] = { NULL };
 	fs_cid ups[MAXP][8];
 	struct fs_series_entry entries[MAXP];
 	struct fs_findings_ctx ctx;
@@ -627,7 +627,7 @@ static void judge_row(const struct row *row, struct fs_findings *got)
 
 	for (np = 0; np < MAXP && row->patches[np]; np++) {
 		text = expand(row->patches[np]);
-		assert_int_equal(fs_tags_parse(&tags[np], text, strlen(text), &err), 0);
+		assert_int_equal(fs_trailers_parse(&tags[np], text, strlen(text), &err), 0);
 		g_free(title);
 		title = g_strndup(text, strcspn(text, "\n"));
 		n = fs_findings_resolve_patch(IDX, tags[np], title, row->author, text, strlen(text),
@@ -662,7 +662,7 @@ static void judge_row(const struct row *row, struct fs_findings *got)
 	g_free(title);
 	g_free(body);
 	for (i = 0; i < np; i++)
-		fs_tags_free(tags[i]);
+		fs_trailers_free(tags[i]);
 }
 
 static void test_table(void **state)
@@ -772,18 +772,18 @@ static void test_reverted_in_stable_record(void **state)
 static void judge_diff(const char *changelog, const struct fs_diffcmp_result *diff,
 		       struct fs_findings *got)
 {
-	struct fs_tags *tags = NULL;
+	struct fs_trailers *tags = NULL;
 	struct fs_findings_ctx ctx;
 	struct fs_error err = FS_ERROR_INIT;
 	char *text = expand(changelog), *title = g_strndup(text, strcspn(text, "\n"));
 
-	assert_int_equal(fs_tags_parse(&tags, text, strlen(text), &err), 0);
+	assert_int_equal(fs_trailers_parse(&tags, text, strlen(text), &err), 0);
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.idx = IDX;
 	ctx.branch = "linux-4.4.y";
 	ctx.diff = diff;
 	assert_int_equal(fs_findings_judge(got, &ctx, tags, title, 1, &err), 0);
-	fs_tags_free(tags);
+	fs_trailers_free(tags);
 	g_free(title);
 	g_free(text);
 }

@@ -25,7 +25,7 @@
 
 #include "fixscan/config.h"
 #include "fixscan/index.h"
-#include "../../lib/index/format.h"
+#include "index/format.h"
 
 #include "repo-builder.h"
 

@@ -1,5 +1,7 @@
-/* Unit tests for lib/kinds.c: the table of finding kinds is complete and
- * consistent, so that a new kind cannot be half added. */
+/* Unit tests for the table of finding kinds (lib/review/kinds.c) and the
+ * tables of their words (lib/report/report-words.c, lib/draft/draft-para.c,
+ * lib/draft/draft-items.c): complete and consistent, so that a new kind
+ * cannot be half added. */
 #include <stdarg.h>
 #include <setjmp.h>
 #include <stddef.h>
@@ -9,6 +11,8 @@
 #include <cmocka.h>
 
 #include "fixscan/kinds.h"
+#include "draft/draft-private.h"
+#include "report/report-words.h"
 
 /* Every kind has a row: a name that reads back, words for the report, a
  * paragraph, a colour; the fixes kinds are the only ones without a
@@ -24,10 +28,10 @@ static void test_every_kind_has_a_row(void **state)
 		assert_string_not_equal(row->name, "unknown");
 		assert_int_equal(fs_finding_kind_from_name(row->name), k);
 		assert_string_equal(fs_finding_kind_name(k), row->name);
-		assert_non_null(row->report_words);
-		assert_non_null(row->para);
-		assert_non_null(row->color);
-		assert_true(row->summary_item != NULL || row->group == FS_GROUP_FIXES ||
+		assert_non_null(fsr_kind(k)->words);
+		assert_non_null(fsr_kind(k)->color);
+		assert_non_null(fsd_para_kind(k)->para);
+		assert_true(fsd_has_summary_item(k) || row->group == FS_GROUP_FIXES ||
 			    row->group == FS_GROUP_NONE);
 		/* a kind that asks for a reply is a problem */
 		assert_true(!row->asks || row->problem);
@@ -38,27 +42,29 @@ static void test_every_kind_has_a_row(void **state)
 	}
 }
 
-/* Ranks and paragraph orders are positions: each used once, none left
- * out, so the order of the report and of a reply is total. */
+/* Ranks and paragraph orders are places in a list of the kinds: each
+ * kind in each list once, none left out, so the order of the report and
+ * of a reply is total. */
 static void test_orders_are_permutations(void **state)
 {
 	int seen_rank[FS_FIND_KIND_COUNT] = { 0 }, seen_para[FS_FIND_KIND_COUNT] = { 0 };
 	int k;
 
 	for (k = 0; k < FS_FIND_KIND_COUNT; k++) {
-		const struct fs_kind *row = fs_kind(k);
+		int rank = fs_kind_rank(k), para = fsd_kind_by_para_order(k);
 
-		assert_in_range(row->rank, 0, FS_FIND_KIND_COUNT - 1);
-		assert_in_range(row->para_order, 0, FS_FIND_KIND_COUNT - 1);
-		seen_rank[row->rank]++;
-		seen_para[row->para_order]++;
-		assert_int_equal(fs_kind_by_para_order(row->para_order), k);
+		assert_in_range(rank, 0, FS_FIND_KIND_COUNT - 1);
+		assert_in_range(para, 0, FS_FIND_KIND_COUNT - 1);
+		seen_rank[rank]++;
+		seen_para[para]++;
 	}
 	for (k = 0; k < FS_FIND_KIND_COUNT; k++) {
 		assert_int_equal(seen_rank[k], 1);
 		assert_int_equal(seen_para[k], 1);
 	}
-	assert_int_equal(fs_kind_by_para_order(FS_FIND_KIND_COUNT), -1);
+	assert_int_equal(fsd_kind_by_para_order(FS_FIND_KIND_COUNT), -1);
+	assert_int_equal(fsd_kind_by_para_order(-1), -1);
+	assert_int_equal(fs_kind_rank(FS_FIND_KIND_COUNT), FS_FIND_KIND_COUNT);
 }
 
 /* The classes follow the ranks: what to act on, then reports, then
@@ -69,7 +75,7 @@ static void test_classes_follow_ranks(void **state)
 
 	for (k = 0; k < FS_FIND_KIND_COUNT; k++)
 		for (j = 0; j < FS_FIND_KIND_COUNT; j++)
-			if (fs_kind(k)->rank < fs_kind(j)->rank)
+			if (fs_kind_rank(k) < fs_kind_rank(j))
 				assert_true(fs_kind(k)->cls <= fs_kind(j)->cls);
 }
 

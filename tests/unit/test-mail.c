@@ -364,7 +364,7 @@ static void test_reader__plain_stable_patch(void **state)
 	struct fs_patch *p = parse_one(state, "plain.eml", mail, -1);
 	const struct fs_series *s = fs_patch_series(p);
 	const char *const *refs, *const *up;
-	const struct fs_tag_ref *fixes;
+	const struct fs_trailer_ref *fixes;
 	size_t n;
 
 	assert_string_equal(fs_patch_message_id(p),
@@ -392,10 +392,10 @@ static void test_reader__plain_stable_patch(void **state)
 	assert_string_equal(s->version, "4.4");
 	assert_int_equal(s->index, 105);
 	assert_int_equal(s->total, 143);
-	up = fs_tags_upstream(fs_patch_tags(p), &n);
+	up = fs_trailers_upstream(fs_patch_trailers(p), &n);
 	assert_int_equal(n, 1);
 	assert_string_equal(up[0], UP);
-	fixes = fs_tags_fixes(fs_patch_tags(p), &n);
+	fixes = fs_trailers_fixes(fs_patch_trailers(p), &n);
 	assert_int_equal(n, 1);
 	assert_string_equal(fixes[0].id, "0123456789ab");
 	assert_string_equal(fixes[0].subject, "net: foo: add bar");
@@ -433,7 +433,7 @@ static void test_reader__quoted_printable(void **state)
 	assert_non_null(strstr(body, "Reads \xe2\x88\x92" "5\xc2\xb0" "C now.\n"));
 	assert_non_null(strstr(body, "x = 1;\n"));
 	assert_string_equal(fs_patch_author(p), "J\xc3\xb6rg Lindqvist <jorg@example.com>");
-	fs_tags_upstream(fs_patch_tags(p), &n);
+	fs_trailers_upstream(fs_patch_trailers(p), &n);
 	assert_int_equal(n, 1);
 	fs_patch_free(p);
 }
@@ -459,7 +459,7 @@ static void test_reader__base64(void **state)
 			    "[ Upstream commit 0a1b2c3d4e5f ]\n\nBody.\n");
 	assert_string_equal(fs_patch_author(p), "B64 Author <b64@example.org>");
 	assert_true(fs_patch_series(p)->autosel);
-	up = fs_tags_upstream(fs_patch_tags(p), &n);
+	up = fs_trailers_upstream(fs_patch_trailers(p), &n);
 	assert_int_equal(n, 1);
 	assert_string_equal(up[0], "0a1b2c3d4e5f");
 	fs_patch_free(p);
@@ -562,7 +562,7 @@ static void test_reader__crlf(void **state)
 	assert_string_equal(fs_patch_body(p, &len),
 			    "Line one.\n\n(cherry picked from commit " UP ")\n");
 	assert_null(strchr(fs_patch_body(p, &len), '\r'));
-	fs_tags_upstream(fs_patch_tags(p), &n);
+	fs_trailers_upstream(fs_patch_trailers(p), &n);
 	assert_int_equal(n, 1);
 	assert_string_equal(fs_patch_series(p)->prefix, "PATCH stable");
 	fs_patch_free(p);

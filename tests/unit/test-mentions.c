@@ -15,9 +15,10 @@
 #include <cmocka.h>
 #include <glib.h>
 
+#include "fixscan/identity.h"
 #include "fixscan/mail.h"
 #include "fixscan/mentions.h"
-#include "mentions-private.h"
+#include "review/mentions-private.h"
 
 static const struct objection_case {
 	const char *body;
@@ -318,11 +319,11 @@ static void test_own_mail(void **state)
 {
 	static const char *const own[] = { "rita@example.org", "rita@work.example", NULL };
 
-	assert_true(fs_mentions_is_own_mail("/m/Drafts/cur/123.host:2,DS", NULL, NULL));
-	assert_true(fs_mentions_is_own_mail("/m/Drafts/cur/123.host:2,D", NULL, own));
-	assert_false(fs_mentions_is_own_mail("/m/inbox/cur/123.host:2,S", NULL, own));
-	assert_false(fs_mentions_is_own_mail("/m/D:2/cur/123.host", NULL, own));
-	assert_false(fs_mentions_is_own_mail(NULL, NULL, own));
+	assert_true(fs_identity_is_own_mail("/m/Drafts/cur/123.host:2,DS", NULL, NULL));
+	assert_true(fs_identity_is_own_mail("/m/Drafts/cur/123.host:2,D", NULL, own));
+	assert_false(fs_identity_is_own_mail("/m/inbox/cur/123.host:2,S", NULL, own));
+	assert_false(fs_identity_is_own_mail("/m/D:2/cur/123.host", NULL, own));
+	assert_false(fs_identity_is_own_mail(NULL, NULL, own));
 }
 
 /* The features a learned model reads: the own words only (not the

@@ -19,7 +19,7 @@
 
 #include <git2.h>
 
-#include "packfile.h"
+#include "index/packfile.h"
 
 #include "repo-builder.h"
 

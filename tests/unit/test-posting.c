@@ -23,7 +23,7 @@
 #include "fixscan/findings.h"
 #include "fixscan/index.h"
 #include "fixscan/posting.h"
-#include "fixscan/tags.h"
+#include "fixscan/trailers.h"
 
 #include "repo-builder.h"
 
@@ -354,7 +354,7 @@ static void judge(int self, const int *series, struct fs_findings *out)
 	fs_cid ups[8];
 	struct fs_findings_ctx ctx;
 	struct fs_error err = FS_ERROR_INIT;
-	struct fs_tags *tags = NULL;
+	struct fs_trailers *tags = NULL;
 	char *text;
 	int i, me = -1;
 
@@ -373,10 +373,10 @@ static void judge(int self, const int *series, struct fs_findings *out)
 	ctx.nseries = (size_t)i;
 	text = g_strdup_printf("%s\n\ncommit %s upstream.\n", fs_index_commit_subject(IDX, cid_of(self)),
 			       id(H.r, self));
-	assert_int_equal(fs_tags_parse(&tags, text, strlen(text), &err), 0);
+	assert_int_equal(fs_trailers_parse(&tags, text, strlen(text), &err), 0);
 	assert_int_equal(fs_findings_judge(out, &ctx, tags, fs_index_commit_subject(IDX, cid_of(self)),
 					   me, &err), 0);
-	fs_tags_free(tags);
+	fs_trailers_free(tags);
 	g_free(text);
 }
 
@@ -470,7 +470,7 @@ static void test_total(void **state)
 	struct fs_findings_ctx ctx;
 	struct fs_series_entry e = { 1, NULL, 1 };
 	struct fs_error err = FS_ERROR_INIT;
-	struct fs_tags *tags = NULL;
+	struct fs_trailers *tags = NULL;
 	fs_cid up = cid_of(H.a[2]);
 	char *text = g_strdup_printf("x\n\ncommit %s upstream.\n", id(H.r, H.a[2]));
 
@@ -483,7 +483,7 @@ static void test_total(void **state)
 	ctx.message = fs_index_read_message;
 	ctx.message_data = H.r->dir;
 	ctx.posting_size = fake_size;
-	assert_int_equal(fs_tags_parse(&tags, text, strlen(text), &err), 0);
+	assert_int_equal(fs_trailers_parse(&tags, text, strlen(text), &err), 0);
 	assert_int_equal(fs_findings_judge(&out, &ctx, tags, "x", 1, &err), 0);
 	assert_int_equal(out.n, 1);
 	assert_int_equal(out.v[0].series_part, 1);
@@ -497,17 +497,17 @@ static void test_total(void **state)
 			    "neither in linux-4.4.y nor in this series");
 	fs_findings_clear(&out);
 	/* another posting: the store does not know it, mail numbers */
-	fs_tags_free(tags);
+	fs_trailers_free(tags);
 	g_free(text);
 	text = g_strdup_printf("x\n\ncommit %s upstream.\n", id(H.r, H.b[1]));
 	up = cid_of(H.b[1]);
-	assert_int_equal(fs_tags_parse(&tags, text, strlen(text), &err), 0);
+	assert_int_equal(fs_trailers_parse(&tags, text, strlen(text), &err), 0);
 	assert_int_equal(fs_findings_judge(&out, &ctx, tags, "x", 1, &err), 0);
 	assert_int_equal(out.n, 1);
 	assert_int_equal(out.v[0].parts[0].part, 2);
 	assert_int_equal(out.v[0].parts[0].total, 0);
 	fs_findings_clear(&out);
-	fs_tags_free(tags);
+	fs_trailers_free(tags);
 	g_free(text);
 }
 

@@ -26,7 +26,7 @@
 #include "fixscan/review.h"
 #include "fixscan/store.h"
 #include "fixscan/thread.h"
-#include "mentions-private.h"
+#include "review/mentions-private.h"
 
 static char tmpdir[256];
 static char mailroot[320];

@@ -23,7 +23,7 @@
 #include "fixscan/digest.h"
 #include "fixscan/findings.h"
 #include "fixscan/index.h"
-#include "fixscan/tags.h"
+#include "fixscan/trailers.h"
 #include "fixscan/vulns.h"
 
 #include "repo-builder.h"
@@ -417,7 +417,7 @@ struct want {
 static void judge(struct fs_findings *got, const struct fs_vulns *v, const char *changelog,
 		  const char *queued)
 {
-	struct fs_tags *tags = NULL, *qtags = NULL;
+	struct fs_trailers *tags = NULL, *qtags = NULL;
 	fs_cid ups[2][8];
 	struct fs_series_entry entries[2];
 	struct fs_findings_ctx ctx;
@@ -425,10 +425,10 @@ static void judge(struct fs_findings *got, const struct fs_vulns *v, const char 
 	char *title = g_strndup(changelog, strcspn(changelog, "\n"));
 	size_t n = 0;
 
-	assert_int_equal(fs_tags_parse(&tags, changelog, strlen(changelog), &err), 0);
+	assert_int_equal(fs_trailers_parse(&tags, changelog, strlen(changelog), &err), 0);
 	if (queued) {
 		char *qt = g_strndup(queued, strcspn(queued, "\n"));
-		assert_int_equal(fs_tags_parse(&qtags, queued, strlen(queued), &err), 0);
+		assert_int_equal(fs_trailers_parse(&qtags, queued, strlen(queued), &err), 0);
 		entries[n].index = 1;
 		entries[n].upstream = ups[n];
 		entries[n].nupstream = fs_findings_resolve_upstream(IDX, qtags, qt, ups[n], 8, NULL);
@@ -445,8 +445,8 @@ static void judge(struct fs_findings *got, const struct fs_vulns *v, const char 
 	ctx.nseries = n + 1;
 	ctx.vulns = v;
 	assert_int_equal(fs_findings_judge(got, &ctx, tags, title, (int)n + 1, &err), 0);
-	fs_tags_free(tags);
-	fs_tags_free(qtags);
+	fs_trailers_free(tags);
+	fs_trailers_free(qtags);
 	g_free(title);
 }
 

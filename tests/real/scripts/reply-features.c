@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "fixscan/mail.h"
-#include "mentions-private.h"
+#include "review/mentions-private.h"
 
 int main(int argc, char **argv)
 {

@@ -221,7 +221,7 @@ def write_model(path, model, thr, note):
                 " * the repository (derived numbers only, no mail text).\n")
         for line in note:
             f.write(" * %s\n" % line)
-        f.write(" */\n#include \"mentions-private.h\"\n\n")
+        f.write(" */\n#include \"review/mentions-private.h\"\n\n")
         f.write("static const struct fs_model_feature features[] = {\n")
         for name in feats:
             f.write("\t{ %s, { %s } },\n" % (cstr(name), ", ".join("%.4ff" % v for v in w[name])))

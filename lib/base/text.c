@@ -1,0 +1,127 @@
+/* fixscan: control characters shown visibly (see text.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "fixscan/text.h"
+
+/* The length of the valid UTF-8 character of two bytes or more at P, or
+ * 0 when P starts no such character (a stray byte of a file name in
+ * another encoding, a cut sequence). */
+static size_t utf8_at(const unsigned char *p)
+{
+	gunichar c;
+
+	if (*p < 0x80)
+		return 0;
+	c = g_utf8_get_char_validated((const gchar *)p, -1);
+	return c == (gunichar)-1 || c == (gunichar)-2 ? 0 : (size_t)g_utf8_skip[*p];
+}
+
+/* The length of the C1 control at P (UTF-8 C2 80..C2 9F), or 0. */
+static size_t c1_at(const unsigned char *p)
+{
+	return p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f ? 2 : 0;
+}
+
+static bool is_shown(unsigned char c, bool keep_newlines)
+{
+	return c == '\t' || (c == '\n' && keep_newlines) || (c >= 0x20 && c != 0x7f);
+}
+
+bool fs_text_needs_escaping(const char *s, bool keep_newlines)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	for (; *p; p++) {
+		size_t n = utf8_at(p);
+
+		if (!is_shown(*p, keep_newlines) || c1_at(p) || (*p >= 0x80 && !n))
+			return true;
+		p += n ? n - 1 : 0;
+	}
+	return false;
+}
+
+char *fs_text_visible(const char *s, bool keep_newlines)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	/* The widest form, "<U+009F>", is 8 bytes for 2. */
+	char *out = malloc(strlen((const char *)p) * 4 + 1), *w = out;
+
+	if (!out)
+		return NULL;
+	for (; *p; p++) {
+		if (*p >= 0x80 && !utf8_at(p)) {
+			w += sprintf(w, "\\x%02X", *p);
+		} else if (*p >= 0x80 && !c1_at(p)) {
+			size_t n = utf8_at(p);
+
+			memcpy(w, p, n);
+			w += n;
+			p += n - 1;
+		} else if (c1_at(p)) {
+			w += sprintf(w, "<U+%04X>", p[1]);
+			p++;
+		} else if (is_shown(*p, keep_newlines)) {
+			*w++ = (char)*p;
+		} else {
+			*w++ = '^';
+			*w++ = *p == 0x7f ? '?' : (char)(*p + '@');
+		}
+	}
+	*w = '\0';
+	return out;
+}
+
+int fs_text_fputs(const char *s, bool keep_newlines, FILE *out)
+{
+	char *v;
+	int rc;
+
+	if (!fs_text_needs_escaping(s, keep_newlines))
+		return fputs(s ? s : "", out) < 0 ? -1 : 0;
+	if (!(v = fs_text_visible(s, keep_newlines)))
+		return -1;
+	rc = fputs(v, out) < 0 ? -1 : 0;
+	free(v);
+	return rc;
+}
+
+char *fs_text_clean_line(const char *s)
+{
+	GString *o = g_string_new(NULL);
+	bool space = false;
+
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f || c == ' ') {
+			space = o->len > 0;
+			continue;
+		}
+		if (space)
+			g_string_append_c(o, ' ');
+		space = false;
+		g_string_append_c(o, (char)c);
+	}
+	return g_string_free(o, FALSE);
+}
+
+char *fs_text_clean_id(const char *s)
+{
+	GString *o = g_string_new(NULL);
+
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c > 0x20 && c < 0x7f && c != '<' && c != '>')
+			g_string_append_c(o, (char)c);
+	}
+	if (!o->len) {
+		g_string_free(o, TRUE);
+		return NULL;
+	}
+	return g_string_free(o, FALSE);
+}

@@ -1,0 +1,294 @@
+/* fixscan: the "[PATCH ...]" prefix of a patch subject, read as the
+ * kernel's mail conventions write it (git format-patch, git send-email,
+ * b4, the stable scripts).  Pure: text in, a struct fs_series out.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "fixscan/subject.h"
+
+/* Skip "Re:", "RE:", "Fwd:", "Fw:" and the spaces after them, repeatedly. */
+static const char *skip_reply_marks(const char *s)
+{
+	static const char *const marks[] = { "re:", "fwd:", "fw:", "aw:" };
+	bool again = true;
+
+	while (again) {
+		again = false;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		for (size_t i = 0; i < G_N_ELEMENTS(marks); i++) {
+			size_t n = strlen(marks[i]);
+
+			if (!g_ascii_strncasecmp(s, marks[i], n)) {
+				s += n;
+				again = true;
+				break;
+			}
+		}
+	}
+	return s;
+}
+
+/* A small non-negative decimal number, all of TOK[0..N). */
+static bool parse_number(const char *tok, size_t n, int *out)
+{
+	int v = 0;
+
+	if (n == 0 || n > 6)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (!g_ascii_isdigit(tok[i]))
+			return false;
+		v = v * 10 + (tok[i] - '0');
+	}
+	*out = v;
+	return true;
+}
+
+/* "v2", "V3": a patch revision. */
+static bool parse_revision(const char *tok, size_t n, int *out)
+{
+	if (n < 2 || (tok[0] != 'v' && tok[0] != 'V'))
+		return false;
+	return parse_number(tok + 1, n - 1, out);
+}
+
+/* "105/143", "000/143". */
+static bool parse_numbering(const char *tok, size_t n, int *index, int *total)
+{
+	const char *slash = memchr(tok, '/', n);
+
+	if (!slash)
+		return false;
+	return parse_number(tok, slash - tok, index) &&
+	       parse_number(slash + 1, n - (slash - tok) - 1, total);
+}
+
+/* A kernel series: "4.4", "5.14", "2.6.32", "4.4.y" (".y"/".x" dropped),
+ * optionally written "v4.4" or "linux-4.4.y".  Returns a new string. */
+static char *parse_version(const char *tok, size_t n)
+{
+	size_t i = 0, dots = 0, end;
+
+	if (n > 6 && !g_ascii_strncasecmp(tok, "linux-", 6))
+		i = 6;
+	if (i < n && (tok[i] == 'v' || tok[i] == 'V'))
+		i++;
+	if (i >= n || !g_ascii_isdigit(tok[i]))
+		return NULL;
+	end = n;
+	if (n - i > 2 && tok[n - 2] == '.' &&
+	    (tok[n - 1] == 'y' || tok[n - 1] == 'x'))
+		end = n - 2;
+	for (size_t j = i; j < end; j++) {
+		if (tok[j] == '.') {
+			/* no empty component: "4..4", "4." */
+			if (j == i || tok[j - 1] == '.' || j + 1 == end)
+				return NULL;
+			dots++;
+		} else if (!g_ascii_isdigit(tok[j])) {
+			return NULL;
+		}
+	}
+	if (dots < 1 || dots > 2)
+		return NULL;
+	/* "5.4.33" is a release of the series 5.4; only 2.6 had three parts */
+	if (dots == 2 && !(end - i > 4 && !strncmp(tok + i, "2.6.", 4)))
+		return g_strndup(tok + i, strchr(tok + i, '.') - (tok + i) +
+				 strcspn(strchr(tok + i, '.') + 1, ".") + 1);
+	return g_strndup(tok + i, end - i);
+}
+
+/* "PATCH", "patch", the glued "PATCHv2" (revision in *REV), and
+ * "PATCH-stable" (a tree named after a dash). */
+static bool is_patch_word(const char *tok, size_t n, int *rev)
+{
+	if (n < 5 || g_ascii_strncasecmp(tok, "patch", 5))
+		return false;
+	if (n == 5 || (n > 6 && tok[5] == '-'))
+		return true;
+	return parse_revision(tok + 5, n - 5, rev);
+}
+
+/* The end of the run of bracketed groups starting at OPEN ('['): one
+ * past the ']' that closes the last group ("[PATCH][for stable [4.14,
+ * 5.10] 3/3]" is one run, brackets nest), or NULL when one is unclosed. */
+static const char *bracket_run_end(const char *open)
+{
+	const char *p = open;
+
+	while (*p == '[') {
+		int depth = 0;
+		for (; *p; p++) {
+			depth += *p == '[';
+			depth -= *p == ']';
+			if (!depth)
+				break;
+		}
+		if (!*p)
+			return NULL;
+		p++;
+		while (*p == ' ' && p[1] == '[')
+			p++;
+	}
+	return p;
+}
+
+static bool is_sep(char c)
+{
+	return c == ' ' || c == '\t' || c == ',' || c == '[' || c == ']';
+}
+
+/* Add the series named by TOK (N bytes) to V: "5.10", "5.10/5.15",
+ * "6.18-6.1" (a range: *RANGE set), "5.10-stable".  False when TOK names
+ * none. */
+static bool add_versions(GPtrArray *v, const char *tok, size_t n, bool *range)
+{
+	const char *cut = NULL;
+	char *one;
+	size_t k;
+
+	if (n > 7 && !g_ascii_strncasecmp(tok + n - 7, "-stable", 7))
+		n -= 7;
+	for (k = 0; k < n && !cut; k++)
+		if (tok[k] == '/' || (tok[k] == '-' && k > 0 && g_ascii_isdigit(tok[k - 1])))
+			cut = tok + k;
+	if (cut) {
+		char *a = parse_version(tok, cut - tok), *b = parse_version(cut + 1, n - (cut - tok) - 1);
+		if (!a || !b) {
+			g_free(a);
+			g_free(b);
+			return false;
+		}
+		*range |= *cut == '-';
+		g_ptr_array_add(v, a);
+		g_ptr_array_add(v, b);
+		return true;
+	}
+	if (!(one = parse_version(tok, n)))
+		return false;
+	g_ptr_array_add(v, one);
+	return true;
+}
+
+/* "stable", "-stable", "for-stable", "STABLE": a word that says stable. */
+static bool names_stable(const char *tok, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k + 6 <= n; k++)
+		if (!g_ascii_strncasecmp(tok + k, "stable", 6))
+			return true;
+	return false;
+}
+
+bool fs_series_parse(const char *subject, struct fs_series *out,
+		     const char **title)
+{
+	struct fs_series s = { NULL, false, NULL, 0, -1, -1, NULL, false };
+	const char *p, *open, *close, *tok;
+	GString *prefix;
+	GPtrArray *versions;
+	bool patch = false, stable = false;
+
+	if (!subject)
+		return false;
+	p = skip_reply_marks(subject);
+	if (*p != '[')
+		return false;
+	open = p + 1;
+	close = bracket_run_end(p);
+	if (!close)
+		return false;
+	close--;
+
+	prefix = g_string_new(NULL);
+	versions = g_ptr_array_new_with_free_func(g_free);
+	for (tok = open; tok < close;) {
+		size_t n;
+		int rev = 0;
+
+		/* Words are separated by blanks; "[PATCH v2,4.4]" by commas;
+		 * "[PATCH][for stable [4.14, 5.10] 3/3]" by brackets. */
+		while (tok < close && is_sep(*tok))
+			tok++;
+		n = 0;
+		while (tok + n < close && !is_sep(tok[n]))
+			n++;
+		if (!n)
+			break;
+
+		if (s.index < 0 && parse_numbering(tok, n, &s.index, &s.total)) {
+			/* NN/MM */
+		} else if (!s.revision && parse_revision(tok, n, &rev)) {
+			s.revision = rev;
+		} else if (add_versions(versions, tok, n, &s.version_range)) {
+			/* a series, a pair or a range */
+		} else {
+			if (is_patch_word(tok, n, &rev)) {
+				patch = true;
+				if (rev && !s.revision)
+					s.revision = rev;
+				if (n < 7 || tok[5] != '-')
+					n = 5;
+			}
+			if (n == 7 && !g_ascii_strncasecmp(tok, "autosel", 7))
+				s.autosel = true;
+			stable |= names_stable(tok, n);
+			if (prefix->len)
+				g_string_append_c(prefix, ' ');
+			g_string_append_len(prefix, tok, n);
+		}
+		tok += n;
+		/* a "PATCHv2" word: the revision part was already taken */
+		while (tok < close && !is_sep(*tok))
+			tok++;
+	}
+
+	/* "[-stable,6.1 03/17]": a stable backport without the word PATCH */
+	if (!patch && !(stable && versions->len)) {
+		g_string_free(prefix, TRUE);
+		g_ptr_array_free(versions, TRUE);
+		return false;
+	}
+	s.prefix = g_string_free(prefix, FALSE);
+	if (s.index < 0)
+		s.total = -1;
+	if (versions->len) {
+		if (!s.version_range)
+			s.version = g_strdup(versions->pdata[0]);
+		g_ptr_array_add(versions, NULL);
+		s.versions = (char **)g_ptr_array_free(versions, FALSE);
+	} else {
+		g_ptr_array_free(versions, TRUE);
+	}
+	*out = s;
+	if (title) {
+		p = close + 1;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		*title = p;
+	}
+	return true;
+}
+
+void fs_series_clear(struct fs_series *s)
+{
+	if (!s)
+		return;
+	g_free(s->prefix);
+	g_free(s->version);
+	g_strfreev(s->versions);
+	s->prefix = NULL;
+	s->version = NULL;
+	s->versions = NULL;
+	s->version_range = false;
+	s->autosel = false;
+	s->revision = 0;
+	s->index = -1;
+	s->total = -1;
+}

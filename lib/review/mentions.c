@@ -1,0 +1,906 @@
+/* fixscan: objections in a thread and regression reports in the store. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include <glib.h>
+
+#include "fixscan/identity.h"
+#include "mentions-private.h"
+
+/* Words that make a mention of a commit a report of trouble with it. */
+static const char *const regression_words[] = {
+	"regression", "regressed", "revert", "reverting", "breaks", "broke",
+	"broken", "bisected", "first bad commit",
+};
+
+static bool has_word_ci(const char *hay, size_t len, const char *needle)
+{
+	size_t n = strlen(needle), i;
+
+	if (n > len)
+		return false;
+	for (i = 0; i + n <= len; i++) {
+		if (strncasecmp(hay + i, needle, n))
+			continue;
+		/* Whole words for short needles such as "nak". */
+		if (n <= 4 && ((i > 0 && isalnum((unsigned char)hay[i - 1])) ||
+			       (i + n < len && isalnum((unsigned char)hay[i + n]))))
+			continue;
+		return true;
+	}
+	return false;
+}
+
+void fs_mentions_clear(struct fs_mentions *m)
+{
+	size_t i;
+
+	for (i = 0; m->dates_ && i < m->hits_.n; i++)
+		free(m->dates_[i]);
+	free(m->dates_);
+	for (i = 0; m->lines_ && i < m->nobjections; i++)
+		free(m->lines_[i]);
+	for (i = 0; m->objections && i < m->nobjections; i++)
+		g_strfreev(m->objections[i].named);
+	free(m->lines_);
+	fs_store_messages_free(&m->hits_);
+	free(m->reports);
+	free(m->objections);
+	memset(m, 0, sizeof(*m));
+}
+
+/* Whether the L digits at P (in TEXT) are written as a commit: '<id>
+ * ("subject")', or after "commit" or "introduced" (regzbot's), a colon,
+ * a bracket or spaces between ("commit <id>", "introduced: <id>", "first
+ * bad commit: [<id>]"), or after "..", the end of a range of them. */
+static bool written_as_commit(const char *text, const char *p, size_t l)
+{
+	const char *b = p;
+
+	if (!strncmp(p + l, " (\"", 3) || (p - text >= 2 && !strncmp(p - 2, "..", 2)))
+		return true;
+	while (b > text && (b[-1] == ' ' || b[-1] == ':' || b[-1] == '['))
+		b--;
+	return (b - text >= 6 && !g_ascii_strncasecmp(b - 6, "commit", 6)) ||
+	       (b - text >= 10 && !g_ascii_strncasecmp(b - 10, "introduced", 10));
+}
+
+/* The commit ids in TEXT: words of 8 to 40 hex digits with a digit and
+ * a letter among them (or 12 digits or more written as a commit:
+ * written_as_commit()), lowered, each once, at most 16.
+ * NULL-terminated (g_strfreev()); *N their number. */
+static char **named_ids(const char *text, size_t *n)
+{
+	GPtrArray *v = g_ptr_array_new();
+	const char *p = text;
+
+	while (*p && v->len < 16) {
+		size_t l = 0, k;
+		bool digit = false, letter = false, seen = false;
+		if (p != text && (isalnum((unsigned char)p[-1]) || p[-1] == '/' || p[-1] == '=')) {
+			p++;
+			continue;
+		}
+		while (isxdigit((unsigned char)p[l])) {
+			digit |= isdigit((unsigned char)p[l]);
+			letter |= !isdigit((unsigned char)p[l]);
+			l++;
+		}
+		if (l >= 8 && l <= 40 && digit && !isalnum((unsigned char)p[l]) &&
+		    (letter || (l >= 12 && written_as_commit(text, p, l)))) {
+			char *id = g_ascii_strdown(p, l);
+			for (k = 0; k < v->len && !seen; k++)
+				seen = !strcmp(v->pdata[k], id);
+			if (seen)
+				g_free(id);
+			else
+				g_ptr_array_add(v, id);
+		}
+		p += l ? l : 1;
+	}
+	*n = v->len;
+	g_ptr_array_add(v, NULL);
+	return (char **)g_ptr_array_free(v, FALSE);
+}
+
+/* Whether TEXT names patch P: its title, or the first 12 digits of an
+ * upstream id it gives. */
+static bool names_patch(const char *text, const struct fs_patch *p)
+{
+	const char *title = fs_patch_title(p);
+	const char *const *ups;
+	size_t n, k;
+
+	if (title && strlen(title) >= 12 && strcasestr(text, title))
+		return true;
+	ups = fs_patch_trailers(p) ? fs_trailers_upstream(fs_patch_trailers(p), &n) : NULL;
+	for (k = 0; ups && k < n; k++) {
+		char hex12[13];
+		snprintf(hex12, sizeof(hex12), "%.12s", ups[k]);
+		if (strlen(hex12) == 12 && strcasestr(text, hex12))
+			return true;
+	}
+	return false;
+}
+
+/* Whether WORD (LEN bytes) stands in TEXT as a whole word or path part. */
+static bool has_token(const char *text, const char *word, size_t len)
+{
+	const char *at;
+
+	for (at = memmem(text, strlen(text), word, len); at;
+	     at = memmem(at + 1, strlen(at + 1), word, len)) {
+		bool before = at == text || !(isalnum((unsigned char)at[-1]) || at[-1] == '_');
+		bool after = !(isalnum((unsigned char)at[len]) || at[len] == '_');
+		if (before && after)
+			return true;
+	}
+	return false;
+}
+
+/* Whether TEXT names what patch P changes: a file its diff touches (the
+ * path from its top directory), or a function a hunk of it is in (a
+ * name of 6 or more characters, as a trace or a compiler names it). */
+static bool names_patch_code(const char *text, const struct fs_patch *p)
+{
+	size_t blen;
+	const char *body = fs_patch_body(p, &blen), *q = body, *end = body + blen;
+
+	while (q && q < end) {
+		const char *nl = memchr(q, '\n', end - q), *e = nl ? nl : end;
+		if (e - q > 13 && !strncmp(q, "diff --git a/", 13)) {
+			const char *path = q + 13, *sp = memchr(path, ' ', e - path);
+			if (sp && sp - path >= 6 && has_token(text, path, sp - path))
+				return true;
+		} else if (e - q > 4 && !strncmp(q, "@@ ", 3)) {
+			const char *ctx = memmem(q + 3, e - q - 3, " @@ ", 4), *paren, *w;
+			paren = ctx ? memchr(ctx, '(', e - ctx) : NULL;
+			for (w = paren; w && w > ctx && (isalnum((unsigned char)w[-1]) || w[-1] == '_'); w--)
+				;
+			if (paren && paren - w >= 6 && has_token(text, w, paren - w))
+				return true;
+		}
+		q = nl ? nl + 1 : NULL;
+	}
+	return false;
+}
+
+/* The number of the one patch of S that NAMED finds in TEXT; -1 when
+ * none does, -2 when several do. */
+static int only_named(const struct fs_thread_series *s, const char *text,
+		      bool (*named)(const char *, const struct fs_patch *))
+{
+	int found = -1;
+	size_t i;
+
+	for (i = 0; i < s->npatches; i++) {
+		if (!named(text, s->patches[i]))
+			continue;
+		if (found >= 0)
+			return -2;
+		found = fs_thread_patch_number(s->patches[i]);
+	}
+	return found;
+}
+
+/* Whether S holds the mail of its patch NN. */
+static bool has_patch(const struct fs_thread_series *s, int nn)
+{
+	size_t i;
+
+	for (i = 0; i < s->npatches; i++)
+		if (fs_thread_patch_number(s->patches[i]) == nn)
+			return true;
+	return false;
+}
+
+/* The one announced patch whose mail S lacks and whose title (from the
+ * cover's shortlog) TEXT names; -1 when none does, -2 when several do. */
+static int only_named_absent(const struct fs_thread_series *s, const char *text)
+{
+	int nn, found = -1;
+
+	for (nn = 1; s->titles && nn <= s->total; nn++) {
+		if (strlen(s->titles[nn]) < 12 || !strcasestr(text, s->titles[nn]) || has_patch(s, nn))
+			continue;
+		if (found >= 0)
+			return -2;
+		found = nn;
+	}
+	return found;
+}
+
+/* The number of the patch of S (its mail there or not) whose title LINE
+ * (LEN bytes) holds; -1 when none does, -2 when several do. */
+static int title_in_line(const struct fs_thread_series *s, const char *line, size_t len)
+{
+	char *l = g_strndup(line, len);
+	int found = -1, nn;
+	size_t i;
+
+	for (i = 0; i < s->npatches && found != -2; i++) {
+		const char *t = fs_patch_title(s->patches[i]);
+		if (t && strlen(t) >= 12 && strcasestr(l, t))
+			found = found == -1 ? fs_thread_patch_number(s->patches[i]) : -2;
+	}
+	for (nn = 1; s->titles && nn <= s->total && found != -2; nn++)
+		if (strlen(s->titles[nn]) >= 12 && strcasestr(l, s->titles[nn]) && !has_patch(s, nn))
+			found = found == -1 ? nn : -2;
+	g_free(l);
+	return found;
+}
+
+/* The one patch of S named by the last quoted line above the replier's
+ * own text ("> Ann <ann@x>\n>     foo: fix bar\n\nThe above breaks
+ * the build"): a reply to the cover that keeps one entry of its
+ * shortlog speaks of that patch.  -1 when no such line names one, or
+ * such lines name several. */
+static int quoted_above(const struct fs_thread_series *s, const char *body, size_t blen)
+{
+	const char *q = body, *end = body + blen, *last = NULL;
+	size_t lastlen = 0;
+	int found = -1, nn;
+
+	while (q < end) {
+		const char *nl = memchr(q, '\n', end - q), *e = nl ? nl : end, *c = q;
+		while (c < e && (*c == ' ' || *c == '\t'))
+			c++;
+		if (c < e && *c == '>') {
+			const char *t = c;
+			while (t < e && (*t == '>' || *t == ' ' || *t == '\t'))
+				t++;
+			if (t < e) {
+				last = c;
+				lastlen = e - c;
+			}
+		} else if (c < e && last) {
+			nn = title_in_line(s, last, lastlen);
+			if (nn == -2 || (nn > 0 && found > 0 && nn != found))
+				return -1;
+			if (nn > 0)
+				found = nn;
+			last = NULL;
+		}
+		q = nl ? nl + 1 : end;
+	}
+	return found;
+}
+
+/* The number of the patch of S that REPLY speaks of: the one it answers,
+ * else (a reply to the cover, or to a mail not in the thread) the one
+ * patch its own words name, or the only patch of a series of one; -1
+ * when it names none or several.  *ABSENT is the number of an announced
+ * patch whose mail S lacks that the reply answers or names (then the
+ * result is -1), else 0. */
+static int placed_patch(const struct fs_thread_series *s, const struct fs_patch *reply,
+			const char *body, size_t blen, int *absent)
+{
+	const struct fs_patch *target = fs_thread_replied_patch(s, reply);
+	char *own;
+	int found, gone;
+
+	*absent = 0;
+	if (target)
+		return fs_thread_patch_number(target);
+	if ((*absent = fs_thread_replied_absent(s, reply)) > 0)
+		return -1;
+	if (s->total == 1 && s->npatches == 1)
+		return fs_thread_patch_number(s->patches[0]);
+	own = fs_mentions_own_words(body, blen, NULL);
+	found = only_named(s, own, names_patch);
+	gone = only_named_absent(s, own);
+	/* none in its own words: the one patch quoted just above them */
+	if (found == -1 && gone == -1 && (found = quoted_above(s, body, blen)) > 0 &&
+	    !has_patch(s, found)) {
+		gone = found;
+		found = -1;
+	}
+	/* no subject or id: a file or function of one patch, in a trace */
+	if (found == -1 && gone == -1)
+		found = only_named(s, own, names_patch_code);
+	g_free(own);
+	if (found >= 0 && gone == -1)
+		return found;
+	if (gone > 0 && found == -1)
+		*absent = gone;
+	return -1;
+}
+
+/* Where each reply of S is, in AT[] and ABSENT[] (placed_patch()); a
+ * reply that names no patch is where the reply it answers is (a
+ * maintainer's "dropped, thanks" under a tester's report on one patch
+ * goes with that report). */
+static void place_all(const struct fs_thread_series *s, int *at, int *absent)
+{
+	GHashTable *pos = g_hash_table_new(g_str_hash, g_str_equal);
+	size_t i, k;
+
+	for (i = 0; i < s->nreplies; i++) {
+		const char *body, *mid = fs_patch_message_id(s->replies[i]);
+		size_t blen;
+		body = fs_patch_body(s->replies[i], &blen);
+		at[i] = placed_patch(s, s->replies[i], body, blen, &absent[i]);
+		if (mid)
+			g_hash_table_insert(pos, (gpointer)mid, GSIZE_TO_POINTER(i + 1));
+	}
+	for (i = 0; i < s->nreplies; i++) {
+		const struct fs_patch *up = s->replies[i];
+		gpointer v;
+		for (k = 0; at[i] == -1 && !absent[i] && k < 16 && fs_patch_in_reply_to(up); k++) {
+			if (!(v = g_hash_table_lookup(pos, fs_patch_in_reply_to(up))))
+				break;
+			up = s->replies[GPOINTER_TO_SIZE(v) - 1];
+			at[i] = at[GPOINTER_TO_SIZE(v) - 1];
+			absent[i] = absent[GPOINTER_TO_SIZE(v) - 1];
+		}
+	}
+	g_hash_table_destroy(pos);
+}
+
+int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series *s,
+			   const char *const *own, struct fs_error *err)
+{
+	size_t i, cap = m->nobjections + s->nreplies + 1;
+	struct fs_objection *ov = realloc(m->objections, cap * sizeof(*ov));
+	int *at = calloc(2 * s->nreplies + 1, sizeof(*at));
+	char **lv;
+
+	if (ov)
+		m->objections = ov;
+	lv = ov && at ? realloc(m->lines_, cap * sizeof(*lv)) : NULL;
+	if (!lv) {
+		free(at);
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	}
+	m->lines_ = lv;
+	place_all(s, at, at + s->nreplies);
+	for (i = 0; i < s->nreplies; i++) {
+		const struct fs_patch *reply = s->replies[i];
+		struct fs_objection *o = &m->objections[m->nobjections];
+		enum fs_reply_class cls;
+		const char *body;
+		size_t blen;
+		char *line;
+
+		/* The user's own word is not evidence to cite back to them. */
+		if (fs_identity_is_own_mail(fs_patch_file(reply), reply, own))
+			continue;
+		body = fs_patch_body(reply, &blen);
+		line = fs_mentions_classify(body, blen, &cls);
+		if (!line)
+			continue;
+		m->lines_[m->nobjections] = line;
+		/* -1: the series' own (a reply naming no one patch) */
+		o->series_index = at[i];
+		o->absent_index = at[s->nreplies + i];
+		o->message_id = fs_patch_message_id(reply);
+		o->from = fs_patch_from(reply);
+		o->date = fs_patch_date(reply);
+		o->line = line;
+		o->cls = cls;
+		o->named = NULL;
+		o->nnamed = 0;
+		if (cls == FS_REPLY_NEEDS_ALSO) {
+			char *text = fs_mentions_asked_words(body, blen);
+			o->named = named_ids(text, &o->nnamed);
+			g_free(text);
+		}
+		m->nobjections++;
+	}
+	free(at);
+	return 0;
+}
+
+/* The reply of S whose Message-Id is MID, or NULL. */
+static const struct fs_patch *reply_by_id(const struct fs_thread_series *s, const char *mid)
+{
+	size_t i;
+
+	for (i = 0; mid && i < s->nreplies; i++)
+		if (fs_patch_message_id(s->replies[i]) && !strcmp(fs_patch_message_id(s->replies[i]), mid))
+			return s->replies[i];
+	return NULL;
+}
+
+/* The one patch (PATCH_OF) the ids of 12 hex digits or more in REPLY's
+ * own words resolve to, through IDX; -1 when none, -2 when several. */
+static int patch_by_commit(const struct fs_patch *reply, const struct fs_index *idx,
+			   int (*patch_of)(void *data, fs_cid c), void *data)
+{
+	size_t blen, n, i;
+	const char *body = fs_patch_body(reply, &blen);
+	char *own = fs_mentions_own_words(body, blen, NULL);
+	char **ids = named_ids(own, &n);
+	int found = -1;
+
+	for (i = 0; i < n && found != -2; i++) {
+		fs_cid c[2], u;
+		int nn;
+		if (strlen(ids[i]) < 12 || fs_index_resolve_all(idx, ids[i], c, 2) != 1)
+			continue;
+		u = fs_index_commit_is_mainline(idx, c[0]) ? c[0] : fs_index_upstream_of(idx, c[0]);
+		if (u == FS_CID_NONE || (nn = patch_of(data, u)) < 0 || nn == found)
+			continue;
+		found = found == -1 ? nn : -2;
+	}
+	g_strfreev(ids);
+	g_free(own);
+	return found;
+}
+
+void fs_mentions_place_by_commit(struct fs_mentions *m, const struct fs_thread_series *s,
+				 const struct fs_index *idx, int (*patch_of)(void *data, fs_cid c),
+				 void *data)
+{
+	size_t i, k, moved = 0;
+
+	for (i = 0; i < m->nobjections; i++) {
+		struct fs_objection *o = &m->objections[i];
+		const struct fs_patch *reply;
+		int nn;
+		/* a reply to a patch's mail is that patch's */
+		if (o->absent_index || o->cls == FS_REPLY_NEEDS_ALSO ||
+		    !(reply = reply_by_id(s, o->message_id)) ||
+		    (o->series_index >= 0 && (fs_thread_replied_patch(s, reply) || s->total == 1)))
+			continue;
+		nn = patch_by_commit(reply, idx, patch_of, data);
+		if (nn > 0 && o->series_index == -1) {
+			o->series_index = nn;
+			moved++;
+		} else if ((nn > 0 && nn != o->series_index) || (nn == -2 && o->series_index >= 0)) {
+			/* its words name two patches: the series' */
+			o->series_index = -1;
+		}
+	}
+	/* a reply naming nothing goes where the reply it answers went */
+	for (i = 0; moved && i < m->nobjections; i++) {
+		struct fs_objection *o = &m->objections[i];
+		const struct fs_patch *up = reply_by_id(s, o->message_id);
+		for (k = 0; o->series_index == -1 && !o->absent_index && up && k < 16; k++) {
+			size_t j;
+			up = reply_by_id(s, fs_patch_in_reply_to(up));
+			for (j = 0; up && j < m->nobjections; j++)
+				if (m->objections[j].message_id &&
+				    !strcmp(m->objections[j].message_id, fs_patch_message_id(up)))
+					o->series_index = m->objections[j].series_index;
+		}
+	}
+}
+
+/* The one mainline commit of IDX whose subject is SUBJ, or FS_CID_NONE
+ * when none or several. */
+static fs_cid mainline_by_subject(const struct fs_index *idx, const char *subj)
+{
+	fs_cid c[8], found = FS_CID_NONE;
+	size_t n = fs_index_find_subject(idx, subj, c, 8), i, mainline = 0;
+
+	for (i = 0; i < n && i < 8; i++)
+		if (fs_index_commit_is_mainline(idx, c[i])) {
+			found = c[i];
+			mainline++;
+		}
+	return mainline == 1 ? found : FS_CID_NONE;
+}
+
+/* The ids of the mainline commits TEXT names by subject in double
+ * quotes, each once, at most 16, or NULL when none. */
+static char **ids_by_subject(const struct fs_index *idx, const char *text, size_t *n)
+{
+	GPtrArray *v = g_ptr_array_new();
+	const char *open = strchr(text, '"'), *close;
+
+	while (open && (close = strchr(open + 1, '"')) && v->len < 16) {
+		size_t len = close - open - 1, k;
+		char *subj = g_strndup(open + 1, len), hex[41];
+		fs_cid c = len >= 8 && len <= 200 && !strchr(subj, '\n') ?
+			   mainline_by_subject(idx, subj) : FS_CID_NONE;
+		bool seen = false;
+		if (c != FS_CID_NONE) {
+			fs_index_commit_hex(idx, c, hex);
+			for (k = 0; k < v->len && !seen; k++)
+				seen = !strcmp(v->pdata[k], hex);
+			if (!seen)
+				g_ptr_array_add(v, g_strdup(hex));
+		}
+		g_free(subj);
+		open = strchr(close + 1, '"');
+	}
+	*n = v->len;
+	if (!v->len) {
+		g_ptr_array_free(v, TRUE);
+		return NULL;
+	}
+	g_ptr_array_add(v, NULL);
+	return (char **)g_ptr_array_free(v, FALSE);
+}
+
+int fs_mentions_name_by_subject(struct fs_mentions *m, const struct fs_thread_series *s,
+				const struct fs_index *idx)
+{
+	size_t i, blen;
+
+	for (i = 0; i < m->nobjections; i++) {
+		struct fs_objection *o = &m->objections[i];
+		const struct fs_patch *reply;
+		const char *body;
+		char *own;
+		if (o->cls != FS_REPLY_NEEDS_ALSO || o->nnamed || !(reply = reply_by_id(s, o->message_id)))
+			continue;
+		body = fs_patch_body(reply, &blen);
+		if (!(own = fs_mentions_own_words(body, blen, NULL)))
+			return FS_ENOMEM;
+		g_strfreev(o->named);
+		o->named = ids_by_subject(idx, own, &o->nnamed);
+		g_free(own);
+	}
+	return 0;
+}
+
+/* The two parts every report query shares, as new strings (g_free()):
+ * *WORDS the disjunction of REGRESSION_WORDS in parentheses, and
+ * *OUTSIDE " AND NOT thread:T" for S's own thread (or ""). */
+static void report_words(struct fs_store *store, const struct fs_thread_series *s,
+			 char **words, char **outside)
+{
+	const struct fs_patch *anchor = s->cover ? s->cover : s->patches[0];
+	struct fs_store_message own;
+	GString *w = g_string_new("(");
+	size_t k;
+
+	for (k = 0; k < G_N_ELEMENTS(regression_words); k++) {
+		char *quoted = fs_store_quote(regression_words[k]);
+		g_string_append_printf(w, "%s%s", k ? " OR " : "", quoted ? quoted : "\"\"");
+		free(quoted);
+	}
+	g_string_append(w, ")");
+	*words = g_string_free(w, FALSE);
+	*outside = g_strdup("");
+	memset(&own, 0, sizeof(own));
+	if (fs_patch_message_id(anchor) &&
+	    fs_store_find_message(store, fs_patch_message_id(anchor), &own, NULL) == 0) {
+		char *quoted = fs_store_quote(own.thread_id);
+		g_free(*outside);
+		*outside = g_strdup_printf(" AND NOT thread:%s", quoted ? quoted : "\"\"");
+		free(quoted);
+	}
+	fs_store_message_clear(&own);
+}
+
+/* The mail in FILE, parsed, if it is one that may report trouble with a
+ * commit; NULL for the user's own mail (fixscan's drafts and digest
+ * quote ids and "regression"; so do the replies sent from them), for
+ * covers and patch mails of other series (they quote ids and subjects in
+ * their shortlogs; only people's mails report), and for a mail that
+ * cannot be parsed (it cannot be quoted).  Free with fs_patch_free(). */
+static struct fs_patch *open_report(const char *file, const char *const *own)
+{
+	struct fs_patch *m = NULL;
+
+	if (fs_patch_parse_file(&m, file, NULL) < 0)
+		return NULL;
+	if (fs_identity_is_own_mail(file, m, own) ||
+	    (fs_patch_series(m) && strncasecmp(fs_patch_subject(m), "re:", 3))) {
+		fs_patch_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+/* Whether the mail M (from open_report()) speaks of the commit HEX12 /
+ * SUBJ: the id, without case, in its body or subject, or the subject,
+ * exactly, in either. */
+static bool names_commit(const struct fs_patch *m, const char *hex12, const char *subj)
+{
+	const char *msubj = fs_patch_subject(m), *body;
+	size_t blen;
+
+	body = fs_patch_body(m, &blen);
+	return has_word_ci(body, blen, hex12) || has_word_ci(msubj, strlen(msubj), hex12) ||
+	       (*subj && (memmem(body, blen, subj, strlen(subj)) || strstr(msubj, subj)));
+}
+
+/* Whether the mail in FILE speaks of the commit HEX12 / SUBJ as a
+ * person's report would; *DATE gets its own Date header text (a new
+ * string, free()) or NULL. */
+static bool hit_names_commit(const char *file, const char *hex12, const char *subj,
+			     const char *const *own, char **date)
+{
+	struct fs_patch *m = open_report(file, own);
+	bool named = m && names_commit(m, hex12, subj);
+
+	*date = named && fs_patch_date(m) && *fs_patch_date(m) ? strdup(fs_patch_date(m)) : NULL;
+	fs_patch_free(m);
+	return named;
+}
+
+/* Move HIT into M's storage and add a report of UPSTREAM pointing at it,
+ * dated DATE (the mail's own Date text, taken; NULL: the store's time,
+ * in UTC). */
+static int keep_hit(struct fs_mentions *m, struct fs_store_message *hit, fs_cid upstream,
+		    char *date)
+{
+	size_t n = m->hits_.n;
+	struct fs_store_message *hv = realloc(m->hits_.v, (n + 1) * sizeof(*hv));
+	struct fs_report_mail *rv;
+	char **dv, buf[64];
+	struct tm tm;
+
+	if (hv)
+		m->hits_.v = hv;
+	dv = hv ? realloc(m->dates_, (n + 1) * sizeof(*dv)) : NULL;
+	if (dv)
+		m->dates_ = dv;
+	rv = dv ? realloc(m->reports, (m->nreports + 1) * sizeof(*rv)) : NULL;
+	if (!rv) {
+		free(date);
+		return FS_ENOMEM;
+	}
+	m->reports = rv;
+	hv[n] = *hit;
+	memset(hit, 0, sizeof(*hit));
+	dv[n] = date;
+	if (!date && gmtime_r(&hv[n].date, &tm) &&
+	    strftime(buf, sizeof(buf), "%a, %d %b %Y %H:%M:%S +0000", &tm))
+		dv[n] = strdup(buf);
+	m->hits_.n++;
+	rv[m->nreports].upstream = upstream;
+	rv[m->nreports].message_id = hv[n].message_id;
+	rv[m->nreports].from = hv[n].from;
+	rv[m->nreports].date = dv[n];
+	rv[m->nreports].subject = hv[n].subject;
+	m->nreports++;
+	return 0;
+}
+
+/* A distinct upstream commit of the series, to be searched. */
+struct wanted {
+	fs_cid id;
+	const char *subj; /* borrowed from the index */
+	size_t slen;
+	guint64 head;     /* SUBJ's first 8 bytes: its key in the subject table */
+	char full[41];    /* the id, lower case */
+	char hex[13];     /* abbreviated */
+	bool named;       /* a candidate mail names it: search it */
+};
+
+/* The reports of the commit W: one store query (the id, abbreviated or
+ * not, or the subject as a phrase, with WORDS and OUTSIDE from
+ * report_words()), then each hit read to check it really names the
+ * commit. */
+static int search_commit(struct fs_mentions *m, struct fs_store *store, const struct wanted *w,
+			 const char *words, const char *outside, const char *const *own,
+			 struct fs_error *err)
+{
+	struct fs_store_messages found = { NULL, 0 };
+	char *quoted = fs_store_quote(w->subj), *q;
+	size_t h;
+	int rc;
+
+	q = g_strdup_printf("(%s OR %s OR %s) AND %s%s", w->hex, w->full, quoted ? quoted : "\"\"",
+			    words, outside);
+	free(quoted);
+	rc = fs_store_search(store, q, &found, err);
+	g_free(q);
+	for (h = 0; rc == 0 && h < found.n; h++) {
+		char *date;
+
+		if (!hit_names_commit(found.v[h].filename, w->hex, w->subj, own, &date))
+			continue;
+		if (keep_hit(m, &found.v[h], w->id, date) < 0)
+			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+	}
+	fs_store_messages_free(&found);
+	return rc;
+}
+
+/* The tables of the commits V[0..N) that mark_named() looks a mail's
+ * words up in. */
+struct wanted_tables {
+	GHashTable *ids;   /* abbreviated id -> GSList of struct wanted */
+	GHashTable *heads; /* first 8 bytes of a subject -> GSList */
+	GSList *short_subj; /* subjects of 1 to 7 bytes */
+};
+
+static void slist_free(gpointer l)
+{
+	g_slist_free(l);
+}
+
+static void add_to(GHashTable *t, gpointer key, struct wanted *w)
+{
+	GSList *l = g_hash_table_lookup(t, key);
+
+	g_hash_table_steal(t, key);
+	g_hash_table_insert(t, key, g_slist_prepend(l, w));
+}
+
+static void tables_init(struct wanted_tables *t, struct wanted *v, size_t n)
+{
+	size_t i;
+
+	t->ids = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, slist_free);
+	t->heads = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, slist_free);
+	t->short_subj = NULL;
+	for (i = 0; i < n; i++) {
+		add_to(t->ids, v[i].hex, &v[i]);
+		if (v[i].slen >= sizeof(v[i].head)) {
+			memcpy(&v[i].head, v[i].subj, sizeof(v[i].head));
+			add_to(t->heads, &v[i].head, &v[i]);
+		} else if (v[i].slen) {
+			t->short_subj = g_slist_prepend(t->short_subj, &v[i]);
+		}
+	}
+}
+
+static void tables_clear(struct wanted_tables *t)
+{
+	g_hash_table_destroy(t->ids);
+	g_hash_table_destroy(t->heads);
+	g_slist_free(t->short_subj);
+}
+
+/* Mark the commits of T whose abbreviated id is in TEXT (LEN bytes)
+ * without case, as names_commit() compares it: every 12 hex digits in a
+ * row, wherever they start in a longer run. */
+static void mark_ids(const struct wanted_tables *t, const char *text, size_t len)
+{
+	size_t i = 0, run, k;
+	char key[13];
+	GSList *l;
+
+	key[12] = '\0';
+	while (i < len) {
+		for (run = 0; i + run < len && isxdigit((unsigned char)text[i + run]); run++)
+			;
+		for (k = 0; run >= 12 && k + 12 <= run; k++) {
+			size_t j;
+			for (j = 0; j < 12; j++)
+				key[j] = g_ascii_tolower(text[i + k + j]);
+			for (l = g_hash_table_lookup(t->ids, key); l; l = l->next)
+				((struct wanted *)l->data)->named = true;
+		}
+		i += run ? run : 1;
+	}
+}
+
+/* Mark the commits of T whose subject is in TEXT (LEN bytes), exactly,
+ * as names_commit() looks for it. */
+static void mark_subjects(const struct wanted_tables *t, const char *text, size_t len)
+{
+	guint64 head;
+	size_t i;
+	GSList *l;
+
+	for (i = 0; i + sizeof(head) <= len; i++) {
+		memcpy(&head, text + i, sizeof(head));
+		for (l = g_hash_table_lookup(t->heads, &head); l; l = l->next) {
+			struct wanted *w = l->data;
+			if (w->slen <= len - i && !memcmp(text + i, w->subj, w->slen))
+				w->named = true;
+		}
+	}
+	for (l = t->short_subj; l; l = l->next) {
+		struct wanted *w = l->data;
+		if (memmem(text, len, w->subj, w->slen))
+			w->named = true;
+	}
+}
+
+/* Mark in V[0..N) the commits one of the mails matching the query
+ * CANDIDATES names (names_commit() of open_report()).  A commit's own
+ * query is CANDIDATES and its id or subject, so it finds candidates
+ * only, and a report is a hit names_commit() passes: the commits left
+ * unmarked have no report, and need no query.  Each candidate is read
+ * once whatever N is. */
+static int mark_named(struct wanted *v, size_t n, struct fs_store *store, const char *candidates,
+		      const char *const *own, struct fs_error *err)
+{
+	struct fs_store_messages found = { NULL, 0 };
+	struct wanted_tables t;
+	size_t h;
+	int rc;
+
+	rc = fs_store_search(store, candidates, &found, err);
+	if (rc < 0 || !found.n)
+		goto out;
+	tables_init(&t, v, n);
+	for (h = 0; h < found.n; h++) {
+		struct fs_patch *m = open_report(found.v[h].filename, own);
+		const char *msubj, *body;
+		size_t blen;
+
+		if (!m)
+			continue;
+		msubj = fs_patch_subject(m);
+		body = fs_patch_body(m, &blen);
+		mark_ids(&t, body, blen);
+		mark_ids(&t, msubj, strlen(msubj));
+		mark_subjects(&t, body, blen);
+		mark_subjects(&t, msubj, strlen(msubj));
+		fs_patch_free(m);
+	}
+	tables_clear(&t);
+out:
+	fs_store_messages_free(&found);
+	return rc;
+}
+
+/* The distinct commits of UPSTREAM[0..N), in order of first appearance:
+ * patches that share an upstream share its reports, so that a mail is
+ * one report of it.  *OUT is a new array (free()), all unmarked. */
+static int distinct_commits(struct wanted **out, size_t *nout, const struct fs_index *idx,
+			    const fs_cid *upstream, size_t n)
+{
+	GHashTable *done = g_hash_table_new(g_direct_hash, g_direct_equal);
+	struct wanted *v = calloc(n + 1, sizeof(*v));
+	size_t i, k = 0;
+
+	*out = v;
+	*nout = 0;
+	for (i = 0; v && i < n; i++) {
+		if (upstream[i] == FS_CID_NONE ||
+		    !g_hash_table_add(done, GUINT_TO_POINTER(upstream[i] + 1)))
+			continue;
+		v[k].id = upstream[i];
+		v[k].subj = fs_index_commit_subject(idx, upstream[i]);
+		v[k].slen = strlen(v[k].subj);
+		fs_index_commit_hex(idx, upstream[i], v[k].full);
+		memcpy(v[k].hex, v[k].full, 12);
+		k++;
+	}
+	g_hash_table_destroy(done);
+	*nout = k;
+	return v ? 0 : FS_ENOMEM;
+}
+
+int fs_mentions_reports_limit(struct fs_mentions *m, struct fs_store *store,
+			      const struct fs_index *idx, const struct fs_thread_series *s,
+			      const fs_cid *upstream, size_t n, const char *const *own,
+			      size_t per_commit, struct fs_error *err)
+{
+	struct wanted *v = NULL;
+	char *words, *outside, *candidates;
+	size_t i, nv = 0, count = 0;
+	int rc;
+
+	if (!s->npatches && !s->cover)
+		return 0;
+	if (distinct_commits(&v, &nv, idx, upstream, n) < 0) {
+		free(v);
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	}
+	report_words(store, s, &words, &outside);
+	candidates = g_strconcat(words, outside, NULL);
+	/* One query per commit costs notmuch about a millisecond however
+	 * little it finds (one query OR-ing many commits costs far more),
+	 * and reading a mail far less.  So when the mails any commit's
+	 * query could find are few, read them and ask only for the commits
+	 * they name; else ask for every commit. */
+	rc = nv ? fs_store_count(store, candidates, &count, err) : 0;
+	if (rc == 0 && count <= per_commit * nv)
+		rc = mark_named(v, nv, store, candidates, own, err);
+	else
+		for (i = 0; i < nv; i++)
+			v[i].named = true;
+	for (i = 0; rc == 0 && i < nv; i++)
+		if (v[i].named)
+			rc = search_commit(m, store, &v[i], words, outside, own, err);
+	g_free(candidates);
+	g_free(outside);
+	g_free(words);
+	free(v);
+	return rc;
+}
+
+int fs_mentions_reports(struct fs_mentions *m, struct fs_store *store,
+			const struct fs_index *idx, const struct fs_thread_series *s,
+			const fs_cid *upstream, size_t n, const char *const *own,
+			struct fs_error *err)
+{
+	return fs_mentions_reports_limit(m, store, idx, s, upstream, n, own,
+					 FS_MENTIONS_CANDIDATES_PER_COMMIT, err);
+}

@@ -1,0 +1,514 @@
+/* fixscan: reviewing one stable series. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <glib.h>
+#include <gmime/gmime.h>
+
+#include "fixscan/mentions.h"
+#include "fixscan/pending.h"
+#include "fixscan/posting.h"
+#include "fixscan/review.h"
+#include "fixscan/rounds.h"
+
+#define MAX_UPSTREAM 16
+
+void fs_review_free(struct fs_review *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	if (!r->view_) {
+		for (i = 0; i < r->npatches; i++)
+			fs_findings_clear(&r->patches[i].findings);
+		free(r->patches);
+		fs_findings_clear(&r->series_findings);
+		fs_round_free(r->previous);
+	}
+	free(r->own_series_);
+	free(r->branch);
+	free(r->base);
+	free(r);
+}
+
+/* The subject prefix of S when it names a range of kernel series
+ * ("[PATCH AUTOSEL 6.18-6.1]"), else NULL. */
+static const struct fs_series *range_of(const struct fs_thread_series *s)
+{
+	const struct fs_patch *src = s->cover ? s->cover : s->npatches ? s->patches[0] : NULL;
+	const struct fs_series *ser = src ? fs_patch_series(src) : NULL;
+
+	return ser && ser->version_range && ser->versions && ser->versions[0] && ser->versions[1] ?
+	       ser : NULL;
+}
+
+/* Branch and base: flags, then what the mails say, then the branch the
+ * user named for the series version (fixscan.<version>.branch), then the
+ * one the subject implies. */
+static int choose_branch(struct fs_review *r, const struct fs_thread_series *s,
+			 const struct fs_index *idx, const struct fs_review_opts *o,
+			 struct fs_error *err)
+{
+	size_t i;
+
+	if (o->branch) {
+		r->branch = strdup(o->branch);
+		r->branch_source = o->branch_source ? o->branch_source : "--branch";
+	} else if (s->branch && strcmp(s->branch_source, "subject") != 0) {
+		r->branch = strdup(s->branch);
+		r->branch_source = s->branch_source;
+	} else if (s->version) {
+		for (i = 0; i < o->nbranch_names; i++) {
+			if (strcmp(o->branch_names[i].version, s->version))
+				continue;
+			r->branch = strdup(o->branch_names[i].branch);
+			r->branch_source = "fixscan.<version>.branch config";
+			break;
+		}
+	}
+	if (!r->branch && s->branch) {
+		r->branch = strdup(s->branch);
+		r->branch_source = s->branch_source;
+	}
+	/* Replies without their patches are read on the branch their
+	 * subjects name when the index has it, else on none. */
+	if (!s->npatches && r->branch && !o->branch && !fs_index_has_branch(idx, r->branch)) {
+		free(r->branch);
+		r->branch = NULL;
+	}
+	if (!r->branch && !s->npatches)
+		return 0;
+	if (!r->branch && range_of(s))
+		return fs_error_set(err, FS_ENOTFOUND,
+				    "'%s' is for the kernel series %s to %s, and the index has none of their branches: use --branch",
+				    fs_patch_subject(s->cover ? s->cover : s->patches[0]),
+				    range_of(s)->versions[1], range_of(s)->versions[0]);
+	if (!r->branch)
+		return fs_error_set(err, FS_ENOTFOUND,
+				    "cannot tell which stable branch '%s' is for: use --branch",
+				    s->cover ? fs_patch_subject(s->cover) : "the series");
+	if (!fs_index_has_branch(idx, r->branch))
+		return fs_error_set(err, FS_ENOTFOUND,
+				    "branch '%s' (from %s) is not in the kernel repository's index (see fixscan.stable)",
+				    r->branch, r->branch_source);
+	if (o->base && !fs_index_has_release(idx, o->base))
+		return fs_error_set(err, FS_ENOTFOUND,
+				    "--base '%s' is not a release tag in the kernel repository's index",
+				    o->base);
+	if (o->base) {
+		r->base = strdup(o->base);
+		r->base_source = "--base";
+	} else if (s->base) {
+		r->base = strdup(s->base);
+		r->base_source = s->base_source;
+	}
+	return 0;
+}
+
+/* "6.18" as 6 * 1000 + 18; -1 when V is no "X.Y". */
+static int version_key(const char *v)
+{
+	unsigned maj, min;
+	char end;
+
+	if (!v || sscanf(v, "%u.%u%c", &maj, &min, &end) != 2 || maj > 99 || min > 999)
+		return -1;
+	return (int)(maj * 1000 + min);
+}
+
+/* The branch of kernel series VERSION: O's fixscan.<version>.branch,
+ * else linux-VERSION.y.  New string. */
+static char *branch_of(const char *version, const struct fs_review_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nbranch_names; i++)
+		if (!strcmp(o->branch_names[i].version, version))
+			return g_strdup(o->branch_names[i].branch);
+	return g_strdup_printf("linux-%s.y", version);
+}
+
+size_t fs_review_branches(char ***out, const struct fs_thread_series *s,
+			  const struct fs_index *idx, const struct fs_review_opts *o)
+{
+	const struct fs_series *ser = range_of(s);
+	GPtrArray *v;
+	int lo, hi, k;
+
+	*out = NULL;
+	if (o->branch || !ser || (s->branch && strcmp(s->branch_source, "subject")))
+		return 0;
+	lo = version_key(ser->versions[0]);
+	hi = version_key(ser->versions[1]);
+	if (lo < 0 || hi < 0)
+		return 0;
+	if (lo > hi) {
+		k = lo;
+		lo = hi;
+		hi = k;
+	}
+	v = g_ptr_array_new();
+	/* minors up to 999 within a major; a range spans few majors */
+	for (k = lo; k <= hi && hi - lo < 10 * 1000; k++) {
+		char version[16], *b;
+		if (k % 1000 > 99) {
+			k = (k / 1000 + 1) * 1000 - 1;
+			continue;
+		}
+		snprintf(version, sizeof(version), "%d.%d", k / 1000, k % 1000);
+		b = branch_of(version, o);
+		if (fs_index_has_branch(idx, b))
+			g_ptr_array_add(v, b);
+		else
+			g_free(b);
+	}
+	if (!v->len) {
+		g_ptr_array_free(v, TRUE);
+		return 0;
+	}
+	g_ptr_array_add(v, NULL);
+	*out = (char **)g_ptr_array_free(v, FALSE);
+	return g_strv_length(*out);
+}
+
+struct upstream_list {
+	fs_cid ids[MAX_UPSTREAM];
+	size_t n;
+};
+
+/* The upstream commits of each patch of S, and the series entries the
+ * findings module compares against, pointing into UPS. */
+static void resolve_series(struct fs_review *r, const struct fs_index *idx,
+			   struct upstream_list *ups, struct fs_series_entry *entries)
+{
+	size_t i;
+
+	for (i = 0; i < r->npatches; i++) {
+		const struct fs_patch *p = r->series->patches[i];
+		size_t len = 0;
+		const char *body = fs_patch_body(p, &len);
+
+		r->patches[i].patch = p;
+		r->patches[i].index = fs_thread_patch_number(p);
+		ups[i].n = fs_findings_resolve_patch(idx, fs_patch_trailers(p), fs_patch_title(p),
+						     fs_patch_author(p), body, len, ups[i].ids,
+						     MAX_UPSTREAM, NULL);
+		if (ups[i].n > MAX_UPSTREAM)
+			ups[i].n = MAX_UPSTREAM;
+		entries[i].index = r->patches[i].index;
+		entries[i].upstream = ups[i].ids;
+		entries[i].nupstream = ups[i].n;
+	}
+}
+
+/* The upstream commits of every patch, in patch order, as one new array
+ * (free()) of *N; NULL when out of memory. */
+static fs_cid *flat_upstream(const struct fs_review *r, const struct upstream_list *ups,
+			     size_t *n)
+{
+	fs_cid *flat = calloc(r->npatches * MAX_UPSTREAM + 1, sizeof(*flat));
+	size_t i, k;
+
+	*n = 0;
+	for (i = 0; flat && i < r->npatches; i++)
+		for (k = 0; k < ups[i].n; k++)
+			flat[(*n)++] = ups[i].ids[k];
+	return flat;
+}
+
+/* What the store says of the series' upstream commits, searched once
+ * for the whole series: regression reports (each distinct commit once,
+ * in patch order) and fixes posted but not in mainline yet. */
+static int search_store(struct fs_mentions *said, struct fs_pending *pending,
+			const struct fs_review *r, const struct fs_index *idx,
+			struct fs_store *store, const struct upstream_list *ups,
+			const char *const *own, struct fs_error *err)
+{
+	size_t n;
+	fs_cid *flat = flat_upstream(r, ups, &n);
+	int rc;
+
+	if (!flat)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	rc = fs_mentions_reports(said, store, idx, r->series, flat, n, own, err);
+	if (rc == 0)
+		rc = fs_pending_from_store(pending, store, idx, r->series, flat, n, own, err);
+	free(flat);
+	return rc;
+}
+
+/* The commits of the pending refs that fix the series' upstream commits,
+ * merged with the posted fixes in PENDING (fs_pending_from_index()). */
+static int pending_commits(struct fs_pending *pending, const struct fs_review *r,
+			   const struct fs_index *idx, const struct upstream_list *ups,
+			   struct fs_error *err)
+{
+	size_t n;
+	fs_cid *flat = flat_upstream(r, ups, &n);
+	int rc;
+
+	if (!flat)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	rc = fs_pending_from_index(pending, idx, flat, n, err);
+	free(flat);
+	return rc;
+}
+
+/* The newest Date of the series' mails, and whether it is after the
+ * mainline tip: then the clone is older than the thread. */
+static void check_stale(struct fs_review *r, const struct fs_review_opts *o)
+{
+	const struct fs_thread_series *s = r->series;
+	size_t i;
+
+	for (i = 0; i <= s->npatches; i++) {
+		const struct fs_patch *p = i < s->npatches ? s->patches[i] : s->cover;
+		const char *d = p ? fs_patch_date(p) : NULL;
+		GDateTime *dt = d ? g_mime_utils_header_decode_date(d) : NULL;
+
+		if (!dt)
+			continue;
+		if (g_date_time_to_unix(dt) > r->thread_time)
+			r->thread_time = g_date_time_to_unix(dt);
+		g_date_time_unref(dt);
+	}
+	r->stale_clone = o->mainline_time > 0 && r->thread_time > o->mainline_time;
+}
+
+/* The diff of patch RP against that of its one upstream commit UP, into
+ * *RES; false when none was made (no diff, several upstream commits, a
+ * clone without the objects: the comparer notes that once). */
+static bool compare_diff(const struct fs_review_patch *rp, const struct upstream_list *up,
+			 const struct fs_index *idx, struct fs_diffcmp *dc,
+			 struct fs_diffcmp_result *res)
+{
+	struct fs_error e = FS_ERROR_INIT;
+	const char *body;
+	char hex[41];
+	size_t len;
+
+	if (!dc || up->n != 1 || !fs_patch_has_diff(rp->patch))
+		return false;
+	body = fs_patch_body(rp->patch, &len);
+	fs_index_commit_hex(idx, up->ids[0], hex);
+	return body && fs_diffcmp_commit(dc, hex, body, len, res, &e) == 0;
+}
+
+/* Judge every patch and count the findings. */
+static int judge_all(struct fs_review *r, const struct fs_findings_ctx *shared,
+		     const struct upstream_list *ups, struct fs_diffcmp *dc,
+		     struct fs_error *err)
+{
+	size_t i, k;
+	int rc;
+
+	for (i = 0; i < r->npatches; i++) {
+		struct fs_review_patch *rp = &r->patches[i];
+		struct fs_diffcmp_result diff = FS_DIFFCMP_RESULT_INIT;
+		struct fs_findings_ctx ctx = *shared;
+
+		ctx.author = fs_patch_author(rp->patch);
+		ctx.body = fs_patch_body(rp->patch, &ctx.body_len);
+		if (compare_diff(rp, &ups[i], shared->idx, dc, &diff))
+			ctx.diff = &diff;
+		rc = fs_findings_judge(&rp->findings, &ctx, fs_patch_trailers(rp->patch),
+				       fs_patch_title(rp->patch), rp->index, err);
+		fs_diffcmp_result_clear(&diff);
+		if (rc < 0)
+			return rc;
+		for (k = 0; k < rp->findings.n; k++) {
+			const struct fs_finding *f = &rp->findings.v[k];
+			if (f->ignored) {
+				r->ignored++;
+				continue;
+			}
+			r->counts[f->kind]++;
+			if (fs_finding_is_problem(f))
+				r->problems++;
+		}
+	}
+	rc = fs_findings_series_replies(&r->series_findings, shared, err);
+	for (k = 0; rc == 0 && k < r->series_findings.n; k++) {
+		r->counts[r->series_findings.v[k].kind]++;
+		r->problems += fs_finding_is_problem(&r->series_findings.v[k]);
+	}
+	return rc;
+}
+
+/* The patches of a review and their upstream commits, for
+ * patch_of_upstream(). */
+struct by_upstream {
+	const struct fs_review *r;
+	const struct upstream_list *ups;
+};
+
+/* The number of the one patch of D whose upstream commits include C;
+ * -1 when none or several. */
+static int patch_of_upstream(void *data, fs_cid c)
+{
+	const struct by_upstream *d = data;
+	size_t i, k;
+	int found = -1;
+
+	for (i = 0; i < d->r->npatches; i++)
+		for (k = 0; k < d->ups[i].n; k++)
+			if (d->ups[i].ids[k] == c)
+				found = found == -1 || found == d->r->patches[i].index ?
+					d->r->patches[i].index : -2;
+	return found < 0 ? -1 : found;
+}
+
+int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
+		  const struct fs_index *idx, struct fs_store *store,
+		  const struct fs_review_opts *o, struct fs_error *err)
+{
+	struct fs_review *r = calloc(1, sizeof(*r));
+	struct upstream_list *ups = NULL;
+	struct fs_series_entry *entries = NULL;
+	struct fs_mentions said = FS_MENTIONS_INIT;
+	struct fs_pending pending = FS_PENDING_INIT;
+	struct fs_findings_ctx ctx;
+	int rc;
+
+	*out = NULL;
+	if (!r)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	r->series = s;
+	rc = choose_branch(r, s, idx, o, err);
+	if (rc < 0)
+		goto out;
+	r->npatches = s->npatches;
+	r->patches = calloc(s->npatches + 1, sizeof(*r->patches));
+	ups = calloc(s->npatches + 1, sizeof(*ups));
+	entries = calloc(s->npatches + 1, sizeof(*entries));
+	if (!r->patches || !ups || !entries) {
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+		goto out;
+	}
+	resolve_series(r, idx, ups, entries);
+	rc = fs_mentions_objections(&said, s, o->own_addresses, err);
+	if (rc == 0) {
+		struct by_upstream d = { r, ups };
+		fs_mentions_place_by_commit(&said, s, idx, patch_of_upstream, &d);
+		if (fs_mentions_name_by_subject(&said, s, idx) < 0)
+			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+	}
+	if (rc == 0 && store && !o->no_reports && s->npatches)
+		rc = search_store(&said, &pending, r, idx, store, ups, o->own_addresses, err);
+	if (rc == 0 && s->npatches && fs_index_pending_count(idx))
+		rc = pending_commits(&pending, r, idx, ups, err);
+	if (rc < 0)
+		goto out;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.idx = idx;
+	ctx.branch = r->branch;
+	ctx.base = r->base;
+	ctx.series = entries;
+	ctx.nseries = s->npatches;
+	ctx.reports = said.reports;
+	ctx.nreports = said.nreports;
+	ctx.objections = said.objections;
+	ctx.nobjections = said.nobjections;
+	ctx.ignore = o->ignore;
+	check_stale(r, o);
+	ctx.stale_clone = r->stale_clone;
+	ctx.message = o->message;
+	ctx.message_data = o->message_data;
+	ctx.vulns = o->vulns;
+	ctx.pending = pending.v;
+	ctx.npending = pending.n;
+	if (store && !o->no_reports) {
+		ctx.posting_size = fs_store_posting_size;
+		ctx.posting_data = store;
+	}
+	rc = judge_all(r, &ctx, ups, o->diffcmp, err);
+	if (rc < 0)
+		goto out;
+	*out = r;
+	r = NULL;
+out:
+	fs_mentions_clear(&said);
+	fs_pending_clear(&pending);
+	free(entries);
+	free(ups);
+	fs_review_free(r);
+	return rc;
+}
+
+int fs_review_narrow(struct fs_review **out, const struct fs_review *r, size_t k,
+		     struct fs_error *err)
+{
+	const struct fs_review_patch *patch = &r->patches[k];
+	struct fs_review *one = calloc(1, sizeof(*one));
+	struct fs_thread_series *series = calloc(1, sizeof(*series));
+	size_t i;
+
+	*out = NULL;
+	if (one)
+		*one = *r;
+	if (one && series) {
+		one->branch = r->branch ? strdup(r->branch) : NULL;
+		one->base = r->base ? strdup(r->base) : NULL;
+	}
+	if (!one || !series || (r->branch && !one->branch) || (r->base && !one->base)) {
+		if (one) {
+			free(one->branch);
+			free(one->base);
+		}
+		free(one);
+		free(series);
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	}
+	/* What is missing from the series is not this patch's business. */
+	*series = *r->series;
+	series->nmissing = 0;
+	series->duplicates = 0;
+	one->series = series;
+	one->own_series_ = series;
+	one->patches = (struct fs_review_patch *)patch;
+	one->npatches = 1;
+	one->view_ = true;
+	memset(&one->series_findings, 0, sizeof(one->series_findings));
+	one->ignored = 0;
+	one->problems = 0;
+	for (i = 0; i < FS_FIND_KIND_COUNT; i++)
+		one->counts[i] = fs_findings_count(&patch->findings, i);
+	for (i = 0; i < patch->findings.n; i++) {
+		one->ignored += patch->findings.v[i].ignored != NULL;
+		one->problems += !patch->findings.v[i].ignored &&
+				 fs_finding_is_problem(&patch->findings.v[i]);
+	}
+	*out = one;
+	return 0;
+}
+
+const struct fs_review_patch *fs_review_find_patch(const struct fs_review *r,
+						   const char *message_id, size_t *k)
+{
+	size_t i;
+
+	for (i = 0; i < r->npatches; i++) {
+		const char *id = message_id ? fs_patch_message_id(r->patches[i].patch) : NULL;
+		if (!message_id || (id && !strcmp(id, message_id))) {
+			if (k)
+				*k = i;
+			return &r->patches[i];
+		}
+	}
+	return NULL;
+}
+
+const struct fs_review_patch *fs_review_patch_of(const struct fs_review *r,
+						 const struct fs_finding *f)
+{
+	size_t i;
+
+	for (i = 0; r && i < r->npatches; i++)
+		if (f >= r->patches[i].findings.v && f < r->patches[i].findings.v + r->patches[i].findings.n)
+			return &r->patches[i];
+	return NULL;
+}
