@@ -519,9 +519,14 @@ static int on_review(void *data, const struct fs_thread_series *s, struct fs_rev
  * or a negative code. */
 static int check_all(struct check *c, struct fs_error *err)
 {
-	struct fs_review_set set = { c->threads, c->nthreads, FS_SET_EACH, 0, 0, !c->in_store,
-				     false, false };
-	struct fs_review_set_cbs cb = { c, on_want, on_reviewed, on_failed, on_note, NULL, on_review };
+	struct fs_review_set set = {
+		.threads = c->threads, .nthreads = c->nthreads, .mode = FS_SET_EACH,
+		.no_store = !c->in_store,
+	};
+	struct fs_review_set_cbs cb = {
+		.data = c, .want = on_want, .reviewed = on_reviewed, .failed = on_failed,
+		.note = on_note, .review = on_review,
+	};
 	int rc;
 
 	rc = fs_session_review(c->ctx.s, &set, &cb, err);

@@ -146,8 +146,10 @@ static int on_review(void *data, const struct fs_thread_series *s, struct fs_rev
 static int review_all(struct fs_digest *d, struct fs_thread **threads, size_t nthreads,
 		      struct cli_ctx *c, struct fs_error *err)
 {
-	struct fs_review_set set = { threads, nthreads, FS_SET_CROSS, 0, 0, false, false, false };
-	struct fs_review_set_cbs cb = { d, NULL, NULL, on_failed, on_note, NULL, on_review };
+	struct fs_review_set set = { .threads = threads, .nthreads = nthreads, .mode = FS_SET_CROSS };
+	struct fs_review_set_cbs cb = {
+		.data = d, .failed = on_failed, .note = on_note, .review = on_review,
+	};
 	int rc = fs_session_review(c->s, &set, &cb, err);
 
 	fs_digest_rank(d);

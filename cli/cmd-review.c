@@ -504,10 +504,14 @@ static int on_review(void *data, const struct fs_thread_series *s, struct fs_rev
 static int review_set(struct run *x, struct fs_thread **threads, size_t nthreads,
 		      struct fs_error *err)
 {
-	struct fs_review_set set = { threads, nthreads, FS_SET_EACH, x->now, x->since,
-				     false, true, true };
-	struct fs_review_set_cbs cb = { x, NULL, on_reviewed, on_failed, on_note, on_open,
-					on_review };
+	struct fs_review_set set = {
+		.threads = threads, .nthreads = nthreads, .mode = FS_SET_EACH,
+		.now = x->now, .since = x->since, .lone_covers = true, .patchless_replies = true,
+	};
+	struct fs_review_set_cbs cb = {
+		.data = x, .reviewed = on_reviewed, .failed = on_failed, .note = on_note,
+		.open = on_open, .review = on_review,
+	};
 
 	if (x->all_open) {
 		set.mode = FS_SET_OPEN;

@@ -162,7 +162,7 @@ for n in 500 5000; do
 done
 # The stores hold the threads alone: no mail outside a thread has words
 # of regression, so the report search is one notmuch count and no query
-# per upstream commit (lib/mentions.c); a store full of such mail adds
+# per upstream commit (lib/review/mentions.c); a store full of such mail adds
 # the reading of them, or one query per commit when they are many.
 export NOTMUCH_CONFIG="$bench/notmuch-config500"
 set -- $(measure sh -c "\"$fixscan\" review --no-update --repo \"$repo\" 'path:review/**'; test \$? -le 1")

@@ -133,7 +133,7 @@ struct fs_cross_matrix {
 	struct fs_cross_row *rows;
 	size_t nrows;
 };
-#define FS_CROSS_MATRIX_INIT { NULL, 0, NULL, 0 }
+#define FS_CROSS_MATRIX_INIT { .branches = NULL }
 void fs_cross_matrix_clear(struct fs_cross_matrix *m);
 
 /* Add the cross-branch findings to every review of REVIEWS (N of them,

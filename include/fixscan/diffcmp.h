@@ -54,7 +54,7 @@ struct fs_diffcmp_result {
 	size_t nlines;
 	bool documented;        /* the changelog says the backport differs */
 };
-#define FS_DIFFCMP_RESULT_INIT { NULL, 0, NULL, 0, 0, NULL, 0, false }
+#define FS_DIFFCMP_RESULT_INIT { .files_dropped = NULL }
 void fs_diffcmp_result_clear(struct fs_diffcmp_result *res);
 
 /* Whether RES has any difference of substance (documented or not). */

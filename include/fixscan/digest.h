@@ -7,7 +7,7 @@
  * day over the same series finds it and writes nothing.
  *
  * The text and JSON layouts are fs_digest_text() and fs_digest_json()
- * (lib/digest-report.c), written to a stream the caller gives; the
+ * (lib/report/digest-report.c), written to a stream the caller gives; the
  * weights are the table of kinds' (fixscan/kinds.h).
  *
  * Ownership: every char * returned or stored here is a GLib string
@@ -83,7 +83,7 @@ struct fs_digest {
 	struct fs_digest_risky *risky;    /* ranked by fs_digest_rank() */
 	size_t nrisky;
 };
-#define FS_DIGEST_INIT { NULL, 0, NULL, 0 }
+#define FS_DIGEST_INIT { .series = NULL }
 void fs_digest_clear(struct fs_digest *d);
 
 /* Add series S with its review R, which D takes over, and R's patches
@@ -123,7 +123,7 @@ struct fs_digest_mail {
 				 * remembered (fs_digest_mailed_today());
 				 * NULL: nowhere */
 };
-#define FS_DIGEST_MAIL_INIT { NULL, NULL, NULL, 5.0, NULL }
+#define FS_DIGEST_MAIL_INIT { .lock_wait = 5.0 }
 
 /* Whether the state file PATH says a digest mail went out on the local
  * day of NOW; *MSGID (may be NULL) gets its Message-Id (g_free()).  A
@@ -152,7 +152,7 @@ int fs_digest_save(const struct fs_digest *d, const char *body, struct fs_store 
 
 /* The digest D of the threads since SINCE as text on OUT: the series,
  * then the risky patches with their finding lines (fs_report_finding_line())
- * and lore links, unwrapped and as the mail has it (lib/digest-report.c). */
+ * and lore links, unwrapped and as the mail has it (lib/report/digest-report.c). */
 void fs_digest_text(FILE *out, const struct fs_digest *d, time_t since);
 /* D as one JSON object on one line (fixscan-digest(1)); QUERY is the
  * notmuch query used (may be NULL).  Returns 0 or -1. */

@@ -20,7 +20,7 @@
  * Composing is pure (no I/O); saving is fixscan/drafts.h, so dry runs
  * and tests share the exact text that would be written.  The words of
  * each finding kind are the table of kinds' (fixscan/kinds.h); the code
- * is in lib/draft.c (which drafts, the reply to a patch), draft-summary.c,
+ * is in lib/draft/draft.c (which drafts, the reply to a patch), draft-summary.c,
  * draft-compose.c (GMime), draft-id.c (subjects, Message-Ids) and
  * draft-text.c (quoting and wrapping).
  *
@@ -66,7 +66,7 @@ struct fs_drafts {
 	struct fs_draft *v;
 	size_t n;
 };
-#define FS_DRAFTS_INIT { NULL, 0 }
+#define FS_DRAFTS_INIT { .v = NULL }
 void fs_drafts_clear(struct fs_drafts *d);
 
 /* "Re: " plus SUBJECT with any leading "Re:" (any case, repeated)
@@ -131,7 +131,7 @@ struct fs_draft_opts {
 	bool (*answered)(void *data, const struct fs_patch *p);
 	void *answered_data;
 };
-#define FS_DRAFT_OPTS_INIT { FS_DRAFTS_ALL, false, 0, NULL, NULL, NULL, NULL }
+#define FS_DRAFT_OPTS_INIT { .mode = FS_DRAFTS_ALL }
 
 /* Check the draft template TMPL: text with ${quote} (the attribution and
  * the quoted lines), ${findings} (what fixscan has to say; required),

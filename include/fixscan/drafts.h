@@ -130,7 +130,7 @@ struct fs_drafts_saved {
 	size_t answered;    /* drafts SKIPPED_ANSWERED */
 	size_t deleted;     /* drafts SKIPPED_DELETED */
 };
-#define FS_DRAFTS_SAVED_INIT { NULL, 0, NULL, NULL, false, false, FS_ERROR_INIT, 0, 0 }
+#define FS_DRAFTS_SAVED_INIT { .v = NULL }
 void fs_drafts_saved_clear(struct fs_drafts_saved *s);
 
 struct fs_drafts_save_opts {
@@ -143,7 +143,7 @@ struct fs_drafts_save_opts {
 				  * answering a draft's mail means answered */
 	bool force;              /* write drafts the reviewer deleted again */
 };
-#define FS_DRAFTS_SAVE_OPTS_INIT { NULL, 5.0, NULL, NULL, false }
+#define FS_DRAFTS_SAVE_OPTS_INIT { .lock_wait = 5.0 }
 
 /* Take out of D the drafts fs_drafts_save() into DIR with OPTS would
  * leave out (the patch answered in STORE, which may be NULL; the draft

@@ -32,7 +32,7 @@ struct fs_error {
 	char message[FS_ERROR_MESSAGE_MAX]; /* lowercase, no final full stop */
 };
 
-#define FS_ERROR_INIT { 0, "" }
+#define FS_ERROR_INIT { .code = 0 }
 
 /* Record an error and return CODE, so callers can write
  * "return fs_error_set(err, FS_EIO, "cannot open '%s': %s", path, strerror(errno));".

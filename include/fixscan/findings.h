@@ -57,7 +57,7 @@ enum fs_finding_kind {
 };
 
 /* The names and the problem flag below are read from the table of kinds
- * (fixscan/kinds.h, lib/kinds.c), as is everything else a kind is.
+ * (fixscan/kinds.h, lib/review/kinds.c), as is everything else a kind is.
  * "fix-missing", "fix-queued", ... as used in text and JSON. */
 const char *fs_finding_kind_name(enum fs_finding_kind kind);
 /* The kind named NAME, or -1. */
@@ -116,89 +116,6 @@ enum fs_finding_evidence {
 const char *fs_finding_cause_name(enum fs_finding_cause cause);
 const char *fs_finding_evidence_name(enum fs_finding_evidence ev);
 
-struct fs_finding {
-	enum fs_finding_kind kind;
-	enum fs_finding_cause cause;
-	char commit[41];   /* full id when known, else as written; "" when none */
-	char *subject;     /* of COMMIT, or NULL */
-	char *release;     /* first release of COMMIT, or NULL */
-	char *branch;      /* "mainline" or the stable branch of COMMIT, or NULL */
-	char *stable_commit; /* fix-present / already-applied / reverts-stable:
-			      * the branch's commit, full id; else NULL */
-	char *stable_release; /* its release, or NULL */
-	int series_index;  /* fix-queued: the NN that carries it;
-			    * duplicate-in-series: the earlier NN; else -1 */
-	/* reverted-upstream with cause revert-of-revert: the revert of the
-	 * revert that applied the commit again (full id), its release */
-	char *reapplied_commit;
-	char *reapplied_release;
-	/* The revert that undid COMMIT where it was: fix-missing, a fix the
-	 * branch had (stable_commit) and reverted; reverted-in-stable, the
-	 * patch's own commit, which this branch had and reverted;
-	 * reverted-upstream with cause fix-reverted, mainline's revert of the
-	 * fix.  Full id and its release; NULL when none. */
-	char *reverted_commit;
-	char *reverted_release;
-	/* cause subject-author: the upstream id as the changelog writes it
-	 * ("" for a patch without one); else NULL */
-	char *written;
-	char *reason;      /* reverted-in-stable: the first paragraph of the
-			    * revert's changelog, when the caller could read
-			    * it (fs_findings_ctx.message); else NULL */
-	char (*chain)[41]; /* ids from the patch's upstream to COMMIT */
-	size_t nchain;
-	char *message_id;  /* regression-report / objection / fix-pending:
-			    * the mail; else NULL */
-	char *from;        /* its From, or NULL */
-	char *date;        /* its Date, or NULL */
-	char *ref;         /* fix-pending: the pending ref whose commit (COMMIT)
-			    * is the fix; NULL for a mail only */
-	enum fs_finding_evidence evidence;
-	/* FS_CAUSE_NONE when COMMIT resolved; else why not:
-	 * FS_CAUSE_NOT_FOUND, FS_CAUSE_AMBIGUOUS or FS_CAUSE_NOT_IN_CLONE
-	 * (COMMIT is then the id as written) */
-	enum fs_finding_cause unresolved;
-	char *note;        /* one line of detail for the reader, made from
-			    * the fields above, or NULL */
-	char *ignored;     /* the reason from the ignore file, or NULL */
-	/* The CVE ids whose fix is COMMIT (fs_findings_ctx.vulns), in CVE
-	 * order; NULL and 0 when none or without vulns data. */
-	char **cves;
-	size_t ncves;
-	/* Added by the crossbranch module (review --all-open). */
-	char *newer_branch;  /* missing-in-newer: the newer branch Y */
-	char *newer_release; /* the release Y's open thread reviews, or NULL
-			      * when Y has no open thread */
-	char *newer_last_release; /* Y's last release before this thread */
-	bool newer_thread;   /* Y has an open thread (maybe a lone patch) */
-	struct fs_finding_queued *queued_elsewhere; /* fix-missing: other open
-						     * threads queueing COMMIT */
-	size_t nqueued_elsewhere;
-	bool failed_to_apply;    /* fix-missing: a FAILED notice for the branch */
-	char *failed_message_id; /* the notice */
-	char *failed_date;
-	/* backport-differs: what differs (fs_diffcmp_result); the files
-	 * are paths, the lines "upstream only: PATH: -text" (-v shows them) */
-	char **files_dropped;
-	size_t nfiles_dropped;
-	char **files_added;
-	size_t nfiles_added;
-	size_t lines_differ;
-	char **diff_lines;
-	size_t ndiff_lines;
-	/* series-partial: COMMIT (the patch's upstream commit) is mail
-	 * series_part of its posting; PARTS are the posting's other parts
-	 * that mainline has and neither the branch nor the series does, in
-	 * part order. */
-	unsigned series_part;
-	struct fs_finding_part *parts;
-	size_t nparts;
-	/* A reply among the series findings: the number of the announced
-	 * patch whose mail is absent that it answers or names
-	 * (fs_objection.absent_index); else 0. */
-	int absent_index;
-};
-
 /* series-partial: one other part of the posting the patch's upstream
  * commit was applied from (fixscan/posting.h). */
 struct fs_finding_part {
@@ -217,6 +134,119 @@ struct fs_finding_queued {
 	char *message_id;  /* the patch mail or the notice */
 };
 
+/* The mail a finding cites: a regression report, a reply in the
+ * thread, a posted fix. */
+struct fs_finding_mail {
+	char *message_id;  /* its Message-Id without <>, or NULL */
+	char *from;        /* its From, or NULL */
+	char *date;        /* its Date as the mail writes it, or NULL */
+	/* A reply among the series findings: the number of the announced
+	 * patch whose mail is absent that it answers or names
+	 * (fs_objection.absent_index); else 0. */
+	int absent_index;
+};
+
+/* The reverts around a finding's commit; every member NULL when none. */
+struct fs_finding_revert {
+	/* The revert that undid COMMIT where it was: fix-missing, a fix the
+	 * branch had (stable_commit) and reverted; reverted-in-stable, the
+	 * patch's own commit, which this branch had and reverted;
+	 * reverted-upstream with cause fix-reverted, mainline's revert of
+	 * the fix.  Full id and its release. */
+	char *commit;
+	char *release;
+	/* reverted-upstream with cause revert-of-revert: the revert of the
+	 * revert that applied the commit again (full id), its release */
+	char *reapplied_commit;
+	char *reapplied_release;
+	/* reverted-in-stable: the first paragraph of the revert's
+	 * changelog, when the caller could read it
+	 * (fs_findings_ctx.message) */
+	char *reason;
+};
+
+/* What the other open branches say of a finding (the crossbranch
+ * module, review --all-open and the digest); zero when not asked. */
+struct fs_finding_branches {
+	char *newer_branch;       /* missing-in-newer: the newer branch Y */
+	char *newer_release;      /* the release Y's open thread reviews, or
+				   * NULL when Y has no open thread */
+	char *newer_last_release; /* Y's last release before this thread */
+	bool newer_thread;        /* Y has an open thread (maybe a lone patch) */
+	/* fix-missing: the other open threads that queue COMMIT */
+	struct fs_finding_queued *queued;
+	size_t nqueued;
+	bool failed_to_apply;     /* fix-missing: a FAILED notice for the branch */
+	char *failed_message_id;  /* the notice */
+	char *failed_date;
+};
+
+/* backport-differs: what differs between the patch and its upstream
+ * commit (fs_diffcmp_result); the files are paths, the lines
+ * "upstream only: PATH: -text" (-v shows them). */
+struct fs_finding_diff {
+	char **files_dropped;
+	size_t nfiles_dropped;
+	char **files_added;
+	size_t nfiles_added;
+	size_t lines_differ;
+	char **lines;
+	size_t nlines;
+};
+
+/* series-partial: COMMIT (the patch's upstream commit) is mail PART of
+ * its posting; PARTS are the posting's other parts that mainline has
+ * and neither the branch nor the series does, in part order. */
+struct fs_finding_posting {
+	unsigned part;
+	struct fs_finding_part *parts;
+	size_t nparts;
+};
+
+/* One finding: a head every kind fills as far as it applies, then the
+ * detail of the kinds that need more, in groups by what they describe.
+ * Every string and array in it is owned by the finding and allocated
+ * with GLib, as every string that crosses a header of lib/review/ is;
+ * fs_findings_clear() frees them all with g_free(). */
+struct fs_finding {
+	enum fs_finding_kind kind;
+	enum fs_finding_cause cause;
+	enum fs_finding_evidence evidence;
+	/* FS_CAUSE_NONE when COMMIT resolved; else why not:
+	 * FS_CAUSE_NOT_FOUND, FS_CAUSE_AMBIGUOUS or FS_CAUSE_NOT_IN_CLONE
+	 * (COMMIT is then the id as written) */
+	enum fs_finding_cause unresolved;
+	char commit[41];   /* full id when known, else as written; "" when none */
+	char *subject;     /* of COMMIT, or NULL */
+	char *release;     /* first release of COMMIT, or NULL */
+	char *branch;      /* "mainline" or the stable branch of COMMIT, or NULL */
+	char *ref;         /* fix-pending: the pending ref whose commit (COMMIT)
+			    * is the fix; NULL for a mail only */
+	/* cause subject-author: the upstream id as the changelog writes it
+	 * ("" for a patch without one); else NULL */
+	char *written;
+	char *stable_commit; /* fix-present / already-applied / reverts-stable /
+			      * needs-also: the branch's commit, full id; else NULL */
+	char *stable_release; /* its release, or NULL */
+	int series_index;  /* fix-queued / needs-also: the NN that carries it;
+			    * duplicate-in-series: the earlier NN; else -1 */
+	char (*chain)[41]; /* ids from the patch's upstream to COMMIT */
+	size_t nchain;
+	/* The CVE ids whose fix is COMMIT (fs_findings_ctx.vulns), in CVE
+	 * order; NULL and 0 when none or without vulns data. */
+	char **cves;
+	size_t ncves;
+	char *note;        /* one line of detail for the reader, made from
+			    * the fields above, or NULL */
+	char *ignored;     /* the reason from the ignore file, or NULL */
+	struct fs_finding_mail mail;         /* regression-report, the reply
+					      * kinds, fix-pending */
+	struct fs_finding_revert revert;
+	struct fs_finding_branches cross;
+	struct fs_finding_diff diff;         /* backport-differs */
+	struct fs_finding_posting posting;   /* series-partial */
+};
+
 /* The findings of one patch. */
 struct fs_findings {
 	struct fs_finding *v;
@@ -229,7 +259,7 @@ struct fs_findings {
 	char **upstream_cves;
 	size_t nupstream_cves;
 };
-#define FS_FINDINGS_INIT { NULL, 0, "", "", NULL, 0 }
+#define FS_FINDINGS_INIT { .v = NULL }
 void fs_findings_clear(struct fs_findings *f);
 /* Whether F asks the reviewer to act: its kind does, and it is not a
  * revert that a revert of the revert undid. */
@@ -260,7 +290,7 @@ struct fs_findings_ctx {
 	/* The mainline of the index ends before the thread was sent: an
 	 * unknown id may be one the clone does not have yet. */
 	bool stale_clone;
-	/* Reads the commit message of HEX (full id) into *OUT (free());
+	/* Reads the commit message of HEX (full id) into *OUT (g_free());
 	 * returns 0 or a negative FS_E* code.  NULL: no reasons are given. */
 	int (*message)(void *data, const char *hex, char **out);
 	void *message_data;

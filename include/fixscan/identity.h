@@ -17,7 +17,7 @@ struct fs_identity {
 	char *email;  /* "rita@example.org" */
 	const char *source; /* "notmuch config" or "git config"; static */
 };
-#define FS_IDENTITY_INIT { NULL, NULL, NULL }
+#define FS_IDENTITY_INIT { .name = NULL }
 
 /* Pick the identity from the values given (each may be NULL or ""):
  * notmuch's user.name / user.primary_email first, else git's user.name /

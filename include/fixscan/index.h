@@ -80,7 +80,7 @@ struct fs_index_opts {
 	const char *const *pending_globs;
 	size_t npending_globs;
 };
-#define FS_INDEX_OPTS_INIT { NULL, NULL, false, false, 0, NULL, NULL, NULL, NULL, 0, NULL, 0 }
+#define FS_INDEX_OPTS_INIT { .repo_path = NULL }
 
 /* What the last open or update did, for the one-line summary. */
 struct fs_index_stats {

@@ -63,7 +63,7 @@ struct fs_maildir_files {
 	struct fs_maildir_file *v;
 	size_t n;
 };
-#define FS_MAILDIR_FILES_INIT { NULL, 0 }
+#define FS_MAILDIR_FILES_INIT { .v = NULL }
 void fs_maildir_files_clear(struct fs_maildir_files *f);
 
 /* Append to OUT every regular file of DIR/cur and DIR/new (in that

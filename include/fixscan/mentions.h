@@ -76,7 +76,7 @@ struct fs_mentions {
 	char **dates_;
 	char **lines_;
 };
-#define FS_MENTIONS_INIT { NULL, 0, NULL, 0, { NULL, 0 }, NULL, NULL }
+#define FS_MENTIONS_INIT { .reports = NULL }
 void fs_mentions_clear(struct fs_mentions *m);
 
 /* The first sentence of BODY (LEN bytes), in the replier's own words,

@@ -47,7 +47,7 @@ struct fs_pending {
 	size_t n;
 	GPtrArray *strings_; /* storage behind the records */
 };
-#define FS_PENDING_INIT { NULL, 0, NULL }
+#define FS_PENDING_INIT { .v = NULL }
 void fs_pending_clear(struct fs_pending *p);
 
 /* Add to P the patch mails of STORE that fix or revert one of the N

@@ -4,7 +4,7 @@
  * a new GLib string (g_free()); one writing into a buffer the caller
  * gives returns that buffer.  The words of each finding kind come from
  * the table of kinds (fixscan/kinds.h); patch numbers are in
- * lib/report/report.c. */
+ * lib/report/report-number.c. */
 #ifndef FIXSCAN_REPORT_H
 #define FIXSCAN_REPORT_H
 
@@ -34,7 +34,7 @@ struct fs_report_opts {
 	int width;    /* the lines of FS_REPORT_SHORT fit this; 0: no limit.
 		       * Other lines are not wrapped here: the caller wraps. */
 };
-#define FS_REPORT_OPTS_INIT { false, false, false, FS_REPORT_FULL, 0 }
+#define FS_REPORT_OPTS_INIT { .mode = FS_REPORT_FULL }
 
 /* The text report of R as O asks.  Long lines are left whole, for the
  * caller to wrap (cli_print_wrapped() keeps colour codes intact). */
@@ -73,7 +73,7 @@ const char *fs_report_nn(const struct fs_review *r, int nn);
 
 /* "NN/MM" with both numbers W digits wide, or "NN" when TOTAL is unknown
  * (<= 0), into BUF (N bytes).  Returns BUF.  (The numbers are in
- * lib/report/report.c.) */
+ * lib/report/report-number.c.) */
 char *fs_report_format_number(char *buf, size_t n, int w, int nn, int total);
 
 /* ---- words the report lines and the drafts share (report-words.c) ---- */

@@ -65,7 +65,7 @@ struct fs_review_opts {
 	 * fs_review_branches()); NULL: the user's --branch. */
 	const char *branch_source;
 };
-#define FS_REVIEW_OPTS_INIT { NULL, NULL, NULL, 0, NULL, false, NULL, 0, NULL, NULL, NULL, NULL, NULL }
+#define FS_REVIEW_OPTS_INIT { .branch = NULL }
 
 struct fs_cross_matrix;
 struct fs_round;

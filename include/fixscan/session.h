@@ -49,7 +49,7 @@ struct fs_session_opts {
 	 * in the repository and the refs (fixscan.mainline, fixscan.stable) */
 	struct fs_index_opts index;
 };
-#define FS_SESSION_OPTS_INIT { NULL, NULL, NULL, FS_REVIEW_OPTS_INIT, FS_INDEX_OPTS_INIT }
+#define FS_SESSION_OPTS_INIT { .review = FS_REVIEW_OPTS_INIT, .index = FS_INDEX_OPTS_INIT }
 
 /* Open a session on O->repo: its config over the global one (the global
  * one alone when the repository cannot be read: the index says why,

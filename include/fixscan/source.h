@@ -26,7 +26,7 @@ struct fs_review_notes {
 	char **v;
 	size_t n;
 };
-#define FS_REVIEW_NOTES_INIT { NULL, 0 }
+#define FS_REVIEW_NOTES_INIT { .v = NULL }
 void fs_review_notes_clear(struct fs_review_notes *notes);
 /* Add a copy of TEXT to NOTES (a note lost to a lack of memory is only
  * a note: nothing is said). */
@@ -63,7 +63,7 @@ struct fs_source {
 	int timeout;
 };
 #define FS_SOURCE_FETCH_TIMEOUT 300
-#define FS_SOURCE_INIT { FS_SOURCE_STORE, NULL, NULL, NULL, NULL, 0 }
+#define FS_SOURCE_INIT { .kind = FS_SOURCE_STORE }
 
 /* The threads of SRC, their mails parsed and sorted into series, in *OUT,
  * an array of *NOUT threads (free with fs_source_free()).

@@ -32,7 +32,7 @@ struct fs_vulns_opts {
 	const char *path;       /* the vulns clone; required */
 	const char *cache_path; /* NULL: the default under $XDG_CACHE_HOME */
 };
-#define FS_VULNS_OPTS_INIT { NULL, NULL }
+#define FS_VULNS_OPTS_INIT { .path = NULL }
 
 struct fs_vulns_stats {
 	size_t cves;        /* CVEs read (with a .sha1 or .vulnerable id) */

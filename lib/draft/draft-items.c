@@ -69,7 +69,7 @@ static char *item_regression_report(const struct fs_review *r, const struct fs_f
 {
 	if (!f->commit[0])
 		return item_said(r, f);
-	char *who = fsd_display_name(f->from), *id = fs_text_clean_id(f->message_id);
+	char *who = fsd_display_name(f->mail.from), *id = fs_text_clean_id(f->mail.message_id);
 	char *t = g_strdup_printf("regression report from %s%s%s", who,
 				  id ? ": https://lore.kernel.org/r/" : "", id ? id : "");
 
@@ -80,7 +80,7 @@ static char *item_regression_report(const struct fs_review *r, const struct fs_f
 
 static char *item_said(const struct fs_review *r, const struct fs_finding *f)
 {
-	char *who = fsd_display_name(f->from), *id = fs_text_clean_id(f->message_id);
+	char *who = fsd_display_name(f->mail.from), *id = fs_text_clean_id(f->mail.message_id);
 	char *t = g_strdup_printf("a reply from %s%s%s", who,
 				  id ? ": https://lore.kernel.org/r/" : "", id ? id : "");
 
@@ -102,7 +102,7 @@ static char *item_target_absent(const struct fs_review *r, const struct fs_findi
 
 static char *item_missing_in_newer(const struct fs_review *r, const struct fs_finding *f)
 {
-	char *b = fsd_short_branch_name(f->newer_branch);
+	char *b = fsd_short_branch_name(f->cross.newer_branch);
 	char *t = g_strdup_printf("not in %s.y yet", b);
 
 	g_free(b);
@@ -196,7 +196,7 @@ static char *item_reverts_stable(const struct fs_review *r, const struct fs_find
 
 static char *item_fix_pending(const struct fs_review *r, const struct fs_finding *f)
 {
-	char *id = fs_text_clean_id(f->message_id), *t;
+	char *id = fs_text_clean_id(f->mail.message_id), *t;
 	const char *what = f->cause == FS_CAUSE_REVERT ? "a revert" : "a fix";
 
 	if (f->commit[0]) {

@@ -34,7 +34,7 @@ static void para_missing_in_newer(GString *s, const struct fs_review *r,
 
 		if (f->kind != FS_FIND_MISSING_IN_NEWER || !fsd_is_shown(f))
 			continue;
-		b = fsd_short_branch_name(f->newer_branch);
+		b = fsd_short_branch_name(f->cross.newer_branch);
 		if (n)
 			g_string_append(list, n + 1 == total ? " and " : ", ");
 		g_string_append_printf(list, "%s.y", b);
@@ -140,8 +140,8 @@ static void add_fix_request(GString *s, size_t n, bool subject_only, bool failed
  * this patch (<link>):". */
 static void add_reply_quote(GString *s, const struct fs_finding *f, bool as)
 {
-	char *who = fsd_display_name(f->from), *line = fs_text_clean_line(f->note);
-	char *id = fs_text_clean_id(f->message_id);
+	char *who = fsd_display_name(f->mail.from), *line = fs_text_clean_line(f->note);
+	char *id = fs_text_clean_id(f->mail.message_id);
 	const char *pre = as ? "As " : "", *post = as ? "" : " in reply to this patch";
 
 	if (id)
@@ -212,10 +212,10 @@ static bool reply_folded(const struct fs_review *r, const struct fs_review_patch
 {
 	size_t i;
 
-	for (i = 0; f->message_id && i < rp->findings.n; i++) {
+	for (i = 0; f->mail.message_id && i < rp->findings.n; i++) {
 		const struct fs_finding *g = &rp->findings.v[i];
 
-		if (g->message_id && !strcmp(g->message_id, f->message_id) &&
+		if (g->mail.message_id && !strcmp(g->mail.message_id, f->mail.message_id) &&
 		    (needs_also_folded(r, rp, g) || objection_names_revert(rp, g)))
 			return true;
 	}
@@ -235,8 +235,8 @@ static void add_folded_quotes(GString *s, const struct fs_review *r, const struc
 		if (!needs_also_folded(r, rp, f))
 			continue;
 		for (k = 0; k < i && !earlier; k++)
-			earlier = needs_also_folded(r, rp, &rp->findings.v[k]) && rp->findings.v[k].message_id &&
-				  f->message_id && !strcmp(rp->findings.v[k].message_id, f->message_id);
+			earlier = needs_also_folded(r, rp, &rp->findings.v[k]) && rp->findings.v[k].mail.message_id &&
+				  f->mail.message_id && !strcmp(rp->findings.v[k].mail.message_id, f->mail.message_id);
 		if (!earlier)
 			add_reply_quote(s, f, true);
 	}
@@ -281,7 +281,7 @@ static void para_fix_missing(GString *s, const struct fs_review *r,
 			fsd_add_wrapped(s, "    ", "    ", which);
 			g_free(which);
 		}
-		if ((f->cause == FS_CAUSE_STABLE_FIX || f->reverted_commit) && f->note) {
+		if ((f->cause == FS_CAUSE_STABLE_FIX || f->revert.commit) && f->note) {
 			/* a stable-only fix, or one the branch had and
 			 * reverted: the note says where it is or was */
 			char *note = fs_text_clean_line(f->note);
@@ -366,18 +366,18 @@ static void para_reverted(GString *s, const struct fs_review *r,
 		char *ref = fsd_commit_ref(f->commit, f->subject);
 
 		fsd_add_paraf(s, "Its follow-up fix %s was reverted upstream by %.12s and not applied again, so there is nothing to queue for it.",
-			  ref, f->reverted_commit ? f->reverted_commit : "");
+			  ref, f->revert.commit ? f->revert.commit : "");
 		g_free(ref);
 		return;
 	}
 	if (f->cause == FS_CAUSE_REVERT_OF_REVERT) {
-		char *rel = fs_text_clean_line(f->reapplied_release);
+		char *rel = fs_text_clean_line(f->revert.reapplied_release);
 
 		fsd_add_para(s, "This commit was reverted upstream by");
 		fsd_add_commit_item(s, f);
 		g_string_append_c(s, '\n');
 		fsd_add_paraf(s, "and then applied again by %.12s%s%s, a revert of that revert, so mainline has it. Nothing more is needed for that.",
-			  f->reapplied_commit ? f->reapplied_commit : "", *rel ? " in " : "", rel);
+			  f->revert.reapplied_commit ? f->revert.reapplied_commit : "", *rel ? " in " : "", rel);
 		g_free(rel);
 		return;
 	}
@@ -487,8 +487,8 @@ static void para_report(GString *s, const struct fs_review *r,
 		para_said(s, r, rp, f);
 		return;
 	}
-	char *from = fs_text_clean_line(f->from), *date = fs_text_clean_line(f->date);
-	char *subj = fs_text_clean_line(f->note), *id = fs_text_clean_id(f->message_id);
+	char *from = fs_text_clean_line(f->mail.from), *date = fs_text_clean_line(f->mail.date);
+	char *subj = fs_text_clean_line(f->note), *id = fs_text_clean_id(f->mail.message_id);
 	size_t n = strlen(subj);
 
 	/* The findings module quotes the subject in the note. */
@@ -582,8 +582,8 @@ static void para_reverted_in_stable(GString *s, const struct fs_review *r,
 	fsd_add_paraf(s, "Note that %s reverted its backport of this commit%s%s:", other,
 		  *rel ? " in " : "", rel);
 	g_string_append_printf(s, "  %s\n\n", ref);
-	if (f->reason) {
-		char *why = fs_text_clean_line(f->reason);
+	if (f->revert.reason) {
+		char *why = fs_text_clean_line(f->revert.reason);
 		char *said = fsd_sentences_upto(why, FSD_QUOTE_MAX);
 
 		fsd_add_para(s, "The reason it gives:");
@@ -712,11 +712,11 @@ static void para_backport_differs(GString *s, const struct fs_review *r,
 	char *branch = fs_text_clean_line(r->branch);
 	size_t i;
 
-	if (f->nfiles_dropped) {
+	if (f->diff.nfiles_dropped) {
 		fsd_add_paraf(s, "This backport leaves out part of its upstream commit %s: upstream also changes",
 			  ref);
-		for (i = 0; i < f->nfiles_dropped; i++) {
-			char *path = fs_text_clean_line(f->files_dropped[i]);
+		for (i = 0; i < f->diff.nfiles_dropped; i++) {
+			char *path = fs_text_clean_line(f->diff.files_dropped[i]);
 			g_string_append_printf(s, "  %s\n", path);
 			g_free(path);
 		}
@@ -796,7 +796,7 @@ static char *pending_opening(const struct fs_finding *f)
 				       "mainline yet:", what);
 	ref = fsd_public_ref_name(f->ref);
 	t = g_strdup_printf("%s the upstream commit %sis in %s, but not in mainline yet:", what,
-			    f->message_id ? "has been posted and " : "", ref);
+			    f->mail.message_id ? "has been posted and " : "", ref);
 	g_free(ref);
 	return t;
 }
@@ -804,8 +804,8 @@ static char *pending_opening(const struct fs_finding *f)
 static void para_fix_pending(GString *s, const struct fs_review *r,
 		const struct fs_review_patch *rp, const struct fs_finding *f)
 {
-	char *from = fs_text_clean_line(f->from), *date = fs_text_clean_line(f->date);
-	char *subj = fs_text_clean_line(f->subject), *id = fs_text_clean_id(f->message_id);
+	char *from = fs_text_clean_line(f->mail.from), *date = fs_text_clean_line(f->mail.date);
+	char *subj = fs_text_clean_line(f->subject), *id = fs_text_clean_id(f->mail.message_id);
 	char *open = pending_opening(f);
 
 	fsd_add_para(s, open);
@@ -831,16 +831,16 @@ static void para_series_partial(GString *s, const struct fs_review *r,
 	char *branch = fs_text_clean_line(r->branch), *ref = fsd_commit_ref(f->commit, f->subject);
 	size_t i;
 
-	bool one = f->nparts == 1;
+	bool one = f->posting.nparts == 1;
 
 	fsd_add_paraf(s, "This patch's upstream commit %s was posted with %s in mainline too, but neither in %s nor in this series:",
 		      ref, one ? "another patch that is" : "other patches that are", branch);
-	for (i = 0; i < f->nparts; i++) {
-		char *pref = fsd_commit_ref(f->parts[i].commit, f->parts[i].subject);
+	for (i = 0; i < f->posting.nparts; i++) {
+		char *pref = fsd_commit_ref(f->posting.parts[i].commit, f->posting.parts[i].subject);
 		GString *line = g_string_new(pref);
 
 		g_string_append(line, ", ");
-		fs_report_add_part(line, f->parts[i].part, f->parts[i].total);
+		fs_report_add_part(line, f->posting.parts[i].part, f->posting.parts[i].total);
 		g_string_append(line, " of the posting");
 		fsd_add_wrapped(s, "  ", "    ", line->str);
 		g_string_free(line, TRUE);

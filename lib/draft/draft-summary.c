@@ -145,7 +145,7 @@ static char *patches_naming(const struct fs_review *r, const char *hex, enum fs_
  * from X"), as opposed to what fixscan found. */
 static bool is_reply_item(const struct fs_finding *f)
 {
-	return f->message_id && (f->kind == FS_FIND_OBJECTION || f->kind == FS_FIND_NEEDS_ALSO ||
+	return f->mail.message_id && (f->kind == FS_FIND_OBJECTION || f->kind == FS_FIND_NEEDS_ALSO ||
 				 (f->kind == FS_FIND_REGRESSION_REPORT && !f->commit[0]));
 }
 
@@ -201,12 +201,12 @@ static void add_askers_too(GString *line, const struct fs_review *r, const char 
 			const struct fs_finding *f = &r->patches[i].findings.v[k];
 			char *who, *id;
 
-			if (f->kind != FS_FIND_NEEDS_ALSO || !is_listed(f) || !f->message_id ||
-			    strcmp(f->commit, hex) || g_hash_table_contains(seen, f->message_id))
+			if (f->kind != FS_FIND_NEEDS_ALSO || !is_listed(f) || !f->mail.message_id ||
+			    strcmp(f->commit, hex) || g_hash_table_contains(seen, f->mail.message_id))
 				continue;
-			g_hash_table_add(seen, f->message_id);
-			who = fsd_display_name(f->from);
-			id = fs_text_clean_id(f->message_id);
+			g_hash_table_add(seen, f->mail.message_id);
+			who = fsd_display_name(f->mail.from);
+			id = fs_text_clean_id(f->mail.message_id);
 			g_string_append_printf(line, " (%s asked for it too%s%s)", who,
 					       id ? ": https://lore.kernel.org/r/" : "", id ? id : "");
 			g_free(id);
@@ -345,8 +345,8 @@ static char *series_patches(const struct fs_review *r, const char *hex, const st
 
 		for (k = 0; k < fs->n && !hit; k++)
 			for (m = 0; fs->v[k].kind == FS_FIND_SERIES_PARTIAL && fsd_is_shown(&fs->v[k]) &&
-				    m < fs->v[k].nparts; m++)
-				hit = hit || !strcmp(fs->v[k].parts[m].commit, hex);
+				    m < fs->v[k].posting.nparts; m++)
+				hit = hit || !strcmp(fs->v[k].posting.parts[m].commit, hex);
 		if (hit)
 			g_ptr_array_add(hits, (gpointer)&r->patches[i]);
 	}
@@ -366,8 +366,8 @@ static size_t add_series_parts(GString *s, const struct fs_review *r, const stru
 		for (k = 0; k < r->patches[i].findings.n; k++) {
 			const struct fs_finding *f = &r->patches[i].findings.v[k];
 
-			for (m = 0; f->kind == FS_FIND_SERIES_PARTIAL && fsd_is_shown(f) && m < f->nparts; m++) {
-				const struct fs_finding_part *p = &f->parts[m];
+			for (m = 0; f->kind == FS_FIND_SERIES_PARTIAL && fsd_is_shown(f) && m < f->posting.nparts; m++) {
+				const struct fs_finding_part *p = &f->posting.parts[m];
 				char *ref, *rel, *from;
 				GString *line;
 
@@ -409,15 +409,15 @@ static size_t add_series_replies(GString *s, const struct fs_review *r)
 		const struct fs_finding *f = &r->series_findings.v[k];
 		char *who, *id, *line, *on;
 
-		if (!fs_draft_finding_asks(f) || !f->message_id ||
+		if (!fs_draft_finding_asks(f) || !f->mail.message_id ||
 		    listed_reply_earlier(&r->series_findings, k))
 			continue;
 		if (!n++)
 			fsd_add_para(s, "In the replies to this series:");
-		who = fsd_display_name(f->from);
-		id = fs_text_clean_id(f->message_id);
+		who = fsd_display_name(f->mail.from);
+		id = fs_text_clean_id(f->mail.message_id);
 		line = fs_text_clean_line(f->note);
-		on = f->absent_index > 0 ? g_strdup_printf("about %s", fs_report_nn(r, f->absent_index)) :
+		on = f->mail.absent_index > 0 ? g_strdup_printf("about %s", fs_report_nn(r, f->mail.absent_index)) :
 					   g_strdup("in reply to the cover");
 		if (id)
 			fsd_add_paraf(s, "%s wrote %s (https://lore.kernel.org/r/%s):", who, on, id);

@@ -449,8 +449,8 @@ void fsd_add_cross_note(GString *s, const struct fs_finding *f, char **elsewhere
 {
 	size_t i;
 
-	for (i = 0; i < f->nqueued_elsewhere; i++) {
-		const struct fs_finding_queued *q = &f->queued_elsewhere[i];
+	for (i = 0; i < f->cross.nqueued; i++) {
+		const struct fs_finding_queued *q = &f->cross.queued[i];
 		char *b = fsd_short_branch_name(q->branch);
 
 		if (q->index >= 0)
@@ -461,8 +461,8 @@ void fsd_add_cross_note(GString *s, const struct fs_finding *f, char **elsewhere
 			*elsewhere = g_strdup(b);
 		g_free(b);
 	}
-	if (f->failed_to_apply) {
-		char *date = fs_text_clean_line(f->failed_date);
+	if (f->cross.failed_to_apply) {
+		char *date = fs_text_clean_line(f->cross.failed_date);
 		char *note = g_strdup_printf("(FAILED to apply to this branch%s%s)",
 					     *date ? ", notice of " : "", date);
 
@@ -479,9 +479,9 @@ bool fsd_same_reply_before(const struct fs_findings *fs, size_t i,
 	const struct fs_finding *f = &fs->v[i];
 	size_t k;
 
-	for (k = 0; f->message_id && k < i; k++)
-		if (fs->v[k].kind == f->kind && fs->v[k].message_id &&
-		    !strcmp(fs->v[k].message_id, f->message_id) && counts(&fs->v[k]))
+	for (k = 0; f->mail.message_id && k < i; k++)
+		if (fs->v[k].kind == f->kind && fs->v[k].mail.message_id &&
+		    !strcmp(fs->v[k].mail.message_id, f->mail.message_id) && counts(&fs->v[k]))
 			return true;
 	return false;
 }

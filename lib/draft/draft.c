@@ -120,11 +120,11 @@ static void add_cited(GString *s, const struct fs_findings *v, bool summary)
 	for (i = 0; v && i < v->n; i++) {
 		const struct fs_finding *f = &v->v[i];
 
-		if (!fsd_is_shown(f) || !f->from || !*f->from)
+		if (!fsd_is_shown(f) || !f->mail.from || !*f->mail.from)
 			continue;
 		if (summary && !fs_draft_finding_asks(f))
 			continue;
-		g_string_append_printf(s, "%s%s", s->len ? ", " : "", f->from);
+		g_string_append_printf(s, "%s%s", s->len ? ", " : "", f->mail.from);
 	}
 }
 

@@ -761,7 +761,9 @@ static bool is_planned(const struct fs_draft_result *res)
 static int write_planned(struct fs_draft_result *res, const struct fs_draft *dr,
 			 const struct write_ctx *w, struct fs_error *err)
 {
-	struct fs_maildir_msg msg = { dr->text, dr->len, FS_MAILDIR_CUR, "D", NULL, "the draft" };
+	struct fs_maildir_msg msg = {
+		.text = dr->text, .len = dr->len, .box = FS_MAILDIR_CUR, .flags = "D", .what = "the draft",
+	};
 	struct state_entry *e;
 	int rc = fs_maildir_write(&res->path, w->dir, &msg, err);
 

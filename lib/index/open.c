@@ -289,7 +289,10 @@ static int update_locked(struct fs_index **old, struct fsi_refs **refs,
 			if (stamped_fresh(*old, *refs))
 				return 0;
 		} else if (rc == FS_ECORRUPT) {
-			snprintf(stats->note, sizeof(stats->note), "%s; rebuilding it",
+			/* The note is shorter than an error message can be:
+			 * cut the message, never the words after it. */
+			snprintf(stats->note, sizeof(stats->note), "%.*s; rebuilding it",
+				 (int)(sizeof(stats->note) - sizeof("; rebuilding it")),
 				 load_err.message);
 		}
 	}

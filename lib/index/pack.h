@@ -9,7 +9,7 @@
  * is left to libgit2) and reads them, each thread its own range in pack
  * order, with nothing shared but the read-only mappings.  Mapping the
  * packs and their version-2 indexes and inflating (libdeflate, or zlib)
- * is lib/packfile.c's, the reader the diff comparison uses too. */
+ * is lib/index/packfile.c's, the reader the diff comparison uses too. */
 #ifndef FIXSCAN_INDEX_PACK_H
 #define FIXSCAN_INDEX_PACK_H
 

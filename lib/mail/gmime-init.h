@@ -1,4 +1,4 @@
-/* fixscan: the one GMime initialisation of the library (lib/gmime.c).
+/* fixscan: the one GMime initialisation of the library (lib/mail/gmime.c).
  * Not a public header. */
 #ifndef FIXSCAN_GMIME_INIT_H
 #define FIXSCAN_GMIME_INIT_H

@@ -178,7 +178,7 @@ int fs_digest_json(FILE *out, const struct fs_digest *d, time_t since, const cha
 			fs_json_str(b, "commit", f->commit[0] ? f->commit : NULL);
 			fs_json_str(b, "subject", f->subject);
 			fs_json_str(b, "release", f->release);
-			fs_json_str(b, "message_id", f->message_id);
+			fs_json_str(b, "message_id", f->mail.message_id);
 			if (f->kind == FS_FIND_FIX_PENDING)
 				fs_json_str(b, "ref", f->ref);
 			fs_json_str(b, "evidence", fs_finding_evidence_name(f->evidence));

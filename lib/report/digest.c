@@ -289,7 +289,7 @@ static int write_digest(char **path, const struct fs_digest *d, const char *body
 	GDateTime *dt = g_date_time_new_from_unix_local((gint64)now);
 	char *day = dt ? g_date_time_format(dt, "%Y-%m-%d") : g_strdup("today");
 	char *subject, *text, *login = NULL;
-	struct fs_maildir_msg msg = { NULL, 0, FS_MAILDIR_NEW, NULL, label, "the digest" };
+	struct fs_maildir_msg msg = { .box = FS_MAILDIR_NEW, .label = label, .what = "the digest" };
 	int rc;
 
 	if (dt)

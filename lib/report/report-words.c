@@ -90,8 +90,8 @@ static void rw_reverted_in_stable(GString *s, const struct fs_review *r, const s
 {
 	if (f->note)
 		g_string_append_printf(s, ": %s", f->note);
-	if (f->reason)
-		g_string_append_printf(s, "; its reason: \"%s\"", f->reason);
+	if (f->revert.reason)
+		g_string_append_printf(s, "; its reason: \"%s\"", f->revert.reason);
 }
 
 static void rw_duplicate_in_series(GString *s, const struct fs_review *r, const struct fs_finding *f)
@@ -130,16 +130,16 @@ static void rw_regression_report(GString *s, const struct fs_review *r, const st
 		return;
 	}
 	g_string_append_printf(s, " %.12s: %s from %s", f->commit, f->note ? f->note : "",
-			       f->from ? f->from : "?");
-	if (f->date)
-		g_string_append_printf(s, ", %s", f->date);
-	if (f->message_id)
-		g_string_append_printf(s, " <%s>", f->message_id);
+			       f->mail.from ? f->mail.from : "?");
+	if (f->mail.date)
+		g_string_append_printf(s, ", %s", f->mail.date);
+	if (f->mail.message_id)
+		g_string_append_printf(s, " <%s>", f->mail.message_id);
 }
 
 static void rw_objection(GString *s, const struct fs_review *r, const struct fs_finding *f)
 {
-	g_string_append_printf(s, " from %s: \"%s\"", f->from ? f->from : "?",
+	g_string_append_printf(s, " from %s: \"%s\"", f->mail.from ? f->mail.from : "?",
 			       f->note ? f->note : "");
 }
 
@@ -191,12 +191,12 @@ static void rw_fix_pending(GString *s, const struct fs_review *r, const struct f
 		g_string_append_printf(s, " in %s (%.12s)", ref, f->commit);
 		g_free(ref);
 	}
-	if (f->from)
-		g_string_append_printf(s, "%s %s", f->commit[0] ? ", posted by" : " from", f->from);
-	if (f->from && f->date)
-		g_string_append_printf(s, ", %s", f->date);
-	if (f->message_id)
-		g_string_append_printf(s, ": https://lore.kernel.org/r/%s", f->message_id);
+	if (f->mail.from)
+		g_string_append_printf(s, "%s %s", f->commit[0] ? ", posted by" : " from", f->mail.from);
+	if (f->mail.from && f->mail.date)
+		g_string_append_printf(s, ", %s", f->mail.date);
+	if (f->mail.message_id)
+		g_string_append_printf(s, ": https://lore.kernel.org/r/%s", f->mail.message_id);
 }
 
 /* ---- series-partial ------------------------------------------------------ */
@@ -219,11 +219,11 @@ static void rw_series_partial(GString *s, const struct fs_review *r, const struc
 	size_t i;
 
 	g_string_append_printf(s, " %.12s is ", f->commit);
-	fs_report_add_part(s, f->series_part, f->nparts ? f->parts[0].total : 0);
+	fs_report_add_part(s, f->posting.part, f->posting.nparts ? f->posting.parts[0].total : 0);
 	g_string_append_printf(s, " of a posting; in mainline, neither in %s nor in this series:",
 			       r->branch ? r->branch : "the branch");
-	for (i = 0; i < f->nparts; i++) {
-		const struct fs_finding_part *p = &f->parts[i];
+	for (i = 0; i < f->posting.nparts; i++) {
+		const struct fs_finding_part *p = &f->posting.parts[i];
 
 		g_string_append(s, i ? ", " : " ");
 		fs_report_add_part(s, p->part, p->total);

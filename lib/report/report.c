@@ -40,66 +40,6 @@ static void add_number(GString *s, const struct fs_review *r, int nn)
 	g_string_append(s, fs_report_patch_number(r->series, nn, buf, sizeof(buf)));
 }
 
-/* ---- patch numbers as the subjects of a series write them -------------- */
-
-int fs_report_subject_number_width(const char *subject)
-{
-	const char *p = subject ? strchr(subject, '[') : NULL;
-	const char *close = p ? strchr(p, ']') : NULL;
-	int n = 0;
-
-	if (!close)
-		return 0;
-	/* The first NN/MM inside the [PATCH ...] bracket. */
-	for (; p < close; p++) {
-		if (*p != '/' || !g_ascii_isdigit(p[-1]) || !g_ascii_isdigit(p[1]))
-			continue;
-		for (p++; g_ascii_isdigit(*p); p++)
-			n++;
-		return n;
-	}
-	return 0;
-}
-
-int fs_report_number_width(const struct fs_thread_series *s)
-{
-	int w = 0, total = s->total > 0 ? s->total : 0;
-
-	if (s->cover)
-		w = fs_report_subject_number_width(fs_patch_subject(s->cover));
-	if (!w && s->npatches)
-		w = fs_report_subject_number_width(fs_patch_subject(s->patches[0]));
-	/* A width the numbers cannot have (a subject of hostile or broken
-	 * numbering, taken for an un-numbered patch) is not copied: totals
-	 * stop at FS_THREAD_MAX_TOTAL, four digits. */
-	if (!w || w > 4 || w < snprintf(NULL, 0, "%d", total))
-		w = snprintf(NULL, 0, "%d", total);
-	return w;
-}
-
-char *fs_report_format_number(char *buf, size_t n, int w, int nn, int total)
-{
-	if (total > 0)
-		snprintf(buf, n, "%0*d/%0*d", w, nn, w, total);
-	else
-		snprintf(buf, n, "%0*d", w, nn);
-	return buf;
-}
-
-char *fs_report_patch_number(const struct fs_thread_series *s, int nn, char *buf, size_t n)
-{
-	return fs_report_format_number(buf, n, s ? fs_report_number_width(s) : 2, nn, s ? s->total : 0);
-}
-
-const char *fs_report_nn(const struct fs_review *r, int nn)
-{
-	static char buf[4][32];
-	static unsigned next;
-	char *b = buf[next++ % 4];
-
-	return fs_report_patch_number(r->series, nn, b, sizeof(buf[0]));
-}
-
 /* ---- one finding ------------------------------------------------------- */
 
 static void cross_text(GString *s, const struct fs_finding *f);
@@ -153,10 +93,10 @@ char *fs_report_finding_line(const struct fs_review *r, const struct fs_finding 
 			g_string_append_printf(s, "%s%.12s", i ? " -> " : " ", f->chain[i]);
 	}
 	/* backport-differs: the differing lines (cleaned by diffcmp) */
-	for (i = 0; verbose && i < f->ndiff_lines; i++)
-		g_string_append_printf(s, "\n    %s", f->diff_lines[i]);
-	if (verbose && f->lines_differ > f->ndiff_lines)
-		g_string_append_printf(s, "\n    (%zu more)", f->lines_differ - f->ndiff_lines);
+	for (i = 0; verbose && i < f->diff.nlines; i++)
+		g_string_append_printf(s, "\n    %s", f->diff.lines[i]);
+	if (verbose && f->diff.lines_differ > f->diff.nlines)
+		g_string_append_printf(s, "\n    (%zu more)", f->diff.lines_differ - f->diff.nlines);
 	return g_string_free(s, FALSE);
 }
 
@@ -166,8 +106,8 @@ static void cross_text(GString *s, const struct fs_finding *f)
 {
 	size_t i;
 
-	for (i = 0; i < f->nqueued_elsewhere; i++) {
-		const struct fs_finding_queued *q = &f->queued_elsewhere[i];
+	for (i = 0; i < f->cross.nqueued; i++) {
+		const struct fs_finding_queued *q = &f->cross.queued[i];
 		const char *b = q->branch;
 		int w = q->total >= 100 ? 3 : 2;
 		char number[32];
@@ -184,10 +124,10 @@ static void cross_text(GString *s, const struct fs_finding *f)
 		else
 			g_string_append(s, " (added notice)");
 	}
-	if (f->failed_to_apply)
+	if (f->cross.failed_to_apply)
 		g_string_append_printf(s, "; FAILED to apply to this branch%s%s: needs a manual backport",
-				       f->failed_date ? ", notice of " : "",
-				       f->failed_date ? f->failed_date : "");
+				       f->cross.failed_date ? ", notice of " : "",
+				       f->cross.failed_date ? f->cross.failed_date : "");
 }
 
 /* ---- the text report ---------------------------------------------------- */
@@ -347,10 +287,10 @@ static void print_patch(FILE *out, const struct fs_review *r, const struct fs_re
 		fputs("  ", out);
 		print_kind(out, f, o);
 		fs_text_fputs(line + strlen(fs_finding_kind_name(f->kind)), true, out);
-		if (f->absent_index > 0) {
+		if (f->mail.absent_index > 0) {
 			char nn[32];
 			fprintf(out, " (on %s, whose mail is absent)",
-				fs_report_patch_number(r->series, f->absent_index, nn, sizeof(nn)));
+				fs_report_patch_number(r->series, f->mail.absent_index, nn, sizeof(nn)));
 		}
 		fputc('\n', out);
 		g_free(line);
@@ -460,10 +400,10 @@ static void print_series_findings(FILE *out, const struct fs_review *r,
 		fputs("  ", out);
 		print_kind(out, f, o);
 		fs_text_fputs(line + strlen(fs_finding_kind_name(f->kind)), true, out);
-		if (f->absent_index > 0) {
+		if (f->mail.absent_index > 0) {
 			char nn[32];
 			fprintf(out, " (on %s, whose mail is absent)",
-				fs_report_patch_number(r->series, f->absent_index, nn, sizeof(nn)));
+				fs_report_patch_number(r->series, f->mail.absent_index, nn, sizeof(nn)));
 		}
 		fputc('\n', out);
 		g_free(line);
@@ -513,17 +453,17 @@ static void json_cross_finding(struct fs_json *b, const struct fs_finding *f)
 	size_t i;
 
 	if (f->kind == FS_FIND_MISSING_IN_NEWER) {
-		fs_json_str(b, "newer_branch", f->newer_branch);
-		fs_json_bool(b, "newer_thread", f->newer_thread);
-		fs_json_str(b, "newer_release", f->newer_release);
-		fs_json_str(b, "newer_last_release", f->newer_last_release);
+		fs_json_str(b, "newer_branch", f->cross.newer_branch);
+		fs_json_bool(b, "newer_thread", f->cross.newer_thread);
+		fs_json_str(b, "newer_release", f->cross.newer_release);
+		fs_json_str(b, "newer_last_release", f->cross.newer_last_release);
 	}
 	if (f->kind != FS_FIND_FIX_MISSING)
 		return;
 	fs_json_member(b, "queued_elsewhere");
 	fs_json_begin_array(b);
-	for (i = 0; i < f->nqueued_elsewhere; i++) {
-		const struct fs_finding_queued *q = &f->queued_elsewhere[i];
+	for (i = 0; i < f->cross.nqueued; i++) {
+		const struct fs_finding_queued *q = &f->cross.queued[i];
 		fs_json_begin_object(b);
 		fs_json_str(b, "branch", q->branch);
 		fs_json_str(b, "release", q->release);
@@ -532,9 +472,9 @@ static void json_cross_finding(struct fs_json *b, const struct fs_finding *f)
 		fs_json_end_object(b);
 	}
 	fs_json_end_array(b);
-	fs_json_bool(b, "failed_to_apply", f->failed_to_apply);
-	fs_json_str(b, "failed_message_id", f->failed_message_id);
-	fs_json_str(b, "failed_date", f->failed_date);
+	fs_json_bool(b, "failed_to_apply", f->cross.failed_to_apply);
+	fs_json_str(b, "failed_message_id", f->cross.failed_message_id);
+	fs_json_str(b, "failed_date", f->cross.failed_date);
 }
 
 static void json_strv(struct fs_json *b, const char *key, char *const *v, size_t n)
@@ -553,10 +493,10 @@ static void json_diff_finding(struct fs_json *b, const struct fs_finding *f)
 {
 	if (f->kind != FS_FIND_BACKPORT_DIFFERS)
 		return;
-	json_strv(b, "files_dropped", f->files_dropped, f->nfiles_dropped);
-	json_strv(b, "files_added", f->files_added, f->nfiles_added);
-	fs_json_int(b, "lines_differ", (gint64)f->lines_differ);
-	json_strv(b, "lines", f->diff_lines, f->ndiff_lines);
+	json_strv(b, "files_dropped", f->diff.files_dropped, f->diff.nfiles_dropped);
+	json_strv(b, "files_added", f->diff.files_added, f->diff.nfiles_added);
+	fs_json_int(b, "lines_differ", (gint64)f->diff.lines_differ);
+	json_strv(b, "lines", f->diff.lines, f->diff.nlines);
 }
 
 /* series-partial: the upstream commit's part, and the posting's other
@@ -567,11 +507,11 @@ static void json_series_finding(struct fs_json *b, const struct fs_finding *f)
 
 	if (f->kind != FS_FIND_SERIES_PARTIAL)
 		return;
-	fs_json_int(b, "part", (long)f->series_part);
+	fs_json_int(b, "part", (long)f->posting.part);
 	fs_json_member(b, "commits");
 	fs_json_begin_array(b);
-	for (i = 0; i < f->nparts; i++) {
-		const struct fs_finding_part *p = &f->parts[i];
+	for (i = 0; i < f->posting.nparts; i++) {
+		const struct fs_finding_part *p = &f->posting.parts[i];
 
 		fs_json_begin_object(b);
 		fs_json_str(b, "commit", p->commit);
@@ -605,9 +545,9 @@ static void json_finding(struct fs_json *b, const struct fs_finding *f)
 	fs_json_end_array(b);
 	fs_json_str(b, "stable_commit", f->stable_commit);
 	fs_json_str(b, "stable_release", f->stable_release);
-	fs_json_str(b, "message_id", f->message_id);
-	fs_json_str(b, "from", f->from);
-	fs_json_str(b, "date", f->date);
+	fs_json_str(b, "message_id", f->mail.message_id);
+	fs_json_str(b, "from", f->mail.from);
+	fs_json_str(b, "date", f->mail.date);
 	fs_json_str(b, "evidence", fs_finding_evidence_name(f->evidence));
 	fs_json_str(b, "note", f->note);
 	fs_json_str(b, "ignored", f->ignored);
@@ -615,20 +555,20 @@ static void json_finding(struct fs_json *b, const struct fs_finding *f)
 	fs_json_str(b, "cause", f->cause ? fs_finding_cause_name(f->cause) : NULL);
 	fs_json_str(b, "branch", f->branch);
 	fs_json_str(b, "unresolved", f->unresolved ? fs_finding_cause_name(f->unresolved) : NULL);
-	fs_json_str(b, "reapplied_commit", f->reapplied_commit);
-	fs_json_str(b, "reapplied_release", f->reapplied_release);
-	fs_json_str(b, "reason", f->reason);
-	fs_json_str(b, "reverted_commit", f->reverted_commit);
-	fs_json_str(b, "reverted_release", f->reverted_release);
+	fs_json_str(b, "reapplied_commit", f->revert.reapplied_commit);
+	fs_json_str(b, "reapplied_release", f->revert.reapplied_release);
+	fs_json_str(b, "reason", f->revert.reason);
+	fs_json_str(b, "reverted_commit", f->revert.commit);
+	fs_json_str(b, "reverted_release", f->revert.release);
 	fs_json_str(b, "written", f->written);
 	if (f->kind == FS_FIND_FIX_PENDING)
 		fs_json_str(b, "ref", f->ref);
 	json_cves(b, f->cves, f->ncves);
 	json_cross_finding(b, f);
-	fs_json_rfc3339(b, "date_rfc3339", f->date);
+	fs_json_rfc3339(b, "date_rfc3339", f->mail.date);
 	json_diff_finding(b, f);
 	json_series_finding(b, f);
-	fs_json_int(b, "patch", f->absent_index > 0 ? f->absent_index : -1);
+	fs_json_int(b, "patch", f->mail.absent_index > 0 ? f->mail.absent_index : -1);
 	fs_json_end_object(b);
 }
 

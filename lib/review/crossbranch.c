@@ -494,7 +494,7 @@ static bool maintained(const struct cross *x, const char *branch, int64_t when, 
 
 static struct fs_finding *push(struct cross *x, struct fs_findings *fs)
 {
-	struct fs_finding *g = realloc(fs->v, (fs->n + 1) * sizeof(*g)), *f;
+	struct fs_finding *g = g_try_realloc(fs->v, (fs->n + 1) * sizeof(*g)), *f;
 
 	if (!g) {
 		x->oom = 1;
@@ -509,7 +509,7 @@ static struct fs_finding *push(struct cross *x, struct fs_findings *fs)
 
 static char *dup_or_null(const char *s)
 {
-	return s ? strdup(s) : NULL;
+	return s ? g_strdup(s) : NULL;
 }
 
 static void missing_in_newer(struct cross *x, size_t ri, size_t pi, fs_cid u,
@@ -527,10 +527,10 @@ static void missing_in_newer(struct cross *x, size_t ri, size_t pi, fs_cid u,
 	f->release = dup_or_null(fs_index_commit_release(x->idx, u));
 	f->branch = dup_or_null(fs_index_commit_branch(x->idx, u));
 	f->evidence = FS_FEV_EXACT;
-	f->newer_branch = strdup(newer);
-	f->newer_release = yr ? dup_or_null(yr->series->release) : NULL;
-	f->newer_last_release = dup_or_null(last);
-	f->newer_thread = yr != NULL;
+	f->cross.newer_branch = g_strdup(newer);
+	f->cross.newer_release = yr ? dup_or_null(yr->series->release) : NULL;
+	f->cross.newer_last_release = dup_or_null(last);
+	f->cross.newer_thread = yr != NULL;
 	if (yr && yr->series->release)
 		f->note = g_strdup_printf("not in %s%s%s, and its open review %s does not queue it",
 					  newer, yr->base ? " as of " : "", yr->base ? yr->base : "",
@@ -540,11 +540,11 @@ static void missing_in_newer(struct cross *x, size_t ri, size_t pi, fs_cid u,
 	else
 		f->note = g_strdup_printf("not in %s (maintained: last release %s), which has no open review thread",
 					  newer, last ? last : "unknown");
-	if (!f->newer_branch || !f->note)
+	if (!f->cross.newer_branch || !f->note)
 		x->oom = 1;
 	if (x->o->ignore) {
 		const char *why = fs_ignore_match(x->o->ignore, f->commit, rp->findings.upstream);
-		if (why && !(f->ignored = strdup(why)))
+		if (why && !(f->ignored = g_strdup(why)))
 			x->oom = 1;
 	}
 }
@@ -614,17 +614,17 @@ static void check_newer(struct cross *x, size_t ri, size_t pi, const struct main
 static void add_queued(struct cross *x, struct fs_finding *f, const char *branch,
 		       const char *release, int index, int total, const char *msgid)
 {
-	struct fs_finding_queued *g = realloc(f->queued_elsewhere,
-					      (f->nqueued_elsewhere + 1) * sizeof(*g));
+	struct fs_finding_queued *g = g_try_realloc(f->cross.queued,
+					      (f->cross.nqueued + 1) * sizeof(*g));
 	struct fs_finding_queued *q;
 
 	if (!g) {
 		x->oom = 1;
 		return;
 	}
-	f->queued_elsewhere = g;
-	q = &g[f->nqueued_elsewhere++];
-	q->branch = strdup(branch);
+	f->cross.queued = g;
+	q = &g[f->cross.nqueued++];
+	q->branch = g_strdup(branch);
 	q->release = dup_or_null(release);
 	q->index = index;
 	q->total = total;
@@ -647,7 +647,7 @@ static void check_fix(struct cross *x, size_t ri, struct fs_finding *f)
 	if ((nt = notice_for(x, FS_NOTICE_ADDED, r->branch, c))) {
 		/* Queued for this branch already: nothing to ask for. */
 		f->kind = FS_FIND_FIX_QUEUED;
-		free(f->note);
+		g_free(f->note);
 		f->note = g_strdup_printf("queued for %s: \"added to the stable tree\" notice <%s>",
 					  r->branch, nt->message_id ? nt->message_id : "?");
 		return;
@@ -665,9 +665,9 @@ static void check_fix(struct cross *x, size_t ri, struct fs_finding *f)
 		}
 	}
 	if ((nt = notice_for(x, FS_NOTICE_FAILED, r->branch, c))) {
-		f->failed_to_apply = true;
-		f->failed_message_id = dup_or_null(nt->message_id);
-		f->failed_date = dup_or_null(nt->date);
+		f->cross.failed_to_apply = true;
+		f->cross.failed_message_id = dup_or_null(nt->message_id);
+		f->cross.failed_date = dup_or_null(nt->date);
 	}
 }
 
@@ -725,7 +725,7 @@ static bool flagged(const struct cross *x, fs_cid c, const char *branch)
 				const struct fs_finding *g = &x->v[i]->patches[k].findings.v[f];
 				if (g->ignored || strcmp(g->commit, hex))
 					continue;
-				if (g->kind == FS_FIND_MISSING_IN_NEWER && !strcmp(g->newer_branch, branch))
+				if (g->kind == FS_FIND_MISSING_IN_NEWER && !strcmp(g->cross.newer_branch, branch))
 					return true;
 				if (g->kind == FS_FIND_FIX_MISSING && !strcmp(x->v[i]->branch, branch))
 					return true;
@@ -756,7 +756,7 @@ static bool is_row(const struct cross *x, fs_cid c)
 				const struct fs_finding *g = &x->v[i]->patches[k].findings.v[f];
 				if (!g->ignored && !strcmp(g->commit, hex) &&
 				    (g->kind == FS_FIND_MISSING_IN_NEWER ||
-				     (g->kind == FS_FIND_FIX_MISSING && (g->nqueued_elsewhere || g->failed_to_apply))))
+				     (g->kind == FS_FIND_FIX_MISSING && (g->cross.nqueued || g->cross.failed_to_apply))))
 					return true;
 			}
 	return false;
@@ -821,7 +821,7 @@ static void build_matrix(struct cross *x, struct fs_cross_matrix *m)
 			for (k = 0; k < x->v[i]->npatches && !col; k++)
 				for (f = 0; f < x->v[i]->patches[k].findings.n && !col; f++) {
 					const struct fs_finding *g = &x->v[i]->patches[k].findings.v[f];
-					col = g->newer_branch && !strcmp(g->newer_branch, x->branches[b]);
+					col = g->cross.newer_branch && !strcmp(g->cross.newer_branch, x->branches[b]);
 				}
 		if (!col)
 			continue;

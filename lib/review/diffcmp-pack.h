@@ -1,6 +1,6 @@
 /* fixscan: the objects of the diff comparison (commits, trees, blobs)
  * read from a repository's pack files directly (diffcmp-pack.c).
- * Private to lib/diffcmp.c.
+ * Private to lib/review/diffcmp.c.
  *
  * Through libgit2 each object of a large pack costs several times what
  * its inflating does (zlib, a lock per window and per cache, a parse into

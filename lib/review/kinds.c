@@ -133,7 +133,6 @@ static const struct fs_kind kinds[FS_FIND_KIND_COUNT] = {
 		.problem = true,
 		.cls = FS_KIND_NOTE,
 		.group = FS_GROUP_OTHER,
-		.digest_weight = 0,
 	},
 	/* The upstream commit's own tag: stable cannot change it.  It asks
 	 * for nothing, so it weighs nothing in the digest either. */
@@ -142,7 +141,6 @@ static const struct fs_kind kinds[FS_FIND_KIND_COUNT] = {
 		.problem = true,
 		.cls = FS_KIND_NOTE,
 		.group = FS_GROUP_OTHER,
-		.digest_weight = 0,
 	},
 	[FS_FIND_UNKNOWN_UPSTREAM] = {
 		.name = "unknown-upstream",
@@ -158,7 +156,6 @@ static const struct fs_kind kinds[FS_FIND_KIND_COUNT] = {
 		.problem = true,
 		.cls = FS_KIND_NOTE,
 		.group = FS_GROUP_OTHER,
-		.digest_weight = 0,
 	},
 	/* Advisory: the rest of the upstream posting is in mainline, not
 	 * here.  No request and no exit status; the summary draft names
@@ -167,20 +164,17 @@ static const struct fs_kind kinds[FS_FIND_KIND_COUNT] = {
 		.name = "series-partial",
 		.cls = FS_KIND_NOTE,
 		.group = FS_GROUP_NONE,
-		.digest_weight = 0,
 	},
 	/* A fix in this series or in the branch is covered. */
 	[FS_FIND_FIX_QUEUED] = {
 		.name = "fix-queued",
 		.cls = FS_KIND_NOTE,
 		.group = FS_GROUP_NONE,
-		.digest_weight = 0,
 	},
 	[FS_FIND_FIX_PRESENT] = {
 		.name = "fix-present",
 		.cls = FS_KIND_NOTE,
 		.group = FS_GROUP_NONE,
-		.digest_weight = 0,
 	},
 	/* What someone said that asks nothing by itself: shown, attributed,
 	 * so that no answer vanishes. */
@@ -188,13 +182,11 @@ static const struct fs_kind kinds[FS_FIND_KIND_COUNT] = {
 		.name = "replacement-posted",
 		.cls = FS_KIND_NOTE,
 		.group = FS_GROUP_NONE,
-		.digest_weight = 0,
 	},
 	[FS_FIND_REPLY] = {
 		.name = "reply",
 		.cls = FS_KIND_NOTE,
 		.group = FS_GROUP_NONE,
-		.digest_weight = 0,
 	},
 };
 
@@ -266,7 +258,7 @@ enum fs_kind_group fs_kind_group_of(const struct fs_finding *f)
 /* A backport that differs asks only when it leaves files out. */
 static bool backport_differs_asks(const struct fs_finding *f)
 {
-	return f->kind != FS_FIND_BACKPORT_DIFFERS || f->nfiles_dropped;
+	return f->kind != FS_FIND_BACKPORT_DIFFERS || f->diff.nfiles_dropped;
 }
 
 bool fs_kind_asks(const struct fs_finding *f)

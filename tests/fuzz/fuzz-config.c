@@ -1,4 +1,4 @@
-/* fixscan: git config values as fixscan reads them (lib/config.c): the
+/* fixscan: git config values as fixscan reads them (lib/base/config.c): the
  * input is appended to the config file of a scratch repository, which
  * is opened and asked for every kind of fixscan key (strings, paths,
  * multi-valued, subsection patterns, booleans, the index refs). */

@@ -1,4 +1,4 @@
-/* fixscan: the mail reader (lib/mail.c) on one message, or an mbox when
+/* fixscan: the mail reader (lib/mail/mail.c) on one message, or an mbox when
  * the input's first byte is odd (it is then dropped and a "From " line
  * put in front, so the fuzzer need not find one). */
 #include "fuzz.h"

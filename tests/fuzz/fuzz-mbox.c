@@ -1,4 +1,4 @@
-/* fixscan: the mbox reader (lib/mail.c, lib/gunzip.c) on a whole mbox,
+/* fixscan: the mbox reader (lib/mail/mail.c, lib/base/gunzip.c) on a whole mbox,
  * as mboxo or mboxrd text, gzip'd by the harness, or as raw bytes after
  * a gzip magic (a corrupt or truncated gzip file).  The first byte picks
  * the form; a "From " line is put in front of the text forms so the

@@ -1,4 +1,4 @@
-/* fixscan: a stable-queue directory (lib/source-queue.c): the series
+/* fixscan: a stable-queue directory (lib/mail/source-queue.c): the series
  * file and the patch files it names.  The input is split at lines
  * "%%%": the first part is the series file, each next one a patch file
  * named by its first line (a name holding '/' is made flat, so nothing

@@ -1,4 +1,4 @@
-/* fixscan: the vulns tree reader (lib/vulns.c) on a clone whose HEAD
+/* fixscan: the vulns tree reader (lib/index/vulns.c) on a clone whose HEAD
  * holds any files.  The input is split at lines "%%%"; each part is a
  * file, its first line the path under cve/ (published/2024/CVE-2024-1.sha1,
  * rejected/..., anything), the rest its content.  The harness commits

@@ -215,10 +215,10 @@ static void check_newer(struct thread *const *ts, size_t nt, const struct want *
 				for (w = 0; w < nwant && !match; w++)
 					match = want[w].t == ts[i] && want[w].index == rp->index &&
 						!strcmp(id(K.r, want[w].commit), g->commit) &&
-						!strcmp(want[w].newer, g->newer_branch);
+						!strcmp(want[w].newer, g->cross.newer_branch);
 				if (!match) {
 					fprintf(stderr, "unexpected: %s %02d missing-in-newer %.12s %s\n",
-						ts[i]->r->branch, rp->index, g->commit, g->newer_branch);
+						ts[i]->r->branch, rp->index, g->commit, g->cross.newer_branch);
 					ok = false;
 				}
 				found += match;
@@ -329,19 +329,19 @@ static void test_two_threads(void **state)
 	/* The named branch: with a thread, or maintained without one. */
 	for (i = 0; i < T44.r->patches[0].findings.n; i++)
 		if (T44.r->patches[0].findings.v[i].kind == FS_FIND_MISSING_IN_NEWER &&
-		    !strcmp(T44.r->patches[0].findings.v[i].newer_branch, "linux-4.6.y"))
+		    !strcmp(T44.r->patches[0].findings.v[i].cross.newer_branch, "linux-4.6.y"))
 			f = &T44.r->patches[0].findings.v[i];
 	assert_non_null(f);
-	assert_string_equal(f->newer_release, "4.6.3-rc2");
-	assert_true(f->newer_thread);
+	assert_string_equal(f->cross.newer_release, "4.6.3-rc2");
+	assert_true(f->cross.newer_thread);
 	f = NULL;
 	for (i = 0; i < T44.r->patches[3].findings.n; i++)
 		if (T44.r->patches[3].findings.v[i].kind == FS_FIND_MISSING_IN_NEWER)
 			f = &T44.r->patches[3].findings.v[i];
 	assert_non_null(f);
-	assert_null(f->newer_release);
-	assert_false(f->newer_thread);
-	assert_string_equal(f->newer_last_release, "v4.10.1");
+	assert_null(f->cross.newer_release);
+	assert_false(f->cross.newer_thread);
+	assert_string_equal(f->cross.newer_last_release, "v4.10.1");
 	/* 06 P: its fix PF is fix-missing here, queued for 4.6 as 03/03,
 	 * and FAILED to apply to 4.4. */
 	f = NULL;
@@ -350,13 +350,13 @@ static void test_two_threads(void **state)
 			f = &T44.r->patches[5].findings.v[i];
 	assert_non_null(f);
 	assert_string_equal(f->commit, id(K.r, K.pf));
-	assert_int_equal(f->nqueued_elsewhere, 1);
-	assert_string_equal(f->queued_elsewhere[0].branch, "linux-4.6.y");
-	assert_string_equal(f->queued_elsewhere[0].release, "4.6.3-rc2");
-	assert_int_equal(f->queued_elsewhere[0].index, 3);
-	assert_string_equal(f->queued_elsewhere[0].message_id, "p3.t46@example.org");
-	assert_true(f->failed_to_apply);
-	assert_string_equal(f->failed_message_id, "failed.pf44@example.org");
+	assert_int_equal(f->cross.nqueued, 1);
+	assert_string_equal(f->cross.queued[0].branch, "linux-4.6.y");
+	assert_string_equal(f->cross.queued[0].release, "4.6.3-rc2");
+	assert_int_equal(f->cross.queued[0].index, 3);
+	assert_string_equal(f->cross.queued[0].message_id, "p3.t46@example.org");
+	assert_true(f->cross.failed_to_apply);
+	assert_string_equal(f->cross.failed_message_id, "failed.pf44@example.org");
 	assert_int_equal(T44.r->counts[FS_FIND_MISSING_IN_NEWER], 5);
 	/* The matrix: branches in version order, 4.10 (flagged) last. */
 	assert_int_equal(m.nbranches, 3);

@@ -1,4 +1,4 @@
-/* Unit tests for lib/date.c: the dates people type, read against a fixed
+/* Unit tests for lib/base/date.c: the dates people type, read against a fixed
  * "now" in two time zones, and dates turned into RFC 3339. */
 #include <setjmp.h>
 #include <stdarg.h>

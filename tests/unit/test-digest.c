@@ -1,4 +1,4 @@
-/* Unit tests for lib/digest.c: the weights of fixscan-digest(1), patch
+/* Unit tests for lib/report/digest.c: the weights of fixscan-digest(1), patch
  * scores, the ranking, deadlines, the digest key, the mail, and saving it
  * once per day and set of series into a maildir indexed by a real notmuch
  * database (set up in a temporary directory by the group setup).

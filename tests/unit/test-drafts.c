@@ -1,4 +1,4 @@
-/* Unit tests for lib/drafts.c: the drafts folder and tags, writing
+/* Unit tests for lib/draft/drafts.c: the drafts folder and tags, writing
  * drafts into a maildir, and fs_drafts_save(), the save policy review and
  * check share, against a real notmuch database.
  *

@@ -731,8 +731,8 @@ static void test_revert_of_revert_record(void **state)
 	first_of(row_named("revert of a revert: U is in mainline again; a fix of R2 is a fix of U"),
 		 &got);
 	f = &got.v[0];
-	assert_string_equal(f->reapplied_commit, id(K.r, K.r2));
-	assert_string_equal(f->reapplied_release, "v4.5");
+	assert_string_equal(f->revert.reapplied_commit, id(K.r, K.r2));
+	assert_string_equal(f->revert.reapplied_release, "v4.5");
 	assert_string_equal(f->branch, "mainline");
 	/* the chain ends at the commit named, as every chain does */
 	assert_int_equal(f->nchain, 2);
@@ -748,7 +748,7 @@ static void test_revert_of_revert_record(void **state)
 
 	first_of(row_named("three reverts: odd, reverted"), &got);
 	assert_true(fs_finding_is_problem(&got.v[0]));
-	assert_null(got.v[0].reapplied_commit);
+	assert_null(got.v[0].revert.reapplied_commit);
 	assert_int_equal(got.v[0].nchain, 4);
 	fs_findings_clear(&got);
 }
@@ -763,7 +763,7 @@ static void test_reverted_in_stable_record(void **state)
 	assert_string_equal(f->branch, "linux-4.5.y");
 	assert_string_equal(f->release, "v4.5.2");
 	assert_string_equal(f->stable_commit, id(K.r, K.svr));
-	assert_string_equal(f->reason, "It breaks suspend on older boards.");
+	assert_string_equal(f->revert.reason, "It breaks suspend on older boards.");
 	assert_int_equal(f->evidence, FS_FEV_REVERT);
 	fs_findings_clear(&got);
 }
@@ -815,10 +815,10 @@ static void test_backport_differs(void **state)
 	f = &got.v[0];
 	assert_int_equal(f->kind, FS_FIND_BACKPORT_DIFFERS);
 	assert_string_equal(f->commit, id(K.r, K.d));
-	assert_int_equal(f->nfiles_dropped, 1);
-	assert_string_equal(f->files_dropped[0], "sound/b.c");
-	assert_int_equal(f->nfiles_added, 0);
-	assert_int_equal(f->lines_differ, 0);
+	assert_int_equal(f->diff.nfiles_dropped, 1);
+	assert_string_equal(f->diff.files_dropped[0], "sound/b.c");
+	assert_int_equal(f->diff.nfiles_added, 0);
+	assert_int_equal(f->diff.lines_differ, 0);
 	assert_string_equal(f->note, "upstream also changes sound/b.c");
 	assert_true(fs_finding_is_problem(f));
 	assert_true(fs_kind_asks(f));
@@ -838,9 +838,9 @@ static void test_backport_differs(void **state)
 	/* not every line listed: no count per side */
 	assert_string_equal(f->note,
 			    "the backport also changes sound/c.c; 3 lines that only one side has");
-	assert_int_equal(f->lines_differ, 3);
-	assert_int_equal(f->ndiff_lines, 1);
-	assert_string_equal(f->diff_lines[0], "backport only: sound/d.c: +x();");
+	assert_int_equal(f->diff.lines_differ, 3);
+	assert_int_equal(f->diff.nlines, 1);
+	assert_string_equal(f->diff.lines[0], "backport only: sound/d.c: +x();");
 	fs_findings_clear(&got);
 
 	/* every line listed: the count of each side */

@@ -1,4 +1,4 @@
-/* Unit tests for lib/identity.c: who the drafts are from, picked from
+/* Unit tests for lib/mail/identity.c: who the drafts are from, picked from
  * the notmuch config values or git config.  Git config comes from test
  * repositories made with libgit2; the global and system config are
  * pointed at an empty temporary directory.

@@ -1,4 +1,4 @@
-/* Unit tests for lib/json.c: the one-line JSON writer every command uses. */
+/* Unit tests for lib/base/json.c: the one-line JSON writer every command uses. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* Unit tests for lib/lore.c: the Message-Id in an archive link. */
+/* Unit tests for lib/kernel/lore.c: the Message-Id in an archive link. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* Unit tests for lib/maildir.c: creating a maildir, writing a message
+/* Unit tests for lib/mail/maildir.c: creating a maildir, writing a message
  * into it the maildir way (never a partial file in cur/ or new/, nothing
  * left in tmp/), and finding messages again by a header.
  */
@@ -86,7 +86,7 @@ static void test_create(void **state)
 static void test_write_cur_and_new(void **state)
 {
 	char *dir = folder("Write"), *p1 = NULL, *p2 = NULL, *text;
-	struct fs_maildir_msg m = { MSG, strlen(MSG), FS_MAILDIR_CUR, "DS", NULL, NULL };
+	struct fs_maildir_msg m = { .text = MSG, .len = strlen(MSG), .box = FS_MAILDIR_CUR, .flags = "DS" };
 	struct fs_error err = FS_ERROR_INIT;
 	gsize len;
 

@@ -1,4 +1,4 @@
-/* Unit tests for lib/mentions.c: which replies object to a patch, and
+/* Unit tests for lib/review/mentions.c: which replies object to a patch, and
  * which mails are the user's own (never evidence).  The table holds the
  * forms real stable review replies take; a false objection costs the
  * reviewer credibility on a public list, so the harmless forms matter as

@@ -397,16 +397,16 @@ static void expect_partial(const struct fs_findings *out, int self, unsigned par
 	assert_int_equal(out->v[0].kind, FS_FIND_SERIES_PARTIAL);
 	assert_string_equal(out->v[0].commit, id(H.r, self));
 	assert_false(fs_finding_is_problem(&out->v[0]));
-	assert_int_equal(out->v[0].series_part, part);
+	assert_int_equal(out->v[0].posting.part, part);
 	for (i = 0; missing[i]; i++) {
-		assert_true(i < out->v[0].nparts);
-		assert_string_equal(out->v[0].parts[i].commit, id(H.r, missing[i]));
-		assert_string_equal(out->v[0].parts[i].subject,
+		assert_true(i < out->v[0].posting.nparts);
+		assert_string_equal(out->v[0].posting.parts[i].commit, id(H.r, missing[i]));
+		assert_string_equal(out->v[0].posting.parts[i].subject,
 				    fs_index_commit_subject(IDX, cid_of(missing[i])));
-		assert_int_equal(out->v[0].parts[i].part, parts[i]);
-		assert_int_equal(out->v[0].parts[i].total, 0);
+		assert_int_equal(out->v[0].posting.parts[i].part, parts[i]);
+		assert_int_equal(out->v[0].posting.parts[i].total, 0);
 	}
-	assert_int_equal(out->v[0].nparts, i);
+	assert_int_equal(out->v[0].posting.nparts, i);
 }
 
 static void check(int self, const int *series, unsigned part, const int *missing,
@@ -486,13 +486,13 @@ static void test_total(void **state)
 	assert_int_equal(fs_trailers_parse(&tags, text, strlen(text), &err), 0);
 	assert_int_equal(fs_findings_judge(&out, &ctx, tags, "x", 1, &err), 0);
 	assert_int_equal(out.n, 1);
-	assert_int_equal(out.v[0].series_part, 1);
-	assert_int_equal(out.v[0].nparts, 2);
-	assert_string_equal(out.v[0].parts[0].commit, id(H.r, H.a[3]));
-	assert_int_equal(out.v[0].parts[0].part, 2);
-	assert_int_equal(out.v[0].parts[0].total, 3);
-	assert_int_equal(out.v[0].parts[1].part, 3);
-	assert_int_equal(out.v[0].parts[1].total, 3);
+	assert_int_equal(out.v[0].posting.part, 1);
+	assert_int_equal(out.v[0].posting.nparts, 2);
+	assert_string_equal(out.v[0].posting.parts[0].commit, id(H.r, H.a[3]));
+	assert_int_equal(out.v[0].posting.parts[0].part, 2);
+	assert_int_equal(out.v[0].posting.parts[0].total, 3);
+	assert_int_equal(out.v[0].posting.parts[1].part, 3);
+	assert_int_equal(out.v[0].posting.parts[1].total, 3);
 	assert_string_equal(out.v[0].note, "part 1/3 of its posting; 2 other parts in mainline, "
 			    "neither in linux-4.4.y nor in this series");
 	fs_findings_clear(&out);
@@ -504,8 +504,8 @@ static void test_total(void **state)
 	assert_int_equal(fs_trailers_parse(&tags, text, strlen(text), &err), 0);
 	assert_int_equal(fs_findings_judge(&out, &ctx, tags, "x", 1, &err), 0);
 	assert_int_equal(out.n, 1);
-	assert_int_equal(out.v[0].parts[0].part, 2);
-	assert_int_equal(out.v[0].parts[0].total, 0);
+	assert_int_equal(out.v[0].posting.parts[0].part, 2);
+	assert_int_equal(out.v[0].posting.parts[0].total, 0);
 	fs_findings_clear(&out);
 	fs_trailers_free(tags);
 	g_free(text);

@@ -1,4 +1,4 @@
-/* Unit tests for the pure helpers of lib/report.c: NN/MM widths as the
+/* Unit tests for the pure helpers of lib/report/report.c: NN/MM widths as the
  * subjects write them, cutting subjects to a width, and the order of
  * --short. */
 #include <setjmp.h>

@@ -209,9 +209,11 @@ static void test_review_left_out(void **state)
 	struct fs_error err = FS_ERROR_INIT;
 	struct fs_session *s = NULL;
 	struct fs_thread *t[2];
-	struct fs_review_set set = { t, 1, FS_SET_EACH, 0, 0, false, true, false };
+	struct fs_review_set set = {
+		.threads = t, .nthreads = 1, .mode = FS_SET_EACH, .lone_covers = true,
+	};
 	struct seen x;
-	struct fs_review_set_cbs cb = { &x, NULL, NULL, on_failed, NULL, NULL, on_review };
+	struct fs_review_set_cbs cb = { .data = &x, .failed = on_failed, .review = on_review };
 
 	o.repo = repo;
 	assert_int_equal(fs_session_open(&s, &o, &err), 0);

@@ -1,4 +1,4 @@
-/* Unit tests for lib/source.c and lib/source-queue.c: the mbox and queue
+/* Unit tests for lib/mail/source.c and lib/mail/source-queue.c: the mbox and queue
  * loaders (and the mail reader's mbox quoting and gzip reading they rest
  * on).  Files are written to a temporary directory; all mails and ids
  * are invented. */

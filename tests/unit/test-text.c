@@ -1,4 +1,4 @@
-/* Unit tests for lib/text.c: control characters shown visibly. */
+/* Unit tests for lib/base/text.c: control characters shown visibly. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

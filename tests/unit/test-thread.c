@@ -1,4 +1,4 @@
-/* Unit tests for lib/thread.c: sorting the mails of a thread into series
+/* Unit tests for lib/mail/thread.c: sorting the mails of a thread into series
  * and reading the branch, release and base from what they say.  The mails
  * are written to a temporary directory and parsed by the real reader. */
 #include <ftw.h>

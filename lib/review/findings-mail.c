@@ -1,0 +1,155 @@
+/* fixscan: what mail says of a patch: the replies in its thread and
+ * the fixes posted (or in a pending tree) but not in mainline yet. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib.h>
+
+#include "findings-private.h"
+
+/* The finding a reply of class CLS gives. */
+static enum fs_finding_kind reply_kind(enum fs_reply_class cls)
+{
+	switch (cls) {
+	case FS_REPLY_REPORT:      return FS_FIND_REGRESSION_REPORT;
+	case FS_REPLY_NEEDS_ALSO:  return FS_FIND_NEEDS_ALSO;
+	case FS_REPLY_REPLACEMENT: return FS_FIND_REPLACEMENT_POSTED;
+	case FS_REPLY_OTHER:       return FS_FIND_REPLY;
+	default:                   return FS_FIND_OBJECTION;
+	}
+}
+
+/* The reply's own fields on F: who said it, where, its sentence. */
+static void said_by(struct judge *j, struct fs_finding *f, const struct fs_objection *o)
+{
+	if (!f)
+		return;
+	f->mail.message_id = fsj_dup_or_null(o->message_id);
+	f->mail.from = fsj_dup_or_null(o->from);
+	f->mail.date = fsj_dup_or_null(o->date);
+	fsj_set_note(j, f, fsj_dup_or_null(o->line));
+	f->mail.absent_index = o->series_index < 0 ? o->absent_index : 0;
+}
+
+/* A needs-also finding for each commit the reply O names, resolved in
+ * the index: the branch having it (STABLE_COMMIT, the backport or the
+ * commit) or the series queuing it (SERIES_INDEX) asks for nothing. */
+static void add_needs_also(struct judge *j, const struct fs_objection *o)
+{
+	size_t i, nmatch;
+
+	for (i = 0; i < o->nnamed; i++) {
+		fs_cid c = fsj_resolve_id(j->idx, o->named[i], NULL, &nmatch);
+		struct fs_index_presence p;
+		struct fs_finding *f;
+
+		c = fsj_mainline_of(j->idx, c);
+		f = fsj_add(j, FS_FIND_NEEDS_ALSO, FS_CAUSE_NONE, c, c == FS_CID_NONE ? o->named[i] : NULL,
+			c == FS_CID_NONE ? FS_FEV_PREFIX : fsj_fev_len(o->named[i]));
+		if (!f)
+			continue;
+		if (c == FS_CID_NONE)
+			f->unresolved = nmatch > 1 ? FS_CAUSE_AMBIGUOUS : FS_CAUSE_NOT_FOUND;
+		else if (j->ctx->branch && fsj_in_branch(j, c, &p))
+			fsj_set_stable(j, f, p.brought != FS_CID_NONE ? p.brought : c);
+		else if (j->ctx->branch)
+			f->series_index = fsj_in_series(j, c);
+		said_by(j, f, o);
+	}
+}
+
+void fsj_check_mail(struct judge *j, const fs_cid *ups, size_t nups, int index)
+{
+	const struct fs_findings_ctx *ctx = j->ctx;
+	size_t i, k;
+
+	for (i = 0; i < ctx->nreports; i++) {
+		const struct fs_report_mail *r = &ctx->reports[i];
+		struct fs_finding *f;
+		for (k = 0; k < nups; k++)
+			if (ups[k] == r->upstream)
+				break;
+		if (k == nups)
+			continue;
+		f = fsj_add(j, FS_FIND_REGRESSION_REPORT, FS_CAUSE_NONE, r->upstream, NULL, FS_FEV_MAIL);
+		if (!f)
+			continue;
+		f->mail.message_id = fsj_dup_or_null(r->message_id);
+		f->mail.from = fsj_dup_or_null(r->from);
+		f->mail.date = fsj_dup_or_null(r->date);
+		fsj_set_note(j, f, fsj_fmt("\"%s\"", r->subject ? r->subject : ""));
+	}
+	fsj_add_replies(j, index);
+}
+
+/* A finding for each reply of CTX placed at patch INDEX (-1: placed at
+ * no patch, the series' own). */
+void fsj_add_replies(struct judge *j, int index)
+{
+	const struct fs_findings_ctx *ctx = j->ctx;
+	size_t i;
+
+	for (i = 0; i < ctx->nobjections; i++) {
+		const struct fs_objection *o = &ctx->objections[i];
+		struct fs_finding *f;
+		if (o->series_index != index)
+			continue;
+		if (o->cls == FS_REPLY_NEEDS_ALSO && o->nnamed) {
+			add_needs_also(j, o);
+			continue;
+		}
+		f = fsj_add(j, reply_kind(o->cls), FS_CAUSE_NONE, FS_CID_NONE, NULL, FS_FEV_MAIL);
+		said_by(j, f, o);
+	}
+}
+
+/* Whether J has a fix-pending finding of the mail or commit of P. */
+static bool pending_seen(const struct judge *j, const struct fs_pending_fix *p)
+{
+	size_t i;
+
+	for (i = 0; i < j->out->n; i++) {
+		const struct fs_finding *g = &j->out->v[i];
+		if (g->kind != FS_FIND_FIX_PENDING)
+			continue;
+		if ((p->commit && !strcmp(g->commit, p->commit)) ||
+		    (p->message_id && g->mail.message_id && !strcmp(g->mail.message_id, p->message_id)))
+			return true;
+	}
+	return false;
+}
+
+/* fix-pending: each fix (or revert) of one of the patch's upstream
+ * commits UPS that mainline does not have yet, once however many of UPS
+ * it fixes.  A posted fix names its mail (subject, from, date, message
+ * id), a pending ref's its commit and ref (both when the commit is the
+ * mail's patch); the note names the commit it fixes. */
+void fsj_check_pending(struct judge *j, const fs_cid *ups, size_t nups)
+{
+	const struct fs_findings_ctx *ctx = j->ctx;
+	size_t i, k;
+
+	for (i = 0; i < ctx->npending; i++) {
+		const struct fs_pending_fix *p = &ctx->pending[i];
+		struct fs_finding *f;
+		char hex[41];
+
+		for (k = 0; k < nups && ups[k] != p->upstream; k++)
+			;
+		if (k == nups || pending_seen(j, p))
+			continue;
+		f = fsj_add(j, FS_FIND_FIX_PENDING, p->revert ? FS_CAUSE_REVERT : FS_CAUSE_FIX,
+			FS_CID_NONE, p->commit, p->message_id ? FS_FEV_MAIL : FS_FEV_EXACT);
+		if (!f)
+			continue;
+		f->subject = fsj_dup_or_null(p->commit ? p->title : p->subject);
+		f->mail.message_id = fsj_dup_or_null(p->message_id);
+		f->mail.from = fsj_dup_or_null(p->from);
+		f->mail.date = fsj_dup_or_null(p->date);
+		f->ref = fsj_dup_or_null(p->ref);
+		fs_index_commit_hex(j->idx, p->upstream, hex);
+		fsj_set_note(j, f, fsj_fmt("%s %.12s", p->revert ? "reverts" : "fixes", hex));
+	}
+}
