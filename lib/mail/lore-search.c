@@ -1,0 +1,598 @@
+/* fixscan: searching public-inbox archives over HTTP (see lore-search.h).
+ *
+ * One libcurl easy handle per client, reused, so that the searches of a
+ * run share one connection.  An answer is inflated as it arrives into a
+ * temporary file of the cache directory, checked (gzip whole, mbox, not
+ * over the bound) and only then renamed to its cache name: a cache file
+ * is always a whole answer, and an empty one is a search that found
+ * nothing (404), which is worth keeping as much as the others.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+#include <glib.h>
+#include <zlib.h>
+
+#include "fixscan/lore-search.h"
+
+#ifndef FIXSCAN_VERSION
+#define FIXSCAN_VERSION "0"
+#endif
+
+/* How much of a refusal (a status other than 200 and 404) is kept to be
+ * named: its first words say enough. */
+#define REFUSAL_MAX 64
+/* Stale temporary files of a client that died are removed after this. */
+#define TMP_STALE_SECONDS 3600
+
+struct fs_lore_client {
+	char *cache_dir;
+	int64_t ttl;
+	long timeout_ms;
+	size_t max_size;
+	time_t now;
+	CURL *curl;
+	size_t requests;
+	GHashTable *down; /* base -> why it could not be reached (g_free) */
+};
+
+static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+static CURLcode curl_init_rc = CURLE_FAILED_INIT;
+
+static void curl_init(void)
+{
+	curl_init_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+/* $XDG_CACHE_HOME/fixscan/lore, else ~/.cache/fixscan/lore, or NULL. */
+static char *default_cache_dir(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+	if (xdg && *xdg == '/')
+		return g_build_filename(xdg, "fixscan", "lore", NULL);
+	if (home && *home)
+		return g_build_filename(home, ".cache", "fixscan", "lore", NULL);
+	return NULL;
+}
+
+/* Whether NAME is one of ours: 64 hex digits and ".mbox". */
+static bool is_answer_name(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < 64; i++)
+		if (!g_ascii_isxdigit(name[i]))
+			return false;
+	return !strcmp(name + 64, ".mbox");
+}
+
+/* Remove the answers of DIR older than the TTL, and temporary files
+ * left by a client that died: the cache holds what may still be used. */
+static void prune(const struct fs_lore_client *c)
+{
+	DIR *d = opendir(c->cache_dir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		struct stat st;
+		bool answer = is_answer_name(e->d_name);
+		int64_t age;
+
+		if (!answer && strncmp(e->d_name, "tmp-", 4))
+			continue;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		age = (int64_t)c->now - (int64_t)st.st_mtime;
+		if ((answer && age >= c->ttl) || (!answer && age >= TMP_STALE_SECONDS))
+			unlinkat(dirfd(d), e->d_name, 0);
+	}
+	closedir(d);
+}
+
+int fs_lore_client_new(struct fs_lore_client **out, const struct fs_lore_opts *o,
+		       struct fs_error *err)
+{
+	struct fs_lore_opts def = FS_LORE_OPTS_INIT;
+	struct fs_lore_client *c;
+
+	*out = NULL;
+	if (!o)
+		o = &def;
+	pthread_once(&curl_once, curl_init);
+	if (curl_init_rc != CURLE_OK)
+		return fs_error_set(err, FS_ENOMEM, "cannot start libcurl: %s",
+				    curl_easy_strerror(curl_init_rc));
+	c = g_new0(struct fs_lore_client, 1);
+	c->cache_dir = o->cache_dir ? g_strdup(o->cache_dir) : default_cache_dir();
+	c->ttl = o->ttl < 0 ? FS_LORE_DEFAULT_TTL : o->ttl;
+	c->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : FS_LORE_DEFAULT_TIMEOUT_MS;
+	c->max_size = o->max_size ? o->max_size : FS_LORE_DEFAULT_MAX_SIZE;
+	c->now = o->now ? o->now : time(NULL);
+	c->down = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	if (!c->cache_dir) {
+		fs_lore_client_free(c);
+		return fs_error_set(err, FS_EIO, "no cache directory: set XDG_CACHE_HOME or HOME");
+	}
+	if (g_mkdir_with_parents(c->cache_dir, 0700) < 0) {
+		int e = errno;
+		fs_error_set(err, FS_EIO, "cannot make the cache directory '%s': %s", c->cache_dir,
+			     strerror(e));
+		fs_lore_client_free(c);
+		return FS_EIO;
+	}
+	prune(c);
+	*out = c;
+	return 0;
+}
+
+void fs_lore_client_free(struct fs_lore_client *c)
+{
+	if (!c)
+		return;
+	if (c->curl)
+		curl_easy_cleanup(c->curl);
+	g_hash_table_destroy(c->down);
+	g_free(c->cache_dir);
+	g_free(c);
+}
+
+size_t fs_lore_client_requests(const struct fs_lore_client *c)
+{
+	return c->requests;
+}
+
+bool fs_lore_base_valid(const char *base)
+{
+	const char *host, *p;
+	size_t n;
+
+	if (!base)
+		return false;
+	if (!strncmp(base, "https://", 8))
+		host = base + 8;
+	else if (!strncmp(base, "http://", 7))
+		host = base + 7;
+	else
+		return false;
+	n = strlen(base);
+	if (*host == '/' || *host == '\0' || base[n - 1] != '/')
+		return false;
+	for (p = base; *p; p++)
+		if ((unsigned char)*p <= ' ' || *p == 0x7f || *p == '?' || *p == '#')
+			return false;
+	return true;
+}
+
+/* ---- queries ------------------------------------------------------------ */
+
+static bool kept_as_is(unsigned char ch)
+{
+	return g_ascii_isalnum(ch) || strchr("-._~:*()", ch);
+}
+
+/* The length of S percent-encoded by fs_lore_encode(). */
+static size_t encoded_len(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += kept_as_is((unsigned char)*s) || *s == ' ' ? 1 : 3;
+	return n;
+}
+
+char *fs_lore_encode(const char *query)
+{
+	GString *out = g_string_sized_new(encoded_len(query) + 1);
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)query; *p; p++) {
+		if (kept_as_is(*p))
+			g_string_append_c(out, (char)*p);
+		else if (*p == ' ')
+			g_string_append_c(out, '+');
+		else
+			g_string_append_printf(out, "%%%02X", *p);
+	}
+	return g_string_free(out, FALSE);
+}
+
+char **fs_lore_queries(const char *const *terms, size_t n, const char *tail, size_t *nq)
+{
+	GPtrArray *v = g_ptr_array_new();
+	GString *q = NULL;
+	size_t i, len = 0, tail_len, or_len = encoded_len(" OR ");
+	bool has_tail = tail && *tail;
+
+	/* "(" + ")" and " TAIL", as encoded. */
+	tail_len = 2 + (has_tail ? 1 + encoded_len(tail) : 0);
+	for (i = 0; i < n; i++) {
+		size_t tl = encoded_len(terms[i]);
+
+		if (q && len + or_len + tl + tail_len > FS_LORE_QUERY_MAX) {
+			g_string_append_printf(q, ")%s%s", has_tail ? " " : "", has_tail ? tail : "");
+			g_ptr_array_add(v, g_string_free(q, FALSE));
+			q = NULL;
+		}
+		if (!q) {
+			q = g_string_new("(");
+			g_string_append(q, terms[i]);
+			len = tl;
+		} else {
+			g_string_append_printf(q, " OR %s", terms[i]);
+			len += or_len + tl;
+		}
+	}
+	if (q) {
+		g_string_append_printf(q, ")%s%s", has_tail ? " " : "", has_tail ? tail : "");
+		g_ptr_array_add(v, g_string_free(q, FALSE));
+	}
+	if (nq)
+		*nq = v->len;
+	g_ptr_array_add(v, NULL);
+	return (char **)g_ptr_array_free(v, FALSE);
+}
+
+/* ---- one request -------------------------------------------------------- */
+
+/* What the callbacks of one transfer share. */
+struct fetch {
+	CURL *curl;
+	int fd;             /* the temporary file the answer goes to */
+	size_t max;
+	long status;        /* the HTTP status, once the body begins */
+	z_stream z;
+	bool z_ready;
+	bool z_ended;       /* the last gzip member ended */
+	size_t in, out;     /* bytes received, bytes inflated */
+	char head[5];       /* the answer's first bytes: "From " */
+	char refusal[REFUSAL_MAX + 1]; /* the start of a refusal's text */
+	size_t nrefusal;
+	const char *why;    /* why the transfer was stopped, or NULL */
+	int why_errno;      /* with why "write": errno */
+};
+
+static bool write_all(int fd, const unsigned char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		p += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+/* Take N inflated bytes at P: bounded, checked to begin as an mbox, and
+ * written to the temporary file. */
+static bool emit(struct fetch *f, const unsigned char *p, size_t n)
+{
+	size_t k;
+
+	if (n > f->max - f->out) {
+		f->why = "size";
+		return false;
+	}
+	for (k = 0; k < n && f->out + k < sizeof(f->head); k++)
+		f->head[f->out + k] = (char)p[k];
+	f->out += n;
+	if (f->out >= sizeof(f->head) && memcmp(f->head, "From ", sizeof(f->head))) {
+		f->why = "mbox";
+		return false;
+	}
+	if (!write_all(f->fd, p, n)) {
+		f->why = "write";
+		f->why_errno = errno;
+		return false;
+	}
+	return true;
+}
+
+/* Inflate the N gzip'd bytes at P, every member of the stream. */
+static bool inflate_some(struct fetch *f, const unsigned char *p, size_t n)
+{
+	unsigned char buf[65536];
+
+	if (!f->z_ready) {
+		memset(&f->z, 0, sizeof(f->z));
+		if (inflateInit2(&f->z, 16 + MAX_WBITS) != Z_OK) {
+			f->why = "memory";
+			return false;
+		}
+		f->z_ready = true;
+	}
+	f->z.next_in = (Bytef *)p;
+	f->z.avail_in = (uInt)n;
+	while (f->z.avail_in > 0) {
+		int rc;
+		size_t have;
+
+		if (f->z_ended) { /* another member follows */
+			inflateReset(&f->z);
+			f->z_ended = false;
+		}
+		f->z.next_out = buf;
+		f->z.avail_out = sizeof(buf);
+		rc = inflate(&f->z, Z_NO_FLUSH);
+		have = sizeof(buf) - f->z.avail_out;
+		if (rc != Z_OK && rc != Z_STREAM_END && !(rc == Z_BUF_ERROR && have)) {
+			f->why = "gzip";
+			return false;
+		}
+		if (have && !emit(f, buf, have))
+			return false;
+		if (rc == Z_STREAM_END)
+			f->z_ended = true;
+	}
+	return true;
+}
+
+static size_t on_body(char *ptr, size_t size, size_t nmemb, void *data)
+{
+	struct fetch *f = data;
+	size_t n = size * nmemb;
+
+	if (!f->status)
+		curl_easy_getinfo(f->curl, CURLINFO_RESPONSE_CODE, &f->status);
+	if (f->status != 200) {
+		/* 404 "No results found", or a refusal: keep its first words,
+		 * read no more than a page of it. */
+		size_t k = n < REFUSAL_MAX - f->nrefusal ? n : REFUSAL_MAX - f->nrefusal;
+		memcpy(f->refusal + f->nrefusal, ptr, k);
+		f->nrefusal += k;
+		f->in += n;
+		return f->in > 65536 ? 0 : n;
+	}
+	if (n > f->max - f->in) {
+		f->why = "size";
+		return 0;
+	}
+	f->in += n;
+	if (f->in == n && n >= 2 && ((unsigned char)ptr[0] != 0x1f || (unsigned char)ptr[1] != 0x8b)) {
+		f->why = "gzip";
+		return 0;
+	}
+	return inflate_some(f, (const unsigned char *)ptr, n) ? n : 0;
+}
+
+static int setup_curl(struct fs_lore_client *c, const char *url, struct fetch *f,
+		      char *errbuf, struct fs_error *err)
+{
+	CURL *h;
+
+	if (!c->curl && !(c->curl = curl_easy_init()))
+		return fs_error_set(err, FS_ENOMEM, "cannot start libcurl");
+	h = c->curl;
+	curl_easy_reset(h);
+	f->curl = h;
+	errbuf[0] = '\0';
+	if (curl_easy_setopt(h, CURLOPT_URL, url) != CURLE_OK)
+		return fs_error_set(err, FS_EUSAGE, "cannot search '%s': not a URL libcurl takes",
+				    url);
+	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+	/* A search is a POST; a GET of the same URL gives a web page. */
+	curl_easy_setopt(h, CURLOPT_POST, 1L);
+	curl_easy_setopt(h, CURLOPT_POSTFIELDS, "");
+	curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, 0L);
+	curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
+	curl_easy_setopt(h, CURLOPT_MAXREDIRS, 3L);
+	curl_easy_setopt(h, CURLOPT_POSTREDIR, (long)CURL_REDIR_POST_ALL);
+	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, c->timeout_ms);
+	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, c->timeout_ms);
+	curl_easy_setopt(h, CURLOPT_USERAGENT, "fixscan/" FIXSCAN_VERSION);
+	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(h, CURLOPT_WRITEDATA, f);
+	if (c->max_size < (size_t)INT64_MAX)
+		curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)c->max_size);
+	return 0;
+}
+
+/* Printable text of the N bytes at S, for a message: control characters
+ * and bytes past ASCII as '?'. */
+static void printable(char *s, size_t n)
+{
+	size_t i;
+
+	s[n] = '\0';
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] < ' ' || (unsigned char)s[i] >= 0x7f)
+			s[i] = s[i] == '\n' ? ' ' : '?';
+	g_strchomp(s);
+}
+
+/* Whether the libcurl result RC says the server cannot be reached at all
+ * (rather than that it answered badly). */
+static bool unreachable(CURLcode rc)
+{
+	switch (rc) {
+	case CURLE_COULDNT_RESOLVE_PROXY:
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_COULDNT_CONNECT:
+	case CURLE_OPERATION_TIMEDOUT:
+	case CURLE_SSL_CONNECT_ERROR:
+	case CURLE_PEER_FAILED_VERIFICATION:
+	case CURLE_SEND_ERROR:
+	case CURLE_RECV_ERROR:
+	case CURLE_GOT_NOTHING:
+	case CURLE_TOO_MANY_REDIRECTS:
+	case CURLE_UNSUPPORTED_PROTOCOL:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The error of a transfer that ended with RC, from F's state, set in ERR;
+ * a base that cannot be reached is remembered as down. */
+static int transfer_error(struct fs_lore_client *c, const char *base, struct fetch *f,
+			  CURLcode rc, const char *errbuf, struct fs_error *err)
+{
+	int code = FS_EPARSE;
+
+	if (f->why && !strcmp(f->why, "size"))
+		fs_error_set(err, code, "'%s' answered more than %zu MiB; not read", base,
+			     c->max_size >> 20);
+	else if (rc == CURLE_FILESIZE_EXCEEDED)
+		fs_error_set(err, code, "'%s' answered more than %zu MiB; not read", base,
+			     c->max_size >> 20);
+	else if (f->why && !strcmp(f->why, "gzip"))
+		fs_error_set(err, code, "'%s' answered with broken gzip data", base);
+	else if (f->why && !strcmp(f->why, "mbox"))
+		fs_error_set(err, code, "'%s' answered with something that is no mbox", base);
+	else if (f->why && !strcmp(f->why, "write"))
+		code = fs_error_set(err, FS_EIO, "cannot write the cache directory '%s': %s",
+				    c->cache_dir, strerror(f->why_errno));
+	else if (f->why)
+		code = fs_error_set(err, FS_ENOMEM, "out of memory");
+	else if (rc != CURLE_OK) {
+		code = unreachable(rc) ? FS_EIO : FS_EPARSE;
+		fs_error_set(err, code, "cannot search '%s': %s", base,
+			     *errbuf ? errbuf : curl_easy_strerror(rc));
+	} else if (f->status == 200) {
+		fs_error_set(err, code, "'%s' answered with a truncated gzip stream", base);
+	} else {
+		printable(f->refusal, f->nrefusal);
+		fs_error_set(err, code, "'%s' answered HTTP %ld%s%s", base, f->status,
+			     *f->refusal ? ": " : "", f->refusal);
+		/* A server that fails (5xx) or refuses (429) will do it again:
+		 * the rest of the run asks it nothing more. */
+		if (f->status >= 500 || f->status == 429)
+			code = FS_EIO;
+	}
+	if (code == FS_EIO && !(f->why && !strcmp(f->why, "write")))
+		g_hash_table_replace(c->down, g_strdup(base), g_strdup(err ? err->message : ""));
+	return code;
+}
+
+/* Ask BASE for QUERY into the temporary file FD.  Returns 0 with *HITS
+ * (an answer of mails, else 404: none), or a negative code with ERR set. */
+static int fetch(struct fs_lore_client *c, const char *base, const char *query, int fd,
+		 bool *hits, struct fs_error *err)
+{
+	char *enc = fs_lore_encode(query), *url = g_strconcat(base, "?q=", enc, "&x=m", NULL);
+	char errbuf[CURL_ERROR_SIZE];
+	struct fetch f;
+	CURLcode rc;
+	int ret;
+
+	memset(&f, 0, sizeof(f));
+	f.fd = fd;
+	f.max = c->max_size;
+	ret = setup_curl(c, url, &f, errbuf, err);
+	g_free(url);
+	g_free(enc);
+	if (ret < 0)
+		return ret;
+	c->requests++;
+	rc = curl_easy_perform(c->curl);
+	if (rc == CURLE_OK && !f.status)
+		curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &f.status);
+	if (f.z_ready)
+		inflateEnd(&f.z);
+	if (rc == CURLE_OK && f.status == 404) {
+		*hits = false;
+		return 0;
+	}
+	if (rc == CURLE_OK && f.status == 200 && f.z_ended && f.out >= sizeof(f.head)) {
+		*hits = true;
+		return 0;
+	}
+	return transfer_error(c, base, &f, rc, errbuf, err);
+}
+
+/* ---- the cache ---------------------------------------------------------- */
+
+/* The cache file of QUERY on BASE: the SHA-256 of both names it. */
+static char *answer_path(const struct fs_lore_client *c, const char *base, const char *query)
+{
+	char *key = g_strconcat(base, "\n", query, NULL);
+	char *sum = g_compute_checksum_for_string(G_CHECKSUM_SHA256, key, -1);
+	char *path = g_strdup_printf("%s/%s.mbox", c->cache_dir, sum);
+
+	g_free(sum);
+	g_free(key);
+	return path;
+}
+
+/* Whether PATH holds an answer young enough to use; *EMPTY says it found
+ * nothing.  A file from the future (a clock set back) is not used. */
+static bool fresh(const struct fs_lore_client *c, const char *path, bool *empty)
+{
+	struct stat st;
+	int64_t age;
+
+	if (c->ttl <= 0 || lstat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return false;
+	age = (int64_t)c->now - (int64_t)st.st_mtime;
+	if (age < 0 || age >= c->ttl)
+		return false;
+	*empty = st.st_size == 0;
+	return true;
+}
+
+int fs_lore_search(struct fs_lore_client *c, const char *base, const char *query, char **mbox,
+		   bool *cached, struct fs_error *err)
+{
+	char *path, *tmp = NULL;
+	const char *why;
+	bool empty = false, hits = false;
+	int fd = -1, rc;
+
+	*mbox = NULL;
+	if (cached)
+		*cached = false;
+	if (!fs_lore_base_valid(base))
+		return fs_error_set(err, FS_EUSAGE,
+				    "'%s' is no public-inbox base URL (http:// or https://, ending in '/')",
+				    base);
+	if ((why = g_hash_table_lookup(c->down, base)))
+		return fs_error_set(err, FS_EIO, "%s", why);
+	path = answer_path(c, base, query);
+	if (fresh(c, path, &empty)) {
+		if (cached)
+			*cached = true;
+		if (!empty)
+			*mbox = path;
+		else
+			g_free(path);
+		return 0;
+	}
+	tmp = g_strdup_printf("%s/tmp-XXXXXX", c->cache_dir);
+	if ((fd = mkstemp(tmp)) < 0) {
+		rc = fs_error_set(err, FS_EIO, "cannot write the cache directory '%s': %s",
+				  c->cache_dir, strerror(errno));
+		goto out;
+	}
+	rc = fetch(c, base, query, fd, &hits, err);
+	if (rc == 0 && (fsync(fd) < 0 || rename(tmp, path) < 0))
+		rc = fs_error_set(err, FS_EIO, "cannot write the cache file '%s': %s", path,
+				  strerror(errno));
+	if (rc == 0 && hits) {
+		*mbox = path;
+		path = NULL;
+	}
+out:
+	if (fd >= 0) {
+		close(fd);
+		if (rc < 0)
+			unlink(tmp);
+	}
+	g_free(tmp);
+	g_free(path);
+	return rc;
+}
