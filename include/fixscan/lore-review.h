@@ -22,6 +22,15 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
+
+#include <glib.h>
+
+#include "fixscan/error.h"
+#include "fixscan/index.h"
+#include "fixscan/lore-search.h"
+#include "fixscan/mail.h"
+#include "fixscan/thread.h"
 
 /* How a mail names the commit that caused its problem. */
 enum fs_culprit_how {
@@ -55,5 +64,84 @@ void fs_culprits_free(struct fs_culprit *v, size_t n);
 
 /* "regzbot", "bisected", "caused" */
 const char *fs_culprit_how_name(enum fs_culprit_how how);
+
+/* A commit of the series to search for: the upstream commit of a patch
+ * and when that patch was posted (its Date; 0: unknown). */
+struct fs_lore_want {
+	fs_cid upstream;
+	time_t posted;
+};
+
+/* What and where to ask. */
+struct fs_lore_ask {
+	struct fs_lore_client *client;
+	const char *const *bases;   /* NULL-terminated, each valid */
+	const struct fs_index *idx;
+	const struct fs_thread_series *series; /* its own mails are left out */
+	const char *version;        /* the branch's kernel series ("6.1"), for
+				     * backports; NULL: none looked for */
+	const char *const *own;     /* the user's addresses, may be NULL */
+};
+
+/* A mail blaming an upstream commit of the series. */
+struct fs_lore_report {
+	fs_cid upstream;
+	const struct fs_patch *mail;
+	const char *link;            /* BASE<message-id>/ */
+	enum fs_culprit_how how;
+	const char *line;            /* what says it */
+};
+
+/* A backport of an upstream commit of the series posted for its branch
+ * after the series' patch was. */
+struct fs_lore_backport {
+	fs_cid upstream;
+	const struct fs_patch *mail;
+	const char *link;
+};
+
+/* What the archives answered for a series.  The records lend the mails
+ * and strings the struct owns; start with FS_LORE_FOUND_INIT, release
+ * with fs_lore_found_clear(). */
+struct fs_lore_found {
+	/* Patch mails of no stable series that name an upstream commit of
+	 * the series (a Fixes: tag, a revert, or in their words): what
+	 * fs_pending_from_mails() reads for fixes, with their links. */
+	const struct fs_patch **patches;
+	const char **patch_links;
+	size_t npatches;
+	struct fs_lore_report *reports; /* by commit (in WANT's order), each
+					 * commit's oldest first */
+	size_t nreports;
+	struct fs_lore_backport *backports; /* likewise */
+	size_t nbackports;
+	size_t searches;  /* queries asked (answered from the cache or not) */
+	GPtrArray *mails_;   /* struct fs_patch, owned */
+	GPtrArray *strings_; /* links and lines, owned */
+};
+#define FS_LORE_FOUND_INIT { NULL, NULL, 0, NULL, 0, NULL, 0, 0, NULL, NULL }
+void fs_lore_found_clear(struct fs_lore_found *f);
+
+/* Ask A's bases about the N commits WANT (FS_CID_NONE ones are skipped,
+ * each distinct commit asked once): one query per
+ * FS_LORE_QUERY_MAX bytes of "nq:<12 hex digits>*" terms, so a few for
+ * a whole series, each leaving out the stable maintainers' own mails
+ * (review patches, AUTOSEL postings, "added to the stable tree" and
+ * FAILED notices).  Every answer is read as hostile mail; a mail met in
+ * several answers (several bases, several queries) counts once; the
+ * series' own mails and the user's are left out.  A search that fails
+ * (the base cannot be reached, a hostile answer) is left out: the client
+ * remembers it (fs_lore_client_failure()) for the caller to say once.
+ * Returns 0, or FS_ENOMEM with ERR set. */
+int fs_lore_review(struct fs_lore_found *out, const struct fs_lore_ask *a,
+		   const struct fs_lore_want *want, size_t n, struct fs_error *err);
+
+/* The query's tail fs_lore_review() asks with: what it leaves out. */
+extern const char fs_lore_review_tail[];
+
+/* The link to the mail MESSAGE_ID under BASE (ending in '/'): BASE, the
+ * id with every byte but letters, digits and "-._~!$&'()*+,;=:@"
+ * percent-escaped, and "/".  New string (g_free()). */
+char *fs_lore_link(const char *base, const char *message_id);
 
 #endif

@@ -84,6 +84,12 @@ int fs_lore_search(struct fs_lore_client *c, const char *base, const char *query
 /* How many HTTP requests C has sent so far. */
 size_t fs_lore_client_requests(const struct fs_lore_client *c);
 
+/* The message of the first search of C that failed (fs_lore_search()
+ * returned an error), lent until fs_lore_client_free(), or NULL when
+ * none did; *NFAILED (may be NULL) gets how many did.  What the
+ * commands say once, at the end, for a whole run. */
+const char *fs_lore_client_failure(const struct fs_lore_client *c, size_t *nfailed);
+
 /* Pack the N terms TERMS into as few queries as fit: each query is
  * "(T OR T OR ...)" followed by " TAIL" (TAIL may be NULL or "") and is
  * at most FS_LORE_QUERY_MAX bytes once percent-encoded (a term too long

@@ -41,6 +41,8 @@ struct fs_lore_client {
 	CURL *curl;
 	size_t requests;
 	GHashTable *down; /* base -> why it could not be reached (g_free) */
+	char *failure;    /* the first search's error message, or NULL */
+	size_t nfailed;
 };
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
@@ -142,6 +144,7 @@ void fs_lore_client_free(struct fs_lore_client *c)
 	if (c->curl)
 		curl_easy_cleanup(c->curl);
 	g_hash_table_destroy(c->down);
+	g_free(c->failure);
 	g_free(c->cache_dir);
 	g_free(c);
 }
@@ -149,6 +152,13 @@ void fs_lore_client_free(struct fs_lore_client *c)
 size_t fs_lore_client_requests(const struct fs_lore_client *c)
 {
 	return c->requests;
+}
+
+const char *fs_lore_client_failure(const struct fs_lore_client *c, size_t *nfailed)
+{
+	if (nfailed)
+		*nfailed = c->nfailed;
+	return c->failure;
 }
 
 bool fs_lore_base_valid(const char *base)
@@ -545,8 +555,8 @@ static bool fresh(const struct fs_lore_client *c, const char *path, bool *empty)
 	return true;
 }
 
-int fs_lore_search(struct fs_lore_client *c, const char *base, const char *query, char **mbox,
-		   bool *cached, struct fs_error *err)
+static int search_one(struct fs_lore_client *c, const char *base, const char *query, char **mbox,
+		      bool *cached, struct fs_error *err)
 {
 	char *path, *tmp = NULL;
 	const char *why;
@@ -594,5 +604,22 @@ out:
 	}
 	g_free(tmp);
 	g_free(path);
+	return rc;
+}
+
+int fs_lore_search(struct fs_lore_client *c, const char *base, const char *query, char **mbox,
+		   bool *cached, struct fs_error *err)
+{
+	struct fs_error mine = FS_ERROR_INIT;
+	int rc;
+
+	if (!err)
+		err = &mine;
+	rc = search_one(c, base, query, mbox, cached, err);
+	if (rc < 0) {
+		c->nfailed++;
+		if (!c->failure)
+			c->failure = g_strdup(err->message);
+	}
 	return rc;
 }

@@ -180,6 +180,13 @@ static const char *const trouble[] = {
 	"not work", "n't work", "slow", "lost", "wrong", "incorrect", "misbehav", "freez",
 };
 static const char *const cured[] = { "fix", "help", "resolv", "solv", "cure", "work" };
+/* Words that say the commit cured rather than caused ("since X the
+ * hang is gone", "after X we can avoid the crash"): a sentence with one
+ * of them blames no commit by a causal word. */
+static const char *const relief[] = {
+	"fix", "gone", "resolv", "solv", "disappear", "vanish", "cure", "avoid", "prevent",
+	"better", "work again", "works again",
+};
 /* Words that take the blame back before the causal word ("I don't
  * think X caused it", "not caused by X", "never broke"). */
 static const char *const negation[] = { "not", "never", "nothing", "neither", "nor", "no one" };
@@ -271,6 +278,7 @@ static bool blamed(const char *lower, size_t l, size_t at, size_t k, enum fs_cul
 		return true;
 	return has_one(lower, from, to, causal, G_N_ELEMENTS(causal), &where) &&
 	       has_one(lower, 0, l, trouble, G_N_ELEMENTS(trouble), NULL) &&
+	       !has_one(lower, 0, l, relief, G_N_ELEMENTS(relief), NULL) &&
 	       !negated(lower, where < at ? where : at);
 }
 

@@ -405,6 +405,7 @@ static void test_search_hits(void **state)
 	assert_string_equal(files, "A A");
 	g_free(files);
 	assert_int_equal(fs_lore_client_requests(c), 2);
+	assert_null(fs_lore_client_failure(c, NULL));
 	fs_lore_client_free(c);
 	g_free(base);
 }
@@ -529,6 +530,14 @@ static void test_down(void **state)
 	assert_int_equal(fs_lore_search(c, base, "nq:ffffffffffff", &mbox, NULL, &err), FS_EIO);
 	assert_non_null(strstr(err.message, base));
 	assert_int_equal(fs_lore_client_requests(c), 1);
+	/* The first failure is what the run says, once. */
+	{
+		size_t nfailed = 0;
+		const char *first = fs_lore_client_failure(c, &nfailed);
+		assert_int_equal(nfailed, 2);
+		assert_non_null(first);
+		assert_non_null(strstr(first, "cannot search"));
+	}
 	files = cache_files("down");
 	assert_string_equal(files, "");
 	g_free(files);
