@@ -3,7 +3,7 @@
 # lore.kernel.org) on loopback, for the tests and make demo: inboxes made
 # of given mail files, an extindex "all" over them, public-inbox-httpd
 # serving both.  Used by tests/e2e/lib-lore.sh, the unit tests of
-# lib/mail/lore-search.c and scripts/demo.sh.
+# lib/mail/archive.c and lib/review/listmail.c and scripts/demo.sh.
 #
 # usage: lore-server.sh inbox DIR NAME FILE...  an inbox NAME of the mails
 #            (one file each), indexed; DIR is made when missing

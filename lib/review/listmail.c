@@ -1,5 +1,5 @@
 /* fixscan: what the mail archives know about the patches of a series
- * (see lore-review.h).  Ask once per batch of commits, read every mail of
+ * (see listmail.h).  Ask once per batch of commits, read every mail of
  * the answers, sort each into what it is to the series. */
 #include <stdlib.h>
 #include <string.h>
@@ -7,9 +7,9 @@
 
 #include <glib.h>
 
-#include "fixscan/lore-review.h"
-#include "fixscan/mentions.h"
-#include "fixscan/tags.h"
+#include "fixscan/listmail.h"
+#include "fixscan/identity.h"
+#include "fixscan/trailers.h"
 
 /* Leave out what the stable maintainers' tools post about every commit
  * they pick: the review patches ("6.1-stable review patch.  If anyone
@@ -18,10 +18,10 @@
  * them).  Nothing left out this way is a fix, a report or a backport
  * for the branch; a commit of a popular series is named by dozens of
  * them, and a whole series' answer would be megabytes more. */
-const char fs_lore_review_tail[] =
+const char fs_listmail_tail[] =
 	"NOT nq:\"stable review patch\" NOT (s:autosel NOT s:re) NOT (s:\"stable tree\" NOT s:re)";
 
-void fs_lore_found_clear(struct fs_lore_found *f)
+void fs_listmail_found_clear(struct fs_listmail_found *f)
 {
 	g_free(f->patches);
 	g_free(f->patch_links);
@@ -34,7 +34,7 @@ void fs_lore_found_clear(struct fs_lore_found *f)
 	memset(f, 0, sizeof(*f));
 }
 
-char *fs_lore_link(const char *base, const char *message_id)
+char *fs_listmail_link(const char *base, const char *message_id)
 {
 	GString *s = g_string_new(base);
 	const unsigned char *p;
@@ -51,9 +51,9 @@ char *fs_lore_link(const char *base, const char *message_id)
 
 /* The search of one series. */
 struct search {
-	const struct fs_lore_ask *a;
+	const struct fs_listmail_ask *a;
 	GHashTable *wanted;   /* fs_cid + 1 -> its position in WANT + 1 */
-	const struct fs_lore_want *want;
+	const struct fs_listmail_want *want;
 	GHashTable *seen;     /* Message-Ids met (thread's and read ones) */
 	GArray *patches, *links, *reports, *backports;
 	GPtrArray *mails, *strings;
@@ -128,13 +128,13 @@ static bool is_review_patch(const char *body)
 static void read_backport(struct search *s, const struct fs_patch *m, const char *link)
 {
 	size_t i, n = 0, pos = 0;
-	const char *const *ups = fs_tags_upstream(fs_patch_tags(m), &n);
+	const char *const *ups = fs_trailers_upstream(fs_patch_trailers(m), &n);
 	size_t blen;
 
 	if (is_review_patch(fs_patch_body(m, &blen)))
 		return;
 	for (i = 0; i < n; i++) {
-		struct fs_lore_backport b;
+		struct fs_listmail_backport b;
 		fs_cid c = strlen(ups[i]) >= 12 ? wanted_commit(s, ups[i], &pos) : FS_CID_NONE;
 		time_t posted = c == FS_CID_NONE ? 0 : s->want[pos].posted;
 
@@ -154,16 +154,16 @@ static void read_report(struct search *s, const struct fs_patch *m, const char *
 	struct fs_culprit *v = NULL;
 	size_t len, i, pos;
 	const char *body = fs_patch_body(m, &len);
-	size_t n = fs_lore_culprits(body, len, &v);
+	size_t n = fs_culprits_find(body, len, &v);
 
 	for (i = 0; i < n; i++) {
-		struct fs_lore_report r;
+		struct fs_listmail_report r;
 		fs_cid c = wanted_commit(s, v[i].id, &pos);
 		size_t k;
 		bool dup = false;
 
 		for (k = 0; k < s->reports->len && !dup; k++) {
-			const struct fs_lore_report *o = &g_array_index(s->reports, struct fs_lore_report, k);
+			const struct fs_listmail_report *o = &g_array_index(s->reports, struct fs_listmail_report, k);
 			dup = o->mail == m && o->upstream == c;
 		}
 		if (c == FS_CID_NONE || dup)
@@ -188,9 +188,9 @@ static bool read_mail(struct search *s, struct fs_patch *m, const char *base)
 	size_t before = s->patches->len + s->reports->len + s->backports->len;
 
 	if (!id || g_hash_table_contains(s->seen, id) ||
-	    fs_mentions_is_own_mail(NULL, m, s->a->own))
+	    fs_identity_is_own_mail(NULL, m, s->a->own))
 		return false;
-	link = keep(s, fs_lore_link(base, id));
+	link = keep(s, fs_listmail_link(base, id));
 	if (ser && !is_reply(fs_patch_subject(m))) {
 		if (!ser->version && !ser->autosel && !ser->versions) {
 			g_array_append_val(s->patches, m);
@@ -225,7 +225,7 @@ static void read_answer(struct search *s, const char *mbox, const char *base)
 }
 
 /* "nq:<12 hex digits>*" for each distinct commit of WANT, in order. */
-static char **terms_of(struct search *s, const struct fs_lore_want *want, size_t n, size_t *nt)
+static char **terms_of(struct search *s, const struct fs_listmail_want *want, size_t n, size_t *nt)
 {
 	char **terms = g_new0(char *, n + 1);
 	size_t i;
@@ -276,14 +276,14 @@ static int by_commit_then_date(const struct search *s, fs_cid a, const struct fs
 
 static int report_order(gconstpointer x, gconstpointer y, gpointer data)
 {
-	const struct fs_lore_report *a = x, *b = y;
+	const struct fs_listmail_report *a = x, *b = y;
 
 	return by_commit_then_date(data, a->upstream, a->mail, b->upstream, b->mail);
 }
 
 static int backport_order(gconstpointer x, gconstpointer y, gpointer data)
 {
-	const struct fs_lore_backport *a = x, *b = y;
+	const struct fs_listmail_backport *a = x, *b = y;
 
 	return by_commit_then_date(data, a->upstream, a->mail, b->upstream, b->mail);
 }
@@ -308,7 +308,7 @@ static void sort_patches(struct search *s)
 }
 
 /* Move what S found into OUT. */
-static void hand_over(struct fs_lore_found *out, struct search *s)
+static void hand_over(struct fs_listmail_found *out, struct search *s)
 {
 	sort_patches(s);
 	g_array_sort_with_data(s->reports, report_order, s);
@@ -317,15 +317,15 @@ static void hand_over(struct fs_lore_found *out, struct search *s)
 	out->patches = (const struct fs_patch **)(void *)g_array_free(s->patches, FALSE);
 	out->patch_links = (const char **)(void *)g_array_free(s->links, FALSE);
 	out->nreports = s->reports->len;
-	out->reports = (struct fs_lore_report *)(void *)g_array_free(s->reports, FALSE);
+	out->reports = (struct fs_listmail_report *)(void *)g_array_free(s->reports, FALSE);
 	out->nbackports = s->backports->len;
-	out->backports = (struct fs_lore_backport *)(void *)g_array_free(s->backports, FALSE);
+	out->backports = (struct fs_listmail_backport *)(void *)g_array_free(s->backports, FALSE);
 	out->mails_ = s->mails;
 	out->strings_ = s->strings;
 }
 
-int fs_lore_review(struct fs_lore_found *out, const struct fs_lore_ask *a,
-		   const struct fs_lore_want *want, size_t n, struct fs_error *err)
+int fs_listmail_review(struct fs_listmail_found *out, const struct fs_listmail_ask *a,
+		   const struct fs_listmail_want *want, size_t n, struct fs_error *err)
 {
 	struct search s;
 	char **terms, **queries;
@@ -339,18 +339,18 @@ int fs_lore_review(struct fs_lore_found *out, const struct fs_lore_ask *a,
 	s.seen = g_hash_table_new(g_str_hash, g_str_equal);
 	s.patches = g_array_new(FALSE, FALSE, sizeof(const struct fs_patch *));
 	s.links = g_array_new(FALSE, FALSE, sizeof(const char *));
-	s.reports = g_array_new(FALSE, FALSE, sizeof(struct fs_lore_report));
-	s.backports = g_array_new(FALSE, FALSE, sizeof(struct fs_lore_backport));
+	s.reports = g_array_new(FALSE, FALSE, sizeof(struct fs_listmail_report));
+	s.backports = g_array_new(FALSE, FALSE, sizeof(struct fs_listmail_backport));
 	s.mails = g_ptr_array_new_with_free_func((GDestroyNotify)fs_patch_free);
 	s.strings = g_ptr_array_new_with_free_func(g_free);
 	see_thread(&s);
 	terms = terms_of(&s, want, n, &nt);
-	queries = fs_lore_queries((const char *const *)terms, nt, fs_lore_review_tail, &nq);
+	queries = fs_archive_queries((const char *const *)terms, nt, fs_listmail_tail, &nq);
 	for (b = 0; a->bases && a->bases[b]; b++) {
 		for (q = 0; q < nq; q++) {
 			char *mbox = NULL;
 			out->searches++;
-			if (fs_lore_search(a->client, a->bases[b], queries[q], &mbox, NULL, NULL) == 0 &&
+			if (fs_archive_search(a->client, a->bases[b], queries[q], &mbox, NULL, NULL) == 0 &&
 			    mbox)
 				read_answer(&s, mbox, a->bases[b]);
 			free(mbox);

@@ -1,4 +1,4 @@
-/* Unit tests for lib/mail/lore-search.c: searching a public-inbox over
+/* Unit tests for lib/mail/archive.c: searching a public-inbox over
  * HTTP, against a real public-inbox-httpd on loopback (made by
  * tests/e2e/lore-server.sh from the mails below) and, for the answers no
  * public-inbox gives, tests/e2e/hostile-httpd.py.  Both servers are
@@ -30,7 +30,7 @@
 
 #include <glib.h>
 
-#include "fixscan/lore-search.h"
+#include "fixscan/archive.h"
 #include "fixscan/mail.h"
 
 #define SERVER_SCRIPT "tests/e2e/lore-server.sh"
@@ -131,7 +131,7 @@ static int group_setup(void **state)
 		return 0;
 	}
 	if (access(SERVER_SCRIPT, R_OK) < 0) {
-		fprintf(stderr, "test-lore-search: run from the top of the source tree\n");
+		fprintf(stderr, "test-archive: run from the top of the source tree\n");
 		return -1;
 	}
 	S.dir = g_dir_make_tmp("fixscan-lore-XXXXXX", NULL);
@@ -184,7 +184,7 @@ static int group_teardown(void **state)
 	if (S.dir) {
 		char *cmd = g_strdup_printf("rm -rf '%s'", S.dir);
 		if (system(cmd) != 0)
-			fprintf(stderr, "test-lore-search: cannot remove %s\n", S.dir);
+			fprintf(stderr, "test-archive: cannot remove %s\n", S.dir);
 		g_free(cmd);
 	}
 	g_free(S.dir);
@@ -194,17 +194,17 @@ static int group_teardown(void **state)
 }
 
 /* A client on a cache directory of its own, NAME under the scratch one. */
-static struct fs_lore_client *client(const char *name, struct fs_lore_opts *o)
+static struct fs_archive *client(const char *name, struct fs_archive_opts *o)
 {
-	struct fs_lore_opts def = FS_LORE_OPTS_INIT;
-	struct fs_lore_client *c = NULL;
+	struct fs_archive_opts def = FS_ARCHIVE_OPTS_INIT;
+	struct fs_archive *c = NULL;
 	struct fs_error err = FS_ERROR_INIT;
 	char *dir = g_build_filename(S.dir, "cache", name, NULL);
 
 	if (!o)
 		o = &def;
 	o->cache_dir = dir;
-	assert_int_equal(fs_lore_client_new(&c, o, &err), 0);
+	assert_int_equal(fs_archive_open(&c, o, &err), 0);
 	o->cache_dir = NULL;
 	g_free(dir);
 	return c;
@@ -263,7 +263,7 @@ static void test_encode(void **state)
 	size_t i;
 
 	for (i = 0; i < G_N_ELEMENTS(cases); i++) {
-		char *got = fs_lore_encode(cases[i][0]);
+		char *got = fs_archive_encode(cases[i][0]);
 		assert_string_equal(got, cases[i][1]);
 		g_free(got);
 	}
@@ -292,7 +292,7 @@ static void test_base_valid(void **state)
 	size_t i;
 
 	for (i = 0; i < G_N_ELEMENTS(cases); i++)
-		if (fs_lore_base_valid(cases[i].base) != cases[i].ok)
+		if (fs_archive_base_valid(cases[i].base) != cases[i].ok)
 			fail_msg("'%s': want %s", cases[i].base ? cases[i].base : "(null)",
 				 cases[i].ok ? "valid" : "invalid");
 }
@@ -304,18 +304,18 @@ static void test_queries_packed(void **state)
 
 	for (i = 0; i < G_N_ELEMENTS(terms); i++)
 		terms[i] = g_strdup_printf("nq:%012zx*", i * 7919);
-	q = fs_lore_queries((const char *const *)terms, G_N_ELEMENTS(terms),
+	q = fs_archive_queries((const char *const *)terms, G_N_ELEMENTS(terms),
 			    "NOT nq:\"stable review patch\"", &n);
 	/* 500 terms of 16 bytes (20 with " OR "): two queries, not one per
 	 * term. */
 	assert_int_equal(n, 2);
 	for (k = 0; k < n; k++) {
 		char **words, **w;
-		enc = fs_lore_encode(q[k]);
-		assert_true(strlen(enc) <= FS_LORE_QUERY_MAX);
+		enc = fs_archive_encode(q[k]);
+		assert_true(strlen(enc) <= FS_ARCHIVE_QUERY_MAX);
 		/* A full query has no room for one more term. */
 		if (k + 1 < n)
-			assert_true(strlen(enc) + strlen("+OR+nq:000000000000*") > FS_LORE_QUERY_MAX);
+			assert_true(strlen(enc) + strlen("+OR+nq:000000000000*") > FS_ARCHIVE_QUERY_MAX);
 		g_free(enc);
 		assert_true(q[k][0] == '(');
 		assert_true(g_str_has_suffix(q[k], ") NOT nq:\"stable review patch\""));
@@ -335,24 +335,24 @@ static void test_queries_packed(void **state)
 
 static void test_queries_edges(void **state)
 {
-	char *big = g_strnfill(FS_LORE_QUERY_MAX + 10, 'a');
+	char *big = g_strnfill(FS_ARCHIVE_QUERY_MAX + 10, 'a');
 	const char *terms[] = { "x", big, "y" };
 	char **q;
 	size_t n = 9;
 
-	q = fs_lore_queries(terms, 0, "t", &n);
+	q = fs_archive_queries(terms, 0, "t", &n);
 	assert_int_equal(n, 0);
 	assert_null(q[0]);
 	g_strfreev(q);
-	q = fs_lore_queries(terms, 1, NULL, &n);
+	q = fs_archive_queries(terms, 1, NULL, &n);
 	assert_int_equal(n, 1);
 	assert_string_equal(q[0], "(x)");
 	g_strfreev(q);
 	/* A term too long for any query has one of its own. */
-	q = fs_lore_queries(terms, 3, "", &n);
+	q = fs_archive_queries(terms, 3, "", &n);
 	assert_int_equal(n, 3);
 	assert_string_equal(q[0], "(x)");
-	assert_int_equal(strlen(q[1]), FS_LORE_QUERY_MAX + 12);
+	assert_int_equal(strlen(q[1]), FS_ARCHIVE_QUERY_MAX + 12);
 	assert_string_equal(q[2], "(y)");
 	g_strfreev(q);
 	g_free(big);
@@ -371,7 +371,7 @@ static void test_queries_edges(void **state)
 
 static void test_search_hits(void **state)
 {
-	struct fs_lore_client *c;
+	struct fs_archive *c;
 	struct fs_error err = FS_ERROR_INIT;
 	char *base, *mbox = NULL, *ids, *text, *files;
 	bool cached = true;
@@ -379,9 +379,9 @@ static void test_search_hits(void **state)
 	SKIP_WITHOUT_SERVER();
 	c = client("hits", NULL);
 	base = g_strconcat(S.lore, "all/", NULL);
-	assert_int_equal(fs_lore_search(c, base, "nq:1234567890ab*", &mbox, &cached, &err), 0);
+	assert_int_equal(fs_archive_search(c, base, "nq:1234567890ab*", &mbox, &cached, &err), 0);
 	assert_false(cached);
-	assert_int_equal(fs_lore_client_requests(c), 1);
+	assert_int_equal(fs_archive_requests(c), 1);
 	assert_non_null(mbox);
 	/* Both mails naming it in their own words, newest first; not the
 	 * one quoting it, not the other. */
@@ -396,7 +396,7 @@ static void test_search_hits(void **state)
 	g_free(mbox);
 	mbox = NULL;
 	/* The exact 12-digit word: the Fixes: tag, not the 40-digit id. */
-	assert_int_equal(fs_lore_search(c, base, "nq:1234567890ab", &mbox, &cached, &err), 0);
+	assert_int_equal(fs_archive_search(c, base, "nq:1234567890ab", &mbox, &cached, &err), 0);
 	ids = ids_of(mbox);
 	assert_string_equal(ids, "fix1@example.org");
 	g_free(ids);
@@ -404,15 +404,15 @@ static void test_search_hits(void **state)
 	files = cache_files("hits");
 	assert_string_equal(files, "A A");
 	g_free(files);
-	assert_int_equal(fs_lore_client_requests(c), 2);
-	assert_null(fs_lore_client_failure(c, NULL));
-	fs_lore_client_free(c);
+	assert_int_equal(fs_archive_requests(c), 2);
+	assert_null(fs_archive_failure(c, NULL));
+	fs_archive_free(c);
 	g_free(base);
 }
 
 static void test_search_none_cached(void **state)
 {
-	struct fs_lore_client *c;
+	struct fs_archive *c;
 	struct fs_error err = FS_ERROR_INIT;
 	char *base, *mbox = (char *)"x", *files;
 	bool cached = true;
@@ -420,31 +420,31 @@ static void test_search_none_cached(void **state)
 	SKIP_WITHOUT_SERVER();
 	c = client("none", NULL);
 	base = g_strconcat(S.lore, "all/", NULL);
-	assert_int_equal(fs_lore_search(c, base, "nq:ffffffffffff", &mbox, &cached, &err), 0);
+	assert_int_equal(fs_archive_search(c, base, "nq:ffffffffffff", &mbox, &cached, &err), 0);
 	assert_null(mbox);
 	assert_false(cached);
-	assert_int_equal(fs_lore_client_requests(c), 1);
+	assert_int_equal(fs_archive_requests(c), 1);
 	/* A query the server cannot parse is a 404 as well. */
-	assert_int_equal(fs_lore_search(c, base, "nq:(", &mbox, &cached, &err), 0);
+	assert_int_equal(fs_archive_search(c, base, "nq:(", &mbox, &cached, &err), 0);
 	assert_null(mbox);
-	assert_int_equal(fs_lore_client_requests(c), 2);
+	assert_int_equal(fs_archive_requests(c), 2);
 	/* Asked again: from the cache, no request. */
-	assert_int_equal(fs_lore_search(c, base, "nq:ffffffffffff", &mbox, &cached, &err), 0);
+	assert_int_equal(fs_archive_search(c, base, "nq:ffffffffffff", &mbox, &cached, &err), 0);
 	assert_null(mbox);
 	assert_true(cached);
-	assert_int_equal(fs_lore_client_requests(c), 2);
+	assert_int_equal(fs_archive_requests(c), 2);
 	/* Two answers kept, empty: nothing found is worth keeping. */
 	files = cache_files("none");
 	assert_string_equal(files, "A A");
 	g_free(files);
-	fs_lore_client_free(c);
+	fs_archive_free(c);
 	g_free(base);
 }
 
 static void test_cache_ttl(void **state)
 {
-	struct fs_lore_opts o = FS_LORE_OPTS_INIT;
-	struct fs_lore_client *c;
+	struct fs_archive_opts o = FS_ARCHIVE_OPTS_INIT;
+	struct fs_archive *c;
 	struct fs_error err = FS_ERROR_INIT;
 	char *base, *mbox = NULL, *files;
 	bool cached = false;
@@ -452,46 +452,46 @@ static void test_cache_ttl(void **state)
 	SKIP_WITHOUT_SERVER();
 	base = g_strconcat(S.lore, "all/", NULL);
 	c = client("ttl", NULL);
-	assert_int_equal(fs_lore_search(c, base, "nq:1234567890ab*", &mbox, &cached, &err), 0);
+	assert_int_equal(fs_archive_search(c, base, "nq:1234567890ab*", &mbox, &cached, &err), 0);
 	assert_false(cached);
 	g_free(mbox);
-	fs_lore_client_free(c);
+	fs_archive_free(c);
 	/* A later run inside the hour: the same answer, nothing sent. */
 	o.now = time(NULL) + 3500;
 	c = client("ttl", &o);
-	assert_int_equal(fs_lore_search(c, base, "nq:1234567890ab*", &mbox, &cached, &err), 0);
+	assert_int_equal(fs_archive_search(c, base, "nq:1234567890ab*", &mbox, &cached, &err), 0);
 	assert_true(cached);
-	assert_int_equal(fs_lore_client_requests(c), 0);
+	assert_int_equal(fs_archive_requests(c), 0);
 	assert_non_null(mbox);
 	g_free(mbox);
 	/* The same query on another base is another answer. */
 	g_free(base);
 	base = g_strconcat(S.lore, "linux-usb/", NULL);
-	assert_int_equal(fs_lore_search(c, base, "nq:1234567890ab*", &mbox, &cached, &err), 0);
+	assert_int_equal(fs_archive_search(c, base, "nq:1234567890ab*", &mbox, &cached, &err), 0);
 	assert_false(cached);
-	assert_int_equal(fs_lore_client_requests(c), 1);
+	assert_int_equal(fs_archive_requests(c), 1);
 	g_free(mbox);
-	fs_lore_client_free(c);
+	fs_archive_free(c);
 	/* Past the TTL: the old answers are gone, the search asks again. */
 	o.now = time(NULL) + 7200;
 	c = client("ttl", &o);
 	files = cache_files("ttl");
 	assert_string_equal(files, "");
 	g_free(files);
-	assert_int_equal(fs_lore_search(c, base, "nq:1234567890ab*", &mbox, &cached, &err), 0);
+	assert_int_equal(fs_archive_search(c, base, "nq:1234567890ab*", &mbox, &cached, &err), 0);
 	assert_false(cached);
-	assert_int_equal(fs_lore_client_requests(c), 1);
+	assert_int_equal(fs_archive_requests(c), 1);
 	g_free(mbox);
-	fs_lore_client_free(c);
+	fs_archive_free(c);
 	/* A TTL of 0: every search asks. */
 	o.now = 0;
 	o.ttl = 0;
 	c = client("ttl", &o);
-	assert_int_equal(fs_lore_search(c, base, "nq:1234567890ab*", &mbox, &cached, &err), 0);
+	assert_int_equal(fs_archive_search(c, base, "nq:1234567890ab*", &mbox, &cached, &err), 0);
 	assert_false(cached);
-	assert_int_equal(fs_lore_client_requests(c), 1);
+	assert_int_equal(fs_archive_requests(c), 1);
 	g_free(mbox);
-	fs_lore_client_free(c);
+	fs_archive_free(c);
 	g_free(base);
 }
 
@@ -514,26 +514,26 @@ static int closed_port(void)
 
 static void test_down(void **state)
 {
-	struct fs_lore_client *c;
+	struct fs_archive *c;
 	struct fs_error err = FS_ERROR_INIT;
 	char *base = g_strdup_printf("http://127.0.0.1:%d/all/", closed_port()), *mbox = NULL;
 	char *files;
 
 	SKIP_WITHOUT_SERVER();
 	c = client("down", NULL);
-	assert_int_equal(fs_lore_search(c, base, "nq:1234567890ab*", &mbox, NULL, &err), FS_EIO);
+	assert_int_equal(fs_archive_search(c, base, "nq:1234567890ab*", &mbox, NULL, &err), FS_EIO);
 	assert_null(mbox);
 	assert_non_null(strstr(err.message, base));
-	assert_int_equal(fs_lore_client_requests(c), 1);
+	assert_int_equal(fs_archive_requests(c), 1);
 	/* Down for the rest of the run: no second try. */
 	fs_error_clear(&err);
-	assert_int_equal(fs_lore_search(c, base, "nq:ffffffffffff", &mbox, NULL, &err), FS_EIO);
+	assert_int_equal(fs_archive_search(c, base, "nq:ffffffffffff", &mbox, NULL, &err), FS_EIO);
 	assert_non_null(strstr(err.message, base));
-	assert_int_equal(fs_lore_client_requests(c), 1);
+	assert_int_equal(fs_archive_requests(c), 1);
 	/* The first failure is what the run says, once. */
 	{
 		size_t nfailed = 0;
-		const char *first = fs_lore_client_failure(c, &nfailed);
+		const char *first = fs_archive_failure(c, &nfailed);
 		assert_int_equal(nfailed, 2);
 		assert_non_null(first);
 		assert_non_null(strstr(first, "cannot search"));
@@ -541,7 +541,7 @@ static void test_down(void **state)
 	files = cache_files("down");
 	assert_string_equal(files, "");
 	g_free(files);
-	fs_lore_client_free(c);
+	fs_archive_free(c);
 	g_free(base);
 }
 
@@ -569,8 +569,8 @@ static void test_hostile(void **state)
 		{ "loop/", FS_EIO, "redirects" },
 		{ "slow/", FS_EIO, "timed out" },
 	};
-	struct fs_lore_opts o = FS_LORE_OPTS_INIT;
-	struct fs_lore_client *c;
+	struct fs_archive_opts o = FS_ARCHIVE_OPTS_INIT;
+	struct fs_archive *c;
 	size_t i;
 
 	SKIP_WITHOUT_SERVER();
@@ -581,7 +581,7 @@ static void test_hostile(void **state)
 		struct fs_error err = FS_ERROR_INIT;
 		char *base = g_strconcat(S.hostile, cases[i].base, NULL), *mbox = NULL, *files;
 		gint64 t0 = g_get_monotonic_time();
-		int rc = fs_lore_search(c, base, "nq:1234567890ab*", &mbox, NULL, &err);
+		int rc = fs_archive_search(c, base, "nq:1234567890ab*", &mbox, NULL, &err);
 
 		if (rc != cases[i].code || !strstr(err.message, cases[i].says))
 			fail_msg("%s: got %d '%s', want %d '%s'", cases[i].base, rc, err.message,
@@ -596,7 +596,7 @@ static void test_hostile(void **state)
 		g_free(files);
 		g_free(base);
 	}
-	fs_lore_client_free(c);
+	fs_archive_free(c);
 }
 
 int main(void)

@@ -1,5 +1,5 @@
 /* fixscan: the commits a mail names as the cause of its problem (see
- * lore-review.h).  A mail from the archives is anyone's: the words that
+ * culprit.h).  A mail from the archives is anyone's: the words that
  * count are the poster's own, and the forms that count are those people
  * and bots really write when they blame a commit.  Lines first (regzbot
  * commands and bisection output are lines, wherever they stand), then
@@ -11,8 +11,8 @@
 
 #include <glib.h>
 
-#include "fixscan/lore-review.h"
-#include "mentions-private.h"
+#include "fixscan/culprit.h"
+#include "review/mentions-private.h"
 
 /* The shortest id read: a query asks for 12 digits and more. */
 #define MIN_HEX 12
@@ -315,7 +315,7 @@ static void read_sentences(GArray *v, const char *text)
 	}
 }
 
-size_t fs_lore_culprits(const char *body, size_t len, struct fs_culprit **out)
+size_t fs_culprits_find(const char *body, size_t len, struct fs_culprit **out)
 {
 	GArray *v = g_array_new(FALSE, TRUE, sizeof(struct fs_culprit));
 	char *own;

@@ -1,6 +1,5 @@
-/* Unit tests for lib/review/lore-culprit.c: which commits a mail from
- * the archives blames, in its own words; and for the lore stage of
- * lib/review/lore-review.c: what a real public-inbox (made by
+/* Unit tests for lib/review/listmail.c, the lore stage of a review:
+ * what a real public-inbox (made by
  * tests/e2e/lore-server.sh, a child of this process that dies with it)
  * answers about a series, on a repository made with git fast-import.
  * Run from the top of the source tree (make test-unit does). */
@@ -21,118 +20,13 @@
 
 #include <glib.h>
 
+#include "fixscan/archive.h"
 #include "fixscan/index.h"
-#include "fixscan/lore-review.h"
-#include "fixscan/lore-search.h"
+#include "fixscan/listmail.h"
 #include "fixscan/mail.h"
 #include "fixscan/thread.h"
 
 #include "repo-builder.h"
-
-#define ID40 "1234567890abcdef1234567890abcdef12345678"
-#define ID12 "1234567890ab"
-#define OT12 "fedcba987654"
-
-/* Each body and what it blames: "how:id how:id ..." in order, "" for
- * nothing. */
-static const struct {
-	const char *body;
-	const char *want;
-} cases[] = {
-	/* regzbot, either form, any id length from 12 */
-	{ "The board hangs.\n\n#regzbot introduced: " ID12 "\n", "regzbot:" ID12 },
-	{ "#regzbot ^introduced " ID40 "\n", "regzbot:" ID40 },
-	{ "#Regzbot introduced:" ID12 "\n", "regzbot:" ID12 },
-	/* a range, a version, a short id: no one commit */
-	{ "#regzbot introduced: " ID12 ".." OT12 "\n", "" },
-	{ "#regzbot introduced: v6.1..v6.2\n", "" },
-	{ "#regzbot introduced: 12345678\n", "" },
-	/* quoted: someone else's words */
-	{ "> #regzbot introduced: " ID12 "\n\nThanks for the report.\n", "" },
-	/* bisection output and logs */
-	{ ID40 " is the first bad commit\ncommit " ID40 "\nAuthor: A <a@x>\n", "bisected:" ID40 },
-	{ "git bisect start\ngit bisect good " OT12 "\ngit bisect bad " ID12 "\n"
-	  "# first bad commit: [" ID40 "] usb: frob: add the frob\n", "bisected:" ID40 },
-	{ "git bisect start\ngit bisect good " OT12 "\ngit bisect bad " ID12 "\n", "" },
-	{ "I bisected the hang to commit " ID12 " (\"usb: frob: add the frob\").\n", "bisected:" ID12 },
-	{ "Bisection points at " ID12 ", see below.\n", "bisected:" ID12 },
-	{ "Breaking commit found:\n\n-----\ncommit " ID40 "\nAuthor: A <a@x>\n", "bisected:" ID40 },
-	{ "I bisected between " OT12 " and v6.2 but could not finish.\n", "" },
-	/* sentences that blame, by id, or id and subject */
-	{ "Since commit " ID12 " (\"usb: frob: add the frob\") my keyboard no longer works.\n",
-	  "caused:" ID12 },
-	{ "After " ID12 " the board hangs at boot.\n", "caused:" ID12 },
-	{ "Commit " ID40 " introduced a regression on arm64.\n", "caused:" ID40 },
-	{ "This crash is caused by commit " ID12 ".\n", "caused:" ID12 },
-	{ "Reverting " ID12 " on top of 6.1.5 fixes it.\n", "caused:" ID12 },
-	{ "With " ID12 " reverted, it works again.\n", "caused:" ID12 },
-	/* ... the right one of two ids */
-	{ "I tested " OT12 " yesterday and it was fine, but this is a separate point. "
-	  "The oops started with " ID12 ".\n", "caused:" ID12 },
-	/* not blamed: negated, no trouble, a mere mention, a fix's subject */
-	{ "I don't think " ID12 " caused this crash.\n", "" },
-	{ "The hang is not caused by " ID12 ".\n", "" },
-	{ "Reverting " ID12 " doesn't help.\n", "" },
-	{ "The table has been present since commit " ID12 ".\n", "" },
-	{ "Please also pick " ID12 " for 6.1.\n", "" },
-	{ "Since commit " ID12 " the hang is gone.\n", "" },
-	{ "Since " ID12 " is in 6.1, we need " OT12 " to avoid the crash.\n", "" },
-	{ "Commit " ID12 " (\"usb: fix a crash after suspend\") is in 6.2.\n", "" },
-	{ "Fixes: " ID12 " (\"usb: frob: add the frob\")\nSigned-off-by: A <a@x>\n", "" },
-	/* quoted report, own words that say nothing */
-	{ "On Mon, A wrote:\n> After " ID12 " the board hangs at boot.\n\nThanks, queued.\n", "" },
-	/* after a carried diff nothing is the poster's */
-	{ "Try this:\n\ndiff --git a/x b/x\n+#regzbot introduced: " ID12 "\n", "" },
-	/* each id once, with the first way it was named */
-	{ "After " ID12 " the board hangs.\n\n#regzbot introduced: " ID12 "\n", "regzbot:" ID12 },
-};
-
-static char *render(const struct fs_culprit *v, size_t n)
-{
-	GString *s = g_string_new("");
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		g_string_append_printf(s, "%s%s:%s", i ? " " : "", fs_culprit_how_name(v[i].how),
-				       v[i].id);
-	return g_string_free(s, FALSE);
-}
-
-static void test_culprits(void **state)
-{
-	size_t i, failed = 0;
-
-	for (i = 0; i < G_N_ELEMENTS(cases); i++) {
-		struct fs_culprit *v = NULL;
-		size_t n = fs_lore_culprits(cases[i].body, strlen(cases[i].body), &v);
-		char *got = render(v, n);
-
-		if (strcmp(got, cases[i].want)) {
-			print_error("case %zu: got '%s', want '%s'\n%s\n", i, got, cases[i].want,
-				    cases[i].body);
-			failed++;
-		}
-		g_free(got);
-		fs_culprits_free(v, n);
-	}
-	assert_int_equal(failed, 0);
-}
-
-static void test_culprit_line(void **state)
-{
-	static const char body[] = "Hi,\n\nSince commit " ID12 " (\"usb: frob: add the frob\") my "
-				   "keyboard\nno longer works.  Can you look?\n";
-	struct fs_culprit *v = NULL;
-	size_t n = fs_lore_culprits(body, strlen(body), &v);
-
-	assert_int_equal(n, 1);
-	/* the sentence that says it, its lines joined */
-	assert_string_equal(v[0].line, "Since commit " ID12 " (\"usb: frob: add the frob\") my "
-				       "keyboard no longer works.");
-	fs_culprits_free(v, n);
-}
-
-/* ---- the stage, against public-inbox ------------------------------------ */
 
 #define SERVER_SCRIPT "tests/e2e/lore-server.sh"
 
@@ -250,7 +144,7 @@ static int stage_setup(void **state)
 		T.skip = true;
 		return 0;
 	}
-	if (access(SERVER_SCRIPT, R_OK) < 0 || repo_env_setup("lore-review") < 0)
+	if (access(SERVER_SCRIPT, R_OK) < 0 || repo_env_setup("listmail") < 0)
 		return -1;
 	T.r = repo_new("kernel");
 	T.base = commit(T.r, "master", 0, "base");
@@ -352,7 +246,7 @@ static int strcmp_ptr(gconstpointer a, gconstpointer b, gpointer data)
 
 /* What the archive says of the series, as "what:message-id:commit-mark"
  * lines, "patch:id" for the patch mails handed on for fixes. */
-static char *found_text(const struct fs_lore_found *f)
+static char *found_text(const struct fs_listmail_found *f)
 {
 	GString *s = g_string_new("");
 	size_t i;
@@ -392,15 +286,15 @@ static char *ids_in(const char *mbox)
 	return out;
 }
 
-static struct fs_lore_client *stage_client(void)
+static struct fs_archive *stage_client(void)
 {
-	struct fs_lore_opts o = FS_LORE_OPTS_INIT;
-	struct fs_lore_client *c = NULL;
+	struct fs_archive_opts o = FS_ARCHIVE_OPTS_INIT;
+	struct fs_archive *c = NULL;
 	struct fs_error err = FS_ERROR_INIT;
 	char *dir = g_strdup_printf("%s/lore-cache", tmp_root);
 
 	o.cache_dir = dir;
-	assert_int_equal(fs_lore_client_new(&c, &o, &err), 0);
+	assert_int_equal(fs_archive_open(&c, &o, &err), 0);
 	g_free(dir);
 	return c;
 }
@@ -408,7 +302,7 @@ static struct fs_lore_client *stage_client(void)
 /* The tail leaves out the stable maintainers' mails, and only those. */
 static void test_stage_tail(void **state)
 {
-	struct fs_lore_client *c;
+	struct fs_archive *c;
 	char *base, *q, *mbox = NULL, *ids;
 
 	if (T.skip)
@@ -416,15 +310,15 @@ static void test_stage_tail(void **state)
 	c = stage_client();
 	base = g_strdup_printf("%sall/", T.root);
 	q = g_strdup_printf("(nq:%.12s*)", id(T.r, T.u1));
-	assert_int_equal(fs_lore_search(c, base, q, &mbox, NULL, NULL), 0);
+	assert_int_equal(fs_archive_search(c, base, q, &mbox, NULL, NULL), 0);
 	ids = ids_in(mbox);
 	assert_string_equal(ids, "autosel@lists back0@lists back1@lists back66@lists fix1@lists "
 				 "reg1@lists reply@review review66@lists");
 	g_free(ids);
 	g_free(mbox);
 	g_free(q);
-	q = g_strdup_printf("(nq:%.12s*) %s", id(T.r, T.u1), fs_lore_review_tail);
-	assert_int_equal(fs_lore_search(c, base, q, &mbox, NULL, NULL), 0);
+	q = g_strdup_printf("(nq:%.12s*) %s", id(T.r, T.u1), fs_listmail_tail);
+	assert_int_equal(fs_archive_search(c, base, q, &mbox, NULL, NULL), 0);
 	ids = ids_in(mbox);
 	assert_string_equal(ids, "back0@lists back1@lists back66@lists fix1@lists reg1@lists "
 				 "reply@review");
@@ -432,7 +326,7 @@ static void test_stage_tail(void **state)
 	g_free(mbox);
 	g_free(q);
 	g_free(base);
-	fs_lore_client_free(c);
+	fs_archive_free(c);
 }
 
 /* One series, two bases: every kind of mail the archive has, each
@@ -442,8 +336,8 @@ static void test_stage(void **state)
 	const struct fs_patch *patches[2], *replies[1];
 	const char *own[] = { "rita@example.org", NULL };
 	struct fs_thread_series series;
-	struct fs_lore_want want[3];
-	struct fs_lore_ask ask;
+	struct fs_listmail_want want[3];
+	struct fs_listmail_ask ask;
 	char *bases[3], *want_text, *got;
 	int run_no;
 
@@ -473,7 +367,7 @@ static void test_stage(void **state)
 				    "backport:back1@lists:u1 %slinux-usb/back1@lists/\n",
 				    T.root, T.root, T.root, T.root, T.root);
 	for (run_no = 0; run_no < 2; run_no++) {
-		struct fs_lore_found f = FS_LORE_FOUND_INIT;
+		struct fs_listmail_found f = FS_LISTMAIL_FOUND_INIT;
 		struct fs_error err = FS_ERROR_INIT;
 
 		memset(&ask, 0, sizeof(ask));
@@ -483,16 +377,16 @@ static void test_stage(void **state)
 		ask.series = &series;
 		ask.version = "6.1";
 		ask.own = own;
-		assert_int_equal(fs_lore_review(&f, &ask, want, 3, &err), 0);
+		assert_int_equal(fs_listmail_review(&f, &ask, want, 3, &err), 0);
 		got = found_text(&f);
 		assert_string_equal(got, want_text);
 		g_free(got);
 		/* One query per base; the second run from the cache. */
 		assert_int_equal(f.searches, 2);
-		assert_int_equal(fs_lore_client_requests(ask.client), run_no ? 0 : 2);
-		assert_null(fs_lore_client_failure(ask.client, NULL));
-		fs_lore_found_clear(&f);
-		fs_lore_client_free(ask.client);
+		assert_int_equal(fs_archive_requests(ask.client), run_no ? 0 : 2);
+		assert_null(fs_archive_failure(ask.client, NULL));
+		fs_listmail_found_clear(&f);
+		fs_archive_free(ask.client);
 	}
 	g_free(want_text);
 	g_free(bases[0]);
@@ -501,7 +395,7 @@ static void test_stage(void **state)
 
 static void test_link(void **state)
 {
-	char *l = fs_lore_link("https://lore.kernel.org/all/", "a/b%c?d#e f\x1b@x.org");
+	char *l = fs_listmail_link("https://lore.kernel.org/all/", "a/b%c?d#e f\x1b@x.org");
 
 	assert_string_equal(l, "https://lore.kernel.org/all/a%2Fb%25c%3Fd%23e%20f%1B@x.org/");
 	g_free(l);
@@ -510,8 +404,6 @@ static void test_link(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_culprits),
-		cmocka_unit_test(test_culprit_line),
 		cmocka_unit_test(test_link),
 		cmocka_unit_test_setup_teardown(test_stage_tail, NULL, NULL),
 		cmocka_unit_test(test_stage),

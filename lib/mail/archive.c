@@ -1,4 +1,4 @@
-/* fixscan: searching public-inbox archives over HTTP (see lore-search.h).
+/* fixscan: searching public-inbox archives over HTTP (see archive.h).
  *
  * One libcurl easy handle per client, reused, so that the searches of a
  * run share one connection.  An answer is inflated as it arrives into a
@@ -20,7 +20,7 @@
 #include <glib.h>
 #include <zlib.h>
 
-#include "fixscan/lore-search.h"
+#include "fixscan/archive.h"
 
 #ifndef FIXSCAN_VERSION
 #define FIXSCAN_VERSION "0"
@@ -32,7 +32,7 @@
 /* Stale temporary files of a client that died are removed after this. */
 #define TMP_STALE_SECONDS 3600
 
-struct fs_lore_client {
+struct fs_archive {
 	char *cache_dir;
 	int64_t ttl;
 	long timeout_ms;
@@ -78,7 +78,7 @@ static bool is_answer_name(const char *name)
 
 /* Remove the answers of DIR older than the TTL, and temporary files
  * left by a client that died: the cache holds what may still be used. */
-static void prune(const struct fs_lore_client *c)
+static void prune(const struct fs_archive *c)
 {
 	DIR *d = opendir(c->cache_dir);
 	struct dirent *e;
@@ -101,11 +101,11 @@ static void prune(const struct fs_lore_client *c)
 	closedir(d);
 }
 
-int fs_lore_client_new(struct fs_lore_client **out, const struct fs_lore_opts *o,
+int fs_archive_open(struct fs_archive **out, const struct fs_archive_opts *o,
 		       struct fs_error *err)
 {
-	struct fs_lore_opts def = FS_LORE_OPTS_INIT;
-	struct fs_lore_client *c;
+	struct fs_archive_opts def = FS_ARCHIVE_OPTS_INIT;
+	struct fs_archive *c;
 
 	*out = NULL;
 	if (!o)
@@ -114,22 +114,22 @@ int fs_lore_client_new(struct fs_lore_client **out, const struct fs_lore_opts *o
 	if (curl_init_rc != CURLE_OK)
 		return fs_error_set(err, FS_ENOMEM, "cannot start libcurl: %s",
 				    curl_easy_strerror(curl_init_rc));
-	c = g_new0(struct fs_lore_client, 1);
+	c = g_new0(struct fs_archive, 1);
 	c->cache_dir = o->cache_dir ? g_strdup(o->cache_dir) : default_cache_dir();
-	c->ttl = o->ttl < 0 ? FS_LORE_DEFAULT_TTL : o->ttl;
-	c->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : FS_LORE_DEFAULT_TIMEOUT_MS;
-	c->max_size = o->max_size ? o->max_size : FS_LORE_DEFAULT_MAX_SIZE;
+	c->ttl = o->ttl < 0 ? FS_ARCHIVE_DEFAULT_TTL : o->ttl;
+	c->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : FS_ARCHIVE_DEFAULT_TIMEOUT_MS;
+	c->max_size = o->max_size ? o->max_size : FS_ARCHIVE_DEFAULT_MAX_SIZE;
 	c->now = o->now ? o->now : time(NULL);
 	c->down = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	if (!c->cache_dir) {
-		fs_lore_client_free(c);
+		fs_archive_free(c);
 		return fs_error_set(err, FS_EIO, "no cache directory: set XDG_CACHE_HOME or HOME");
 	}
 	if (g_mkdir_with_parents(c->cache_dir, 0700) < 0) {
 		int e = errno;
 		fs_error_set(err, FS_EIO, "cannot make the cache directory '%s': %s", c->cache_dir,
 			     strerror(e));
-		fs_lore_client_free(c);
+		fs_archive_free(c);
 		return FS_EIO;
 	}
 	prune(c);
@@ -137,7 +137,7 @@ int fs_lore_client_new(struct fs_lore_client **out, const struct fs_lore_opts *o
 	return 0;
 }
 
-void fs_lore_client_free(struct fs_lore_client *c)
+void fs_archive_free(struct fs_archive *c)
 {
 	if (!c)
 		return;
@@ -149,19 +149,19 @@ void fs_lore_client_free(struct fs_lore_client *c)
 	g_free(c);
 }
 
-size_t fs_lore_client_requests(const struct fs_lore_client *c)
+size_t fs_archive_requests(const struct fs_archive *c)
 {
 	return c->requests;
 }
 
-const char *fs_lore_client_failure(const struct fs_lore_client *c, size_t *nfailed)
+const char *fs_archive_failure(const struct fs_archive *c, size_t *nfailed)
 {
 	if (nfailed)
 		*nfailed = c->nfailed;
 	return c->failure;
 }
 
-bool fs_lore_base_valid(const char *base)
+bool fs_archive_base_valid(const char *base)
 {
 	const char *host, *p;
 	size_t n;
@@ -190,7 +190,7 @@ static bool kept_as_is(unsigned char ch)
 	return g_ascii_isalnum(ch) || strchr("-._~:*()", ch);
 }
 
-/* The length of S percent-encoded by fs_lore_encode(). */
+/* The length of S percent-encoded by fs_archive_encode(). */
 static size_t encoded_len(const char *s)
 {
 	size_t n = 0;
@@ -200,7 +200,7 @@ static size_t encoded_len(const char *s)
 	return n;
 }
 
-char *fs_lore_encode(const char *query)
+char *fs_archive_encode(const char *query)
 {
 	GString *out = g_string_sized_new(encoded_len(query) + 1);
 	const unsigned char *p;
@@ -216,7 +216,7 @@ char *fs_lore_encode(const char *query)
 	return g_string_free(out, FALSE);
 }
 
-char **fs_lore_queries(const char *const *terms, size_t n, const char *tail, size_t *nq)
+char **fs_archive_queries(const char *const *terms, size_t n, const char *tail, size_t *nq)
 {
 	GPtrArray *v = g_ptr_array_new();
 	GString *q = NULL;
@@ -228,7 +228,7 @@ char **fs_lore_queries(const char *const *terms, size_t n, const char *tail, siz
 	for (i = 0; i < n; i++) {
 		size_t tl = encoded_len(terms[i]);
 
-		if (q && len + or_len + tl + tail_len > FS_LORE_QUERY_MAX) {
+		if (q && len + or_len + tl + tail_len > FS_ARCHIVE_QUERY_MAX) {
 			g_string_append_printf(q, ")%s%s", has_tail ? " " : "", has_tail ? tail : "");
 			g_ptr_array_add(v, g_string_free(q, FALSE));
 			q = NULL;
@@ -377,7 +377,7 @@ static size_t on_body(char *ptr, size_t size, size_t nmemb, void *data)
 	return inflate_some(f, (const unsigned char *)ptr, n) ? n : 0;
 }
 
-static int setup_curl(struct fs_lore_client *c, const char *url, struct fetch *f,
+static int setup_curl(struct fs_archive *c, const char *url, struct fetch *f,
 		      char *errbuf, struct fs_error *err)
 {
 	CURL *h;
@@ -449,7 +449,7 @@ static bool unreachable(CURLcode rc)
 
 /* The error of a transfer that ended with RC, from F's state, set in ERR;
  * a base that cannot be reached is remembered as down. */
-static int transfer_error(struct fs_lore_client *c, const char *base, struct fetch *f,
+static int transfer_error(struct fs_archive *c, const char *base, struct fetch *f,
 			  CURLcode rc, const char *errbuf, struct fs_error *err)
 {
 	int code = FS_EPARSE;
@@ -491,10 +491,10 @@ static int transfer_error(struct fs_lore_client *c, const char *base, struct fet
 
 /* Ask BASE for QUERY into the temporary file FD.  Returns 0 with *HITS
  * (an answer of mails, else 404: none), or a negative code with ERR set. */
-static int fetch(struct fs_lore_client *c, const char *base, const char *query, int fd,
+static int fetch(struct fs_archive *c, const char *base, const char *query, int fd,
 		 bool *hits, struct fs_error *err)
 {
-	char *enc = fs_lore_encode(query), *url = g_strconcat(base, "?q=", enc, "&x=m", NULL);
+	char *enc = fs_archive_encode(query), *url = g_strconcat(base, "?q=", enc, "&x=m", NULL);
 	char errbuf[CURL_ERROR_SIZE];
 	struct fetch f;
 	CURLcode rc;
@@ -528,7 +528,7 @@ static int fetch(struct fs_lore_client *c, const char *base, const char *query, 
 /* ---- the cache ---------------------------------------------------------- */
 
 /* The cache file of QUERY on BASE: the SHA-256 of both names it. */
-static char *answer_path(const struct fs_lore_client *c, const char *base, const char *query)
+static char *answer_path(const struct fs_archive *c, const char *base, const char *query)
 {
 	char *key = g_strconcat(base, "\n", query, NULL);
 	char *sum = g_compute_checksum_for_string(G_CHECKSUM_SHA256, key, -1);
@@ -541,7 +541,7 @@ static char *answer_path(const struct fs_lore_client *c, const char *base, const
 
 /* Whether PATH holds an answer young enough to use; *EMPTY says it found
  * nothing.  A file from the future (a clock set back) is not used. */
-static bool fresh(const struct fs_lore_client *c, const char *path, bool *empty)
+static bool fresh(const struct fs_archive *c, const char *path, bool *empty)
 {
 	struct stat st;
 	int64_t age;
@@ -555,7 +555,7 @@ static bool fresh(const struct fs_lore_client *c, const char *path, bool *empty)
 	return true;
 }
 
-static int search_one(struct fs_lore_client *c, const char *base, const char *query, char **mbox,
+static int search_one(struct fs_archive *c, const char *base, const char *query, char **mbox,
 		      bool *cached, struct fs_error *err)
 {
 	char *path, *tmp = NULL;
@@ -566,7 +566,7 @@ static int search_one(struct fs_lore_client *c, const char *base, const char *qu
 	*mbox = NULL;
 	if (cached)
 		*cached = false;
-	if (!fs_lore_base_valid(base))
+	if (!fs_archive_base_valid(base))
 		return fs_error_set(err, FS_EUSAGE,
 				    "'%s' is no public-inbox base URL (http:// or https://, ending in '/')",
 				    base);
@@ -607,7 +607,7 @@ out:
 	return rc;
 }
 
-int fs_lore_search(struct fs_lore_client *c, const char *base, const char *query, char **mbox,
+int fs_archive_search(struct fs_archive *c, const char *base, const char *query, char **mbox,
 		   bool *cached, struct fs_error *err)
 {
 	struct fs_error mine = FS_ERROR_INIT;

@@ -13,11 +13,11 @@
  * mails in it are anyone's and are read as hostile, as any mbox.
  *
  * The module knows nothing of kernels or reviews: the caller says what
- * to search; fs_lore_queries() only packs many terms into few queries of
+ * to search; fs_archive_queries() only packs many terms into few queries of
  * a length every server takes.
  */
-#ifndef FIXSCAN_LORE_SEARCH_H
-#define FIXSCAN_LORE_SEARCH_H
+#ifndef FIXSCAN_ARCHIVE_H
+#define FIXSCAN_ARCHIVE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,20 +27,20 @@
 #include "fixscan/error.h"
 
 /* The base searched when none is configured. */
-#define FS_LORE_DEFAULT_BASE "https://lore.kernel.org/all/"
+#define FS_ARCHIVE_DEFAULT_BASE "https://lore.kernel.org/all/"
 /* How long an answer is reused, in seconds, when nothing else is said. */
-#define FS_LORE_DEFAULT_TTL 3600
+#define FS_ARCHIVE_DEFAULT_TTL 3600
 /* How long one request may take, in milliseconds (connection included). */
-#define FS_LORE_DEFAULT_TIMEOUT_MS 10000
+#define FS_ARCHIVE_DEFAULT_TIMEOUT_MS 10000
 /* The largest answer taken, uncompressed: a few hundred patches' mails
  * come to a few megabytes; more is a server gone wrong, or a bomb. */
-#define FS_LORE_DEFAULT_MAX_SIZE ((size_t)64 << 20)
-/* The longest query fs_lore_queries() packs, as it goes into the URL
+#define FS_ARCHIVE_DEFAULT_MAX_SIZE ((size_t)64 << 20)
+/* The longest query fs_archive_queries() packs, as it goes into the URL
  * (percent-encoded): public-inbox-httpd refuses a request whose head
  * passes 16 KiB, and web servers in front of it often 8 KiB per line. */
-#define FS_LORE_QUERY_MAX 6000
+#define FS_ARCHIVE_QUERY_MAX 6000
 
-struct fs_lore_opts {
+struct fs_archive_opts {
 	const char *cache_dir; /* NULL: $XDG_CACHE_HOME/fixscan/lore, else
 				* ~/.cache/fixscan/lore */
 	int64_t ttl;           /* seconds an answer is reused; 0: never
@@ -49,23 +49,23 @@ struct fs_lore_opts {
 	size_t max_size;       /* 0: the default */
 	time_t now;            /* 0: time(NULL) (tests give their own) */
 };
-#define FS_LORE_OPTS_INIT { NULL, -1, 0, 0, 0 }
+#define FS_ARCHIVE_OPTS_INIT { NULL, -1, 0, 0, 0 }
 
-struct fs_lore_client;
+struct fs_archive;
 
 /* A client with options O (may be NULL: the defaults); O's strings are
  * copied.  Answers older than the TTL are removed from the cache here.
- * Returns 0 with *OUT set (fs_lore_client_free()), or FS_ENOMEM /
+ * Returns 0 with *OUT set (fs_archive_free()), or FS_ENOMEM /
  * FS_EIO (no cache directory can be named or made) with ERR set. */
-int fs_lore_client_new(struct fs_lore_client **out, const struct fs_lore_opts *o,
+int fs_archive_open(struct fs_archive **out, const struct fs_archive_opts *o,
 		       struct fs_error *err);
-void fs_lore_client_free(struct fs_lore_client *c);
+void fs_archive_free(struct fs_archive *c);
 
 /* Whether BASE can be searched: an http:// or https:// URL with a host,
  * ending in '/', without spaces, control characters, '?' or '#'. */
-bool fs_lore_base_valid(const char *base);
+bool fs_archive_base_valid(const char *base);
 
-/* Search BASE (fs_lore_base_valid()) for QUERY.  On success *MBOX is a
+/* Search BASE (fs_archive_base_valid()) for QUERY.  On success *MBOX is a
  * new string (free()), the path of an mbox file in the cache holding the
  * mails that match, newest first, or NULL when none does; *CACHED (may
  * be NULL) says whether the answer came from the cache, no request sent.
@@ -78,29 +78,29 @@ bool fs_lore_base_valid(const char *base);
  *   and 404, not gzip'd mbox, larger than the bound), not kept;
  * - FS_EUSAGE: BASE is not valid;
  * - FS_EIO / FS_ENOMEM: the cache cannot be written. */
-int fs_lore_search(struct fs_lore_client *c, const char *base, const char *query, char **mbox,
+int fs_archive_search(struct fs_archive *c, const char *base, const char *query, char **mbox,
 		   bool *cached, struct fs_error *err);
 
 /* How many HTTP requests C has sent so far. */
-size_t fs_lore_client_requests(const struct fs_lore_client *c);
+size_t fs_archive_requests(const struct fs_archive *c);
 
-/* The message of the first search of C that failed (fs_lore_search()
- * returned an error), lent until fs_lore_client_free(), or NULL when
+/* The message of the first search of C that failed (fs_archive_search()
+ * returned an error), lent until fs_archive_free(), or NULL when
  * none did; *NFAILED (may be NULL) gets how many did.  What the
  * commands say once, at the end, for a whole run. */
-const char *fs_lore_client_failure(const struct fs_lore_client *c, size_t *nfailed);
+const char *fs_archive_failure(const struct fs_archive *c, size_t *nfailed);
 
 /* Pack the N terms TERMS into as few queries as fit: each query is
  * "(T OR T OR ...)" followed by " TAIL" (TAIL may be NULL or "") and is
- * at most FS_LORE_QUERY_MAX bytes once percent-encoded (a term too long
+ * at most FS_ARCHIVE_QUERY_MAX bytes once percent-encoded (a term too long
  * for that has a query of its own).  Terms keep their order.  Returns a
  * NULL-terminated array of new strings (g_strfreev()), with their number
  * in *NQ (may be NULL); an empty array when N is 0. */
-char **fs_lore_queries(const char *const *terms, size_t n, const char *tail, size_t *nq);
+char **fs_archive_queries(const char *const *terms, size_t n, const char *tail, size_t *nq);
 
 /* QUERY as it goes into a URL's query string: unreserved characters and
  * the ":*()" of Xapian's syntax as they are, a space as '+', every other
  * byte as %XX.  A new string (g_free()). */
-char *fs_lore_encode(const char *query);
+char *fs_archive_encode(const char *query);
 
 #endif
