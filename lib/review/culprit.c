@@ -129,12 +129,48 @@ static size_t bisect_line_id(const char *s, size_t l, const char **id)
 	return 0;
 }
 
+/* Whether the line S (L bytes) announces a bisection's result on the
+ * lines below: it ends in ':' and speaks of bisecting, a first bad
+ * commit, a culprit or KernelCI's "Breaking commit found:". */
+static bool announces(const char *s, size_t l)
+{
+	char *low;
+	bool yes;
+
+	if (!l || s[l - 1] != ':')
+		return false;
+	low = g_ascii_strdown(s, l);
+	yes = strstr(low, "bisect") || strstr(low, "first bad commit") || strstr(low, "culprit") ||
+	      strstr(low, "breaking commit");
+	g_free(low);
+	return yes;
+}
+
+/* The id a line below such an announcement begins with: "<id>
+ * (\"subject\")" or "commit <id>". */
+static size_t announced_id(const char *s, size_t l, const char **id)
+{
+	size_t k;
+
+	if (starts_ci(s, l, "commit ")) {
+		s += 7;
+		l -= 7;
+	}
+	k = hex_word(s, l, true);
+	if (k)
+		*id = s;
+	return k;
+}
+
 /* Read the lines of BODY: regzbot commands and bisection results.  A
  * quoted line, or anything after a carried diff, is not the poster's. */
 static void read_lines(GArray *v, const char *body, size_t len)
 {
 	const char *p = body, *end = body + len;
-	int breaking = 0; /* lines left after KernelCI's "Breaking commit found:" */
+	/* Lines left after one that announces a result on the lines below
+	 * ("git bisect names this as the first bad commit:", KernelCI's
+	 * "Breaking commit found:"); separators and blank lines aside. */
+	int intro = 0;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p), *e = nl ? nl : end, *s = p, *id = NULL;
@@ -154,12 +190,12 @@ static void read_lines(GArray *v, const char *body, size_t len)
 			add(v, id, k, FS_CULPRIT_REGZBOT, s, l);
 		else if ((k = bisect_line_id(s, l, &id)))
 			add(v, id, k, FS_CULPRIT_BISECTED, s, l);
-		else if (breaking && starts_ci(s, l, "commit ") && (k = hex_word(s + 7, l - 7, true)) == 40)
-			add(v, s + 7, k, FS_CULPRIT_BISECTED, s, l);
-		if (l == strlen("Breaking commit found:") && starts_ci(s, l, "Breaking commit found:"))
-			breaking = 5;
-		else if (breaking)
-			breaking--;
+		else if (intro && (k = announced_id(s, l, &id)))
+			add(v, id, k, FS_CULPRIT_BISECTED, s, l);
+		if (announces(s, l))
+			intro = 3;
+		else if (intro && strspn(s, "-=_* ") < l)
+			intro--;
 	}
 }
 

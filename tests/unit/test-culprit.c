@@ -44,6 +44,12 @@ static const struct {
 	{ "Bisection points at " ID12 ", see below.\n", "bisected:" ID12 },
 	{ "Breaking commit found:\n\n-----\ncommit " ID40 "\nAuthor: A <a@x>\n", "bisected:" ID40 },
 	{ "I bisected between " OT12 " and v6.2 but could not finish.\n", "" },
+	{ "I bisected it, and git bisect names this as the first bad commit:\n\n  " ID12
+	  " (\"usb: frob: add the frob\")\n\nReverting it makes the hang go away.\n", "bisected:" ID12 },
+	{ "The culprit:\n" ID40 "\n", "bisected:" ID40 },
+	/* an id on the line after one that announces nothing */
+	{ "These are the commits I tested:\n" ID12 "\n", "" },
+	{ "> I bisected it to:\n" ID12 "\n", "" },
 	/* sentences that blame, by id, or id and subject */
 	{ "Since commit " ID12 " (\"usb: frob: add the frob\") my keyboard no longer works.\n",
 	  "caused:" ID12 },
