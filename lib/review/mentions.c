@@ -384,6 +384,7 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 		o->cls = cls;
 		o->named = NULL;
 		o->nnamed = 0;
+		o->link = NULL;
 		if (cls == FS_REPLY_NEEDS_ALSO) {
 			char *text = fs_mentions_asked_words(body, blen);
 			o->named = named_ids(text, &o->nnamed);
@@ -652,6 +653,7 @@ static int keep_hit(struct fs_mentions *m, struct fs_store_message *hit, fs_cid 
 	rv[m->nreports].from = hv[n].from;
 	rv[m->nreports].date = dv[n];
 	rv[m->nreports].subject = hv[n].subject;
+	rv[m->nreports].link = NULL;
 	m->nreports++;
 	return 0;
 }
@@ -903,4 +905,54 @@ int fs_mentions_reports(struct fs_mentions *m, struct fs_store *store,
 {
 	return fs_mentions_reports_limit(m, store, idx, s, upstream, n, own,
 					 FS_MENTIONS_CANDIDATES_PER_COMMIT, err);
+}
+
+int fs_mentions_add_archived(struct fs_mentions *m, const struct fs_report_mail *v, size_t n,
+			     struct fs_error *err)
+{
+	struct fs_report_mail *rv;
+	size_t i, k;
+
+	rv = n ? realloc(m->reports, (m->nreports + n) * sizeof(*rv)) : m->reports;
+	if (n && !rv)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	m->reports = rv;
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < m->nreports; k++)
+			if (rv[k].upstream == v[i].upstream && rv[k].message_id && v[i].message_id &&
+			    !strcmp(rv[k].message_id, v[i].message_id))
+				break;
+		if (k < m->nreports)
+			rv[k].link = v[i].link;
+		else
+			rv[m->nreports++] = v[i];
+	}
+	return 0;
+}
+
+int fs_mentions_add_posted(struct fs_mentions *m, const struct fs_objection *v, size_t n,
+			   struct fs_error *err)
+{
+	struct fs_objection *ov;
+	char **lv;
+	size_t i;
+
+	if (!n)
+		return 0;
+	ov = realloc(m->objections, (m->nobjections + n) * sizeof(*ov));
+	if (ov)
+		m->objections = ov;
+	lv = ov ? realloc(m->lines_, (m->nobjections + n) * sizeof(*lv)) : NULL;
+	if (!lv)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	m->lines_ = lv;
+	for (i = 0; i < n; i++) {
+		/* the strings are lent; nothing of the mentions' own */
+		lv[m->nobjections] = NULL;
+		ov[m->nobjections] = v[i];
+		ov[m->nobjections].named = NULL;
+		ov[m->nobjections].nnamed = 0;
+		m->nobjections++;
+	}
+	return 0;
 }
