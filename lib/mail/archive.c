@@ -110,10 +110,6 @@ int fs_archive_open(struct fs_archive **out, const struct fs_archive_opts *o,
 	*out = NULL;
 	if (!o)
 		o = &def;
-	pthread_once(&curl_once, curl_init);
-	if (curl_init_rc != CURLE_OK)
-		return fs_error_set(err, FS_ENOMEM, "cannot start libcurl: %s",
-				    curl_easy_strerror(curl_init_rc));
 	c = g_new0(struct fs_archive, 1);
 	c->cache_dir = o->cache_dir ? g_strdup(o->cache_dir) : default_cache_dir();
 	c->ttl = o->ttl < 0 ? FS_ARCHIVE_DEFAULT_TTL : o->ttl;
@@ -382,6 +378,12 @@ static int setup_curl(struct fs_archive *c, const char *url, struct fetch *f,
 {
 	CURL *h;
 
+	/* libcurl (and TLS under it) starts only for a request: a run the
+	 * cache answers pays nothing for it. */
+	pthread_once(&curl_once, curl_init);
+	if (curl_init_rc != CURLE_OK)
+		return fs_error_set(err, FS_ENOMEM, "cannot start libcurl: %s",
+				    curl_easy_strerror(curl_init_rc));
 	if (!c->curl && !(c->curl = curl_easy_init()))
 		return fs_error_set(err, FS_ENOMEM, "cannot start libcurl");
 	h = c->curl;

@@ -271,7 +271,10 @@ static int by_commit_then_date(const struct search *s, fs_cid a, const struct fs
 
 	if (pa != pb)
 		return pa < pb ? -1 : 1;
-	return fs_patch_time(ma) < fs_patch_time(mb) ? -1 : fs_patch_time(ma) > fs_patch_time(mb);
+	if (fs_patch_time(ma) != fs_patch_time(mb))
+		return fs_patch_time(ma) < fs_patch_time(mb) ? -1 : 1;
+	/* the same second: by Message-Id, the same every run */
+	return g_strcmp0(fs_patch_message_id(ma), fs_patch_message_id(mb));
 }
 
 static int report_order(gconstpointer x, gconstpointer y, gpointer data)
