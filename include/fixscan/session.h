@@ -48,6 +48,8 @@ struct fs_session_opts {
 	/* --no-update, --rebuild, the progress callback; the session fills
 	 * in the repository and the refs (fixscan.mainline, fixscan.stable) */
 	struct fs_index_opts index;
+	/* --no-lore: the mail archives (fixscan.lore) are not searched */
+	bool no_lore;
 };
 #define FS_SESSION_OPTS_INIT { .review = FS_REVIEW_OPTS_INIT, .index = FS_INDEX_OPTS_INIT }
 
@@ -102,6 +104,14 @@ struct fs_index_opts *fs_session_index_opts(struct fs_session *s);
 /* The store's slot, for the savers that close the read-only store to
  * write (fs_digest_save()); the session frees what is left in it. */
 struct fs_store **fs_session_store_slot(struct fs_session *s);
+/* The first search of the mail archives (fixscan.lore) that failed
+ * this session (lore cannot be reached, a hostile answer, no cache
+ * directory), lent, or NULL when none did; *NFAILED (may be NULL) gets
+ * how many did.  What the command says once, at the end. */
+const char *fs_session_lore_failure(const struct fs_session *s, size_t *nfailed);
+/* How many requests the reviews sent to the archives. */
+size_t fs_session_lore_requests(const struct fs_session *s);
+
 /* The complete review options; the caller may still change the flags
  * (branch, base, no_reports). */
 struct fs_review_opts *fs_session_review_opts(struct fs_session *s);
