@@ -150,7 +150,9 @@ test_expect_success '... what lore knows, each with its Message-Id and link; not
 	EOF
 	test_cmp want got
 '
-test_expect_code 1 'review --json --no-lore: no request' '
+# The cache emptied first: a run that searched would have to ask.
+test_expect_code 1 'review --json --no-lore: no request, the cache empty' '
+	rm -rf "$XDG_CACHE_HOME/fixscan/lore" &&
 	"$FIXSCAN" review --repo kernel --json --no-lore "$Q" >r0.json 2>r0.err &&
 	test "$(lore_requests)" = 1
 '
@@ -176,7 +178,8 @@ test_expect_success 'quoted Fixes: and regzbot lines, the user'"'"'s own mail, t
 	EOF
 '
 test_expect_code 1 'the text report: the links; the hostile mail'"'"'s escapes shown, not sent' '
-	COLUMNS=1000 "$FIXSCAN" review --repo kernel "$Q" >r1.txt
+	COLUMNS=1000 "$FIXSCAN" review --repo kernel "$Q" >r1.txt &&
+	test "$(lore_requests)" = 2
 '
 test_expect_success '... lines of each kind' '
 	grep -q "^  regression-report $(echo $U1 | cut -c1-12): \"\[REGRESSION\] tcp: oops on listen\" from Reg Porter <reg@example.org>, $AFTER: ${LORE_URL}reg1@lore.example.org/\$" r1.txt &&
@@ -189,7 +192,14 @@ test_expect_success '... lines of each kind' '
 test_expect_code 1 'a second run inside the TTL: the same, and no request' '
 	COLUMNS=1000 "$FIXSCAN" review --repo kernel "$Q" >r2.txt &&
 	test_cmp r1.txt r2.txt &&
-	test "$(lore_requests)" = 1
+	test "$(lore_requests)" = 2
+'
+test_expect_code 1 'fixscan.loreTTL 0: every run asks again' '
+	git -C kernel config fixscan.loreTTL 0 &&
+	COLUMNS=1000 "$FIXSCAN" review --repo kernel "$Q" >r3.txt &&
+	git -C kernel config --unset fixscan.loreTTL &&
+	test_cmp r1.txt r3.txt &&
+	test "$(lore_requests)" = 3
 '
 p23=$(grep -l "^Subject: \[PATCH 4.4 23/" "$TRASH"/mail/review-4.4/cur/*)
 test_expect_code 1 'check of 23 with lore: its report and the backport' '
@@ -263,7 +273,7 @@ trap 'lore_stop; kill $hpid 2>/dev/null' EXIT
 i=0
 while [ ! -f hostile/port ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
 H="http://127.0.0.1:$(cat hostile/port)"
-for base in broken-gzip bomb not-mbox error; do
+for base in broken-gzip truncated bomb huge not-mbox error loop; do
 	test_expect_success "hostile answer ($base): the review without it, one line that says so, the same exit" '
 		git config --global --unset-all fixscan.lore &&
 		git config --global fixscan.lore "$H/'"$base"'/" &&
@@ -276,6 +286,19 @@ for base in broken-gzip bomb not-mbox error; do
 		! ls "$XDG_CACHE_HOME/fixscan/lore" | grep -q .
 	'
 done
+test_expect_success 'a server that does not answer: given up at fixscan.loreTimeout, one line, the same review' '
+	git config --global --unset-all fixscan.lore &&
+	git config --global fixscan.lore "$H/slow/" &&
+	git config --global fixscan.loreTimeout 1 &&
+	rm -rf "$XDG_CACHE_HOME/fixscan/lore" &&
+	start=$(date +%s) &&
+	{ COLUMNS=1000 "$FIXSCAN" review --repo kernel "$Q" >h.txt 2>h.err; test $? = 1; } &&
+	test $(($(date +%s) - start)) -lt 10 &&
+	test_cmp nolore.txt h.txt &&
+	test "$(wc -l <h.err)" = 1 &&
+	grep -q "^fixscan: lore: .*$H/slow/.*timed out.*; 1 search left out of the review\$" h.err &&
+	git config --global --unset fixscan.loreTimeout
+'
 kill $hpid 2>/dev/null
 
 # Lore down: the same review, one line on stderr, the same exit status.
