@@ -40,8 +40,11 @@ char *fs_mentions_asked_words(const char *body, size_t len);
  * "u:word" and "b:word_word" of the own words' sentences (lower case, a
  * commit id "#id", a number "#n", "^" a sentence's start), "r:..." what
  * the phrase rules find in a sentence, "c:<class>" their class of the
- * reply, "s:..." its shape (sentences, carried patch, own tag, bot).
- * For tests/real/scripts/train-replies.py. */
-void fs_mentions_features(const char *body, size_t len, GPtrArray *out);
+ * reply, "s:..." its shape (sentences, carried patch, own tag, bot);
+ * with CTX (may be NULL) "x:..." who says it and to what
+ * (fs_reply_context), alone and with what the rules read.  For
+ * tests/real/scripts/train-replies.py. */
+void fs_mentions_features(const char *body, size_t len, const struct fs_reply_context *ctx,
+			  GPtrArray *out);
 
 #endif

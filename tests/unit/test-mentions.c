@@ -346,9 +346,10 @@ static void test_features(void **state)
 	size_t i;
 
 	(void)state;
-	fs_mentions_features(body, strlen(body), f);
+	fs_mentions_features(body, strlen(body), NULL, f);
 	for (i = 0; i < f->len; i++) {
 		assert_false(g_hash_table_contains(set, f->pdata[i]));
+		assert_false(g_str_has_prefix(f->pdata[i], "x:"));
 		g_hash_table_add(set, f->pdata[i]);
 	}
 	for (i = 0; i < G_N_ELEMENTS(want); i++)
@@ -357,6 +358,43 @@ static void test_features(void **state)
 	for (i = 0; i < G_N_ELEMENTS(not_want); i++)
 		if (g_hash_table_contains(set, not_want[i]))
 			fail_msg("feature %s is not the reply's own", not_want[i]);
+	g_hash_table_destroy(set);
+	g_ptr_array_free(f, TRUE);
+}
+
+/* With a context, who says it and to what: the role and the parent
+ * alone and with the rules' class and findings, and what is quoted;
+ * nothing of a context not given. */
+static void test_context_features(void **state)
+{
+	static const char body[] = "> Fixes: 0123456789ab (\"x\")\n\nIs this needed for 5.4?\n";
+	struct fs_reply_context c = {
+		.role = FS_ROLE_AUTHOR, .parent = FS_PARENT_AUTOSEL, .quotes_fixes = true,
+	};
+	GPtrArray *f = g_ptr_array_new_with_free_func(g_free);
+	GHashTable *set = g_hash_table_new(g_str_hash, g_str_equal);
+	static const char *const want[] = {
+		"x:role:author", "x:parent:autosel", "x:role:author&r:question", "x:q:fixes",
+	};
+	static const char *const not_want[] = {
+		"x:role:other", "x:q:hunk", "x:q:upstream", "x:role:author&r:objects",
+	};
+	size_t i;
+	bool with_class = false;
+
+	(void)state;
+	fs_mentions_features(body, strlen(body), &c, f);
+	for (i = 0; i < f->len; i++) {
+		g_hash_table_add(set, f->pdata[i]);
+		with_class |= g_str_has_prefix(f->pdata[i], "x:role:author&c:");
+	}
+	for (i = 0; i < G_N_ELEMENTS(want); i++)
+		if (!g_hash_table_contains(set, want[i]))
+			fail_msg("missing feature %s", want[i]);
+	for (i = 0; i < G_N_ELEMENTS(not_want); i++)
+		if (g_hash_table_contains(set, not_want[i]))
+			fail_msg("feature %s not in the context", not_want[i]);
+	assert_true(with_class);
 	g_hash_table_destroy(set);
 	g_ptr_array_free(f, TRUE);
 }
@@ -487,6 +525,7 @@ int main(void)
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_classify_forms),
 		cmocka_unit_test(test_features),
+		cmocka_unit_test(test_context_features),
 		cmocka_unit_test(test_signed_reply),
 		cmocka_unit_test(test_wrapped_attribution),
 		cmocka_unit_test(test_asked_words),

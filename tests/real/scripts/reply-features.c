@@ -24,7 +24,7 @@ int main(int argc, char **argv)
 		}
 		body = fs_patch_body(p, &len);
 		f = g_ptr_array_new_with_free_func(g_free);
-		fs_mentions_features(body ? body : "", body ? len : 0, f);
+		fs_mentions_features(body ? body : "", body ? len : 0, NULL, f);
 		printf("%s", argv[i]);
 		for (k = 0; k < f->len; k++) {
 			const char *s = f->pdata[k];
