@@ -399,6 +399,56 @@ static void test_context_features(void **state)
 	g_ptr_array_free(f, TRUE);
 }
 
+/* The model: a class's score is its bias plus the weights of the
+ * features present (features it does not know weigh nothing), the
+ * probabilities are the softmax of the scores, and a margin moves the
+ * decision alone. */
+static void test_model_class(void **state)
+{
+	static const double bias[FS_MODEL_CLASSES] = { -1, -2, -2, -3, 0 };
+	static const double none[FS_MODEL_CLASSES] = { 0 };
+	static const double shy[FS_MODEL_CLASSES] = { -3.5, 0, 0, 0, 0 };
+	static const struct fs_reply_weight w[] = {	/* in strcmp() order */
+		{ "u:breaks", { 0, 2.5, 0, 0, 0 } },
+		{ "u:drop", { 3, 0, 0, 0, -1 } },
+		{ "x:role:author", { 1, 0, 0, 0, 0 } },
+	};
+	struct fs_reply_model m = { .about = "test", .bias = bias, .margin = none, .v = w, .n = 3 };
+	GPtrArray *f = g_ptr_array_new();
+	double p[FS_MODEL_CLASSES], sum = 0;
+	int c;
+
+	(void)state;
+	/* nothing known: the bias alone, harmless */
+	g_ptr_array_add(f, "u:thanks");
+	assert_int_equal(fs_mentions_model_class(&m, f, p), 4);
+	for (c = 0; c < FS_MODEL_CLASSES; c++)
+		sum += p[c];
+	assert_true(sum > 0.999999 && sum < 1.000001);
+	assert_true(p[4] > p[0]);
+	/* "drop": objection, by 3 - 1 against harmless's 0 - 1 */
+	g_ptr_array_add(f, "u:drop");
+	assert_int_equal(fs_mentions_model_class(&m, f, p), 0);
+	assert_true(p[0] > 0.5);
+	/* "breaks" alone: report */
+	g_ptr_array_remove_index(f, 1);
+	g_ptr_array_add(f, "u:breaks");
+	assert_int_equal(fs_mentions_model_class(&m, f, p), 1);
+	/* a margin against objections turns a weak drop into harmless, the
+	 * probabilities untouched; the author's word tips it back */
+	g_ptr_array_remove_index(f, 1);
+	g_ptr_array_add(f, "u:drop");
+	m.margin = shy;
+	assert_int_equal(fs_mentions_model_class(&m, f, p), 4);
+	assert_true(p[0] > 0.5);
+	g_ptr_array_add(f, "x:role:author");
+	assert_int_equal(fs_mentions_model_class(&m, f, p), 0);
+	g_ptr_array_free(f, TRUE);
+	/* without trained weights there is no built-in model */
+	if (fs_mentions_model())
+		assert_true(fs_mentions_model()->n > 0);
+}
+
 /* An attribution wrapped over two or three lines ("On <date>, <name>" then
  * "<address> wrote:") is no part of the reply's own words; a sentence
  * that merely opens with "On" is. */
@@ -526,6 +576,7 @@ int main(void)
 		cmocka_unit_test(test_classify_forms),
 		cmocka_unit_test(test_features),
 		cmocka_unit_test(test_context_features),
+		cmocka_unit_test(test_model_class),
 		cmocka_unit_test(test_signed_reply),
 		cmocka_unit_test(test_wrapped_attribution),
 		cmocka_unit_test(test_asked_words),
