@@ -139,6 +139,12 @@ char *fs_mentions_objection_line(const char *body, size_t len);
  * even when it also reports or objects, one that reports trouble is
  * FS_REPLY_REPORT even when it also asks to drop. */
 char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cls);
+/* The same, read in context CTX (who says it, to what; may be NULL):
+ * with a learned model built in (lib/review/reply-model.tsv) the model
+ * decides from the words, the rules' findings and CTX; a reply the model
+ * calls harmless but the rules do not is still shown (FS_REPLY_OTHER). */
+char *fs_mentions_classify_in(const char *body, size_t len, const struct fs_reply_context *ctx,
+			      enum fs_reply_class *cls);
 
 /* Add to M the objections among the replies of series S, leaving out the
  * user's own mail (fs_identity_is_own_mail() with OWN).  Returns 0 or

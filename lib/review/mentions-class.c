@@ -983,21 +983,58 @@ char *fs_mentions_asked_words(const char *body, size_t len)
 	return g_string_free(out, FALSE);
 }
 
-char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cls)
+/* The class of R by the learned model M, read in context C: the
+ * model's, but a reply the model calls harmless keeps the rules' "other"
+ * class when the rules saw more in it (shown with its words, never
+ * dropped), and its "none" when they saw nothing at all. */
+static enum fs_reply_class model_class(const struct reading *r, const struct fs_reply_context *c,
+				       const struct fs_reply_model *m)
 {
+	GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	GPtrArray *f = g_ptr_array_new();
+	double p[FS_MODEL_CLASSES];
+	GHashTableIter it;
+	gpointer key;
+	int k;
+
+	reply_features(r, c, set);
+	g_hash_table_iter_init(&it, set);
+	while (g_hash_table_iter_next(&it, &key, NULL))
+		g_ptr_array_add(f, key);
+	k = fs_mentions_model_class(m, f, p);
+	g_ptr_array_free(f, TRUE);
+	g_hash_table_destroy(set);
+	if (k < FS_MODEL_CLASSES - 1)
+		return (enum fs_reply_class)k;
+	return r->rule == FS_REPLY_NONE ? FS_REPLY_NONE : FS_REPLY_OTHER;
+}
+
+char *fs_mentions_classify_in(const char *body, size_t len, const struct fs_reply_context *ctx,
+			      enum fs_reply_class *cls)
+{
+	const struct fs_reply_model *m = ctx ? fs_mentions_model() : NULL;
 	struct reading r;
 	enum fs_reply_class best;
 	size_t at;
 	char *found = NULL;
 
-	read_reply(&r, body, len, false);
-	best = r.rule;
+	read_reply(&r, body, len, m != NULL);
+	best = m ? model_class(&r, ctx, m) : r.rule;
 	at = r.first[best == FS_REPLY_REPLACEMENT ? FS_REPLY_OTHER : best];
+	/* the model's class without a sentence of the rules: the reply's
+	 * first words of its own */
+	if (at >= r.n && best != FS_REPLY_NONE)
+		at = r.first[FS_REPLY_OTHER];
 	if (best != FS_REPLY_NONE)
 		found = at < r.n ? whole_sentence(r.v[at].s, r.v[at].len) : strdup("");
 	reading_clear(&r);
 	*cls = found ? best : FS_REPLY_NONE;
 	return found;
+}
+
+char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cls)
+{
+	return fs_mentions_classify_in(body, len, NULL, cls);
 }
 
 char *fs_mentions_objection_line(const char *body, size_t len)
