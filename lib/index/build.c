@@ -9,6 +9,7 @@
 #include <git2.h>
 
 #include "fixscan/index.h"
+#include "fixscan/version.h"
 #include "build.h"
 #include "format.h"
 #include "load.h"
@@ -23,7 +24,7 @@
 
 static int str_ptr_rel_cmp(const void *a, const void *b)
 {
-	return fs_release_cmp(*(const char *const *)a, *(const char *const *)b);
+	return fs_version_name_cmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 static int find_name(const char *const *v, size_t n, size_t from, const char *name)
@@ -123,7 +124,7 @@ static unsigned release_number(const struct fsi_build *b, const char *name)
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = fs_release_cmp(b->rel_names.v[mid], name);
+		int c = fs_version_name_cmp(b->rel_names.v[mid], name);
 		if (c == 0)
 			return (unsigned)mid;
 		if (c < 0)
@@ -197,7 +198,7 @@ static int old_still_valid(const struct fsi_build *b, const struct fs_index *old
 				related = !t->stable_tag || !fork_known;
 			if (!related)
 				continue;
-			if (fs_release_cmp(on + strlen("refs/tags/"), t->release) > 0) {
+			if (fs_version_name_cmp(on + strlen("refs/tags/"), t->release) > 0) {
 				snprintf(note, nlen, "new tag '%s' sorts before indexed tags; rebuilding the cache",
 					 t->release);
 				return 0;
@@ -609,13 +610,12 @@ static int branch_table(struct fsi_build *b, struct fs_error *err)
 	}
 	for (i = 1; i < b->br_names.n; i++) {
 		/* linux-4.4.y forked from v4.4, linux-2.6.32.y from v2.6.32. */
-		const char *name = b->br_names.v[i];
-		size_t len = strlen(name);
-		char fork[64];
-		if (len > 8 && len < sizeof(fork) && !strncmp(name, "linux-", 6) &&
-		    !strcmp(name + len - 2, ".y")) {
+		struct fs_version series;
+		char fork[FS_VERSION_NAME_MAX];
+		if (fs_version_branch_parse(b->br_names.v[i], &series)) {
 			int r;
-			snprintf(fork, sizeof(fork), "v%.*s", (int)(len - 8), name + 6);
+			series.v = true;
+			fs_version_format(&series, fork, sizeof(fork));
 			r = find_name(b->rel_names.v, b->rel_names.n, 1, fork);
 			b->br_fork.v[i] = r > 0 ? (uint16_t)r : 0;
 		}

@@ -1,5 +1,5 @@
-/* fixscan: the shared leaf of the index: release-name order, the file's
- * checksum, hashes and hex packing (see format.h for the layout). */
+/* fixscan: the shared leaf of the index: the file's checksum, hashes and
+ * hex packing (see format.h for the layout). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,52 +23,6 @@ const size_t fsi_section_elem[SEC_COUNT] = {
 	[SEC_RELMAP] = sizeof(uint16_t),
 	[SEC_PENDING] = 1,
 };
-
-/* ---- release names ---------------------------------------------------- */
-
-struct version {
-	long part[4];
-	long rc; /* -rcN, or LONG_MAX for a release */
-	int ok;
-};
-
-static struct version parse_version(const char *s)
-{
-	struct version v = { { 0, 0, 0, 0 }, 0, 0 };
-	char *end;
-	int i;
-
-	if (*s == 'v')
-		s++;
-	/* four numbers: v2.6.32.5 */
-	for (i = 0; i < 4; i++) {
-		if (*s < '0' || *s > '9')
-			break;
-		v.part[i] = strtol(s, &end, 10);
-		s = end;
-		if (*s != '.')
-			break;
-		s++;
-	}
-	v.ok = i > 0 || v.part[0] > 0;
-	v.rc = 0x7fffffff;
-	if (!strncmp(s, "-rc", 3))
-		v.rc = strtol(s + 3, NULL, 10);
-	return v;
-}
-
-int fs_release_cmp(const char *a, const char *b)
-{
-	struct version va = parse_version(a), vb = parse_version(b);
-	int i;
-
-	for (i = 0; i < 4; i++)
-		if (va.part[i] != vb.part[i])
-			return va.part[i] < vb.part[i] ? -1 : 1;
-	if (va.rc != vb.rc)
-		return va.rc < vb.rc ? -1 : 1;
-	return strcmp(a, b);
-}
 
 /* ---- hashing ------------------------------------------------------------ */
 

@@ -9,6 +9,7 @@
 
 #include "fixscan/index.h"
 #include "fixscan/trailers.h"
+#include "fixscan/version.h"
 #include "format.h"
 #include "base/git-util.h"
 #include "load.h"
@@ -906,7 +907,7 @@ bool fs_index_in_branch(const struct fs_index *idx, fs_cid c, const char *branch
 	r = release_index(idx, base);
 	if (r > 0)
 		return rel <= (unsigned)r;
-	return fs_release_cmp(lstr(T, T->releases[rel]), base) <= 0;
+	return fs_version_name_cmp(lstr(T, T->releases[rel]), base) <= 0;
 }
 
 bool fs_index_has_release(const struct fs_index *idx, const char *name)
@@ -1032,23 +1033,19 @@ size_t fs_index_find_subject_author(const struct fs_index *idx, const char *subj
 	return k;
 }
 
-/* The release cycle of a mainline release name: "v4.7-rc3" and "v4.7"
- * are both "v4.7" (LEN digits of NAME). */
-static size_t cycle_len(const char *name)
-{
-	const char *rc = name ? strstr(name, "-rc") : NULL;
-
-	return name ? (rc ? (size_t)(rc - name) : strlen(name)) : 0;
-}
-
+/* Whether A and B came in one release cycle: their releases are one, or
+ * rounds of one ("v4.7-rc3" and "v4.7"), or neither has any. */
 static bool same_window(const struct fs_index *idx, fs_cid a, fs_cid b)
 {
 	const char *ra = fs_index_commit_release(idx, a), *rb = fs_index_commit_release(idx, b);
-	size_t la = cycle_len(ra), lb = cycle_len(rb);
+	struct fs_version va, vb;
 
 	if (!ra || !rb)
 		return !ra && !rb;
-	return la == lb && !strncmp(ra, rb, la);
+	/* the index's releases are tags fsi_classify_tag() read */
+	if (!fs_version_parse(ra, &va) || !fs_version_parse(rb, &vb))
+		return !strcmp(ra, rb);
+	return fs_version_same_cycle(&va, &vb);
 }
 
 /* Whether A and B change the same, where the clone has their trees (the

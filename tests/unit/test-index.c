@@ -723,27 +723,6 @@ static void test_releases(void **state)
 	repo_free(k.r);
 }
 
-static void test_release_cmp(void **state)
-{
-	static const char *const order[] = {
-		"v2.6.32", "v3.0-rc1", "v3.0", "v3.0.1", "v3.1", "v3.9", "v3.10-rc1",
-		"v3.10", "v3.10.9", "v3.10.10", "v3.10.100", "v4.4-rc1", "v4.4-rc2",
-		"v4.4-rc10", "v4.4", "v4.4.1", "v4.4.2", "v4.4.10", "v4.5-rc1", "v4.5",
-		"v4.10", "v5.0",
-	};
-	size_t n = sizeof(order) / sizeof(order[0]), i, j;
-
-	for (i = 0; i < n; i++)
-		for (j = 0; j < n; j++) {
-			int c = fs_release_cmp(order[i], order[j]);
-			if ((i < j && c >= 0) || (i == j && c != 0) || (i > j && c <= 0))
-				fail_msg("fs_release_cmp(%s, %s) = %d", order[i], order[j], c);
-		}
-	assert_int_equal(fs_release_cmp("v4.4", "v4.4"), 0);
-	assert_true(fs_release_cmp("v4.4-rc3", "v4.4-rc12") < 0);
-	assert_true(fs_release_cmp("v4.19.300", "v4.20-rc1") < 0);
-}
-
 static void test_in_branch(void **state)
 {
 	struct kernel k;
@@ -2516,7 +2495,6 @@ int main(void)
 		cmocka_unit_test(test_checksum_pieces),
 		cmocka_unit_test_setup_teardown(test_two_six_tags, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_branch_on_two_remotes, setup, teardown),
-		cmocka_unit_test(test_release_cmp),
 		cmocka_unit_test_setup_teardown(test_resolve_prefixes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resolve_ambiguous, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_transitive_fixes, setup, teardown),
