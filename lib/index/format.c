@@ -6,6 +6,7 @@
 
 #include "fixscan/index.h"
 #include "fixscan/trailers.h"
+#include "base/hash.h"
 #include "format.h"
 
 const size_t fsi_section_elem[SEC_COUNT] = {
@@ -26,7 +27,9 @@ const size_t fsi_section_elem[SEC_COUNT] = {
 
 /* ---- hashing ------------------------------------------------------------ */
 
-#define CK_PRIME 0x100000001b3ull
+/* The checksum mixes whole 8-byte words with FNV's prime, then folds the
+ * high bits down: FNV-1a (base/hash.h) steps a byte at a time. */
+#define CK_PRIME FS_FNV1A_PRIME
 
 static inline uint64_t ck_mix(uint64_t h, uint64_t w)
 {
@@ -152,19 +155,10 @@ uint64_t fsi_file_checksum(const struct fs_disk_header *h, uint64_t body)
 	return fsi_checksum(&copy, sizeof(copy));
 }
 
-uint64_t fsi_hash_str(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h;
-}
-
 uint16_t fsi_author_hash(const char *author, size_t len)
 {
 	const char *p, *end, *lt = NULL, *gt;
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = FS_FNV1A_BASIS;
 
 	if (!author)
 		return 0;
@@ -189,7 +183,7 @@ uint16_t fsi_author_hash(const char *author, size_t len)
 		unsigned char c = (unsigned char)*p;
 		if (c >= 'A' && c <= 'Z')
 			c = (unsigned char)(c - 'A' + 'a');
-		h = (h ^ c) * 0x100000001b3ull;
+		h = fs_fnv1a_byte(h, c);
 	}
 	h ^= h >> 32;
 	h ^= h >> 16;
@@ -206,7 +200,7 @@ uint64_t fsi_subject_hash(const char *subject)
 	norm = fs_trailers_normalize_subject(subject);
 	if (!norm)
 		return 0;
-	h = *norm ? fsi_hash_str(norm) : 0;
+	h = *norm ? fs_fnv1a_str(norm) : 0;
 	free(norm);
 	return h;
 }

@@ -14,6 +14,7 @@
 #include <git2.h>
 
 #include "fixscan/index.h"
+#include "base/hash.h"
 #include "build.h"
 #include "format.h"
 #include "load.h"
@@ -55,7 +56,7 @@ static char *default_cache_path(const char *repo_path, struct fs_error *err)
 		if (*p == '/')
 			*p = '_';
 	if (!name || asprintf(&path, "%s/%.80s-%016llx.idx", dir, name + (name[0] == '_'),
-			      (unsigned long long)fsi_hash_str(abs)) < 0)
+			      (unsigned long long)fs_fnv1a_str(abs)) < 0)
 		path = NULL;
 	if (!path)
 		fs_error_set(err, FS_ENOMEM, "out of memory");

@@ -12,6 +12,7 @@
 #include "fixscan/index.h"
 #include "fixscan/version.h"
 #include "base/git-util.h"
+#include "base/hash.h"
 #include "format.h"
 #include "tips.h"
 
@@ -58,22 +59,13 @@ static uint64_t mix64(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-static uint64_t fnv_bytes(uint64_t h, const void *data, size_t len)
-{
-	const unsigned char *p = data;
-
-	while (len--)
-		h = (h ^ *p++) * 0x100000001b3ull;
-	return h;
-}
-
 /* The hash of one ref: its name, and the id it holds or none. */
 static uint64_t ref_hash(const char *name, const git_oid *oid)
 {
 	static const unsigned char none[GIT_OID_RAWSZ];
-	uint64_t h = fnv_bytes(0xcbf29ce484222325ull, name, strlen(name) + 1);
+	uint64_t h = fs_fnv1a(FS_FNV1A_BASIS, name, strlen(name) + 1);
 
-	return mix64(fnv_bytes(h, oid ? oid->id : none, GIT_OID_RAWSZ));
+	return mix64(fs_fnv1a(h, oid ? oid->id : none, GIT_OID_RAWSZ));
 }
 
 /* The fingerprint as it is gathered: what is looked up by name (the

@@ -24,6 +24,7 @@
 
 #include "fixscan/vulns.h"
 #include "base/git-util.h"
+#include "base/hash.h"
 
 #define MAGIC "FSVULN01"
 #define NAME_LEN 24
@@ -480,15 +481,6 @@ fail:
 
 /* ---- opening ----------------------------------------------------------- */
 
-static uint64_t fnv64(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
 /* $XDG_CACHE_HOME/fixscan/vulns-<readable path>-<hash>.cache */
 static char *default_cache_path(const char *path, struct fs_error *err)
 {
@@ -518,7 +510,7 @@ static char *default_cache_path(const char *path, struct fs_error *err)
 		if (*p == '/')
 			*p = '_';
 	ret = g_strdup_printf("%s/vulns-%.80s-%016llx.cache", dir, name + (name[0] == '_'),
-			      (unsigned long long)fnv64(abs));
+			      (unsigned long long)fs_fnv1a_str(abs));
 	g_free(name);
 	g_free(dir);
 	free(abs);

@@ -15,6 +15,7 @@
 #include "fixscan/posting.h"
 #include "fixscan/trailers.h"
 #include "base/git-util.h"
+#include "base/hash.h"
 #include "format.h"
 #include "tips.h"
 #include "pack.h"
@@ -342,7 +343,7 @@ static int add_series_ref(struct fsi_worker *wk, const char *msg, const char *en
 	if (fs_posting_from_message(msg, (size_t)(end - msg), key, sizeof(key), &part) ==
 	    FS_POSTING_NONE)
 		return 0;
-	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)fsi_hash_str(key));
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)fs_fnv1a_str(key));
 	if (add_ref(wk, (enum fs_ref_kind)FSI_REF_SERIES, hex, NULL, slot) < 0)
 		return -1;
 	wk->refs.v[wk->refs.n - 1].pad = (uint16_t)part;
