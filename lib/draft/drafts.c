@@ -7,6 +7,7 @@
 
 #include <glib.h>
 
+#include "fixscan/atomic.h"
 #include "fixscan/drafts.h"
 #include "fixscan/identity.h"
 #include "fixscan/maildir.h"
@@ -326,8 +327,6 @@ int fs_drafts_state_save(struct fs_drafts_state *s, struct fs_error *err)
 {
 	GString *text = g_string_new("# fixscan: the drafts it wrote (message-id, digest, time, key)\n");
 	gint64 cutoff = g_get_real_time() / G_USEC_PER_SEC - STATE_KEEP_SECONDS;
-	char *dir = g_path_get_dirname(s->path);
-	GError *gerr = NULL;
 	size_t i;
 	int rc = 0;
 
@@ -343,17 +342,12 @@ int fs_drafts_state_save(struct fs_drafts_state *s, struct fs_error *err)
 					       pending ? PENDING_PREFIX : deleted ? DELETED_PREFIX : "",
 					       e->message_id, e->digest, e->time, e->key);
 	}
-	/* g_file_set_contents() writes a temporary file and renames it. */
-	if (s->dirty && g_mkdir_with_parents(dir, 0700) < 0)
-		rc = fs_error_set(err, FS_EIO, "cannot create '%s': %s", dir, g_strerror(errno));
-	else if (s->dirty && !g_file_set_contents(s->path, text->str, text->len, &gerr))
-		rc = fs_error_set(err, FS_EIO, "cannot write '%s': %s", s->path, gerr->message);
-	else
+	if (s->dirty)
+		rc = fs_atomic_replace(s->path, text->str, text->len, "the drafts state file",
+				       FS_ATOMIC_MKDIR, err);
+	if (rc == 0)
 		s->dirty = false;
-	if (gerr)
-		g_error_free(gerr);
 	g_string_free(text, TRUE);
-	g_free(dir);
 	return rc;
 }
 

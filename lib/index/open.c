@@ -13,6 +13,7 @@
 
 #include <git2.h>
 
+#include "fixscan/atomic.h"
 #include "fixscan/index.h"
 #include "build.h"
 #include "format.h"
@@ -169,15 +170,10 @@ static int take_lock(const char *cache_path, int *fd, struct fs_error *err)
 		return rc;
 	if (asprintf(&lock_path, "%s.lock", cache_path) < 0)
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
-	*fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (*fd < 0)
-		rc = fs_error_set(err, FS_EIO, "cannot open '%s': %s", lock_path, strerror(errno));
 	/* One updater at a time; the second finds the work done. */
-	while (rc == 0 && flock(*fd, LOCK_EX) < 0) {
-		if (errno != EINTR)
-			rc = fs_error_set(err, FS_EIO, "cannot lock '%s': %s", lock_path,
-					  strerror(errno));
-	}
+	*fd = fs_lock_take(lock_path, FS_LOCK_CREATE, -1, "the index cache", err);
+	if (*fd < 0)
+		rc = *fd;
 	free(lock_path);
 	return rc;
 }

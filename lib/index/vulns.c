@@ -22,6 +22,7 @@
 #include <git2.h>
 #include <glib.h>
 
+#include "fixscan/atomic.h"
 #include "fixscan/vulns.h"
 #include "base/git-util.h"
 
@@ -433,51 +434,6 @@ static bool load_cache(struct fs_vulns *v, const char head[41])
 	return false;
 }
 
-static int mkdir_parents(const char *file)
-{
-	char *dir = g_path_get_dirname(file);
-	int rc = g_mkdir_with_parents(dir, 0700);
-
-	g_free(dir);
-	return rc;
-}
-
-/* Write IMG to PATH: a temporary file in the same directory, renamed
- * into place.  Returns 0, or -1 with errno's text in WHY. */
-static int write_cache(const char *path, const GByteArray *img, char *why, size_t n)
-{
-	char *tmp = g_strdup_printf("%s.tmp.XXXXXX", path);
-	size_t done = 0;
-	int fd = -1;
-
-	if (mkdir_parents(path) < 0 || (fd = mkstemp(tmp)) < 0)
-		goto fail;
-	while (done < img->len) {
-		ssize_t w = write(fd, img->data + done, img->len - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			goto fail;
-		done += (size_t)w;
-	}
-	if (fsync(fd) < 0 || close(fd) < 0) {
-		fd = -1;
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp, path) < 0)
-		goto fail;
-	g_free(tmp);
-	return 0;
-fail:
-	snprintf(why, n, "%s", strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-	g_free(tmp);
-	return -1;
-}
-
 /* ---- opening ----------------------------------------------------------- */
 
 static uint64_t fnv64(const char *s)
@@ -554,7 +510,7 @@ static int rebuild(struct fs_vulns *v, git_repository *repo, git_tree *tree,
 {
 	struct gather g;
 	GByteArray *img;
-	char why[256];
+	struct fs_error werr = FS_ERROR_INIT;
 	int rc;
 
 	g.cves = g_hash_table_new(g_str_hash, g_str_equal);
@@ -565,9 +521,11 @@ static int rebuild(struct fs_vulns *v, git_repository *repo, git_tree *tree,
 	rc = read_tree(&g, repo, tree, err);
 	if (rc == 0) {
 		img = layout(&g, head);
-		if (write_cache(v->cache_path, img, why, sizeof(why)) < 0 && st)
-			snprintf(st->note, sizeof(st->note), "cannot write the vulns cache '%s': %s",
-				 v->cache_path, why);
+		/* Without the cache the data is read from the tree again
+		 * next time: slower, never wrong. */
+		if (fs_atomic_replace(v->cache_path, img->data, img->len, "the vulns cache",
+				      FS_ATOMIC_MKDIR, &werr) < 0 && st)
+			snprintf(st->note, sizeof(st->note), "%s", werr.message);
 		v->len = img->len;
 		v->buf = g_byte_array_free(img, FALSE);
 		if (!map_tables(v))
