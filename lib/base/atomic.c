@@ -70,31 +70,29 @@ static char *dir_of(const char *path)
 	return strndup(path, (size_t)(slash - path));
 }
 
+/* Create DIR and its missing parents (0700); what exists is left alone.
+ * Returns 0, or -1 with errno set (ENOTDIR: a file is in the way). */
 static int mkdir_parents(const char *dir)
 {
-	char *tmp = strdup(dir), *p;
 	struct stat st;
-	int rc = 0;
+	char *parent;
+	int rc;
 
-	if (!tmp)
+	if (stat(dir, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return 0;
+		errno = ENOTDIR;
 		return -1;
-	for (p = tmp + 1; *p && rc == 0; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0700) < 0 && errno != EEXIST)
-			rc = -1;
-		*p = '/';
 	}
-	if (rc == 0 && mkdir(tmp, 0700) < 0 && errno != EEXIST)
+	if (errno != ENOENT)
+		return -1;
+	parent = dir_of(dir);
+	if (!parent)
+		return -1;
+	rc = strcmp(parent, dir) ? mkdir_parents(parent) : 0;
+	free(parent);
+	if (rc == 0 && mkdir(dir, 0700) < 0 && errno != EEXIST)
 		rc = -1;
-	/* EEXIST of something that is not a directory */
-	if (rc == 0 && (stat(tmp, &st) < 0 || !S_ISDIR(st.st_mode))) {
-		if (errno != ENOENT)
-			errno = ENOTDIR;
-		rc = -1;
-	}
-	free(tmp);
 	return rc;
 }
 

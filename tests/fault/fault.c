@@ -9,8 +9,9 @@
  *   FIXSCAN_FAULT="OP:N:ERRNO:PATHPART"   fail the Nth OP on PATHPART
  *   FIXSCAN_FAULT="OP:N+:ERRNO:PATHPART"  ... and every later one
  *   FIXSCAN_FAULT_LOG=FILE                append "OP PATH" for every
- *                                          counted call, and "fired OP N
- *                                          PATH" for the one failed
+ *                                          call on PATHPART, of any kind,
+ *                                          and "fired OP N PATH" for each
+ *                                          one failed
  *
  * OP is one of
  *   open    an open for writing (O_WRONLY, O_RDWR or O_CREAT), creat(),
@@ -161,8 +162,9 @@ static void note(const char *what, const char *path)
 	}
 }
 
-/* Whether this call (OP on PATH, or on PATH2) is to fail: counted when
- * it touches the armed path part. */
+/* Whether this call (OP on PATH, or on PATH2) is to fail.  Every call
+ * on the armed path part is logged (so a test sees what came before the
+ * one that failed); only those of the armed kind are counted. */
 static bool hit(enum op op, const char *path, const char *path2)
 {
 	bool fire = false;
@@ -170,12 +172,16 @@ static bool hit(enum op op, const char *path, const char *path2)
 	long n;
 	char what[64];
 
-	if (!F.armed || op != F.op)
+	if (!F.armed)
 		return false;
 	if (!path || !strstr(path, F.part)) {
 		which = path2;
 		if (!path2 || !strstr(path2, F.part))
 			return false;
+	}
+	if (op != F.op) {
+		note(op_names[op], which);
+		return false;
 	}
 	pthread_mutex_lock(&mu);
 	n = ++F.count;
@@ -217,7 +223,7 @@ static bool fd_hit(enum op op, int fd)
 {
 	char buf[PATH_MAX];
 
-	if (!F.armed || op != F.op)
+	if (!F.armed)
 		return false;
 	return hit(op, fd_path(fd, buf), NULL);
 }
