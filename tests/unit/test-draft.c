@@ -1,6 +1,6 @@
 /* Unit tests for lib/draft.c: reply composition and the bodies written
  * for each finding kind.  Identity, writing and saving are tested in
- * test-identity.c, test-maildir.c and test-drafts.c.
+ * test-identity.c, test-maildir.c and test-drafts-*.c.
  *
  * Reviews are built by hand: the patches are parsed from invented mails
  * written to a temporary directory, the findings filled in directly.  The
