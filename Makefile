@@ -106,7 +106,7 @@ $(B)/tests/libfault.so $(B)/asan/tests/libfault.so: tests/fault/fault.c
 	@mkdir -p $(dir $@)
 	$(CC) $(FAULT_CFLAGS) -o $@ $< -ldl -lpthread
 
-units: $(UNITS) $(B)/tests/libfault.so
+units: $(UNITS) $(B)/tests/libfault.so $(B)/bench-index-dump
 asan: $(B)/asan/fixscan $(ASAN_UNITS) $(B)/asan/tests/libfault.so
 
 # GLib keeps some allocations for the life of the process on purpose; the
