@@ -142,8 +142,10 @@ struct fs_drafts_save_opts {
 	const char *const *own;  /* the reviewer's addresses: a mail of theirs
 				  * answering a draft's mail means answered */
 	bool force;              /* write drafts the reviewer deleted again */
+	/* told when the database is locked and the save waits (may be NULL) */
+	const struct fs_store_waiting *waiting;
 };
-#define FS_DRAFTS_SAVE_OPTS_INIT { NULL, 5.0, NULL, NULL, false }
+#define FS_DRAFTS_SAVE_OPTS_INIT { NULL, 5.0, NULL, NULL, false, NULL }
 
 /* Take out of D the drafts fs_drafts_save() into DIR with OPTS would
  * leave out (the patch answered in STORE, which may be NULL; the draft

@@ -48,8 +48,10 @@ struct fs_session_opts {
 	/* --no-update, --rebuild, the progress callback; the session fills
 	 * in the repository and the refs (fixscan.mainline, fixscan.stable) */
 	struct fs_index_opts index;
+	/* told when drafts wait for the notmuch database's lock (may be NULL) */
+	const struct fs_store_waiting *store_waiting;
 };
-#define FS_SESSION_OPTS_INIT { NULL, NULL, NULL, FS_REVIEW_OPTS_INIT, FS_INDEX_OPTS_INIT }
+#define FS_SESSION_OPTS_INIT { NULL, NULL, NULL, FS_REVIEW_OPTS_INIT, FS_INDEX_OPTS_INIT, NULL }
 
 /* Open a session on O->repo: its config over the global one (the global
  * one alone when the repository cannot be read: the index says why,

@@ -208,7 +208,7 @@ static int index_writable(struct fs_draft_result *res, size_t n, struct fs_store
 
 	fs_store_free(*store);
 	*store = NULL;
-	rc = fs_store_open(&wst, true, opts->lock_wait, err);
+	rc = fs_store_open_waiting(&wst, true, opts->lock_wait, opts->waiting, err);
 	if (rc == 0)
 		rc = fsds_index_results(res, n, wst, tags, out, err);
 	if (rc == 0)

@@ -113,13 +113,25 @@ static double now_seconds(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The file of the write lock of the database at DBPATH (new string). */
+static char *lock_file(const char *dbpath)
+{
+	char *xdir = xapian_dir(dbpath), *file;
+
+	file = g_strdup_printf("%s/flintlock", xdir ? xdir : dbpath);
+	g_free(xdir);
+	return file;
+}
+
 /* Wait up to LOCK_WAIT seconds for the write lock on the database at
- * DBPATH to be free.  Returns true when it is. */
-static bool wait_for_lock(const char *dbpath, double lock_wait)
+ * DBPATH to be free, telling WAITING once when it is not.  Returns true
+ * when it is. */
+static bool wait_for_lock(const char *dbpath, double lock_wait,
+			  const struct fs_store_waiting *waiting)
 {
 	double deadline = now_seconds() + (lock_wait > 0 ? lock_wait : 0);
 	char *xdir = xapian_dir(dbpath);
-	bool free_now;
+	bool free_now, told = false;
 
 	for (;;) {
 		double left;
@@ -129,6 +141,13 @@ static bool wait_for_lock(const char *dbpath, double lock_wait)
 		left = deadline - now_seconds();
 		if (free_now || left <= 0)
 			break;
+		if (!told && waiting && waiting->fn) {
+			char *lock = lock_file(dbpath);
+
+			waiting->fn(waiting->data, lock, lock_wait);
+			g_free(lock);
+		}
+		told = true;
 		if (left < LOCK_STEP_NS / 1e9)
 			ts.tv_nsec = (long)(left * 1e9) + 1;
 		nanosleep(&ts, NULL);
@@ -286,6 +305,12 @@ static void config_value_free(gpointer p)
 int fs_store_open(struct fs_store **out, bool writable, double lock_wait,
 		  struct fs_error *err)
 {
+	return fs_store_open_waiting(out, writable, lock_wait, NULL, err);
+}
+
+int fs_store_open_waiting(struct fs_store **out, bool writable, double lock_wait,
+			  const struct fs_store_waiting *waiting, struct fs_error *err)
+{
 	struct fs_store *st;
 	const char *root;
 	char *dbpath = NULL;
@@ -311,10 +336,13 @@ int fs_store_open(struct fs_store **out, bool writable, double lock_wait,
 		 * time limit, so wait here, with one, before asking.  Another
 		 * writer could still slip in between the check and the open;
 		 * then notmuch waits for it to finish, which is only slower. */
-		if (!wait_for_lock(dbpath, lock_wait)) {
+		if (!wait_for_lock(dbpath, lock_wait, waiting)) {
+			char *lock = lock_file(dbpath);
+
 			rc = fs_error_set(err, FS_ELOCKED,
-					  "the notmuch database at '%s' is locked by another process",
-					  dbpath);
+					  "the notmuch database at '%s' is locked by another process "
+					  "(waited %.0f s for its lock '%s')", dbpath, lock_wait, lock);
+			g_free(lock);
 			goto out;
 		}
 		notmuch_database_destroy(st->db);
