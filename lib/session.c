@@ -498,6 +498,10 @@ int fs_session_write_drafts(struct fs_session *s, const struct fs_drafts *dl, co
 
 	save_opts(s, &opts, force);
 	opts.tags = (const char *const *)tags;
+	if (!opts.state_file && notes)
+		fs_review_notes_add(notes, "no folder for fixscan's state (neither XDG_STATE_HOME "
+				    "nor HOME is set): the drafts are written, but not remembered "
+				    "(drafts you delete may come back)");
 	rc = fs_drafts_save(saved, dl, dir, &s->store, &opts, err);
 	g_strfreev(tags);
 	return rc;

@@ -94,7 +94,7 @@ enum fs_lock_flags {
  * unlocked.  WHAT names PATH in errors.  Returns the descriptor (release
  * with fs_lock_release()), or FS_ELOCKED (held all along by another
  * process: "another fixscan is writing into WHAT 'PATH' (waited N s)") or
- * FS_EIO with ERR set. */
+ * FS_EIO with ERR set, errno telling why. */
 int fs_lock_take(const char *path, unsigned flags, double wait, const char *what,
 		 struct fs_error *err);
 void fs_lock_release(int fd);

@@ -266,9 +266,12 @@ int fs_lock_take(const char *path, unsigned flags, double wait, const char *what
 		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0600);
 	else
 		fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return fs_error_set(err, FS_EIO, "cannot lock %s '%s': %s", what, path,
-				    strerror(errno));
+	if (fd < 0) {
+		e = errno;
+		fs_error_set(err, FS_EIO, "cannot lock %s '%s': %s", what, path, strerror(e));
+		errno = e;
+		return FS_EIO;
+	}
 	for (;;) {
 		if (flock(fd, wait < 0 ? LOCK_EX : LOCK_EX | LOCK_NB) == 0)
 			return fd;
@@ -287,10 +290,15 @@ int fs_lock_take(const char *path, unsigned flags, double wait, const char *what
 		}
 	}
 	close(fd);
-	if (e == EWOULDBLOCK)
-		return fs_error_set(err, FS_ELOCKED, "another fixscan is writing into %s '%s' "
-				    "(waited %.0f s): run again when it is done", what, path, wait);
-	return fs_error_set(err, FS_EIO, "cannot lock %s '%s': %s", what, path, strerror(e));
+	if (e == EWOULDBLOCK) {
+		fs_error_set(err, FS_ELOCKED, "another fixscan is writing into %s '%s' "
+			     "(waited %.0f s): run again when it is done", what, path, wait);
+		errno = e;
+		return FS_ELOCKED;
+	}
+	fs_error_set(err, FS_EIO, "cannot lock %s '%s': %s", what, path, strerror(e));
+	errno = e;
+	return FS_EIO;
 }
 
 void fs_lock_release(int fd)

@@ -198,6 +198,13 @@ uint64_t fsi_file_checksum(const struct fs_disk_header *h, uint64_t body)
 	return fsi_checksum(&copy, sizeof(copy));
 }
 
+int fsi_no_cache_home(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+	return !(xdg && *xdg == '/') && !(home && *home);
+}
+
 uint64_t fsi_hash_str(const char *s)
 {
 	uint64_t h = 0xcbf29ce484222325ull;

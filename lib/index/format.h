@@ -222,6 +222,11 @@ uint64_t fsi_body_ck_final(const struct fsi_body_ck *ck);
 uint64_t fsi_file_checksum(const struct fs_disk_header *h, uint64_t body);
 /* 64-bit FNV-1a of a NUL-terminated string. */
 uint64_t fsi_hash_str(const char *s);
+
+/* Whether there is no folder for caches: neither an absolute
+ * XDG_CACHE_HOME nor HOME (the index and the CVE data then run without
+ * their caches). */
+int fsi_no_cache_home(void);
 /* A 16-bit hash of the address in AUTHOR ("Name <addr>", or the bare
  * address; case-insensitive), never 0; 0 when AUTHOR is NULL or has none.
  * The index keeps it per commit to tell commits of one subject apart by

@@ -25,6 +25,7 @@
 #include "fixscan/atomic.h"
 #include "fixscan/vulns.h"
 #include "base/git-util.h"
+#include "format.h"
 
 #define MAGIC "FSVULN01"
 #define NAME_LEN 24
@@ -421,7 +422,7 @@ static bool load_cache(struct fs_vulns *v, const char head[41])
 	gchar *data = NULL;
 	gsize len = 0;
 
-	if (!g_file_get_contents(v->cache_path, &data, &len, NULL))
+	if (!v->cache_path || !g_file_get_contents(v->cache_path, &data, &len, NULL))
 		return false;
 	v->buf = (unsigned char *)data;
 	v->len = len;
@@ -523,7 +524,8 @@ static int rebuild(struct fs_vulns *v, git_repository *repo, git_tree *tree,
 		img = layout(&g, head);
 		/* Without the cache the data is read from the tree again
 		 * next time: slower, never wrong. */
-		if (fs_atomic_replace(v->cache_path, img->data, img->len, "the vulns cache",
+		if (v->cache_path &&
+		    fs_atomic_replace(v->cache_path, img->data, img->len, "the vulns cache",
 				      FS_ATOMIC_MKDIR, &werr) < 0 && st)
 			snprintf(st->note, sizeof(st->note), "%s", werr.message);
 		v->len = img->len;
@@ -554,8 +556,12 @@ int fs_vulns_open(struct fs_vulns **out, const struct fs_vulns_opts *opts,
 		memset(stats, 0, sizeof(*stats));
 	fs_git_init();
 	v->cache_path = opts->cache_path ? g_strdup(opts->cache_path) :
-			default_cache_path(opts->path, err);
-	if (!v->cache_path)
+			fsi_no_cache_home() ? NULL : default_cache_path(opts->path, err);
+	/* no folder for caches: the data is read without one, said once */
+	if (!v->cache_path && !opts->cache_path && fsi_no_cache_home() && stats)
+		snprintf(stats->note, sizeof(stats->note), "no folder for the vulns cache "
+			 "(neither XDG_CACHE_HOME nor HOME is set): read without it");
+	else if (!v->cache_path)
 		rc = err ? err->code : FS_ENOTFOUND;
 	if (rc == 0)
 		rc = open_head(&repo, &tree, head, opts->path, err);

@@ -263,6 +263,11 @@ static int open_error(notmuch_status_t s, const char *msg,
 				  is_dir(dbpath) ?
 				  "no notmuch database there (run 'notmuch new')" :
 				  strerror(ENOENT));
+	} else if (!msg && !getenv("HOME")) {
+		/* libnotmuch fails without a word when HOME is unset */
+		rc = fs_error_set(err, FS_ESTORE,
+				  "cannot open the notmuch database at '%s': notmuch needs HOME, "
+				  "which is not set", dbpath);
 	} else if (msg && strstr(msg, "lock")) {
 		rc = fs_error_set(err, FS_ELOCKED,
 				  "the notmuch database at '%s' is locked by another process",
