@@ -29,6 +29,12 @@
  * A test binary can arm a fault itself: fixscan_fault_arm(SPEC) with the
  * same SPEC (NULL disarms), found with dlsym(RTLD_DEFAULT, ...).
  *
+ *   FIXSCAN_CLOCK_OFFSET=SECONDS          the wall clock (time(),
+ *                                          gettimeofday(), clock_gettime()
+ *                                          of CLOCK_REALTIME) moved by
+ *                                          SECONDS, ahead or (negative)
+ *                                          behind; monotonic clocks stay
+ *
  * Only the test suite builds this; nothing of it is in fixscan.
  */
 #define _GNU_SOURCE
@@ -44,7 +50,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/time.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 enum op { OP_OPEN, OP_WRITE, OP_FSYNC, OP_CLOSE, OP_RENAME, OP_LINK, OP_MKDIR, OP_NONE };
@@ -492,4 +500,43 @@ int mkdir(const char *path, mode_t mode)
 		return -1;
 	}
 	return real_mkdir(path, mode);
+}
+
+/* ---- the wall clock --------------------------------------------------- */
+
+static long long clock_offset(void)
+{
+	const char *v = getenv("FIXSCAN_CLOCK_OFFSET");
+
+	return v ? strtoll(v, NULL, 10) : 0;
+}
+
+int clock_gettime(clockid_t id, struct timespec *ts)
+{
+	REAL(int, clock_gettime, clockid_t, struct timespec *);
+	int rc = real_clock_gettime(id, ts);
+
+	if (rc == 0 && (id == CLOCK_REALTIME || id == CLOCK_REALTIME_COARSE))
+		ts->tv_sec += clock_offset();
+	return rc;
+}
+
+int gettimeofday(struct timeval *tv, void *tz)
+{
+	REAL(int, gettimeofday, struct timeval *, void *);
+	int rc = real_gettimeofday(tv, tz);
+
+	if (rc == 0)
+		tv->tv_sec += clock_offset();
+	return rc;
+}
+
+time_t time(time_t *t)
+{
+	REAL(time_t, time, time_t *);
+	time_t now = real_time(NULL) + clock_offset();
+
+	if (t)
+		*t = now;
+	return now;
 }
