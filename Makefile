@@ -124,6 +124,17 @@ test-asan: asan
 test-e2e: all $(B)/tests/libfault.so
 	@FIXSCAN=$(CURDIR)/$(B)/fixscan tests/e2e/run.sh
 
+# The fault tests of issue 41 (or VG_TESTS) under valgrind's memcheck:
+# slow, not part of make check.
+VG_TESTS ?= t0930-faults t0931-places t0932-busy-store t0933-repos t0934-clocks
+test-e2e-valgrind: all units
+	@rm -rf $(B)/vg-logs && mkdir -p $(B)/vg-logs
+	@cd tests/e2e && for t in $(VG_TESTS); do \
+		FIXSCAN_VG_BIN=$(CURDIR)/$(B)/fixscan FIXSCAN_VG_LOGS=$(CURDIR)/$(B)/vg-logs \
+		FIXSCAN=$(CURDIR)/tests/valgrind/fixscan sh $$t.sh | tail -1; done
+	@if find $(B)/vg-logs -size +0 | grep -q .; then echo "valgrind: errors in $(B)/vg-logs"; exit 1; fi
+	@echo "valgrind: no error"
+
 test-e2e-asan: asan $(B)/tests/libfault.so
 	@$(SAN_ENV) FIXSCAN=$(CURDIR)/$(B)/asan/fixscan tests/e2e/run.sh
 
@@ -197,7 +208,7 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-.PHONY: all deps deps-test deps-bench units asan test-unit test-asan test-e2e test-e2e-asan check check-shape demo bench realcheck install uninstall clean FORCE
+.PHONY: all deps deps-test deps-bench units asan test-unit test-asan test-e2e test-e2e-asan test-e2e-valgrind check check-shape demo bench realcheck install uninstall clean FORCE
 .SECONDARY:
 
 # ---- fuzzing (issue 15) ----------------------------------------------------

@@ -6,10 +6,13 @@
 #    indexed, nothing in tmp/; the next run indexes them all and writes
 #    none twice;
 #  - for less: the same line, then the drafts are written and indexed.
-# notmuch new holds the lock while it indexes a few thousand new mails.
+# notmuch new holds the lock while it reads a new mail the fault library
+# (tests/fault/fault.c, FIXSCAN_DELAY) makes it wait on for as long as a
+# file is there: the test says when it lets go.
 . "$(dirname "$0")/lib.sh"
 . "$SRC/tests/e2e/lib-notmuch.sh"
 . "$SRC/tests/e2e/lib-drafts.sh"
+. "$SRC/tests/e2e/lib-fault.sh"
 
 python3 "$SRC/scripts/gen-kernel.py" sample "$TRASH/kernel" >/dev/null || exit 1
 setup_notmuch "$TRASH/mail" "$SRC/maildirs/review-4.4" || exit 1
@@ -18,20 +21,12 @@ Q='path:review-4.4/**'
 D="$TRASH/mail/Drafts"
 LOCK="$TRASH/mail/.notmuch/xapian/flintlock"
 
-# bulk NAME N: N new mails in the maildir NAME, for notmuch new to index.
-bulk() {
-	python3 - "$TRASH/mail/$1" "$2" <<'PY'
-import os, sys
-root, n = sys.argv[1], int(sys.argv[2])
-for sub in ("cur", "new", "tmp"):
-    os.makedirs(os.path.join(root, sub), exist_ok=True)
-body = "a line of text for the body of a bulk message\n" * 30
-for i in range(n):
-    with open(os.path.join(root, "cur", "%d.bulk:2,S" % i), "w") as f:
-        f.write("From: list%d@example.org\nTo: list@example.org\nSubject: bulk %d\n"
-                "Message-Id: <bulk.%s.%d@example.org>\nDate: Thu, 1 Jan 2026 00:00:00 +0000\n\n%s"
-                % (i, i, os.path.basename(root), i, body))
-PY
+# slow_mail NAME: a new mail NAME in the maildir "slow", for notmuch new
+# to find.
+slow_mail() {
+	mkdir -p "$TRASH/mail/slow/cur" "$TRASH/mail/slow/new" "$TRASH/mail/slow/tmp" &&
+	printf 'From: list@example.org\nSubject: %s\nMessage-Id: <%s@example.org>\n\nx\n' "$1" "$1" \
+		>"$TRASH/mail/slow/cur/$1:2,S"
 }
 # locked: whether another process holds the write lock now (F_GETLK).
 locked() {
@@ -41,14 +36,22 @@ fd = os.open(sys.argv[1], os.O_RDONLY)
 r = fcntl.fcntl(fd, fcntl.F_GETLK, struct.pack("hhqqi", fcntl.F_WRLCK, 0, 0, 0, 0))
 sys.exit(0 if struct.unpack("hhqqi", r)[0] != fcntl.F_UNLCK else 1)' "$LOCK"
 }
-# notmuch_new_holding: start notmuch new in the background, return once
-# it holds the lock ($nm its pid).
+# notmuch_new_holding NAME: start notmuch new in the background, kept
+# on the new mail NAME while the file "hold" is there; return once it
+# holds the lock ($nm its pid).
 notmuch_new_holding() {
-	notmuch new --quiet >/dev/null 2>&1 &
-	nm=$!
-	i=0
-	while ! locked && [ $i -lt 200 ]; do sleep 0.02; i=$((i + 1)); done
+	slow_mail "$1" && touch hold &&
+	{ FIXSCAN_DELAY="$1:120" FIXSCAN_DELAY_WHILE="$TRASH/hold" LD_PRELOAD=$FAULTLIB \
+		notmuch new --quiet >/dev/null 2>&1 & } &&
+	nm=$! &&
+	i=0 &&
+	while ! locked && [ $i -lt 500 ]; do sleep 0.02; i=$((i + 1)); done
 	locked
+}
+# let_go: notmuch new goes on and ends.
+let_go() {
+	rm -f hold
+	wait $nm
 }
 
 "$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>&1
@@ -56,13 +59,13 @@ drafts_keys "$D" >keys.want
 n=$(wc -l <keys.want)
 rm -rf "$D" "$XDG_STATE_HOME/fixscan" && notmuch new --quiet || exit 1
 
-bulk bulk1 4000 || exit 1
+rm -f err
 test_expect_success "notmuch new holds the lock past the wait: the wait said, one line naming the lock, $n drafts written and not indexed" '
-	notmuch_new_holding &&
+	notmuch_new_holding slow1 &&
 	FIXSCAN_TEST_LOCK_WAIT=1 "$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>err
 	rc=$?
 	still=$(locked && echo yes)
-	wait $nm
+	let_go
 	cat err
 	test $rc -eq 2 && test "$still" = yes &&
 	test "$(grep -vc "^draft: " err)" -eq 2 &&
@@ -82,14 +85,16 @@ test_expect_success 'the next run indexes them all and writes none twice' '
 	drafts_consistent keys.want
 '
 
-bulk bulk2 4000 || exit 1
-rm -rf "$D" "$XDG_STATE_HOME/fixscan" && notmuch new --quiet || exit 1
-bulk bulk3 4000 || exit 1
+rm -rf "$D" "$XDG_STATE_HOME/fixscan" err && notmuch new --quiet || exit 1
 test_expect_success 'notmuch new lets go within the wait: the wait said, then the drafts written and indexed' '
-	notmuch_new_holding &&
+	notmuch_new_holding slow2 || exit 1
+	# let go once fixscan says it waits
+	( i=0; while ! grep -q "waiting up to" err 2>/dev/null && [ $i -lt 3000 ]; do
+		sleep 0.02; i=$((i + 1)); done; rm -f hold ) &
 	FIXSCAN_TEST_LOCK_WAIT=60 "$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>err
 	rc=$?
-	wait $nm
+	let_go
+	wait
 	cat err
 	test $rc -eq 1 &&
 	test "$(grep -vc "^draft: " err)" -eq 1 &&

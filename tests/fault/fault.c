@@ -29,6 +29,14 @@
  * A test binary can arm a fault itself: fixscan_fault_arm(SPEC) with the
  * same SPEC (NULL disarms), found with dlsym(RTLD_DEFAULT, ...).
  *
+ *   FIXSCAN_DELAY=PATHPART:SECONDS        every open (fopen too, for
+ *                                          reading as well) of a path
+ *                                          holding PATHPART first sleeps
+ *                                          SECONDS: a real "notmuch new"
+ *                                          kept busy (holding its lock)
+ *                                          on one mail
+ *   FIXSCAN_DELAY_WHILE=FILE              ... or, with this, as long as
+ *                                          FILE exists (SECONDS at most)
  *   FIXSCAN_CLOCK_OFFSET=SECONDS          the wall clock (time(),
  *                                          gettimeofday(), clock_gettime()
  *                                          of CLOCK_REALTIME) moved by
@@ -249,12 +257,58 @@ static bool for_writing(int flags)
 
 /* ---- open ------------------------------------------------------------- */
 
+/* FIXSCAN_DELAY: sleep before opening PATH when it holds the part. */
+static void delay(const char *path)
+{
+	const char *spec = getenv("FIXSCAN_DELAY"), *colon;
+	char part[PATH_MAX];
+	struct timespec ts;
+	double secs;
+
+	if (!spec || !path || !(colon = strrchr(spec, ':')) || (size_t)(colon - spec) >= sizeof(part))
+		return;
+	memcpy(part, spec, (size_t)(colon - spec));
+	part[colon - spec] = '\0';
+	if (!*part || !strstr(path, part))
+		return;
+	secs = strtod(colon + 1, NULL);
+	if (getenv("FIXSCAN_DELAY_WHILE")) {
+		const char *hold = getenv("FIXSCAN_DELAY_WHILE");
+		struct timespec step = { 0, 20 * 1000 * 1000 };
+		double waited = 0;
+
+		while (access(hold, F_OK) == 0 && waited < secs) {
+			nanosleep(&step, NULL);
+			waited += 0.02;
+		}
+		return;
+	}
+	ts.tv_sec = (time_t)secs;
+	ts.tv_nsec = (long)((secs - (double)ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL);
+}
+
+FILE *fopen(const char *path, const char *mode)
+{
+	REAL(FILE *, fopen, const char *, const char *);
+	delay(path);
+	return real_fopen(path, mode);
+}
+
+FILE *fopen64(const char *path, const char *mode)
+{
+	REAL(FILE *, fopen64, const char *, const char *);
+	delay(path);
+	return real_fopen64(path, mode);
+}
+
 static int do_openat(int dirfd, const char *path, int flags, mode_t mode, bool at)
 {
 	REAL(int, openat, int, const char *, int, ...);
 	char buf[PATH_MAX];
 	int fd;
 
+	delay(path);
 	if (for_writing(flags) && hit(OP_OPEN, at_path(dirfd, path, buf), NULL)) {
 		errno = F.err;
 		return -1;
