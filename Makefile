@@ -127,7 +127,8 @@ test-e2e: all $(B)/tests/libfault.so
 # The fault tests of issue 41 (or VG_TESTS) under valgrind's memcheck:
 # slow, not part of make check.
 VG_TESTS ?= t0930-faults t0931-places t0932-busy-store t0933-repos t0934-clocks
-test-e2e-valgrind: all units
+test-e2e-valgrind:
+	@$(MAKE) --no-print-directory STRICT=1 all units
 	@rm -rf $(B)/vg-logs && mkdir -p $(B)/vg-logs
 	@cd tests/e2e && for t in $(VG_TESTS); do \
 		FIXSCAN_VG_BIN=$(CURDIR)/$(B)/fixscan FIXSCAN_VG_LOGS=$(CURDIR)/$(B)/vg-logs \

@@ -38,6 +38,12 @@ int fs_store_open_waiting(struct fs_store **out, bool writable, double lock_wait
 			  const struct fs_store_waiting *waiting, struct fs_error *err);
 void fs_store_free(struct fs_store *st);
 
+/* Close ST (may be NULL) as fs_store_free() does, and say whether a
+ * writable database took what was written: a full disk may show only
+ * at this commit.  Returns 0, or FS_ESTORE with ERR naming the database
+ * and the reason (what was indexed since the open is then not there). */
+int fs_store_close(struct fs_store *st, struct fs_error *err);
+
 /* The database's mail root directory (borrowed). */
 const char *fs_store_path(const struct fs_store *st);
 

@@ -204,6 +204,7 @@ static int index_writable(struct fs_draft_result *res, size_t n, struct fs_store
 	char **deftags = opts->tags ? NULL : fs_drafts_tags(NULL);
 	const char *const *tags = opts->tags ? opts->tags : (const char *const *)deftags;
 	struct fs_store *wst = NULL;
+	size_t i;
 	int rc;
 
 	fs_store_free(*store);
@@ -213,7 +214,12 @@ static int index_writable(struct fs_draft_result *res, size_t n, struct fs_store
 		rc = fsds_index_results(res, n, wst, tags, out, err);
 	if (rc == 0)
 		rc = forget_gone(wst, gone, err);
-	fs_store_free(wst);
+	/* indexed is only what the commit took */
+	if (rc == 0 && (rc = fs_store_close(wst, err)) < 0)
+		for (i = 0; i < n; i++)
+			res[i].indexed = false;
+	else if (rc < 0)
+		fs_store_free(wst);
 	g_strfreev(deftags);
 	return rc;
 }
@@ -370,7 +376,7 @@ static int save_locked(struct fs_drafts_saved *out, const struct fs_drafts *d,
 	}
 	if (irc < 0) {
 		*err = ierr;
-		if (irc == FS_ELOCKED && unindexed)
+		if (unindexed)
 			fs_error_prefix(err, "%zu draft%s written but not indexed (run again to index %s)",
 					unindexed, unindexed == 1 ? "" : "s",
 					unindexed == 1 ? "it" : "them");

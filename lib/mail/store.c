@@ -371,6 +371,31 @@ out:
 	return rc;
 }
 
+int fs_store_close(struct fs_store *st, struct fs_error *err)
+{
+	notmuch_status_t s = NOTMUCH_STATUS_SUCCESS;
+	char *path;
+	int rc = 0;
+
+	if (!st)
+		return 0;
+	/* the commit, before the handle goes: its status is lost after */
+	if (st->db && st->writable)
+		s = notmuch_database_close(st->db);
+	if (s != NOTMUCH_STATUS_SUCCESS) {
+		const char *why = notmuch_database_status_string(st->db);
+		char line[FS_ERROR_MESSAGE_MAX / 2];
+
+		path = g_strdup(notmuch_database_get_path(st->db));
+		rc = fs_error_set(err, FS_ESTORE, "cannot commit to the notmuch database at '%s': %s",
+				  path ? path : "?", why ? first_line(why, line, sizeof(line)) :
+				  notmuch_status_to_string(s));
+		g_free(path);
+	}
+	fs_store_free(st);
+	return rc;
+}
+
 void fs_store_free(struct fs_store *st)
 {
 	if (!st)

@@ -407,7 +407,10 @@ int fs_digest_save(const struct fs_digest *d, const char *body, struct fs_store 
 	rc = fs_store_open(&wst, true, m->lock_wait, err);
 	if (rc == 0)
 		rc = fs_store_index_file(wst, path, tags, err);
-	fs_store_free(wst);
+	if (rc == 0)
+		rc = fs_store_close(wst, err);
+	else
+		fs_store_free(wst);
 	if (rc < 0) {
 		fs_error_prefix(err, "the digest is in '%s' but not indexed (the next run indexes it)",
 				path);
