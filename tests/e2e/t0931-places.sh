@@ -2,7 +2,7 @@
 # The places fixscan writes to, as a reviewer's machine has them (issue
 # 41), on real file systems (tmpfs mounts; as root, else skipped):
 #  - full: the index cache, the drafts folder, the drafts state folder,
-#    the digest's folder run out of space (real ENOSPC): one line, nothing
+#    standard output run out of space (real ENOSPC): one line, nothing
 #    torn, the old file kept; with room again the next run ends as a run
 #    that never failed;
 #  - read-only: the cache folder (the index and the CVE data run without
@@ -131,6 +131,15 @@ test_expect_success 'review --drafts, the state folder full: nothing written; wi
 '
 rw "$S" 2>/dev/null
 fresh
+
+test_expect_code 2 'review --json into a file on a full disk: one line, exit 2' '
+	mnt "$TRASH/full-out" size=64k && full "$TRASH/full-out" 0 &&
+	"$FIXSCAN" review --repo kernel --json "$Q" >"$TRASH/full-out/review.json" 2>err
+	rc=$?
+	cat err
+	test "$(cat err)" = "fixscan: cannot write to standard output: No space left on device" &&
+	exit $rc
+'
 
 # ---- read-only ----------------------------------------------------------------
 
