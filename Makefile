@@ -22,14 +22,14 @@ DEFLATE_DEF = -DHAVE_LIBDEFLATE
 endif
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # Debian's libnotmuch-dev ships no .pc file.
-PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lnotmuch -lpthread
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lnotmuch -lpthread -lm
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 WARN = -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2
 ifeq ($(STRICT),1)
 WARN += -Werror
 endif
-override CFLAGS += -std=gnu11 $(WARN) -Iinclude -Ilib $(PKG_CFLAGS) -D_GNU_SOURCE $(DEFLATE_DEF) \
+override CFLAGS += -std=gnu11 $(WARN) -Iinclude -Ilib -I$(B)/gen $(PKG_CFLAGS) -D_GNU_SOURCE $(DEFLATE_DEF) \
 	-DFIXSCAN_VERSION='"$(VERSION)"'
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
@@ -63,6 +63,17 @@ $(B)/cflags: FORCE
 $(B)/obj/%.o: %.c $(B)/cflags
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# The reply class model: its weights (trained by
+# tests/real/scripts/train-replies.py, committed) become a C table at
+# build time, so that the code and the weights it reads cannot drift.
+REPLY_MODEL = lib/review/reply-model.tsv
+$(B)/gen/reply-model.h: $(wildcard $(REPLY_MODEL)) scripts/gen-reply-model.py
+	@mkdir -p $(dir $@)
+	python3 scripts/gen-reply-model.py $(REPLY_MODEL) $@
+
+$(B)/obj/lib/review/mentions-model.o $(B)/asan/obj/lib/review/mentions-model.o \
+$(B)/fuzz/obj/lib/review/mentions-model.o: $(B)/gen/reply-model.h
 
 $(B)/libfixscan.a: $(LIB_OBJS)
 	@rm -f $@
@@ -102,8 +113,15 @@ deps-test:
 deps-demo:
 	@scripts/deps.sh --demo
 
-units: $(UNITS)
-asan: $(B)/asan/fixscan $(ASAN_UNITS)
+# The fault-injection library of the tests (tests/fault/fault.c, issue
+# 41), preloaded into the real binary; never sanitized itself.
+FAULT_CFLAGS = -O2 -g -std=gnu11 -Wall -Wextra -fPIC -shared
+$(B)/tests/libfault.so $(B)/asan/tests/libfault.so: tests/fault/fault.c
+	@mkdir -p $(dir $@)
+	$(CC) $(FAULT_CFLAGS) -o $@ $< -ldl -lpthread
+
+units: $(UNITS) $(B)/tests/libfault.so $(B)/bench-index-dump
+asan: $(B)/asan/fixscan $(ASAN_UNITS) $(B)/asan/tests/libfault.so
 
 # GLib keeps some allocations for the life of the process on purpose; the
 # suppressions file names them so LeakSanitizer reports only our leaks.
@@ -117,10 +135,22 @@ test-unit: units
 test-asan: asan
 	@$(SAN_ENV) tests/run-units.sh $(ASAN_UNITS)
 
-test-e2e: all
+test-e2e: all $(B)/tests/libfault.so
 	@FIXSCAN=$(CURDIR)/$(B)/fixscan tests/e2e/run.sh
 
-test-e2e-asan: asan
+# The fault tests of issue 41 (or VG_TESTS) under valgrind's memcheck:
+# slow, not part of make check.
+VG_TESTS ?= t0930-faults t0931-places t0932-busy-store t0933-repos t0934-clocks
+test-e2e-valgrind:
+	@$(MAKE) --no-print-directory STRICT=1 all units
+	@rm -rf $(B)/vg-logs && mkdir -p $(B)/vg-logs
+	@cd tests/e2e && for t in $(VG_TESTS); do \
+		FIXSCAN_VG_BIN=$(CURDIR)/$(B)/fixscan FIXSCAN_VG_LOGS=$(CURDIR)/$(B)/vg-logs \
+		FIXSCAN=$(CURDIR)/tests/valgrind/fixscan sh $$t.sh | tail -1; done
+	@if find $(B)/vg-logs -size +0 | grep -q .; then echo "valgrind: errors in $(B)/vg-logs"; exit 1; fi
+	@echo "valgrind: no error"
+
+test-e2e-asan: asan $(B)/tests/libfault.so
 	@$(SAN_ENV) FIXSCAN=$(CURDIR)/$(B)/asan/fixscan tests/e2e/run.sh
 
 # make check: install what is missing, build with -Werror, check the
@@ -193,7 +223,7 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-.PHONY: all deps deps-test deps-bench deps-demo units asan test-unit test-asan test-e2e test-e2e-asan check check-shape demo bench realcheck install uninstall clean FORCE
+.PHONY: all deps deps-test deps-bench deps-demo units asan test-unit test-asan test-e2e test-e2e-asan test-e2e-valgrind check check-shape demo bench realcheck install uninstall clean FORCE
 .SECONDARY:
 
 # ---- fuzzing (issue 15) ----------------------------------------------------
@@ -206,7 +236,7 @@ clean:
 FUZZ_CC ?= $(shell command -v clang-14 2>/dev/null || command -v clang 2>/dev/null)
 FUZZ_SECONDS ?= 60
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-FUZZ_CFLAGS = -O1 -g -std=gnu11 -Iinclude -Ilib $(PKG_CFLAGS) -D_GNU_SOURCE \
+FUZZ_CFLAGS = -O1 -g -std=gnu11 -Iinclude -Ilib -I$(B)/gen $(PKG_CFLAGS) -D_GNU_SOURCE \
 	-DFIXSCAN_VERSION='"$(VERSION)"' $(FUZZ_SAN)
 FUZZERS = $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
 FUZZ_BINS = $(FUZZERS:%=$(B)/fuzz/fuzz-%)

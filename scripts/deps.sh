@@ -10,7 +10,7 @@
 #   --demo what make demo needs (public-inbox, the local lore it serves).
 set -eu
 
-build_pkgs="gcc make pkg-config git libgmime-3.0-dev libgit2-dev libpcre2-dev
+build_pkgs="gcc make pkg-config git python3 libgmime-3.0-dev libgit2-dev libpcre2-dev
 libnotmuch-dev notmuch libjson-glib-dev libcmocka-dev zlib1g-dev libdeflate-dev
 libcurl4-openssl-dev"
 # public-inbox: the tests search a real public-inbox (lore's engine)

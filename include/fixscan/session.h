@@ -48,6 +48,8 @@ struct fs_session_opts {
 	/* --no-update, --rebuild, the progress callback; the session fills
 	 * in the repository and the refs (fixscan.mainline, fixscan.stable) */
 	struct fs_index_opts index;
+	/* told when drafts wait for the notmuch database's lock (may be NULL) */
+	const struct fs_store_waiting *store_waiting;
 	/* --no-lore: the mail archives (fixscan.lore) are not searched */
 	bool no_lore;
 };

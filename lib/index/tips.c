@@ -10,7 +10,9 @@
 #include <git2.h>
 
 #include "fixscan/index.h"
+#include "fixscan/version.h"
 #include "base/git-util.h"
+#include "base/hash.h"
 #include "format.h"
 #include "tips.h"
 
@@ -31,58 +33,18 @@ void fsi_tips_clear(struct fsi_tips *ts)
 	memset(ts, 0, sizeof(*ts));
 }
 
-/* Read the decimal number at *P into *N, moving *P past it. */
-static int take_number(const char **p, long *n)
-{
-	char *end;
-
-	if (**p < '0' || **p > '9')
-		return 0;
-	errno = 0;
-	*n = strtol(*p, &end, 10);
-	*p = end;
-	return errno == 0 && *n >= 0 && *n < 100000;
-}
-
-/* Whether NAME is a release tag, and of which line.  "v4.4", "v4.4-rc3"
- * are mainline releases of line "4.4", "v4.4.7" a stable release of line
- * "4.4" (branch linux-4.4.y).  Before 3.0 the mainline had three numbers:
- * "v2.6.32" and "v2.6.32-rc1" are mainline releases of line "2.6.32", and
- * "v2.6.32.5" a stable release of it (branch linux-2.6.32.y).  Anything
- * else is not a release. */
+/* Whether NAME is a release tag, and of which line: "v4.4", "v4.4-rc3"
+ * are mainline releases of line "4.4", "v4.4.7" a stable release of it
+ * (branch linux-4.4.y); "v2.6.32", "v2.6.32.5" those of line "2.6.32"
+ * (fixscan/version.h).  Anything else is not a release. */
 int fsi_classify_tag(const char *name, char line[FSI_LINE_MAX], int *stable)
 {
-	const char *p = name;
-	long n[4];
-	int parts = 0, rc = 0, mainline_parts;
+	struct fs_version v, series;
 
-	if (*p++ != 'v')
+	if (!fs_version_parse(name, &v) || !v.v || !fs_version_is_release(&v) ||
+	    !fs_version_series(&v, &series) || !fs_version_format(&series, line, FSI_LINE_MAX))
 		return 0;
-	for (;;) {
-		if (!take_number(&p, &n[parts]))
-			return 0;
-		parts++;
-		if (*p != '.' || parts == 4)
-			break;
-		p++;
-	}
-	if (!strncmp(p, "-rc", 3)) {
-		long k;
-		p += 3;
-		if (!take_number(&p, &k))
-			return 0;
-		rc = 1;
-	}
-	if (*p != '\0' || parts < 2)
-		return 0;
-	mainline_parts = n[0] == 2 && n[1] == 6 ? 3 : 2;
-	if (parts < mainline_parts || parts > mainline_parts + 1 || (rc && parts != mainline_parts))
-		return 0;
-	*stable = parts > mainline_parts;
-	if (mainline_parts == 3)
-		snprintf(line, FSI_LINE_MAX, "%ld.%ld.%ld", n[0], n[1], n[2]);
-	else
-		snprintf(line, FSI_LINE_MAX, "%ld.%ld", n[0], n[1]);
+	*stable = fs_version_is_stable(&v);
 	return 1;
 }
 
@@ -97,22 +59,13 @@ static uint64_t mix64(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-static uint64_t fnv_bytes(uint64_t h, const void *data, size_t len)
-{
-	const unsigned char *p = data;
-
-	while (len--)
-		h = (h ^ *p++) * 0x100000001b3ull;
-	return h;
-}
-
 /* The hash of one ref: its name, and the id it holds or none. */
 static uint64_t ref_hash(const char *name, const git_oid *oid)
 {
 	static const unsigned char none[GIT_OID_RAWSZ];
-	uint64_t h = fnv_bytes(0xcbf29ce484222325ull, name, strlen(name) + 1);
+	uint64_t h = fs_fnv1a(FS_FNV1A_BASIS, name, strlen(name) + 1);
 
-	return mix64(fnv_bytes(h, oid ? oid->id : none, GIT_OID_RAWSZ));
+	return mix64(fs_fnv1a(h, oid ? oid->id : none, GIT_OID_RAWSZ));
 }
 
 /* The fingerprint as it is gathered: what is looked up by name (the
@@ -355,13 +308,32 @@ int fsi_refs_read(git_repository *repo, const struct fs_index_opts *opts,
 
 struct tips_ctx {
 	git_repository *repo;
+	const char *repo_path;
 	git_odb *odb;
 	const struct fsi_tip_hint *hint;
 	struct fsi_tips *ts;
 	int oom;
+	struct fs_error *err;
 };
 
-/* The commit the ref NAME holding TARGET leads to; <0 when none.  The
+/* A ref leads to no commit (a tag of a tree or a blob): not a tip. */
+#define NO_COMMIT (-1)
+
+/* The object OID, which ref NAME leads to, cannot be read: the
+ * repository is damaged (a pack missing or cut short, a loose object
+ * that does not inflate, a ref to an object that is not there).  An
+ * index built without it would miss a branch without saying so. */
+static int damaged(struct tips_ctx *g, const char *name, const git_oid *oid)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	git_oid_tostr(hex, sizeof(hex), oid);
+	return fs_error_set_git(g->err, FS_EGIT, "cannot read object %s (%s) in '%s'", hex, name,
+				g->repo_path);
+}
+
+/* The commit the ref NAME holding TARGET leads to: 0, NO_COMMIT, or
+ * FS_EGIT with G->err set when an object on the way cannot be read.  The
  * index's tips say it when the ref held TARGET then too (objects never
  * change, so neither does where a tag leads): a release tag is peeled
  * once, not on every update.  Otherwise object headers tell commits
@@ -380,24 +352,27 @@ static int target_commit(struct tips_ctx *g, const char *name, const git_oid *ta
 		}
 	}
 	if (!g->odb && git_repository_odb(&g->odb, g->repo) < 0)
-		return -1;
+		return fs_error_set_git(g->err, FS_EGIT, "cannot open the objects of '%s'",
+					g->repo_path);
 	for (depth = 0; depth < 16; depth++) {
 		git_object_t type;
 		git_tag *tag;
 		size_t len;
 
 		if (git_odb_read_header(&len, &type, g->odb, &oid) < 0)
-			return -1;
+			return damaged(g, name, &oid);
 		if (type == GIT_OBJECT_COMMIT) {
 			git_oid_cpy(out, &oid);
 			return 0;
 		}
-		if (type != GIT_OBJECT_TAG || git_tag_lookup(&tag, g->repo, &oid) < 0)
-			return -1;
+		if (type != GIT_OBJECT_TAG)
+			return NO_COMMIT;
+		if (git_tag_lookup(&tag, g->repo, &oid) < 0)
+			return damaged(g, name, &oid);
 		git_oid_cpy(&oid, git_tag_target_id(tag));
 		git_tag_free(tag);
 	}
-	return -1;
+	return NO_COMMIT;
 }
 
 static int stable_tip(struct tips_ctx *g, const struct ref_entry *e, const git_oid *commit)
@@ -460,9 +435,13 @@ static int tag_tip(struct tips_ctx *g, const struct ref_entry *e, const git_oid 
 	t->release = strdup(short_name);
 	t->stable_tag = stable;
 	memcpy(t->line, line, sizeof(t->line));
-	if (stable && t->release &&
-	    asprintf(&t->branch, "linux-%s.y", line) < 0)
-		t->branch = NULL, g->oom = 1;
+	if (stable && t->release) {
+		char branch[FS_VERSION_NAME_MAX];
+		/* a line is a series: its branch name always fits */
+		if (!fs_version_branch_name(line, branch, sizeof(branch)) ||
+		    !(t->branch = strdup(branch)))
+			g->oom = 1;
+	}
 	if (!t->release)
 		g->oom = 1;
 	return g->oom ? -1 : 0;
@@ -489,6 +468,7 @@ static int mainline_tip(struct tips_ctx *g, const struct fs_index_opts *opts,
 	const struct ref_entry *found = NULL;
 	git_oid commit;
 	size_t i;
+	int rc;
 
 	for (i = 0; i < refs->e.n; i++) {
 		const struct ref_entry *e = &refs->e.v[i];
@@ -496,7 +476,10 @@ static int mainline_tip(struct tips_ctx *g, const struct fs_index_opts *opts,
 			continue;
 		if (!found)
 			found = e;
-		if (e->held && target_commit(g, e->name, &e->target, &commit) == 0) {
+		rc = e->held ? target_commit(g, e->name, &e->target, &commit) : NO_COMMIT;
+		if (rc < NO_COMMIT)
+			return rc;
+		if (rc == 0) {
 			if (!(g->ts->mainline = strdup(e->name)) ||
 			    add_tip(g->ts, e->name, FS_TIP_MAINLINE, &commit, &e->target) < 0)
 				return fs_error_set(err, FS_ENOMEM, "out of memory");
@@ -527,8 +510,10 @@ int fsi_tips_read(git_repository *repo, const struct fs_index_opts *opts,
 	memset(ts, 0, sizeof(*ts));
 	memset(&g, 0, sizeof(g));
 	g.repo = repo;
+	g.repo_path = opts->repo_path;
 	g.hint = hint;
 	g.ts = ts;
+	g.err = err;
 	ts->shallow = git_repository_is_shallow(repo) == 1;
 	if (!refs) {
 		rc = fsi_refs_read(repo, opts, &own, err);
@@ -540,9 +525,15 @@ int fsi_tips_read(git_repository *repo, const struct fs_index_opts *opts,
 		const struct ref_entry *e = &refs->e.v[i];
 		git_oid commit;
 
-		if (e->source == SRC_MAINLINE || !e->held ||
-		    target_commit(&g, e->name, &e->target, &commit) < 0)
+		if (e->source == SRC_MAINLINE || !e->held)
 			continue;
+		rc = target_commit(&g, e->name, &e->target, &commit);
+		if (rc == NO_COMMIT) {
+			rc = 0;
+			continue;
+		}
+		if (rc < 0)
+			break;
 		if (e->source == SRC_PENDING) {
 			if (pending_tip(&g, e, &commit) < 0)
 				rc = fs_error_set(err, FS_ENOMEM, "out of memory");
