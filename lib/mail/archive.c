@@ -1,11 +1,13 @@
 /* fixscan: searching public-inbox archives over HTTP (see archive.h).
  *
  * One libcurl easy handle per client, reused, so that the searches of a
- * run share one connection.  An answer is inflated as it arrives into a
- * temporary file of the cache directory, checked (gzip whole, mbox, not
- * over the bound) and only then renamed to its cache name: a cache file
- * is always a whole answer, and an empty one is a search that found
- * nothing (404), which is worth keeping as much as the others.
+ * run share one connection.  An answer is inflated as it arrives into
+ * the replacement of its cache file (fixscan/atomic.h: a temporary beside
+ * it), checked (gzip whole, mbox, not over the bound) and only then
+ * renamed to its cache name: a cache file is always a whole answer, and
+ * an empty one is a search that found nothing (404), which is worth
+ * keeping as much as the others.  The cache directory is fixscan's
+ * (base/cache.h), "lore" in it.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -20,7 +22,10 @@
 #include <glib.h>
 #include <zlib.h>
 
+#include "base/cache.h"
+#include "base/hash.h"
 #include "fixscan/archive.h"
+#include "fixscan/atomic.h"
 
 #ifndef FIXSCAN_VERSION
 #define FIXSCAN_VERSION "0"
@@ -53,27 +58,37 @@ static void curl_init(void)
 	curl_init_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
 }
 
-/* $XDG_CACHE_HOME/fixscan/lore, else ~/.cache/fixscan/lore, or NULL. */
-static char *default_cache_dir(void)
-{
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+/* An answer's file name: 16 hex digits (answer_path()) and ".mbox". */
+#define ANSWER_NAME_LEN (16 + 5)
 
-	if (xdg && *xdg == '/')
-		return g_build_filename(xdg, "fixscan", "lore", NULL);
-	if (home && *home)
-		return g_build_filename(home, ".cache", "fixscan", "lore", NULL);
-	return NULL;
-}
-
-/* Whether NAME is one of ours: 64 hex digits and ".mbox". */
-static bool is_answer_name(const char *name)
+/* Whether the first ANSWER_NAME_LEN bytes of NAME are an answer's name. */
+static bool answer_name_prefix(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < 64; i++)
+	for (i = 0; i < 16; i++)
 		if (!g_ascii_isxdigit(name[i]))
 			return false;
-	return !strcmp(name + 64, ".mbox");
+	return !strncmp(name + 16, ".mbox", 5);
+}
+
+/* Whether NAME is one of ours: an answer's name, exactly. */
+static bool is_answer_name(const char *name)
+{
+	return answer_name_prefix(name) && name[ANSWER_NAME_LEN] == '\0';
+}
+
+/* Whether NAME is the temporary of an answer being written
+ * (fs_atomic_begin()): left behind only by a client that died. */
+static bool is_answer_temp(const char *name)
+{
+	char answer[ANSWER_NAME_LEN + 1];
+
+	if (!answer_name_prefix(name))
+		return false;
+	memcpy(answer, name, ANSWER_NAME_LEN);
+	answer[ANSWER_NAME_LEN] = '\0';
+	return fs_atomic_is_temp_of(name, answer);
 }
 
 /* Remove the answers of DIR older than the TTL, and temporary files
@@ -90,7 +105,7 @@ static void prune(const struct fs_archive *c)
 		bool answer = is_answer_name(e->d_name);
 		int64_t age;
 
-		if (!answer && strncmp(e->d_name, "tmp-", 4))
+		if (!answer && !is_answer_temp(e->d_name))
 			continue;
 		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISREG(st.st_mode))
 			continue;
@@ -111,16 +126,24 @@ int fs_archive_open(struct fs_archive **out, const struct fs_archive_opts *o,
 	if (!o)
 		o = &def;
 	c = g_new0(struct fs_archive, 1);
-	c->cache_dir = o->cache_dir ? g_strdup(o->cache_dir) : default_cache_dir();
+	if (o->cache_dir) {
+		c->cache_dir = g_strdup(o->cache_dir);
+	} else {
+		char *dir = NULL;
+		int rc = fs_cache_dir(&dir, "lore", err);
+
+		if (rc < 0) {
+			fs_archive_free(c);
+			return rc;
+		}
+		c->cache_dir = g_strdup(dir);
+		free(dir);
+	}
 	c->ttl = o->ttl < 0 ? FS_ARCHIVE_DEFAULT_TTL : o->ttl;
 	c->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : FS_ARCHIVE_DEFAULT_TIMEOUT_MS;
 	c->max_size = o->max_size ? o->max_size : FS_ARCHIVE_DEFAULT_MAX_SIZE;
 	c->now = o->now ? o->now : time(NULL);
 	c->down = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
-	if (!c->cache_dir) {
-		fs_archive_free(c);
-		return fs_error_set(err, FS_EIO, "no cache directory: set XDG_CACHE_HOME or HOME");
-	}
 	if (g_mkdir_with_parents(c->cache_dir, 0700) < 0) {
 		int e = errno;
 		fs_error_set(err, FS_EIO, "cannot make the cache directory '%s': %s", c->cache_dir,
@@ -139,7 +162,8 @@ void fs_archive_free(struct fs_archive *c)
 		return;
 	if (c->curl)
 		curl_easy_cleanup(c->curl);
-	g_hash_table_destroy(c->down);
+	if (c->down)
+		g_hash_table_destroy(c->down);
 	g_free(c->failure);
 	g_free(c->cache_dir);
 	g_free(c);
@@ -253,7 +277,7 @@ char **fs_archive_queries(const char *const *terms, size_t n, const char *tail, 
 /* What the callbacks of one transfer share. */
 struct fetch {
 	CURL *curl;
-	int fd;             /* the temporary file the answer goes to */
+	struct fs_atomic *file; /* the cache file's replacement, the answer's */
 	size_t max;
 	long status;        /* the HTTP status, once the body begins */
 	z_stream z;
@@ -264,25 +288,11 @@ struct fetch {
 	char refusal[REFUSAL_MAX + 1]; /* the start of a refusal's text */
 	size_t nrefusal;
 	const char *why;    /* why the transfer was stopped, or NULL */
-	int why_errno;      /* with why "write": errno */
+	struct fs_error werr; /* with why "write": the writer's error */
 };
 
-static bool write_all(int fd, const unsigned char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		p += w;
-		n -= (size_t)w;
-	}
-	return true;
-}
-
 /* Take N inflated bytes at P: bounded, checked to begin as an mbox, and
- * written to the temporary file. */
+ * written to the cache file's replacement. */
 static bool emit(struct fetch *f, const unsigned char *p, size_t n)
 {
 	size_t k;
@@ -298,9 +308,8 @@ static bool emit(struct fetch *f, const unsigned char *p, size_t n)
 		f->why = "mbox";
 		return false;
 	}
-	if (!write_all(f->fd, p, n)) {
+	if (fs_atomic_write(f->file, p, n, &f->werr) < 0) {
 		f->why = "write";
-		f->why_errno = errno;
 		return false;
 	}
 	return true;
@@ -467,8 +476,7 @@ static int transfer_error(struct fs_archive *c, const char *base, struct fetch *
 	else if (f->why && !strcmp(f->why, "mbox"))
 		fs_error_set(err, code, "'%s' answered with something that is no mbox", base);
 	else if (f->why && !strcmp(f->why, "write"))
-		code = fs_error_set(err, FS_EIO, "cannot write the cache directory '%s': %s",
-				    c->cache_dir, strerror(f->why_errno));
+		code = fs_error_set(err, FS_EIO, "%s", f->werr.message);
 	else if (f->why)
 		code = fs_error_set(err, FS_ENOMEM, "out of memory");
 	else if (rc != CURLE_OK) {
@@ -491,10 +499,11 @@ static int transfer_error(struct fs_archive *c, const char *base, struct fetch *
 	return code;
 }
 
-/* Ask BASE for QUERY into the temporary file FD.  Returns 0 with *HITS
- * (an answer of mails, else 404: none), or a negative code with ERR set. */
-static int fetch(struct fs_archive *c, const char *base, const char *query, int fd,
-		 bool *hits, struct fs_error *err)
+/* Ask BASE for QUERY into FILE, a cache file's replacement.  Returns 0
+ * with *HITS (an answer of mails, else 404: none), or a negative code
+ * with ERR set. */
+static int fetch(struct fs_archive *c, const char *base, const char *query,
+		 struct fs_atomic *file, bool *hits, struct fs_error *err)
 {
 	char *enc = fs_archive_encode(query), *url = g_strconcat(base, "?q=", enc, "&x=m", NULL);
 	char errbuf[CURL_ERROR_SIZE];
@@ -503,7 +512,7 @@ static int fetch(struct fs_archive *c, const char *base, const char *query, int 
 	int ret;
 
 	memset(&f, 0, sizeof(f));
-	f.fd = fd;
+	f.file = file;
 	f.max = c->max_size;
 	ret = setup_curl(c, url, &f, errbuf, err);
 	g_free(url);
@@ -529,16 +538,15 @@ static int fetch(struct fs_archive *c, const char *base, const char *query, int 
 
 /* ---- the cache ---------------------------------------------------------- */
 
-/* The cache file of QUERY on BASE: the SHA-256 of both names it. */
+/* The cache file of QUERY on BASE: the hash of both (base/hash.h)
+ * names it.  Queries are fixscan's own, a few per series: two that
+ * collide in 64 bits are not to be met. */
 static char *answer_path(const struct fs_archive *c, const char *base, const char *query)
 {
-	char *key = g_strconcat(base, "\n", query, NULL);
-	char *sum = g_compute_checksum_for_string(G_CHECKSUM_SHA256, key, -1);
-	char *path = g_strdup_printf("%s/%s.mbox", c->cache_dir, sum);
+	uint64_t h = fs_fnv1a(FS_FNV1A_BASIS, base, strlen(base) + 1);
 
-	g_free(sum);
-	g_free(key);
-	return path;
+	h = fs_fnv1a(h, query, strlen(query));
+	return g_strdup_printf("%s/%016llx.mbox", c->cache_dir, (unsigned long long)h);
 }
 
 /* Whether PATH holds an answer young enough to use; *EMPTY says it found
@@ -560,10 +568,11 @@ static bool fresh(const struct fs_archive *c, const char *path, bool *empty)
 static int search_one(struct fs_archive *c, const char *base, const char *query, char **mbox,
 		      bool *cached, struct fs_error *err)
 {
-	char *path, *tmp = NULL;
+	struct fs_atomic *file = NULL;
+	char *path;
 	const char *why;
 	bool empty = false, hits = false;
-	int fd = -1, rc;
+	int rc;
 
 	*mbox = NULL;
 	if (cached)
@@ -584,27 +593,18 @@ static int search_one(struct fs_archive *c, const char *base, const char *query,
 			g_free(path);
 		return 0;
 	}
-	tmp = g_strdup_printf("%s/tmp-XXXXXX", c->cache_dir);
-	if ((fd = mkstemp(tmp)) < 0) {
-		rc = fs_error_set(err, FS_EIO, "cannot write the cache directory '%s': %s",
-				  c->cache_dir, strerror(errno));
-		goto out;
+	rc = fs_atomic_begin(&file, path, "the lore cache file", 0, err);
+	if (rc == 0)
+		rc = fetch(c, base, query, file, &hits, err);
+	if (rc == 0) {
+		rc = fs_atomic_commit(file, err);
+		file = NULL;
 	}
-	rc = fetch(c, base, query, fd, &hits, err);
-	if (rc == 0 && (fsync(fd) < 0 || rename(tmp, path) < 0))
-		rc = fs_error_set(err, FS_EIO, "cannot write the cache file '%s': %s", path,
-				  strerror(errno));
+	fs_atomic_abort(file);
 	if (rc == 0 && hits) {
 		*mbox = path;
 		path = NULL;
 	}
-out:
-	if (fd >= 0) {
-		close(fd);
-		if (rc < 0)
-			unlink(tmp);
-	}
-	g_free(tmp);
 	g_free(path);
 	return rc;
 }

@@ -264,6 +264,22 @@ test_expect_success 'fixscan.lore: none after the bases turns it off; a value th
 	git -C kernel config --unset-all fixscan.lore
 '
 
+# A full disk under the cache (tests/fault/fault.c fails the call): the
+# answer is not kept, so not used; one line says so, nothing is left in
+# the cache, the review is the one without lore.
+. "$SRC/tests/e2e/lib-fault.sh"
+for op in open write fsync rename; do
+	test_expect_success "the cache file cannot be written ($op: ENOSPC): one line, the review without lore, no file left" '
+		rm -rf "$XDG_CACHE_HOME/fixscan/lore" &&
+		{ COLUMNS=1000 faulty "'"$op"':1:ENOSPC:fixscan/lore/" "$FIXSCAN" review --repo kernel "$Q" >f.txt 2>f.err; test $? = 1; } &&
+		fired | grep -q "^fired '"$op"' 1 " &&
+		test_cmp nolore.txt f.txt &&
+		test "$(wc -l <f.err)" = 1 &&
+		grep -q "^fixscan: lore: cannot \\(write\\|replace\\) the lore cache file .*No space left on device; 1 search left out of the review\$" f.err &&
+		! ls "$XDG_CACHE_HOME/fixscan/lore" | grep -q .
+	'
+done
+
 # Hostile answers: a server that answers with broken gzip, a bomb, a web
 # page, an error full of escapes.  Each search is left out, said once.
 mkdir -p hostile

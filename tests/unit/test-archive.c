@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <utime.h>
 #include <unistd.h>
 
 #include <glib.h>
@@ -210,6 +211,12 @@ static struct fs_archive *client(const char *name, struct fs_archive_opts *o)
 	return c;
 }
 
+/* g_ptr_array_sort()'s order of strings: it passes pointers to them. */
+static gint by_string(gconstpointer a, gconstpointer b)
+{
+	return g_strcmp0(*(char *const *)a, *(char *const *)b);
+}
+
 /* The files of the cache directory NAME, as "name name ..." sorted, with
  * answers as "A" and temporary files as "T". */
 static char *cache_files(const char *name)
@@ -224,7 +231,7 @@ static char *cache_files(const char *name)
 		g_ptr_array_add(v, g_strdup(g_str_has_suffix(e, ".mbox") ? "A" : "T"));
 	if (d)
 		g_dir_close(d);
-	g_ptr_array_sort(v, (GCompareFunc)g_strcmp0);
+	g_ptr_array_sort(v, by_string);
 	g_ptr_array_add(v, NULL);
 	out = g_strjoinv(" ", (char **)v->pdata);
 	g_ptr_array_free(v, TRUE);
@@ -495,6 +502,87 @@ static void test_cache_ttl(void **state)
 	g_free(base);
 }
 
+/* Write FILE of directory DIR (made) with its mtime AGE seconds ago. */
+static void old_file(const char *dir, const char *file, int age)
+{
+	char *path = g_build_filename(dir, file, NULL);
+	struct utimbuf t;
+
+	g_mkdir_with_parents(dir, 0700);
+	assert_true(g_file_set_contents(path, "From x\n", -1, NULL));
+	t.actime = t.modtime = time(NULL) - age;
+	assert_int_equal(utime(path, &t), 0);
+	g_free(path);
+}
+
+/* Whether DIR has FILE. */
+static bool there(const char *dir, const char *file)
+{
+	char *path = g_build_filename(dir, file, NULL);
+	bool yes = g_file_test(path, G_FILE_TEST_EXISTS);
+
+	g_free(path);
+	return yes;
+}
+
+/* Opening a client prunes its cache: answers past the TTL and the
+ * temporaries a client that died left (after an hour); nothing else. */
+static void test_prune(void **state)
+{
+	struct fs_archive_opts o = FS_ARCHIVE_OPTS_INIT;
+	struct fs_archive *c;
+	char *dir = g_build_filename(S.dir, "cache", "prune", NULL), *files;
+
+	old_file(dir, "0123456789abcdef.mbox", 7200);                 /* stale answer */
+	old_file(dir, "1123456789abcdef.mbox", 60);                   /* fresh answer */
+	old_file(dir, "2123456789abcdef.mbox.tmp.Ab12Cd", 7200);      /* dead writer's */
+	old_file(dir, "3123456789abcdef.mbox.tmp.Ab12Cd", 60);        /* being written */
+	old_file(dir, "4123456789abcdef.mbox.tmp.toolong", 7200);     /* not ours */
+	old_file(dir, "notes.txt", 7200);                             /* not ours */
+	old_file(dir, "0123456789abcdef0123456789abcdef.mbox", 7200); /* not ours */
+	c = client("prune", &o);
+	fs_archive_free(c);
+	files = cache_files("prune");
+	/* "A" an answer, "T" anything else */
+	assert_string_equal(files, "A A T T T");
+	g_free(files);
+	assert_false(there(dir, "0123456789abcdef.mbox"));
+	assert_true(there(dir, "1123456789abcdef.mbox"));
+	assert_false(there(dir, "2123456789abcdef.mbox.tmp.Ab12Cd"));
+	assert_true(there(dir, "3123456789abcdef.mbox.tmp.Ab12Cd"));
+	assert_true(there(dir, "0123456789abcdef0123456789abcdef.mbox"));
+	g_free(dir);
+}
+
+/* The default cache directory: fixscan's (base/cache.h), "lore" in it,
+ * made when missing. */
+static void test_default_dir(void **state)
+{
+	struct fs_archive *c = NULL;
+	struct fs_error err = FS_ERROR_INIT;
+	char *xdg = g_build_filename(S.dir, "xdg", NULL), *want;
+	char *old_xdg = g_strdup(getenv("XDG_CACHE_HOME")), *old_home = g_strdup(getenv("HOME"));
+
+	setenv("XDG_CACHE_HOME", xdg, 1);
+	assert_int_equal(fs_archive_open(&c, NULL, &err), 0);
+	fs_archive_free(c);
+	want = g_build_filename(xdg, "fixscan", "lore", NULL);
+	assert_true(g_file_test(want, G_FILE_TEST_IS_DIR));
+	g_free(want);
+	unsetenv("XDG_CACHE_HOME");
+	unsetenv("HOME");
+	assert_int_equal(fs_archive_open(&c, NULL, &err), FS_ENOTFOUND);
+	assert_null(c);
+	assert_string_equal(err.message, "no cache directory: set XDG_CACHE_HOME or HOME");
+	if (old_xdg)
+		setenv("XDG_CACHE_HOME", old_xdg, 1);
+	if (old_home)
+		setenv("HOME", old_home, 1);
+	g_free(old_xdg);
+	g_free(old_home);
+	g_free(xdg);
+}
+
 /* A loopback port nothing listens on: bound, named, closed. */
 static int closed_port(void)
 {
@@ -609,6 +697,8 @@ int main(void)
 		cmocka_unit_test(test_search_hits),
 		cmocka_unit_test(test_search_none_cached),
 		cmocka_unit_test(test_cache_ttl),
+		cmocka_unit_test(test_prune),
+		cmocka_unit_test(test_default_dir),
 		cmocka_unit_test(test_down),
 		cmocka_unit_test(test_hostile),
 	};
