@@ -250,16 +250,13 @@ static int search_store(struct fs_mentions *said, struct fs_pending *pending,
  * New string (g_free()), or NULL. */
 static char *branch_version(const struct fs_review *r)
 {
-	const char *b = r->branch;
-	size_t n;
+	char series[FS_VERSION_NAME_MAX];
 
 	if (r->series->version)
 		return g_strdup(r->series->version);
-	if (!b || strncmp(b, "linux-", 6))
-		return NULL;
-	b += 6;
-	n = strlen(b);
-	return n > 2 && !strcmp(b + n - 2, ".y") ? g_strndup(b, n - 2) : NULL;
+	return r->branch && fs_version_branch_series(r->branch, series, sizeof(series))
+		       ? g_strdup(series)
+		       : NULL;
 }
 
 /* The records of FOUND's backports for R's patches: one per patch whose
