@@ -433,11 +433,6 @@ const char *fs_session_lore_failure(const struct fs_session *s, size_t *nfailed)
 	return fs_archive_failure(s->archive, nfailed);
 }
 
-size_t fs_session_lore_requests(const struct fs_session *s)
-{
-	return s->archive ? fs_archive_requests(s->archive) : 0;
-}
-
 struct fs_review_opts *fs_session_review_opts(struct fs_session *s)
 {
 	return &s->ropts;

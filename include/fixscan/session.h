@@ -111,8 +111,6 @@ struct fs_store **fs_session_store_slot(struct fs_session *s);
  * directory), lent, or NULL when none did; *NFAILED (may be NULL) gets
  * how many did.  What the command says once, at the end. */
 const char *fs_session_lore_failure(const struct fs_session *s, size_t *nfailed);
-/* How many requests the reviews sent to the archives. */
-size_t fs_session_lore_requests(const struct fs_session *s);
 
 /* The complete review options; the caller may still change the flags
  * (branch, base, no_reports). */
