@@ -137,7 +137,7 @@ static int stage_setup(void **state)
 {
 	struct fs_index_opts o = FS_INDEX_OPTS_INIT;
 	struct fs_error err = FS_ERROR_INIT;
-	char *cmd, *log;
+	char *cmd, *log, *cwd;
 	int i;
 
 	if (system("command -v public-inbox-httpd >/dev/null 2>&1") != 0) {
@@ -164,12 +164,14 @@ static int stage_setup(void **state)
 	T.mails = g_strdup_printf("%s/mails", tmp_root);
 	g_mkdir_with_parents(T.mails, 0700);
 	make_mails();
+	cwd = g_get_current_dir();
 	cmd = g_strdup_printf("cd '%s' && sh '%s/" SERVER_SCRIPT "' inbox '%s/lore' linux-usb fix1 fix2 quoted "
 			      "back1 back0 back66 review66 autosel reply >/dev/null && "
 			      "sh '%s/" SERVER_SCRIPT "' inbox '%s/lore' regressions reg1 reg2 mention own >/dev/null",
-			      T.mails, g_get_current_dir(), tmp_root, g_get_current_dir(), tmp_root);
+			      T.mails, cwd, tmp_root, cwd, tmp_root);
 	i = system(cmd);
 	g_free(cmd);
+	g_free(cwd);
 	if (i != 0)
 		return -1;
 	cmd = g_strdup_printf("%s/lore", tmp_root);
