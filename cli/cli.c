@@ -270,7 +270,9 @@ void cli_ctx_close(struct cli_ctx *c)
 
 	/* Once for the whole run, however many searches failed: the
 	 * review is the same but for what lore would have added. */
-	if (failed)
+	if (failed && !nfailed)
+		cli_note("lore: %s; not searched", failed);
+	else if (failed)
 		cli_note("lore: %s; %zu search%s left out of the review", failed, nfailed,
 			 nfailed == 1 ? "" : "es");
 	fs_session_free(c->s);

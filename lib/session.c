@@ -427,7 +427,7 @@ struct fs_store **fs_session_store_slot(struct fs_session *s)
 const char *fs_session_lore_failure(const struct fs_session *s, size_t *nfailed)
 {
 	if (nfailed)
-		*nfailed = s->lore_failure ? 1 : 0;
+		*nfailed = 0;
 	if (s->lore_failure || !s->archive)
 		return s->lore_failure;
 	return fs_archive_failure(s->archive, nfailed);

@@ -107,9 +107,11 @@ struct fs_index_opts *fs_session_index_opts(struct fs_session *s);
  * write (fs_digest_save()); the session frees what is left in it. */
 struct fs_store **fs_session_store_slot(struct fs_session *s);
 /* The first search of the mail archives (fixscan.lore) that failed
- * this session (lore cannot be reached, a hostile answer, no cache
- * directory), lent, or NULL when none did; *NFAILED (may be NULL) gets
- * how many did.  What the command says once, at the end. */
+ * this session (lore cannot be reached, a hostile answer, a cache file
+ * that cannot be written), lent, or NULL when none did; *NFAILED (may be
+ * NULL) gets how many did.  When the archives could not be searched at
+ * all (no cache directory), why, and *NFAILED 0.  What the command says
+ * once, at the end. */
 const char *fs_session_lore_failure(const struct fs_session *s, size_t *nfailed);
 
 /* The complete review options; the caller may still change the flags
