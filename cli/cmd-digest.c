@@ -76,16 +76,16 @@ static const char usage_text[] =
 /* ---- --mail ------------------------------------------------------------ */
 
 /* A config value: the notmuch config first (where the drafts folder lives
- * too), then git config.  New string or NULL. */
+ * too), then git config.  New string (g_free()) or NULL. */
 static char *config_value(struct fs_store *st, struct fs_config *cfg, const char *key)
 {
 	const char *v = st ? fs_store_config(st, key) : NULL;
 	char *s = NULL;
 
 	if (v)
-		return strdup(v);
+		return g_strdup(v);
 	if (cfg && fs_config_get_string(cfg, key, &s) == 0 && s && !*s) {
-		free(s);
+		g_free(s);
 		s = NULL;
 	}
 	return s;
@@ -107,7 +107,7 @@ static int mail_digest(struct fs_store **store, struct fs_config *cfg, const cha
 	m.name = fs_store_config(*store, "user.name");
 	m.email = fs_store_config(*store, "user.primary_email");
 	rc = fs_digest_save(d, text, store, &m, now, err);
-	free(folder);
+	g_free(folder);
 	g_free(state);
 	return rc;
 }
