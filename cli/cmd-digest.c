@@ -221,16 +221,11 @@ static int output_digest(const struct fs_digest *d, int json, int mail, time_t s
 		}
 		if (digest_color) {
 			char *colored = color_kinds(shown);
-			free(shown);
-			shown = strdup(colored);
-			g_free(colored);
-			if (!shown) {
-				free(text);
-				return fs_error_set(err, FS_ENOMEM, "out of memory");
-			}
+			g_free(shown);
+			shown = colored;
 		}
 		cli_print_wrapped(stdout, shown, DIGEST_WIDTH);
-		free(shown);
+		g_free(shown);
 	} else if (d->nseries) {
 		/* Wrapped as printed, then handed to the mail. */
 		mem = open_memstream(&wrapped, &len);

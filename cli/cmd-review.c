@@ -140,7 +140,7 @@ static int link_refused(const char *what, struct fs_error *err)
 			      "'%s' names no plain Message-Id (none in its path, or one with white space or control characters): not fetched",
 			      shown ? shown : "?");
 
-	free(shown);
+	g_free(shown);
 	return rc;
 }
 

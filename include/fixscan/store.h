@@ -91,7 +91,7 @@ int fs_store_count(struct fs_store *st, const char *query, size_t *out,
 		   struct fs_error *err);
 
 /* The ids of the threads matching QUERY, oldest first, as a
- * NULL-terminated array of new strings (free each and the array). */
+ * NULL-terminated array of new strings (g_strfreev()). */
 int fs_store_threads(struct fs_store *st, const char *query, char ***out,
 		     struct fs_error *err);
 
@@ -108,7 +108,7 @@ int fs_store_find_message(struct fs_store *st, const char *message_id,
 void fs_store_message_clear(struct fs_store_message *m);
 
 /* Quote S as a notmuch query phrase ("..." with inner quotes doubled);
- * returns a new string the caller frees with free(). */
+ * returns a new string the caller frees with g_free(). */
 char *fs_store_quote(const char *s);
 
 /* Index the file PATH (inside the mail root) and add TAGS (a NULL-

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "fixscan/index.h"
 #include "fixscan/trailers.h"
 #include "base/hash.h"
@@ -201,7 +203,7 @@ uint64_t fsi_subject_hash(const char *subject)
 	if (!norm)
 		return 0;
 	h = *norm ? fs_fnv1a_str(norm) : 0;
-	free(norm);
+	g_free(norm);
 	return h;
 }
 

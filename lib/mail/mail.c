@@ -34,7 +34,7 @@ struct fs_patch {
 	char *body;          /* never NULL */
 	size_t body_len;
 	struct fs_trailers *tags;
-	char *revert_title;  /* malloc()ed by fs_trailers_revert_title() */
+	char *revert_title;  /* fs_trailers_revert_title()'s (g_free()) */
 };
 
 void fsm_mail_init(void)
@@ -609,7 +609,7 @@ void fs_patch_free(struct fs_patch *p)
 	fs_series_clear(&p->series);
 	g_free(p->body);
 	fs_trailers_free(p->tags);
-	free(p->revert_title);
+	g_free(p->revert_title);
 	g_free(p);
 }
 

@@ -214,7 +214,7 @@ static char *candidates_query(struct fs_store *store, const struct fs_thread_ser
 		quoted = fs_store_quote(own.thread_id);
 	if (quoted)
 		g_string_append_printf(q, " AND NOT thread:%s", quoted);
-	free(quoted);
+	g_free(quoted);
 	fs_store_message_clear(&own);
 	return g_string_free(q, FALSE);
 }
@@ -299,9 +299,9 @@ static struct fs_pending_fix *same_fix(struct fs_pending *p, fs_cid u, const cha
 		have = fs_trailers_normalize_subject(p->v[i].title);
 		if (have && !strcmp(have, want))
 			found = &p->v[i];
-		free(have);
+		g_free(have);
 	}
-	free(want);
+	g_free(want);
 	return found;
 }
 

@@ -30,13 +30,13 @@ static void test_load(void **state)
 	assert_int_equal(notes.n, 0);
 	for (i = 0; i < n; i++)
 		fs_thread_free(threads[i]);
-	free(threads);
+	g_free(threads);
 
 	/* No match is no thread and no error. */
 	assert_int_equal(fs_review_load(&threads, &n, st, "id:\"nosuch@example.org\"",
 					&notes, &err), 0);
 	assert_int_equal(n, 0);
-	free(threads);
+	g_free(threads);
 
 	/* A bad query is the store's error. */
 	assert_int_equal(fs_review_load(&threads, &n, st, "date:garbage..", &notes, &err),
@@ -73,7 +73,7 @@ static void test_load_unreadable(void **state)
 	fs_review_notes_clear(&notes);
 	assert_int_equal(notes.n, 0);
 	fs_thread_free(threads[0]);
-	free(threads);
+	g_free(threads);
 
 	/* Gone since notmuch indexed it (a mail client moved or removed
 	 * it): skipped without a word, as "notmuch new" will forget it. */
@@ -85,7 +85,7 @@ static void test_load_unreadable(void **state)
 	assert_int_equal(fs_thread_get(threads[0], 0)->nreplies, 0);
 	assert_int_equal(notes.n, 0);
 	fs_thread_free(threads[0]);
-	free(threads);
+	g_free(threads);
 	fs_store_free(st);
 }
 
@@ -110,7 +110,7 @@ static void test_objections(void **state)
 	fs_mentions_clear(&m);
 	assert_null(m.objections);
 	fs_thread_free(threads[0]);
-	free(threads);
+	g_free(threads);
 	fs_store_free(st);
 }
 
@@ -375,7 +375,7 @@ static struct fs_review *review_own(struct fs_index *idx, struct fs_store *st,
 	assert_int_equal(fs_review_load(&threads, &n, st, "id:cover.10@example.org", NULL, &err), 0);
 	assert_int_equal(n, 1);
 	*thread = threads[0];
-	free(threads);
+	g_free(threads);
 	assert_int_equal(fs_thread_count(*thread), 1);
 	o.own_addresses = own;
 	if (fs_review_run(&r, fs_thread_get(*thread, 0), idx, st, &o, &err) < 0)
@@ -572,7 +572,7 @@ static void test_reports_either_way(void **state)
 		g_free(got);
 	}
 	fs_thread_free(threads[0]);
-	free(threads);
+	g_free(threads);
 	fs_store_free(st);
 	fs_index_free(idx);
 }
