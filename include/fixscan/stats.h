@@ -50,7 +50,7 @@ void fs_stats_range_clear(struct fs_stats_range *r);
 
 /* The series a range measures, for the table: "4.4" for v4.4..v4.4.14,
  * v4.4.3..v4.4.7 or linux-4.4.y; the spec itself when no version can be
- * seen in it.  Returns a new string (free with free()) or NULL. */
+ * seen in it.  Returns a new string (free with g_free()) or NULL. */
 char *fs_stats_series_name(const struct fs_stats_range *r);
 
 /* NUM / DEN as a percentage with one decimal, rounded half up, into BUF:

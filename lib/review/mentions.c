@@ -43,7 +43,7 @@ void fs_mentions_clear(struct fs_mentions *m)
 		free(m->dates_[i]);
 	free(m->dates_);
 	for (i = 0; m->lines_ && i < m->nobjections; i++)
-		free(m->lines_[i]);
+		g_free(m->lines_[i]);
 	for (i = 0; m->objections && i < m->nobjections; i++)
 		g_strfreev(m->objections[i].named);
 	free(m->lines_);

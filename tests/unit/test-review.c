@@ -140,7 +140,7 @@ static void test_objection_line(void **state)
 		} else if (got) {
 			fail_msg("case %zu: objection '%s' found", i, got);
 		}
-		free(got);
+		g_free(got);
 	}
 }
 
