@@ -82,7 +82,7 @@ static bool in_mainline(const struct fs_index *idx, const struct fs_patch *m, fs
 	for (i = 0; nf > 0 && i < (size_t)nf && !there; i++)
 		there = fixes[i].depth == 1 && fs_index_commit_is_mainline(idx, fixes[i].fixer) &&
 			fs_index_diff_matches(idx, fixes[i].fixer, body, blen) == 1;
-	free(fixes);
+	g_free(fixes);
 	return there;
 }
 

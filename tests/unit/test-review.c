@@ -151,7 +151,7 @@ static struct fs_finding finding(enum fs_finding_kind kind, const char *ignored)
 	memset(&f, 0, sizeof(f));
 	f.kind = kind;
 	f.series_index = -1;
-	f.ignored = ignored ? strdup(ignored) : NULL;
+	f.ignored = ignored ? g_strdup(ignored) : NULL;
 	return f;
 }
 
@@ -170,16 +170,16 @@ static void test_narrow(void **state)
 	series.nmissing = 1;
 	series.duplicates = 2;
 	r->series = &series;
-	r->branch = strdup("linux-4.4.y");
-	r->base = strdup("v4.4.10");
+	r->branch = g_strdup("linux-4.4.y");
+	r->base = g_strdup("v4.4.10");
 	r->npatches = 2;
-	r->patches = calloc(2, sizeof(*r->patches));
+	r->patches = g_new0(struct fs_review_patch, 2);
 	r->patches[0].index = 1;
 	r->patches[1].index = 2;
-	r->patches[0].findings.v = calloc(1, sizeof(struct fs_finding));
+	r->patches[0].findings.v = g_new0(struct fs_finding, 1);
 	r->patches[0].findings.v[0] = finding(FS_FIND_FIX_MISSING, NULL);
 	r->patches[0].findings.n = 1;
-	r->patches[1].findings.v = calloc(3, sizeof(struct fs_finding));
+	r->patches[1].findings.v = g_new0(struct fs_finding, 3);
 	r->patches[1].findings.v[0] = finding(FS_FIND_REVERTED_UPSTREAM, NULL);
 	r->patches[1].findings.v[1] = finding(FS_FIND_FIX_PRESENT, NULL);
 	r->patches[1].findings.v[2] = finding(FS_FIND_TARGET_ABSENT, "known");
