@@ -243,9 +243,7 @@ void fsi_unpack_hex(char *out, const uint8_t *key, size_t len)
 
 char *fsi_delta_path(const char *path)
 {
-	char *d = NULL;
-
-	return asprintf(&d, "%s.delta", path) < 0 ? NULL : d;
+	return g_strdup_printf("%s.delta", path);
 }
 
 uint64_t fsi_be64(const uint8_t *p)
