@@ -278,8 +278,8 @@ static int parse_options(struct digest_run *x, int argc, char **argv, struct fs_
 		switch (c) {
 		case 's': x->since_arg = optarg; break;
 		case 'q':
-			free(x->base_query);
-			x->base_query = strdup(optarg);
+			g_free(x->base_query);
+			x->base_query = g_strdup(optarg);
 			break;
 		case 'j': x->json = true; break;
 		case 'm': x->mail = true; break;
@@ -370,7 +370,7 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 	if (rc == -1 && x.mail && mailed_today(x.now))
 		rc = FS_EXIT_CLEAN;
 	if (rc != -1) {
-		free(x.base_query);
+		g_free(x.base_query);
 		return rc;
 	}
 	rc = open_all(&x, argv[0], &query, &threads, &nthreads, err);
@@ -392,7 +392,7 @@ out:
 	fs_digest_clear(&dg);
 	cli_free_threads(threads, nthreads);
 	cli_ctx_close(&x.ctx);
-	free(x.base_query);
+	g_free(x.base_query);
 	g_free(query);
 	return rc;
 }

@@ -33,7 +33,8 @@
 
 struct fs_index;
 
-/* A range as written on the command line. */
+/* A range as written on the command line; its strings are GLib's
+ * (g_free()), released by fs_stats_range_clear(). */
 struct fs_stats_range {
 	char *spec;   /* as given */
 	char *base;   /* "v4.4" in "v4.4..v4.4.14"; NULL for a branch */

@@ -55,7 +55,8 @@ const char *fs_store_path(const struct fs_store *st);
  * file and host name are not an identity to send mail as. */
 const char *fs_store_config(struct fs_store *st, const char *key);
 
-/* One message of a search result. */
+/* One message of a search result; its strings are GLib's (g_free()),
+ * released by fs_store_message_clear(). */
 struct fs_store_message {
 	char *message_id; /* without <> */
 	char *thread_id;  /* notmuch thread id, without "thread:" */

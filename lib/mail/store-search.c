@@ -13,11 +13,11 @@ void fs_store_message_clear(struct fs_store_message *m)
 {
 	if (!m)
 		return;
-	free(m->message_id);
-	free(m->thread_id);
-	free(m->filename);
-	free(m->subject);
-	free(m->from);
+	g_free(m->message_id);
+	g_free(m->thread_id);
+	g_free(m->filename);
+	g_free(m->subject);
+	g_free(m->from);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -36,7 +36,7 @@ void fs_store_messages_free(struct fs_store_messages *m)
 
 static char *dup_or_empty(const char *s)
 {
-	return strdup(s ? s : "");
+	return g_strdup(s ? s : "");
 }
 
 /* The first of MSG's files that is still there, else its first file
@@ -52,7 +52,7 @@ static char *existing_filename(notmuch_message_t *msg, bool *gone)
 		const char *name = notmuch_filenames_get(names);
 
 		if (name && access(name, F_OK) == 0) {
-			found = strdup(name);
+			found = g_strdup(name);
 			break;
 		}
 	}

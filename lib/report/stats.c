@@ -55,10 +55,10 @@ void fs_stats_range_clear(struct fs_stats_range *r)
 {
 	if (!r)
 		return;
-	free(r->spec);
-	free(r->base);
-	free(r->tip);
-	free(r->branch);
+	g_free(r->spec);
+	g_free(r->base);
+	g_free(r->tip);
+	g_free(r->branch);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -79,12 +79,12 @@ int fs_stats_range_parse(struct fs_stats_range *out, const char *spec,
 		if (dots == spec || dots[2] == '\0' || dots[2] == '.' ||
 		    strstr(dots + 2, ".."))
 			return fs_error_set(err, FS_EUSAGE, "bad range '%s'", spec);
-		out->base = strndup(spec, dots - spec);
-		out->tip = strdup(dots + 2);
+		out->base = g_strndup(spec, dots - spec);
+		out->tip = g_strdup(dots + 2);
 	} else {
-		out->branch = strdup(spec);
+		out->branch = g_strdup(spec);
 	}
-	out->spec = strdup(spec);
+	out->spec = g_strdup(spec);
 	if (!out->spec || (dots && (!out->base || !out->tip)) || (!dots && !out->branch)) {
 		fs_stats_range_clear(out);
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
