@@ -55,8 +55,9 @@ struct fs_archive;
 
 /* A client with options O (may be NULL: the defaults); O's strings are
  * copied.  Answers older than the TTL are removed from the cache here.
- * Returns 0 with *OUT set (fs_archive_free()), or FS_ENOMEM /
- * FS_EIO (no cache directory can be named or made) with ERR set. */
+ * Returns 0 with *OUT set (fs_archive_free()), or with ERR set
+ * FS_ENOTFOUND (no cache directory can be named: neither XDG_CACHE_HOME
+ * nor HOME, base/cache.h) or FS_EIO (it cannot be made). */
 int fs_archive_open(struct fs_archive **out, const struct fs_archive_opts *o,
 		       struct fs_error *err);
 void fs_archive_free(struct fs_archive *c);
@@ -66,7 +67,7 @@ void fs_archive_free(struct fs_archive *c);
 bool fs_archive_base_valid(const char *base);
 
 /* Search BASE (fs_archive_base_valid()) for QUERY.  On success *MBOX is a
- * new string (free()), the path of an mbox file in the cache holding the
+ * new string (g_free()), the path of an mbox file in the cache holding the
  * mails that match, newest first, or NULL when none does; *CACHED (may
  * be NULL) says whether the answer came from the cache, no request sent.
  * The file stays until a later client finds it older than its TTL; read

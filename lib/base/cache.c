@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "cache.h"
 #include "hash.h"
 
@@ -12,7 +14,6 @@ int fs_cache_dir(char **out, const char *sub, struct fs_error *err)
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	const char *dir, *top;
 	size_t n;
-	int k;
 
 	*out = NULL;
 	if (xdg && *xdg == '/') {
@@ -30,11 +31,7 @@ int fs_cache_dir(char **out, const char *sub, struct fs_error *err)
 		n--;
 	if (n == 1)
 		n = 0;
-	k = asprintf(out, "%.*s/%s%s%s", (int)n, dir, top, sub ? "/" : "", sub ? sub : "");
-	if (k < 0) {
-		*out = NULL;
-		return fs_error_set(err, FS_ENOMEM, "out of memory");
-	}
+	*out = g_strdup_printf("%.*s/%s%s%s", (int)n, dir, top, sub ? "/" : "", sub ? sub : "");
 	return 0;
 }
 
@@ -43,7 +40,7 @@ int fs_cache_path(char **out, const char *repo_path, const char *prefix, const c
 {
 	char *abs = realpath(repo_path, NULL), *name = NULL, *dir = NULL, *p;
 	size_t n;
-	int k, rc;
+	int rc;
 
 	*out = NULL;
 	if (!abs)
@@ -57,20 +54,15 @@ int fs_cache_path(char **out, const char *repo_path, const char *prefix, const c
 		free(abs);
 		return rc;
 	}
-	name = strdup(abs);
-	for (p = name; p && *p; p++)
+	name = g_strdup(abs);
+	for (p = name; *p; p++)
 		if (*p == '/')
 			*p = '_';
-	k = name ? asprintf(out, "%s/%s%.80s-%016llx%s", dir, prefix, name + (name[0] == '_'),
-			    (unsigned long long)fs_fnv1a_str(abs), suffix)
-		 : -1;
-	free(name);
+	*out = g_strdup_printf("%s/%s%.80s-%016llx%s", dir, prefix, name + (name[0] == '_'),
+			       (unsigned long long)fs_fnv1a_str(abs), suffix);
+	g_free(name);
+	g_free(dir);
 	free(abs);
-	free(dir);
-	if (k < 0) {
-		*out = NULL;
-		return fs_error_set(err, FS_ENOMEM, "out of memory");
-	}
 	return 0;
 }
 

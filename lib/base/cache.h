@@ -15,7 +15,7 @@
  * discovery gives) are one repository and share one file.  The directory
  * is not made.
  *
- * Returns 0 with a new string in *OUT (free()), else *OUT NULL and
+ * Returns 0 with a new string in *OUT (g_free()), else *OUT NULL and
  * FS_ENOTFOUND (REPO_PATH cannot be resolved: "cannot open WHAT 'path':
  * ..."; neither variable set) or FS_ENOMEM, with ERR set. */
 int fs_cache_path(char **out, const char *repo_path, const char *prefix, const char *suffix,
@@ -25,9 +25,9 @@ int fs_cache_path(char **out, const char *repo_path, const char *prefix, const c
  * in *OUT: $XDG_CACHE_HOME/fixscan[/SUB] when XDG_CACHE_HOME is absolute,
  * else $HOME/.cache/fixscan[/SUB]; the directory fs_cache_path() puts
  * its files in, for caches of no repository (lore's answers).  It is not
- * made.  Returns 0 with a new string in *OUT (free()), else *OUT NULL and
- * FS_ENOTFOUND ("no cache directory: set XDG_CACHE_HOME or HOME") or
- * FS_ENOMEM, with ERR set. */
+ * made.  Returns 0 with a new string in *OUT (g_free()), else *OUT NULL
+ * and FS_ENOTFOUND ("no cache directory: set XDG_CACHE_HOME or HOME")
+ * with ERR set. */
 int fs_cache_dir(char **out, const char *sub, struct fs_error *err);
 
 /* Whether there is no folder for caches: neither an absolute

@@ -136,8 +136,7 @@ int fs_archive_open(struct fs_archive **out, const struct fs_archive_opts *o,
 			fs_archive_free(c);
 			return rc;
 		}
-		c->cache_dir = g_strdup(dir);
-		free(dir);
+		c->cache_dir = dir;
 	}
 	c->ttl = o->ttl < 0 ? FS_ARCHIVE_DEFAULT_TTL : o->ttl;
 	c->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : FS_ARCHIVE_DEFAULT_TIMEOUT_MS;

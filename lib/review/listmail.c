@@ -356,7 +356,7 @@ int fs_listmail_review(struct fs_listmail_found *out, const struct fs_listmail_a
 			if (fs_archive_search(a->client, a->bases[b], queries[q], &mbox, NULL, NULL) == 0 &&
 			    mbox)
 				read_answer(&s, mbox, a->bases[b]);
-			free(mbox);
+			g_free(mbox);
 		}
 	}
 	g_strfreev(queries);

@@ -550,17 +550,14 @@ static bool sentence_objects(const char *s, size_t len)
 static char *whole_sentence(const char *p, size_t len)
 {
 	size_t cut = len;
-	char *out;
 
 	if (len <= SENTENCE_MAX)
-		return strndup(p, len);
+		return g_strndup(p, len);
 	for (cut = SENTENCE_MAX; cut > 0 && p[cut] != ' '; cut--)
 		;
 	if (!cut)
 		cut = SENTENCE_MAX;
-	if (asprintf(&out, "%.*s [...]", (int)cut, p) < 0)
-		return NULL;
-	return out;
+	return g_strdup_printf("%.*s [...]", (int)cut, p);
 }
 
 /* The end of the sentence starting at P: past its '.', '?' or '!' before
@@ -1026,7 +1023,7 @@ char *fs_mentions_classify_in(const char *body, size_t len, const struct fs_repl
 	if (at >= r.n && best != FS_REPLY_NONE)
 		at = r.first[FS_REPLY_OTHER];
 	if (best != FS_REPLY_NONE)
-		found = at < r.n ? whole_sentence(r.v[at].s, r.v[at].len) : strdup("");
+		found = at < r.n ? whole_sentence(r.v[at].s, r.v[at].len) : g_strdup("");
 	reading_clear(&r);
 	*cls = found ? best : FS_REPLY_NONE;
 	return found;
@@ -1044,6 +1041,6 @@ char *fs_mentions_objection_line(const char *body, size_t len)
 
 	if (cls == FS_REPLY_OBJECTION || cls == FS_REPLY_REPORT || cls == FS_REPLY_NEEDS_ALSO)
 		return line;
-	free(line);
+	g_free(line);
 	return NULL;
 }

@@ -211,6 +211,36 @@ test_expect_success 'an include or a call upward is reported, as is an unlisted 
 	test_cmp expect out
 '
 
+test_expect_success 'a header handing out a string freed with free() is reported, g_free() passes' '
+	make_layered_tree alloc &&
+	cat >alloc/include/fixscan/text.h <<-\EOF &&
+	/* Ownership: strings from GLib; fs_text_free() frees the table. */
+	int text_len(const char *s);
+	/* A copy of S (the caller frees it with free()). */
+	char *text_copy(const char *s);
+	EOF
+	cat >alloc/lib/mail/private.h <<-\EOF &&
+	/* A new string (free()), or NULL; mail_free() and g_free() are fine. */
+	char *mail_private_name(void);
+	int mail_private(void);
+	EOF
+	cat >expect <<-\EOF &&
+	check-shape: rule 7: lib/mail/private.h:1: says free(), not g_free()
+	check-shape: rule 7: include/fixscan/text.h:3: says free(), not g_free()
+	check-shape: 2 violations
+	EOF
+	{ "$CHECK" --src alloc >out; test $? -eq 1; } &&
+	test_cmp expect out &&
+	# the same headers once they say g_free(): nothing to report
+	sed "s/with free()/with g_free()/" alloc/include/fixscan/text.h >h &&
+	mv h alloc/include/fixscan/text.h &&
+	sed "s/(free())/(g_free())/" alloc/lib/mail/private.h >h &&
+	mv h alloc/lib/mail/private.h &&
+	"$CHECK" --src alloc >out &&
+	echo "check-shape: 0 violations" >expect &&
+	test_cmp expect out
+'
+
 test_expect_code 2 'a tree without lib/LAYERS cannot be checked' '
 	make_clean_tree nolayers &&
 	rm nolayers/lib/LAYERS &&

@@ -245,7 +245,7 @@ static void test_inbody_from__table(void **state)
 			fail_msg("%s: got none, want '%s'", c->name, c->want);
 		if (c->want && strcmp(got, c->want))
 			fail_msg("%s: got '%s', want '%s'", c->name, got, c->want);
-		free(got);
+		g_free(got);
 	}
 	assert_null(fs_mail_inbody_from(NULL, 0));
 }
@@ -260,7 +260,7 @@ static void test_inbody_from__not_nul_terminated(void **state)
 	assert_null(fs_mail_inbody_from(body, 2));
 	got = fs_mail_inbody_from(body, 12);
 	/* "From: A <a@" is cut: whatever comes out must not read past LEN */
-	free(got);
+	g_free(got);
 }
 
 /* ---- reader ------------------------------------------------------------------ */
