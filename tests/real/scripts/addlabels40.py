@@ -35,3 +35,5 @@ with open(path, 'a', encoding='utf-8') as f:
         f.write('reply_id\tid\tlabel\trole\tcommits\tnote\n')
     f.write('\n'.join(out) + '\n')
 print('%d labels added' % len(out))
+import subprocess  # noqa: E402
+subprocess.run([sys.executable, os.path.join(HERE, 'corpus40.py'), 'merge'], check=True)

@@ -199,11 +199,29 @@ def shorten(own, max_lines, max_chars):
     return txt[:max_chars * 2]
 
 
+def quoted_context(body, n=3):
+    """The last n quoted lines before the reply's first own line: what a
+    short answer answers."""
+    run = []
+    for ln in body.replace('\r\n', '\n').split('\n'):
+        if re.match(r'^\s*>', ln):
+            t = re.sub(r'^(\s*>)+\s?', '', ln).strip()
+            if t:
+                run.append(t)
+            continue
+        if not ln.strip() or re.search(r'wrote:\s*$', ln) or re.match(r'^\s*On .*\d', ln):
+            continue
+        break
+    return run[-n:]
+
+
 def cmd_show(a):
     rows = read_tsv(a.file)
     if a.ids:
         want = set(a.ids)
         rows = [r for r in rows if r['id'] in want]
+    elif a.todo:
+        rows = [r for r in rows if not r.get('label_a')][:a.count]
     elif a.start:
         ids = [r['id'] for r in rows]
         i = ids.index(a.start)
@@ -223,12 +241,16 @@ def cmd_show(a):
                 pinfo += ' | people: ' + ', '.join(sig)
         else:
             pinfo = '(posting not archived) ' + hv.strip_re(rh['subject'])[:140]
-        own = hv.own_text(hv.body_of(rd)) if rd else '(reply missing)'
+        body = hv.body_of(rd) if rd else ''
+        own = hv.own_text(body) if rd else '(reply missing)'
         print('=== %s %s %s %s d%s | role~%s | q=%s' % (r['id'], r['list'], r['year'], r['parent_kind'],
                                                      r['depth'], r['replier_role'], r['quotes']))
         print('P: ' + visible(pinfo))
         print('R: %s <%s>%s' % (visible(rh['from_name']), rh['from_addr'],
                                 '' if r['depth'] == '1' else ' (to a reply)'))
+        if r['depth'] != '1' or len(own) < 200:
+            for q in quoted_context(body):
+                print('  > ' + visible(q[:160]))
         print(visible(shorten(own, a.lines, a.chars)))
 
 
@@ -268,6 +290,7 @@ def main():
     p.add_argument('file')
     p.add_argument('ids', nargs='*')
     p.add_argument('--from', dest='start')
+    p.add_argument('--todo', action='store_true', help='the first --count rows not yet labelled')
     p.add_argument('--count', type=int, default=50)
     p.add_argument('--lines', type=int, default=24)
     p.add_argument('--chars', type=int, default=1400)
