@@ -136,6 +136,10 @@ def stable_kind(subject, sender, when=None):
         return 'autosel'
     if not re.search(r'patch|stable|\.y\b', tag, re.I) or re.search(r'regress|\bbug\b|bisect', tag, re.I):
         return None
+    if ':' in tag and not re.match(r'\s*linux-stable-rc:', tag):
+        return None             # a test robot's report on some tree's branch
+    if re.search(r'(?<![\w.])v?\d\.\d{1,2}(\.0)?-rc\d', tag) or re.search(r'(?<![\w.])\d\.\d{1,2}\.0\b', tag):
+        return None             # based on a mainline -rc: a mainline fix
     if MAINLINE_TAG.search(tag) and not re.search(r'\bstable\b', tag, re.I):
         return None
     stable_word = re.search(r'\bstable\b|\.y\b', tag, re.I) is not None
@@ -149,6 +153,8 @@ def stable_kind(subject, sender, when=None):
     for m in VERSION.finditer(tag):
         if m.group(1):          # v2.6 style is a series revision, not a branch
             continue
+        if (int(m.group(2)), int(m.group(3))) < (3, 16):
+            continue            # 2.1/46, 3.5: part numbers; no such branch is maintained since 2019
         has_version = True
     has_stable = re.search(r'\bstable\b', tag, re.I) is not None
     if not (has_version or has_stable):
