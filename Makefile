@@ -68,7 +68,9 @@ $(B)/obj/%.o: %.c $(B)/cflags
 # tests/real/scripts/train-replies.py, committed) become a C table at
 # build time, so that the code and the weights it reads cannot drift.
 REPLY_MODEL = lib/review/reply-model.tsv
-$(B)/gen/reply-model.h: $(wildcard $(REPLY_MODEL)) scripts/gen-reply-model.py
+# Without the weights file the rule runs every time (FORCE), so that a
+# model taken away is noticed; the script leaves an unchanged header alone.
+$(B)/gen/reply-model.h: $(or $(wildcard $(REPLY_MODEL)),FORCE) scripts/gen-reply-model.py
 	@mkdir -p $(dir $@)
 	python3 scripts/gen-reply-model.py $(REPLY_MODEL) $@
 
