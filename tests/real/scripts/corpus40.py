@@ -11,13 +11,17 @@
         attributions and signatures stripped; long texts cut, with the
         lines that carry action words kept).  Never prints a label.
     corpus40.py merge
-        fill label_a, replier_role, commits and note_a of train/test/relabel
-        from corpus40/labels-a.tsv (reply_id, id, label, role, commits, note).
+        fill the label columns of train/test from corpus40/labels-a.tsv,
+        labels-b.tsv and adjudicated.tsv (see final_label()).
+    corpus40.py export DIR FILE.tsv... [--mirrors DIR]
+        write the labelled rows' mails and DIR/labels.tsv for realcheck.py
+        and train-replies.py.
 
 The mails stay outside the repository: they are read from the fetched
 archives (see harvest40.py, real-corpus.py --corpus40 rebuilds them).
 """
 import argparse
+from collections import Counter
 import csv
 import email
 import email.policy
@@ -254,30 +258,75 @@ def cmd_show(a):
         print(visible(shorten(own, a.lines, a.chars)))
 
 
+def labels_of(name):
+    path = os.path.join(C40, name)
+    return {r['reply_id']: r for r in read_tsv(path)} if os.path.exists(path) else {}
+
+
+def final_label(la, lb, adj):
+    """The label a row is measured and trained by: the two labellers'
+    when they agree, the adjudicated one when they do not, the one
+    label a row has so far when only one labeller reached it (train
+    rows only; the test rows are all double-labelled)."""
+    if la and lb:
+        return la if la == lb else adj
+    return la or lb
+
+
 def cmd_merge(a):
-    labels = {}
-    path = os.path.join(C40, 'labels-a.tsv')
-    for r in read_tsv(path):
-        labels[r['reply_id']] = r
-    for name in ('train', 'test', 'relabel'):
+    """Fill each row's label columns from the label files: label_a (with
+    the role and commits labeller A checked), label_b, label_final."""
+    la, lb, adj = labels_of('labels-a.tsv'), labels_of('labels-b.tsv'), labels_of('adjudicated.tsv')
+    for name in ('train', 'test'):
         p = os.path.join(C40, name + '.tsv')
-        if not os.path.exists(p):
-            continue
         rows = read_tsv(p)
         cols = list(rows[0].keys()) if rows else COLS
-        n = 0
+        count = Counter()
         for r in rows:
-            l = labels.get(r['reply_id'])
-            if not l:
-                continue
-            r['label_a'] = l['label']
-            if l.get('role'):
-                r['replier_role'] = l['role']
-            r['commits'] = l.get('commits', '')
-            r['note_a'] = l.get('note', '')
-            n += 1
+            ra, rb, rj = la.get(r['reply_id']), lb.get(r['reply_id']), adj.get(r['reply_id'])
+            r['label_a'] = ra['label'] if ra else ''
+            r['note_a'] = ra.get('note', '') if ra else ''
+            r['commits'] = ra.get('commits', '') if ra else ''
+            r['label_b'] = rb['label'] if rb else ''
+            r['note_b'] = rb.get('note', '') if rb else ''
+            role = (ra or {}).get('role') or (rb or {}).get('role')
+            if role:
+                r['replier_role'] = role
+            r['label_final'] = final_label(r['label_a'], r['label_b'], rj['final'] if rj else '')
+            count['a'] += bool(ra)
+            count['b'] += bool(rb)
+            count['both'] += bool(ra and rb)
+            count['agree'] += bool(ra and rb and ra['label'] == rb['label'])
+            count['final'] += bool(r['label_final'])
         write_tsv(p, rows, cols)
-        print('%s: %d of %d labelled' % (name, n, len(rows)))
+        print('%s: %d rows, A %d, B %d, both %d (agree %d), final %d' %
+              (name, len(rows), count['a'], count['b'], count['both'], count['agree'], count['final']))
+
+
+def cmd_export(a):
+    """The labelled rows' mails as DIR/<id>.reply.eml and <id>.parent.eml
+    and DIR/labels.tsv (row, label, list, role): the layout scripts/
+    realcheck.py and train-replies.py read.  Rows whose mails are not in
+    the mirrors are left out and counted."""
+    os.makedirs(a.dir, exist_ok=True)
+    mails = Mails(a.mirrors)
+    missing = 0
+    with open(os.path.join(a.dir, 'labels.tsv'), 'w', encoding='utf-8') as out:
+        out.write('row\tlabel\tlist\trole\n')
+        for f in a.files:
+            for r in read_tsv(f):
+                if not r.get('label_final'):
+                    continue
+                rd = mails.get(r['reply_source'], r['reply_id'])
+                pd = mails.get(r['parent_source'], r['parent_id'])
+                if not rd or not pd:
+                    missing += 1
+                    continue
+                for kind, data in (('reply', rd), ('parent', pd)):
+                    with open(os.path.join(a.dir, '%s.%s.eml' % (r['id'], kind)), 'wb') as m:
+                        m.write(data)
+                out.write('%s\t%s\t%s\t%s\n' % (r['id'], r['label_final'], r['list'], r['replier_role']))
+    print('export: %d rows without their mails in the mirrors' % missing, file=sys.stderr)
 
 
 def main():
@@ -296,8 +345,12 @@ def main():
     p.add_argument('--chars', type=int, default=1400)
     p.add_argument('--mirrors', default='/work/.mirror')
     sub.add_parser('merge')
+    p = sub.add_parser('export')
+    p.add_argument('dir')
+    p.add_argument('files', nargs='+')
+    p.add_argument('--mirrors', default='/work/.mirror')
     a = ap.parse_args()
-    return {'rows': cmd_rows, 'show': cmd_show, 'merge': cmd_merge}[a.cmd](a)
+    return {'rows': cmd_rows, 'show': cmd_show, 'merge': cmd_merge, 'export': cmd_export}[a.cmd](a)
 
 
 if __name__ == '__main__':
