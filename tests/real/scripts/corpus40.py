@@ -147,6 +147,8 @@ def quotes_of(body):
 def cmd_rows(a):
     cands = [c for c in read_tsv(a.candidates) if c['sampled'] == 'yes']
     mails = Mails(a.mirrors)
+    if a.extra:
+        return rows_extra(a, cands, mails)
     os.makedirs(C40, exist_ok=True)
     old = {}
     for split in ('train', 'test'):
@@ -177,6 +179,44 @@ def cmd_rows(a):
             out.append(r)
         write_tsv(os.path.join(C40, split + '.tsv'), out, COLS)
         print('%s: %d rows' % (split, len(out)))
+
+
+def row_of(c, mails):
+    """The corpus row of a candidate, or None when its mails cannot be read."""
+    rd = mails.get(c['reply_source'], c['reply_id'])
+    pd = mails.get(c['parent_source'], c['parent_id'])
+    if rd is None or (pd is None and not c['parent_source'].startswith('stable-index:')):
+        return None
+    r = dict(c)
+    rh = hv.headers(rd)
+    ph = hv.headers(pd) if pd else None
+    r['replier'] = rh['from_addr']
+    pfrom = ('%s <%s>' % (ph['from_name'], ph['from_addr'])) if ph else ''
+    r['replier_role'] = role_of('%s <%s>' % (rh['from_name'], rh['from_addr']), pd, pfrom)
+    r['quotes'] = quotes_of(hv.body_of(rd))
+    return r
+
+
+def rows_extra(a, cands, mails):
+    """A further set of train rows (issue 40's second harvest): new ids, old files untouched."""
+    known = set()
+    for fn in os.listdir(C40):
+        if fn.endswith('.tsv') and fn != a.extra:
+            for r in read_tsv(os.path.join(C40, fn)):
+                if r.get('reply_id'):
+                    known.add(r['reply_id'])
+    rows = sorted((c for c in cands if c['split'] == 'train' and c['reply_id'] not in known),
+                  key=lambda c: (c['list'], int(c['year']), c['reply_id']))
+    out, lost = [], 0
+    for c in rows:
+        r = row_of(c, mails)
+        if r is None:
+            lost += 1
+            continue
+        r['id'] = '%s%04d' % (a.prefix, len(out) + 1)
+        out.append(r)
+    write_tsv(os.path.join(C40, a.extra), out, COLS)
+    print('%s: %d rows (%d left out: mails not readable)' % (a.extra, len(out), lost))
 
 
 def visible(s):
@@ -335,6 +375,11 @@ def main():
     p = sub.add_parser('rows')
     p.add_argument('candidates')
     p.add_argument('--mirrors', default='/work/.mirror')
+    p.add_argument('--extra', metavar='FILE',
+                   help='write only the sampled train rows into corpus40/FILE (ids --prefix0001...), '
+                        'leaving train.tsv and test.tsv alone; rows whose reply (or archived '
+                        'parent) cannot be read are left out')
+    p.add_argument('--prefix', default='b')
     p = sub.add_parser('show')
     p.add_argument('file')
     p.add_argument('ids', nargs='*')
