@@ -317,7 +317,7 @@ def cmd_merge(a):
     """Fill each row's label columns from the label files: label_a (with
     the role and commits labeller A checked), label_b, label_final."""
     la, lb, adj = labels_of('labels-a.tsv'), labels_of('labels-b.tsv'), labels_of('adjudicated.tsv')
-    for name in ('train', 'test'):
+    for name in ('train', 'train2', 'test'):
         p = os.path.join(C40, name + '.tsv')
         rows = read_tsv(p)
         cols = list(rows[0].keys()) if rows else COLS
