@@ -146,7 +146,7 @@ test-e2e-valgrind:
 	@cd tests/e2e && for t in $(VG_TESTS); do \
 		FIXSCAN_VG_BIN=$(CURDIR)/$(B)/fixscan FIXSCAN_VG_LOGS=$(CURDIR)/$(B)/vg-logs \
 		FIXSCAN=$(CURDIR)/tests/valgrind/fixscan sh $$t.sh | tail -1; done
-	@if find $(B)/vg-logs -size +0 | grep -q .; then echo "valgrind: errors in $(B)/vg-logs"; exit 1; fi
+	@if find $(B)/vg-logs -type f -size +0 | grep -q .; then echo "valgrind: errors in $(B)/vg-logs"; exit 1; fi
 	@echo "valgrind: no error"
 
 test-e2e-asan: asan $(B)/tests/libfault.so
