@@ -29,7 +29,8 @@ Rules (one output line per violation, then a summary; exit 1 on any):
     reported too.
  4. No function longer than 120 lines in lib/ or cli/ (tests are not
     checked), counted by universal-ctags from the line of its name to its
-    closing brace.
+    closing brace; no .c file there longer than 1,000 lines (a file that
+    long holds more than one concern).
  5. The folders of lib/ are layers, listed bottom-up in lib/LAYERS; the
     files at the top of lib/ stand above them all.  No file of lib/ and
     no public header includes a header of a higher layer.  A private
@@ -66,6 +67,7 @@ import subprocess
 import sys
 
 MAX_FUNCTION_LINES = 120
+MAX_FILE_LINES = 1000
 
 # Rule 3.  Symbols that always mean the terminal.  gcc turns printf("x\n")
 # into puts("x") and printf("%c", c) into putchar(c), and _FORTIFY_SOURCE
@@ -278,8 +280,15 @@ def rule4(src):
         n = tag["end"] - tag["line"] + 1
         if n > MAX_FUNCTION_LINES:
             out.append((tag["path"], tag["line"], tag["name"], n))
+    long_files = []
+    for f in files:
+        if f.endswith(".c"):
+            with open(os.path.join(src, f), "rb") as fh:
+                n = fh.read().count(b"\n")
+            if n > MAX_FILE_LINES:
+                long_files.append("rule 4: %s is %d lines (max %d)" % (f, n, MAX_FILE_LINES))
     return ["rule 4: %s:%d: %s is %d lines (max %d)"
-            % (p, l, name, n, MAX_FUNCTION_LINES) for p, l, name, n in sorted(out)]
+            % (p, l, name, n, MAX_FUNCTION_LINES) for p, l, name, n in sorted(out)] + long_files
 
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

@@ -58,7 +58,17 @@ make_clean_tree() {
 	#include <stdio.h>
 	int lib_print(FILE *f) { return fprintf(f, "n=%d\n", 1); }
 	EOF
-	long_function just_short 120 | put "$1" lib/long.c
+	long_function just_short 120 | put "$1" lib/long.c &&
+	c_lines 1000 | put "$1" lib/big.c
+}
+
+# c_lines N: a C file of exactly N lines.
+c_lines() {
+	i=0
+	while [ "$i" -lt "$1" ]; do
+		echo "/* $i */"
+		i=$((i + 1))
+	done
 }
 
 test_expect_success 'a tree that keeps every rule passes' '
@@ -97,6 +107,7 @@ test_expect_success 'each broken rule is reported, exit status 1' '
 	EOF
 	# rule 4: one line too many.
 	long_function too_long 121 | put dirty lib/long.c &&
+	c_lines 1001 | put dirty lib/big.c &&
 	cat >expect <<-\EOF &&
 	check-shape: rule 1: cli/cmd-a.o uses b_helper defined in cli/cmd-b.o
 	check-shape: rule 2: cycle between lib/x.o lib/y.o: lib/x.o -> lib/y.o (y_one); lib/y.o -> lib/x.o (x_two)
@@ -104,7 +115,8 @@ test_expect_success 'each broken rule is reported, exit status 1' '
 	check-shape: rule 3: lib/out.o uses stderr
 	check-shape: rule 3: lib/out.o uses fprintf next to stderr
 	check-shape: rule 4: lib/long.c:1: too_long is 121 lines (max 120)
-	check-shape: 6 violations
+	check-shape: rule 4: lib/big.c is 1001 lines (max 1000)
+	check-shape: 7 violations
 	EOF
 	{ "$CHECK" --src dirty >out; test $? -eq 1; } &&
 	test_cmp expect out
