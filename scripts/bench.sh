@@ -20,7 +20,11 @@ repo=$bench/repo
 mainline=${BENCH_MAINLINE:-1300000}
 stable=${BENCH_STABLE:-40000}
 export XDG_CACHE_HOME="$bench/cache" XDG_CONFIG_HOME="$bench/config"
-export GIT_CONFIG_GLOBAL=/dev/null LC_ALL=C
+# A git config of the benchmark's own: lore (fixscan.lore) off, so that
+# no figure depends on the network; bench-lore.sh times it apart.
+mkdir -p "$bench"
+export GIT_CONFIG_GLOBAL="$bench/gitconfig" LC_ALL=C
+git config --global fixscan.lore none
 
 if [ ! -f "$repo/.bench-$mainline-$stable" ]; then
 	echo "bench: generating $mainline + $stable commits into $repo (once)"
@@ -188,6 +192,9 @@ if [ -n "${BENCH_BASE:-}" ]; then
 	echo "  vs BENCH_BASE ($BENCH_BASE): $(median $base_reviews)s a review: $(median $ratios)x" \
 		"(median of 5 pairs of 5 reviews each:$ratios; goal < 2x the review before issue 31)"
 fi
+# The same review with lore (fixscan.lore) on a local public-inbox:
+# requests sent, and the cost of a warm cache over --no-lore.
+sh "$top/scripts/bench-lore.sh" "$fixscan" "$bench" || echo "bench: the lore part failed" >&2
 export NOTMUCH_CONFIG="$bench/notmuch-config5000"
 set -- $(measure sh -c "\"$fixscan\" review --no-update --repo \"$repo\" 'path:review/**'; test \$? -le 1")
 echo "review of 5000 patches: ${1}s, $2 CPU s: $(ratio "$1" "$review")x the 500-patch time (CPU $(ratio "$2" "$review_cpu")x; goal < 10x)"
