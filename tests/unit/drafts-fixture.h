@@ -34,9 +34,9 @@
 #include "fixscan/identity.h"
 #include "fixscan/maildir.h"
 #include "fixscan/mentions.h"
+#include "patch-mail.h"
 
-static char tmpdir[256], mailroot[300];
-static __attribute__((unused)) int nfiles;
+static char mailroot[300];
 
 /* What fixscan remembers of its drafts: a fresh state file per test
  * (state_setup()), in memory as ST8 and on disk as STATE_FILE. */
@@ -48,48 +48,6 @@ static __attribute__((unused)) int nstates;
 
 static const char *const own[] = { "rita@example.org", NULL };
 
-#define NOW ((time_t)1700000000)
-
-/* A mail in a file of its own, parsed. */
-static __attribute__((unused)) struct fs_patch *mail(const char *text)
-{
-	char path[512];
-	struct fs_patch *p = NULL;
-	struct fs_error err = FS_ERROR_INIT;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/mail%d.eml", tmpdir, nfiles++);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	assert_int_equal(fs_patch_parse_file(&p, path, &err), 0);
-	return p;
-}
-
-#define PATCH_MAIL \
-	"From: Greta Kroll <greta@stable.example.org>\n" \
-	"To: linux-kernel@vger.kernel.org\n" \
-	"Cc: stable@vger.kernel.org, Rita Reviewer <RITA@example.org>,\n" \
-	" Dmitri Orlov <dorlov@example.com>, greta@stable.example.org\n" \
-	"Subject: [PATCH 4.4 03/24] netfilter: x_tables: check the offset\n" \
-	"Date: Fri, 15 Apr 2016 03:44:54 +0200\n" \
-	"Message-Id: <patch3@stable.example.org>\n" \
-	"In-Reply-To: <cover@stable.example.org>\n" \
-	"References: <cover@stable.example.org>\n" \
-	"\n" \
-	"4.4-stable review patch.  If anyone has any objections, please let me know.\n" \
-	"\n" \
-	"------------------\n" \
-	"\n" \
-	"commit 404cd27d8378ed8ee4484af6268453059eb27a44 upstream.\n" \
-	"\n" \
-	"Check the offset.\n" \
-	"\n" \
-	"Signed-off-by: Someone <someone@example.org>\n"
-
-static __attribute__((unused)) struct fs_identity rita = { (char *)"Rita Reviewer", (char *)"rita@example.org",
-				   "notmuch config" };
 
 static __attribute__((unused)) int count_files(const char *dir, const char *sub)
 {
@@ -230,10 +188,6 @@ static __attribute__((unused)) enum fs_draft_action save_one(const char *key, co
 	return s->v[0].action;
 }
 
-static __attribute__((unused)) int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
 
 static __attribute__((unused)) int setup(void **state)
 {
