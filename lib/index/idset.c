@@ -1,0 +1,591 @@
+/* fixscan: the identifier sets of trees: the cache files, the handle and
+ * the lookups (see fixscan/treesyms.h and idset.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <glib.h>
+
+#include "fixscan/treesyms.h"
+#include "format.h"
+#include "idset.h"
+
+uint64_t idset_hash(const char *name, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 0x100000001b3ull;
+	/* FNV-1a's low bits are its weak ones: mixed, for the tables */
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return h ? h : 1;
+}
+
+/* ---- images ------------------------------------------------------------------ */
+
+static size_t align8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+/* The sections' offsets for the counts in H: 0, or -1 when they do not
+ * fit in FILE_SIZE. */
+static int layout(const struct idset_disk *h, size_t file_size, size_t off[5])
+{
+	size_t at = sizeof(*h);
+
+	if (h->nnames > file_size / 8 || h->ndefs > file_size / 16 ||
+	    h->npaths > file_size / 4 || h->paths_len > file_size)
+		return -1;
+	off[0] = at;
+	at += align8(h->nnames * 8);
+	off[1] = at;
+	at += align8(h->nnames * 4);
+	off[2] = at;
+	at += align8(h->ndefs * sizeof(struct idset_def));
+	off[3] = at;
+	at += align8(h->npaths * 4);
+	off[4] = at;
+	at += align8(h->paths_len);
+	return at == file_size ? 0 : -1;
+}
+
+static void point(struct fs_idset *s, const size_t off[5])
+{
+	const char *b = s->image;
+
+	s->h = s->image;
+	s->names = (const uint64_t *)(b + off[0]);
+	s->counts = (const uint32_t *)(b + off[1]);
+	s->defs = (const struct idset_def *)(b + off[2]);
+	s->path_off = (const uint32_t *)(b + off[3]);
+	s->paths = b + off[4];
+}
+
+static uint64_t head_checksum(const struct idset_disk *h)
+{
+	return fsi_checksum(h, offsetof(struct idset_disk, head_checksum));
+}
+
+int idset_image(const struct idset_parts *p, struct fs_idset **out)
+{
+	struct idset_disk h;
+	struct fs_idset *s = calloc(1, sizeof(*s));
+	size_t off[5], i, plen = 0, at = 0;
+	char *img;
+
+	memset(&h, 0, sizeof(h));
+	for (i = 0; i < p->npaths; i++)
+		plen += strlen(p->paths[i]) + 1;
+	memcpy(h.magic, IDSET_MAGIC, 8);
+	h.version = IDSET_VERSION;
+	h.bom = IDSET_BOM;
+	memcpy(h.tree, p->tree, 20);
+	h.flags = p->flags;
+	h.nnames = p->nnames;
+	h.nfiles = p->nfiles;
+	h.ndefs = p->ndefs;
+	h.npaths = p->npaths;
+	h.paths_len = plen;
+	snprintf(h.line, sizeof(h.line), "%s", p->line ? p->line : "");
+	h.file_size = sizeof(h) + align8(h.nnames * 8) + align8(h.nnames * 4) +
+		      align8(h.ndefs * sizeof(struct idset_def)) + align8(h.npaths * 4) +
+		      align8(plen);
+	if (!s || !(img = calloc(1, h.file_size))) {
+		free(s);
+		return FS_ENOMEM;
+	}
+	s->image = img;
+	s->len = h.file_size;
+	layout(&h, h.file_size, off);
+	memcpy(img + off[0], p->names, h.nnames * 8);
+	memcpy(img + off[1], p->counts, h.nnames * 4);
+	memcpy(img + off[2], p->defs, h.ndefs * sizeof(struct idset_def));
+	for (i = 0; i < p->npaths; i++) {
+		((uint32_t *)(img + off[3]))[i] = (uint32_t)at;
+		strcpy(img + off[4] + at, p->paths[i]);
+		at += strlen(p->paths[i]) + 1;
+	}
+	h.body_checksum = fsi_checksum(img + sizeof(h), h.file_size - sizeof(h));
+	h.head_checksum = head_checksum(&h);
+	memcpy(img, &h, sizeof(h));
+	point(s, off);
+	*out = s;
+	return 0;
+}
+
+void idset_free(struct fs_idset *s)
+{
+	if (!s)
+		return;
+	if (s->mapped)
+		munmap(s->image, s->len);
+	else
+		free(s->image);
+	free(s);
+}
+
+/* Whether the header at H (of a file of SIZE bytes) is one this reads. */
+static bool header_ok(const struct idset_disk *h, size_t size, size_t off[5])
+{
+	return size >= sizeof(*h) && !memcmp(h->magic, IDSET_MAGIC, 8) &&
+	       h->version == IDSET_VERSION && h->bom == IDSET_BOM && h->file_size == size &&
+	       head_checksum(h) == h->head_checksum && layout(h, size, off) == 0;
+}
+
+/* Every table of S within bounds and in order (the checksum is not
+ * cryptographic: a crafted file can carry a valid one). */
+static bool tables_ok(const struct fs_idset *s)
+{
+	const struct idset_disk *h = s->h;
+	size_t i;
+
+	for (i = 0; i < h->nnames; i++)
+		if (!s->counts[i] || (i && s->names[i - 1] >= s->names[i]))
+			return false;
+	for (i = 0; i < h->ndefs; i++)
+		if (s->defs[i].path >= h->npaths ||
+		    (i && (s->defs[i - 1].hash > s->defs[i].hash ||
+			   (s->defs[i - 1].hash == s->defs[i].hash &&
+			    s->defs[i - 1].path >= s->defs[i].path))))
+			return false;
+	for (i = 0; i < h->npaths; i++)
+		if (s->path_off[i] >= h->paths_len)
+			return false;
+	return !h->paths_len || s->paths[h->paths_len - 1] == '\0';
+}
+
+/* The set in file PATH: 0 with *OUT, FS_ENOTFOUND when there is none,
+ * FS_ECORRUPT when it fails a check. */
+static int load(const char *path, struct fs_idset **out)
+{
+	struct fs_idset *s;
+	struct stat st;
+	size_t off[5];
+	void *m;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	*out = NULL;
+	if (fd < 0)
+		return FS_ENOTFOUND;
+	if (fstat(fd, &st) < 0 || st.st_size < (off_t)sizeof(struct idset_disk)) {
+		close(fd);
+		return FS_ECORRUPT;
+	}
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return FS_ECORRUPT;
+	if (!(s = calloc(1, sizeof(*s)))) {
+		munmap(m, (size_t)st.st_size);
+		return FS_ENOMEM;
+	}
+	s->image = m;
+	s->len = (size_t)st.st_size;
+	s->mapped = true;
+	if (!header_ok(m, s->len, off) ||
+	    fsi_checksum((char *)m + sizeof(struct idset_disk), s->len - sizeof(struct idset_disk)) !=
+		    ((const struct idset_disk *)m)->body_checksum) {
+		idset_free(s);
+		return FS_ECORRUPT;
+	}
+	point(s, off);
+	if (!tables_ok(s)) {
+		idset_free(s);
+		return FS_ECORRUPT;
+	}
+	*out = s;
+	return 0;
+}
+
+/* ---- the cache directory ------------------------------------------------------------ */
+
+static char *set_path(const struct fs_treesyms *t, const uint8_t *tree, unsigned flags)
+{
+	char hex[41], *p = NULL;
+
+	fsi_hex(tree, hex);
+	if (asprintf(&p, "%s/idset-%s-%u.ids", t->cache_dir, hex, flags) < 0)
+		return NULL;
+	return p;
+}
+
+/* Write S to its file, atomically.  Best effort: a set that could not be
+ * kept is built again next time. */
+static void save(const struct fs_treesyms *t, const struct fs_idset *s)
+{
+	char *path = set_path(t, s->h->tree, s->h->flags), *tmp = NULL;
+	int fd = -1;
+
+	if (path && asprintf(&tmp, "%s.tmp.XXXXXX", path) >= 0)
+		fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd >= 0) {
+		const char *p = s->image;
+		size_t left = s->len;
+		ssize_t n = 0;
+
+		while (left && (n = write(fd, p, left)) > 0) {
+			p += n;
+			left -= (size_t)n;
+		}
+		if (close(fd) < 0 || left || rename(tmp, path) < 0)
+			unlink(tmp);
+	}
+	free(tmp);
+	free(path);
+}
+
+struct cached {
+	char *path;
+	struct timespec mtime;
+};
+
+static int newest_first(const void *a, const void *b)
+{
+	const struct cached *x = a, *y = b;
+
+	if (x->mtime.tv_sec != y->mtime.tv_sec)
+		return x->mtime.tv_sec > y->mtime.tv_sec ? -1 : 1;
+	return x->mtime.tv_nsec > y->mtime.tv_nsec ? -1 : x->mtime.tv_nsec < y->mtime.tv_nsec;
+}
+
+/* The set files of T's directory, most recently used first; temporary
+ * files an hour old (a process killed while writing) removed. */
+static size_t list_sets(const struct fs_treesyms *t, struct cached **out)
+{
+	DIR *d = opendir(t->cache_dir);
+	struct dirent *de;
+	struct cached *v = NULL;
+	size_t n = 0, cap = 0;
+	time_t now = time(NULL);
+
+	*out = NULL;
+	while (d && (de = readdir(d))) {
+		struct stat st;
+		char *p;
+
+		if (strncmp(de->d_name, "idset-", 6) || !strstr(de->d_name, ".ids") ||
+		    asprintf(&p, "%s/%s", t->cache_dir, de->d_name) < 0)
+			continue;
+		if (stat(p, &st) < 0) {
+			free(p);
+			continue;
+		}
+		if (strstr(de->d_name, ".tmp.")) {
+			if (now - st.st_mtime > 3600)
+				unlink(p);
+			free(p);
+			continue;
+		}
+		if (n == cap) {
+			struct cached *nv = realloc(v, (cap = cap ? cap * 2 : 16) * sizeof(*v));
+
+			if (!nv) {
+				free(p);
+				break;
+			}
+			v = nv;
+		}
+		v[n].path = p;
+		v[n++].mtime = st.st_mtim;
+	}
+	if (d)
+		closedir(d);
+	if (n)
+		qsort(v, n, sizeof(*v), newest_first);
+	*out = v;
+	return n;
+}
+
+static void cached_free(struct cached *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i].path);
+	free(v);
+}
+
+/* Keep the IDSET_MAX_SETS sets used last. */
+static void prune(const struct fs_treesyms *t)
+{
+	struct cached *v;
+	size_t n = list_sets(t, &v), i;
+
+	for (i = IDSET_MAX_SETS; i < n; i++)
+		unlink(v[i].path);
+	cached_free(v, n);
+}
+
+/* A cached set to start the set of LINE with FLAGS from: the most
+ * recently used of LINE, else the most recently used of any line; NULL
+ * when there is none. */
+static struct fs_idset *find_base(const struct fs_treesyms *t, const char *line, unsigned flags)
+{
+	struct cached *v;
+	size_t n = list_sets(t, &v), i;
+	struct fs_idset *best = NULL, *s;
+	int pass;
+
+	for (pass = 0; pass < 2 && !best; pass++) {
+		for (i = 0; i < n && !best; i++) {
+			if (load(v[i].path, &s) < 0)
+				continue;
+			if ((s->h->flags & flags) == flags &&
+			    (pass || !strncmp(s->h->line, line, IDSET_LINE_MAX)))
+				best = s;
+			else
+				idset_free(s);
+		}
+	}
+	cached_free(v, n);
+	return best;
+}
+
+/* ---- the handle ---------------------------------------------------------------------- */
+
+static int mkdir_p(const char *dir)
+{
+	char *tmp = strdup(dir), *p;
+	int rc = 0;
+
+	if (!tmp)
+		return -1;
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0700) < 0 && errno != EEXIST)
+			rc = -1;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0700) < 0 && errno != EEXIST)
+		rc = -1;
+	free(tmp);
+	return rc;
+}
+
+int fs_treesyms_open(struct fs_treesyms **out, const char *repo_path, const char *cache_dir,
+		     struct fs_error *err)
+{
+	struct fs_treesyms *t = calloc(1, sizeof(*t));
+	int rc;
+
+	*out = NULL;
+	if (!t || !(t->cache_dir = strdup(cache_dir))) {
+		free(t);
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	}
+	rc = fsi_objects_open(&t->o, repo_path, err);
+	if (rc < 0) {
+		free(t->cache_dir);
+		free(t);
+		return rc;
+	}
+	*out = t;
+	return 0;
+}
+
+void fs_treesyms_free(struct fs_treesyms *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nsets; i++)
+		idset_free(t->sets[i]);
+	fsi_objects_close(&t->o);
+	free(t->cache_dir);
+	free(t->note);
+	free(t);
+}
+
+const struct fs_treesyms_stats *fs_treesyms_last(const struct fs_treesyms *t)
+{
+	return &t->last;
+}
+
+const char *fs_treesyms_take_note(struct fs_treesyms *t)
+{
+	if (!t || !t->noted || t->note_taken)
+		return NULL;
+	t->note_taken = true;
+	return t->note;
+}
+
+static int lacks(struct fs_treesyms *t, const char *hex, struct fs_error *err)
+{
+	if (!t->noted) {
+		t->noted = true;
+		t->note = g_strdup_printf("cannot read the files of %.12s: the kernel repository "
+					  "lacks objects of its tree (a clone made with "
+					  "--filter=blob:none?); backports that use what the "
+					  "branch lacks are not looked for", hex);
+	}
+	return fs_error_set(err, FS_ENOTFOUND, "the clone lacks objects of the tree of %.12s",
+			    hex);
+}
+
+static void keep(struct fs_treesyms *t, struct fs_idset *s)
+{
+	if (t->nsets == IDSET_MAX_SETS) {
+		idset_free(t->sets[0]);
+		memmove(t->sets, t->sets + 1, (IDSET_MAX_SETS - 1) * sizeof(*t->sets));
+		t->nsets--;
+	}
+	t->sets[t->nsets++] = s;
+}
+
+/* The set of TREE with FLAGS from this process or the cache: 0, or
+ * FS_ENOTFOUND. */
+static int cached(struct fs_treesyms *t, const uint8_t *tree, unsigned flags,
+		  const struct fs_idset **out)
+{
+	struct fs_idset *s;
+	unsigned f;
+	size_t i;
+
+	for (i = 0; i < t->nsets; i++)
+		if (!memcmp(t->sets[i]->h->tree, tree, 20) && (t->sets[i]->h->flags & flags) == flags) {
+			*out = t->sets[i];
+			return 0;
+		}
+	for (f = flags; f <= FS_IDSET_DEFS; f++) {
+		char *path = set_path(t, tree, f);
+		int rc;
+
+		if ((f & flags) != flags || !path) {
+			free(path);
+			continue;
+		}
+		rc = load(path, &s);
+		if (rc == FS_ECORRUPT)
+			unlink(path); /* rebuilt below, never trusted */
+		else if (rc == 0)
+			utimensat(AT_FDCWD, path, NULL, 0); /* used: kept longer */
+		free(path);
+		if (rc == 0) {
+			keep(t, s);
+			*out = s;
+			return 0;
+		}
+	}
+	return FS_ENOTFOUND;
+}
+
+int fs_treesyms_set(struct fs_treesyms *t, const char *hex, const char *line, unsigned flags,
+		    const struct fs_idset **out, struct fs_error *err)
+{
+	uint8_t oid[20], tree[20], ptree[20];
+	struct idset_parts p;
+	struct fs_idset *base = NULL, *s;
+	unsigned np;
+	bool incr = false;
+	int rc;
+
+	*out = NULL;
+	memset(&t->last, 0, sizeof(t->last));
+	if (fsi_unhex(hex, oid) < 0)
+		return fs_error_set(err, FS_ENOTFOUND, "'%s' is no commit id", hex);
+	rc = fsi_commit_trees(&t->o, oid, tree, ptree, &np);
+	if (rc == FS_ENOTFOUND)
+		return fs_error_set(err, rc, "no commit %.12s in the repository", hex);
+	if (rc < 0)
+		return fs_error_set(err, rc, "cannot read commit %.12s", hex);
+	if (cached(t, tree, flags, out) == 0) {
+		t->last.cached = true;
+		t->last.files = (*out)->h->nfiles;
+		return 0;
+	}
+	if (mkdir_p(t->cache_dir) < 0)
+		return fs_error_set(err, FS_EIO, "cannot make '%s': %s", t->cache_dir,
+				    strerror(errno));
+	base = find_base(t, line ? line : "", flags);
+	rc = idset_build(t, tree, flags, base, &p, &incr);
+	idset_free(base);
+	if (rc == FS_ENOTFOUND)
+		return lacks(t, hex, err);
+	if (rc < 0)
+		return fs_error_set(err, rc, rc == FS_ENOMEM ? "out of memory" :
+					     "the tree of %.12s is damaged", hex);
+	p.line = line;
+	rc = idset_image(&p, &s);
+	idset_parts_free(&p);
+	if (rc < 0)
+		return fs_error_set(err, rc, "out of memory");
+	save(t, s);
+	prune(t);
+	keep(t, s);
+	t->last.incremental = incr;
+	t->last.files = s->h->nfiles;
+	*out = s;
+	return 0;
+}
+
+/* ---- lookups ---------------------------------------------------------------------------- */
+
+bool fs_idset_has(const struct fs_idset *s, const char *name)
+{
+	uint64_t h = idset_hash(name, strlen(name));
+	size_t lo = 0, hi = s->h->nnames;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->names[mid] == h)
+			return true;
+		if (s->names[mid] < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+static int path_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+size_t fs_idset_defined_in(const struct fs_idset *s, const char *name, const char **paths,
+			   size_t max)
+{
+	uint64_t h = idset_hash(name, strlen(name));
+	size_t lo = 0, hi = s->h->ndefs, n = 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->defs[mid].hash < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < s->h->ndefs && s->defs[lo].hash == h; lo++, n++)
+		if (n < max)
+			paths[n] = s->paths + s->path_off[s->defs[lo].path];
+	/* in path order, for the same answer whatever the build's order */
+	if (n > 1)
+		qsort(paths, n < max ? n : max, sizeof(*paths), path_cmp);
+	return n;
+}
+
+size_t fs_idset_names(const struct fs_idset *s)
+{
+	return s->h->nnames;
+}
+
+size_t fs_idset_files(const struct fs_idset *s)
+{
+	return s->h->nfiles;
+}
