@@ -1,7 +1,7 @@
 /* fixscan: what a kernel tree has, by name, and where mainline got a
  * name from.
  *
- * The identifier set of a tree (lib/index/idset*.c): every identifier
+ * The identifier set of a tree (lib/index/treesyms*.c): every identifier
  * token of every C source and header (.c, .h) of the tree, comments and
  * strings included (what "the branch has anywhere"), and for the sets
  * asked with FS_IDSET_DEFS, which files define each name (at file scope,
@@ -19,7 +19,7 @@
  * chance in 10^7 for a tree of kernel size) would make a name look
  * present, which can only cost a finding, never make a false one.
  *
- * The history of a name (lib/index/symhist.c): the mainline commit that
+ * The history of a name (lib/index/treesyms-hist.c): the mainline commit that
  * brought a name into the files where mainline defines it, between a
  * branch's fork and an upstream commit, found by bisecting the first-
  * parent chains of that range on whether the files have the name.

@@ -5,7 +5,7 @@
 
 #include <git2.h>
 
-#include "git-util.h"
+#include "base/git-util.h"
 #include "trees.h"
 
 /* ---- the cache of objects made ------------------------------------------- */

@@ -1,5 +1,5 @@
 /* fixscan: trees and blobs of a repository, read for the identifier sets
- * (idset.c) and the history of a name (symhist.c).  Private to
+ * (treesyms*.c) and the history of a name (treesyms-hist.c).  Private to
  * lib/index/.
  *
  * Objects are read from the packs directly (packfile.h), with a cache of

@@ -1,4 +1,4 @@
-/* Unit tests for lib/index/idset*.c, trees.c and symhist.c: the identifier
+/* Unit tests for lib/index/treesyms*.c and trees.c: the identifier
  * sets of trees (built, cached, carried to a new tip by tree diff, a
  * damaged cache rebuilt, a blobless clone said once), the files of
  * commits, and the mainline commit that brought a name, on a hand-built

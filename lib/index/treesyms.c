@@ -17,20 +17,6 @@
 #include "format.h"
 #include "idset.h"
 
-uint64_t idset_hash(const char *name, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)name[i]) * 0x100000001b3ull;
-	/* FNV-1a's low bits are its weak ones: mixed, for the tables */
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	return h ? h : 1;
-}
-
 /* ---- images ------------------------------------------------------------------ */
 
 static size_t align8(size_t n)
