@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <git2.h>
 
@@ -15,7 +16,7 @@
  * of them. */
 #define CACHE_SLOTS 4096
 #define CACHE_MAX_ONE (1u << 20)
-#define CACHE_MAX_ALL (64u << 20)
+#define CACHE_MAX_ALL (24u << 20)
 
 struct slot {
 	unsigned char *data;
@@ -116,6 +117,14 @@ void fsi_objects_close(struct fsi_objects *o)
 	git_repository_free(o->repo);
 	free(o->path);
 	memset(o, 0, sizeof(*o));
+}
+
+void fsi_objects_drop(struct fsi_objects *o)
+{
+	size_t i;
+
+	for (i = 0; o->have_packs && i < o->packs.n; i++)
+		madvise((void *)o->packs.p[i].data, o->packs.p[i].data_len, MADV_DONTNEED);
 }
 
 uint64_t fsi_object_place(struct fsi_objects *o, const uint8_t *oid)

@@ -49,6 +49,11 @@ void fsi_objects_close(struct fsi_objects *o);
 int fsi_object_read(struct fsi_objects *o, const uint8_t *oid, int type, unsigned char **data,
 		    size_t *len);
 
+/* Give back the resident pages of the packs read so far (the mappings
+ * are read-only: pages read again come from the page cache): a build that
+ * reads a whole tree's blobs need not keep the packs in its memory. */
+void fsi_objects_drop(struct fsi_objects *o);
+
 /* Where OID is in the packs, for reading in pack order: *KEY (pack in
  * the high bits, offset in the low), or UINT64_MAX when it is not in a
  * pack. */

@@ -2,10 +2,10 @@
  * every C blob of it, or from the set of another tree and the blobs that
  * differ.
  *
- * The names are counted in an open-addressed table of hashes (a name is
- * counted once per file: a stamp per slot says which file counted it
- * last).  Blobs are read in pack order, so that a blob stored as a delta
- * of its neighbour finds that one in the reader's cache. */
+ * The names are counted in an open-addressed table of hashes, each once
+ * per file (a small table of the file's names so far filters the
+ * repeats).  Blobs are read in pack order, so that a blob stored as a
+ * delta of its neighbour finds that one in the reader's cache. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,40 +28,46 @@ uint64_t idset_hash(const char *name, size_t len)
 
 /* ---- the table of names ------------------------------------------------------ */
 
+/* One slot: a name's hash (0: empty) and the number of files with it. */
+struct slot {
+	uint64_t key;
+	uint32_t count;
+	uint32_t pad;
+};
+
 struct table {
-	uint64_t *keys;
-	uint32_t *counts;
-	uint32_t *stamps;
+	struct slot *s;
 	size_t cap, n;
 };
 
 static int table_init(struct table *t, size_t want)
 {
-	size_t cap = 1 << 16;
+	size_t cap = 1 << 12;
 
 	while (cap < want * 2)
 		cap *= 2;
-	t->keys = calloc(cap, sizeof(*t->keys));
-	t->counts = calloc(cap, sizeof(*t->counts));
-	t->stamps = calloc(cap, sizeof(*t->stamps));
+	t->s = calloc(cap, sizeof(*t->s));
 	t->cap = cap;
 	t->n = 0;
-	return t->keys && t->counts && t->stamps ? 0 : FS_ENOMEM;
+	return t->s ? 0 : FS_ENOMEM;
 }
 
 static void table_free(struct table *t)
 {
-	free(t->keys);
-	free(t->counts);
-	free(t->stamps);
+	free(t->s);
 	memset(t, 0, sizeof(*t));
+}
+
+static size_t slot_start(const struct table *t, uint64_t h)
+{
+	return (size_t)(h * 0x9e3779b97f4a7c15ull) >> 7 & (t->cap - 1);
 }
 
 static size_t slot_of(const struct table *t, uint64_t h)
 {
-	size_t i = (size_t)(h * 0x9e3779b97f4a7c15ull) & (t->cap - 1);
+	size_t i = slot_start(t, h);
 
-	while (t->keys[i] && t->keys[i] != h)
+	while (t->s[i].key && t->s[i].key != h)
 		i = (i + 1) & (t->cap - 1);
 	return i;
 }
@@ -71,32 +77,23 @@ static int table_grow(struct table *t)
 	struct table nt;
 	size_t i;
 
-	if (table_init(&nt, t->cap) < 0) {
-		table_free(&nt);
+	if (table_init(&nt, t->cap) < 0)
 		return FS_ENOMEM;
-	}
-	for (i = 0; i < t->cap; i++) {
-		size_t j;
-
-		if (!t->keys[i])
-			continue;
-		j = slot_of(&nt, t->keys[i]);
-		nt.keys[j] = t->keys[i];
-		nt.counts[j] = t->counts[i];
-		nt.stamps[j] = t->stamps[i];
-	}
+	for (i = 0; i < t->cap; i++)
+		if (t->s[i].key)
+			nt.s[slot_of(&nt, t->s[i].key)] = t->s[i];
 	nt.n = t->n;
 	table_free(t);
 	*t = nt;
 	return 0;
 }
 
-/* Count name H once for file STAMP, up (DELTA 1) or down (-1). */
-static int table_count(struct table *t, uint64_t h, uint32_t stamp, int delta)
+/* Count name H once more (DELTA 1) or once less (-1). */
+static int table_count(struct table *t, uint64_t h, int delta)
 {
 	size_t i = slot_of(t, h);
 
-	if (!t->keys[i]) {
+	if (!t->s[i].key) {
 		if (delta < 0)
 			return 0; /* a name the base never had: nothing to take */
 		if ((t->n + 1) * 2 > t->cap) {
@@ -104,17 +101,142 @@ static int table_count(struct table *t, uint64_t h, uint32_t stamp, int delta)
 				return FS_ENOMEM;
 			i = slot_of(t, h);
 		}
-		t->keys[i] = h;
+		t->s[i].key = h;
 		t->n++;
 	}
-	if (t->stamps[i] == stamp)
-		return 0;
-	t->stamps[i] = stamp;
 	if (delta > 0)
-		t->counts[i]++;
-	else if (t->counts[i])
-		t->counts[i]--;
+		t->s[i].count++;
+	else if (t->s[i].count)
+		t->s[i].count--;
 	return 0;
+}
+
+/* The names one file has had so far: most of a file's tokens are
+ * repeats, and this small table (in the processor's cache) keeps them
+ * from the big one, which is touched once per name and file.  A slot is
+ * the current file's when its generation is. */
+struct seen {
+	uint64_t *keys;
+	uint32_t *gen;
+	size_t cap, n;
+	uint32_t cur;
+};
+
+static int seen_init(struct seen *f, size_t cap)
+{
+	f->keys = calloc(cap, sizeof(*f->keys));
+	f->gen = calloc(cap, sizeof(*f->gen));
+	f->cap = cap;
+	f->n = 0;
+	return f->keys && f->gen ? 0 : FS_ENOMEM;
+}
+
+static void seen_free(struct seen *f)
+{
+	free(f->keys);
+	free(f->gen);
+	memset(f, 0, sizeof(*f));
+}
+
+/* A new file: every slot free again. */
+static void seen_next(struct seen *f)
+{
+	f->n = 0;
+	if (++f->cur == 0) {
+		memset(f->gen, 0, f->cap * sizeof(*f->gen));
+		f->cur = 1;
+	}
+}
+
+/* 1 when H is new to this file, 0 when it was seen, or FS_ENOMEM. */
+static int seen_add(struct seen *f, uint64_t h)
+{
+	size_t i = (size_t)h & (f->cap - 1);
+
+	while (f->gen[i] == f->cur) {
+		if (f->keys[i] == h)
+			return 0;
+		i = (i + 1) & (f->cap - 1);
+	}
+	if ((f->n + 1) * 2 > f->cap) {
+		/* a file of very many names: a bigger table, and this file's
+		 * names taken again as new (counted by the caller already) */
+		struct seen nf;
+		size_t k;
+
+		if (seen_init(&nf, f->cap * 4) < 0)
+			return FS_ENOMEM;
+		nf.cur = 1;
+		for (k = 0; k < f->cap; k++)
+			if (f->gen[k] == f->cur) {
+				size_t j = (size_t)f->keys[k] & (nf.cap - 1);
+
+				while (nf.gen[j] == 1)
+					j = (j + 1) & (nf.cap - 1);
+				nf.keys[j] = f->keys[k];
+				nf.gen[j] = 1;
+				nf.n++;
+			}
+		seen_free(f);
+		*f = nf;
+		return seen_add(f, h);
+	}
+	f->keys[i] = h;
+	f->gen[i] = f->cur;
+	f->n++;
+	return 1;
+}
+
+/* ---- sorting ------------------------------------------------------------------- */
+
+static int def_cmp(const void *a, const void *b)
+{
+	const struct idset_def *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	return x->path < y->path ? -1 : x->path > y->path;
+}
+
+/* Sort the N records A by hash, then value (stable radix passes of 11
+ * bits, the least significant first, through TMP of N records): the
+ * value's VALUE_PASSES, then the hash's six.  An even number of passes in
+ * all: the result ends in A. */
+#define RADIX_BITS 11
+#define RADIX_SIZE (1u << RADIX_BITS)
+
+static void radix(struct idset_def *a, struct idset_def *tmp, size_t n, int value_passes)
+{
+	size_t *count = malloc(RADIX_SIZE * sizeof(*count)), i;
+	int pass;
+
+	if (!count) {
+		/* no memory for the counts: a slower sort that needs none */
+		qsort(a, n, sizeof(*a), def_cmp);
+		return;
+	}
+	for (pass = 0; pass < value_passes + 6; pass++) {
+		bool value = pass < value_passes;
+		int shift = (value ? pass : pass - value_passes) * RADIX_BITS;
+		size_t at = 0;
+		struct idset_def *x;
+
+#define DIGIT(r) ((size_t)((value ? (uint64_t)(r).path : (r).hash) >> shift) & (RADIX_SIZE - 1))
+		memset(count, 0, RADIX_SIZE * sizeof(*count));
+		for (i = 0; i < n; i++)
+			count[DIGIT(a[i])]++;
+		for (i = 0; i < RADIX_SIZE; i++) {
+			size_t c = count[i];
+
+			count[i] = at;
+			at += c;
+		}
+		for (i = 0; i < n; i++)
+			tmp[count[DIGIT(a[i])]++] = a[i];
+#undef DIGIT
+		x = a, a = tmp, tmp = x;
+	}
+	free(count);
 }
 
 /* ---- reading one blob ---------------------------------------------------------- */
@@ -123,7 +245,7 @@ struct build {
 	struct fs_treesyms *ts;
 	unsigned flags;
 	struct table t;
-	uint32_t stamp;
+	struct seen seen;
 	int delta;
 	/* definitions: (hash, path) and the paths named */
 	struct idset_def *defs;
@@ -132,15 +254,11 @@ struct build {
 	size_t npaths, cappaths;
 	uint32_t cur_path;  /* the path of the blob being read, or UINT32_MAX */
 	const char *cur_name;
+	size_t since_drop;  /* blobs read since the packs' pages went */
+	uint64_t *fresh;    /* the hashes of the names new to the blob */
+	size_t nfresh, capfresh;
 	int rc;
 };
-
-static int on_token(void *ctx, const char *name, size_t len)
-{
-	struct build *b = ctx;
-
-	return table_count(&b->t, idset_hash(name, len), b->stamp, b->delta);
-}
 
 static int grow(void **v, size_t *cap, size_t n, size_t elem)
 {
@@ -155,6 +273,38 @@ static int grow(void **v, size_t *cap, size_t n, size_t elem)
 	*v = nv;
 	*cap = c;
 	return 0;
+}
+
+/* A token of the blob: its hash kept when it is new to the file. */
+static int on_token(void *ctx, const char *name, size_t len)
+{
+	struct build *b = ctx;
+	uint64_t h = idset_hash(name, len);
+	int fresh = seen_add(&b->seen, h);
+
+	if (fresh <= 0)
+		return fresh;
+	if (grow((void **)&b->fresh, &b->capfresh, b->nfresh, sizeof(*b->fresh)) < 0)
+		return FS_ENOMEM;
+	b->fresh[b->nfresh++] = h;
+	return 0;
+}
+
+/* Count the blob's names: most of them are in no other file, so each is
+ * a slot of the big table far from the last; the slots a few names ahead
+ * are fetched into the processor's cache while these are counted. */
+static int count_fresh(struct build *b)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < b->nfresh && rc == 0; i++) {
+		if (i + 8 < b->nfresh)
+			__builtin_prefetch(&b->t.s[slot_start(&b->t, b->fresh[i + 8])]);
+		rc = table_count(&b->t, b->fresh[i], b->delta);
+	}
+	b->nfresh = 0;
+	return rc;
 }
 
 /* A new path of the definitions: its number, or -1 out of memory. */
@@ -197,9 +347,17 @@ static int read_blob(struct build *b, const uint8_t *oid, const char *path, int 
 	if (rc < 0)
 		return rc;
 	b->ts->last.blobs_read++;
-	b->stamp++;
+	/* what was read of the packs need not stay resident: pages read again
+	 * come back from the page cache */
+	if (++b->since_drop == 2048) {
+		fsi_objects_drop(&b->ts->o);
+		b->since_drop = 0;
+	}
+	seen_next(&b->seen);
 	b->delta = delta;
 	rc = fs_csyms_each_token((const char *)data, len, on_token, b);
+	if (rc == 0)
+		rc = count_fresh(b);
 	if (rc == 0 && defs) {
 		b->cur_path = UINT32_MAX;
 		b->cur_name = path;
@@ -277,49 +435,51 @@ static int place_cmp(const void *a, const void *b)
 
 /* ---- the result --------------------------------------------------------------------- */
 
-static int def_cmp(const void *a, const void *b)
-{
-	const struct idset_def *x = a, *y = b;
-
-	if (x->hash != y->hash)
-		return x->hash < y->hash ? -1 : 1;
-	return x->path < y->path ? -1 : x->path > y->path;
-}
-
-static int u64_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The names of B's table that some file has, sorted, into P. */
+/* The names of B's table that some file has, sorted, into P; the table
+ * freed (its memory is the sort's). */
 static int take_names(struct build *b, struct idset_parts *p)
 {
-	size_t i, k = 0;
+	size_t i, k = 0, n = b->t.n ? b->t.n : 1;
+	struct idset_def *v = malloc(n * sizeof(*v)), *tmp;
 
-	p->names = malloc((b->t.n ? b->t.n : 1) * sizeof(*p->names));
-	p->counts = malloc((b->t.n ? b->t.n : 1) * sizeof(*p->counts));
-	if (!p->names || !p->counts)
+	if (!v)
 		return FS_ENOMEM;
 	for (i = 0; i < b->t.cap; i++)
-		if (b->t.keys[i] && b->t.counts[i])
-			p->names[k++] = b->t.keys[i];
-	qsort(p->names, k, sizeof(*p->names), u64_cmp);
-	for (i = 0; i < k; i++)
-		p->counts[i] = b->t.counts[slot_of(&b->t, p->names[i])];
+		if (b->t.s[i].key && b->t.s[i].count)
+			v[k++] = (struct idset_def){ b->t.s[i].key, b->t.s[i].count, 0 };
+	table_free(&b->t);
+	p->names = malloc((k ? k : 1) * sizeof(*p->names));
+	p->counts = malloc((k ? k : 1) * sizeof(*p->counts));
+	tmp = malloc((k ? k : 1) * sizeof(*tmp));
+	if (!p->names || !p->counts || !tmp) {
+		free(v);
+		free(tmp);
+		return FS_ENOMEM;
+	}
+	radix(v, tmp, k, 0);
+	for (i = 0; i < k; i++) {
+		p->names[i] = v[i].hash;
+		p->counts[i] = v[i].path;
+	}
 	p->nnames = k;
+	free(v);
+	free(tmp);
 	return 0;
 }
 
 /* B's definitions, sorted, each (name, path) once, into P. */
-static void take_defs(struct build *b, struct idset_parts *p)
+static int take_defs(struct build *b, struct idset_parts *p)
 {
+	struct idset_def *tmp = malloc((b->ndefs ? b->ndefs : 1) * sizeof(*tmp));
 	size_t i, k = 0;
 
-	qsort(b->defs, b->ndefs, sizeof(*b->defs), def_cmp);
+	if (!tmp)
+		return FS_ENOMEM;
+	radix(b->defs, tmp, b->ndefs, b->npaths >= (1u << 22) ? 4 : 2);
+	free(tmp);
 	for (i = 0; i < b->ndefs; i++)
-		if (!k || def_cmp(&b->defs[k - 1], &b->defs[i]))
+		if (!k || b->defs[k - 1].hash != b->defs[i].hash ||
+		    b->defs[k - 1].path != b->defs[i].path)
 			b->defs[k++] = b->defs[i];
 	p->defs = b->defs;
 	p->ndefs = k;
@@ -327,6 +487,7 @@ static void take_defs(struct build *b, struct idset_parts *p)
 	p->npaths = b->npaths;
 	b->defs = NULL;
 	b->paths = NULL;
+	return 0;
 }
 
 /* ---- full and incremental builds ----------------------------------------------------- */
@@ -337,8 +498,14 @@ static int full(struct build *b, const uint8_t *tree, size_t *nfiles)
 	size_t i;
 	int rc = fsi_tree_walk(&b->ts->o, tree, on_change, &c);
 
+	/* some 32 names a file, most of them only its own; a definition or
+	 * forty (a kernel tree of 60,000 files: two million names, two and
+	 * a half million definitions) */
 	if (rc == 0)
-		rc = table_init(&b->t, 1 << 18);
+		rc = table_init(&b->t, c.n * 32);
+	if (rc == 0 && (b->flags & FS_IDSET_DEFS) &&
+	    !(b->defs = malloc((b->capdefs = c.n * 40 + 1024) * sizeof(*b->defs))))
+		rc = FS_ENOMEM;
 	qsort(c.v, c.n, sizeof(*c.v), place_cmp);
 	for (i = 0; rc == 0 && i < c.n; i++)
 		rc = read_blob(b, c.v[i].new_oid, c.v[i].path, 1, b->flags & FS_IDSET_DEFS);
@@ -405,10 +572,10 @@ static int incremental(struct build *b, const struct fs_idset *base, struct chan
 	int rc = table_init(&b->t, base->h->nnames + c->n * 64);
 
 	for (i = 0; rc == 0 && i < base->h->nnames; i++) {
-		size_t s = slot_of(&b->t, base->names[i]);
+		size_t k = slot_of(&b->t, base->names[i]);
 
-		b->t.keys[s] = base->names[i];
-		b->t.counts[s] = base->counts[i];
+		b->t.s[k].key = base->names[i];
+		b->t.s[k].count = base->counts[i];
 		b->t.n++;
 	}
 	if (rc == 0 && (b->flags & FS_IDSET_DEFS))
@@ -438,6 +605,10 @@ int idset_build(struct fs_treesyms *t, const uint8_t *tree, unsigned flags,
 
 	memset(&b, 0, sizeof(b));
 	memset(p, 0, sizeof(*p));
+	if (seen_init(&b.seen, 1 << 14) < 0) {
+		seen_free(&b.seen);
+		return FS_ENOMEM;
+	}
 	b.ts = t;
 	b.flags = flags;
 	*incr = false;
@@ -459,14 +630,17 @@ int idset_build(struct fs_treesyms *t, const uint8_t *tree, unsigned flags,
 		rc = full(&b, tree, &nfiles);
 	if (rc == 0)
 		rc = take_names(&b, p);
+	if (rc == 0)
+		rc = take_defs(&b, p);
 	if (rc == 0) {
-		take_defs(&b, p);
 		memcpy(p->tree, tree, 20);
 		p->flags = flags;
 		p->nfiles = nfiles;
 	}
 	changes_free(&c);
 	table_free(&b.t);
+	seen_free(&b.seen);
+	free(b.fresh);
 	free(b.defs);
 	for (size_t i = 0; i < b.npaths && b.paths; i++)
 		free(b.paths[i]);

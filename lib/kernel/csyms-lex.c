@@ -1,4 +1,5 @@
 /* fixscan: the C lexer under the identifier readers (see csyms-lex.h). */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,28 +60,51 @@ static const struct keyword keywords[] = {
 	{ "volatile", KW_DECL }, { "while", 0 },
 };
 
-static int kw_cmp(const void *key, const void *elem)
-{
-	const struct cs_token *k = key;
-	const char *name = *(const char *const *)elem;
-	size_t n = strlen(name);
-	int c = strncmp(k->s, name, k->len < n ? k->len : n);
+/* The keywords by a hash of their length, first and last characters:
+ * KW_SLOTS slots of indexes into keywords[] (plus one; 0 empty), made
+ * once.  A lookup is a probe or two and one memcmp, where a bisection of
+ * the list costs some seven string compares for every identifier of a
+ * tree. */
+#define KW_SLOTS 512
+static uint8_t kw_slot[KW_SLOTS];
+static pthread_once_t kw_once = PTHREAD_ONCE_INIT;
 
-	if (c)
-		return c;
-	return k->len < n ? -1 : k->len > n;
+static unsigned kw_hash(const char *s, size_t len)
+{
+	return ((unsigned)len * 131u + (unsigned char)s[0] * 31u +
+		(unsigned char)s[len - 1] * 7u + (unsigned char)s[len / 2]) % KW_SLOTS;
+}
+
+static void kw_build(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++) {
+		const char *n = keywords[i].name;
+		unsigned h = kw_hash(n, strlen(n));
+
+		while (kw_slot[h])
+			h = (h + 1) % KW_SLOTS;
+		kw_slot[h] = (uint8_t)(i + 1);
+	}
 }
 
 unsigned cs_keyword_flags(const char *s, size_t len)
 {
-	struct cs_token k = { .s = s, .len = (uint32_t)len };
-	const struct keyword *hit;
+	unsigned h;
 
 	if (len > 10 && !memcmp(s, "__builtin_", 10))
 		return CS_KW;
-	hit = bsearch(&k, keywords, sizeof(keywords) / sizeof(keywords[0]), sizeof(keywords[0]),
-		      kw_cmp);
-	return hit ? CS_KW | hit->flags : 0;
+	if (!len || len > 20)
+		return 0;
+	pthread_once(&kw_once, kw_build);
+	for (h = kw_hash(s, len); kw_slot[h]; h = (h + 1) % KW_SLOTS) {
+		const struct keyword *k = &keywords[kw_slot[h] - 1];
+
+		if (!strncmp(k->name, s, len) && !k->name[len])
+			return CS_KW | k->flags;
+	}
+	return 0;
 }
 
 bool cs_keyword(const char *s, size_t len)
@@ -109,6 +133,8 @@ static int push(struct cs_tokens *out, const char *s, size_t len, uint32_t line,
 	t->len = (uint32_t)len;
 	t->line = line;
 	t->type = (uint8_t)type;
+	/* keywords begin with a lower-case letter or '_' */
+	t->kw = type == CS_IDENT && (*s >= 'a' || *s == '_') ? (uint8_t)cs_keyword_flags(s, len) : 0;
 	t->in_directive = directive;
 	t->line_first = *first && type != CS_DIRECTIVE_END;
 	if (type != CS_DIRECTIVE_END)

@@ -37,6 +37,7 @@ struct cs_token {
 	uint32_t len;
 	uint32_t line;    /* 0-based line of the text lexed */
 	uint8_t type;     /* enum cs_type */
+	uint8_t kw;       /* an identifier's cs_keyword_flags() */
 	uint8_t in_directive;
 	uint8_t line_first; /* the first token of its line */
 };

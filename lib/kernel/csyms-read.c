@@ -53,7 +53,7 @@ static bool is_ident(const struct cs_token *t)
 
 static unsigned kwf(const struct cs_token *t)
 {
-	return t->type == CS_IDENT ? cs_keyword_flags(t->s, t->len) : 0;
+	return t->kw;
 }
 
 static bool has_lower(const struct cs_token *t)

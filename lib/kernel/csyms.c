@@ -131,8 +131,7 @@ static void hunk_used(void *ctx, const struct cs_token *t, enum fs_csym_role rol
 	}
 	if (role == FS_CSYM_OTHER || (t->len > 7 && !memcmp(t->s, "CONFIG_", 7)))
 		return;
-	if (role == FS_CSYM_TYPE && t > p->tokens_base && t[-1].type == CS_IDENT &&
-	    (cs_keyword_flags(t[-1].s, t[-1].len) & CS_KW_TAG))
+	if (role == FS_CSYM_TYPE && t > p->tokens_base && (t[-1].kw & CS_KW_TAG))
 		tag = t[-1].s[0] == 's' ? "struct" : t[-1].s[0] == 'u' ? "union" : "enum";
 	if (grow((void **)&p->uses, &p->capuses, p->nuses, sizeof(*p->uses)) < 0) {
 		p->failed = 1;
