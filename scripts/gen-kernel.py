@@ -21,9 +21,13 @@
         name and the cross-branch findings expected).  It stands apart
         from "sample": that one and its answers stay as they are.
 
-    gen-kernel.py scale DIR [--mainline N] [--stable M]
+    gen-kernel.py scale DIR [--mainline N] [--stable M] [--files F]
         Stream a large history (default 1,300,000 mainline commits and
-        40,000 stable backports) into a new repository in DIR.
+        40,000 stable backports) into a new repository in DIR.  With
+        --files F (make bench: 60,000) its tree has F more C files of
+        kernel shape (scripts/kernel_shape.py, a few hundred MB), and
+        late in mainline, after every stable branch's fork, one commit
+        adds LATE_FILE, a header of helpers the branches lack.
 
     gen-kernel.py scale --append K DIR
         Add K mainline commits on top of a repository made by "scale".
@@ -87,6 +91,22 @@ def tree_from_files(files, memo=None):
             return got
         return git_hash(b'tree', data)
     return build([(p.encode().split(b'/'), s) for p, s in files.items()])
+
+
+def tree_entries(files, memo=None):
+    """The top-level entries {name (bytes): (is_tree, sha20)} of the tree of
+    FILES ('dir/name' -> blob sha20), its subtrees hashed."""
+    groups = {}
+    entries = {}
+    for p, sha in files.items():
+        head, _, rest = p.partition('/')
+        if rest:
+            groups.setdefault(head.encode(), {})[rest] = sha
+        else:
+            entries[head.encode()] = (False, sha)
+    for name, sub in groups.items():
+        entries[name] = (True, tree_from_files(sub, memo))
+    return entries
 
 
 def commit_body(tree_hex, parents_hex, author, committer, msg):
@@ -2382,6 +2402,33 @@ class Lcg:
 
 
 SCALE_FILES = list(FILES.values())
+# With --files: the header one late mainline commit adds (bit LATE_BIT of
+# a tree's bits), and that commit's subject (bench-thread.py looks for it).
+LATE_FILE = 'kernel/sched/fixscan_late.h'
+LATE_BIT = len(SCALE_FILES)
+LATE_SUBJECT = 'sched: add fixscan_late_helper()'
+LATE_BLOB = (b'/* SPDX-License-Identifier: GPL-2.0 */\n'
+             b'#ifndef _LINUX_FIXSCAN_LATE_H\n#define _LINUX_FIXSCAN_LATE_H\n\n'
+             b'#define FIXSCAN_LATE_LEVEL\t3\n\n'
+             b'static inline int fixscan_late_helper(int level)\n{\n'
+             b'\treturn level > FIXSCAN_LATE_LEVEL;\n}\n\n#endif\n')
+
+
+def scale_blob(path, rev, kernel):
+    """A file of the scale history at revision REV (0 or 1).  In a tree of
+    kernel shape (KERNEL) revision 1 also has a function of the core API's
+    names (scripts/kernel_shape.py): what a backport of it adds uses names
+    the tree has."""
+    b = source_blob(path, rev)
+    if not (kernel and rev):
+        return b
+    ident = re.sub(r'[^a-z0-9]+', '_', path.rsplit('/', 1)[-1].rsplit('.', 1)[0])
+    return b + ('\nstatic int fixscan_%s_rework(struct slab_core *c)\n{\n'
+                '\tvoid *p = kzalloc(64, GFP_KERNEL);\n\n'
+                '\tif (!p)\n\t\treturn -ENOMEM;\n'
+                '\tmutex_lock(&c->lock);\n\tc->slab_state = BITS_PER_LONG;\n'
+                '\tmutex_unlock(&c->lock);\n\tkfree(p);\n\treturn 0;\n}\n'
+                % ident).encode()
 SCALE_PREFIXES = {
     'arch/x86/mm/tlb.c': ['x86/mm', 'x86/tlb', 'x86/pat', 'x86/mm/pti', 'x86/ioremap'],
     'arch/x86/kernel/process.c': ['x86/process', 'x86/fpu', 'x86/entry', 'x86/cpu', 'x86/speculation', 'x86/apic'],
@@ -2481,6 +2528,8 @@ LTS = ((4, 4), (4, 9), (4, 14), (4, 19), (5, 4), (5, 10), (5, 15), (6, 1),
 SCALE_T0 = 1309478400       # 2011-07-01
 SCALE_T1 = 1735689600       # 2025-01-01
 STATE_FILE = 'gen-kernel-scale.json'
+# The static tree's blob marks: above every commit's.
+STATIC_MARK0 = 50000000
 IDS_FILE = 'gen-kernel-scale.ids'
 KIND_FILE = 'gen-kernel-scale.kind'
 NORMAL, REVERT, MERGE, RELEASE = 0, 1, 2, 3
@@ -2511,8 +2560,11 @@ def wrap(text, width=72):
 
 
 class Scale:
-    def __init__(self, seed, total, cycle_len):
+    def __init__(self, seed, total, cycle_len, files=0):
         self.seed = seed
+        self.files = files      # C files of kernel shape (0: none)
+        self.static_top = {}    # top directory -> its static entries
+        self.late_i = None      # the commit number of the late commit
         self.total = total
         self.L = cycle_len
         self.people = []
@@ -2551,20 +2603,33 @@ class Scale:
         # Trees: file bits per top-level directory, subtrees memoised.
         self.blobs = []
         for f in SCALE_FILES:
-            self.blobs.append((git_hash(b'blob', source_blob(f, 0)),
-                               git_hash(b'blob', source_blob(f, 1))))
+            self.blobs.append((git_hash(b'blob', scale_blob(f, 0, files)),
+                               git_hash(b'blob', scale_blob(f, 1, files))))
+        self.paths = list(SCALE_FILES)
+        if files:
+            # the late header: absent (None) before its commit
+            self.blobs.append((None, git_hash(b'blob', LATE_BLOB)))
+            self.paths.append(LATE_FILE)
         self.readme = git_hash(b'blob', README_BLOB)
         self.dirs = {}
-        for k, f in enumerate(SCALE_FILES):
+        for k, f in enumerate(self.paths):
             self.dirs.setdefault(f.split('/')[0], []).append(k)
         self.dir_memo = {d: {} for d in self.dirs}
         self.tree_memo = {}
+        self.root_order = None
+        self.mk_memo = {}
+
+    def set_static(self, top):
+        """The static tree's entries per top directory: TOP maps a top
+        directory to {name: (is_tree, sha20)}."""
+        self.static_top = top
+        for d in top:
+            self.dir_memo.setdefault(d, {})
         names = [(b'Makefile', False), (b'README', False)] + [
-            (d.encode(), True) for d in self.dirs]
+            (d.encode(), True) for d in set(self.dirs) | set(top)]
         names.sort(key=lambda nt: nt[0] + (b'/' if nt[1] else b''))
         self.root_order = [(n.decode(), (b'40000 ' if t else b'100644 ') + n
                             + b'\0') for n, t in names]
-        self.mk_memo = {}
 
     # --- words ------------------------------------------------------------
     @staticmethod
@@ -2576,6 +2641,8 @@ class Scale:
         return mix64(i * 2 + 1) % len(SCALE_FILES)
 
     def subject(self, i, kinds, rtarget):
+        if i == self.late_i:
+            return LATE_SUBJECT
         k = kinds[i]
         if k == REVERT:
             return 'Revert "%s"' % self.subject(rtarget[i], kinds, rtarget)
@@ -2596,16 +2663,25 @@ class Scale:
     # --- trees ------------------------------------------------------------
     def dir_sha(self, d, bits):
         mask = 0
-        for k in self.dirs[d]:
+        for k in self.dirs.get(d, ()):
             mask |= 1 << k
         key = bits & mask
         got = self.dir_memo[d].get(key)
         if got is None:
             files = {}
-            for k in self.dirs[d]:
-                files[SCALE_FILES[k].split('/', 1)[1]] = \
-                    self.blobs[k][(bits >> k) & 1]
-            got = self.dir_memo[d][key] = tree_from_files(files)
+            for k in self.dirs.get(d, ()):
+                sha = self.blobs[k][(bits >> k) & 1]
+                if sha is not None:
+                    files[self.paths[k].split('/', 1)[1]] = sha
+            if d in self.static_top:
+                # the static tree's second-level names are none of these
+                # (kernel_shape.STATIC_AVOID)
+                entries = dict(self.static_top[d])
+                entries.update(tree_entries(files))
+                got = git_hash(b'tree', tree_bytes(entries))
+            else:
+                got = tree_from_files(files)
+            self.dir_memo[d][key] = got
         return got
 
     def tree(self, bits, mk):
@@ -2613,6 +2689,8 @@ class Scale:
         got = self.tree_memo.get(key)
         if got is not None:
             return got
+        if self.root_order is None:
+            self.set_static(self.static_top)
         parts = []
         for name, prefix in self.root_order:
             if name == 'Makefile':
@@ -2672,15 +2750,34 @@ class ScaleRun:
         self.tags = {}           # name -> (commit hex, tag object hex)
         self.released = set()
 
-    def emit_blobs(self):
+    def emit_blobs(self, static=False):
+        """The history's blobs, and with STATIC the static tree's (a new
+        repository of kernel shape; an append has them already)."""
+        g = self.g
         m = 1
         for k, f in enumerate(SCALE_FILES):
             for v in (0, 1):
-                self.w.write(b'blob\nmark :%d\n' % m + fi_data(source_blob(f, v)))
+                self.w.write(b'blob\nmark :%d\n' % m + fi_data(scale_blob(f, v, g.files)))
                 self.blob_marks[(k, v)] = m
                 m += 1
         self.w.write(b'blob\nmark :%d\n' % m + fi_data(README_BLOB))
         self.readme_mark = m
+        if g.files:
+            m += 1
+            self.w.write(b'blob\nmark :%d\n' % m + fi_data(LATE_BLOB))
+            self.blob_marks[(LATE_BIT, 1)] = m
+        self.static = []
+        if static and g.files:
+            import kernel_shape
+            by_top = {}
+            m = STATIC_MARK0
+            for path, data in kernel_shape.files(g.seed, g.files):
+                self.w.write(b'blob\nmark :%d\n' % m + fi_data(data))
+                self.static.append((path, m))
+                top, _, rest = path.partition('/')
+                by_top.setdefault(top, {})[rest] = git_hash(b'blob', data)
+                m += 1
+            g.set_static({d: tree_entries(f) for d, f in by_top.items()})
 
     def write_commit(self, ref, msg, author, committer, a_ts, c_ts, parent,
                      merge, old_bits, bits, old_mk, mk):
@@ -2705,19 +2802,25 @@ class ScaleRun:
                 else:
                     out.append(b'%s %s\n' % (kw, p[0].encode()))
         if parent is None:
-            for k, f in enumerate(SCALE_FILES):
-                out.append(b'M 100644 :%d %s\n'
-                           % (self.blob_marks[(k, (bits >> k) & 1)], f.encode()))
+            for k, f in enumerate(g.paths):
+                if (k, (bits >> k) & 1) in self.blob_marks:
+                    out.append(b'M 100644 :%d %s\n'
+                               % (self.blob_marks[(k, (bits >> k) & 1)], f.encode()))
             out.append(b'M 100644 :%d README\n' % self.readme_mark)
+            for path, m in self.static:
+                out.append(b'M 100644 :%d %s\n' % (m, path.encode()))
             old_mk = None
         else:
             diff = old_bits ^ bits
             k = 0
             while diff:
                 if diff & 1:
-                    out.append(b'M 100644 :%d %s\n' % (
-                        self.blob_marks[(k, (bits >> k) & 1)],
-                        SCALE_FILES[k].encode()))
+                    v = (bits >> k) & 1
+                    if (k, v) in self.blob_marks:
+                        out.append(b'M 100644 :%d %s\n' % (
+                            self.blob_marks[(k, v)], g.paths[k].encode()))
+                    else:
+                        out.append(b'D %s\n' % g.paths[k].encode())
                 diff >>= 1
                 k += 1
         if mk != old_mk:
@@ -2746,7 +2849,7 @@ def scale_generate(args, append):
         if N < 100:
             die('--mainline must be at least 100')
         L = max(12, N // 78)
-        g = Scale(seed, N, L)
+        g = Scale(seed, N, L, args.files)
         ids = bytearray(20 * N)
         kinds = bytearray(N)
         rtarget = {}
@@ -2757,7 +2860,10 @@ def scale_generate(args, append):
         seed, L = append['seed'], append['L']
         M = 0
         N = N0 + args.append
-        g = Scale(seed, N, L)
+        g = Scale(seed, N, L, append.get('files', 0))
+        g.set_static({d: {n.encode(): (t, bytes.fromhex(h)) for n, t, h in e}
+                      for d, e in append.get('static_top', {}).items()})
+        g.late_i = append.get('late_i')
         with open(os.path.join(gitdir, IDS_FILE), 'rb') as f:
             ids = bytearray(f.read())
         with open(os.path.join(gitdir, KIND_FILE), 'rb') as f:
@@ -2776,7 +2882,9 @@ def scale_generate(args, append):
 
     proc = start_fast_import(repo)
     run = ScaleRun(g, proc.stdin)
-    run.emit_blobs()
+    run.emit_blobs(static=append is None)
+    # the late commit: after every stable branch's fork (at most 0.97 N)
+    late_pos = int(N * 0.98) if g.files and append is None else None
     w = proc.stdin
 
     def rel_every(cnt):
@@ -3093,7 +3201,8 @@ def scale_generate(args, append):
         else:
             r = Lcg(seed * 1000033 + i)
             ts = ts_of(i)
-            if i > 50 and r.below(1000) < 5:
+            late = late_pos is not None and g.late_i is None and i >= late_pos
+            if not late and i > 50 and r.below(1000) < 5:
                 t = pick_target(i, r)
             else:
                 t = None
@@ -3113,9 +3222,11 @@ def scale_generate(args, append):
                 fi = g.file_of(i)
                 body, a, c = body_of(i, r, fi)
                 counts['normal'] += 1
+            if late:
+                g.late_i = i
             subj = g.subject(i, kinds, rtarget)
             old = bits
-            bits ^= 1 << fi
+            bits = bits | 1 << LATE_BIT if late else bits ^ 1 << fi
             cid, cm = run.write_commit(b'refs/heads/master',
                                        subj + '\n\n' + body, a, c,
                                        ts - r.below(86400 * 20), ts, tip, None,
@@ -3175,6 +3286,11 @@ def scale_generate(args, append):
               stable_ids=[list(x) for x in stable_ids[-2000:]],
               branches=prev.get('branches', {}),
               counts=prev.get('counts', {}))
+    if g.files:
+        st['files'] = g.files
+        st['late_i'] = g.late_i
+        st['static_top'] = {d: sorted([n.decode(), t, h.hex()] for n, (t, h) in e.items())
+                            for d, e in g.static_top.items()}
     for b in branches:
         st['branches'][b['name']] = dict(tip=b['tip'][0], backports=b['commits'],
                                          releases=b['sub'])
@@ -3466,6 +3582,8 @@ def main():
     p.add_argument('--stable', type=int, default=40000, metavar='M')
     p.add_argument('--append', type=int, metavar='K',
                    help='add K mainline commits to an existing scale repo')
+    p.add_argument('--files', type=int, default=0, metavar='F',
+                   help='add F C files of kernel shape to the tree (make bench: 60000)')
     p.add_argument('--seed', type=int, default=1)
     args = ap.parse_args()
     # Paths are handed to "git -C": make them independent of it.
