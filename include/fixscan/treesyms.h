@@ -61,8 +61,9 @@ void fs_treesyms_free(struct fs_treesyms *t);
  * line's next tip starts from it.  Returns 0 with *OUT (owned by T),
  * FS_ENOTFOUND when the clone lacks the commit, its tree or a blob of it
  * (a clone made with --filter=blob:none: fs_treesyms_take_note() then
- * says so, once), FS_EIO (the cache directory), FS_EPARSE (a damaged
- * tree), FS_ENOMEM.  A cache file that fails its checks is rebuilt. */
+ * says so, once), FS_EPARSE (a damaged tree), FS_ENOMEM.  A cache file
+ * that fails its checks is rebuilt; one that cannot be written is built
+ * again next time. */
 int fs_treesyms_set(struct fs_treesyms *t, const char *hex, const char *line, unsigned flags,
 		    const struct fs_idset **out, struct fs_error *err);
 const struct fs_treesyms_stats *fs_treesyms_last(const struct fs_treesyms *t);
