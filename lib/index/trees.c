@@ -16,7 +16,7 @@
  * of them. */
 #define CACHE_SLOTS 4096
 #define CACHE_MAX_ONE (1u << 20)
-#define CACHE_MAX_ALL (24u << 20)
+#define CACHE_MAX_ALL (16u << 20)
 
 struct slot {
 	unsigned char *data;
@@ -123,8 +123,10 @@ void fsi_objects_drop(struct fsi_objects *o)
 {
 	size_t i;
 
-	for (i = 0; o->have_packs && i < o->packs.n; i++)
+	for (i = 0; o->have_packs && i < o->packs.n; i++) {
 		madvise((void *)o->packs.p[i].data, o->packs.p[i].data_len, MADV_DONTNEED);
+		madvise((void *)o->packs.p[i].idx, o->packs.p[i].idx_len, MADV_DONTNEED);
+	}
 }
 
 uint64_t fsi_object_place(struct fsi_objects *o, const uint8_t *oid)

@@ -349,7 +349,7 @@ static int read_blob(struct build *b, const uint8_t *oid, const char *path, int 
 	b->ts->last.blobs_read++;
 	/* what was read of the packs need not stay resident: pages read again
 	 * come back from the page cache */
-	if (++b->since_drop == 2048) {
+	if (++b->since_drop == 512) {
 		fsi_objects_drop(&b->ts->o);
 		b->since_drop = 0;
 	}
@@ -435,18 +435,22 @@ static int place_cmp(const void *a, const void *b)
 
 /* ---- the result --------------------------------------------------------------------- */
 
-/* The names of B's table that some file has, sorted, into P; the table
- * freed (its memory is the sort's). */
+/* The names of B's table that some file has, sorted, into P.  A slot
+ * is laid out as a record to sort (hash, count): the table's own memory
+ * holds them, moved to its front, and the rest of it goes back. */
 static int take_names(struct build *b, struct idset_parts *p)
 {
-	size_t i, k = 0, n = b->t.n ? b->t.n : 1;
-	struct idset_def *v = malloc(n * sizeof(*v)), *tmp;
+	struct idset_def *v = (struct idset_def *)b->t.s, *tmp, *shrunk;
+	size_t i, k = 0;
 
-	if (!v)
-		return FS_ENOMEM;
+	_Static_assert(sizeof(struct slot) == sizeof(struct idset_def), "a slot is a record");
 	for (i = 0; i < b->t.cap; i++)
 		if (b->t.s[i].key && b->t.s[i].count)
 			v[k++] = (struct idset_def){ b->t.s[i].key, b->t.s[i].count, 0 };
+	shrunk = realloc(v, (k ? k : 1) * sizeof(*v));
+	if (shrunk)
+		v = shrunk;
+	b->t.s = NULL;
 	table_free(&b->t);
 	p->names = malloc((k ? k : 1) * sizeof(*p->names));
 	p->counts = malloc((k ? k : 1) * sizeof(*p->counts));
@@ -457,13 +461,13 @@ static int take_names(struct build *b, struct idset_parts *p)
 		return FS_ENOMEM;
 	}
 	radix(v, tmp, k, 0);
+	free(tmp);
 	for (i = 0; i < k; i++) {
 		p->names[i] = v[i].hash;
 		p->counts[i] = v[i].path;
 	}
 	p->nnames = k;
 	free(v);
-	free(tmp);
 	return 0;
 }
 
@@ -498,13 +502,14 @@ static int full(struct build *b, const uint8_t *tree, size_t *nfiles)
 	size_t i;
 	int rc = fsi_tree_walk(&b->ts->o, tree, on_change, &c);
 
-	/* some 32 names a file, most of them only its own; a definition or
-	 * forty (a kernel tree of 60,000 files: two million names, two and
-	 * a half million definitions) */
+	/* some 32 names a file, most of them only its own; some 44
+	 * definitions (a kernel tree of 60,000 files: two million names, two
+	 * and a half million definitions): room for them at once, not grown
+	 * (a table twice the size for a while) */
 	if (rc == 0)
-		rc = table_init(&b->t, c.n * 32);
+		rc = table_init(&b->t, c.n * 34);
 	if (rc == 0 && (b->flags & FS_IDSET_DEFS) &&
-	    !(b->defs = malloc((b->capdefs = c.n * 40 + 1024) * sizeof(*b->defs))))
+	    !(b->defs = malloc((b->capdefs = c.n * 48 + 1024) * sizeof(*b->defs))))
 		rc = FS_ENOMEM;
 	qsort(c.v, c.n, sizeof(*c.v), place_cmp);
 	for (i = 0; rc == 0 && i < c.n; i++)

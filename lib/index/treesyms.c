@@ -63,49 +63,143 @@ static uint64_t head_checksum(const struct idset_disk *h)
 	return fsi_checksum(h, offsetof(struct idset_disk, head_checksum));
 }
 
+/* P's header in *H, checksums aside. */
+static void header_of(const struct idset_parts *p, struct idset_disk *h)
+{
+	size_t i, plen = 0;
+
+	memset(h, 0, sizeof(*h));
+	for (i = 0; i < p->npaths; i++)
+		plen += strlen(p->paths[i]) + 1;
+	memcpy(h->magic, IDSET_MAGIC, 8);
+	h->version = IDSET_VERSION;
+	h->bom = IDSET_BOM;
+	memcpy(h->tree, p->tree, 20);
+	h->flags = p->flags;
+	h->nnames = p->nnames;
+	h->nfiles = p->nfiles;
+	h->ndefs = p->ndefs;
+	h->npaths = p->npaths;
+	h->paths_len = plen;
+	snprintf(h->line, sizeof(h->line), "%s", p->line ? p->line : "");
+	h->file_size = sizeof(*h) + align8(h->nnames * 8) + align8(h->nnames * 4) +
+		       align8(h->ndefs * sizeof(struct idset_def)) + align8(h->npaths * 4) +
+		       align8(plen);
+}
+
+/* Where an image's bytes go: a buffer in memory, or a file through one.
+ * The body's checksum is summed on the way. */
+struct sink {
+	char *mem;       /* the whole image, or NULL: the file */
+	int fd;
+	char buf[1 << 16];
+	size_t n;        /* bytes in BUF */
+	size_t at;       /* bytes of the body given so far */
+	struct fsi_ck ck;
+	int failed;
+};
+
+static void sink_flush(struct sink *k)
+{
+	const char *p = k->buf;
+	size_t left = k->n;
+	ssize_t w;
+
+	while (left && !k->failed) {
+		w = write(k->fd, p, left);
+		if (w <= 0) {
+			k->failed = 1;
+			break;
+		}
+		p += w;
+		left -= (size_t)w;
+	}
+	k->n = 0;
+}
+
+/* LEN bytes of the body; the checksum's pieces are whole words but the
+ * last, as BUF's size is one. */
+static void sink_put(struct sink *k, const void *data, size_t len)
+{
+	const char *d = data;
+
+	if (k->mem) {
+		memcpy(k->mem + sizeof(struct idset_disk) + k->at, d, len);
+		k->at += len;
+		return;
+	}
+	while (len) {
+		size_t n = sizeof(k->buf) - k->n < len ? sizeof(k->buf) - k->n : len;
+
+		memcpy(k->buf + k->n, d, n);
+		k->n += n;
+		k->at += n;
+		d += n;
+		len -= n;
+		if (k->n == sizeof(k->buf)) {
+			fsi_ck_update(&k->ck, k->buf, k->n);
+			sink_flush(k);
+		}
+	}
+}
+
+static void sink_pad(struct sink *k, size_t len)
+{
+	static const char zeros[8];
+
+	if (len % 8)
+		sink_put(k, zeros, 8 - len % 8);
+}
+
+/* The image of P, header H, into K. */
+static void emit(const struct idset_parts *p, struct idset_disk *h, struct sink *k)
+{
+	size_t i;
+	uint32_t at = 0;
+
+	fsi_ck_init(&k->ck, h->file_size - sizeof(*h));
+	sink_put(k, p->names, h->nnames * 8);
+	sink_put(k, p->counts, h->nnames * 4);
+	sink_pad(k, h->nnames * 4);
+	sink_put(k, p->defs, h->ndefs * sizeof(struct idset_def));
+	for (i = 0; i < p->npaths; i++) {
+		sink_put(k, &at, 4);
+		at += (uint32_t)strlen(p->paths[i]) + 1;
+	}
+	sink_pad(k, h->npaths * 4);
+	for (i = 0; i < p->npaths; i++)
+		sink_put(k, p->paths[i], strlen(p->paths[i]) + 1);
+	sink_pad(k, h->paths_len);
+	if (k->mem) {
+		fsi_ck_update(&k->ck, k->mem + sizeof(*h), k->at);
+	} else if (k->n) {
+		fsi_ck_update(&k->ck, k->buf, k->n);
+		sink_flush(k);
+	}
+	h->body_checksum = fsi_ck_final(&k->ck);
+	h->head_checksum = head_checksum(h);
+}
+
 int idset_image(const struct idset_parts *p, struct fs_idset **out)
 {
 	struct idset_disk h;
 	struct fs_idset *s = calloc(1, sizeof(*s));
-	size_t off[5], i, plen = 0, at = 0;
-	char *img;
+	struct sink *k = calloc(1, sizeof(*k));
+	size_t off[5];
 
-	memset(&h, 0, sizeof(h));
-	for (i = 0; i < p->npaths; i++)
-		plen += strlen(p->paths[i]) + 1;
-	memcpy(h.magic, IDSET_MAGIC, 8);
-	h.version = IDSET_VERSION;
-	h.bom = IDSET_BOM;
-	memcpy(h.tree, p->tree, 20);
-	h.flags = p->flags;
-	h.nnames = p->nnames;
-	h.nfiles = p->nfiles;
-	h.ndefs = p->ndefs;
-	h.npaths = p->npaths;
-	h.paths_len = plen;
-	snprintf(h.line, sizeof(h.line), "%s", p->line ? p->line : "");
-	h.file_size = sizeof(h) + align8(h.nnames * 8) + align8(h.nnames * 4) +
-		      align8(h.ndefs * sizeof(struct idset_def)) + align8(h.npaths * 4) +
-		      align8(plen);
-	if (!s || !(img = calloc(1, h.file_size))) {
+	header_of(p, &h);
+	if (!s || !k || !(k->mem = calloc(1, h.file_size))) {
 		free(s);
+		free(k);
 		return FS_ENOMEM;
 	}
-	s->image = img;
+	emit(p, &h, k);
+	memcpy(k->mem, &h, sizeof(h));
+	s->image = k->mem;
 	s->len = h.file_size;
 	layout(&h, h.file_size, off);
-	memcpy(img + off[0], p->names, h.nnames * 8);
-	memcpy(img + off[1], p->counts, h.nnames * 4);
-	memcpy(img + off[2], p->defs, h.ndefs * sizeof(struct idset_def));
-	for (i = 0; i < p->npaths; i++) {
-		((uint32_t *)(img + off[3]))[i] = (uint32_t)at;
-		strcpy(img + off[4] + at, p->paths[i]);
-		at += strlen(p->paths[i]) + 1;
-	}
-	h.body_checksum = fsi_checksum(img + sizeof(h), h.file_size - sizeof(h));
-	h.head_checksum = head_checksum(&h);
-	memcpy(img, &h, sizeof(h));
 	point(s, off);
+	free(k);
 	*out = s;
 	return 0;
 }
@@ -206,29 +300,38 @@ static char *set_path(const struct fs_treesyms *t, const uint8_t *tree, unsigned
 	return p;
 }
 
-/* Write S to its file, atomically.  Best effort: a set that could not be
- * kept is built again next time. */
-static void save(const struct fs_treesyms *t, const struct fs_idset *s)
+/* Write the image of P to its file, atomically: a temporary file
+ * renamed into place.  The path, or NULL when it could not be written (a
+ * set that could not be kept is built again next time). */
+static char *save(const struct fs_treesyms *t, const struct idset_parts *p)
 {
-	char *path = set_path(t, s->h->tree, s->h->flags), *tmp = NULL;
-	int fd = -1;
+	char *path = set_path(t, p->tree, p->flags), *tmp = NULL;
+	struct sink *k = calloc(1, sizeof(*k));
+	struct idset_disk h;
+	int fd = -1, ok = 0;
 
-	if (path && asprintf(&tmp, "%s.tmp.XXXXXX", path) >= 0)
+	if (k && path && asprintf(&tmp, "%s.tmp.XXXXXX", path) >= 0)
 		fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd >= 0) {
-		const char *p = s->image;
-		size_t left = s->len;
-		ssize_t n = 0;
-
-		while (left && (n = write(fd, p, left)) > 0) {
-			p += n;
-			left -= (size_t)n;
+		header_of(p, &h);
+		k->fd = fd;
+		/* the header's place first, then the body; the header last */
+		if (lseek(fd, sizeof(h), SEEK_SET) == (off_t)sizeof(h)) {
+			emit(p, &h, k);
+			ok = !k->failed && pwrite(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h);
 		}
-		if (close(fd) < 0 || left || rename(tmp, path) < 0)
+		if (close(fd) < 0 || !ok || rename(tmp, path) < 0) {
 			unlink(tmp);
+			ok = 0;
+		}
 	}
+	free(k);
 	free(tmp);
-	free(path);
+	if (!ok) {
+		free(path);
+		return NULL;
+	}
+	return path;
 }
 
 struct cached {
@@ -475,6 +578,7 @@ int fs_treesyms_set(struct fs_treesyms *t, const char *hex, const char *line, un
 	uint8_t oid[20], tree[20], ptree[20];
 	struct idset_parts p;
 	struct fs_idset *base = NULL, *s;
+	char *path;
 	unsigned np;
 	bool incr = false;
 	int rc;
@@ -504,11 +608,15 @@ int fs_treesyms_set(struct fs_treesyms *t, const char *hex, const char *line, un
 		return fs_error_set(err, rc, rc == FS_ENOMEM ? "out of memory" :
 					     "the tree of %.12s is damaged", hex);
 	p.line = line;
-	rc = idset_image(&p, &s);
+	/* written to its file and mapped from there (the image is not in
+	 * memory twice), else made in memory */
+	path = save(t, &p);
+	if (!path || load(path, &s) < 0)
+		rc = idset_image(&p, &s);
+	free(path);
 	idset_parts_free(&p);
 	if (rc < 0)
 		return fs_error_set(err, rc, "out of memory");
-	save(t, s);
 	prune(t);
 	keep(t, s);
 	t->last.incremental = incr;
