@@ -123,7 +123,7 @@ static int group_setup(void **state)
 		return -1;
 	build();
 	o.repo_path = K.r->dir;
-	o.threads = 1;
+	o.threads = 2;
 	if (fs_index_open(&IDX, &o, NULL, &err) < 0) {
 		fprintf(stderr, "fs_index_open: %s\n", err.message);
 		return -1;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -114,7 +115,7 @@ static int group_setup(void **state)
 		return -1;
 	build();
 	o.repo_path = K.r->dir;
-	o.threads = 1;
+	o.threads = 2;
 	if (fs_index_open(&IDX, &o, NULL, &err) < 0) {
 		fprintf(stderr, "fs_index_open: %s\n", err.message);
 		return -1;
@@ -367,35 +368,60 @@ static void test_introduced(void **state)
 	fs_treesyms_free(t);
 }
 
+/* The checks of a clone without blobs: in a child process, which ends
+ * with _exit(): libgit2 1.5 leaks pcre2 match data when it opens a
+ * partial clone (its extensions.* config), and the leak check at exit
+ * would blame this test (as test-diffcmp.c does).  Returns the failed
+ * step, or 0. */
+static int blobless_child(const char *partial)
+{
+	struct fs_treesyms *t = NULL;
+	const struct fs_idset *s = NULL;
+	struct fs_error err = FS_ERROR_INIT;
+	const char *note;
+	char **paths;
+	size_t n;
+
+	if (fs_treesyms_open(&t, partial, CACHE_DIR, &err) < 0)
+		return 1;
+	/* (the sets are the trees': the full clone's would answer; this one
+	 * has not been built) */
+	if (fs_treesyms_set(t, id(K.r, K.s1), "x", FS_IDSET_DEFS, &s, &err) != FS_ENOTFOUND)
+		return 2;
+	note = fs_treesyms_take_note(t);
+	if (!note || !strstr(note, "--filter=blob:none") || fs_treesyms_take_note(t))
+		return 3;
+	if (fs_treesyms_set(t, id(K.r, K.s1), "x", FS_IDSET_DEFS, &s, &err) != FS_ENOTFOUND ||
+	    fs_treesyms_take_note(t))
+		return 4;
+	/* trees are there: files still answer */
+	if (fs_treesyms_has_path(t, id(K.r, K.s1), "drivers/widget.c", &err) != 1)
+		return 5;
+	if (fs_treesyms_changed_paths(t, id(K.r, K.a2), &paths, &n, &err) != 0 || n != 2)
+		return 6;
+	g_strfreev(paths);
+	fs_treesyms_free(t);
+	return 0;
+}
+
 static void test_blobless(void **state)
 {
 	char *partial = g_strdup_printf("%s/partial.git", tmp_root);
-	struct fs_treesyms *t;
-	const struct fs_idset *s = NULL;
-	struct fs_error err = FS_ERROR_INIT;
-	char **paths;
-	size_t n;
+	int status = 0;
+	pid_t pid;
 
 	run("git -C '%s' config uploadpack.allowFilter true", K.r->dir);
 	run("git clone -q --bare --no-local --filter=blob:none 'file://%s' '%s' 2>/dev/null",
 	    K.r->dir, partial);
 	run("git -C '%s' fetch -q origin '+refs/heads/*:refs/heads/*' 2>/dev/null", partial);
-	t = open_ts(partial);
-	/* (the sets are the trees': the full clone's would answer; this one
-	 * has not been built) */
-	assert_int_equal(fs_treesyms_set(t, id(K.r, K.s1), "x", FS_IDSET_DEFS, &s, &err),
-			 FS_ENOTFOUND);
-	assert_non_null(strstr(fs_treesyms_take_note(t), "--filter=blob:none"));
-	assert_null(fs_treesyms_take_note(t));
-	assert_int_equal(fs_treesyms_set(t, id(K.r, K.s1), "x", FS_IDSET_DEFS, &s, &err),
-			 FS_ENOTFOUND);
-	assert_null(fs_treesyms_take_note(t));
-	/* trees are there: files still answer */
-	assert_int_equal(fs_treesyms_has_path(t, id(K.r, K.s1), "drivers/widget.c", &err), 1);
-	assert_int_equal(fs_treesyms_changed_paths(t, id(K.r, K.a2), &paths, &n, &err), 0);
-	assert_int_equal(n, 2);
-	g_strfreev(paths);
-	fs_treesyms_free(t);
+	id(K.r, K.s1); /* the marks read before the child */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(blobless_child(partial));
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
 	g_free(partial);
 }
 
