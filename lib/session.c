@@ -22,6 +22,7 @@ struct fs_session {
 	struct fs_index_stats istats;
 	struct fs_vulns *vulns;
 	struct fs_diffcmp *diffcmp;
+	struct fs_treesyms *treesyms;
 	struct fs_review_opts ropts;
 	struct fs_index_opts iopts;
 	/* storage behind ropts.branch_names and the iopts refs */
@@ -143,6 +144,7 @@ void fs_session_free(struct fs_session *s)
 	fs_index_free(s->idx);
 	fs_vulns_free(s->vulns);
 	fs_diffcmp_free(s->diffcmp);
+	fs_treesyms_free(s->treesyms);
 	fs_store_free(s->store);
 	fs_ignore_free(s->ignore);
 	fs_config_free(s->cfg);
@@ -277,6 +279,14 @@ int fs_session_open_index(struct fs_session *s, struct fs_review_notes *notes,
 	 * repository already, so a failure here only leaves them out. */
 	if (!s->diffcmp && fs_diffcmp_open(&s->diffcmp, s->repo, &e) == 0)
 		s->ropts.diffcmp = s->diffcmp;
+	/* The identifiers of the branches' trees, kept beside the index. */
+	if (!s->treesyms) {
+		char *dir = g_path_get_dirname(fs_index_cache_path(s->idx));
+
+		if (fs_treesyms_open(&s->treesyms, s->repo, dir, &e) == 0)
+			s->ropts.treesyms = s->treesyms;
+		g_free(dir);
+	}
 	return 0;
 }
 

@@ -16,6 +16,10 @@
  * from the branch's tree and added by no patch of the series is not one
  * to ask for.
  *
+ * The review (lib/review/review.c) adds every patch of a series, then
+ * has fs_treecheck_judge() complete each patch's findings.  The trees are
+ * read only when a patch uses a name (fs_treecheck_missing()).
+ *
  * Ownership: a struct fs_treecheck borrows the index and the trees
  * handle (both must outlive it) and owns the patches' identifiers; what
  * fs_treecheck_missing() and fs_treecheck_fix_files() return is the
@@ -29,6 +33,8 @@
 
 #include "fixscan/csyms.h"
 #include "fixscan/error.h"
+#include "fixscan/findings.h"
+#include "fixscan/ignore.h"
 #include "fixscan/index.h"
 #include "fixscan/treesyms.h"
 
@@ -72,5 +78,15 @@ void fs_treecheck_missing_free(struct fs_treecheck_missing *m, size_t n);
  * read), or FS_ENOMEM. */
 int fs_treecheck_fix_files(struct fs_treecheck *tc, fs_cid fix, char ***files, size_t *n,
 			   struct fs_error *err);
+
+/* The verdicts on the findings OUT of the patch added K-th (judged by
+ * fs_findings_judge(); OUT->upstream set): its symbol-missing findings
+ * added, one per missing prerequisite (one per name without one), and
+ * each fix-missing whose fix changes only files the branch lacks made a
+ * fix-not-applicable naming them.  A new finding IGNORE (may be NULL)
+ * names is marked ignored, as fs_findings_judge() marks its own.
+ * Returns 0 or FS_ENOMEM. */
+int fs_treecheck_judge(struct fs_treecheck *tc, size_t k, struct fs_findings *out,
+		       const struct fs_ignore *ignore, struct fs_error *err);
 
 #endif

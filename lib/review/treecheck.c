@@ -27,6 +27,7 @@ struct fs_treecheck {
 	char commit[41];                 /* the branch's at BASE, or "" */
 	const struct fs_idset *branch_set; /* NULL: names are not checked */
 	const struct fs_idset *mainline;
+	bool sets_failed;
 	struct tc_patch *p;
 	size_t np, cap;
 };
@@ -36,8 +37,6 @@ int fs_treecheck_open(struct fs_treecheck **out, struct fs_treesyms *t,
 		      struct fs_error *err)
 {
 	struct fs_treecheck *tc = calloc(1, sizeof(*tc));
-	struct fs_error e = FS_ERROR_INIT;
-	char mhex[41];
 
 	*out = NULL;
 	if (!tc || !(tc->branch = strdup(branch)) || (base && !(tc->base = strdup(base)))) {
@@ -49,17 +48,31 @@ int fs_treecheck_open(struct fs_treecheck **out, struct fs_treesyms *t,
 	tc->fork = fs_index_branch_fork(idx, branch);
 	if (fs_treesyms_branch_commit(idx, branch, base, tc->commit) < 0)
 		tc->commit[0] = '\0';
-	/* without the identifiers of both trees no name is asked about; the
-	 * trees handle says why once (a blobless clone) */
-	if (tc->commit[0] && tc->fork && fs_treesyms_branch_commit(idx, NULL, NULL, mhex) == 0 &&
-	    fs_treesyms_set(t, tc->commit, branch, 0, &tc->branch_set, &e) == 0 &&
-	    fs_treesyms_set(t, mhex, "mainline", FS_IDSET_DEFS, &tc->mainline, &e) < 0)
-		tc->branch_set = NULL;
-	if (e.code == FS_ENOMEM) {
-		fs_treecheck_free(tc);
-		return fs_error_set(err, FS_ENOMEM, "out of memory");
-	}
 	*out = tc;
+	return 0;
+}
+
+/* The identifier sets of the branch and of mainline, read the first time
+ * a patch uses a name: 0, or -1 when they cannot be had (the trees
+ * handle says why once: a blobless clone), or FS_ENOMEM.  Mainline's
+ * first: a branch's set is then mostly a tree diff from it. */
+static int sets(struct fs_treecheck *tc, struct fs_error *err)
+{
+	struct fs_error e = FS_ERROR_INIT;
+	char mhex[41];
+
+	if (tc->branch_set)
+		return 0;
+	if (tc->sets_failed || !tc->commit[0] || !tc->fork ||
+	    fs_treesyms_branch_commit(tc->idx, NULL, NULL, mhex) < 0 ||
+	    fs_treesyms_set(tc->t, mhex, "mainline", FS_IDSET_DEFS, &tc->mainline, &e) < 0 ||
+	    fs_treesyms_set(tc->t, tc->commit, tc->branch, 0, &tc->branch_set, &e) < 0) {
+		tc->branch_set = NULL;
+		tc->sets_failed = true;
+		if (e.code == FS_ENOMEM)
+			return fs_error_set(err, FS_ENOMEM, "out of memory");
+		return -1;
+	}
 	return 0;
 }
 
@@ -209,10 +222,15 @@ int fs_treecheck_missing(struct fs_treecheck *tc, size_t k, struct fs_treecheck_
 	const struct tc_patch *p = &tc->p[k];
 	size_t i, searches = 0;
 
+	int rc;
+
 	*out = NULL;
 	*n = 0;
-	if (!tc->branch_set || !tc->mainline || k >= tc->np)
+	if (k >= tc->np || !p->syms.nuses || !p->nups)
 		return 0;
+	rc = sets(tc, err);
+	if (rc < 0)
+		return rc == FS_ENOMEM ? rc : 0;
 	for (i = 0; i < p->syms.nuses && searches < MAX_SEARCHES; i++) {
 		const struct fs_csym_use *u = &p->syms.uses[i];
 		const char *paths[MAX_PATHS];
@@ -301,4 +319,102 @@ int fs_treecheck_fix_files(struct fs_treecheck *tc, fs_cid fix, char ***files, s
 	*files = paths;
 	*n = np;
 	return 1;
+}
+
+/* ---- the findings ------------------------------------------------------------------ */
+
+/* A new finding of KIND at the end of OUT (its other members zero), or
+ * NULL out of memory. */
+static struct fs_finding *add_finding(struct fs_findings *out, enum fs_finding_kind kind)
+{
+	struct fs_finding *v = g_try_realloc(out->v, (out->n + 1) * sizeof(*v)), *f;
+
+	if (!v)
+		return NULL;
+	out->v = v;
+	f = &v[out->n++];
+	memset(f, 0, sizeof(*f));
+	f->kind = kind;
+	f->series_index = -1;
+	f->evidence = FS_FEV_EXACT;
+	return f;
+}
+
+static bool copy_uses(struct fs_finding *f, const struct fs_csym_use *u, size_t n)
+{
+	size_t i;
+
+	if (!(f->tree.symbols = g_try_new0(struct fs_csym_use, n ? n : 1)))
+		return false;
+	f->tree.nsymbols = n;
+	for (i = 0; i < n; i++) {
+		f->tree.symbols[i].name = g_strdup(u[i].name);
+		f->tree.symbols[i].tag = g_strdup(u[i].tag);
+		f->tree.symbols[i].file = g_strdup(u[i].file);
+		f->tree.symbols[i].role = u[i].role;
+		f->tree.symbols[i].line = u[i].line;
+	}
+	return true;
+}
+
+/* The symbol-missing finding of missing prerequisite M. */
+static int add_symbol_missing(struct fs_treecheck *tc, struct fs_findings *out,
+			      const struct fs_treecheck_missing *m, const struct fs_ignore *ignore)
+{
+	struct fs_finding *f = add_finding(out, FS_FIND_SYMBOL_MISSING);
+	const char *why;
+
+	if (!f)
+		return FS_ENOMEM;
+	if (m->commit != FS_CID_NONE) {
+		const char *rel = fs_index_commit_release(tc->idx, m->commit);
+
+		fs_index_commit_hex(tc->idx, m->commit, f->commit);
+		f->subject = g_strdup(fs_index_commit_subject(tc->idx, m->commit));
+		f->release = g_strdup(rel);
+		f->branch = g_strdup(fs_index_commit_branch(tc->idx, m->commit));
+	}
+	f->series_index = m->queued;
+	if (!copy_uses(f, m->names, m->nnames))
+		return FS_ENOMEM;
+	why = ignore ? fs_ignore_match(ignore, f->commit, out->upstream) : NULL;
+	if (why)
+		f->ignored = g_strdup(why);
+	return 0;
+}
+
+int fs_treecheck_judge(struct fs_treecheck *tc, size_t k, struct fs_findings *out,
+		       const struct fs_ignore *ignore, struct fs_error *err)
+{
+	struct fs_treecheck_missing *m = NULL;
+	size_t n = 0, i;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < out->n; i++) {
+		struct fs_finding *f = &out->v[i];
+		char **files;
+		size_t nf;
+		fs_cid c;
+
+		if (f->kind != FS_FIND_FIX_MISSING || fs_index_resolve(tc->idx, f->commit, &c, NULL) < 0)
+			continue;
+		rc = fs_treecheck_fix_files(tc, c, &files, &nf, err);
+		if (rc == 1) {
+			f->kind = FS_FIND_FIX_NOT_APPLICABLE;
+			f->tree.files = g_new0(char *, nf + 1);
+			for (size_t j = 0; j < nf; j++)
+				f->tree.files[j] = g_strdup(files[j]);
+			f->tree.nfiles = nf;
+			g_strfreev(files);
+			rc = 0;
+		}
+	}
+	if (rc == 0)
+		rc = fs_treecheck_missing(tc, k, &m, &n, err);
+	for (i = 0; rc == 0 && i < n; i++)
+		rc = add_symbol_missing(tc, out, &m[i], ignore);
+	fs_treecheck_missing_free(m, n);
+	if (rc == FS_ENOMEM)
+		return fs_error_set(err, rc, "out of memory");
+	return rc;
 }

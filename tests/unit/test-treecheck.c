@@ -17,6 +17,8 @@
 #include <glib.h>
 
 #include "fixscan/index.h"
+#include "fixscan/review.h"
+#include "fixscan/source.h"
 #include "fixscan/treecheck.h"
 #include "fixscan/treesyms.h"
 
@@ -44,11 +46,13 @@ static void tag_light(struct repo *r, const char *name, int mark)
  * upstream commit of every patch), U14 (brings u14_helper and uses it);
  * FIX_ABS fixes U in drivers/newdrv/ only, FIX_MIX there and in
  * drivers/widget.c, FIX_PRES in drivers/widget.c, FIX_ADDED in
- * drivers/added/, which patch 08 adds.  linux-4.4.y from M1: S1
+ * drivers/added/ (which patch 08 adds); N1, N2, N3 (upstream commits of
+ * the review's series).  linux-4.4.y from M1: S1
  * backports B as back_helper_old() (another name) = v4.4.1. */
 static struct {
 	struct repo *r;
-	int m0, m1, h, mem, mac, q, b, lh, sh, sq, nf, u, u14, fix_abs, fix_mix, fix_pres, fix_added, s1;
+	int m0, m1, h, mem, mac, q, b, lh, sh, sq, nf, u, u14, fix_abs, fix_mix, fix_pres, fix_added;
+	int n1, n2, n3, s1;
 } K;
 
 static struct fs_index *IDX;
@@ -106,7 +110,14 @@ static void build(void)
 	K.fix_pres = commit(r, "master", K.fix_mix, "widget: fix user again\n\nFixes: %.12s (\"widget: add widget_user()\")\n",
 			    id(r, K.u));
 	repo_put(r, "drivers/added/added.c", "int added_fn(void)\n{\n\treturn 1;\n}\n");
-	K.fix_added = commit(r, "master", K.fix_pres, "added: fix\n");
+	K.fix_added = commit(r, "master", K.fix_pres, "added: fix\n\nFixes: %.12s (\"widget: add widget_user()\")\n",
+			     id(r, K.u));
+	repo_put(r, "drivers/n.c", "int n1;\n");
+	K.n1 = commit(r, "master", K.fix_added, "n: one\n");
+	repo_put(r, "drivers/n.c", "int n2;\n");
+	K.n2 = commit(r, "master", K.n1, "n: two\n");
+	repo_put(r, "drivers/n.c", "int n3;\n");
+	K.n3 = commit(r, "master", K.n2, "n: three\n");
 	repo_put(r, "lib/back.c", "int back_helper_old(void)\n{\n\treturn 0;\n}\n");
 	K.s1 = commit(r, "linux-4.4.y", K.m1, "lib: add backported_helper()\n\ncommit %s upstream.\n",
 		      id(r, K.b));
@@ -361,11 +372,158 @@ static void test_fix_files(void **state)
 	fs_treesyms_free(T);
 }
 
+/* ---- the findings of a review --------------------------------------------------- */
+
+/* One patch of a stable-queue directory: its upstream commit and diff. */
+static void queue_patch(const char *dir, int nn, int up, const char *title, const char *diff)
+{
+	char *path = g_strdup_printf("%s/%02d.patch", dir, nn);
+	char *text = g_strdup_printf("From: Ann Author <ann@example.org>\nSubject: [PATCH] %s\n\n"
+				     "commit %s upstream.\n\nA backport.\n\n"
+				     "Signed-off-by: Ann Author <ann@example.org>\n---\n%s",
+				     title, id(K.r, up), diff);
+
+	assert_true(g_file_set_contents(path, text, -1, NULL));
+	g_free(text);
+	g_free(path);
+}
+
+/* "NN kind mark[/NN]" of every finding of R, sorted, one per line. */
+static char *findings_of(const struct fs_review *r)
+{
+	GPtrArray *v = g_ptr_array_new_with_free_func(g_free);
+	char *out;
+	size_t i, k;
+
+	for (i = 0; i < r->npatches; i++)
+		for (k = 0; k < r->patches[i].findings.n; k++) {
+			const struct fs_finding *f = &r->patches[i].findings.v[k];
+			fs_cid c;
+			int m = 0;
+
+			if (f->commit[0] && fs_index_resolve(IDX, f->commit, &c, NULL) == 0)
+				m = mark_of(c);
+			if (f->series_index >= 0)
+				g_ptr_array_add(v, g_strdup_printf("%02d %s %d/%d", r->patches[i].index,
+								   fs_finding_kind_name(f->kind), m,
+								   f->series_index));
+			else
+				g_ptr_array_add(v, g_strdup_printf("%02d %s %d", r->patches[i].index,
+								   fs_finding_kind_name(f->kind), m));
+		}
+	g_ptr_array_add(v, NULL);
+	out = g_strjoinv("\n", (char **)v->pdata);
+	g_ptr_array_free(v, TRUE);
+	return out;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* TEXT's lines sorted (TEXT freed). */
+static char *sorted(char *text)
+{
+	char **lines = g_strsplit(text, "\n", 0), *out;
+
+	qsort(lines, g_strv_length(lines), sizeof(*lines), cmp_str);
+	out = g_strjoinv("\n", lines);
+	g_strfreev(lines);
+	g_free(text);
+	return out;
+}
+
+/* The findings of the series in queue directory DIR, reviewed on
+ * linux-4.4.y as of v4.4.1, with the branch's tree read (WITH_TREES) or
+ * not: "NN kind commit-mark[/queued NN]" per line, sorted. */
+static char *review_queue(const char *dir, bool with_trees)
+{
+	struct fs_source src = FS_SOURCE_INIT;
+	struct fs_review_opts o = FS_REVIEW_OPTS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_thread **threads = NULL;
+	struct fs_treesyms *t = NULL;
+	struct fs_review *r = NULL;
+	char *got;
+	size_t n = 0;
+
+	src.kind = FS_SOURCE_QUEUE;
+	src.what = dir;
+	assert_int_equal(fs_source_load(&threads, &n, &src, NULL, &err), 0);
+	assert_int_equal(n, 1);
+	if (with_trees)
+		assert_int_equal(fs_treesyms_open(&t, K.r->dir, CACHE_DIR, &err), 0);
+	o.base = "v4.4.1";
+	o.treesyms = t;
+	if (fs_review_run(&r, fs_thread_get(threads[0], 0), IDX, NULL, &o, &err) < 0)
+		fail_msg("fs_review_run: %s", err.message);
+	got = sorted(findings_of(r));
+	fs_review_free(r);
+	fs_source_free(threads, n);
+	fs_treesyms_free(t);
+	return got;
+}
+
+/* A series of six on linux-4.4.y: 01 calls widget_helper() (H, missing);
+ * 02 backports Q (no diff in its mail); 03 calls queue_helper() (queued
+ * in 02: nothing); 04 calls later_helper(), whose commit LH 05 queues
+ * after it; 05 backports LH; 06 backports U, adds drivers/added/ and
+ * uses what the branch has (WIDGET_OLD): U's fixes are FIX_ABS (only
+ * drivers/newdrv/, which the branch lacks: fix-not-applicable), FIX_MIX
+ * and FIX_PRES (files the branch has) and FIX_ADDED (a file 06 adds):
+ * fix-missing.  Exactly these findings, and without the trees the same
+ * but fix-missing for FIX_ABS and no symbol-missing. */
+static void test_review(void **state)
+{
+	char *dir = g_strdup_printf("%s/queue-4.4", tmp_root), *got, *want;
+	char *d1 = adds("drivers/widget.c", "+\treturn widget_helper(w);\n");
+	char *d3 = adds("drivers/widget.c", "+\treturn queue_helper();\n");
+	char *d4 = adds("drivers/widget.c", "+\treturn later_helper();\n");
+	char *d5 = adds("lib/later.c", "+int later_helper(void)\n+{\n+\treturn 0;\n+}\n");
+	char *d6 = g_strdup_printf("diff --git a/drivers/added/added.c b/drivers/added/added.c\n"
+				   "new file mode 100644\n--- /dev/null\n+++ b/drivers/added/added.c\n"
+				   "@@ -0,0 +1,4 @@\n+int added_fn(void)\n+{\n+\treturn WIDGET_OLD;\n+}\n");
+
+	assert_int_equal(g_mkdir_with_parents(dir, 0700), 0);
+	queue_patch(dir, 1, K.n1, "widget: call the helper", d1);
+	queue_patch(dir, 2, K.q, "queue: add queue_helper()", " drivers/queue.c | 4 ++++\n");
+	queue_patch(dir, 3, K.n2, "widget: call the queue helper", d3);
+	queue_patch(dir, 4, K.n3, "widget: call the later helper", d4);
+	queue_patch(dir, 5, K.lh, "lib: add later_helper()", d5);
+	queue_patch(dir, 6, K.u, "widget: add widget_user()", d6);
+	run("printf '01.patch\n02.patch\n03.patch\n04.patch\n05.patch\n06.patch\n' >'%s/series'", dir);
+	got = review_queue(dir, true);
+	want = sorted(g_strdup_printf("01 symbol-missing %d\n04 symbol-missing %d/5\n"
+				      "06 fix-missing %d\n06 fix-missing %d\n06 fix-missing %d\n"
+				      "06 fix-not-applicable %d",
+				      K.h, K.lh, K.fix_added, K.fix_mix, K.fix_pres, K.fix_abs));
+	if (strcmp(got, want))
+		fail_msg("got:\n%s\nwant:\n%s", got, want);
+	g_free(got);
+	g_free(want);
+	got = review_queue(dir, false);
+	want = sorted(g_strdup_printf("06 fix-missing %d\n06 fix-missing %d\n06 fix-missing %d\n"
+				      "06 fix-missing %d",
+				      K.fix_abs, K.fix_added, K.fix_mix, K.fix_pres));
+	if (strcmp(got, want))
+		fail_msg("without the trees, got:\n%s\nwant:\n%s", got, want);
+	g_free(got);
+	g_free(want);
+	g_free(d1);
+	g_free(d3);
+	g_free(d4);
+	g_free(d5);
+	g_free(d6);
+	g_free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_fix_files),
+		cmocka_unit_test(test_review),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
