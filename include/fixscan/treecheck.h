@@ -12,9 +12,9 @@
  * upstream commit (it brought the name itself) or had at the fork (the
  * branch lost it another way): precision first.
  *
- * fix-not-applicable: a mainline fix whose changed files are all absent
- * from the branch's tree and added by no patch of the series is not one
- * to ask for.
+ * fix-not-applicable: a mainline fix whose changed files (of those it
+ * did not add) are all absent from the branch's tree and added by no
+ * patch of the series is not one to ask for.
  *
  * The review (lib/review/review.c) adds every patch of a series, then
  * has fs_treecheck_judge() complete each patch's findings.  The trees are
@@ -73,9 +73,10 @@ int fs_treecheck_missing(struct fs_treecheck *tc, size_t k, struct fs_treecheck_
 void fs_treecheck_missing_free(struct fs_treecheck_missing *m, size_t n);
 
 /* Whether mainline commit FIX changes only files the branch lacks and no
- * patch of the series adds: 1 with *FILES (NULL-terminated, g_strfreev())
- * and *N, 0 when it changes one the branch has (or the trees cannot be
- * read), or FS_ENOMEM. */
+ * patch of the series adds (of the files it changes or deletes: one it
+ * adds applies anywhere): 1 with *FILES (NULL-terminated, g_strfreev())
+ * and *N, 0 when it changes one the branch has, adds files only (or the
+ * trees cannot be read), or FS_ENOMEM. */
 int fs_treecheck_fix_files(struct fs_treecheck *tc, fs_cid fix, char ***files, size_t *n,
 			   struct fs_error *err);
 

@@ -87,10 +87,11 @@ size_t fs_idset_files(const struct fs_idset *s);
 int fs_treesyms_has_path(struct fs_treesyms *t, const char *hex, const char *path,
 			 struct fs_error *err);
 
-/* The files commit HEX changes against its first parent (all of its
- * files for a root commit), in path order: *PATHS a new NULL-terminated
- * array (g_strfreev()), *N their number.  Trees only: a blobless clone
- * answers too.  0, FS_ENOTFOUND, FS_EPARSE, FS_ENOMEM. */
+/* The files commit HEX changes or deletes, of those its first parent
+ * has (not the files it adds; none for a root commit), in path order:
+ * *PATHS a new NULL-terminated array (g_strfreev()), *N their number.
+ * Trees only: a blobless clone answers too.  0, FS_ENOTFOUND, FS_EPARSE,
+ * FS_ENOMEM. */
 int fs_treesyms_changed_paths(struct fs_treesyms *t, const char *hex, char ***paths, size_t *n,
 			      struct fs_error *err);
 

@@ -382,8 +382,9 @@ static int on_path(void *ctx, const char *path, const uint8_t *old_oid, const ui
 {
 	struct paths *ps = ctx;
 
-	(void)old_oid;
 	(void)new_oid;
+	if (!old_oid)
+		return 0; /* a file the commit adds */
 	if (ps->n + 1 >= ps->cap) {
 		size_t cap = ps->cap ? ps->cap * 2 : 16;
 		char **v = realloc(ps->v, cap * sizeof(*v));
@@ -419,8 +420,7 @@ int fs_treesyms_changed_paths(struct fs_treesyms *t, const char *hex, char ***pa
 	*n = 0;
 	if (rc < 0)
 		return rc;
-	rc = np ? fsi_tree_diff(&t->o, ptree, tree, on_path, &ps) :
-		  fsi_tree_walk(&t->o, tree, on_path, &ps);
+	rc = np ? fsi_tree_diff(&t->o, ptree, tree, on_path, &ps) : 0;
 	if (rc == 0 && !ps.v && !(ps.v = calloc(1, sizeof(*ps.v))))
 		rc = FS_ENOMEM;
 	if (rc < 0) {

@@ -46,12 +46,14 @@ static void tag_light(struct repo *r, const char *name, int mark)
  * upstream commit of every patch), U14 (brings u14_helper and uses it);
  * FIX_ABS fixes U in drivers/newdrv/ only, FIX_MIX there and in
  * drivers/widget.c, FIX_PRES in drivers/widget.c, FIX_ADDED in
- * drivers/added/ (which patch 08 adds); N1, N2, N3 (upstream commits of
+ * drivers/added/ (which ADD made, and patch 08 adds), FIX_NEW only adds a
+ * file; N1, N2, N3 (upstream commits of
  * the review's series).  linux-4.4.y from M1: S1
  * backports B as back_helper_old() (another name) = v4.4.1. */
 static struct {
 	struct repo *r;
-	int m0, m1, h, mem, mac, q, b, lh, sh, sq, nf, u, u14, fix_abs, fix_mix, fix_pres, fix_added;
+	int m0, m1, h, mem, mac, q, b, lh, sh, sq, nf, u, u14, fix_abs, fix_mix, fix_pres, add;
+	int fix_added, fix_new;
 	int n1, n2, n3, s1;
 } K;
 
@@ -109,11 +111,16 @@ static void build(void)
 				       "\treturn !widget_helper(w);\n}\n");
 	K.fix_pres = commit(r, "master", K.fix_mix, "widget: fix user again\n\nFixes: %.12s (\"widget: add widget_user()\")\n",
 			    id(r, K.u));
+	repo_put(r, "drivers/added/added.c", "int added_fn(void)\n{\n\treturn 0;\n}\n");
+	K.add = commit(r, "master", K.fix_pres, "added: a new driver\n");
 	repo_put(r, "drivers/added/added.c", "int added_fn(void)\n{\n\treturn 1;\n}\n");
-	K.fix_added = commit(r, "master", K.fix_pres, "added: fix\n\nFixes: %.12s (\"widget: add widget_user()\")\n",
+	K.fix_added = commit(r, "master", K.add, "added: fix\n\nFixes: %.12s (\"widget: add widget_user()\")\n",
 			     id(r, K.u));
+	repo_put(r, "drivers/brandnew.c", "int brandnew;\n");
+	K.fix_new = commit(r, "master", K.fix_added, "brandnew: fix with a new file\n\n"
+			   "Fixes: %.12s (\"widget: add widget_user()\")\n", id(r, K.u));
 	repo_put(r, "drivers/n.c", "int n1;\n");
-	K.n1 = commit(r, "master", K.fix_added, "n: one\n");
+	K.n1 = commit(r, "master", K.fix_new, "n: one\n");
 	repo_put(r, "drivers/n.c", "int n2;\n");
 	K.n2 = commit(r, "master", K.n1, "n: two\n");
 	repo_put(r, "drivers/n.c", "int n3;\n");
@@ -368,6 +375,10 @@ static void test_fix_files(void **state)
 	s = fix_files(tc, K.fix_added);
 	assert_string_equal(s, "");
 	g_free(s);
+	/* none but one it adds itself: it applies anywhere */
+	s = fix_files(tc, K.fix_new);
+	assert_string_equal(s, "");
+	g_free(s);
 	fs_treecheck_free(tc);
 	fs_treesyms_free(T);
 }
@@ -471,8 +482,8 @@ static char *review_queue(const char *dir, bool with_trees)
  * after it; 05 backports LH; 06 backports U, adds drivers/added/ and
  * uses what the branch has (WIDGET_OLD): U's fixes are FIX_ABS (only
  * drivers/newdrv/, which the branch lacks: fix-not-applicable), FIX_MIX
- * and FIX_PRES (files the branch has) and FIX_ADDED (a file 06 adds):
- * fix-missing.  Exactly these findings, and without the trees the same
+ * and FIX_PRES (files the branch has), FIX_ADDED (a file 06 adds) and
+ * FIX_NEW (a file it adds): fix-missing.  Exactly these findings, and without the trees the same
  * but fix-missing for FIX_ABS and no symbol-missing. */
 static void test_review(void **state)
 {
@@ -496,16 +507,17 @@ static void test_review(void **state)
 	got = review_queue(dir, true);
 	want = sorted(g_strdup_printf("01 symbol-missing %d\n04 symbol-missing %d/5\n"
 				      "06 fix-missing %d\n06 fix-missing %d\n06 fix-missing %d\n"
-				      "06 fix-not-applicable %d",
-				      K.h, K.lh, K.fix_added, K.fix_mix, K.fix_pres, K.fix_abs));
+				      "06 fix-missing %d\n06 fix-not-applicable %d",
+				      K.h, K.lh, K.fix_added, K.fix_mix, K.fix_pres, K.fix_new,
+				      K.fix_abs));
 	if (strcmp(got, want))
 		fail_msg("got:\n%s\nwant:\n%s", got, want);
 	g_free(got);
 	g_free(want);
 	got = review_queue(dir, false);
 	want = sorted(g_strdup_printf("06 fix-missing %d\n06 fix-missing %d\n06 fix-missing %d\n"
-				      "06 fix-missing %d",
-				      K.fix_abs, K.fix_added, K.fix_mix, K.fix_pres));
+				      "06 fix-missing %d\n06 fix-missing %d",
+				      K.fix_abs, K.fix_added, K.fix_mix, K.fix_pres, K.fix_new));
 	if (strcmp(got, want))
 		fail_msg("without the trees, got:\n%s\nwant:\n%s", got, want);
 	g_free(got);

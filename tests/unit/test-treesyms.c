@@ -299,9 +299,17 @@ static void test_files(void **state)
 	assert_string_equal(paths[1], "include/linux/widget.h");
 	assert_null(paths[2]);
 	g_strfreev(paths);
+	/* the files a commit adds are not among them (a root commit's) */
 	assert_int_equal(fs_treesyms_changed_paths(t, id(K.r, K.m0), &paths, &n, &err), 0);
-	assert_int_equal(n, 4);
-	assert_string_equal(paths[0], "Documentation/x.txt");
+	assert_int_equal(n, 0);
+	assert_null(paths[0]);
+	g_strfreev(paths);
+	assert_int_equal(fs_treesyms_changed_paths(t, id(K.r, K.a1), &paths, &n, &err), 0);
+	assert_int_equal(n, 0);
+	g_strfreev(paths);
+	assert_int_equal(fs_treesyms_changed_paths(t, id(K.r, K.a3), &paths, &n, &err), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(paths[0], "drivers/other.c");
 	g_strfreev(paths);
 	fs_treesyms_free(t);
 }
