@@ -275,7 +275,15 @@ FILES = {
     'mm': 'mm/page_alloc.c',
     'sched': 'kernel/sched/fair.c',
     'pcm': 'sound/core/pcm_native.c',
+    # Files mainline adds after every stable branch forked (absent from
+    # every tree before the commit that adds them): what a backport may
+    # need that its branch lacks (symbol-missing), and what a fix may touch
+    # alone (fix-not-applicable).
+    'settle': 'drivers/usb/core/port-settle.h',
+    'typec': 'drivers/usb/typec/tcpm.c',
 }
+# Files that are not in the first tree.
+LATE_FILES = ('settle', 'typec')
 
 # Subsystem maintainers who commit (and sign off) patches to each file.
 COMMITTER = {
@@ -773,6 +781,36 @@ def sample_spec():
       'Cc: stable@vger.kernel.org\n'
       'Link: https://lore.kernel.org/r/20160402101520.4711-2-dorlov@example.com',
       delay=30 * 86400)
+    # ---- after the threads, fetched late too: reading the branch's tree ----
+    # A helper in a header of its own, then a hub change that calls it:
+    # its backport to 4.5 (review-4.5 06) cannot build there without the
+    # helper's commit (symbol-missing naming u_settle_base).
+    C('u_settle_base', M, 'settle', 'bart',
+      'usb: hub: add hub_port_settle_ms()',
+      'Hubs need different times for their ports to settle after power-on;\n'
+      'give the delay one helper.',
+      code='\nstatic inline unsigned int hub_port_settle_ms(const struct usb_hub *hub)\n'
+           '{\n\treturn 100;\n}\n', delay=30 * 86400)
+    C('u_settle_use', M, 'hub', 'bart',
+      'usb: hub: let the port settle before the first reset',
+      'A device plugged in at power-on was reset before its port settled,\n'
+      'and some did not enumerate.\n\nCc: stable@vger.kernel.org',
+      code='\nstatic void fixscan_hub_port_settle(struct usb_hub *hub)\n{\n'
+           '\tmsleep(hub_port_settle_ms(hub));\n}\n', needs=['u_settle_base'],
+      delay=30 * 86400)
+    # A Type-C port manager mainline added after 4.5, and a hub change
+    # whose only fix is in that file: nothing to ask 4.5 for (review-4.5
+    # 07: fix-not-applicable, not fix-missing).
+    C('u_typec_add', M, 'typec', 'bart',
+      'usb: typec: add a port manager',
+      'Type-C ports need a state machine of their own.', delay=30 * 86400)
+    C('u_na', M, 'hub', 'bart',
+      'usb: hub: report the port speed to the connector class',
+      'The connector class wants to know how fast a port runs.', delay=30 * 86400)
+    C('f_na', M, 'typec', 'bart',
+      'usb: typec: read the port speed after the hub reported it',
+      'The port manager read the speed before the hub had reported it.\n\n'
+      'Fixes: {h12:u_na} ("{s:u_na}")', delay=30 * 86400)
     return EV
 
 
@@ -849,6 +887,7 @@ class Sample:
         self.by_id = {}
         self.tags = []           # dicts: tag, target, annotated, id (object)
         self.heads = {}          # line -> commit
+        self.code_at = {}        # (file, revision) -> code after its text
         self.build()
 
     # --- text -----------------------------------------------------------
@@ -937,6 +976,7 @@ class Sample:
                     release_commit=bool(ev.get('release_commit')),
                     makefile=ev.get('makefile'), ts=ts,
                     decl_upstream=[], decl_reverts=ev.get('reverts', []),
+                    needs=ev.get('needs', []),
                     branch=self.branch_of(ev['line']))
 
     def stable_commit(self, ev, ts):
@@ -962,7 +1002,7 @@ class Sample:
                     author=ev['author'] or u0['author'], committer='greta',
                     file=u0['file'], kind='stable', release_commit=False,
                     makefile=None, ts=ts, decl_upstream=ups, decl_reverts=[],
-                    branch=ev['line'])
+                    needs=[], branch=ev['line'])
 
     def stable_revert(self, ev, ts):
         tgt = self.by_name[ev['target']]
@@ -976,7 +1016,7 @@ class Sample:
                     committer='greta', file=tgt['file'], kind='stable-revert',
                     release_commit=False, makefile=None, ts=ts,
                     decl_upstream=[], decl_reverts=[ev['target']],
-                    branch=ev['line'], revert_of=tgt)
+                    needs=[], branch=ev['line'], revert_of=tgt)
 
     def place(self, c, ev, line, k):
         """Parents, tree and id of C on LINE."""
@@ -991,7 +1031,7 @@ class Sample:
         if parent:
             state = dict(parent['state'])
         else:
-            state = {f: 0 for f in FILES}
+            state = {f: None if f in LATE_FILES else 0 for f in FILES}
             state['Makefile'] = ev['makefile']
         if len(parents) == 2:
             # Take the other side's changes since the fork.
@@ -1009,6 +1049,9 @@ class Sample:
             state[c['file']] = r['parents'][0]['state'][c['file']]
         elif c['file']:
             state[c['file']] = k
+            if ev.get('code'):
+                # code of this revision of the file, after the stand-in text
+                self.code_at[(c['file'], k)] = ev['code'].encode()
         c['state'] = state
         c['parents'] = parents
         c['line'] = line
@@ -1032,10 +1075,9 @@ class Sample:
             c = c['parents'][0]
         return c['name']
 
-    @staticmethod
-    def files_of(state):
-        files = {p: git_hash(b'blob', source_blob(p, state[f]))
-                 for f, p in FILES.items()}
+    def files_of(self, state):
+        files = {p: git_hash(b'blob', self.blob_of(state, f))
+                 for f, p in FILES.items() if state[f] is not None}
         files['Makefile'] = git_hash(b'blob', makefile_blob(state['Makefile']))
         files['README'] = git_hash(b'blob', README_BLOB)
         return files
@@ -1043,7 +1085,8 @@ class Sample:
     def blob_of(self, state, key):
         if key == 'Makefile':
             return makefile_blob(state['Makefile'])
-        return source_blob(FILES[key], state[key])
+        return (source_blob(FILES[key], state[key]) +
+                self.code_at.get((key, state[key]), b''))
 
     # --- derived facts ----------------------------------------------------
     def resolve(self, abbrev):
@@ -1513,6 +1556,13 @@ REVIEW45 = dict(
         dict(up=['u_fm'], expect=[('fix-missing', 'f_fm', {}),
                                   ('series-partial', 'u_fm', {})],
              note='the same upstream as review-4.4 patch 03, same findings'),
+        dict(up=['u_settle_use'], expect=[('symbol-missing', 'u_settle_base', {})],
+             note='its diff calls hub_port_settle_ms(), which linux-4.5.y has '
+                  'nowhere: a mainline commit after 4.5 added it in a header of '
+                  'its own, and the backport cannot build without that one'),
+        dict(up=['u_na'], expect=[('fix-not-applicable', 'f_na', {})],
+             note='its one mainline fix changes only drivers/usb/typec/, which '
+                  'linux-4.5.y does not have: nothing to ask for'),
     ],
     replies=[])
 
@@ -1982,12 +2032,22 @@ class Threads:
                             f.append(dict({'kind': 'fix-queued',
                                            'commit': fx['id'],
                                            'index': series[fx['id']]}, **via))
+                        elif tip['state'].get(fx['file']) is None:
+                            # every file it changes is absent from the branch
+                            f.append(dict({'kind': 'fix-not-applicable',
+                                           'commit': fx['id']}, **via))
                         else:
                             f.append(dict({'kind': 'fix-missing',
                                            'commit': fx['id']}, **via))
                         frontier.append(fx)
                 for x in stable_reverts(uc):
                     f.append({'kind': 'reverted-in-stable', 'commit': x['id']})
+                # a name the backport uses that only a commit the branch
+                # lacks brings, not queued before it
+                for n in uc['needs']:
+                    x = s.by_name[n]
+                    if not in_branch(x) and series.get(x['id'], p['index']) >= p['index']:
+                        f.append({'kind': 'symbol-missing', 'commit': x['id']})
                 for m in self.mails['lists']:
                     body = m.body
                     if ((uc['id'][:12] in body or uc['subject'] in body)
@@ -2249,6 +2309,14 @@ drift apart.
 * `regression-report`: a mail of `lists/` whose body contains the
   upstream's first 12 hex or its exact subject, and matches
   `regression|bisect|first bad commit|revert` (case-insensitive).
+* A fixer F all of whose files the base's tree lacks (the sample's
+  commits change one file each) is `fix-not-applicable` rather than
+  `fix-missing`: nothing to ask for (review-4.5 07).
+* `symbol-missing`: the upstream's diff uses a name that only a mainline
+  commit neither in the branch nor queued before the patch brings (the
+  commit the spec's `needs` names); `commit` = that commit (review-4.5
+  06: hub_port_settle_ms(), which u_settle_base adds in a header of its
+  own).
 '''
 
 
@@ -2401,7 +2469,8 @@ class Lcg:
         return (self.next() & 0xffffffffffff) / float(1 << 48)
 
 
-SCALE_FILES = list(FILES.values())
+# The sample's files, but those only its late commits add.
+SCALE_FILES = [p for k, p in FILES.items() if k not in LATE_FILES]
 # With --files: the header one late mainline commit adds (bit LATE_BIT of
 # a tree's bits), and that commit's subject (bench-thread.py looks for it).
 LATE_FILE = 'kernel/sched/fixscan_late.h'
