@@ -22,14 +22,14 @@ DEFLATE_DEF = -DHAVE_LIBDEFLATE
 endif
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # Debian's libnotmuch-dev ships no .pc file.
-PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lnotmuch -lpthread
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lnotmuch -lpthread -lm
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
 
 WARN = -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2
 ifeq ($(STRICT),1)
 WARN += -Werror
 endif
-override CFLAGS += -std=gnu11 $(WARN) -Iinclude -Ilib $(PKG_CFLAGS) -D_GNU_SOURCE $(DEFLATE_DEF) \
+override CFLAGS += -std=gnu11 $(WARN) -Iinclude -Ilib -I$(B)/gen $(PKG_CFLAGS) -D_GNU_SOURCE $(DEFLATE_DEF) \
 	-DFIXSCAN_VERSION='"$(VERSION)"'
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
@@ -63,6 +63,17 @@ $(B)/cflags: FORCE
 $(B)/obj/%.o: %.c $(B)/cflags
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# The reply class model: its weights (trained by
+# tests/real/scripts/train-replies.py, committed) become a C table at
+# build time, so that the code and the weights it reads cannot drift.
+REPLY_MODEL = lib/review/reply-model.tsv
+$(B)/gen/reply-model.h: $(wildcard $(REPLY_MODEL)) scripts/gen-reply-model.py
+	@mkdir -p $(dir $@)
+	python3 scripts/gen-reply-model.py $(REPLY_MODEL) $@
+
+$(B)/obj/lib/review/mentions-model.o $(B)/asan/obj/lib/review/mentions-model.o \
+$(B)/fuzz/obj/lib/review/mentions-model.o: $(B)/gen/reply-model.h
 
 $(B)/libfixscan.a: $(LIB_OBJS)
 	@rm -f $@
@@ -203,7 +214,7 @@ clean:
 FUZZ_CC ?= $(shell command -v clang-14 2>/dev/null || command -v clang 2>/dev/null)
 FUZZ_SECONDS ?= 60
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-FUZZ_CFLAGS = -O1 -g -std=gnu11 -Iinclude -Ilib $(PKG_CFLAGS) -D_GNU_SOURCE \
+FUZZ_CFLAGS = -O1 -g -std=gnu11 -Iinclude -Ilib -I$(B)/gen $(PKG_CFLAGS) -D_GNU_SOURCE \
 	-DFIXSCAN_VERSION='"$(VERSION)"' $(FUZZ_SAN)
 FUZZERS = $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
 FUZZ_BINS = $(FUZZERS:%=$(B)/fuzz/fuzz-%)

@@ -37,6 +37,7 @@
 #include "fixscan/error.h"
 #include "fixscan/index.h"
 #include "fixscan/trailers.h"
+#include "base/hash.h"
 
 #define KINDS (FS_REF_BIT(FS_REF_FIXES) | FS_REF_BIT(FS_REF_REVERTS))
 #define WARM_PASSES 3
@@ -146,17 +147,15 @@ static void read_index(const struct fs_index *idx, struct data *d)
  * empty subject, which matches nothing. */
 static int64_t subject_hash(const char *subject)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-	char *norm, *s;
+	uint64_t h;
+	char *norm;
 
 	if (!subject || !*subject)
 		return 0;
 	norm = fs_trailers_normalize_subject(subject);
 	if (!norm)
 		die("out of memory");
-	for (s = norm; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	h = *norm ? h : 0;
+	h = *norm ? fs_fnv1a_str(norm) : 0;
 	free(norm);
 	return (int64_t)h;
 }

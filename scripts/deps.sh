@@ -9,7 +9,7 @@
 #   needs (its timing tools and libsqlite3 for the SQLite comparison).
 set -eu
 
-build_pkgs="gcc make pkg-config git libgmime-3.0-dev libgit2-dev libpcre2-dev
+build_pkgs="gcc make pkg-config git python3 libgmime-3.0-dev libgit2-dev libpcre2-dev
 libnotmuch-dev notmuch libjson-glib-dev libcmocka-dev zlib1g-dev libdeflate-dev"
 test_pkgs="mandoc mutt tmux less zsh python3 time universal-ctags clang libclang-rt-14-dev"
 bench_pkgs="python3 time libsqlite3-dev"

@@ -321,8 +321,4 @@ int fs_index_mainline_time(const struct fs_index *idx, const char *repo_path,
  * free().  Returns 0, or FS_ENOTFOUND / FS_EGIT / FS_ENOMEM. */
 int fs_index_read_message(void *repo_path, const char *hex, char **out);
 
-/* Version order of release names: negative, zero or positive as A sorts
- * before, with or after B.  "v4.4-rc3" < "v4.4" < "v4.4.1" < "v4.5-rc1". */
-int fs_release_cmp(const char *a, const char *b);
-
 #endif

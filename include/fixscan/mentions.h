@@ -41,6 +41,52 @@ enum fs_reply_class {
 	FS_REPLY_CLASS_COUNT
 };
 
+/* Who wrote a reply, to the patch it answers (fs_mentions_reply_context()). */
+enum fs_reply_role {
+	FS_ROLE_OTHER,       /* anyone else */
+	FS_ROLE_AUTHOR,      /* the patch's author (its in-body From), or the
+			      * sender of a backport they posted */
+	FS_ROLE_MAINTAINER,  /* signs, acks or reviews the patch's change in
+			      * its trailers: a maintainer of the code */
+	FS_ROLE_STABLE,      /* a stable maintainer: a known one, or the
+			      * sender of the review mails being read */
+	FS_ROLE_BOT,         /* a test farm or another bot, by its From */
+	FS_ROLE_COUNT
+};
+
+/* What kind of mail a reply answers. */
+enum fs_reply_parent {
+	FS_PARENT_NONE,      /* no parent in hand */
+	FS_PARENT_OTHER,
+	FS_PARENT_AUTOSEL,   /* [PATCH AUTOSEL ...] */
+	FS_PARENT_REVIEW,    /* a patch of a stable review ("stable review patch") */
+	FS_PARENT_COVER,     /* NN 0 of a numbered series: a review's cover */
+	FS_PARENT_BACKPORT,  /* a backport posted for a stable branch */
+	FS_PARENT_FAILED,    /* "FAILED: patch ... failed to apply" */
+	FS_PARENT_COUNT
+};
+
+/* What a reply's words are read with besides themselves. */
+struct fs_reply_context {
+	enum fs_reply_role role;
+	enum fs_reply_parent parent;
+	bool quotes_hunk;      /* quotes a line of the patch's diff */
+	bool quotes_fixes;     /* quotes a Fixes: line */
+	bool quotes_upstream;  /* quotes the "commit X upstream" line */
+};
+
+/* The context of REPLY (may be NULL) answering PARENT (may be NULL):
+ * STABLE_SENDERS are the addresses (NULL-terminated, may be NULL) that
+ * sent the review mails being read, stable maintainers whoever they
+ * are.  Fills *OUT. */
+void fs_mentions_reply_context(struct fs_reply_context *out, const struct fs_patch *reply,
+			       const struct fs_patch *parent, const char *const *stable_senders);
+/* The kind of PARENT (may be NULL). */
+enum fs_reply_parent fs_mentions_parent_kind(const struct fs_patch *parent);
+/* "author", "stable", ... and "autosel", "review-patch", ...: static. */
+const char *fs_mentions_role_name(enum fs_reply_role role);
+const char *fs_mentions_parent_name(enum fs_reply_parent kind);
+
 /* A reply in the thread that speaks of a patch. */
 struct fs_objection {
 	int series_index;
@@ -93,6 +139,12 @@ char *fs_mentions_objection_line(const char *body, size_t len);
  * even when it also reports or objects, one that reports trouble is
  * FS_REPLY_REPORT even when it also asks to drop. */
 char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cls);
+/* The same, read in context CTX (who says it, to what; may be NULL):
+ * with a learned model built in (lib/review/reply-model.tsv) the model
+ * decides from the words, the rules' findings and CTX; a reply the model
+ * calls harmless but the rules do not is still shown (FS_REPLY_OTHER). */
+char *fs_mentions_classify_in(const char *body, size_t len, const struct fs_reply_context *ctx,
+			      enum fs_reply_class *cls);
 
 /* Add to M the objections among the replies of series S, leaving out the
  * user's own mail (fs_identity_is_own_mail() with OWN).  Returns 0 or

@@ -44,7 +44,8 @@ void fs_round_free(struct fs_round *rd);
 
 /* RELEASE ("4.4.21-rc2") split into its release ("4.4.21", new string,
  * free()) and round (2).  Returns false, *BASE NULL, for a release that
- * is not "<digits and dots>-rc<N>". */
+ * is not a version with "-rcN" (fixscan/version.h; no 'v', N up to
+ * 1000). */
 bool fs_round_parse(const char *release, char **base, int *round);
 
 /* What changed from review PREV (an earlier round) to CUR: *OUT

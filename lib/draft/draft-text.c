@@ -15,6 +15,7 @@
 #include <glib.h>
 
 #include "fixscan/report.h"
+#include "fixscan/version.h"
 #include "draft-private.h"
 
 /* ---- text helpers --------------------------------------------------------- */
@@ -436,10 +437,10 @@ void fsd_add_commit_item(GString *s, const struct fs_finding *f)
 /* "4.5" of "linux-4.5.y", for people. */
 char *fsd_short_branch_name(const char *b)
 {
-	size_t n = b ? strlen(b) : 0;
+	char series[FS_VERSION_NAME_MAX];
 
-	if (n > 8 && !strncmp(b, "linux-", 6) && !strcmp(b + n - 2, ".y"))
-		return g_strndup(b + 6, n - 8);
+	if (fs_version_branch_series(b, series, sizeof(series)))
+		return g_strdup(series);
 	return fs_text_clean_line(b);
 }
 

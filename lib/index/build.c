@@ -1,5 +1,7 @@
 /* fixscan: building and updating the fixes index from a kernel repository
- * (see build.h). */
+ * (see build.h): the tips, the walk, whether the old index can be updated,
+ * and the order of the phases.  The releases and branches are
+ * build-claim.c's, the tables of the new file build-tables.c's. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +11,7 @@
 #include <git2.h>
 
 #include "fixscan/index.h"
+#include "fixscan/version.h"
 #include "build.h"
 #include "format.h"
 #include "load.h"
@@ -20,119 +23,6 @@
  * one in DELTA_RATIO of it (168,000 at kernel scale): then rewriting the
  * delta each time stays small against rewriting the cache. */
 #define DELTA_RATIO 8
-
-static int str_ptr_rel_cmp(const void *a, const void *b)
-{
-	return fs_release_cmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static int find_name(const char *const *v, size_t n, size_t from, const char *name)
-{
-	size_t i;
-
-	for (i = from; i < n; i++)
-		if (!strcmp(v[i], name))
-			return (int)i;
-	return -1;
-}
-
-/* Parents of global id G, as global ids, for the release walks. */
-static size_t parents_of(struct fsi_build *b, size_t g, const uint32_t **out,
-			 uint32_t *scratch)
-{
-	if (g < b->nold) {
-		const struct fs_disk_commit *c = &b->base->commits[g];
-		*out = b->base->parents + c->parent_first;
-		(void)scratch;
-		return c->nparents;
-	}
-	{
-		struct fsi_node *n = fsi_node_at(b->w, (uint32_t)(g - b->nold));
-		if (n->state != NODE_READ)
-			return 0;
-		*out = b->w->parents.v + n->parent_first;
-		return n->nparents;
-	}
-}
-
-/* Old commits whose release is known stop a release claim; every old
- * commit stops a branch claim (old commits keep their branch).  Asking
- * the old table instead of copying it for every commit keeps an update's
- * cost to the commits it touches. */
-static int settled_release(const struct fsi_build *b, size_t g)
-{
-	return g < b->nold && fsi_old_release(b, g) != 0;
-}
-
-static int settled_branch(const struct fsi_build *b, size_t g)
-{
-	return g < b->nold;
-}
-
-/* Claim every commit reachable from START whose MARK is 0 and that is not
- * SETTLED, setting it to VALUE via SET; stops at claimed commits, whose
- * ancestors are claimed too. */
-static int claim(struct fsi_build *b, size_t start, uint8_t *mark,
-		 int (*settled)(const struct fsi_build *, size_t),
-		 int (*set)(struct fsi_build *, size_t, unsigned), unsigned value)
-{
-	VEC(uint32_t) stack = { NULL, 0, 0 };
-	const uint32_t *par;
-	size_t np, i, g;
-
-	if (mark[start] || settled(b, start))
-		return 0;
-	mark[start] = 1;
-	if (set(b, start, value) < 0 || VEC_PUSH(stack, (uint32_t)start))
-		return -1;
-	while (stack.n) {
-		g = stack.v[--stack.n];
-		np = parents_of(b, g, &par, NULL);
-		for (i = 0; i < np; i++) {
-			if (mark[par[i]] || settled(b, par[i]))
-				continue;
-			mark[par[i]] = 1;
-			if (set(b, par[i], value) < 0 || VEC_PUSH(stack, par[i])) {
-				free(stack.v);
-				return -1;
-			}
-		}
-	}
-	free(stack.v);
-	return 0;
-}
-
-static int set_release(struct fsi_build *b, size_t g, unsigned v)
-{
-	b->release[g] = (uint16_t)v;
-	/* old commits given a release: the delta's relset */
-	return g < b->nold ? VEC_PUSH(b->claimed_old, (uint32_t)g) : 0;
-}
-
-static int set_branch(struct fsi_build *b, size_t g, unsigned v)
-{
-	b->branch[g] = (uint8_t)v;
-	return 0;
-}
-
-/* The number of release NAME in the new table (sorted by version), 0 if
- * it is not there. */
-static unsigned release_number(const struct fsi_build *b, const char *name)
-{
-	size_t lo = 1, hi = b->rel_names.n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = fs_release_cmp(b->rel_names.v[mid], name);
-		if (c == 0)
-			return (unsigned)mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
-}
 
 /* Is an old index still a prefix of what the repository has now?  Fills
  * NOTE and returns 0 when a full rebuild is needed. */
@@ -197,7 +87,7 @@ static int old_still_valid(const struct fsi_build *b, const struct fs_index *old
 				related = !t->stable_tag || !fork_known;
 			if (!related)
 				continue;
-			if (fs_release_cmp(on + strlen("refs/tags/"), t->release) > 0) {
+			if (fs_version_name_cmp(on + strlen("refs/tags/"), t->release) > 0) {
 				snprintf(note, nlen, "new tag '%s' sorts before indexed tags; rebuilding the cache",
 					 t->release);
 				return 0;
@@ -280,76 +170,6 @@ static int cpu_count(void)
 
 	return n < 1 ? 1 : n > 8 ? 8 : (int)n;
 }
-/* Comparators take their context through qsort_r(), not a global, so two
- * builds in one process (two threads) cannot disturb each other's sort. */
-static int slot_oid_cmp(const void *a, const void *b, void *data)
-{
-	struct fsi_walk *w = data;
-
-	return git_oid_cmp(&fsi_node_at(w, *(const uint32_t *)a)->oid,
-			   &fsi_node_at(w, *(const uint32_t *)b)->oid);
-}
-
-static int refpos_cmp(const void *a, const void *b, void *data)
-{
-	const struct fs_disk_ref *refs = data;
-	uint32_t pa = *(const uint32_t *)a, pb = *(const uint32_t *)b;
-	const struct fs_disk_ref *x = &refs[pa], *y = &refs[pb];
-	int c = memcmp(x->key, y->key, 20);
-
-	if (c)
-		return c;
-	if (x->keylen != y->keylen)
-		return (int)x->keylen - (int)y->keylen;
-	return pa < pb ? -1 : pa > pb;
-}
-
-static int u32_cmp(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int hash_cmp(const void *a, const void *b)
-{
-	const struct fs_disk_hash *x = a, *y = b;
-
-	if (x->hash != y->hash)
-		return x->hash < y->hash ? -1 : 1;
-	return x->value < y->value ? -1 : x->value > y->value;
-}
-
-/* V[0..NOLD) is sorted (the old index's table, renumbered in order);
- * sort the new entries V[NOLD..N) and merge them in, so an update costs a
- * pass over the table rather than a sort of it. */
-static int merge_new_hashes(struct fs_disk_hash *v, size_t n, size_t nold)
-{
-	struct fs_disk_hash *tail;
-	size_t ntail = n - nold, i, j, k;
-
-	if (!ntail)
-		return 0;
-	fsi_sort_key64(v + nold, ntail, sizeof(*v), hash_cmp);
-	if (!nold)
-		return 0;
-	tail = malloc(ntail * sizeof(*tail));
-	if (!tail)
-		return -1;
-	memcpy(tail, v + nold, ntail * sizeof(*tail));
-	/* Merge from the back, into the room the tail occupied. */
-	i = nold, j = ntail, k = n;
-	while (j > 0) {
-		if (i > 0 && hash_cmp(&v[i - 1], &tail[j - 1]) > 0)
-			v[--k] = v[--i];
-		else
-			v[--k] = tail[--j];
-	}
-	free(tail);
-	return 0;
-}
-
-#define OOM(err) fs_error_set((err), FS_ENOMEM, "out of memory")
 
 /* ---- the phases ---------------------------------------------------------- */
 
@@ -359,30 +179,6 @@ static void use_old(struct fsi_build *b, const struct fs_index *old)
 	b->old = old;
 	b->base = old ? &old->layer[0] : &b->none;
 	b->nold = b->base->ncommits;
-}
-
-/* Whether tip T of an update points where it did in the old index.  Its
- * commit is then the cache's, or a commit of the old delta that the walk
- * holds as a node: the walk need not start from it, and a claim from it
- * matters only in the second case (the cache's commits keep their release
- * and branch, see settled_release()).  Looking every unchanged tag up in
- * the cache's table cost more than the rest of a small update. */
-static int tip_unchanged(const struct fsi_build *b, const struct fsi_tip *t)
-{
-	const struct fs_disk_tip *o;
-
-	if (!b->nold)
-		return 0;
-	o = fsi_tip_hint_find(&b->old_tips, t->name);
-	return o && !memcmp(o->oid, t->oid.id, GIT_OID_RAWSZ);
-}
-
-/* The global id a claim starts from for tip T, or -1 for none. */
-static long claim_start(const struct fsi_build *b, const struct fsi_tip *t)
-{
-	if (tip_unchanged(b, t))
-		return fsi_walk_lookup_node(b->w, &t->oid);
-	return fsi_walk_lookup(b->w, &t->oid);
 }
 
 /* Whether TS are exactly the tips OLD was built from: then there is
@@ -467,8 +263,8 @@ static int build_walk(struct fsi_build *b, const struct fs_index *old, struct fs
 	if (rc < 0)
 		return rc;
 	for (i = 0; i < b->ts.t.n; i++)
-		if (!tip_unchanged(b, &b->ts.t.v[i]) && fsi_walk_add_tip(b->w, &b->ts.t.v[i].oid) < 0)
-			return OOM(err);
+		if (!fsi_build_tip_unchanged(b, &b->ts.t.v[i]) && fsi_walk_add_tip(b->w, &b->ts.t.v[i].oid) < 0)
+			return FSI_OOM(err);
 	if (b->nold || getenv("FIXSCAN_TEST_LIBGIT2_READ")) {
 		/* (tests compare the two ways of reading on one repository) */
 		rc = fsi_walk_run(b->w, err);
@@ -518,7 +314,7 @@ static int reaches_through_nodes(struct fsi_build *b, long now, long before)
 		oom = VEC_PUSH(stack, (uint32_t)now);
 	}
 	while (!found && !oom && stack.n) {
-		np = parents_of(b, stack.v[--stack.n], &par, NULL);
+		np = fsi_build_parents_of(b, stack.v[--stack.n], &par, NULL);
 		for (i = 0; i < np && !found && !oom; i++) {
 			found = par[i] == (uint32_t)before;
 			if (par[i] >= b->nold && !seen[par[i] - b->nold]) {
@@ -561,442 +357,6 @@ static int branches_moved_forward(struct fsi_build *b, char *note, size_t nlen)
 		}
 	}
 	return 1;
-}
-
-/* The release table: the old names plus the tags, in version order. */
-static int release_table(struct fsi_build *b, struct fs_error *err)
-{
-	size_t i;
-
-	b->ntotal = b->nold + b->nnodes;
-	b->release = calloc(b->ntotal + 1, sizeof(*b->release));
-	b->branch = calloc(b->ntotal + 1, sizeof(*b->branch));
-	b->assigned = calloc(b->ntotal + 1, 1);
-	if (!b->release || !b->branch || !b->assigned || VEC_PUSH(b->rel_names, "") ||
-	    VEC_PUSH(b->br_names, "mainline") || VEC_PUSH(b->br_fork, 0))
-		return OOM(err);
-	for (i = 0; i < b->ts.t.n; i++)
-		if (b->ts.t.v[i].release && VEC_PUSH(b->rel_names, b->ts.t.v[i].release))
-			return OOM(err);
-	/* Releases of old commits whose tags are gone would have forced a
-	 * rebuild, so every old release name is among the tags. */
-	qsort(b->rel_names.v + 1, b->rel_names.n - 1, sizeof(*b->rel_names.v), str_ptr_rel_cmp);
-	if (b->rel_names.n > 65535)
-		return fs_error_set(err, FS_EGENERIC, "too many release tags (%zu)",
-				    b->rel_names.n);
-	return 0;
-}
-
-/* The branch table: old branches keep their numbers' names; new ones
- * follow.  Each knows the release it forked from. */
-static int branch_table(struct fsi_build *b, struct fs_error *err)
-{
-	const struct fsi_layer *base = b->base;
-	size_t i;
-
-	for (i = 1; i < base->nbranches; i++)
-		if (VEC_PUSH(b->br_names, base->strings + base->branches[i].name) ||
-		    VEC_PUSH(b->br_fork, 0))
-			return OOM(err);
-	for (i = 0; i < b->ts.t.n; i++) {
-		const char *br = b->ts.t.v[i].branch;
-		if (!br || find_name(b->br_names.v, b->br_names.n, 1, br) >= 0)
-			continue;
-		if (b->br_names.n >= 255)
-			return fs_error_set(err, FS_EGENERIC, "too many stable branches");
-		if (VEC_PUSH(b->br_names, br) || VEC_PUSH(b->br_fork, 0))
-			return OOM(err);
-	}
-	for (i = 1; i < b->br_names.n; i++) {
-		/* linux-4.4.y forked from v4.4, linux-2.6.32.y from v2.6.32. */
-		const char *name = b->br_names.v[i];
-		size_t len = strlen(name);
-		char fork[64];
-		if (len > 8 && len < sizeof(fork) && !strncmp(name, "linux-", 6) &&
-		    !strcmp(name + len - 2, ".y")) {
-			int r;
-			snprintf(fork, sizeof(fork), "v%.*s", (int)(len - 8), name + 6);
-			r = find_name(b->rel_names.v, b->rel_names.n, 1, fork);
-			b->br_fork.v[i] = r > 0 ? (uint16_t)r : 0;
-		}
-	}
-	return 0;
-}
-
-/* Old commits keep their release (renumbered); cache commits a tag newer
- * than the cache claimed (the old delta's relset) keep that one. */
-static int old_releases(struct fsi_build *b, struct fs_error *err)
-{
-	const struct fsi_layer *base = b->base, *d;
-	size_t i;
-
-	if (!b->nold)
-		return 0;
-	b->release_map = calloc(base->nreleases + 1, sizeof(*b->release_map));
-	if (!b->release_map)
-		return OOM(err);
-	for (i = 1; i < base->nreleases; i++)
-		b->release_map[i] = (uint16_t)release_number(b, base->strings + base->releases[i]);
-	d = fsi_delta(b->old);
-	for (i = 0; d && i < d->nrelset; i++) {
-		const struct fs_disk_relset *e = &d->relset[i];
-		unsigned r = release_number(b, d->strings + d->releases[e->release]);
-		if (e->cid < b->nold && r && set_release(b, e->cid, r) < 0)
-			return OOM(err);
-	}
-	return 0;
-}
-
-/* Releases: tags in version order; a commit belongs to the first tag
- * that reaches it. */
-/* A release tag's place in the claims: its release's number, then its
- * place among the tips. */
-struct tag_claim {
-	uint32_t release, tip;
-};
-
-static int tag_claim_cmp(const void *a, const void *b)
-{
-	const struct tag_claim *x = a, *y = b;
-
-	if (x->release != y->release)
-		return x->release < y->release ? -1 : 1;
-	return x->tip < y->tip ? -1 : x->tip > y->tip;
-}
-
-static int claim_releases(struct fsi_build *b, struct fs_error *err)
-{
-	uint8_t *mark = calloc(b->ntotal + 1, 1);
-	struct tag_claim *order = calloc(b->ts.t.n + 1, sizeof(*order));
-	size_t g, i, n = 0;
-	int rc = 0;
-
-	if (!mark || !order) {
-		free(mark);
-		free(order);
-		return OOM(err);
-	}
-	for (g = b->nold; g < b->ntotal; g++)
-		mark[g] = fsi_node_at(b->w, g - b->nold)->state != NODE_READ;
-	/* Oldest release first, so that each commit goes to the first
-	 * release that has it; the tags sorted once rather than matched
-	 * against every release. */
-	for (i = 0; i < b->ts.t.n; i++) {
-		unsigned r = b->ts.t.v[i].release ? release_number(b, b->ts.t.v[i].release) : 0;
-		if (r) {
-			order[n].release = r;
-			order[n++].tip = (uint32_t)i;
-		}
-	}
-	qsort(order, n, sizeof(*order), tag_claim_cmp);
-	for (i = 0; i < n && rc == 0; i++) {
-		long gid = claim_start(b, &b->ts.t.v[order[i].tip]);
-		if (gid >= 0 &&
-		    claim(b, gid, mark, settled_release, set_release, order[i].release) < 0)
-			rc = OOM(err);
-	}
-	free(order);
-	free(mark);
-	return rc;
-}
-
-/* Branches of new commits: mainline first (its ref and tags), then each
- * stable ref and stable tag. */
-static int claim_branches(struct fsi_build *b, struct fs_error *err)
-{
-	size_t i;
-	int pass;
-
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < b->ts.t.n; i++) {
-			const struct fsi_tip *t = &b->ts.t.v[i];
-			int is_main = t->kind == FS_TIP_MAINLINE ||
-				      (t->kind == FS_TIP_TAG && !t->stable_tag);
-			long gid;
-			unsigned br = 0;
-			if (is_main != (pass == 0))
-				continue;
-			if (!is_main) {
-				int x = find_name(b->br_names.v, b->br_names.n, 1, t->branch);
-				if (x <= 0)
-					continue;
-				br = (unsigned)x;
-			}
-			gid = claim_start(b, t);
-			if (gid >= 0 &&
-			    claim(b, gid, b->assigned, settled_branch, set_branch, br) < 0)
-				return OOM(err);
-		}
-	}
-	return 0;
-}
-
-/* The final order: old commits and new ones merged by id.  A delta holds
- * the nodes only, numbered after the cache's commits, which keep their
- * numbers. */
-static int build_order(struct fsi_build *b, struct fs_error *err)
-{
-	struct fsi_walk *w = b->w;
-	size_t nnew, i, j;
-
-	b->new_order = malloc((b->nnodes + 1) * sizeof(*b->new_order));
-	b->final_of_new = malloc((b->nnodes + 1) * sizeof(*b->final_of_new));
-	b->final_of_old = malloc((b->nold + 1) * sizeof(*b->final_of_old));
-	b->final_src = malloc((b->nold + b->nnodes + 1) * sizeof(*b->final_src));
-	if (!b->new_order || !b->final_of_new || !b->final_of_old || !b->final_src)
-		return OOM(err);
-	for (i = 0, j = 0; i < b->nnodes; i++)
-		if (fsi_node_at(w, i)->state == NODE_READ)
-			b->new_order[j++] = (uint32_t)i;
-	nnew = b->nnew = j;
-	qsort_r(b->new_order, nnew, sizeof(*b->new_order), slot_oid_cmp, w);
-	for (i = 0; i < w->nnodes; i++)
-		b->final_of_new[i] = UINT32_MAX;
-	b->keep_old = b->delta ? 0 : b->nold;
-	b->cid_off = b->delta ? b->nold : 0;
-	for (i = 0, j = 0; i < b->keep_old || j < nnew;) {
-		int take_old;
-		if (i == b->keep_old)
-			take_old = 0;
-		else if (j == nnew)
-			take_old = 1;
-		else
-			take_old = memcmp(b->base->commits[i].oid,
-					  fsi_node_at(w, b->new_order[j])->oid.id, 20) < 0;
-		if (take_old) {
-			b->final_of_old[i] = (uint32_t)b->nfinal;
-			b->final_src[b->nfinal++] = (int32_t)i;
-			i++;
-		} else {
-			b->final_of_new[b->new_order[j]] = (uint32_t)(b->cid_off + b->nfinal);
-			b->final_src[b->nfinal++] = -(int32_t)b->new_order[j] - 1;
-			j++;
-		}
-	}
-	b->kept_refs = b->keep_old ? b->base->nrefs : 0;
-	if (b->cid_off + b->nfinal >= UINT32_MAX / 2)
-		return fs_error_set(err, FS_EGENERIC, "too many commits");
-	return 0;
-}
-
-/* Add S to the names pool; its offset in the file's strings, in *DST. */
-static int add_name(struct fsi_build *b, const char *s, uint32_t *dst)
-{
-	long o = fsi_pool_add(&b->names, s, strlen(s));
-
-	if (o < 0)
-		return -1;
-	*dst = (uint32_t)(b->names_base + o);
-	return 0;
-}
-
-/* Strings: the old pool, each pool of the walk, then the names of
- * releases, branches, tips and the repository. */
-static int build_strings(struct fsi_build *b, struct fs_error *err)
-{
-	const struct fsi_walk *w = b->w;
-	size_t base, rbase, k, i;
-	char *abs;
-	int bad = 0;
-
-	b->str_base = calloc(w->npools + 1, sizeof(*b->str_base));
-	b->ref_base = calloc(w->npools + 1, sizeof(*b->ref_base));
-	if (!b->str_base || !b->ref_base)
-		return OOM(err);
-	/* Without the old pool, offset 0 is the "" that starts the file's. */
-	base = b->keep_old ? b->base->strings_len : 1;
-	rbase = b->kept_refs;
-	for (k = 0; k < w->npools; k++) {
-		b->str_base[k] = base;
-		b->ref_base[k] = rbase;
-		base += w->workers[k].pool.n;
-		rbase += w->workers[k].refs.n;
-	}
-	b->names_base = base;
-	b->nrefs = rbase;
-	if (base > UINT32_MAX - (1u << 24))
-		return fs_error_set(err, FS_EGENERIC, "the string pool is too large");
-	b->rel_off = calloc(b->rel_names.n, sizeof(*b->rel_off));
-	b->br_off = calloc(b->br_names.n, sizeof(*b->br_off));
-	b->tip_off = calloc(b->ts.t.n + 1, sizeof(*b->tip_off));
-	if (fsi_pool_add(&b->names, "", 0) < 0 || !b->rel_off || !b->br_off || !b->tip_off)
-		return OOM(err);
-	for (i = 1; i < b->rel_names.n && !bad; i++)
-		bad = add_name(b, b->rel_names.v[i], &b->rel_off[i]);
-	for (i = 0; i < b->br_names.n && !bad; i++)
-		bad = add_name(b, b->br_names.v[i], &b->br_off[i]);
-	for (i = 0; i < b->ts.t.n && !bad; i++)
-		bad = add_name(b, b->ts.t.v[i].name, &b->tip_off[i]);
-	if (!bad) {
-		abs = realpath(b->opts->repo_path, NULL);
-		bad = add_name(b, abs ? abs : b->opts->repo_path, &b->repo_off);
-		free(abs);
-	}
-	return bad ? OOM(err) : 0;
-}
-
-/* Refs: old refs as they were (sources renumbered), then each pool's
- * refs in pool order.  Refs of commits that turned out missing were never
- * made; every source is a final commit.  The pools' refs are freed
- * then: what follows reads B->refs. */
-static int build_refs(struct fsi_build *b, struct fs_error *err)
-{
-	struct fsi_walk *w = b->w;
-	size_t i, k;
-
-	b->refs = malloc((b->nrefs + 1) * sizeof(*b->refs));
-	if (!b->refs)
-		return OOM(err);
-	for (i = 0; i < b->kept_refs; i++) {
-		b->refs[i] = b->base->refs[i];
-		b->refs[i].source = b->final_of_old[b->refs[i].source];
-	}
-	for (k = 0; k < w->npools; k++) {
-		const struct fsi_worker *wk = &w->workers[k];
-		for (i = 0; i < wk->refs.n; i++) {
-			struct fs_disk_ref *r = &b->refs[b->ref_base[k] + i];
-			*r = wk->refs.v[i];
-			r->source = b->final_of_new[r->source];
-			if (r->subject)
-				r->subject += (uint32_t)b->str_base[k];
-		}
-	}
-	fsi_walk_drop_refs(w);
-	return 0;
-}
-
-/* refkeys: the old order kept, new refs sorted and merged in. */
-static int build_refkeys(struct fsi_build *b, struct fs_error *err)
-{
-	size_t nn = b->nrefs - b->kept_refs, i, j, k;
-	uint32_t *newpos;
-
-	b->refkeys = malloc((b->nrefs + 1) * sizeof(*b->refkeys));
-	newpos = malloc((nn + 1) * sizeof(*newpos));
-	if (!b->refkeys || !newpos) {
-		free(newpos);
-		return OOM(err);
-	}
-	for (i = 0; i < nn; i++)
-		newpos[i] = (uint32_t)(b->kept_refs + i);
-	qsort_r(newpos, nn, sizeof(*newpos), refpos_cmp, b->refs);
-	for (i = 0, j = 0, k = 0; i < b->kept_refs || j < nn; k++) {
-		if (j == nn || (i < b->kept_refs &&
-				refpos_cmp(&b->base->refkeys[i], &newpos[j], b->refs) < 0))
-			b->refkeys[k] = b->base->refkeys[i++];
-		else
-			b->refkeys[k] = newpos[j++];
-	}
-	free(newpos);
-	return 0;
-}
-
-/* Hashes of the quoted subjects of Fixes: tags, for tags whose id is
- * wrong. */
-static int build_refsubj(struct fsi_build *b, struct fs_error *err)
-{
-	const struct fsi_walk *w = b->w;
-	size_t first_new, i, k;
-
-	for (i = 0; b->keep_old && i < b->base->nrefsubj; i++)
-		if (VEC_PUSH(b->refsubj, b->base->refsubj[i]))
-			return OOM(err);
-	first_new = b->refsubj.n;
-	for (k = 0; k < w->npools; k++) {
-		const char *pool = w->workers[k].pool.p;
-		size_t end = k + 1 < w->npools ? b->ref_base[k + 1] : b->nrefs;
-		for (i = b->ref_base[k]; i < end; i++) {
-			const struct fs_disk_ref *r = &b->refs[i];
-			struct fs_disk_hash hh = { 0, 0, 0 };
-			if (!r->subject || r->kind != FS_REF_FIXES)
-				continue;
-			hh.hash = fsi_subject_hash(pool + (r->subject - b->str_base[k]));
-			hh.value = (uint32_t)i;
-			if (hh.hash && VEC_PUSH(b->refsubj, hh))
-				return OOM(err);
-		}
-	}
-	if (merge_new_hashes(b->refsubj.v, b->refsubj.n, first_new) < 0)
-		return OOM(err);
-	return 0;
-}
-
-/* Subject hashes of commits. */
-static int build_subjects(struct fsi_build *b, struct fs_error *err)
-{
-	const struct fsi_walk *w = b->w;
-	size_t nold = b->keep_old ? b->base->nsubjects : 0, i;
-
-	if (VEC_RESERVE(b->subjects, nold + b->nnew + 1))
-		return OOM(err);
-	for (i = 0; i < nold; i++) {
-		struct fs_disk_hash hh = b->base->subjects[i];
-		hh.value = b->final_of_old[hh.value];
-		if (VEC_PUSH(b->subjects, hh))
-			return OOM(err);
-	}
-	for (i = 0; i < b->nnew; i++) {
-		const struct fsi_node *n = fsi_node_at(w, b->new_order[i]);
-		struct fs_disk_hash hh = { 0, 0, 0 };
-		hh.hash = n->shash;
-		hh.value = b->final_of_new[b->new_order[i]];
-		if (hh.hash && VEC_PUSH(b->subjects, hh))
-			return OOM(err);
-	}
-	if (merge_new_hashes(b->subjects.v, b->subjects.n, nold) < 0)
-		return OOM(err);
-	return 0;
-}
-
-/* A delta's view of the cache's commits: those a tag newer than the
- * cache has claimed.  (relmap, the cache's releases renumbered, is
- * release_map.) */
-static int build_relset(struct fsi_build *b, struct fs_error *err)
-{
-	size_t i;
-
-	if (!b->delta || !b->claimed_old.n)
-		return 0;
-	qsort(b->claimed_old.v, b->claimed_old.n, sizeof(*b->claimed_old.v), u32_cmp);
-	for (i = 0; i < b->claimed_old.n; i++) {
-		struct fs_disk_relset e = { b->claimed_old.v[i], 0, 0 };
-		if (i && b->claimed_old.v[i] == b->claimed_old.v[i - 1])
-			continue;
-		e.release = b->release[e.cid];
-		if (VEC_PUSH(b->relset, e))
-			return OOM(err);
-	}
-	return 0;
-}
-
-/* Whether OID is a mainline commit of the index being built: the cache's
- * and the walk's commits, with their branches as the claims gave them. */
-static int build_is_mainline(void *data, const git_oid *oid)
-{
-	const struct fsi_build *b = data;
-	long g = fsi_walk_lookup(b->w, oid);
-
-	if (g < 0)
-		return 0;
-	if ((size_t)g < b->nold)
-		return b->base->commits[g].branch == 0;
-	return fsi_node_at(b->w, (uint32_t)(g - b->nold))->state == NODE_READ &&
-	       b->assigned[g] && b->branch[g] == 0;
-}
-
-/* The pending commits (SEC_PENDING), on the claimed graph: an update
- * takes the old section's commits from it, a rebuild reads them all. */
-static int build_pending(struct fsi_build *b, struct fs_error *err)
-{
-	size_t ncommits = 0, nread = 0;
-	int rc;
-
-	rc = fsi_pending_build(b->repo, &b->ts, b->nold ? &b->old->pending : NULL,
-			       build_is_mainline, b, &b->pending, &b->pending_len, &ncommits,
-			       &nread, err);
-	b->stats->pending = ncommits;
-	b->stats->pending_read = nread;
-	return rc;
 }
 
 static void build_free(struct fsi_build *b)
@@ -1061,36 +421,36 @@ int fsi_build(const struct fs_index_opts *opts, const char *cache_path,
 	}
 	/* Releases and branches, on the graph the walk made. */
 	if (rc == 0)
-		rc = release_table(&b, err);
+		rc = fsi_build_release_table(&b, err);
 	if (rc == 0)
-		rc = branch_table(&b, err);
+		rc = fsi_build_branch_table(&b, err);
 	if (rc == 0)
-		rc = old_releases(&b, err);
+		rc = fsi_build_old_releases(&b, err);
 	if (rc == 0)
-		rc = claim_releases(&b, err);
+		rc = fsi_build_claim_releases(&b, err);
 	if (rc == 0)
-		rc = claim_branches(&b, err);
+		rc = fsi_build_claim_branches(&b, err);
 	if (rc == 0)
-		rc = build_pending(&b, err);
+		rc = fsi_build_pending(&b, err);
 	/* The oid table was for finding commits by id; what follows goes
 	 * by slot. */
 	if (rc == 0)
 		fsi_walk_drop_table(b.w);
 	/* The tables of the new file, in their final order. */
 	if (rc == 0)
-		rc = build_order(&b, err);
+		rc = fsi_build_order(&b, err);
 	if (rc == 0)
-		rc = build_strings(&b, err);
+		rc = fsi_build_strings(&b, err);
 	if (rc == 0)
-		rc = build_refs(&b, err);
+		rc = fsi_build_refs(&b, err);
 	if (rc == 0)
-		rc = build_refkeys(&b, err);
+		rc = fsi_build_refkeys(&b, err);
 	if (rc == 0)
-		rc = build_refsubj(&b, err);
+		rc = fsi_build_refsubj(&b, err);
 	if (rc == 0)
-		rc = build_subjects(&b, err);
+		rc = fsi_build_subjects(&b, err);
 	if (rc == 0)
-		rc = build_relset(&b, err);
+		rc = fsi_build_relset(&b, err);
 	if (rc == 0)
 		rc = fsi_write(&b, err);
 	*fingerprint = rc == 0 ? b.ts.fingerprint : 0;

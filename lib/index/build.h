@@ -105,6 +105,84 @@ int fsi_build(const struct fs_index_opts *opts, const char *cache_path,
 	      const struct fsi_refs *refs, const struct fs_index *old,
 	      struct fs_index_stats *stats, uint64_t *fingerprint, struct fs_error *err);
 
+/* Out of memory, said in ERR: the build's one answer to a failed
+ * allocation. */
+#define FSI_OOM(err) fs_error_set((err), FS_ENOMEM, "out of memory")
+
+/* The phases fsi_build() runs after the walk, each 0 or an error code
+ * with ERR set. */
+
+/* ---- build-claim.c ---- */
+
+/* Parents of global id G, as global ids, for the release walks. */
+size_t fsi_build_parents_of(struct fsi_build *b, size_t g, const uint32_t **out,
+			    uint32_t *scratch);
+
+/* Whether tip T of an update points where it did in the old index.  Its
+ * commit is then the cache's, or a commit of the old delta that the walk
+ * holds as a node: the walk need not start from it, and a claim from it
+ * matters only in the second case (the cache's commits keep their release
+ * and branch, see settled_release()).  Looking every unchanged tag up in
+ * the cache's table cost more than the rest of a small update. */
+int fsi_build_tip_unchanged(const struct fsi_build *b, const struct fsi_tip *t);
+
+/* The release table: the old names plus the tags, in version order. */
+int fsi_build_release_table(struct fsi_build *b, struct fs_error *err);
+
+/* The branch table: old branches keep their numbers' names; new ones
+ * follow.  Each knows the release it forked from. */
+int fsi_build_branch_table(struct fsi_build *b, struct fs_error *err);
+
+/* Old commits keep their release (renumbered); cache commits a tag newer
+ * than the cache claimed (the old delta's relset) keep that one. */
+int fsi_build_old_releases(struct fsi_build *b, struct fs_error *err);
+
+/* Releases: tags in version order; a commit belongs to the first tag
+ * that reaches it. */
+int fsi_build_claim_releases(struct fsi_build *b, struct fs_error *err);
+
+/* Branches of new commits: mainline first (its ref and tags), then each
+ * stable ref and stable tag. */
+int fsi_build_claim_branches(struct fsi_build *b, struct fs_error *err);
+
+/* ---- build-tables.c ---- */
+
+/* The final order: old commits and new ones merged by id.  A delta holds
+ * the nodes only, numbered after the cache's commits, which keep their
+ * numbers. */
+int fsi_build_order(struct fsi_build *b, struct fs_error *err);
+
+/* Strings: the old pool, each pool of the walk, then the names of
+ * releases, branches, tips and the repository. */
+int fsi_build_strings(struct fsi_build *b, struct fs_error *err);
+
+/* Refs: old refs as they were (sources renumbered), then each pool's
+ * refs in pool order.  Refs of commits that turned out missing were never
+ * made; every source is a final commit.  The pools' refs are freed
+ * then: what follows reads B->refs. */
+int fsi_build_refs(struct fsi_build *b, struct fs_error *err);
+
+/* refkeys: the old order kept, new refs sorted and merged in. */
+int fsi_build_refkeys(struct fsi_build *b, struct fs_error *err);
+
+/* Hashes of the quoted subjects of Fixes: tags, for tags whose id is
+ * wrong. */
+int fsi_build_refsubj(struct fsi_build *b, struct fs_error *err);
+
+/* Subject hashes of commits. */
+int fsi_build_subjects(struct fsi_build *b, struct fs_error *err);
+
+/* A delta's view of the cache's commits: those a tag newer than the
+ * cache has claimed.  (relmap, the cache's releases renumbered, is
+ * release_map.) */
+int fsi_build_relset(struct fsi_build *b, struct fs_error *err);
+
+/* The pending commits (SEC_PENDING), on the claimed graph: an update
+ * takes the old section's commits from it, a rebuild reads them all. */
+int fsi_build_pending(struct fsi_build *b, struct fs_error *err);
+
+/* ---- write.c ---- */
+
 /* Write the file B describes: a delta beside the cache when B->delta,
  * else the cache, through a temporary file renamed into place. */
 int fsi_write(const struct fsi_build *b, struct fs_error *err);

@@ -1,11 +1,12 @@
-/* fixscan: the shared leaf of the index: release-name order, the file's
- * checksum, hashes and hex packing (see format.h for the layout). */
+/* fixscan: the shared leaf of the index: the file's checksum, hashes and
+ * hex packing (see format.h for the layout). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fixscan/index.h"
 #include "fixscan/trailers.h"
+#include "base/hash.h"
 #include "format.h"
 
 const size_t fsi_section_elem[SEC_COUNT] = {
@@ -24,55 +25,11 @@ const size_t fsi_section_elem[SEC_COUNT] = {
 	[SEC_PENDING] = 1,
 };
 
-/* ---- release names ---------------------------------------------------- */
-
-struct version {
-	long part[4];
-	long rc; /* -rcN, or LONG_MAX for a release */
-	int ok;
-};
-
-static struct version parse_version(const char *s)
-{
-	struct version v = { { 0, 0, 0, 0 }, 0, 0 };
-	char *end;
-	int i;
-
-	if (*s == 'v')
-		s++;
-	/* four numbers: v2.6.32.5 */
-	for (i = 0; i < 4; i++) {
-		if (*s < '0' || *s > '9')
-			break;
-		v.part[i] = strtol(s, &end, 10);
-		s = end;
-		if (*s != '.')
-			break;
-		s++;
-	}
-	v.ok = i > 0 || v.part[0] > 0;
-	v.rc = 0x7fffffff;
-	if (!strncmp(s, "-rc", 3))
-		v.rc = strtol(s + 3, NULL, 10);
-	return v;
-}
-
-int fs_release_cmp(const char *a, const char *b)
-{
-	struct version va = parse_version(a), vb = parse_version(b);
-	int i;
-
-	for (i = 0; i < 4; i++)
-		if (va.part[i] != vb.part[i])
-			return va.part[i] < vb.part[i] ? -1 : 1;
-	if (va.rc != vb.rc)
-		return va.rc < vb.rc ? -1 : 1;
-	return strcmp(a, b);
-}
-
 /* ---- hashing ------------------------------------------------------------ */
 
-#define CK_PRIME 0x100000001b3ull
+/* The checksum mixes whole 8-byte words with FNV's prime, then folds the
+ * high bits down: FNV-1a (base/hash.h) steps a byte at a time. */
+#define CK_PRIME FS_FNV1A_PRIME
 
 static inline uint64_t ck_mix(uint64_t h, uint64_t w)
 {
@@ -198,19 +155,10 @@ uint64_t fsi_file_checksum(const struct fs_disk_header *h, uint64_t body)
 	return fsi_checksum(&copy, sizeof(copy));
 }
 
-uint64_t fsi_hash_str(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h;
-}
-
 uint16_t fsi_author_hash(const char *author, size_t len)
 {
 	const char *p, *end, *lt = NULL, *gt;
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = FS_FNV1A_BASIS;
 
 	if (!author)
 		return 0;
@@ -235,7 +183,7 @@ uint16_t fsi_author_hash(const char *author, size_t len)
 		unsigned char c = (unsigned char)*p;
 		if (c >= 'A' && c <= 'Z')
 			c = (unsigned char)(c - 'A' + 'a');
-		h = (h ^ c) * 0x100000001b3ull;
+		h = fs_fnv1a_byte(h, c);
 	}
 	h ^= h >> 32;
 	h ^= h >> 16;
@@ -252,7 +200,7 @@ uint64_t fsi_subject_hash(const char *subject)
 	norm = fs_trailers_normalize_subject(subject);
 	if (!norm)
 		return 0;
-	h = *norm ? fsi_hash_str(norm) : 0;
+	h = *norm ? fs_fnv1a_str(norm) : 0;
 	free(norm);
 	return h;
 }

@@ -108,7 +108,7 @@ struct fs_disk_commit {
 
 /* The Link table (format 7): a commit applied from a numbered posting
  * has, as its last ref, one of this private kind: key the 16 hex digits
- * of fsi_hash_str() of its series key (fixscan/posting.h), pad its part.
+ * of fs_fnv1a_str() (base/hash.h) of its series key (fixscan/posting.h), pad its part.
  * Never returned as a reference (query.c). */
 #define FSI_REF_SERIES 7
 
@@ -220,8 +220,6 @@ uint64_t fsi_body_ck_final(const struct fsi_body_ck *ck);
 /* The file's checksum from header H and BODY, the fsi_checksum() of
  * everything after the header: that of H with BODY as its checksum. */
 uint64_t fsi_file_checksum(const struct fs_disk_header *h, uint64_t body);
-/* 64-bit FNV-1a of a NUL-terminated string. */
-uint64_t fsi_hash_str(const char *s);
 /* A 16-bit hash of the address in AUTHOR ("Name <addr>", or the bare
  * address; case-insensitive), never 0; 0 when AUTHOR is NULL or has none.
  * The index keeps it per commit to tell commits of one subject apart by

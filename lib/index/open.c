@@ -14,56 +14,11 @@
 #include <git2.h>
 
 #include "fixscan/index.h"
+#include "base/cache.h"
 #include "build.h"
 #include "format.h"
 #include "load.h"
 #include "tips.h"
-
-static char *default_cache_path(const char *repo_path, struct fs_error *err)
-{
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-	char *abs = realpath(repo_path, NULL);
-	char *dir = NULL, *path = NULL, *name, *p;
-	size_t n;
-
-	if (!abs) {
-		fs_error_set(err, FS_ENOTFOUND, "cannot open repository '%s': %s",
-			     repo_path, strerror(errno));
-		return NULL;
-	}
-	/* "R" and "R/.git" (what repository discovery gives) are one
-	 * repository and share one cache. */
-	n = strlen(abs);
-	if (n > 5 && !strcmp(abs + n - 5, "/.git"))
-		abs[n - 5] = '\0';
-	if (xdg && *xdg == '/')
-		n = asprintf(&dir, "%s/fixscan", xdg);
-	else if (home && *home)
-		n = asprintf(&dir, "%s/.cache/fixscan", home);
-	else {
-		free(abs);
-		fs_error_set(err, FS_ENOTFOUND,
-			     "no cache directory: set XDG_CACHE_HOME or HOME");
-		return NULL;
-	}
-	(void)n;
-	/* A readable name plus a hash, so two repositories whose paths map to
-	 * the same readable name still get their own file. */
-	name = strdup(abs);
-	for (p = name; p && *p; p++)
-		if (*p == '/')
-			*p = '_';
-	if (!name || asprintf(&path, "%s/%.80s-%016llx.idx", dir, name + (name[0] == '_'),
-			      (unsigned long long)fsi_hash_str(abs)) < 0)
-		path = NULL;
-	if (!path)
-		fs_error_set(err, FS_ENOMEM, "out of memory");
-	free(name);
-	free(dir);
-	free(abs);
-	return path;
-}
 
 static int mkdir_p(const char *dir)
 {
@@ -331,12 +286,13 @@ int fs_index_open(struct fs_index **out, const struct fs_index_opts *opts,
 	memset(stats, 0, sizeof(*stats));
 	if (!opts->repo_path)
 		return fs_error_set(err, FS_EUSAGE, "no kernel repository given");
-	if (opts->cache_path)
-		cache_path = strdup(opts->cache_path);
-	else
-		cache_path = default_cache_path(opts->repo_path, err);
-	if (!cache_path)
-		return err && err->code ? err->code : fs_error_set(err, FS_ENOMEM, "out of memory");
+	if (!opts->cache_path) {
+		rc = fs_cache_path(&cache_path, opts->repo_path, "", ".idx", "repository", err);
+		if (rc < 0)
+			return rc;
+	} else if (!(cache_path = strdup(opts->cache_path))) {
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	}
 
 	/* Fast path: a valid cache stamped as up to date with the refs as
 	 * they are.  One that is not is kept, and so is the reading of the

@@ -10,7 +10,9 @@
 #include <git2.h>
 
 #include "fixscan/index.h"
+#include "fixscan/version.h"
 #include "base/git-util.h"
+#include "base/hash.h"
 #include "format.h"
 #include "tips.h"
 
@@ -31,58 +33,18 @@ void fsi_tips_clear(struct fsi_tips *ts)
 	memset(ts, 0, sizeof(*ts));
 }
 
-/* Read the decimal number at *P into *N, moving *P past it. */
-static int take_number(const char **p, long *n)
-{
-	char *end;
-
-	if (**p < '0' || **p > '9')
-		return 0;
-	errno = 0;
-	*n = strtol(*p, &end, 10);
-	*p = end;
-	return errno == 0 && *n >= 0 && *n < 100000;
-}
-
-/* Whether NAME is a release tag, and of which line.  "v4.4", "v4.4-rc3"
- * are mainline releases of line "4.4", "v4.4.7" a stable release of line
- * "4.4" (branch linux-4.4.y).  Before 3.0 the mainline had three numbers:
- * "v2.6.32" and "v2.6.32-rc1" are mainline releases of line "2.6.32", and
- * "v2.6.32.5" a stable release of it (branch linux-2.6.32.y).  Anything
- * else is not a release. */
+/* Whether NAME is a release tag, and of which line: "v4.4", "v4.4-rc3"
+ * are mainline releases of line "4.4", "v4.4.7" a stable release of it
+ * (branch linux-4.4.y); "v2.6.32", "v2.6.32.5" those of line "2.6.32"
+ * (fixscan/version.h).  Anything else is not a release. */
 int fsi_classify_tag(const char *name, char line[FSI_LINE_MAX], int *stable)
 {
-	const char *p = name;
-	long n[4];
-	int parts = 0, rc = 0, mainline_parts;
+	struct fs_version v, series;
 
-	if (*p++ != 'v')
+	if (!fs_version_parse(name, &v) || !v.v || !fs_version_is_release(&v) ||
+	    !fs_version_series(&v, &series) || !fs_version_format(&series, line, FSI_LINE_MAX))
 		return 0;
-	for (;;) {
-		if (!take_number(&p, &n[parts]))
-			return 0;
-		parts++;
-		if (*p != '.' || parts == 4)
-			break;
-		p++;
-	}
-	if (!strncmp(p, "-rc", 3)) {
-		long k;
-		p += 3;
-		if (!take_number(&p, &k))
-			return 0;
-		rc = 1;
-	}
-	if (*p != '\0' || parts < 2)
-		return 0;
-	mainline_parts = n[0] == 2 && n[1] == 6 ? 3 : 2;
-	if (parts < mainline_parts || parts > mainline_parts + 1 || (rc && parts != mainline_parts))
-		return 0;
-	*stable = parts > mainline_parts;
-	if (mainline_parts == 3)
-		snprintf(line, FSI_LINE_MAX, "%ld.%ld.%ld", n[0], n[1], n[2]);
-	else
-		snprintf(line, FSI_LINE_MAX, "%ld.%ld", n[0], n[1]);
+	*stable = fs_version_is_stable(&v);
 	return 1;
 }
 
@@ -97,22 +59,13 @@ static uint64_t mix64(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-static uint64_t fnv_bytes(uint64_t h, const void *data, size_t len)
-{
-	const unsigned char *p = data;
-
-	while (len--)
-		h = (h ^ *p++) * 0x100000001b3ull;
-	return h;
-}
-
 /* The hash of one ref: its name, and the id it holds or none. */
 static uint64_t ref_hash(const char *name, const git_oid *oid)
 {
 	static const unsigned char none[GIT_OID_RAWSZ];
-	uint64_t h = fnv_bytes(0xcbf29ce484222325ull, name, strlen(name) + 1);
+	uint64_t h = fs_fnv1a(FS_FNV1A_BASIS, name, strlen(name) + 1);
 
-	return mix64(fnv_bytes(h, oid ? oid->id : none, GIT_OID_RAWSZ));
+	return mix64(fs_fnv1a(h, oid ? oid->id : none, GIT_OID_RAWSZ));
 }
 
 /* The fingerprint as it is gathered: what is looked up by name (the
@@ -460,9 +413,13 @@ static int tag_tip(struct tips_ctx *g, const struct ref_entry *e, const git_oid 
 	t->release = strdup(short_name);
 	t->stable_tag = stable;
 	memcpy(t->line, line, sizeof(t->line));
-	if (stable && t->release &&
-	    asprintf(&t->branch, "linux-%s.y", line) < 0)
-		t->branch = NULL, g->oom = 1;
+	if (stable && t->release) {
+		char branch[FS_VERSION_NAME_MAX];
+		/* a line is a series: its branch name always fits */
+		if (!fs_version_branch_name(line, branch, sizeof(branch)) ||
+		    !(t->branch = strdup(branch)))
+			g->oom = 1;
+	}
 	if (!t->release)
 		g->oom = 1;
 	return g->oom ? -1 : 0;

@@ -17,6 +17,7 @@
 
 #include "fixscan/csyms.h"
 #include "fixscan/treesyms.h"
+#include "fixscan/version.h"
 #include "idset.h"
 #include "load.h"
 
@@ -81,16 +82,12 @@ static int tag_commit(const struct fs_index *idx, const char *name, uint8_t *oid
 	return -1;
 }
 
-/* Whether NAME is a mainline release ("v4.4", "v4.5-rc3"). */
+/* Whether NAME is a mainline release tag ("v4.4", "v4.5-rc3", "v2.6.32"). */
 static bool mainline_release(const char *name)
 {
-	int dots = 0;
+	struct fs_version v;
 
-	if (name[0] != 'v')
-		return false;
-	for (name++; *name && *name != '-'; name++)
-		dots += *name == '.';
-	return dots == 1 && (!*name || !strncmp(name, "-rc", 3));
+	return fs_version_parse(name, &v) && v.v && fs_version_is_mainline(&v);
 }
 
 /* ---- presence ---------------------------------------------------------------- */
@@ -166,7 +163,7 @@ static bool has_cid(struct probe *p, fs_cid c)
 /* Whether release REL (NULL: none yet) is BOTTOM or older. */
 static bool at_or_before(const char *rel, const char *bottom)
 {
-	return rel && fs_release_cmp(rel, bottom) <= 0;
+	return rel && fs_version_name_cmp(rel, bottom) <= 0;
 }
 
 /* From TOP (whose files have the name) down its first-parent chain to a
@@ -260,8 +257,8 @@ int fs_treesyms_introduced(struct fs_treesyms *t, const struct fs_index *idx, co
 	for (i = 1; i < T->nreleases; i++) {
 		const char *r = lstr(T, T->releases[i]);
 
-		if (mainline_release(r) && fs_release_cmp(r, fork) > 0 &&
-		    (!top_rel || fs_release_cmp(r, top_rel) <= 0) && tag_commit(idx, r, oid) == 0)
+		if (mainline_release(r) && fs_version_name_cmp(r, fork) > 0 &&
+		    (!top_rel || fs_version_name_cmp(r, top_rel) <= 0) && tag_commit(idx, r, oid) == 0)
 			tags[ntags++] = T->releases[i];
 	}
 	/* the first of them that has it (NTAGS: none, TOP's own window) */

@@ -24,6 +24,7 @@
 
 #include "fixscan/vulns.h"
 #include "base/git-util.h"
+#include "base/cache.h"
 
 #define MAGIC "FSVULN01"
 #define NAME_LEN 24
@@ -480,51 +481,6 @@ fail:
 
 /* ---- opening ----------------------------------------------------------- */
 
-static uint64_t fnv64(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-/* $XDG_CACHE_HOME/fixscan/vulns-<readable path>-<hash>.cache */
-static char *default_cache_path(const char *path, struct fs_error *err)
-{
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char *abs = realpath(path, NULL), *dir, *name, *p, *ret;
-	size_t n;
-
-	if (!abs) {
-		fs_error_set(err, FS_ENOTFOUND, "cannot open the vulns repository '%s': %s", path,
-			     strerror(errno));
-		return NULL;
-	}
-	n = strlen(abs);
-	if (n > 5 && !strcmp(abs + n - 5, "/.git"))
-		abs[n - 5] = '\0';
-	if (xdg && *xdg == '/')
-		dir = g_build_filename(xdg, "fixscan", NULL);
-	else if (home && *home)
-		dir = g_build_filename(home, ".cache", "fixscan", NULL);
-	else {
-		free(abs);
-		fs_error_set(err, FS_ENOTFOUND, "no cache directory: set XDG_CACHE_HOME or HOME");
-		return NULL;
-	}
-	name = g_strdup(abs);
-	for (p = name; *p; p++)
-		if (*p == '/')
-			*p = '_';
-	ret = g_strdup_printf("%s/vulns-%.80s-%016llx.cache", dir, name + (name[0] == '_'),
-			      (unsigned long long)fnv64(abs));
-	g_free(name);
-	g_free(dir);
-	free(abs);
-	return ret;
-}
-
 /* The id of the clone's HEAD commit and its tree. */
 static int open_head(git_repository **repo, git_tree **tree, char head[41], const char *path,
 		     struct fs_error *err)
@@ -595,10 +551,12 @@ int fs_vulns_open(struct fs_vulns **out, const struct fs_vulns_opts *opts,
 	if (stats)
 		memset(stats, 0, sizeof(*stats));
 	fs_git_init();
-	v->cache_path = opts->cache_path ? g_strdup(opts->cache_path) :
-			default_cache_path(opts->path, err);
-	if (!v->cache_path)
-		rc = err ? err->code : FS_ENOTFOUND;
+	/* $XDG_CACHE_HOME/fixscan/vulns-<readable path>-<hash>.cache */
+	if (!opts->cache_path)
+		rc = fs_cache_path(&v->cache_path, opts->path, "vulns-", ".cache", "the vulns repository",
+				   err);
+	else if (!(v->cache_path = strdup(opts->cache_path)))
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 	if (rc == 0)
 		rc = open_head(&repo, &tree, head, opts->path, err);
 	if (rc == 0 && !load_cache(v, head)) {
@@ -625,7 +583,7 @@ void fs_vulns_free(struct fs_vulns *v)
 	if (!v)
 		return;
 	g_free(v->buf);
-	g_free(v->cache_path);
+	free(v->cache_path);
 	g_free(v);
 }
 

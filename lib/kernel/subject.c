@@ -9,6 +9,7 @@
 #include <glib.h>
 
 #include "fixscan/subject.h"
+#include "fixscan/version.h"
 
 /* Skip "Re:", "RE:", "Fwd:", "Fw:" and the spaces after them, repeatedly. */
 static const char *skip_reply_marks(const char *s)
@@ -69,38 +70,26 @@ static bool parse_numbering(const char *tok, size_t n, int *index, int *total)
 }
 
 /* A kernel series: "4.4", "5.14", "2.6.32", "4.4.y" (".y"/".x" dropped),
- * optionally written "v4.4" or "linux-4.4.y".  Returns a new string. */
+ * optionally written "v4.4" or "linux-4.4.y"; a release names its series
+ * ("5.4.33" is of 5.4).  Returns a new string. */
 static char *parse_version(const char *tok, size_t n)
 {
-	size_t i = 0, dots = 0, end;
+	size_t i = 0, pre = strlen(FS_VERSION_BRANCH_PREFIX);
+	struct fs_version v, series;
+	char name[FS_VERSION_NAME_MAX];
 
-	if (n > 6 && !g_ascii_strncasecmp(tok, "linux-", 6))
-		i = 6;
+	if (n > pre && !g_ascii_strncasecmp(tok, FS_VERSION_BRANCH_PREFIX, pre))
+		i = pre;
 	if (i < n && (tok[i] == 'v' || tok[i] == 'V'))
 		i++;
-	if (i >= n || !g_ascii_isdigit(tok[i]))
+	if (n - i > 2 && tok[n - 2] == '.' && (tok[n - 1] == 'y' || tok[n - 1] == 'x'))
+		n -= 2;
+	/* the numbers alone, at most one more than the series has */
+	if (i >= n || fs_version_scan(tok + i, n - i, &v) != n - i || v.v || v.rc ||
+	    v.nparts > fs_version_series_parts(&v) + 1 || !fs_version_series(&v, &series) ||
+	    !fs_version_format(&series, name, sizeof(name)))
 		return NULL;
-	end = n;
-	if (n - i > 2 && tok[n - 2] == '.' &&
-	    (tok[n - 1] == 'y' || tok[n - 1] == 'x'))
-		end = n - 2;
-	for (size_t j = i; j < end; j++) {
-		if (tok[j] == '.') {
-			/* no empty component: "4..4", "4." */
-			if (j == i || tok[j - 1] == '.' || j + 1 == end)
-				return NULL;
-			dots++;
-		} else if (!g_ascii_isdigit(tok[j])) {
-			return NULL;
-		}
-	}
-	if (dots < 1 || dots > 2)
-		return NULL;
-	/* "5.4.33" is a release of the series 5.4; only 2.6 had three parts */
-	if (dots == 2 && !(end - i > 4 && !strncmp(tok + i, "2.6.", 4)))
-		return g_strndup(tok + i, strchr(tok + i, '.') - (tok + i) +
-				 strcspn(strchr(tok + i, '.') + 1, ".") + 1);
-	return g_strndup(tok + i, end - i);
+	return g_strdup(name);
 }
 
 /* "PATCH", "patch", the glued "PATCHv2" (revision in *REV), and

@@ -6,7 +6,6 @@
  * the changelog and its upstream line.  The patches become one series,
  * numbered in series-file order, for the same review as a thread.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 
 #include "fixscan/mail.h"
 #include "fixscan/source.h"
+#include "fixscan/version.h"
 #include "source-queue.h"
 
 /* A series file is a list of names: anything bigger is not one. */
@@ -26,20 +26,11 @@
 char *fs_source_queue_version(const char *dir)
 {
 	char *base = g_path_get_basename(dir), *v = NULL;
-	const char *p;
-	int dots = 0;
+	struct fs_version series;
 
-	if (strncmp(base, "queue-", 6) || !isdigit((unsigned char)base[6]))
-		goto out;
-	for (p = base + 6; *p; p++) {
-		if (*p == '.' && isdigit((unsigned char)p[-1]) && isdigit((unsigned char)p[1]))
-			dots++;
-		else if (!isdigit((unsigned char)*p))
-			goto out;
-	}
-	if (dots == 1)
+	if (!strncmp(base, "queue-", 6) && fs_version_parse(base + 6, &series) &&
+	    fs_version_is_series(&series))
 		v = strdup(base + 6);
-out:
 	g_free(base);
 	return v;
 }

@@ -7,6 +7,7 @@
 #include <glib.h>
 
 #include "fixscan/thread.h"
+#include "fixscan/version.h"
 
 struct series_priv {
 	struct fs_thread_series pub;
@@ -128,26 +129,16 @@ static int cmp_patch_number(const void *a, const void *b)
 /* "4.4.11-rc1" -> "v4.4.10"; "4.4.1" -> "v4.4". */
 char *fs_thread_base_of(const char *release)
 {
-	long a, b, c;
-	char *s = NULL;
-	int n = 0;
+	struct fs_version v, base;
+	char name[FS_VERSION_NAME_MAX];
 
-	if (!release)
+	if (!fs_version_parse(release, &v) || !fs_version_base(&v, &base) ||
+	    !fs_version_format(&base, name, sizeof(name)))
 		return NULL;
-	if (*release == 'v')
-		release++;
-	if (sscanf(release, "%ld.%ld.%ld%n", &a, &b, &c, &n) != 3 || c < 1)
-		return NULL;
-	if (release[n] && release[n] != '-')
-		return NULL;
-	if (c == 1)
-		n = asprintf(&s, "v%ld.%ld", a, b);
-	else
-		n = asprintf(&s, "v%ld.%ld.%ld", a, b, c - 1);
-	return n < 0 ? NULL : s;
+	return strdup(name);
 }
 
-/* The first "X.Y.Z" (with an optional -rcN) after KEY in TEXT. */
+/* The first stable release (with an optional -rcN) after KEY in TEXT. */
 static char *release_after(const char *text, size_t len, const char *key)
 {
 	const char *p = text, *end = text + len;
@@ -166,19 +157,12 @@ static char *release_after(const char *text, size_t len, const char *key)
 		if (!klen && q > text && (isdigit((unsigned char)q[-1]) || q[-1] == '.'))
 			q = end;
 		if (q < end && isdigit((unsigned char)*q)) {
-			const char *e = q;
-			int dots = 0;
-			while (e < end && (isdigit((unsigned char)*e) || *e == '.')) {
-				dots += *e == '.';
-				e++;
-			}
-			if (e + 3 < end && !strncmp(e, "-rc", 3) && isdigit((unsigned char)e[3])) {
-				e += 3;
-				while (e < end && isdigit((unsigned char)*e))
-					e++;
-			}
-			if (dots == 2)
-				return strndup(q, e - q);
+			struct fs_version v;
+			size_t k = fs_version_scan(q, (size_t)(end - q), &v);
+			/* ... and ends one: not "4.4.11" of "4.4.11.2" */
+			if (k && fs_version_is_stable(&v) &&
+			    (q + k == end || (q[k] != '.' && !isdigit((unsigned char)q[k]))))
+				return strndup(q, k);
 		}
 		/* An empty key matches where it starts: step past it. */
 		p = hit + (klen ? klen : 1);
@@ -186,22 +170,23 @@ static char *release_after(const char *text, size_t len, const char *key)
 	return NULL;
 }
 
-/* "linux-4.4.y" anywhere in TEXT. */
+/* A stable branch name, "linux-4.4.y", anywhere in TEXT, a word of its
+ * own at its end. */
 static char *branch_in(const char *text, size_t len)
 {
 	const char *p = text, *end = text + len;
+	size_t pre = strlen(FS_VERSION_BRANCH_PREFIX);
 
 	while (p < end) {
-		const char *hit = memmem(p, end - p, "linux-", 6), *q;
+		const char *hit = memmem(p, end - p, FS_VERSION_BRANCH_PREFIX, pre);
+		struct fs_version v;
+		size_t k;
 		if (!hit)
 			return NULL;
-		q = hit + 6;
-		while (q < end && (isdigit((unsigned char)*q) || *q == '.'))
-			q++;
-		if (q > hit + 6 && q[-1] == '.' && q < end && *q == 'y' &&
-		    (q + 1 == end || !isalnum((unsigned char)q[1])))
-			return strndup(hit, q + 1 - hit);
-		p = hit + 6;
+		k = fs_version_branch_scan(hit, (size_t)(end - hit), &v);
+		if (k && (hit + k == end || !isalnum((unsigned char)hit[k])))
+			return strndup(hit, k);
+		p = hit + pre;
 	}
 	return NULL;
 }
@@ -214,6 +199,7 @@ static int describe(struct series_priv *sp)
 	const struct fs_patch *src = s->cover ? s->cover : (s->npatches ? s->patches[0] : NULL);
 	const struct fs_series *ser;
 	const char *h, *body;
+	char branch[FS_VERSION_NAME_MAX];
 	size_t blen = 0, i;
 
 	/* replies alone: the kernel series their subjects answer */
@@ -248,11 +234,9 @@ static int describe(struct series_priv *sp)
 	}
 	if (!s->branch && s->cover && (s->branch = branch_in(body, blen)))
 		s->branch_source = "cover letter";
-	if (!s->branch && s->version) {
-		if (asprintf(&s->branch, "linux-%s.y", s->version) < 0) {
-			s->branch = NULL;
+	if (!s->branch && s->version && fs_version_branch_name(s->version, branch, sizeof(branch))) {
+		if (!(s->branch = strdup(branch)))
 			return -1;
-		}
 		s->branch_source = "subject";
 	}
 	if ((h = fs_patch_header(src, "X-KernelTest-Deadline")) && *h) {

@@ -11,6 +11,7 @@
 #include "fixscan/report.h"
 #include "fixscan/rounds.h"
 #include "fixscan/text.h"
+#include "fixscan/version.h"
 #include "report-words.h"
 
 const char *fs_report_kind_color(enum fs_finding_kind k)
@@ -108,15 +109,12 @@ static void cross_text(GString *s, const struct fs_finding *f)
 
 	for (i = 0; i < f->cross.nqueued; i++) {
 		const struct fs_finding_queued *q = &f->cross.queued[i];
-		const char *b = q->branch;
 		int w = q->total >= 100 ? 3 : 2;
-		char number[32];
+		char number[32], series[FS_VERSION_NAME_MAX];
 
-		if (!strncmp(b, "linux-", 6) && strlen(b) > 8)
-			g_string_append_printf(s, "%s queued for %.*s", i ? "," : ";",
-					       (int)strlen(b) - 8, b + 6);
-		else
-			g_string_append_printf(s, "%s queued for %s", i ? "," : ";", b);
+		g_string_append_printf(s, "%s queued for %s", i ? "," : ";",
+				       fs_version_branch_series(q->branch, series, sizeof(series)) ?
+				       series : q->branch);
 		if (q->index >= 0)
 			g_string_append_printf(s, " as %s",
 					       fs_report_format_number(number, sizeof(number), w, q->index,

@@ -11,6 +11,7 @@
 #include "fixscan/index.h"
 #include "fixscan/stats.h"
 #include "fixscan/trailers.h"
+#include "fixscan/version.h"
 #include "base/git-util.h"
 
 /* Ids shorter than this name too many commits to count as a match. */
@@ -91,32 +92,28 @@ int fs_stats_range_parse(struct fs_stats_range *out, const char *spec,
 	return 0;
 }
 
-/* "4.4" from a name that contains "4.4" as its first two version numbers
- * ("v4.4.14", "linux-4.4.y", "refs/remotes/stable/linux-4.4.y"). */
+/* The series a ref NAME names: "4.4" of a stable branch ("linux-4.4.y",
+ * "refs/remotes/stable/linux-4.4.y"), or of a name that starts with a
+ * version of two numbers or more, then ends or goes on with '.' or '-'
+ * ("v4.4.14", "v4.5-rc1", "4.4.y"); NULL for other names.  New string
+ * (free()). */
 static char *version_of(const char *name)
 {
+	struct fs_version v, series;
+	char buf[FS_VERSION_NAME_MAX];
 	const char *p;
+	size_t k;
 
 	if (!name)
 		return NULL;
 	p = strrchr(name, '/');
 	p = p ? p + 1 : name;
-	if (!strncmp(p, "linux-", 6))
-		p += 6;
-	else if (*p == 'v')
-		p++;
-	if (isdigit((unsigned char)*p)) {
-		const char *q = p;
-		while (isdigit((unsigned char)*q))
-			q++;
-		if (*q == '.' && isdigit((unsigned char)q[1])) {
-			q++;
-			while (isdigit((unsigned char)*q))
-				q++;
-			if (*q == '\0' || *q == '.' || *q == '-')
-				return strndup(p, q - p);
-		}
-	}
+	if (fs_version_branch_series(p, buf, sizeof(buf)))
+		return strdup(buf);
+	k = fs_version_scan(p, strlen(p), &v);
+	if (k && (!p[k] || p[k] == '.' || p[k] == '-') && fs_version_series(&v, &series) &&
+	    fs_version_format(&series, buf, sizeof(buf)))
+		return strdup(buf);
 	return NULL;
 }
 
@@ -371,7 +368,7 @@ static int release_cmp_null(const char *a, const char *b)
 {
 	if (!a || !b)
 		return !a - !b; /* no release sorts last */
-	return fs_release_cmp(a, b);
+	return fs_version_name_cmp(a, b);
 }
 
 static int patch_cmp(const struct st_patch *x, const struct st_patch *y)
@@ -496,23 +493,9 @@ const char *fs_stats_patch_subject(const struct fs_stats *st, size_t p)
 /* "Linux 4.4.1", "Linux 4.5", "Linux 4.6-rc3": a release commit. */
 static bool is_release_subject(const char *s)
 {
-	int dots = 0;
+	struct fs_version v;
 
-	if (!s || strncmp(s, "Linux ", 6))
-		return false;
-	s += 6;
-	if (!isdigit((unsigned char)*s))
-		return false;
-	while (isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1]))) {
-		dots += *s == '.';
-		s++;
-	}
-	if (!strncmp(s, "-rc", 3) && isdigit((unsigned char)s[3])) {
-		s += 3;
-		while (isdigit((unsigned char)*s))
-			s++;
-	}
-	return dots >= 1 && *s == '\0';
+	return s && !strncmp(s, "Linux ", 6) && fs_version_parse(s + 6, &v) && !v.v && v.nparts >= 2;
 }
 
 /* HEX as a fix line names it: the full id of the one commit it resolves

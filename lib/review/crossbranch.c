@@ -9,61 +9,40 @@
 
 #include "fixscan/crossbranch.h"
 #include "fixscan/json.h"
+#include "fixscan/version.h"
 
 #define MAX_UPS 16
 
 /* ---- names, versions, dates --------------------------------------------- */
 
-/* "linux-5.15.y" gives 5 and 15; false for other names. */
-static bool branch_version(const char *b, int *major, int *minor)
-{
-	int n = 0;
-
-	if (!b || sscanf(b, "linux-%d.%d.y%n", major, minor, &n) != 2 || b[n])
-		return false;
-	return true;
-}
-
 int fs_cross_branch_cmp(const char *a, const char *b)
 {
-	int am, an, bm, bn;
-	bool va = branch_version(a, &am, &an), vb = branch_version(b, &bm, &bn);
+	struct fs_version sa, sb;
+	bool va = fs_version_branch_parse(a, &sa), vb = fs_version_branch_parse(b, &sb);
 
 	if (va != vb)
 		return va ? 1 : -1;
 	if (!va)
 		return strcmp(a, b);
-	if (am != bm)
-		return am < bm ? -1 : 1;
-	return (an > bn) - (an < bn);
+	return fs_version_cmp(&sa, &sb);
 }
 
 /* "4.5" of "linux-4.5.y", for people; else the name. */
 static char *short_branch(const char *b)
 {
-	int m, n;
+	char series[FS_VERSION_NAME_MAX];
 
-	if (branch_version(b, &m, &n))
-		return g_strdup_printf("%d.%d", m, n);
-	return g_strdup(b);
+	return g_strdup(fs_version_branch_series(b, series, sizeof(series)) ? series : b);
 }
 
 bool fs_cross_release_branch(const char *name, char *branch, size_t size)
 {
-	int major, minor, patch, n = 0;
+	struct fs_version v, series;
+	char s[FS_VERSION_NAME_MAX];
 
-	if (sscanf(name, "v%d.%d%n", &major, &minor, &n) != 2)
-		return false;
-	if (name[n] == '.') {
-		int m = 0;
-		if (sscanf(name + n, ".%d%n", &patch, &m) != 1)
-			return false;
-		n += m;
-	}
-	if (name[n] || !isdigit((unsigned char)name[1]))
-		return false;
-	snprintf(branch, size, "linux-%d.%d.y", major, minor);
-	return true;
+	return fs_version_parse(name, &v) && v.v && !v.rc && fs_version_is_release(&v) &&
+	       fs_version_series(&v, &series) && fs_version_format(&series, s, sizeof(s)) &&
+	       fs_version_branch_name(s, branch, size);
 }
 
 int64_t fs_cross_deadline(const struct fs_thread_series *s)
@@ -118,18 +97,6 @@ bool fs_cross_is_open(const struct fs_thread_series *s, int64_t now, int64_t sin
 	return since > 0 && fs_cross_series_time(s) >= since;
 }
 
-/* The release R's series reviews without the "-rcN", compared, then the
- * rc: "5.15.3-rc2" after "5.15.3-rc1". */
-static int release_cmp(const char *a, const char *b)
-{
-	char *va = g_strdup_printf("v%s", a), *vb = g_strdup_printf("v%s", b);
-	int c = fs_release_cmp(va, vb);
-
-	g_free(va);
-	g_free(vb);
-	return c;
-}
-
 bool fs_cross_superseded(struct fs_review *const *v, size_t n, size_t i)
 {
 	const char *rel = v[i]->series->release;
@@ -143,7 +110,8 @@ bool fs_cross_superseded(struct fs_review *const *v, size_t n, size_t i)
 
 		if (k == i || !other || !v[k]->branch || strcmp(v[k]->branch, v[i]->branch))
 			continue;
-		c = release_cmp(other, rel);
+		/* the release, then the round: "5.15.3-rc2" after "5.15.3-rc1" */
+		c = fs_version_name_cmp(other, rel);
 		if (c > 0 || (c == 0 && (v[k]->thread_time > v[i]->thread_time ||
 					 (v[k]->thread_time == v[i]->thread_time && k > i))))
 			return true;
@@ -200,7 +168,8 @@ static int notice_subject(struct fs_cross_notice *out, const char *subject, cons
 			  const char *close, const char *after)
 {
 	const char *a = strstr(subject, open), *b, *v, *ve;
-	char version[32];
+	char version[32], branch[FS_VERSION_NAME_MAX];
+	struct fs_version ver, series;
 
 	if (!a)
 		return FS_ENOTFOUND;
@@ -217,10 +186,13 @@ static int notice_subject(struct fs_cross_notice *out, const char *subject, cons
 		return FS_ENOTFOUND;
 	memcpy(version, v, (size_t)(ve - v));
 	version[ve - v] = '\0';
-	if (strspn(version, "0123456789.") != strlen(version))
+	/* "5.15-stable tree": the branch of that series */
+	if (!fs_version_parse(version, &ver) || ver.v || ver.rc || !fs_version_series(&ver, &series) ||
+	    !fs_version_format(&series, version, sizeof(version)) ||
+	    !fs_version_branch_name(version, branch, sizeof(branch)))
 		return FS_ENOTFOUND;
 	out->subject = g_strndup(a, (gsize)(b - a));
-	out->branch = g_strdup_printf("linux-%s.y", version);
+	out->branch = g_strdup(branch);
 	return 0;
 }
 
@@ -480,7 +452,7 @@ static bool maintained(const struct cross *x, const char *branch, int64_t when, 
 		const struct fs_cross_release *rel = &x->o->releases[i];
 		if (strcmp(rel->branch, branch) || rel->time > when)
 			continue;
-		if (!*last || rel->time > best || (rel->time == best && fs_release_cmp(rel->name, *last) > 0)) {
+		if (!*last || rel->time > best || (rel->time == best && fs_version_name_cmp(rel->name, *last) > 0)) {
 			best = rel->time;
 			*last = rel->name;
 		}

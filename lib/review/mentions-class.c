@@ -873,8 +873,38 @@ static void sentence_features(const struct reading *r, size_t i, GHashTable *set
 	g_ptr_array_free(t, TRUE);
 }
 
-/* The features of the whole reply R into SET. */
-static void reply_features(const struct reading *r, GHashTable *set)
+/* The features of who says R and to what (C, may be NULL) into SET:
+ * the role and the parent alone, and each with what the rules read,
+ * since a question or a "not needed" weighs by who asks it. */
+static void context_features(const struct reading *r, const struct fs_reply_context *c,
+			     const char *rule, GHashTable *set)
+{
+	const char *role = fs_mentions_role_name(c->role);
+	const char *parent = fs_mentions_parent_name(c->parent);
+	unsigned all = 0;
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		all |= r->hits[i];
+	g_hash_table_add(set, g_strconcat("x:role:", role, NULL));
+	g_hash_table_add(set, g_strconcat("x:parent:", parent, NULL));
+	g_hash_table_add(set, g_strconcat("x:role:", role, "&", rule, NULL));
+	g_hash_table_add(set, g_strconcat("x:parent:", parent, "&", rule, NULL));
+	for (i = 0; i < G_N_ELEMENTS(hit_names); i++)
+		if (all & hit_names[i].bit)
+			g_hash_table_add(set, g_strconcat("x:role:", role, "&", hit_names[i].name, NULL));
+	if (c->quotes_hunk)
+		g_hash_table_add(set, g_strdup("x:q:hunk"));
+	if (c->quotes_fixes)
+		g_hash_table_add(set, g_strdup("x:q:fixes"));
+	if (c->quotes_upstream)
+		g_hash_table_add(set, g_strdup("x:q:upstream"));
+}
+
+/* The features of the whole reply R, said in context C (may be NULL),
+ * into SET. */
+static void reply_features(const struct reading *r, const struct fs_reply_context *c,
+			   GHashTable *set)
 {
 	static const char *const rule_names[FS_REPLY_CLASS_COUNT] = {
 		"c:objection", "c:report", "c:needs-also", "c:replacement", "c:other", "c:none",
@@ -894,9 +924,12 @@ static void reply_features(const struct reading *r, GHashTable *set)
 		g_hash_table_add(set, g_strdup("s:bot"));
 	if (r->drop_asked)
 		g_hash_table_add(set, g_strdup("s:drop"));
+	if (c)
+		context_features(r, c, rule_names[r->rule], set);
 }
 
-void fs_mentions_features(const char *body, size_t len, GPtrArray *out)
+void fs_mentions_features(const char *body, size_t len, const struct fs_reply_context *ctx,
+			  GPtrArray *out)
 {
 	struct reading r;
 	GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -904,7 +937,7 @@ void fs_mentions_features(const char *body, size_t len, GPtrArray *out)
 	gpointer key;
 
 	read_reply(&r, body, len, true);
-	reply_features(&r, set);
+	reply_features(&r, ctx, set);
 	g_hash_table_iter_init(&it, set);
 	while (g_hash_table_iter_next(&it, &key, NULL)) {
 		g_ptr_array_add(out, key);
@@ -950,21 +983,58 @@ char *fs_mentions_asked_words(const char *body, size_t len)
 	return g_string_free(out, FALSE);
 }
 
-char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cls)
+/* The class of R by the learned model M, read in context C: the
+ * model's, but a reply the model calls harmless keeps the rules' "other"
+ * class when the rules saw more in it (shown with its words, never
+ * dropped), and its "none" when they saw nothing at all. */
+static enum fs_reply_class model_class(const struct reading *r, const struct fs_reply_context *c,
+				       const struct fs_reply_model *m)
 {
+	GHashTable *set = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	GPtrArray *f = g_ptr_array_new();
+	double p[FS_MODEL_CLASSES];
+	GHashTableIter it;
+	gpointer key;
+	int k;
+
+	reply_features(r, c, set);
+	g_hash_table_iter_init(&it, set);
+	while (g_hash_table_iter_next(&it, &key, NULL))
+		g_ptr_array_add(f, key);
+	k = fs_mentions_model_class(m, f, p);
+	g_ptr_array_free(f, TRUE);
+	g_hash_table_destroy(set);
+	if (k < FS_MODEL_CLASSES - 1)
+		return (enum fs_reply_class)k;
+	return r->rule == FS_REPLY_NONE ? FS_REPLY_NONE : FS_REPLY_OTHER;
+}
+
+char *fs_mentions_classify_in(const char *body, size_t len, const struct fs_reply_context *ctx,
+			      enum fs_reply_class *cls)
+{
+	const struct fs_reply_model *m = ctx ? fs_mentions_model() : NULL;
 	struct reading r;
 	enum fs_reply_class best;
 	size_t at;
 	char *found = NULL;
 
-	read_reply(&r, body, len, false);
-	best = r.rule;
+	read_reply(&r, body, len, m != NULL);
+	best = m ? model_class(&r, ctx, m) : r.rule;
 	at = r.first[best == FS_REPLY_REPLACEMENT ? FS_REPLY_OTHER : best];
+	/* the model's class without a sentence of the rules: the reply's
+	 * first words of its own */
+	if (at >= r.n && best != FS_REPLY_NONE)
+		at = r.first[FS_REPLY_OTHER];
 	if (best != FS_REPLY_NONE)
 		found = at < r.n ? whole_sentence(r.v[at].s, r.v[at].len) : strdup("");
 	reading_clear(&r);
 	*cls = found ? best : FS_REPLY_NONE;
 	return found;
+}
+
+char *fs_mentions_classify(const char *body, size_t len, enum fs_reply_class *cls)
+{
+	return fs_mentions_classify_in(body, len, NULL, cls);
 }
 
 char *fs_mentions_objection_line(const char *body, size_t len)

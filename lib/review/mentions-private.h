@@ -40,8 +40,42 @@ char *fs_mentions_asked_words(const char *body, size_t len);
  * "u:word" and "b:word_word" of the own words' sentences (lower case, a
  * commit id "#id", a number "#n", "^" a sentence's start), "r:..." what
  * the phrase rules find in a sentence, "c:<class>" their class of the
- * reply, "s:..." its shape (sentences, carried patch, own tag, bot).
- * For tests/real/scripts/train-replies.py. */
-void fs_mentions_features(const char *body, size_t len, GPtrArray *out);
+ * reply, "s:..." its shape (sentences, carried patch, own tag, bot);
+ * with CTX (may be NULL) "x:..." who says it and to what
+ * (fs_reply_context), alone and with what the rules read.  For
+ * tests/real/scripts/train-replies.py. */
+void fs_mentions_features(const char *body, size_t len, const struct fs_reply_context *ctx,
+			  GPtrArray *out);
+
+/* ---- the learned class model (mentions-model.c) ---- */
+
+/* The model's classes, in the order of enum fs_reply_class: objection,
+ * report, needs-also, replacement, and "harmless" (everything else). */
+#define FS_MODEL_CLASSES 5
+
+struct fs_reply_weight {
+	const char *feature;
+	float w[FS_MODEL_CLASSES];
+};
+
+/* A multinomial logistic regression: a class's score is its bias plus
+ * the weights of the features present; the class chosen is the largest
+ * score plus margin. */
+struct fs_reply_model {
+	const char *about;            /* what it was trained on */
+	const double *bias, *margin;  /* FS_MODEL_CLASSES each */
+	const struct fs_reply_weight *v; /* sorted by feature (strcmp) */
+	size_t n;
+};
+
+/* The model built in from lib/review/reply-model.tsv, or NULL when that
+ * has no weights (the phrase rules decide alone).  Static. */
+const struct fs_reply_model *fs_mentions_model(void);
+
+/* The class M gives the features FEATURES (strings, as
+ * fs_mentions_features() makes them), 0 to FS_MODEL_CLASSES - 1, and
+ * each class's probability in PROB. */
+int fs_mentions_model_class(const struct fs_reply_model *m, const GPtrArray *features,
+			    double prob[FS_MODEL_CLASSES]);
 
 #endif

@@ -341,9 +341,47 @@ static void place_all(const struct fs_thread_series *s, int *at, int *absent)
 	g_hash_table_destroy(pos);
 }
 
+/* The addresses that sent S's stable mails (its cover, review patches,
+ * AUTOSEL patches): stable maintainers, whoever they are.  A new
+ * NULL-terminated array of new strings (g_strfreev()). */
+static char **stable_senders(const struct fs_thread_series *s)
+{
+	GPtrArray *a = g_ptr_array_new();
+	size_t i;
+
+	for (i = 0; i <= s->npatches; i++) {
+		const struct fs_patch *p = i ? s->patches[i - 1] : s->cover;
+		const char *from = p ? fs_patch_from(p) : NULL, *lt, *gt;
+		enum fs_reply_parent k = fs_mentions_parent_kind(p);
+
+		if (!from || (k != FS_PARENT_COVER && k != FS_PARENT_REVIEW && k != FS_PARENT_AUTOSEL))
+			continue;
+		lt = strrchr(from, '<');
+		gt = lt ? strchr(lt, '>') : NULL;
+		g_ptr_array_add(a, lt && gt ? g_strndup(lt + 1, (gsize)(gt - lt - 1)) : g_strdup(from));
+	}
+	g_ptr_array_add(a, NULL);
+	return (char **)g_ptr_array_free(a, FALSE);
+}
+
+/* The mail of S that REPLY answers, for its context: the patch it
+ * replies to, else the patch it was placed on (NN AT), else the cover. */
+static const struct fs_patch *parent_of(const struct fs_thread_series *s,
+					const struct fs_patch *reply, int at)
+{
+	const struct fs_patch *p = fs_thread_replied_patch(s, reply);
+	size_t i;
+
+	for (i = 0; !p && at > 0 && i < s->npatches; i++)
+		if (fs_thread_patch_number(s->patches[i]) == at)
+			p = s->patches[i];
+	return p ? p : s->cover;
+}
+
 int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series *s,
 			   const char *const *own, struct fs_error *err)
 {
+	char **senders;
 	size_t i, cap = m->nobjections + s->nreplies + 1;
 	struct fs_objection *ov = realloc(m->objections, cap * sizeof(*ov));
 	int *at = calloc(2 * s->nreplies + 1, sizeof(*at));
@@ -358,9 +396,11 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 	}
 	m->lines_ = lv;
 	place_all(s, at, at + s->nreplies);
+	senders = stable_senders(s);
 	for (i = 0; i < s->nreplies; i++) {
 		const struct fs_patch *reply = s->replies[i];
 		struct fs_objection *o = &m->objections[m->nobjections];
+		struct fs_reply_context ctx;
 		enum fs_reply_class cls;
 		const char *body;
 		size_t blen;
@@ -370,7 +410,9 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 		if (fs_identity_is_own_mail(fs_patch_file(reply), reply, own))
 			continue;
 		body = fs_patch_body(reply, &blen);
-		line = fs_mentions_classify(body, blen, &cls);
+		fs_mentions_reply_context(&ctx, reply, parent_of(s, reply, at[i]),
+					  (const char *const *)senders);
+		line = fs_mentions_classify_in(body, blen, &ctx, &cls);
 		if (!line)
 			continue;
 		m->lines_[m->nobjections] = line;
@@ -391,6 +433,7 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 		}
 		m->nobjections++;
 	}
+	g_strfreev(senders);
 	free(at);
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include "fixscan/review.h"
 #include "fixscan/rounds.h"
 #include "fixscan/treecheck.h"
+#include "fixscan/version.h"
 
 #define MAX_UPSTREAM 16
 
@@ -110,27 +111,29 @@ static int choose_branch(struct fs_review *r, const struct fs_thread_series *s,
 	return 0;
 }
 
-/* "6.18" as 6 * 1000 + 18; -1 when V is no "X.Y". */
+/* "6.18" as 6 * 1000 + 18; -1 when V is no series of two numbers. */
 static int version_key(const char *v)
 {
-	unsigned maj, min;
-	char end;
+	struct fs_version ver;
 
-	if (!v || sscanf(v, "%u.%u%c", &maj, &min, &end) != 2 || maj > 99 || min > 999)
+	if (!fs_version_parse(v, &ver) || !fs_version_is_series(&ver) || ver.nparts != 2 ||
+	    ver.part[0] > 99 || ver.part[1] > 999)
 		return -1;
-	return (int)(maj * 1000 + min);
+	return (int)(ver.part[0] * 1000 + ver.part[1]);
 }
 
 /* The branch of kernel series VERSION: O's fixscan.<version>.branch,
- * else linux-VERSION.y.  New string. */
+ * else the kernel's name for it (linux-VERSION.y).  New string, or NULL
+ * when VERSION is no series. */
 static char *branch_of(const char *version, const struct fs_review_opts *o)
 {
+	char branch[FS_VERSION_NAME_MAX];
 	size_t i;
 
 	for (i = 0; i < o->nbranch_names; i++)
 		if (!strcmp(o->branch_names[i].version, version))
 			return g_strdup(o->branch_names[i].branch);
-	return g_strdup_printf("linux-%s.y", version);
+	return fs_version_branch_name(version, branch, sizeof(branch)) ? g_strdup(branch) : NULL;
 }
 
 size_t fs_review_branches(char ***out, const struct fs_thread_series *s,
@@ -162,7 +165,7 @@ size_t fs_review_branches(char ***out, const struct fs_thread_series *s,
 		}
 		snprintf(version, sizeof(version), "%d.%d", k / 1000, k % 1000);
 		b = branch_of(version, o);
-		if (fs_index_has_branch(idx, b))
+		if (b && fs_index_has_branch(idx, b))
 			g_ptr_array_add(v, b);
 		else
 			g_free(b);

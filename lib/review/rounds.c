@@ -1,5 +1,4 @@
 /* fixscan: what changed since the previous round of a release. */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +7,7 @@
 
 #include "fixscan/review.h"
 #include "fixscan/rounds.h"
+#include "fixscan/version.h"
 
 void fs_round_free(struct fs_round *rd)
 {
@@ -24,22 +24,17 @@ void fs_round_free(struct fs_round *rd)
 
 bool fs_round_parse(const char *release, char **base, int *round)
 {
-	const char *rc = release ? strstr(release, "-rc") : NULL;
-	const char *p;
-	char *end;
-	long n;
+	struct fs_version v;
+	char name[FS_VERSION_NAME_MAX];
 
 	*base = NULL;
-	if (!rc || rc == release || !isdigit((unsigned char)rc[3]))
+	if (!fs_version_parse(release, &v) || v.v || v.rc < 1 || v.rc > 1000)
 		return false;
-	for (p = release; p < rc; p++)
-		if (!isdigit((unsigned char)*p) && *p != '.')
-			return false;
-	n = strtol(rc + 3, &end, 10);
-	if (*end || n < 1 || n > 1000)
+	*round = (int)v.rc;
+	v.rc = 0;
+	if (!fs_version_format(&v, name, sizeof(name)))
 		return false;
-	*base = strndup(release, (size_t)(rc - release));
-	*round = (int)n;
+	*base = strdup(name);
 	return *base != NULL;
 }
 

@@ -1,5 +1,5 @@
 /* A tiny repository builder on top of git fast-import, shared by the unit
- * tests that need real histories (test-index.c, test-findings.c).  Not a
+ * tests that need real histories (test-index-*.c, test-findings.c).  Not a
  * library: static functions, included once per test program after
  * <cmocka.h>, <glib.h> and the C headers its users already include.
  * A test may use only some of it (test-diffcmp.c and test-packfile.c:
@@ -194,7 +194,7 @@ static int commit(struct repo *r, const char *branch, int parent, const char *fm
 /* A per-test temporary TMP_ROOT ("fixscan-test-NAME.XXXXXX" under
  * $TMPDIR) holding the cache, home and config directories, and git told
  * to read no system config and no repository of the caller's: what the
- * index tests (test-index.c, test-pendidx.c) set up before each test.
+ * index tests (test-index-*.c, test-pendidx.c) set up before each test.
  * 0, or -1 when the directory cannot be made. */
 __attribute__((unused)) static int repo_env_setup(const char *name)
 {

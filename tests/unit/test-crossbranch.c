@@ -507,6 +507,14 @@ static void test_names(void **state)
 	assert_false(fs_cross_release_branch("v5.16-rc1", b, sizeof(b)));
 	assert_false(fs_cross_release_branch("v5", b, sizeof(b)));
 	assert_false(fs_cross_release_branch("next-20240101", b, sizeof(b)));
+	/* before 3.0 a series had three numbers (fixscan/version.h) */
+	assert_true(fs_cross_release_branch("v2.6.32.5", b, sizeof(b)));
+	assert_string_equal(b, "linux-2.6.32.y");
+	assert_true(fs_cross_release_branch("v2.6.32", b, sizeof(b)));
+	assert_string_equal(b, "linux-2.6.32.y");
+	assert_false(fs_cross_release_branch("v2.6", b, sizeof(b)));
+	assert_true(fs_cross_branch_cmp("linux-3.0.y", "linux-2.6.32.y") > 0);
+	assert_true(fs_cross_branch_cmp("linux-2.6.32.y", "stable-queue") > 0);
 }
 
 static void test_notice_parse(void **state)

@@ -25,7 +25,7 @@
 #include "fixscan/kinds.h"
 #include "fixscan/trailers.h"
 
-/* The fast-import builder shared with test-index.c. */
+/* The fast-import builder shared with test-index-*.c. */
 #include "repo-builder.h"
 
 static void tag_light(struct repo *r, const char *name, int mark)

@@ -346,9 +346,10 @@ static void test_features(void **state)
 	size_t i;
 
 	(void)state;
-	fs_mentions_features(body, strlen(body), f);
+	fs_mentions_features(body, strlen(body), NULL, f);
 	for (i = 0; i < f->len; i++) {
 		assert_false(g_hash_table_contains(set, f->pdata[i]));
+		assert_false(g_str_has_prefix(f->pdata[i], "x:"));
 		g_hash_table_add(set, f->pdata[i]);
 	}
 	for (i = 0; i < G_N_ELEMENTS(want); i++)
@@ -359,6 +360,93 @@ static void test_features(void **state)
 			fail_msg("feature %s is not the reply's own", not_want[i]);
 	g_hash_table_destroy(set);
 	g_ptr_array_free(f, TRUE);
+}
+
+/* With a context, who says it and to what: the role and the parent
+ * alone and with the rules' class and findings, and what is quoted;
+ * nothing of a context not given. */
+static void test_context_features(void **state)
+{
+	static const char body[] = "> Fixes: 0123456789ab (\"x\")\n\nIs this needed for 5.4?\n";
+	struct fs_reply_context c = {
+		.role = FS_ROLE_AUTHOR, .parent = FS_PARENT_AUTOSEL, .quotes_fixes = true,
+	};
+	GPtrArray *f = g_ptr_array_new_with_free_func(g_free);
+	GHashTable *set = g_hash_table_new(g_str_hash, g_str_equal);
+	static const char *const want[] = {
+		"x:role:author", "x:parent:autosel", "x:role:author&r:question", "x:q:fixes",
+	};
+	static const char *const not_want[] = {
+		"x:role:other", "x:q:hunk", "x:q:upstream", "x:role:author&r:objects",
+	};
+	size_t i;
+	bool with_class = false;
+
+	(void)state;
+	fs_mentions_features(body, strlen(body), &c, f);
+	for (i = 0; i < f->len; i++) {
+		g_hash_table_add(set, f->pdata[i]);
+		with_class |= g_str_has_prefix(f->pdata[i], "x:role:author&c:");
+	}
+	for (i = 0; i < G_N_ELEMENTS(want); i++)
+		if (!g_hash_table_contains(set, want[i]))
+			fail_msg("missing feature %s", want[i]);
+	for (i = 0; i < G_N_ELEMENTS(not_want); i++)
+		if (g_hash_table_contains(set, not_want[i]))
+			fail_msg("feature %s not in the context", not_want[i]);
+	assert_true(with_class);
+	g_hash_table_destroy(set);
+	g_ptr_array_free(f, TRUE);
+}
+
+/* The model: a class's score is its bias plus the weights of the
+ * features present (features it does not know weigh nothing), the
+ * probabilities are the softmax of the scores, and a margin moves the
+ * decision alone. */
+static void test_model_class(void **state)
+{
+	static const double bias[FS_MODEL_CLASSES] = { -1, -2, -2, -3, 0 };
+	static const double none[FS_MODEL_CLASSES] = { 0 };
+	static const double shy[FS_MODEL_CLASSES] = { -3.5, 0, 0, 0, 0 };
+	static const struct fs_reply_weight w[] = {	/* in strcmp() order */
+		{ "u:breaks", { 0, 2.5, 0, 0, 0 } },
+		{ "u:drop", { 3, 0, 0, 0, -1 } },
+		{ "x:role:author", { 1, 0, 0, 0, 0 } },
+	};
+	struct fs_reply_model m = { .about = "test", .bias = bias, .margin = none, .v = w, .n = 3 };
+	GPtrArray *f = g_ptr_array_new();
+	double p[FS_MODEL_CLASSES], sum = 0;
+	int c;
+
+	(void)state;
+	/* nothing known: the bias alone, harmless */
+	g_ptr_array_add(f, "u:thanks");
+	assert_int_equal(fs_mentions_model_class(&m, f, p), 4);
+	for (c = 0; c < FS_MODEL_CLASSES; c++)
+		sum += p[c];
+	assert_true(sum > 0.999999 && sum < 1.000001);
+	assert_true(p[4] > p[0]);
+	/* "drop": objection, by 3 - 1 against harmless's 0 - 1 */
+	g_ptr_array_add(f, "u:drop");
+	assert_int_equal(fs_mentions_model_class(&m, f, p), 0);
+	assert_true(p[0] > 0.5);
+	/* "breaks" alone: report */
+	g_ptr_array_remove_index(f, 1);
+	g_ptr_array_add(f, "u:breaks");
+	assert_int_equal(fs_mentions_model_class(&m, f, p), 1);
+	/* a margin against objections turns a weak drop into harmless, the
+	 * probabilities untouched; the author's word tips it back */
+	g_ptr_array_remove_index(f, 1);
+	g_ptr_array_add(f, "u:drop");
+	m.margin = shy;
+	assert_int_equal(fs_mentions_model_class(&m, f, p), 4);
+	assert_true(p[0] > 0.5);
+	g_ptr_array_add(f, "x:role:author");
+	assert_int_equal(fs_mentions_model_class(&m, f, p), 0);
+	g_ptr_array_free(f, TRUE);
+	/* without trained weights there is no built-in model */
+	if (fs_mentions_model())
+		assert_true(fs_mentions_model()->n > 0);
 }
 
 /* An attribution wrapped over two or three lines ("On <date>, <name>" then
@@ -487,6 +575,8 @@ int main(void)
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_classify_forms),
 		cmocka_unit_test(test_features),
+		cmocka_unit_test(test_context_features),
+		cmocka_unit_test(test_model_class),
 		cmocka_unit_test(test_signed_reply),
 		cmocka_unit_test(test_wrapped_attribution),
 		cmocka_unit_test(test_asked_words),

@@ -1,32 +1,31 @@
 #!/usr/bin/env python3
-"""Train a reply class model over fixscan's reply features and write it
-as a C table.
+"""Train fixscan's reply class model and write lib/review/reply-model.tsv.
 
-    tests/real/scripts/train-replies.py --out FILE.c SET...
+    tests/real/scripts/train-replies.py --mails DIR [--rows TSV]... [--out TSV]
+                                       [--curve] [--seed N]
 
-The table is the struct fs_model that the experiment on branch
-reader28-model reads from lib/mentions-model.c (main does not use one
-yet: measured on the held-out test split the model did not beat the
-phrase rules, see tests/real/TUNING.md).
+Each --rows TSV is a table of labelled replies (tests/real/corpus40/
+train.tsv by default) with the columns id, list, reply_id and a label
+(label_final, else label_a when label_b agrees or is empty); --mails DIR
+holds their mails as <id>.reply.eml and <id>.parent.eml (written by
+tests/real/scripts/real-corpus.py --corpus40).  Rows whose list is one of
+the held-out lists of issue 40 are refused: they measure, they never
+train.
 
-Each SET is a directory of labelled real replies in one of the layouts
-scripts/realcheck.py reads: <row>.reply.eml with labels.tsv (the tune
-half of tests/real/replies.tsv, the fresh sets rebuilt by
-scripts/realcorpus.py), or INDEX.tsv with cur/ (the shared realreplies
-set).  The mails stay outside the repository; only the weights are
-written.  Replies of the held-out test half of tests/real/replies.tsv (odd
-rows) are never read: a reply with one of their Message-Ids is skipped
-wherever it appears.
+The features are exactly fixscan's (fs_mentions_features() with the
+reply's context), computed by tests/real/scripts/reply-features.c linked
+against build/libfixscan.a (`make` first).  The model is a multinomial
+logistic regression over five classes (objection, report, needs-also,
+replacement, harmless) on binary features, L2-regularised, trained by
+full-batch AdaGrad.  The regularisation and then one decision margin per
+class are chosen by cross-validation grouped by list (a list is never in
+both the training and the measuring part of a fold), for: precision of
+"any action" (objection, report or needs-also) at least --precision
+(0.90), then the largest recall of any action plus recall of objections.
+Python 3 standard library only.
 
-The features are exactly those fixscan computes (fs_mentions_features(),
-through tests/real/scripts/reply-features.c linked against
-build/libfixscan.a, so `make` first).  The model is one L2-regularised
-logistic regression per action class (objection, report, needs-also) over
-binary features, trained by AdaGrad; the regularisation and each class's
-threshold are chosen by 5-fold cross-validation on the training replies,
-precision first: the lowest threshold whose cross-validated precision is
-at least --precision (0.95), so that a false objection stays rarer than a
-missed one.  Python 3 standard library only.
+--curve prints the learning curve: the cross-validated figures when
+training on a quarter, a half, three quarters and all of the lists.
 """
 import argparse
 import csv
@@ -36,254 +35,292 @@ import random
 import subprocess
 import sys
 import tempfile
+from collections import Counter, defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
-CLASSES = ["objection", "report", "needs-also"]
+CLASSES = ["objection", "report", "needs-also", "replacement", "harmless"]
+ACTION = {0, 1, 2}
+HELD_OUT = {
+    "ceph-devel", "linux-acpi", "linux-arch", "linux-block", "linux-crypto", "linux-efi",
+    "linux-fpga", "linux-fscrypt", "linux-gpio", "linux-i2c", "linux-ide", "linux-iio",
+    "linux-input", "linux-mmc", "linux-modules", "linux-nilfs", "linux-parisc", "linux-pci",
+    "linux-pm", "linux-samsung-soc", "linux-scsi", "linux-serial", "linux-sh", "linux-spi",
+    "linux-unionfs", "linux-wireless", "platform-driver-x86", "sparclinux",
+}
 
 
-def strip_id(s):
-    return (s or "").strip().strip("<>")
+def die(msg):
+    sys.stderr.write("train-replies: %s\n" % msg)
+    sys.exit(2)
 
 
-def held_out_ids():
-    """Message-Ids of the test half of tests/real/replies.tsv (odd rows)."""
-    out = set()
-    with open(os.path.join(TOP, "tests/real/replies.tsv"), newline="") as f:
-        for r in csv.DictReader((l for l in f if not l.startswith("#")), delimiter="\t"):
-            if int(r["row"].lstrip("r")) % 2 == 1:
-                out.add(strip_id(r["reply_id"]))
-    return out
+def row_label(r):
+    """The label a row trains with, or None."""
+    for k in ("label_final",):
+        if (r.get(k) or "").strip():
+            return r[k].strip()
+    a, b = (r.get("label_a") or "").strip(), (r.get("label_b") or "").strip()
+    if a and (not b or a == b):
+        return a
+    return None
 
 
-def read_set(d):
-    """[(reply file, label, message id or None)] of one set."""
-    out = []
-    if os.path.exists(os.path.join(d, "INDEX.tsv")):
-        with open(os.path.join(d, "INDEX.tsv"), newline="") as f:
-            for r in csv.DictReader(f, delimiter="\t"):
-                if r.get("role") == "reply" and (r.get("label") or "").strip():
-                    out.append((os.path.join(d, "cur", r["filename"]), r["label"].strip(),
-                                strip_id(r["message_id"])))
-        return out
-    with open(os.path.join(d, "labels.tsv"), newline="") as f:
-        rows = list(csv.reader(f, delimiter="\t"))
-    head = rows[0]
-    li = head.index("label")
-    ri = head.index("row") if "row" in head else 0
-    mi = next((head.index(k) for k in ("reply_id", "reply_message_id") if k in head), None)
-    for r in rows[1:]:
-        path = os.path.join(d, r[ri] + ".reply.eml")
-        if os.path.exists(path):
-            out.append((path, r[li].strip(), strip_id(r[mi]) if mi is not None else None))
-    return out
+def read_rows(paths):
+    rows = []
+    for p in paths:
+        with open(p, newline="", encoding="utf-8") as f:
+            for r in csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE):
+                lab = row_label(r)
+                if lab is None:
+                    continue
+                if lab not in CLASSES:
+                    die("%s: row %s: unknown label %r" % (p, r.get("id"), lab))
+                lst = (r.get("list") or "").strip()
+                if lst in HELD_OUT:
+                    die("%s: row %s is of the held-out list %s: it may not train" %
+                        (p, r.get("id"), lst))
+                rows.append({"id": r["id"], "list": lst, "y": CLASSES.index(lab)})
+    return rows
 
 
-def features(paths):
-    """{path: set of features}, by fixscan's own code."""
+def build_tool():
     exe = os.path.join(tempfile.mkdtemp(), "reply-features")
-    pc = subprocess.run(["pkg-config", "--cflags", "--libs", "gmime-3.0", "libgit2", "libpcre2-8",
-                         "json-glib-1.0", "glib-2.0", "zlib"], capture_output=True, text=True,
-                        check=True).stdout.split()
-    subprocess.run(["cc", "-O2", "-std=gnu11", "-I" + os.path.join(TOP, "include"),
-                    "-I" + os.path.join(TOP, "lib"), "-o", exe, os.path.join(HERE, "reply-features.c"),
-                    os.path.join(TOP, "build/libfixscan.a")] + pc + ["-ldeflate", "-lnotmuch", "-lpthread"],
-                   check=True)
-    out = {}
-    for i in range(0, len(paths), 200):
-        text = subprocess.run([exe] + paths[i:i + 200], capture_output=True, check=True).stdout
-        for line in text.decode("utf-8", "replace").splitlines():
-            parts = line.split("\t")
-            out[parts[0]] = set(parts[1:])
-    return out
+    cflags = subprocess.run(["pkg-config", "--cflags", "glib-2.0", "gmime-3.0"],
+                            capture_output=True, text=True, check=True).stdout.split()
+    libs = subprocess.run(["pkg-config", "--libs", "gmime-3.0", "libgit2", "libpcre2-8",
+                           "json-glib-1.0", "glib-2.0", "zlib"],
+                          capture_output=True, text=True, check=True).stdout.split()
+    deflate = subprocess.run(["pkg-config", "--libs", "libdeflate"], capture_output=True,
+                             text=True).stdout.split()
+    lib = os.path.join(TOP, "build", "libfixscan.a")
+    if not os.path.exists(lib):
+        die("no build/libfixscan.a: run make first")
+    subprocess.run(["cc", "-std=gnu11", "-O2", "-I" + os.path.join(TOP, "include"),
+                    "-I" + os.path.join(TOP, "lib"), *cflags, "-o", exe,
+                    os.path.join(HERE, "reply-features.c"), lib, *libs, *deflate,
+                    "-lnotmuch", "-lpthread", "-lm"], check=True)
+    return exe
 
 
-def sigmoid(z):
-    return 1 / (1 + math.exp(-z)) if z > -30 else 0.0
+def features(rows, mails):
+    exe = build_tool()
+    pairs = []
+    for r in rows:
+        reply = os.path.join(mails, r["id"] + ".reply.eml")
+        parent = os.path.join(mails, r["id"] + ".parent.eml")
+        if not os.path.exists(reply):
+            die("no mail %s (rebuild the corpus's mails first)" % reply)
+        pairs.append("%s\t%s" % (reply, parent if os.path.exists(parent) else ""))
+    out = subprocess.run([exe], input="\n".join(pairs) + "\n", capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    by_path = {}
+    for line in out:
+        f = line.split("\t")
+        by_path[f[0]] = set(f[1:])
+    for r in rows:
+        r["x"] = by_path.get(os.path.join(mails, r["id"] + ".reply.eml"), set())
+    return rows
 
 
-def train(xs, ys, l2, epochs=25, seed=1):
-    """One logistic regression per class: ({feature: [w per class]}, [bias])."""
-    w, g2 = {}, {}
-    b, gb = [0.0] * len(CLASSES), [1e-8] * len(CLASSES)
-    rnd = random.Random(seed)
-    order = list(range(len(xs)))
-    lr = 0.5
+class Model:
+    def __init__(self, k=len(CLASSES)):
+        self.k = k
+        self.w = {}
+        self.b = [0.0] * k
+        self.margin = [0.0] * k
+
+    def scores(self, x):
+        s = list(self.b)
+        for f in x:
+            w = self.w.get(f)
+            if w:
+                for c in range(self.k):
+                    s[c] += w[c]
+        return s
+
+    def probs(self, x):
+        s = self.scores(x)
+        top = max(s)
+        e = [math.exp(v - top) for v in s]
+        t = sum(e)
+        return [v / t for v in e]
+
+    def decide(self, x, margin=None):
+        m = margin or self.margin
+        s = self.scores(x)
+        return max(range(self.k), key=lambda c: (s[c] + m[c], -c))
+
+
+def train(rows, l2, epochs=60, lr=0.5, min_count=2):
+    counts = Counter(f for r in rows for f in r["x"])
+    keep = {f for f, n in counts.items() if n >= min_count}
+    m = Model()
+    g2w = defaultdict(lambda: [1e-8] * m.k)
+    g2b = [1e-8] * m.k
+    xs = [[f for f in r["x"] if f in keep] for r in rows]
+    for f in keep:
+        m.w[f] = [0.0] * m.k
+    n = len(rows)
     for _ in range(epochs):
-        rnd.shuffle(order)
-        for i in order:
-            x, y = xs[i], ys[i]
-            for c, name in enumerate(CLASSES):
-                z = b[c] + sum(w[f][c] for f in x if f in w)
-                g = sigmoid(z) - (1.0 if y == name else 0.0)
-                gb[c] += g * g
-                b[c] -= lr * g / math.sqrt(gb[c])
-                for f in x:
-                    wf = w.setdefault(f, [0.0] * len(CLASSES))
-                    gf = g2.setdefault(f, [1e-8] * len(CLASSES))
-                    d = g + l2 * wf[c]
-                    gf[c] += d * d
-                    wf[c] -= lr * d / math.sqrt(gf[c])
-    return w, b
+        gw = defaultdict(lambda: [0.0] * m.k)
+        gb = [0.0] * m.k
+        for x, r in zip(xs, rows):
+            p = m.probs(x)
+            for c in range(m.k):
+                d = p[c] - (1.0 if c == r["y"] else 0.0)
+                if d:
+                    gb[c] += d
+                    for f in x:
+                        gw[f][c] += d
+        for c in range(m.k):
+            g = gb[c] / n
+            g2b[c] += g * g
+            m.b[c] -= lr * g / math.sqrt(g2b[c])
+        for f, w in m.w.items():
+            g = gw.get(f)
+            acc = g2w[f]
+            for c in range(m.k):
+                gr = (g[c] / n if g else 0.0) + l2 * w[c]
+                if gr:
+                    acc[c] += gr * gr
+                    w[c] -= lr * gr / math.sqrt(acc[c])
+    return m
 
 
-def scores(model, x):
-    w, b = model
-    return [b[c] + sum(w[f][c] for f in x if f in w) for c in range(len(CLASSES))]
+def folds_by_list(rows, k, seed):
+    lists = sorted({r["list"] for r in rows})
+    random.Random(seed).shuffle(lists)
+    fold = {l: i % k for i, l in enumerate(lists)}
+    return [fold[r["list"]] for r in rows]
 
 
-def decide(sc, thr):
-    """The class of a reply of scores SC: a class whose score reaches its
-    threshold, by the widest margin."""
-    best, chosen = 0, "harmless"
-    for c, name in enumerate(CLASSES):
-        m = sc[c] - thr[c]
-        if m >= 0 and (chosen == "harmless" or m > best):
-            best, chosen = m, name
-    return chosen
-
-
-def threshold_for(pairs, want):
-    """The lowest threshold whose precision over PAIRS (score, is the
-    class) is at least WANT, with at least two found; else the one of
-    best F0.5."""
-    pairs = sorted(pairs, reverse=True)
-    total = sum(1 for _, y in pairs if y)
-    tp = fp = 0
-    best, best_f = None, -1
-    chosen = None
-    for i, (s, y) in enumerate(pairs):
-        tp += y
-        fp += not y
-        if i + 1 < len(pairs) and pairs[i + 1][0] == s:
-            continue
-        prec = tp / (tp + fp)
-        rec = tp / total if total else 0
-        if prec >= want and tp >= 2:
-            chosen = s
-        f = 1.25 * prec * rec / (0.25 * prec + rec) if prec + rec else 0
-        if f > best_f:
-            best, best_f = s, f
-    return chosen if chosen is not None else (best if best is not None else 1e9)
-
-
-def figures(ys, preds):
+def figures(ys, ps):
+    """Per-class (precision, recall, n) and any-action (precision, recall)."""
     out = {}
-    for name in CLASSES + ["harmless"]:
-        said = sum(1 for p in preds if p == name)
-        lab = sum(1 for y in ys if y == name)
-        right = sum(1 for y, p in zip(ys, preds) if y == p == name)
-        out[name] = (lab, said, right, right / lab if lab else 0, right / said if said else 0)
+    for c in range(len(CLASSES)):
+        tp = sum(1 for y, p in zip(ys, ps) if y == c and p == c)
+        fp = sum(1 for y, p in zip(ys, ps) if y != c and p == c)
+        fn = sum(1 for y, p in zip(ys, ps) if y == c and p != c)
+        out[CLASSES[c]] = (tp / (tp + fp) if tp + fp else 0.0, tp / (tp + fn) if tp + fn else 0.0,
+                           tp + fn)
+    tp = sum(1 for y, p in zip(ys, ps) if y in ACTION and p in ACTION)
+    fp = sum(1 for y, p in zip(ys, ps) if y not in ACTION and p in ACTION)
+    fn = sum(1 for y, p in zip(ys, ps) if y in ACTION and p not in ACTION)
+    out["any-action"] = (tp / (tp + fp) if tp + fp else 0.0, tp / (tp + fn) if tp + fn else 0.0,
+                         tp + fn)
     return out
 
 
-def crossval(xs, ys, l2, want, folds=5):
-    idx = list(range(len(xs)))
-    random.Random(7).shuffle(idx)
-    oof = [None] * len(xs)
-    for k in range(folds):
-        test = set(idx[k::folds])
-        tr = [i for i in idx if i not in test]
-        m = train([xs[i] for i in tr], [ys[i] for i in tr], l2)
-        for i in test:
-            oof[i] = scores(m, xs[i])
-    thr = [threshold_for([(oof[i][c], ys[i] == name) for i in range(len(xs))], want)
-           for c, name in enumerate(CLASSES)]
-    preds = [decide(oof[i], thr) for i in range(len(xs))]
-    return thr, figures(ys, preds)
+def objective(fig, want_precision):
+    p, r, _ = fig["any-action"]
+    obj_r = fig["objection"][1]
+    if p < want_precision:
+        return p - 10.0
+    return r + obj_r
 
 
-def write_model(path, model, thr, note):
-    w, b = model
-    feats = sorted(f for f in w if any(abs(v) >= 0.005 for v in w[f]))
-    nslots = 1
-    while nslots < 2 * len(feats):
-        nslots *= 2
-    slots = [0] * nslots
-    for i, f in enumerate(feats):
-        h = 2166136261
-        for ch in f.encode():
-            h = ((h ^ ch) * 16777619) & 0xFFFFFFFF
-        at = h & (nslots - 1)
-        while slots[at]:
-            at = (at + 1) & (nslots - 1)
-        slots[at] = i + 1
+def out_of_fold(rows, l2, k, seed, epochs):
+    fold = folds_by_list(rows, k, seed)
+    oof = [None] * len(rows)
+    for i in range(k):
+        tr = [r for r, f in zip(rows, fold) if f != i]
+        m = train(tr, l2, epochs=epochs)
+        for j, (r, f) in enumerate(zip(rows, fold)):
+            if f == i:
+                oof[j] = m.scores(r["x"])
+    return oof
 
-    def cstr(s):
-        return '"' + "".join(ch if 32 <= ord(ch) < 127 and ch not in '"\\?' else
-                             "".join("\\%03o" % x for x in ch.encode()) for ch in s) + '"'
 
-    with open(path + ".tmp", "w") as f:
-        f.write("/* GENERATED by tests/real/scripts/train-replies.py: do not edit.\n"
-                " * The reply class model read by lib/review/mentions-class.c: for each feature\n"
-                " * of a reply (fs_mentions_features()) its weight towards objection,\n"
-                " * report and needs-also; trained on labelled real replies kept outside\n"
-                " * the repository (derived numbers only, no mail text).\n")
-        for line in note:
-            f.write(" * %s\n" % line)
-        f.write(" */\n#include \"review/mentions-private.h\"\n\n")
-        f.write("static const struct fs_model_feature features[] = {\n")
-        for name in feats:
-            f.write("\t{ %s, { %s } },\n" % (cstr(name), ", ".join("%.4ff" % v for v in w[name])))
-        f.write("};\n\nstatic const unsigned slots[%d] = {\n" % nslots)
-        for i in range(0, nslots, 12):
-            f.write("\t" + ", ".join(str(s) for s in slots[i:i + 12]) + ",\n")
-        f.write("};\n\nconst struct fs_model fs_mentions_model = {\n")
-        f.write("\tfeatures, %d, slots, %d,\n" % (len(feats), nslots))
-        f.write("\t{ %s },\n" % ", ".join("%.4ff" % v for v in b))
-        f.write("\t{ %s },\n};\n" % ", ".join("%.4ff" % v for v in thr))
-    os.replace(path + ".tmp", path)
+def best_margins(rows, oof, want_precision):
+    ys = [r["y"] for r in rows]
+    margin = [0.0] * len(CLASSES)
+
+    def preds(m):
+        return [max(range(len(CLASSES)), key=lambda c: (s[c] + m[c], -c)) for s in oof]
+
+    best = objective(figures(ys, preds(margin)), want_precision)
+    grid = [x / 4.0 for x in range(-12, 13)]
+    for _ in range(3):
+        for c in range(len(CLASSES) - 1):
+            for v in grid:
+                t = list(margin)
+                t[c] = v
+                o = objective(figures(ys, preds(t)), want_precision)
+                if o > best + 1e-9:
+                    best, margin = o, t
+    return margin, figures(ys, preds(margin))
+
+
+def print_figures(title, fig, out=sys.stdout):
+    out.write("%s\n" % title)
+    for c in CLASSES + ["any-action"]:
+        p, r, n = fig[c]
+        out.write("  %-12s precision %.3f recall %.3f (n=%d)\n" % (c, p, r, n))
+
+
+def write_model(path, m, rows, l2, fig):
+    lists = sorted({r["list"] for r in rows})
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as o:
+        o.write("# fixscan reply model: %d replies of %d lists, L2 %g "
+                "(tests/real/scripts/train-replies.py)\n" % (len(rows), len(lists), l2))
+        o.write("# cross-validated by list: any action precision %.3f recall %.3f, "
+                "objection recall %.3f\n" % (fig["any-action"][0], fig["any-action"][1],
+                                             fig["objection"][1]))
+        o.write("classes\t%s\n" % "\t".join(CLASSES))
+        o.write("bias\t%s\n" % "\t".join("%.6g" % v for v in m.b))
+        o.write("margin\t%s\n" % "\t".join("%.6g" % v for v in m.margin))
+        for f in sorted(m.w, key=lambda s: s.encode("utf-8")):
+            w = m.w[f]
+            if max(abs(v) for v in w) < 1e-3:
+                continue
+            o.write("w\t%s\t%s\n" % (f, "\t".join("%.6g" % v for v in w)))
+    os.replace(tmp, path)
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--precision", type=float, default=0.95)
-    ap.add_argument("--l2", default="0.003,0.01,0.03")
-    ap.add_argument("--min-count", type=int, default=2)
-    ap.add_argument("--with-rules", action="store_true",
-                    help="read the phrase rules' verdicts (r:, c:, s:drop) as features too; they were "
-                    "tuned on these same replies, so cross-validation then overrates them")
-    ap.add_argument("sets", nargs="+")
-    a = ap.parse_args()
-    held = held_out_ids()
-    seen, items = set(), []
-    for d in a.sets:
-        for path, label, mid in read_set(d):
-            if mid and (mid in held or mid in seen):
-                continue
-            if mid:
-                seen.add(mid)
-            items.append((path, label, d))
-    feats = features([p for p, _, _ in items])
-    count = {}
-    for p, _, _ in items:
-        for f in feats.get(p, ()):
-            count[f] = count.get(f, 0) + 1
-    keep = {f for f, n in count.items() if n >= a.min_count and
-            not (not a.with_rules and (f[:2] in ("r:", "c:") or f == "s:drop"))}
-    xs = [sorted(feats.get(p, set()) & keep) for p, _, _ in items]
-    ys = [lab if lab in CLASSES else "harmless" for _, lab, _ in items]
-    print("training replies: %d (%s), features %d" % (
-        len(xs), ", ".join("%s %d" % (n, ys.count(n)) for n in CLASSES + ["harmless"]), len(keep)))
+    ap = argparse.ArgumentParser(description="Train fixscan's reply class model.")
+    ap.add_argument("--mails", required=True, help="<id>.reply.eml / <id>.parent.eml")
+    ap.add_argument("--rows", action="append",
+                    help="labelled rows (default tests/real/corpus40/train.tsv)")
+    ap.add_argument("--out", default=os.path.join(TOP, "lib/review/reply-model.tsv"))
+    ap.add_argument("--precision", type=float, default=0.90)
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--epochs", type=int, default=60)
+    ap.add_argument("--seed", type=int, default=40)
+    ap.add_argument("--curve", action="store_true")
+    args = ap.parse_args()
+    rows = read_rows(args.rows or [os.path.join(TOP, "tests/real/corpus40/train.tsv")])
+    if not rows:
+        die("no labelled rows")
+    features(rows, args.mails)
+    print("%d replies of %d lists: %s" % (len(rows), len({r["list"] for r in rows}),
+                                          dict(Counter(CLASSES[r["y"]] for r in rows))))
     best = None
-    for l2 in (float(v) for v in a.l2.split(",")):
-        thr, fig = crossval(xs, ys, l2, a.precision)
-        score = sum(fig[n][3] * min(1, fig[n][4] / a.precision) for n in CLASSES)
-        print("l2 %g: thresholds %s" % (l2, " ".join("%.2f" % t for t in thr)))
-        for n in CLASSES + ["harmless"]:
-            print("  %-11s %4d %4d %4d  %.3f %.3f" % ((n,) + fig[n]))
-        if best is None or score > best[0]:
-            best = (score, l2, thr, fig)
-    _, l2, thr, fig = best
-    model = train(xs, ys, l2)
-    note = ["Trained on %d replies (%s), l2 %g; thresholds chosen by 5-fold" % (
-        len(xs), ", ".join(sorted({os.path.basename(d.rstrip("/")) for d in a.sets})), l2),
-            "cross-validation for precision >= %.2f; cross-validated recall/precision:" % a.precision]
-    note += ["  %-11s %.3f / %.3f" % (n, fig[n][3], fig[n][4]) for n in CLASSES]
-    write_model(a.out, model, thr, note)
-    print("wrote %s (l2 %g)" % (a.out, l2))
+    for l2 in (1e-4, 1e-3, 1e-2):
+        oof = out_of_fold(rows, l2, args.folds, args.seed, args.epochs)
+        margin, fig = best_margins(rows, oof, args.precision)
+        o = objective(fig, args.precision)
+        print_figures("L2 %g, margins %s" % (l2, margin), fig)
+        if best is None or o > best[0]:
+            best = (o, l2, margin, fig)
+    _, l2, margin, fig = best
+    if args.curve:
+        lists = sorted({r["list"] for r in rows})
+        random.Random(args.seed).shuffle(lists)
+        for part in (0.25, 0.5, 0.75):
+            keep = set(lists[:max(args.folds, int(len(lists) * part))])
+            sub = [r for r in rows if r["list"] in keep]
+            oof = out_of_fold(sub, l2, args.folds, args.seed, args.epochs)
+            _, f2 = best_margins(sub, oof, args.precision)
+            print_figures("curve: %d lists, %d replies" % (len(keep), len(sub)), f2)
+    m = train(rows, l2, epochs=args.epochs)
+    m.margin = margin
+    write_model(args.out, m, rows, l2, fig)
+    print_figures("chosen: L2 %g, margins %s (cross-validated by list)" % (l2, margin), fig)
+    print("wrote %s" % args.out)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

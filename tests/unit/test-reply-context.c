@@ -1,0 +1,216 @@
+/* Unit tests for the context a reply is read in (lib/review/mentions-context.c):
+ * who the replier is to the patch, what kind of mail it answers, what it
+ * quotes.  The mails are invented, written to a temporary directory and
+ * parsed by the real reader. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <glib.h>
+
+#include "fixscan/mail.h"
+#include "fixscan/mentions.h"
+
+static char tmpdir[256];
+static int nfiles;
+
+static struct fs_patch *mail(const char *text)
+{
+	char path[512];
+	struct fs_patch *p = NULL;
+	struct fs_error err = FS_ERROR_INIT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/m%d.eml", tmpdir, nfiles++);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(fs_patch_parse_file(&p, path, &err), 0);
+	return p;
+}
+
+#define REVIEW_PATCH \
+	"From: Greg Kroah-Hartman <gregkh@linuxfoundation.org>\n" \
+	"Subject: [PATCH 6.1 12/88] usb: gadget: fix a leak\n" \
+	"Message-Id: <p12@linuxfoundation.org>\n\n" \
+	"6.1-stable review patch.  If anyone has any objections, please let me know.\n\n" \
+	"------------------\n\n" \
+	"From: Ann Author <ann@example.com>\n\n" \
+	"commit 0123456789abcdef0123456789abcdef01234567 upstream.\n\n" \
+	"Fix the leak.\n\n" \
+	"Fixes: 89abcdef0123 (\"usb: gadget: add the thing\")\n" \
+	"Signed-off-by: Ann Author <ann@example.com>\n" \
+	"Acked-by: Mo Maintainer <MO@kernel.example.org>\n" \
+	"Signed-off-by: Greg Kroah-Hartman <gregkh@linuxfoundation.org>\n" \
+	"---\n drivers/usb/gadget/x.c | 1 +\n"
+
+/* A reply from FROM with BODY to PARENT_ID. */
+static struct fs_patch *reply(const char *from, const char *body)
+{
+	char *t = g_strdup_printf("From: %s\nSubject: Re: something\n"
+				  "Message-Id: <r%d@example.org>\nIn-Reply-To: <p12@linuxfoundation.org>\n\n%s",
+				  from, nfiles, body);
+	struct fs_patch *p = mail(t);
+
+	g_free(t);
+	return p;
+}
+
+static enum fs_reply_role role_of(const char *from, const struct fs_patch *parent,
+				  const char *const *senders)
+{
+	struct fs_patch *r = reply(from, "Thanks.\n");
+	struct fs_reply_context c;
+
+	fs_mentions_reply_context(&c, r, parent, senders);
+	fs_patch_free(r);
+	return c.role;
+}
+
+/* Each role, by the parent's own lines; case and display names do not
+ * matter, only the address. */
+static void test_roles(void **state)
+{
+	struct fs_patch *parent = mail(REVIEW_PATCH);
+	const char *senders[] = { "stable-bot-less@example.net", NULL };
+
+	assert_int_equal(role_of("Ann Author <ANN@example.com>", parent, NULL), FS_ROLE_AUTHOR);
+	assert_int_equal(role_of("mo@kernel.example.org", parent, NULL), FS_ROLE_MAINTAINER);
+	assert_int_equal(role_of("Greg KH <gregkh@linuxfoundation.org>", parent, NULL), FS_ROLE_STABLE);
+	assert_int_equal(role_of("Sasha Levin <sashal@kernel.org>", parent, NULL), FS_ROLE_STABLE);
+	/* a sender of the review mails is a stable maintainer, whoever */
+	assert_int_equal(role_of("S <stable-bot-less@example.net>", parent, senders), FS_ROLE_STABLE);
+	assert_int_equal(role_of("S <stable-bot-less@example.net>", parent, NULL), FS_ROLE_OTHER);
+	assert_int_equal(role_of("Linux Kernel Functional Testing <lkft@linaro.org>", parent, NULL),
+			 FS_ROLE_BOT);
+	assert_int_equal(role_of("kernel test robot <lkp@intel.com>", parent, NULL), FS_ROLE_BOT);
+	assert_int_equal(role_of("Someone Else <else@example.com>", parent, NULL), FS_ROLE_OTHER);
+	/* a name that is a signer's, at another address, is not the signer */
+	assert_int_equal(role_of("Mo Maintainer <mo@home.example>", parent, NULL), FS_ROLE_OTHER);
+	/* no parent: only what the From says by itself */
+	assert_int_equal(role_of("Ann Author <ann@example.com>", NULL, NULL), FS_ROLE_OTHER);
+	assert_int_equal(role_of("Greg <gregkh@linuxfoundation.org>", NULL, NULL), FS_ROLE_STABLE);
+	assert_int_equal(role_of("no address at all", parent, NULL), FS_ROLE_OTHER);
+	fs_patch_free(parent);
+}
+
+/* A developer's own backport posting: its sender is its author. */
+static void test_backport_sender_is_author(void **state)
+{
+	struct fs_patch *parent = mail("From: Dev <dev@example.com>\n"
+				       "Subject: [PATCH 5.10] net: fix it\n"
+				       "Message-Id: <b1@example.com>\n\n"
+				       "[ Upstream commit 0123456789abcdef0123456789abcdef01234567 ]\n\n"
+				       "Signed-off-by: Dev <dev@example.com>\n");
+
+	assert_int_equal(fs_mentions_parent_kind(parent), FS_PARENT_BACKPORT);
+	assert_int_equal(role_of("Dev <dev@example.com>", parent, NULL), FS_ROLE_AUTHOR);
+	fs_patch_free(parent);
+}
+
+static enum fs_reply_parent kind_of(const char *subject, const char *body)
+{
+	char *t = g_strdup_printf("From: x <x@example.org>\nSubject: %s\nMessage-Id: <k%d@x>\n\n%s",
+				  subject, nfiles, body);
+	struct fs_patch *p = mail(t);
+	enum fs_reply_parent k = fs_mentions_parent_kind(p);
+
+	fs_patch_free(p);
+	g_free(t);
+	return k;
+}
+
+static void test_parent_kinds(void **state)
+{
+	assert_int_equal(kind_of("[PATCH AUTOSEL 6.6 03/12] x: y", "Hi\n"), FS_PARENT_AUTOSEL);
+	assert_int_equal(kind_of("[PATCH 6.1 000/088] 6.1.50-rc1 review", "This is the start\n"),
+			 FS_PARENT_COVER);
+	assert_int_equal(kind_of("[PATCH 6.1 12/88] x: y",
+				 "6.1-stable review patch.  If anyone has any objections\n"),
+			 FS_PARENT_REVIEW);
+	assert_int_equal(kind_of("[PATCH 5.15] x: y", "Backport.\n"), FS_PARENT_BACKPORT);
+	assert_int_equal(kind_of("[PATCH 5.15.y 1/2] x: y", "Backport.\n"), FS_PARENT_BACKPORT);
+	assert_int_equal(kind_of("FAILED: patch \"[PATCH] x: y\" failed to apply to 5.4-stable tree",
+				 "The patch below does not apply\n"),
+			 FS_PARENT_FAILED);
+	assert_int_equal(kind_of("[PATCH v2 3/5] x: y", "mainline\n"), FS_PARENT_OTHER);
+	assert_int_equal(kind_of("x: y", "no prefix\n"), FS_PARENT_OTHER);
+	assert_int_equal(fs_mentions_parent_kind(NULL), FS_PARENT_NONE);
+	assert_string_equal(fs_mentions_parent_name(FS_PARENT_REVIEW), "review-patch");
+	assert_string_equal(fs_mentions_role_name(FS_ROLE_STABLE), "stable");
+	assert_string_equal(fs_mentions_role_name(FS_ROLE_COUNT), "other");
+}
+
+static struct fs_reply_context quotes_of(const char *body)
+{
+	struct fs_patch *r = reply("x <x@example.org>", body);
+	struct fs_reply_context c;
+
+	fs_mentions_reply_context(&c, r, NULL, NULL);
+	fs_patch_free(r);
+	return c;
+}
+
+/* What is quoted: a diff line or hunk header, the Fixes: line, the
+ * upstream line; a quoted "---" separator, own lines and quoted prose
+ * are none of them. */
+static void test_quotes(void **state)
+{
+	struct fs_reply_context c;
+
+	c = quotes_of("> @@ -1,3 +1,4 @@\n> +\tkfree(x);\n\nThis leaks.\n");
+	assert_true(c.quotes_hunk);
+	assert_false(c.quotes_fixes);
+	c = quotes_of(">> -\told();\nHm.\n");
+	assert_true(c.quotes_hunk);
+	c = quotes_of("> Fixes: 89abcdef0123 (\"usb: gadget: add the thing\")\n\nNot in 5.4.\n");
+	assert_true(c.quotes_fixes);
+	assert_false(c.quotes_hunk);
+	c = quotes_of("> commit 0123456789abcdef0123456789abcdef01234567 upstream.\n\nWhy?\n");
+	assert_true(c.quotes_upstream);
+	c = quotes_of("> [ Upstream commit 0123456789abcdef0123456789abcdef01234567 ]\n\nok\n");
+	assert_true(c.quotes_upstream);
+	c = quotes_of("> ---\n> Some prose, quoted.\n+ not quoted at all\nFixes: nothing\n");
+	assert_false(c.quotes_hunk);
+	assert_false(c.quotes_fixes);
+	assert_false(c.quotes_upstream);
+}
+
+static int setup(void **state)
+{
+	snprintf(tmpdir, sizeof(tmpdir), "%s/fixscan-test-reply-context.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char path[512];
+	int i;
+
+	for (i = 0; i < nfiles; i++) {
+		snprintf(path, sizeof(path), "%s/m%d.eml", tmpdir, i);
+		unlink(path);
+	}
+	rmdir(tmpdir);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roles),
+		cmocka_unit_test(test_backport_sender_is_author),
+		cmocka_unit_test(test_parent_kinds),
+		cmocka_unit_test(test_quotes),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
