@@ -9,16 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "fixscan/csyms.h"
 #include "idset.h"
 
 uint64_t idset_hash(const char *name, size_t len)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-	size_t i;
+	uint64_t h = fs_fnv1a(FS_FNV1A_BASIS, name, len);
 
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)name[i]) * 0x100000001b3ull;
 	/* FNV-1a's low bits are its weak ones: mixed, for the tables */
 	h ^= h >> 33;
 	h *= 0xff51afd7ed558ccdull;
