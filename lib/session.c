@@ -280,13 +280,8 @@ int fs_session_open_index(struct fs_session *s, struct fs_review_notes *notes,
 	if (!s->diffcmp && fs_diffcmp_open(&s->diffcmp, s->repo, &e) == 0)
 		s->ropts.diffcmp = s->diffcmp;
 	/* The identifiers of the branches' trees, kept beside the index. */
-	if (!s->treesyms) {
-		char *dir = g_path_get_dirname(fs_index_cache_path(s->idx));
-
-		if (fs_treesyms_open(&s->treesyms, s->repo, dir, &e) == 0)
-			s->ropts.treesyms = s->treesyms;
-		g_free(dir);
-	}
+	if (!s->treesyms && fs_treesyms_open(&s->treesyms, s->repo, &e) == 0)
+		s->ropts.treesyms = s->treesyms;
 	return 0;
 }
 

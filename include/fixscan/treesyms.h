@@ -50,10 +50,12 @@ struct fs_treesyms_stats {
 	bool incremental;    /* it started from another tree's set */
 };
 
-/* Open the repository at REPO_PATH for sets kept in CACHE_DIR (created
- * when missing).  Returns 0, or FS_EGIT / FS_ENOMEM with ERR set. */
-int fs_treesyms_open(struct fs_treesyms **out, const char *repo_path, const char *cache_dir,
-		     struct fs_error *err);
+/* Open the repository at REPO_PATH, its sets kept in the cache
+ * directory beside its index (base/cache.h: $XDG_CACHE_HOME/fixscan,
+ * created when missing), "idset-<repository>-<hash>-<tree>-<flags>.ids".
+ * Returns 0, or FS_ENOTFOUND (no such path, no cache directory), FS_EGIT
+ * or FS_ENOMEM with ERR set. */
+int fs_treesyms_open(struct fs_treesyms **out, const char *repo_path, struct fs_error *err);
 void fs_treesyms_free(struct fs_treesyms *t);
 
 /* The set of the tree of commit HEX (a full id), with FLAGS; LINE names

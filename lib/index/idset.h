@@ -65,7 +65,10 @@ struct fs_idset {
 
 struct fs_treesyms {
 	struct fsi_objects o;
-	char *cache_dir;
+	/* Where its set files go: "<prefix>-<tree>-<flags>.ids", the prefix
+	 * fs_cache_path() gives the repository (base/cache.h), so that each
+	 * repository keeps its own; CACHE_DIR is the directory of it. */
+	char *prefix, *cache_dir;
 	struct fs_idset *sets[IDSET_MAX_SETS];
 	size_t nsets;
 	struct fs_treesyms_stats last;

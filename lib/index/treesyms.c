@@ -13,6 +13,7 @@
 
 #include <glib.h>
 
+#include "base/cache.h"
 #include "fixscan/treesyms.h"
 #include "format.h"
 #include "idset.h"
@@ -295,7 +296,7 @@ static char *set_path(const struct fs_treesyms *t, const uint8_t *tree, unsigned
 	char hex[41], *p = NULL;
 
 	fsi_hex(tree, hex);
-	if (asprintf(&p, "%s/idset-%s-%u.ids", t->cache_dir, hex, flags) < 0)
+	if (asprintf(&p, "%s-%s-%u.ids", t->prefix, hex, flags) < 0)
 		return NULL;
 	return p;
 }
@@ -355,7 +356,8 @@ static size_t list_sets(const struct fs_treesyms *t, struct cached **out)
 	DIR *d = opendir(t->cache_dir);
 	struct dirent *de;
 	struct cached *v = NULL;
-	size_t n = 0, cap = 0;
+	const char *base = strrchr(t->prefix, '/') + 1;
+	size_t n = 0, cap = 0, nbase = strlen(base);
 	time_t now = time(NULL);
 
 	*out = NULL;
@@ -363,7 +365,10 @@ static size_t list_sets(const struct fs_treesyms *t, struct cached **out)
 		struct stat st;
 		char *p;
 
-		if (strncmp(de->d_name, "idset-", 6) || !strstr(de->d_name, ".ids") ||
+		/* this repository's: "<base>-<40 hex>-<flags>.ids" */
+		if (strncmp(de->d_name, base, nbase) || de->d_name[nbase] != '-' ||
+		    strspn(de->d_name + nbase + 1, "0123456789abcdef") != 40 ||
+		    !strstr(de->d_name, ".ids") ||
 		    asprintf(&p, "%s/%s", t->cache_dir, de->d_name) < 0)
 			continue;
 		if (stat(p, &st) < 0) {
@@ -464,20 +469,22 @@ static int mkdir_p(const char *dir)
 	return rc;
 }
 
-int fs_treesyms_open(struct fs_treesyms **out, const char *repo_path, const char *cache_dir,
-		     struct fs_error *err)
+int fs_treesyms_open(struct fs_treesyms **out, const char *repo_path, struct fs_error *err)
 {
 	struct fs_treesyms *t = calloc(1, sizeof(*t));
 	int rc;
 
 	*out = NULL;
-	if (!t || !(t->cache_dir = strdup(cache_dir))) {
-		free(t);
+	if (!t)
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
-	}
-	rc = fsi_objects_open(&t->o, repo_path, err);
+	rc = fs_cache_path(&t->prefix, repo_path, "idset-", "", "repository", err);
+	if (rc == 0 && !(t->cache_dir = g_path_get_dirname(t->prefix)))
+		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+	if (rc == 0)
+		rc = fsi_objects_open(&t->o, repo_path, err);
 	if (rc < 0) {
-		free(t->cache_dir);
+		free(t->prefix);
+		g_free(t->cache_dir);
 		free(t);
 		return rc;
 	}
@@ -494,7 +501,8 @@ void fs_treesyms_free(struct fs_treesyms *t)
 	for (i = 0; i < t->nsets; i++)
 		idset_free(t->sets[i]);
 	fsi_objects_close(&t->o);
-	free(t->cache_dir);
+	free(t->prefix);
+	g_free(t->cache_dir);
 	free(t->note);
 	free(t);
 }

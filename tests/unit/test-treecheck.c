@@ -58,7 +58,6 @@ static struct {
 } K;
 
 static struct fs_index *IDX;
-static char CACHE_DIR[PATH_MAX];
 
 static void build(void)
 {
@@ -146,7 +145,6 @@ static int group_setup(void **state)
 		fprintf(stderr, "fs_index_open: %s\n", err.message);
 		return -1;
 	}
-	snprintf(CACHE_DIR, sizeof(CACHE_DIR), "%s/cache/fixscan", tmp_root);
 	return 0;
 }
 
@@ -230,7 +228,7 @@ static struct fs_treecheck *open_series(const char *base)
 	struct fs_error err = FS_ERROR_INIT;
 	size_t i;
 
-	assert_int_equal(fs_treesyms_open(&t, K.r->dir, CACHE_DIR, &err), 0);
+	assert_int_equal(fs_treesyms_open(&t, K.r->dir, &err), 0);
 	assert_int_equal(fs_treecheck_open(&tc, t, IDX, "linux-4.4.y", base, &err), 0);
 	for (i = 0; i < NSERIES; i++) {
 		const struct patch *p = &SERIES[i];
@@ -464,7 +462,7 @@ static char *review_queue(const char *dir, bool with_trees)
 	assert_int_equal(fs_source_load(&threads, &n, &src, NULL, &err), 0);
 	assert_int_equal(n, 1);
 	if (with_trees)
-		assert_int_equal(fs_treesyms_open(&t, K.r->dir, CACHE_DIR, &err), 0);
+		assert_int_equal(fs_treesyms_open(&t, K.r->dir, &err), 0);
 	o.base = "v4.4.1";
 	o.treesyms = t;
 	if (fs_review_run(&r, fs_thread_get(threads[0], 0), IDX, NULL, &o, &err) < 0)

@@ -18,6 +18,7 @@
 #include <glib.h>
 
 #include "fixscan/index.h"
+#include "base/cache.h"
 #include "fixscan/treesyms.h"
 
 #include "repo-builder.h"
@@ -136,7 +137,7 @@ static struct fs_treesyms *open_ts(const char *repo)
 	struct fs_treesyms *t = NULL;
 	struct fs_error err = FS_ERROR_INIT;
 
-	if (fs_treesyms_open(&t, repo, CACHE_DIR, &err) < 0)
+	if (fs_treesyms_open(&t, repo, &err) < 0)
 		fail_msg("fs_treesyms_open: %s", err.message);
 	return t;
 }
@@ -281,6 +282,53 @@ static void test_damaged_cache(void **state)
 	fs_treesyms_free(t);
 }
 
+/* The set files are the repository's, named through the cache-path
+ * helper: "<its prefix>-<tree>-<flags>.ids"; another repository's file
+ * there is none of its (neither a base nor pruned). */
+static void test_cache_names(void **state)
+{
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_treesyms *t = open_ts(K.r->dir);
+	char *prefix = NULL, *path, *tree = NULL, *other;
+	int i;
+
+	set_of(t, K.s1, "linux-4.4.y", 0);
+	fs_treesyms_free(t);
+	assert_int_equal(fs_cache_path(&prefix, K.r->dir, "idset-", "", "repository", &err), 0);
+	assert_non_null(strstr(prefix, "/cache/fixscan/idset-"));
+	run("git -C '%s' rev-parse '%s^{tree}' >'%s/tree.txt'", K.r->dir, id(K.r, K.s1), tmp_root);
+	path = g_strdup_printf("%s/tree.txt", tmp_root);
+	assert_true(g_file_get_contents(path, &tree, NULL, NULL));
+	g_free(path);
+	g_strchomp(tree);
+	path = g_strdup_printf("%s-%s-0.ids", prefix, tree);
+	assert_int_equal(access(path, R_OK), 0);
+	/* nine sets of another repository, newer than this one's: this
+	 * one's is still found, and theirs are left alone */
+	for (i = 0; i < 9; i++) {
+		other = g_strdup_printf("%s/cache/fixscan/idset-other-0123456789abcdef-"
+					"%040d-0.ids", tmp_root, i);
+		run("cp '%s' '%s'", path, other);
+		g_free(other);
+	}
+	/* a set not kept yet: written, then the oldest beyond eight pruned */
+	t = open_ts(K.r->dir);
+	set_of(t, K.m1, "mainline", 0);
+	assert_false(fs_treesyms_last(t)->cached);
+	fs_treesyms_free(t);
+	assert_int_equal(access(path, R_OK), 0);
+	for (i = 0; i < 9; i++) {
+		other = g_strdup_printf("%s/cache/fixscan/idset-other-0123456789abcdef-"
+					"%040d-0.ids", tmp_root, i);
+		assert_int_equal(access(other, R_OK), 0);
+		g_free(other);
+	}
+	run("rm -f '%s'/cache/fixscan/idset-other-*", tmp_root);
+	g_free(path);
+	g_free(tree);
+	free(prefix);
+}
+
 static void test_files(void **state)
 {
 	struct fs_treesyms *t = open_ts(K.r->dir);
@@ -390,7 +438,7 @@ static int blobless_child(const char *partial)
 	char **paths;
 	size_t n;
 
-	if (fs_treesyms_open(&t, partial, CACHE_DIR, &err) < 0)
+	if (fs_treesyms_open(&t, partial, &err) < 0)
 		return 1;
 	/* (the sets are the trees': the full clone's would answer; this one
 	 * has not been built) */
@@ -439,6 +487,7 @@ int main(void)
 		cmocka_unit_test(test_sets),
 		cmocka_unit_test(test_new_tip),
 		cmocka_unit_test(test_damaged_cache),
+		cmocka_unit_test(test_cache_names),
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_branch_commit),
 		cmocka_unit_test(test_introduced),
