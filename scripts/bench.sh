@@ -97,7 +97,7 @@ for layout in fast-import clone; do
 	if [ "$layout" = fast-import ]; then
 		full=$(median $fulls) gitlog=$(median $gits) gitlog_cpu=$(median $gcpu)
 	else
-		full_clone=$(median $fulls)
+		full_clone=$(median $fulls) gitlog_clone=$(median $gits) gitlog_cpu_clone=$(median $gcpu)
 	fi
 done
 # the caches of both layouts, for what follows
@@ -179,35 +179,43 @@ done
 export NOTMUCH_CONFIG="$bench/notmuch-config500"
 # The first review of a branch reads the identifiers of its tree and of
 # mainline's (every C blob of each, or of one and the tree diff to the
-# other) and keeps them in the cache: against one git log --all pass.
-rm -f "$XDG_CACHE_HOME"/fixscan/idset-*
-set -- $(measure sh -c "\"$fixscan\" review --no-update --repo \"$repo\" 'path:review/**'; test \$? -le 1")
-echo "first review of a branch (no tree read yet): ${1}s, $2 CPU s vs git log --all ${gitlog}s, $gitlog_cpu CPU s:" \
-	"$(ratio "$1" "$gitlog")x (CPU $(ratio "$2" "$gitlog_cpu")x; goal <= 1x); peak RSS $(mb "$3") MB (goal < 300 MB)"
-set -- $(measure sh -c "\"$fixscan\" review --no-update --repo \"$repo\" 'path:review/**'; test \$? -le 1")
-review=$1 review_cpu=$2 review_rss=$3
+# other) and keeps them in the cache: against one git log --all pass of
+# the same layout.  Then the warm review; both on both layouts (each
+# repository keeps its own sets).  The clone first, so that the sets of
+# the fast-import repository are there for what follows.
+for layout in clone fast-import; do
+	r=$repo gl=$gitlog glc=$gitlog_cpu
+	if [ "$layout" = clone ]; then r=$clone gl=$gitlog_clone glc=$gitlog_cpu_clone; fi
+	rm -f "$XDG_CACHE_HOME"/fixscan/idset-*
+	set -- $(measure sh -c "\"$fixscan\" review --no-update --repo \"$r\" 'path:review/**'; test \$? -le 1")
+	echo "first review of a branch ($layout, no tree read yet): ${1}s, $2 CPU s vs git log --all ${gl}s, $glc CPU s:" \
+		"$(ratio "$1" "$gl")x (CPU $(ratio "$2" "$glc")x; goal <= 1x); peak RSS $(mb "$3") MB (goal < 300 MB)"
+	set -- $(measure sh -c "\"$fixscan\" review --no-update --repo \"$r\" 'path:review/**'; test \$? -le 1")
+	echo "review of 500 patches ($layout): ${1}s, $2 CPU s (goal < 1s); peak RSS $(mb "$3") MB"
+	if [ "$layout" = fast-import ]; then review=$1 review_cpu=$2 review_rss=$3; fi
+	if [ -n "${BENCH_BASE:-}" ]; then
+		# five reviews a measure (one takes a tenth of a second), pairs
+		# alternating; each binary with its own index cache
+		reviews5() {
+			measure env XDG_CACHE_HOME="$2" sh -c "for i in 1 2 3 4 5; do
+				\"$1\" review --no-update --repo \"$r\" 'path:review/**'; test \$? -le 1 || exit 1
+			done"
+		}
+		env XDG_CACHE_HOME="$bench/cache-base" "$BENCH_BASE" index --no-progress --repo "$r" >/dev/null 2>&1
+		base_reviews="" ratios=""
+		for i in 1 2 3 4 5; do
+			set -- $(reviews5 "$fixscan" "$XDG_CACHE_HOME")
+			rv=$1
+			set -- $(reviews5 "$BENCH_BASE" "$bench/cache-base")
+			base_reviews="$base_reviews $(calc "$1 / 5")" ratios="$ratios $(ratio "$rv" "$1")"
+		done
+		echo "  vs BENCH_BASE ($BENCH_BASE, $layout): $(median $base_reviews)s a review: $(median $ratios)x" \
+			"(median of 5 pairs of 5 reviews each:$ratios; goal <= 1.5x the review before issue 39," \
+			"< 2x the one before issue 31)"
+	fi
+done
 naive=$(grep_x100 "$bench/thread-ids500")
-echo "review of 500 patches: ${review}s, ${review_cpu} CPU s (goal < 1s) vs git log --grep per upstream id (5 timed, x100) ${naive}s: $(calc "round($naive / max($review, 0.001))")x faster"
-if [ -n "${BENCH_BASE:-}" ]; then
-	# five reviews a measure (one takes a tenth of a second), pairs
-	# alternating; each binary with its own index cache
-	reviews5() {
-		measure env XDG_CACHE_HOME="$2" sh -c "for i in 1 2 3 4 5; do
-			\"$1\" review --no-update --repo \"$repo\" 'path:review/**'; test \$? -le 1 || exit 1
-		done"
-	}
-	env XDG_CACHE_HOME="$bench/cache-base" "$BENCH_BASE" index --no-progress --repo "$repo" >/dev/null 2>&1
-	base_reviews="" ratios=""
-	for i in 1 2 3 4 5; do
-		set -- $(reviews5 "$fixscan" "$XDG_CACHE_HOME")
-		r=$1
-		set -- $(reviews5 "$BENCH_BASE" "$bench/cache-base")
-		base_reviews="$base_reviews $(calc "$1 / 5")" ratios="$ratios $(ratio "$r" "$1")"
-	done
-	echo "  vs BENCH_BASE ($BENCH_BASE): $(median $base_reviews)s a review: $(median $ratios)x" \
-		"(median of 5 pairs of 5 reviews each:$ratios; goal <= 1.5x the review before issue 39," \
-		"< 2x the one before issue 31)"
-fi
+echo "review of 500 patches: ${review}s vs git log --grep per upstream id (5 timed, x100) ${naive}s: $(calc "round($naive / max($review, 0.001))")x faster"
 export NOTMUCH_CONFIG="$bench/notmuch-config5000"
 set -- $(measure sh -c "\"$fixscan\" review --no-update --repo \"$repo\" 'path:review/**'; test \$? -le 1")
 echo "review of 5000 patches: ${1}s, $2 CPU s: $(ratio "$1" "$review")x the 500-patch time (CPU $(ratio "$2" "$review_cpu")x; goal < 10x)"
