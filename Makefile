@@ -110,8 +110,15 @@ deps:
 deps-test:
 	@scripts/deps.sh --test
 
-units: $(UNITS)
-asan: $(B)/asan/fixscan $(ASAN_UNITS)
+# The fault-injection library of the tests (tests/fault/fault.c, issue
+# 41), preloaded into the real binary; never sanitized itself.
+FAULT_CFLAGS = -O2 -g -std=gnu11 -Wall -Wextra -fPIC -shared
+$(B)/tests/libfault.so $(B)/asan/tests/libfault.so: tests/fault/fault.c
+	@mkdir -p $(dir $@)
+	$(CC) $(FAULT_CFLAGS) -o $@ $< -ldl -lpthread
+
+units: $(UNITS) $(B)/tests/libfault.so $(B)/bench-index-dump
+asan: $(B)/asan/fixscan $(ASAN_UNITS) $(B)/asan/tests/libfault.so
 
 # GLib keeps some allocations for the life of the process on purpose; the
 # suppressions file names them so LeakSanitizer reports only our leaks.
@@ -125,10 +132,22 @@ test-unit: units
 test-asan: asan
 	@$(SAN_ENV) tests/run-units.sh $(ASAN_UNITS)
 
-test-e2e: all
+test-e2e: all $(B)/tests/libfault.so
 	@FIXSCAN=$(CURDIR)/$(B)/fixscan tests/e2e/run.sh
 
-test-e2e-asan: asan
+# The fault tests of issue 41 (or VG_TESTS) under valgrind's memcheck:
+# slow, not part of make check.
+VG_TESTS ?= t0930-faults t0931-places t0932-busy-store t0933-repos t0934-clocks
+test-e2e-valgrind:
+	@$(MAKE) --no-print-directory STRICT=1 all units
+	@rm -rf $(B)/vg-logs && mkdir -p $(B)/vg-logs
+	@cd tests/e2e && for t in $(VG_TESTS); do \
+		FIXSCAN_VG_BIN=$(CURDIR)/$(B)/fixscan FIXSCAN_VG_LOGS=$(CURDIR)/$(B)/vg-logs \
+		FIXSCAN=$(CURDIR)/tests/valgrind/fixscan sh $$t.sh | tail -1; done
+	@if find $(B)/vg-logs -size +0 | grep -q .; then echo "valgrind: errors in $(B)/vg-logs"; exit 1; fi
+	@echo "valgrind: no error"
+
+test-e2e-asan: asan $(B)/tests/libfault.so
 	@$(SAN_ENV) FIXSCAN=$(CURDIR)/$(B)/asan/fixscan tests/e2e/run.sh
 
 # make check: install what is missing, build with -Werror, check the
@@ -201,7 +220,7 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-.PHONY: all deps deps-test deps-bench units asan test-unit test-asan test-e2e test-e2e-asan check check-shape demo bench realcheck install uninstall clean FORCE
+.PHONY: all deps deps-test deps-bench units asan test-unit test-asan test-e2e test-e2e-asan test-e2e-valgrind check check-shape demo bench realcheck install uninstall clean FORCE
 .SECONDARY:
 
 # ---- fuzzing (issue 15) ----------------------------------------------------

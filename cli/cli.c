@@ -117,12 +117,23 @@ int cli_repo_path(const char *flag, char **out, struct fs_error *err)
 
 /* ---- the context --------------------------------------------------------- */
 
+/* Said once when the drafts wait for another writer of the notmuch
+ * database ("notmuch new", a mail client): the wait is not a hang. */
+static void store_waiting(void *data, const char *lock, double wait)
+{
+	(void)data;
+	fprintf(stderr, "fixscan: the notmuch database is locked by another process ('%s'): "
+		"waiting up to %.0f s\n", lock, wait);
+}
+
 void cli_ctx_init(struct cli_ctx *c)
 {
 	static const struct fs_session_opts sopts = FS_SESSION_OPTS_INIT;
+	static const struct fs_store_waiting waiting = { store_waiting, NULL };
 
 	memset(c, 0, sizeof(*c));
 	c->sopts = sopts;
+	c->sopts.store_waiting = &waiting;
 }
 
 void cli_print_notes(struct fs_review_notes *notes)

@@ -190,7 +190,7 @@ static char *color_kinds(const char *text)
 /* Print D as JSON, or as text wrapped for a terminal; with MAIL, save the
  * wrapped text as the digest mail instead (when there is any series). */
 static int output_digest(const struct fs_digest *d, int json, int mail, time_t since,
-			 const char *query, time_t now, struct fs_store **store,
+			 time_t clock, const char *query, time_t now, struct fs_store **store,
 			 struct fs_config *cfg, struct fs_error *err)
 {
 	char *text = NULL, *wrapped = NULL;
@@ -199,14 +199,14 @@ static int output_digest(const struct fs_digest *d, int json, int mail, time_t s
 	int rc = 0;
 
 	if (json) {
-		if (fs_digest_json(stdout, d, since, query) < 0)
+		if (fs_digest_json(stdout, d, since, clock, query) < 0)
 			return fs_error_set(err, FS_EIO, "cannot write to standard output");
 		return 0;
 	}
 	mem = open_memstream(&text, &len);
 	if (!mem)
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
-	fs_digest_text(mem, d, since);
+	fs_digest_text(mem, d, since, clock);
 	if (fclose(mem)) {
 		free(text);
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
@@ -253,6 +253,7 @@ struct digest_run {
 	char *base_query;    /* --query, else fixscan.digestQuery */
 	bool json, mail;
 	time_t now, since;
+	time_t clock;      /* NOW when SINCE was counted back from it, else 0 */
 };
 
 /* The options into X.  Returns -1 when all is well, else an exit status
@@ -273,6 +274,7 @@ static int parse_options(struct digest_run *x, int argc, char **argv, struct fs_
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	time_t other;
 	int c;
 
 	opterr = 0;
@@ -305,6 +307,9 @@ static int parse_options(struct digest_run *x, int argc, char **argv, struct fs_
 		return cli_usage_error(argv[0], "--json and --mail do not go together");
 	if (fs_date_parse(x->since_arg, x->now, &x->since, err) < 0)
 		return fs_error_prefix(err, "%s: --since", argv[0]);
+	/* relative ("1d", "yesterday") when another clock moves it */
+	if (fs_date_parse(x->since_arg, x->now - 86400, &other, NULL) == 0 && other != x->since)
+		x->clock = x->now;
 	return -1;
 }
 
@@ -377,7 +382,7 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 	if (rc == 0)
 		rc = review_all(&dg, threads, nthreads, &x.ctx, err);
 	if (rc == 0)
-		rc = output_digest(&dg, x.json, x.mail, x.since, x.base_query, x.now,
+		rc = output_digest(&dg, x.json, x.mail, x.since, x.clock, x.base_query, x.now,
 				   fs_session_store_slot(x.ctx.s), fs_session_config(x.ctx.s), err);
 	if (rc < 0)
 		goto out;

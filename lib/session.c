@@ -33,6 +33,7 @@ struct fs_session {
 	char **own_addresses;
 	/* the drafts' state file */
 	char *drafts_state;
+	const struct fs_store_waiting *store_waiting;
 	/* how drafts are written, and the storage behind it: the signature
 	 * and template texts, the answered patches already looked up */
 	struct fs_draft_opts draft_opts;
@@ -128,6 +129,7 @@ int fs_session_open(struct fs_session **out, const struct fs_session_opts *o,
 	s->vulns_flag = g_strdup(o->vulns);
 	s->ropts = o->review;
 	s->iopts = o->index;
+	s->store_waiting = o->store_waiting;
 	rc = setup(s, o->ignore, err);
 	if (rc < 0) {
 		fs_session_free(s);
@@ -387,9 +389,15 @@ static void save_opts(struct fs_session *s, struct fs_drafts_save_opts *opts, bo
 {
 	if (!s->drafts_state)
 		s->drafts_state = fs_session_state_path("drafts");
+	const char *wait = getenv("FIXSCAN_TEST_LOCK_WAIT");
+
 	opts->state_file = s->drafts_state;
 	opts->own = s->ropts.own_addresses;
 	opts->force = force;
+	opts->waiting = s->store_waiting;
+	/* (the tests wait less than a reviewer does) */
+	if (wait && *wait)
+		opts->lock_wait = g_ascii_strtod(wait, NULL);
 }
 
 /* Whether the user answered patch P (fs_drafts_answered()), asked of
@@ -495,6 +503,10 @@ int fs_session_write_drafts(struct fs_session *s, const struct fs_drafts *dl, co
 
 	save_opts(s, &opts, force);
 	opts.tags = (const char *const *)tags;
+	if (!opts.state_file && notes)
+		fs_review_notes_add(notes, "no folder for fixscan's state (neither XDG_STATE_HOME "
+				    "nor HOME is set): the drafts are written, but not remembered "
+				    "(drafts you delete may come back)");
 	rc = fs_drafts_save(saved, dl, dir, &s->store, &opts, err);
 	g_strfreev(tags);
 	return rc;

@@ -152,10 +152,15 @@ int fs_digest_save(const struct fs_digest *d, const char *body, struct fs_store 
 
 /* The digest D of the threads since SINCE as text on OUT: the series,
  * then the risky patches with their finding lines (fs_report_finding_line())
- * and lore links, unwrapped and as the mail has it (lib/report/digest-report.c). */
-void fs_digest_text(FILE *out, const struct fs_digest *d, time_t since);
+ * and lore links, unwrapped and as the mail has it (lib/report/digest-report.c).
+ * CLOCK is this machine's time SINCE was counted back from (--since 1d),
+ * said beside it: the window is the one thing of a digest that depends on
+ * the local clock; 0 when SINCE was a date given. */
+void fs_digest_text(FILE *out, const struct fs_digest *d, time_t since, time_t clock);
 /* D as one JSON object on one line (fixscan-digest(1)); QUERY is the
- * notmuch query used (may be NULL).  Returns 0 or -1. */
-int fs_digest_json(FILE *out, const struct fs_digest *d, time_t since, const char *query);
+ * notmuch query used (may be NULL); CLOCK as for fs_digest_text().
+ * Returns 0 or -1. */
+int fs_digest_json(FILE *out, const struct fs_digest *d, time_t since, time_t clock,
+		   const char *query);
 
 #endif

@@ -142,6 +142,8 @@ struct fs_drafts_save_opts {
 	const char *const *own;  /* the reviewer's addresses: a mail of theirs
 				  * answering a draft's mail means answered */
 	bool force;              /* write drafts the reviewer deleted again */
+	/* told when the database is locked and the save waits (may be NULL) */
+	const struct fs_store_waiting *waiting;
 };
 #define FS_DRAFTS_SAVE_OPTS_INIT { .lock_wait = 5.0 }
 

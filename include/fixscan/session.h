@@ -48,6 +48,8 @@ struct fs_session_opts {
 	/* --no-update, --rebuild, the progress callback; the session fills
 	 * in the repository and the refs (fixscan.mainline, fixscan.stable) */
 	struct fs_index_opts index;
+	/* told when drafts wait for the notmuch database's lock (may be NULL) */
+	const struct fs_store_waiting *store_waiting;
 };
 #define FS_SESSION_OPTS_INIT { .review = FS_REVIEW_OPTS_INIT, .index = FS_INDEX_OPTS_INIT }
 

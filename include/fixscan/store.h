@@ -23,7 +23,26 @@ struct fs_store;
  * fs_store_free(), which also commits a writable database. */
 int fs_store_open(struct fs_store **out, bool writable, double lock_wait,
 		  struct fs_error *err);
+
+/* Who is told, once, that the write lock is held by another process (a
+ * "notmuch new", a mail client indexing) before the wait for it: FN(DATA,
+ * LOCK, WAIT) with LOCK the lock's file and WAIT the seconds it waits. */
+struct fs_store_waiting {
+	void (*fn)(void *data, const char *lock, double wait);
+	void *data;
+};
+
+/* fs_store_open(), telling WAITING (may be NULL) when it waits.  The
+ * error after the wait names the lock's file. */
+int fs_store_open_waiting(struct fs_store **out, bool writable, double lock_wait,
+			  const struct fs_store_waiting *waiting, struct fs_error *err);
 void fs_store_free(struct fs_store *st);
+
+/* Close ST (may be NULL) as fs_store_free() does, and say whether a
+ * writable database took what was written: a full disk may show only
+ * at this commit.  Returns 0, or FS_ESTORE with ERR naming the database
+ * and the reason (what was indexed since the open is then not there). */
+int fs_store_close(struct fs_store *st, struct fs_error *err);
 
 /* The database's mail root directory (borrowed). */
 const char *fs_store_path(const struct fs_store *st);

@@ -54,3 +54,10 @@ int fs_cache_path(char **out, const char *repo_path, const char *prefix, const c
 	}
 	return 0;
 }
+
+int fs_cache_no_home(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+	return !(xdg && *xdg == '/') && !(home && *home);
+}

@@ -20,4 +20,9 @@
 int fs_cache_path(char **out, const char *repo_path, const char *prefix, const char *suffix,
 		  const char *what, struct fs_error *err);
 
+/* Whether there is no folder for caches: neither an absolute
+ * XDG_CACHE_HOME nor HOME (the index and the CVE data then run without
+ * their caches, and say so once). */
+int fs_cache_no_home(void);
+
 #endif

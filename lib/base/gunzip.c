@@ -14,6 +14,7 @@
 #include <glib.h>
 #include <zlib.h>
 
+#include "fixscan/atomic.h"
 #include "gunzip.h"
 
 #define CHUNK 65536
@@ -39,20 +40,6 @@ static int temp_fd(void)
 		unlink(path);
 	g_free(path);
 	return fd;
-}
-
-static int write_all(int fd, const unsigned char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
 }
 
 /* More input for Z from HEAD first, then FD: 1, 0 at the end, -1 on a
@@ -123,9 +110,9 @@ static int inflate_all(z_stream *z, int fd, const unsigned char *head, size_t nh
 					  name, FS_GUNZIP_MAX >> 20);
 			goto out;
 		}
-		if (write_all(out, buf, CHUNK - z->avail_out) < 0) {
-			rc = fs_error_set(err, FS_EIO, "cannot uncompress '%s': %s", name,
-					  strerror(errno));
+		if (fs_write_all(out, buf, CHUNK - z->avail_out) < 0) {
+			rc = fs_error_set(err, FS_EIO, "cannot uncompress '%s' into a temporary file "
+					  "in '%s': %s", name, g_get_tmp_dir(), strerror(errno));
 			goto out;
 		}
 		if (zr == Z_STREAM_END)
@@ -137,6 +124,13 @@ out:
 	free(in);
 	free(buf);
 	return rc;
+}
+
+/* A write of the spooled copy of NAME failed (errno says why). */
+static int spool_error(const char *name, struct fs_error *err)
+{
+	return fs_error_set(err, FS_EIO, "cannot read '%s': cannot copy it to a temporary file "
+			    "in '%s': %s", name, g_get_tmp_dir(), strerror(errno));
 }
 
 int fs_spool_fd(int fd, const unsigned char *head, size_t nhead, const char *name,
@@ -152,8 +146,8 @@ int fs_spool_fd(int fd, const unsigned char *head, size_t nhead, const char *nam
 				  strerror(errno));
 		goto out;
 	}
-	if (nhead && write_all(out, head, nhead) < 0)
-		rc = fs_error_set(err, FS_EIO, "cannot read '%s': %s", name, strerror(errno));
+	if (nhead && fs_write_all(out, head, nhead) < 0)
+		rc = spool_error(name, err);
 	while (rc == 0) {
 		got = read(fd, buf, CHUNK);
 		if (got < 0 && errno == EINTR)
@@ -168,8 +162,8 @@ int fs_spool_fd(int fd, const unsigned char *head, size_t nhead, const char *nam
 		if (total > FS_GUNZIP_MAX)
 			rc = fs_error_set(err, FS_EPARSE, "'%s': more than %lld MiB", name,
 					  FS_GUNZIP_MAX >> 20);
-		else if (write_all(out, buf, (size_t)got) < 0)
-			rc = fs_error_set(err, FS_EIO, "cannot read '%s': %s", name, strerror(errno));
+		else if (fs_write_all(out, buf, (size_t)got) < 0)
+			rc = spool_error(name, err);
 	}
 	if (rc == 0 && lseek(out, 0, SEEK_SET) < 0)
 		rc = fs_error_set(err, FS_EIO, "cannot read '%s': %s", name, strerror(errno));

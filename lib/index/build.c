@@ -280,10 +280,19 @@ static int build_walk(struct fsi_build *b, const struct fs_index *old, struct fs
 	for (i = 0; i < b->nnodes; i++)
 		if (fsi_node_at(b->w, i)->state == NODE_READ)
 			nread++;
-	if (b->nnodes - nread && !b->ts.shallow && !stats->note[0])
-		snprintf(stats->note, sizeof(stats->note),
-			 "%zu commits named as parents are missing from '%s'",
-			 b->nnodes - nread, opts->repo_path);
+	/* In a clone that is not shallow every parent is there: one that is
+	 * not is damage (a pack deleted), and an index without it would
+	 * stop its branches short without saying so. */
+	for (i = 0; b->nnodes - nread && !b->ts.shallow && i < b->nnodes; i++) {
+		char hex[GIT_OID_HEXSZ + 1];
+
+		if (fsi_node_at(b->w, i)->state == NODE_READ)
+			continue;
+		git_oid_tostr(hex, sizeof(hex), &fsi_node_at(b->w, i)->oid);
+		return fs_error_set(err, FS_EGIT, "cannot read commit %s in '%s': it is missing, "
+				    "and '%s' is not a shallow clone", hex, opts->repo_path,
+				    opts->repo_path);
+	}
 	/* Few commits since the cache: write them as its delta and leave the
 	 * cache as it is.  Many: one new cache with everything (the delta's
 	 * commits are among the nodes). */

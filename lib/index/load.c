@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fixscan/atomic.h"
 #include "fixscan/index.h"
 #include "patchid.h"
 #include "format.h"
@@ -393,22 +394,13 @@ int fsi_stamp_matches(const char *path, const char *suffix, const char *want)
 
 void fsi_stamp_write(const char *path, const char *suffix, const char *text)
 {
-	char *spath = NULL, *tmp = NULL;
-	size_t len = strlen(text);
-	int fd;
+	char *spath = NULL;
 
 	if (asprintf(&spath, "%s%s", path, suffix) < 0)
 		return;
-	if (asprintf(&tmp, "%s.tmp.XXXXXX", spath) < 0) {
-		free(spath);
-		return;
-	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd >= 0) {
-		if (write(fd, text, len) != (ssize_t)len || close(fd) < 0 || rename(tmp, spath) < 0)
-			unlink(tmp);
-	}
-	free(tmp);
+	/* Not synced, and a failure is not an error: a stamp lost costs
+	 * the next command a check, never a wrong answer. */
+	(void)fs_atomic_replace(spath, text, strlen(text), NULL, FS_ATOMIC_NO_FSYNC, NULL);
 	free(spath);
 }
 

@@ -13,6 +13,7 @@
 
 #include <git2.h>
 
+#include "fixscan/atomic.h"
 #include "fixscan/index.h"
 #include "base/cache.h"
 #include "build.h"
@@ -103,35 +104,46 @@ static int stamped_fresh(const struct fs_index *old, const struct fsi_refs *refs
 	return fsi_stamp_matches(old->cache_path, REFS_SUFFIX, want);
 }
 
+/* Whether errno E says a folder cannot be written at all (as opposed
+ * to a full disk, or a failure of the disk): the index then runs without
+ * its cache rather than not at all. */
+static int unwritable(int e)
+{
+	return e == EROFS || e == EACCES || e == EPERM;
+}
+
 /* Create the directory of CACHE_PATH and take the exclusive lock on
- * "<cache>.lock"; *FD gets the lock's descriptor (closing it unlocks). */
-static int take_lock(const char *cache_path, int *fd, struct fs_error *err)
+ * "<cache>.lock"; *FD gets the lock's descriptor (closing it unlocks).
+ * *WHY gets the errno of a failure (0: none, or none of the file
+ * system's). */
+static int take_lock(const char *cache_path, int *fd, int *why, struct fs_error *err)
 {
 	char *dir = strdup(cache_path), *slash, *lock_path = NULL;
 	int rc = 0;
 
 	*fd = -1;
+	*why = 0;
 	if (!dir)
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
 	slash = strrchr(dir, '/');
 	if (slash)
 		*slash = '\0';
-	if (slash && mkdir_p(dir) < 0)
+	/* a folder there but not writable: found before any file is */
+	if (slash && (mkdir_p(dir) < 0 || faccessat(AT_FDCWD, dir, W_OK, AT_EACCESS) < 0)) {
+		*why = errno;
 		rc = fs_error_set(err, FS_EIO, "cannot create cache directory '%s': %s",
 				  dir, strerror(errno));
+	}
 	free(dir);
 	if (rc < 0)
 		return rc;
 	if (asprintf(&lock_path, "%s.lock", cache_path) < 0)
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
-	*fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (*fd < 0)
-		rc = fs_error_set(err, FS_EIO, "cannot open '%s': %s", lock_path, strerror(errno));
 	/* One updater at a time; the second finds the work done. */
-	while (rc == 0 && flock(*fd, LOCK_EX) < 0) {
-		if (errno != EINTR)
-			rc = fs_error_set(err, FS_EIO, "cannot lock '%s': %s", lock_path,
-					  strerror(errno));
+	*fd = fs_lock_take(lock_path, FS_LOCK_CREATE, -1, "the index cache", err);
+	if (*fd < 0) {
+		*why = errno;
+		rc = *fd;
 	}
 	free(lock_path);
 	return rc;
@@ -269,6 +281,65 @@ static int update_locked(struct fs_index **old, struct fsi_refs **refs,
 	return rc;
 }
 
+/* Add TEXT to the note of STATS (after what is there). */
+static void add_note(struct fs_index_stats *stats, const char *text)
+{
+	size_t n = strlen(stats->note);
+
+	snprintf(stats->note + n, sizeof(stats->note) - n, "%s%s", n ? "; " : "", text);
+}
+
+/* Remove the files of the folder DIR, then DIR. */
+static void remove_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	while (d && (de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			unlinkat(dirfd(d), de->d_name, 0);
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+/* The cache cannot be kept where it belongs (WHERE, and WHY): build the
+ * index in a folder of its own in the temporary directory, map it, and
+ * remove the folder.  The index is right, only not kept; the note says
+ * so, once.  *OLD (a cache read from WHERE, or NULL) is replaced. */
+static int without_cache(struct fs_index **old, struct fsi_refs **refs,
+			 const struct fs_index_opts *opts, const char *where, const char *why,
+			 struct fs_index_stats *stats, struct fs_error *err)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *dir = NULL, *path = NULL, note[sizeof(stats->note)];
+	int rc, fd = -1, e;
+
+	if (asprintf(&dir, "%s/fixscan-index-XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp") < 0)
+		return fs_error_set(err, FS_ENOMEM, "out of memory");
+	if (!mkdtemp(dir)) {
+		rc = fs_error_set(err, FS_EIO, "cannot keep the index cache in '%s' (%s), nor "
+				  "build it in '%s': %s", where, why, dir, strerror(errno));
+		free(dir);
+		return rc;
+	}
+	if (asprintf(&path, "%s/index.idx", dir) < 0)
+		path = NULL;
+	rc = path ? take_lock(path, &fd, &e, err) : fs_error_set(err, FS_ENOMEM, "out of memory");
+	if (rc == 0)
+		rc = update_locked(old, refs, opts, path, stats, err);
+	if (fd >= 0)
+		close(fd);
+	remove_dir(dir);
+	snprintf(note, sizeof(note), "cannot keep the index cache in '%s' (%s): indexed without "
+		 "it", where, why);
+	if (rc == 0)
+		add_note(stats, note);
+	free(path);
+	free(dir);
+	return rc;
+}
+
 int fs_index_open(struct fs_index **out, const struct fs_index_opts *opts,
 		  struct fs_index_stats *stats, struct fs_error *err)
 {
@@ -278,7 +349,7 @@ int fs_index_open(struct fs_index **out, const struct fs_index_opts *opts,
 	struct fs_error load_err = FS_ERROR_INIT;
 	char *cache_path = NULL;
 	double start = now_seconds();
-	int lock_fd = -1, rc = 0, fresh = 0;
+	int lock_fd = -1, rc = 0, fresh = 0, why = 0, nohome = 0;
 
 	*out = NULL;
 	if (!stats)
@@ -286,19 +357,20 @@ int fs_index_open(struct fs_index **out, const struct fs_index_opts *opts,
 	memset(stats, 0, sizeof(*stats));
 	if (!opts->repo_path)
 		return fs_error_set(err, FS_EUSAGE, "no kernel repository given");
-	if (!opts->cache_path) {
+	if (opts->cache_path) {
+		if (!(cache_path = strdup(opts->cache_path)))
+			return fs_error_set(err, FS_ENOMEM, "out of memory");
+	} else if (!(nohome = fs_cache_no_home())) {
 		rc = fs_cache_path(&cache_path, opts->repo_path, "", ".idx", "repository", err);
 		if (rc < 0)
 			return rc;
-	} else if (!(cache_path = strdup(opts->cache_path))) {
-		return fs_error_set(err, FS_ENOMEM, "out of memory");
 	}
 
 	/* Fast path: a valid cache stamped as up to date with the refs as
 	 * they are.  One that is not is kept, and so is the reading of the
 	 * refs: if nobody replaces the file meanwhile, they are the base of
 	 * the update. */
-	if (!opts->rebuild && fsi_load(&old, cache_path, 1, &load_err) == 0) {
+	if (!nohome && !opts->rebuild && fsi_load(&old, cache_path, 1, &load_err) == 0) {
 		if (opts->no_update)
 			fresh = 1;
 		else if ((fresh = read_refs(opts, &refs, err)) == 0)
@@ -306,12 +378,17 @@ int fs_index_open(struct fs_index **out, const struct fs_index_opts *opts,
 	}
 	if (fresh < 0) {
 		rc = fresh;
+	} else if (nohome) {
+		rc = without_cache(&old, &refs, opts, "$XDG_CACHE_HOME/fixscan",
+				   "neither XDG_CACHE_HOME nor HOME is set", stats, err);
 	} else if (fresh == 0) {
-		rc = take_lock(cache_path, &lock_fd, err);
+		rc = take_lock(cache_path, &lock_fd, &why, err);
 		if (rc == 0)
 			rc = update_locked(&old, &refs, opts, cache_path, stats, err);
+		else if (unwritable(why))
+			rc = without_cache(&old, &refs, opts, cache_path, strerror(why), stats, err);
 	}
-	if (rc == 0 && lock_fd < 0)
+	if (rc == 0 && lock_fd < 0 && cache_path)
 		sweep_if_idle(cache_path);
 	if (rc == 0 && !old->repo_path && !(old->repo_path = strdup(opts->repo_path)))
 		rc = fs_error_set(err, FS_ENOMEM, "out of memory");

@@ -308,13 +308,32 @@ int fsi_refs_read(git_repository *repo, const struct fs_index_opts *opts,
 
 struct tips_ctx {
 	git_repository *repo;
+	const char *repo_path;
 	git_odb *odb;
 	const struct fsi_tip_hint *hint;
 	struct fsi_tips *ts;
 	int oom;
+	struct fs_error *err;
 };
 
-/* The commit the ref NAME holding TARGET leads to; <0 when none.  The
+/* A ref leads to no commit (a tag of a tree or a blob): not a tip. */
+#define NO_COMMIT (-1)
+
+/* The object OID, which ref NAME leads to, cannot be read: the
+ * repository is damaged (a pack missing or cut short, a loose object
+ * that does not inflate, a ref to an object that is not there).  An
+ * index built without it would miss a branch without saying so. */
+static int damaged(struct tips_ctx *g, const char *name, const git_oid *oid)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	git_oid_tostr(hex, sizeof(hex), oid);
+	return fs_error_set_git(g->err, FS_EGIT, "cannot read object %s (%s) in '%s'", hex, name,
+				g->repo_path);
+}
+
+/* The commit the ref NAME holding TARGET leads to: 0, NO_COMMIT, or
+ * FS_EGIT with G->err set when an object on the way cannot be read.  The
  * index's tips say it when the ref held TARGET then too (objects never
  * change, so neither does where a tag leads): a release tag is peeled
  * once, not on every update.  Otherwise object headers tell commits
@@ -333,24 +352,27 @@ static int target_commit(struct tips_ctx *g, const char *name, const git_oid *ta
 		}
 	}
 	if (!g->odb && git_repository_odb(&g->odb, g->repo) < 0)
-		return -1;
+		return fs_error_set_git(g->err, FS_EGIT, "cannot open the objects of '%s'",
+					g->repo_path);
 	for (depth = 0; depth < 16; depth++) {
 		git_object_t type;
 		git_tag *tag;
 		size_t len;
 
 		if (git_odb_read_header(&len, &type, g->odb, &oid) < 0)
-			return -1;
+			return damaged(g, name, &oid);
 		if (type == GIT_OBJECT_COMMIT) {
 			git_oid_cpy(out, &oid);
 			return 0;
 		}
-		if (type != GIT_OBJECT_TAG || git_tag_lookup(&tag, g->repo, &oid) < 0)
-			return -1;
+		if (type != GIT_OBJECT_TAG)
+			return NO_COMMIT;
+		if (git_tag_lookup(&tag, g->repo, &oid) < 0)
+			return damaged(g, name, &oid);
 		git_oid_cpy(&oid, git_tag_target_id(tag));
 		git_tag_free(tag);
 	}
-	return -1;
+	return NO_COMMIT;
 }
 
 static int stable_tip(struct tips_ctx *g, const struct ref_entry *e, const git_oid *commit)
@@ -446,6 +468,7 @@ static int mainline_tip(struct tips_ctx *g, const struct fs_index_opts *opts,
 	const struct ref_entry *found = NULL;
 	git_oid commit;
 	size_t i;
+	int rc;
 
 	for (i = 0; i < refs->e.n; i++) {
 		const struct ref_entry *e = &refs->e.v[i];
@@ -453,7 +476,10 @@ static int mainline_tip(struct tips_ctx *g, const struct fs_index_opts *opts,
 			continue;
 		if (!found)
 			found = e;
-		if (e->held && target_commit(g, e->name, &e->target, &commit) == 0) {
+		rc = e->held ? target_commit(g, e->name, &e->target, &commit) : NO_COMMIT;
+		if (rc < NO_COMMIT)
+			return rc;
+		if (rc == 0) {
 			if (!(g->ts->mainline = strdup(e->name)) ||
 			    add_tip(g->ts, e->name, FS_TIP_MAINLINE, &commit, &e->target) < 0)
 				return fs_error_set(err, FS_ENOMEM, "out of memory");
@@ -484,8 +510,10 @@ int fsi_tips_read(git_repository *repo, const struct fs_index_opts *opts,
 	memset(ts, 0, sizeof(*ts));
 	memset(&g, 0, sizeof(g));
 	g.repo = repo;
+	g.repo_path = opts->repo_path;
 	g.hint = hint;
 	g.ts = ts;
+	g.err = err;
 	ts->shallow = git_repository_is_shallow(repo) == 1;
 	if (!refs) {
 		rc = fsi_refs_read(repo, opts, &own, err);
@@ -497,9 +525,15 @@ int fsi_tips_read(git_repository *repo, const struct fs_index_opts *opts,
 		const struct ref_entry *e = &refs->e.v[i];
 		git_oid commit;
 
-		if (e->source == SRC_MAINLINE || !e->held ||
-		    target_commit(&g, e->name, &e->target, &commit) < 0)
+		if (e->source == SRC_MAINLINE || !e->held)
 			continue;
+		rc = target_commit(&g, e->name, &e->target, &commit);
+		if (rc == NO_COMMIT) {
+			rc = 0;
+			continue;
+		}
+		if (rc < 0)
+			break;
 		if (e->source == SRC_PENDING) {
 			if (pending_tip(&g, e, &commit) < 0)
 				rc = fs_error_set(err, FS_ENOMEM, "out of memory");

@@ -22,6 +22,7 @@
 #include <git2.h>
 #include <glib.h>
 
+#include "fixscan/atomic.h"
 #include "fixscan/vulns.h"
 #include "base/git-util.h"
 #include "base/cache.h"
@@ -421,7 +422,7 @@ static bool load_cache(struct fs_vulns *v, const char head[41])
 	gchar *data = NULL;
 	gsize len = 0;
 
-	if (!g_file_get_contents(v->cache_path, &data, &len, NULL))
+	if (!v->cache_path || !g_file_get_contents(v->cache_path, &data, &len, NULL))
 		return false;
 	v->buf = (unsigned char *)data;
 	v->len = len;
@@ -432,51 +433,6 @@ static bool load_cache(struct fs_vulns *v, const char head[41])
 	v->len = 0;
 	v->h = NULL;
 	return false;
-}
-
-static int mkdir_parents(const char *file)
-{
-	char *dir = g_path_get_dirname(file);
-	int rc = g_mkdir_with_parents(dir, 0700);
-
-	g_free(dir);
-	return rc;
-}
-
-/* Write IMG to PATH: a temporary file in the same directory, renamed
- * into place.  Returns 0, or -1 with errno's text in WHY. */
-static int write_cache(const char *path, const GByteArray *img, char *why, size_t n)
-{
-	char *tmp = g_strdup_printf("%s.tmp.XXXXXX", path);
-	size_t done = 0;
-	int fd = -1;
-
-	if (mkdir_parents(path) < 0 || (fd = mkstemp(tmp)) < 0)
-		goto fail;
-	while (done < img->len) {
-		ssize_t w = write(fd, img->data + done, img->len - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			goto fail;
-		done += (size_t)w;
-	}
-	if (fsync(fd) < 0 || close(fd) < 0) {
-		fd = -1;
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp, path) < 0)
-		goto fail;
-	g_free(tmp);
-	return 0;
-fail:
-	snprintf(why, n, "%s", strerror(errno));
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-	g_free(tmp);
-	return -1;
 }
 
 /* ---- opening ----------------------------------------------------------- */
@@ -510,7 +466,7 @@ static int rebuild(struct fs_vulns *v, git_repository *repo, git_tree *tree,
 {
 	struct gather g;
 	GByteArray *img;
-	char why[256];
+	struct fs_error werr = FS_ERROR_INIT;
 	int rc;
 
 	g.cves = g_hash_table_new(g_str_hash, g_str_equal);
@@ -521,9 +477,12 @@ static int rebuild(struct fs_vulns *v, git_repository *repo, git_tree *tree,
 	rc = read_tree(&g, repo, tree, err);
 	if (rc == 0) {
 		img = layout(&g, head);
-		if (write_cache(v->cache_path, img, why, sizeof(why)) < 0 && st)
-			snprintf(st->note, sizeof(st->note), "cannot write the vulns cache '%s': %s",
-				 v->cache_path, why);
+		/* Without the cache the data is read from the tree again
+		 * next time: slower, never wrong. */
+		if (v->cache_path &&
+		    fs_atomic_replace(v->cache_path, img->data, img->len, "the vulns cache",
+				      FS_ATOMIC_MKDIR, &werr) < 0 && st)
+			snprintf(st->note, sizeof(st->note), "%.500s", werr.message);
 		v->len = img->len;
 		v->buf = g_byte_array_free(img, FALSE);
 		if (!map_tables(v))
@@ -551,12 +510,19 @@ int fs_vulns_open(struct fs_vulns **out, const struct fs_vulns_opts *opts,
 	if (stats)
 		memset(stats, 0, sizeof(*stats));
 	fs_git_init();
-	/* $XDG_CACHE_HOME/fixscan/vulns-<readable path>-<hash>.cache */
-	if (!opts->cache_path)
-		rc = fs_cache_path(&v->cache_path, opts->path, "vulns-", ".cache", "the vulns repository",
-				   err);
-	else if (!(v->cache_path = strdup(opts->cache_path)))
-		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+	/* $XDG_CACHE_HOME/fixscan/vulns-<readable path>-<hash>.cache; with no
+	 * folder for caches the data is read without one, said once */
+	if (opts->cache_path) {
+		if (!(v->cache_path = strdup(opts->cache_path)))
+			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+	} else if (fs_cache_no_home()) {
+		if (stats)
+			snprintf(stats->note, sizeof(stats->note), "no folder for the vulns cache "
+				 "(neither XDG_CACHE_HOME nor HOME is set): read without it");
+	} else {
+		rc = fs_cache_path(&v->cache_path, opts->path, "vulns-", ".cache",
+				   "the vulns repository", err);
+	}
 	if (rc == 0)
 		rc = open_head(&repo, &tree, head, opts->path, err);
 	if (rc == 0 && !load_cache(v, head)) {

@@ -30,7 +30,8 @@ int fsi_walk_read_commit(struct fsi_worker *wk, struct fsi_node *n, uint32_t slo
 	if (rc < 0) {
 		char hex[GIT_OID_HEXSZ + 1];
 		git_oid_tostr(hex, sizeof(hex), &n->oid);
-		return fs_error_set_git(err, FS_EGIT, "cannot read commit %s", hex);
+		return fs_error_set_git(err, FS_EGIT, "cannot read commit %s in '%s'", hex,
+					wk->w->opts->repo_path);
 	}
 	if (git_odb_object_type(obj) != GIT_OBJECT_COMMIT) {
 		git_odb_object_free(obj);

@@ -7,19 +7,22 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fixscan/atomic.h"
 #include "fixscan/index.h"
 #include "build.h"
 #include "format.h"
 #include "walk.h"
 
-/* A buffered writer that sums the body as it goes. */
+/* A buffered writer that sums the body as it goes.  The first failure
+ * is kept in ERR; what follows it is not written. */
 struct writer {
-	FILE *f;
+	struct fs_atomic *f;
 	unsigned char buf[1 << 16];
 	size_t len;
 	struct fsi_body_ck ck;
 	uint64_t written; /* bytes after the header */
 	int failed;
+	struct fs_error *err;
 };
 
 static void wr_flush(struct writer *wr)
@@ -27,7 +30,7 @@ static void wr_flush(struct writer *wr)
 	if (!wr->len)
 		return;
 	fsi_body_ck_update(&wr->ck, wr->buf, wr->len);
-	if (fwrite(wr->buf, 1, wr->len, wr->f) != wr->len)
+	if (!wr->failed && fs_atomic_write(wr->f, wr->buf, wr->len, wr->err) < 0)
 		wr->failed = 1;
 	wr->written += wr->len;
 	wr->len = 0;
@@ -223,70 +226,51 @@ static void write_tables(struct writer *wr, const struct fsi_build *b)
 	wr_flush(wr);
 }
 
-/* Write the whole file to F (TMP_PATH, for messages), synced. */
-static int write_file(const struct fsi_build *b, FILE *f, const char *tmp_path,
-		      struct fs_error *err)
+/* Write the whole file to F. */
+static int write_file(const struct fsi_build *b, struct fs_atomic *f, struct fs_error *err)
 {
 	struct writer *wr = calloc(1, sizeof(*wr));
 	struct fs_disk_header hdr;
-	int rc = 0;
+	int rc;
 
 	if (!wr)
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
 	make_header(b, &hdr);
 	wr->f = f;
+	wr->err = err;
 	fsi_body_ck_init(&wr->ck, hdr.file_size - sizeof(hdr));
-	if (fwrite(&hdr, sizeof(hdr), 1, f) != 1)
-		wr->failed = 1;
+	/* the header is written last, when the checksum is known */
+	wr->failed = fs_atomic_write(f, &hdr, sizeof(hdr), err) < 0;
 	write_commits(wr, b);
 	write_parents(wr, b);
 	write_tables(wr, b);
 	hdr.checksum = fsi_file_checksum(&hdr, fsi_body_ck_final(&wr->ck));
-	if (!wr->failed && (fseek(f, 0, SEEK_SET) || fwrite(&hdr, sizeof(hdr), 1, f) != 1))
+	if (!wr->failed && fs_atomic_pwrite(f, &hdr, sizeof(hdr), 0, err) < 0)
 		wr->failed = 1;
-	/* The cache is synced before it is renamed into place.  A delta is
-	 * not: it is written on nearly every update, the sync was a third of
-	 * a small update's time, and a delta a crash leaves damaged fails its
-	 * checksum and costs a rebuild, never a wrong answer. */
-	if (wr->failed || fflush(f) || (!b->delta && fsync(fileno(f))))
-		rc = fs_error_set(err, FS_EIO, "cannot write '%s': %s", tmp_path, strerror(errno));
+	rc = wr->failed ? FS_EIO : 0;
 	free(wr);
 	return rc;
 }
 
 int fsi_write(const struct fsi_build *b, struct fs_error *err)
 {
-	char *delta_path = fsi_delta_path(b->cache_path), *tmp_path = NULL;
-	const char *target;
-	FILE *f = NULL;
-	int fd, rc;
+	char *delta_path = fsi_delta_path(b->cache_path);
+	struct fs_atomic *f = NULL;
+	int rc;
 
 	if (!delta_path)
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
-	target = b->delta ? delta_path : b->cache_path;
-	if (asprintf(&tmp_path, "%s.tmp.XXXXXX", target) < 0) {
-		free(delta_path);
-		return fs_error_set(err, FS_ENOMEM, "out of memory");
-	}
-	fd = mkstemp(tmp_path);
-	if (fd < 0) {
-		rc = fs_error_set(err, FS_EIO, "cannot create '%s': %s", tmp_path, strerror(errno));
-		free(tmp_path);
-		free(delta_path);
-		return rc;
-	}
-	f = fdopen(fd, "wb");
-	if (!f) {
-		rc = fs_error_set(err, FS_EIO, "cannot write '%s': %s", tmp_path, strerror(errno));
-		close(fd);
-		goto out;
-	}
-	rc = write_file(b, f, tmp_path, err);
-	if (fclose(f) && rc == 0)
-		rc = fs_error_set(err, FS_EIO, "cannot write '%s': %s", tmp_path, strerror(errno));
-	if (rc == 0 && rename(tmp_path, target) < 0)
-		rc = fs_error_set(err, FS_EIO, "cannot rename '%s' to '%s': %s", tmp_path,
-				  target, strerror(errno));
+	/* The cache is synced before it is renamed into place.  A delta is
+	 * not: it is written on nearly every update, the sync was a third of
+	 * a small update's time, and a delta a crash leaves damaged fails its
+	 * checksum and costs a rebuild, never a wrong answer. */
+	rc = fs_atomic_begin(&f, b->delta ? delta_path : b->cache_path,
+			     b->delta ? "the index delta" : "the index cache",
+			     b->delta ? FS_ATOMIC_NO_FSYNC : 0, err);
+	if (rc == 0 && (rc = write_file(b, f, err)) < 0)
+		fs_atomic_abort(f);
+	else if (rc == 0)
+		rc = fs_atomic_commit(f, err);
 	/* The new cache has the delta's commits; the delta no longer fits
 	 * it (see load.c), and goes. */
 	if (rc == 0 && !b->delta) {
@@ -297,10 +281,6 @@ int fsi_write(const struct fsi_build *b, struct fs_error *err)
 			free(stamp);
 		}
 	}
-out:
-	if (rc < 0)
-		unlink(tmp_path);
-	free(tmp_path);
 	free(delta_path);
 	return rc;
 }

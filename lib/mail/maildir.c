@@ -7,13 +7,13 @@
 #include <string.h>
 #include <signal.h>
 #include <stdint.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
 
 #include <glib.h>
 
+#include "fixscan/atomic.h"
 #include "fixscan/maildir.h"
 
 /* The header block is read up to this many bytes: fixscan's own headers
@@ -74,40 +74,16 @@ char *fs_maildir_unique_name(const char *label)
 			       label ? "." : "", label ? label : "", host);
 }
 
-static int fsync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
-
-	if (fd < 0)
-		return -1;
-	rc = fsync(fd);
-	close(fd);
-	return rc;
-}
-
 /* Write LEN bytes of TEXT to the new file TMP and fsync it.  On failure
  * TMP is gone and errno says why. */
 static int write_tmp(const char *tmp, const char *text, size_t len)
 {
-	size_t off = 0;
 	int fd, saved;
 
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -1;
-	while (off < len) {
-		ssize_t n = write(fd, text + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n == 0)
-				errno = ENOSPC;
-			goto fail;
-		}
-		off += (size_t)n;
-	}
-	if (fsync(fd) < 0)
+	if (fs_write_all(fd, text, len) < 0 || fsync(fd) < 0)
 		goto fail;
 	if (close(fd) < 0) {
 		fd = -1;
@@ -154,9 +130,14 @@ int fs_maildir_write(char **path, const char *dir, const struct fs_maildir_msg *
 				  strerror(saved));
 		goto out;
 	}
-	/* Best effort: the file is complete either way, only its name may
-	 * not survive a crash. */
-	fsync_dir(box);
+	/* The file is whole in BOX either way; a folder that cannot be
+	 * synced is said, as a full disk is (the caller's record of what it
+	 * meant to write finds the file again). */
+	if (fs_fsync_dir(box) < 0) {
+		rc = fs_error_set(err, FS_EIO, "cannot sync '%s' after moving %s into it: %s", box,
+				  what, strerror(errno));
+		goto out;
+	}
 	*path = dst;
 	dst = NULL;
 out:
@@ -281,44 +262,14 @@ void fs_maildir_scan(struct fs_maildir_files *out, const char *dir, const char *
 
 int fs_maildir_lock(const char *dir, double wait, const char *what, struct fs_error *err)
 {
-	gint64 deadline = g_get_monotonic_time() + (gint64)(wait * G_USEC_PER_SEC);
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-	if (!what)
-		what = "the maildir";
-	if (fd < 0)
-		return fs_error_set(err, FS_EIO, "cannot lock %s '%s': %s", what, dir,
-				    strerror(errno));
 	/* flock() on the directory itself: no lock file to leave behind or
-	 * to find stale, and the kernel drops the lock when its holder
-	 * dies, SIGKILL included. */
-	while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		int e = errno;
-
-		if (e == EINTR)
-			continue;
-		/* A file system without locks (some NFS set-ups): write
-		 * unlocked, as before there was a lock, rather than never. */
-		if (e == ENOLCK || e == EOPNOTSUPP || e == EINVAL)
-			return fd;
-		if (e != EWOULDBLOCK || g_get_monotonic_time() >= deadline) {
-			close(fd);
-			if (e == EWOULDBLOCK)
-				return fs_error_set(err, FS_ELOCKED, "another fixscan is writing into %s "
-						    "'%s' (waited %.0f s): run again when it is done",
-						    what, dir, wait);
-			return fs_error_set(err, FS_EIO, "cannot lock %s '%s': %s", what, dir,
-					    strerror(e));
-		}
-		g_usleep(20000);
-	}
-	return fd;
+	 * to find stale. */
+	return fs_lock_take(dir, 0, wait, what ? what : "the maildir", err);
 }
 
 void fs_maildir_unlock(int fd)
 {
-	if (fd >= 0)
-		close(fd);
+	fs_lock_release(fd);
 }
 
 /* Whether NAME has the form fs_maildir_unique_name() gives on this host

@@ -102,13 +102,25 @@ static double now_seconds(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The file of the write lock of the database at DBPATH (new string). */
+static char *lock_file(const char *dbpath)
+{
+	char *xdir = xapian_dir(dbpath), *file;
+
+	file = g_strdup_printf("%s/flintlock", xdir ? xdir : dbpath);
+	g_free(xdir);
+	return file;
+}
+
 /* Wait up to LOCK_WAIT seconds for the write lock on the database at
- * DBPATH to be free.  Returns true when it is. */
-static bool wait_for_lock(const char *dbpath, double lock_wait)
+ * DBPATH to be free, telling WAITING once when it is not.  Returns true
+ * when it is. */
+static bool wait_for_lock(const char *dbpath, double lock_wait,
+			  const struct fs_store_waiting *waiting)
 {
 	double deadline = now_seconds() + (lock_wait > 0 ? lock_wait : 0);
 	char *xdir = xapian_dir(dbpath);
-	bool free_now;
+	bool free_now, told = false;
 
 	for (;;) {
 		double left;
@@ -118,6 +130,13 @@ static bool wait_for_lock(const char *dbpath, double lock_wait)
 		left = deadline - now_seconds();
 		if (free_now || left <= 0)
 			break;
+		if (!told && waiting && waiting->fn) {
+			char *lock = lock_file(dbpath);
+
+			waiting->fn(waiting->data, lock, lock_wait);
+			g_free(lock);
+		}
+		told = true;
 		if (left < LOCK_STEP_NS / 1e9)
 			ts.tv_nsec = (long)(left * 1e9) + 1;
 		nanosleep(&ts, NULL);
@@ -233,6 +252,11 @@ static int open_error(notmuch_status_t s, const char *msg,
 				  is_dir(dbpath) ?
 				  "no notmuch database there (run 'notmuch new')" :
 				  strerror(ENOENT));
+	} else if (!msg && !getenv("HOME")) {
+		/* libnotmuch fails without a word when HOME is unset */
+		rc = fs_error_set(err, FS_ESTORE,
+				  "cannot open the notmuch database at '%s': notmuch needs HOME, "
+				  "which is not set", dbpath);
 	} else if (msg && strstr(msg, "lock")) {
 		rc = fs_error_set(err, FS_ELOCKED,
 				  "the notmuch database at '%s' is locked by another process",
@@ -275,6 +299,12 @@ static void config_value_free(gpointer p)
 int fs_store_open(struct fs_store **out, bool writable, double lock_wait,
 		  struct fs_error *err)
 {
+	return fs_store_open_waiting(out, writable, lock_wait, NULL, err);
+}
+
+int fs_store_open_waiting(struct fs_store **out, bool writable, double lock_wait,
+			  const struct fs_store_waiting *waiting, struct fs_error *err)
+{
 	struct fs_store *st;
 	const char *root;
 	char *dbpath = NULL;
@@ -300,10 +330,13 @@ int fs_store_open(struct fs_store **out, bool writable, double lock_wait,
 		 * time limit, so wait here, with one, before asking.  Another
 		 * writer could still slip in between the check and the open;
 		 * then notmuch waits for it to finish, which is only slower. */
-		if (!wait_for_lock(dbpath, lock_wait)) {
+		if (!wait_for_lock(dbpath, lock_wait, waiting)) {
+			char *lock = lock_file(dbpath);
+
 			rc = fs_error_set(err, FS_ELOCKED,
-					  "the notmuch database at '%s' is locked by another process",
-					  dbpath);
+					  "the notmuch database at '%s' is locked by another process "
+					  "(waited %.0f s for its lock '%s')", dbpath, lock_wait, lock);
+			g_free(lock);
 			goto out;
 		}
 		notmuch_database_destroy(st->db);
@@ -323,6 +356,31 @@ int fs_store_open(struct fs_store **out, bool writable, double lock_wait,
 	st = NULL;
 out:
 	g_free(dbpath);
+	fs_store_free(st);
+	return rc;
+}
+
+int fs_store_close(struct fs_store *st, struct fs_error *err)
+{
+	notmuch_status_t s = NOTMUCH_STATUS_SUCCESS;
+	char *path;
+	int rc = 0;
+
+	if (!st)
+		return 0;
+	/* the commit, before the handle goes: its status is lost after */
+	if (st->db && st->writable)
+		s = notmuch_database_close(st->db);
+	if (s != NOTMUCH_STATUS_SUCCESS) {
+		const char *why = notmuch_database_status_string(st->db);
+		char line[FS_ERROR_MESSAGE_MAX / 2];
+
+		path = g_strdup(notmuch_database_get_path(st->db));
+		rc = fs_error_set(err, FS_ESTORE, "cannot commit to the notmuch database at '%s': %s",
+				  path ? path : "?", why ? fsst_first_line(why, line, sizeof(line)) :
+				  notmuch_status_to_string(s));
+		g_free(path);
+	}
 	fs_store_free(st);
 	return rc;
 }

@@ -7,6 +7,7 @@
 
 #include <glib.h>
 
+#include "fixscan/date.h"
 #include "fixscan/digest.h"
 #include "fixscan/json.h"
 #include "fixscan/report.h"
@@ -30,14 +31,16 @@ static const char *series_release(const struct fs_digest_series *ds)
 
 /* ---- text -------------------------------------------------------------- */
 
-void fs_digest_text(FILE *out, const struct fs_digest *d, time_t since)
+void fs_digest_text(FILE *out, const struct fs_digest *d, time_t since, time_t clock)
 {
-	char when[64], dl[64];
+	char when[64], dl[64], at[64];
 	size_t i, k;
 
 	format_time(when, sizeof(when), since);
-	fprintf(out, "stable review digest: %zu series since %s, %zu risky patch%s\n",
-		d->nseries, when, d->nrisky, d->nrisky == 1 ? "" : "es");
+	format_time(at, sizeof(at), clock);
+	fprintf(out, "stable review digest: %zu series since %s%s%s%s, %zu risky patch%s\n",
+		d->nseries, when, clock ? " (counted back from this machine's clock, " : "",
+		clock ? at : "", clock ? ")" : "", d->nrisky, d->nrisky == 1 ? "" : "es");
 	if (!d->nseries)
 		return;
 	fprintf(out, "\nseries:\n");
@@ -108,17 +111,19 @@ static void json_summary(struct fs_json *b, const struct fs_review *r)
 	fs_json_end_object(b);
 }
 
-int fs_digest_json(FILE *out, const struct fs_digest *d, time_t since, const char *query)
+int fs_digest_json(FILE *out, const struct fs_digest *d, time_t since, time_t clock,
+		   const char *query)
 {
 	struct fs_json *b = fs_json_new();
 	GDateTime *dt = g_date_time_new_from_unix_utc((gint64)since);
-	char *iso = dt ? g_date_time_format(dt, "%Y-%m-%dT%H:%M:%SZ") : NULL;
+	char *iso = dt ? g_date_time_format(dt, "%Y-%m-%dT%H:%M:%SZ") : NULL, at[32];
 	size_t i, k;
 	int rc;
 
 	fs_json_begin_object(b);
 	fs_json_int(b, "format_version", FS_JSON_FORMAT_VERSION);
 	fs_json_str(b, "since", iso);
+	fs_json_str(b, "clock", clock ? fs_date_rfc3339(clock, at, sizeof(at)) : NULL);
 	fs_json_str(b, "query", query);
 	fs_json_member(b, "series");
 	fs_json_begin_array(b);

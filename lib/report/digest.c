@@ -9,6 +9,7 @@
 #include <glib.h>
 #include <gmime/gmime.h>
 
+#include "fixscan/atomic.h"
 #include "fixscan/digest.h"
 #include "fixscan/kinds.h"
 #include "fixscan/maildir.h"
@@ -351,21 +352,13 @@ bool fs_digest_mailed_today(const char *path, time_t now, char **msgid)
 int fs_digest_note_mailed(const char *path, time_t now, const char *msgid,
 			  struct fs_error *err)
 {
-	char day[16], *dir = g_path_get_dirname(path), *line;
-	GError *gerr = NULL;
-	int rc = 0;
+	char day[16], *line;
+	int rc;
 
 	local_day(now, day);
 	line = g_strdup_printf("%s %s\n", day, msgid);
-	if (g_mkdir_with_parents(dir, 0700) < 0)
-		rc = fs_error_set(err, FS_EIO, "cannot create '%s': %s", dir, g_strerror(errno));
-	/* g_file_set_contents() writes a temporary file and renames it. */
-	else if (!g_file_set_contents(path, line, -1, &gerr))
-		rc = fs_error_set(err, FS_EIO, "cannot write '%s': %s", path, gerr->message);
-	if (gerr)
-		g_error_free(gerr);
+	rc = fs_atomic_replace(path, line, strlen(line), "the digest's note", FS_ATOMIC_MKDIR, err);
 	g_free(line);
-	g_free(dir);
 	return rc;
 }
 
@@ -414,7 +407,10 @@ int fs_digest_save(const struct fs_digest *d, const char *body, struct fs_store 
 	rc = fs_store_open(&wst, true, m->lock_wait, err);
 	if (rc == 0)
 		rc = fs_store_index_file(wst, path, tags, err);
-	fs_store_free(wst);
+	if (rc == 0)
+		rc = fs_store_close(wst, err);
+	else
+		fs_store_free(wst);
 	if (rc < 0) {
 		fs_error_prefix(err, "the digest is in '%s' but not indexed (the next run indexes it)",
 				path);

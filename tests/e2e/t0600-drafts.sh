@@ -351,7 +351,7 @@ test_expect_success 'a locked database: the drafts are written, not indexed, and
 	rc=$?
 	cat lock.err
 	test $rc -eq 2 &&
-	grep -q "^fixscan: $ndrafts drafts written but not indexed (run again to index them): the notmuch database at .* is locked by another process$" lock.err &&
+	grep -q "^fixscan: $ndrafts drafts written but not indexed (run again to index them): the notmuch database at .* is locked by another process (waited 5 s for its lock .*/flintlock.)$" lock.err &&
 	test "$(ls "$TRASH/mail/Locked/cur" | wc -l)" -eq "$ndrafts" &&
 	test "$(ls "$TRASH/mail/Locked/tmp" | wc -l)" -eq 0
 '

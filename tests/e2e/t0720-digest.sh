@@ -85,7 +85,9 @@ def weight(f):
         return 0
     return weights.get(f["kind"], 0)
 # The schema of fixscan-digest(1).
-assert set(d) == {"format_version", "since", "query", "series", "risky"}, sorted(d)
+assert set(d) == {"format_version", "since", "clock", "query", "series", "risky"}, sorted(d)
+# --since 1d: counted back from this machine's clock, which is said
+assert d["clock"] and d["clock"] > d["since"], (d["clock"], d["since"])
 assert list(d)[0] == "format_version" and d["format_version"] == 1, list(d)
 for s in d["series"]:
     assert set(s) == {"message_id", "subject", "cover", "branch", "base", "release",

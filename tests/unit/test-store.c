@@ -675,6 +675,22 @@ static void reap(pid_t pid)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* What fs_store_open_waiting() told. */
+struct waited {
+	int calls;
+	char lock[512];
+	double wait;
+};
+
+static void on_wait(void *data, const char *lock, double wait)
+{
+	struct waited *w = data;
+
+	w->calls++;
+	snprintf(w->lock, sizeof(w->lock), "%s", lock);
+	w->wait = wait;
+}
+
 static void test_store__locked(void **state)
 {
 	struct fs_error err = FS_ERROR_INIT;
@@ -696,6 +712,20 @@ static void test_store__locked(void **state)
 	assert_true(dt < 1.5);
 	assert_non_null(strstr(err.message, "is locked by another process"));
 	assert_non_null(strstr(err.message, mailroot));
+	assert_non_null(strstr(err.message, "/.notmuch/xapian/flintlock')"));
+
+	/* Whoever waits is told once, with the lock's file, before the wait. */
+	{
+		struct waited w = { 0, "", 0 };
+		struct fs_store_waiting waiting = { on_wait, &w };
+
+		rc = fs_store_open_waiting(&st, true, 0.3, &waiting, &err);
+		assert_int_equal(rc, FS_ELOCKED);
+		assert_int_equal(w.calls, 1);
+		assert_non_null(strstr(w.lock, mailroot));
+		assert_non_null(strstr(w.lock, "/.notmuch/xapian/flintlock"));
+		assert_true(w.wait > 0.29 && w.wait < 0.31);
+	}
 
 	/* No wait at all: one look, then the error. */
 	t0 = now();
