@@ -70,8 +70,9 @@ int fs_treesyms_set(struct fs_treesyms *t, const char *hex, const char *line, un
 		    const struct fs_idset **out, struct fs_error *err);
 const struct fs_treesyms_stats *fs_treesyms_last(const struct fs_treesyms *t);
 
-/* The first time the clone lacked objects, a note saying so (borrowed,
- * until fs_treesyms_free()); NULL before that and once it was taken. */
+/* The first time the clone lacked objects, or a set could not be written
+ * to its file, a note saying so (borrowed, until fs_treesyms_free()); NULL
+ * before that and once it was taken. */
 const char *fs_treesyms_take_note(struct fs_treesyms *t);
 
 /* Whether the tree of S has NAME anywhere. */

@@ -14,6 +14,7 @@
 #include <glib.h>
 
 #include "base/cache.h"
+#include "fixscan/atomic.h"
 #include "fixscan/treesyms.h"
 #include "format.h"
 #include "idset.h"
@@ -92,29 +93,19 @@ static void header_of(const struct idset_parts *p, struct idset_disk *h)
  * The body's checksum is summed on the way. */
 struct sink {
 	char *mem;       /* the whole image, or NULL: the file */
-	int fd;
+	struct fs_atomic *file;
 	char buf[1 << 16];
 	size_t n;        /* bytes in BUF */
 	size_t at;       /* bytes of the body given so far */
 	struct fsi_ck ck;
 	int failed;
+	struct fs_error err; /* why the file's write failed */
 };
 
 static void sink_flush(struct sink *k)
 {
-	const char *p = k->buf;
-	size_t left = k->n;
-	ssize_t w;
-
-	while (left && !k->failed) {
-		w = write(k->fd, p, left);
-		if (w <= 0) {
-			k->failed = 1;
-			break;
-		}
-		p += w;
-		left -= (size_t)w;
-	}
+	if (k->n && !k->failed && fs_atomic_write(k->file, k->buf, k->n, &k->err) < 0)
+		k->failed = 1;
 	k->n = 0;
 }
 
@@ -301,34 +292,45 @@ static char *set_path(const struct fs_treesyms *t, const uint8_t *tree, unsigned
 	return p;
 }
 
-/* Write the image of P to its file, atomically: a temporary file
- * renamed into place.  The path, or NULL when it could not be written (a
- * set that could not be kept is built again next time). */
-static char *save(const struct fs_treesyms *t, const struct idset_parts *p)
+/* Write the image of P to its file through the atomic writer (a
+ * temporary renamed into place; not fsynced: the checksums catch a file
+ * a crash damaged, and it is built again).  The path, or NULL when it
+ * could not be written (a set that could not be kept is built again next
+ * time; the review goes on with it in memory). */
+static char *save(struct fs_treesyms *t, const struct idset_parts *p)
 {
-	char *path = set_path(t, p->tree, p->flags), *tmp = NULL;
+	static const struct idset_disk zero;
+	char *path = set_path(t, p->tree, p->flags);
 	struct sink *k = calloc(1, sizeof(*k));
+	struct fs_error err = FS_ERROR_INIT;
 	struct idset_disk h;
-	int fd = -1, ok = 0;
+	int ok = 0;
 
-	if (k && path && asprintf(&tmp, "%s.tmp.XXXXXX", path) >= 0)
-		fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd >= 0) {
+	if (k && path &&
+	    fs_atomic_begin(&k->file, path, "the identifier set",
+			    FS_ATOMIC_MKDIR | FS_ATOMIC_NO_FSYNC, &err) == 0) {
 		header_of(p, &h);
-		k->fd = fd;
 		/* the header's place first, then the body; the header last */
-		if (lseek(fd, sizeof(h), SEEK_SET) == (off_t)sizeof(h)) {
+		if (fs_atomic_write(k->file, &zero, sizeof(zero), &err) == 0) {
 			emit(p, &h, k);
-			ok = !k->failed && pwrite(fd, &h, sizeof(h), 0) == (ssize_t)sizeof(h);
+			ok = !k->failed && fs_atomic_pwrite(k->file, &h, sizeof(h), 0, &err) == 0;
 		}
-		if (close(fd) < 0 || !ok || rename(tmp, path) < 0) {
-			unlink(tmp);
-			ok = 0;
-		}
+		if (ok)
+			ok = fs_atomic_commit(k->file, &err) == 0;
+		else
+			fs_atomic_abort(k->file);
 	}
+	if (k && k->failed)
+		err = k->err;
 	free(k);
-	free(tmp);
 	if (!ok) {
+		/* said once: a cache folder that cannot be written costs
+		 * every review the reading of the trees */
+		if (!t->noted && err.message[0]) {
+			t->noted = true;
+			t->note = g_strdup_printf("%s; the names of that tree are read again next time",
+						  err.message);
+		}
 		free(path);
 		return NULL;
 	}
@@ -447,27 +449,6 @@ static struct fs_idset *find_base(const struct fs_treesyms *t, const char *line,
 }
 
 /* ---- the handle ---------------------------------------------------------------------- */
-
-static int mkdir_p(const char *dir)
-{
-	char *tmp = strdup(dir), *p;
-	int rc = 0;
-
-	if (!tmp)
-		return -1;
-	for (p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0700) < 0 && errno != EEXIST)
-			rc = -1;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0700) < 0 && errno != EEXIST)
-		rc = -1;
-	free(tmp);
-	return rc;
-}
 
 int fs_treesyms_open(struct fs_treesyms **out, const char *repo_path, struct fs_error *err)
 {
@@ -605,8 +586,6 @@ int fs_treesyms_set(struct fs_treesyms *t, const char *hex, const char *line, un
 		t->last.files = (*out)->h->nfiles;
 		return 0;
 	}
-	/* a cache directory that cannot be made only costs the next build */
-	mkdir_p(t->cache_dir);
 	base = find_base(t, line ? line : "", flags);
 	rc = idset_build(t, tree, flags, base, &p, &incr);
 	idset_free(base);
