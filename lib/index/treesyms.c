@@ -18,6 +18,9 @@
 #include "fixscan/treesyms.h"
 #include "format.h"
 #include "idset.h"
+#include "load.h"
+
+#define SET_STAMP_SUFFIX ".verified"
 
 /* ---- images ------------------------------------------------------------------ */
 
@@ -237,14 +240,35 @@ static bool tables_ok(const struct fs_idset *s)
 	return !h->paths_len || s->paths[h->paths_len - 1] == '\0';
 }
 
-/* The set in file PATH: 0 with *OUT, FS_ENOTFOUND when there is none,
- * FS_ECORRUPT when it fails a check. */
-static int load(const char *path, struct fs_idset **out)
+/* A set file that passed the full check (checksum and every table) once
+ * need not pass it on every review: that reads the whole file (tens of
+ * MB at kernel scale) for a review that then looks up a few thousand
+ * names.  "<set>.verified" holds the identity of the file that passed, as
+ * the index's stamp does (lib/index/load.c): device, inode, size,
+ * modification and change times; any write changes them.  The stamp's
+ * own modification time says when the set was last used. */
+static void set_stamp_text(const struct stat *st, char *buf, size_t n)
 {
+	char id[FSI_STAMP_MAX / 2];
+
+	fsi_stat_text(st, id, sizeof(id));
+	snprintf(buf, n, "fixscan-idset-verified 1 %s\n", id);
+}
+
+/* The set in file PATH: 0 with *OUT, FS_ENOTFOUND when there is none,
+ * FS_ECORRUPT when it fails a check.  WRITTEN: this process has just
+ * written it from a set it built (its checksums made as it went), so
+ * only its header is checked and it is stamped: reading the whole file
+ * back would only find what was written, and would hold all its pages
+ * at the review's busiest moment. */
+static int load_set(const char *path, bool written, struct fs_idset **out)
+{
+	char stamp[FSI_STAMP_MAX];
 	struct fs_idset *s;
 	struct stat st;
 	size_t off[5];
 	void *m;
+	bool verify;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	*out = NULL;
@@ -265,17 +289,26 @@ static int load(const char *path, struct fs_idset **out)
 	s->image = m;
 	s->len = (size_t)st.st_size;
 	s->mapped = true;
+	set_stamp_text(&st, stamp, sizeof(stamp));
+	verify = !written && !fsi_stamp_matches(path, SET_STAMP_SUFFIX, stamp);
 	if (!header_ok(m, s->len, off) ||
-	    fsi_checksum((char *)m + sizeof(struct idset_disk), s->len - sizeof(struct idset_disk)) !=
-		    ((const struct idset_disk *)m)->body_checksum) {
+	    (verify && fsi_checksum((char *)m + sizeof(struct idset_disk),
+				    s->len - sizeof(struct idset_disk)) !=
+			       ((const struct idset_disk *)m)->body_checksum)) {
 		idset_free(s);
 		return FS_ECORRUPT;
 	}
 	point(s, off);
-	if (!tables_ok(s)) {
+	if (verify && !tables_ok(s)) {
 		idset_free(s);
 		return FS_ECORRUPT;
 	}
+	if (verify || written)
+		fsi_stamp_write(path, SET_STAMP_SUFFIX, stamp);
+	/* Lookups are binary searches: the pages the check read go back
+	 * (they stay in the page cache), and no read-ahead around a fault. */
+	madvise(m, s->len, MADV_DONTNEED);
+	madvise(m, s->len, MADV_RANDOM);
 	*out = s;
 	return 0;
 }
@@ -351,6 +384,20 @@ static int newest_first(const void *a, const void *b)
 	return x->mtime.tv_nsec > y->mtime.tv_nsec ? -1 : x->mtime.tv_nsec < y->mtime.tv_nsec;
 }
 
+/* When the set at PATH (status ST) was last used: the later of its
+ * modification time and its stamp's, into ST. */
+static void used_time(const char *path, struct stat *st)
+{
+	char *stamp = g_strconcat(path, SET_STAMP_SUFFIX, NULL);
+	struct stat ss;
+
+	if (stat(stamp, &ss) == 0 &&
+	    (ss.st_mtim.tv_sec > st->st_mtim.tv_sec ||
+	     (ss.st_mtim.tv_sec == st->st_mtim.tv_sec && ss.st_mtim.tv_nsec > st->st_mtim.tv_nsec)))
+		st->st_mtim = ss.st_mtim;
+	g_free(stamp);
+}
+
 /* The set files of T's directory, most recently used first; temporary
  * files an hour old (a process killed while writing) removed. */
 static size_t list_sets(const struct fs_treesyms *t, struct cached **out)
@@ -383,6 +430,11 @@ static size_t list_sets(const struct fs_treesyms *t, struct cached **out)
 			free(p);
 			continue;
 		}
+		if (!g_str_has_suffix(de->d_name, ".ids")) {
+			free(p); /* a stamp */
+			continue;
+		}
+		used_time(p, &st);
 		if (n == cap) {
 			struct cached *nv = realloc(v, (cap = cap ? cap * 2 : 16) * sizeof(*v));
 
@@ -412,6 +464,16 @@ static void cached_free(struct cached *v, size_t n)
 	free(v);
 }
 
+/* Remove set file PATH and its stamp. */
+static void remove_set(const char *path)
+{
+	char *stamp = g_strconcat(path, SET_STAMP_SUFFIX, NULL);
+
+	unlink(path);
+	unlink(stamp);
+	g_free(stamp);
+}
+
 /* Keep the IDSET_MAX_SETS sets used last. */
 static void prune(const struct fs_treesyms *t)
 {
@@ -419,7 +481,7 @@ static void prune(const struct fs_treesyms *t)
 	size_t n = list_sets(t, &v), i;
 
 	for (i = IDSET_MAX_SETS; i < n; i++)
-		unlink(v[i].path);
+		remove_set(v[i].path);
 	cached_free(v, n);
 }
 
@@ -435,7 +497,7 @@ static struct fs_idset *find_base(const struct fs_treesyms *t, const char *line,
 
 	for (pass = 0; pass < 2 && !best; pass++) {
 		for (i = 0; i < n && !best; i++) {
-			if (load(v[i].path, &s) < 0)
+			if (load_set(v[i].path, false, &s) < 0)
 				continue;
 			if ((s->h->flags & flags) == flags &&
 			    (pass || !strncmp(s->h->line, line, IDSET_LINE_MAX)))
@@ -546,11 +608,15 @@ static int cached(struct fs_treesyms *t, const uint8_t *tree, unsigned flags,
 			free(path);
 			continue;
 		}
-		rc = load(path, &s);
-		if (rc == FS_ECORRUPT)
-			unlink(path); /* rebuilt below, never trusted */
-		else if (rc == 0)
-			utimensat(AT_FDCWD, path, NULL, 0); /* used: kept longer */
+		rc = load_set(path, false, &s);
+		if (rc == FS_ECORRUPT) {
+			remove_set(path); /* rebuilt below, never trusted */
+		} else if (rc == 0) {
+			char *stamp = g_strconcat(path, SET_STAMP_SUFFIX, NULL);
+
+			utimensat(AT_FDCWD, stamp, NULL, 0); /* used: kept longer */
+			g_free(stamp);
+		}
 		free(path);
 		if (rc == 0) {
 			keep(t, s);
@@ -598,10 +664,11 @@ int fs_treesyms_set(struct fs_treesyms *t, const char *hex, const char *line, un
 	/* written to its file and mapped from there (the image is not in
 	 * memory twice), else made in memory */
 	path = save(t, &p);
-	if (!path || load(path, &s) < 0)
+	if (!path || load_set(path, true, &s) < 0)
 		rc = idset_image(&p, &s);
 	free(path);
 	idset_parts_free(&p);
+	fsi_objects_drop(&t->o); /* the pages of the packs it read go back */
 	if (rc < 0)
 		return fs_error_set(err, rc, "out of memory");
 	prune(t);
