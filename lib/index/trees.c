@@ -17,6 +17,8 @@
 #define CACHE_SLOTS 4096
 #define CACHE_MAX_ONE (1u << 20)
 #define CACHE_MAX_ALL (16u << 20)
+/* Objects read between two gives-back of the packs' pages in lookups. */
+#define DROP_EVERY 128
 
 struct slot {
 	unsigned char *data;
@@ -95,7 +97,7 @@ int fsi_objects_open(struct fsi_objects *o, const char *repo_path, struct fs_err
 		fsi_objects_close(o);
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
 	}
-	o->have_packs = fs_packs_open(&o->packs, objects, 0) == 0;
+	o->have_packs = fs_packs_open(&o->packs, objects, FS_PACKS_RANDOM) == 0;
 	free(objects);
 	o->cache_of = (struct fs_pack_cache){ cache_get, cache_put, o->cache };
 	o->r.cache = &o->cache_of;
@@ -129,6 +131,16 @@ void fsi_objects_drop(struct fsi_objects *o)
 	}
 }
 
+void fsi_objects_readahead(struct fsi_objects *o, bool on)
+{
+	size_t i;
+
+	o->readahead = on;
+	for (i = 0; o->have_packs && i < o->packs.n; i++)
+		madvise((void *)o->packs.p[i].data, o->packs.p[i].data_len,
+			on ? MADV_NORMAL : MADV_RANDOM);
+}
+
 uint64_t fsi_object_place(struct fsi_objects *o, const uint8_t *oid)
 {
 	uint32_t pack;
@@ -157,7 +169,11 @@ int fsi_object_read(struct fsi_objects *o, const uint8_t *oid, int type, unsigne
 
 	*data = NULL;
 	*len = 0;
-	o->read++;
+	/* lookups give the packs' pages back now and then, so that a review
+	 * that reads trees here and there does not keep the packs resident
+	 * (a build drops them itself, between its runs of blobs) */
+	if (++o->read % DROP_EVERY == 0 && !o->readahead)
+		fsi_objects_drop(o);
 	if (o->have_packs && fs_packs_find(&o->packs, oid, &o->r.last, &pack, &off) == 0 &&
 	    fs_packs_read(&o->packs, &o->r, pack, off, &got, data, len) == 0) {
 		if (got == type)

@@ -36,6 +36,7 @@ struct fsi_objects {
 	char *path;
 	struct fs_dcgraph *graph; /* the commit-graph, or NULL */
 	size_t read; /* objects read, for the tests' and the bench's counts */
+	bool readahead; /* fsi_objects_readahead() */
 };
 
 /* Open the objects of the repository at REPO_PATH (a work tree or a git
@@ -53,6 +54,11 @@ int fsi_object_read(struct fsi_objects *o, const uint8_t *oid, int type, unsigne
  * are read-only: pages read again come from the page cache): a build that
  * reads a whole tree's blobs need not keep the packs in its memory. */
 void fsi_objects_drop(struct fsi_objects *o);
+
+/* Whether the packs' data is read ahead around each read (a build reads
+ * blobs in pack order) or not (lookups read a few scattered objects: the
+ * default).  The .idx files are always read at random. */
+void fsi_objects_readahead(struct fsi_objects *o, bool on);
 
 /* Where OID is in the packs, for reading in pack order: *KEY (pack in
  * the high bits, offset in the low), or UINT64_MAX when it is not in a

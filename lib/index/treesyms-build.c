@@ -615,6 +615,8 @@ int idset_build(struct fs_treesyms *t, const uint8_t *tree, unsigned flags,
 	b.ts = t;
 	b.flags = flags;
 	*incr = false;
+	/* blobs are read in pack order: their neighbours are read ahead */
+	fsi_objects_readahead(&t->o, true);
 	if (base) {
 		/* from BASE when at most a quarter of its files changed: beyond
 		 * that, reading each changed file twice (its old version takes
@@ -640,6 +642,7 @@ int idset_build(struct fs_treesyms *t, const uint8_t *tree, unsigned flags,
 		p->flags = flags;
 		p->nfiles = nfiles;
 	}
+	fsi_objects_readahead(&t->o, false);
 	changes_free(&c);
 	table_free(&b.t);
 	seen_free(&b.seen);

@@ -290,6 +290,10 @@ done:
 		rc = p->err;
 	free(tags);
 	free(p);
+	/* the pages of the packs it read go back: a review searches the
+	 * history of many names, and the index and the upstream diffs map
+	 * the same packs */
+	fsi_objects_drop(&t->o);
 	if (rc == FS_ENOTFOUND)
 		return fs_error_set(err, rc, "the clone lacks objects of mainline's history of %s",
 				    name);
