@@ -128,6 +128,11 @@ struct fs_review {
 size_t fs_review_branches(char ***out, const struct fs_thread_series *s,
 			  const struct fs_index *idx, const struct fs_review_opts *o);
 
+/* Count R's findings again (counts, ignored, problems) after a stage
+ * added, removed or silenced some: patch findings not ignored, and every
+ * reply to the series. */
+void fs_review_count(struct fs_review *r);
+
 /* Review series S against IDX.  STORE may be NULL (no regression search).
  * Returns 0 with *OUT set (free with fs_review_free()), or FS_ENOTFOUND
  * when the branch cannot be determined or is not in the index, FS_ENOMEM,

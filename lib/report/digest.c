@@ -10,6 +10,7 @@
 #include <gmime/gmime.h>
 
 #include "fixscan/atomic.h"
+#include "fixscan/date.h"
 #include "fixscan/digest.h"
 #include "fixscan/kinds.h"
 #include "fixscan/maildir.h"
@@ -48,30 +49,15 @@ int fs_digest_patch_score(const struct fs_review_patch *rp)
 
 time_t fs_digest_parse_deadline(const char *s)
 {
-	int y, mo, d, h, mi, sec = 0, n = 0, zh = 0, zm = 0;
 	GDateTime *dt;
 	time_t t = 0;
 
 	if (!s)
 		return 0;
-	if (sscanf(s, "%d-%d-%dT%d:%d%n", &y, &mo, &d, &h, &mi, &n) == 5) {
-		const char *z = s + n;
-		struct tm tm;
-
-		if (*z == ':' && isdigit((unsigned char)z[1]))
-			sec = (int)strtol(z + 1, (char **)&z, 10);
-		memset(&tm, 0, sizeof(tm));
-		tm.tm_year = y - 1900;
-		tm.tm_mon = mo - 1;
-		tm.tm_mday = d;
-		tm.tm_hour = h;
-		tm.tm_min = mi;
-		tm.tm_sec = sec;
-		t = timegm(&tm);
-		if ((*z == '+' || *z == '-') && sscanf(z + 1, "%2d:%2d", &zh, &zm) >= 1)
-			t -= (*z == '+' ? 1 : -1) * (zh * 3600 + zm * 60);
-		return t;
-	}
+	/* the header's ISO form is one fs_date_parse() reads; only a date
+	 * (digits first) is taken, never a relative "yesterday" */
+	if (isdigit((unsigned char)*s))
+		return fs_date_parse(s, 0, &t, NULL) == 0 ? t : 0;
 	dt = g_mime_utils_header_decode_date(s);
 	if (dt) {
 		t = (time_t)g_date_time_to_unix(dt);

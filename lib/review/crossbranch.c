@@ -643,27 +643,6 @@ static void check_fix(struct cross *x, size_t ri, struct fs_finding *f)
 	}
 }
 
-static void recount(struct fs_review *r)
-{
-	size_t i, k;
-
-	memset(r->counts, 0, sizeof(r->counts));
-	r->ignored = 0;
-	r->problems = 0;
-	for (i = 0; i < r->npatches; i++) {
-		for (k = 0; k < r->patches[i].findings.n; k++) {
-			const struct fs_finding *f = &r->patches[i].findings.v[k];
-			if (f->ignored) {
-				r->ignored++;
-				continue;
-			}
-			r->counts[f->kind]++;
-			if (fs_finding_is_problem(f))
-				r->problems++;
-		}
-	}
-}
-
 /* ---- the matrix ------------------------------------------------------------------ */
 
 void fs_cross_matrix_clear(struct fs_cross_matrix *m)
@@ -841,7 +820,7 @@ int fs_cross_apply(struct fs_review **v, size_t n, const struct fs_cross_opts *o
 		g_free(m.last);
 	}
 	for (i = 0; i < n; i++)
-		recount(v[i]);
+		fs_review_count(v[i]);
 	if (matrix && !x.oom)
 		build_matrix(&x, matrix);
 	cross_free(&x);

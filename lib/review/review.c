@@ -327,12 +327,37 @@ static int open_treecheck(struct fs_treecheck **tc, const struct fs_review *r,
 	return rc;
 }
 
+void fs_review_count(struct fs_review *r)
+{
+	size_t i, k;
+
+	memset(r->counts, 0, sizeof(r->counts));
+	r->ignored = 0;
+	r->problems = 0;
+	for (i = 0; i < r->npatches; i++) {
+		for (k = 0; k < r->patches[i].findings.n; k++) {
+			const struct fs_finding *f = &r->patches[i].findings.v[k];
+			if (f->ignored) {
+				r->ignored++;
+				continue;
+			}
+			r->counts[f->kind]++;
+			r->problems += fs_finding_is_problem(f);
+		}
+	}
+	/* a reply to the series is never silenced by the ignore file */
+	for (k = 0; k < r->series_findings.n; k++) {
+		r->counts[r->series_findings.v[k].kind]++;
+		r->problems += fs_finding_is_problem(&r->series_findings.v[k]);
+	}
+}
+
 /* Judge every patch and count the findings. */
 static int judge_all(struct fs_review *r, const struct fs_findings_ctx *shared,
 		     const struct upstream_list *ups, struct fs_diffcmp *dc,
 		     struct fs_treecheck *tc, struct fs_error *err)
 {
-	size_t i, k;
+	size_t i;
 	int rc;
 
 	for (i = 0; i < r->npatches; i++) {
@@ -351,22 +376,9 @@ static int judge_all(struct fs_review *r, const struct fs_findings_ctx *shared,
 			rc = fs_treecheck_judge(tc, i, &rp->findings, shared->ignore, err);
 		if (rc < 0)
 			return rc;
-		for (k = 0; k < rp->findings.n; k++) {
-			const struct fs_finding *f = &rp->findings.v[k];
-			if (f->ignored) {
-				r->ignored++;
-				continue;
-			}
-			r->counts[f->kind]++;
-			if (fs_finding_is_problem(f))
-				r->problems++;
-		}
 	}
 	rc = fs_findings_series_replies(&r->series_findings, shared, err);
-	for (k = 0; rc == 0 && k < r->series_findings.n; k++) {
-		r->counts[r->series_findings.v[k].kind]++;
-		r->problems += fs_finding_is_problem(&r->series_findings.v[k]);
-	}
+	fs_review_count(r);
 	return rc;
 }
 
