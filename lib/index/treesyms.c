@@ -118,6 +118,8 @@ static void sink_put(struct sink *k, const void *data, size_t len)
 {
 	const char *d = data;
 
+	if (!len)
+		return; /* an empty table: DATA may be NULL */
 	if (k->mem) {
 		memcpy(k->mem + sizeof(struct idset_disk) + k->at, d, len);
 		k->at += len;
