@@ -68,7 +68,9 @@ $(B)/obj/%.o: %.c $(B)/cflags
 # tests/real/scripts/train-replies.py, committed) become a C table at
 # build time, so that the code and the weights it reads cannot drift.
 REPLY_MODEL = lib/review/reply-model.tsv
-$(B)/gen/reply-model.h: $(wildcard $(REPLY_MODEL)) scripts/gen-reply-model.py
+# Without the weights file the rule runs every time (FORCE), so that a
+# model taken away is noticed; the script leaves an unchanged header alone.
+$(B)/gen/reply-model.h: $(or $(wildcard $(REPLY_MODEL)),FORCE) scripts/gen-reply-model.py
 	@mkdir -p $(dir $@)
 	python3 scripts/gen-reply-model.py $(REPLY_MODEL) $@
 
@@ -144,7 +146,7 @@ test-e2e-valgrind:
 	@cd tests/e2e && for t in $(VG_TESTS); do \
 		FIXSCAN_VG_BIN=$(CURDIR)/$(B)/fixscan FIXSCAN_VG_LOGS=$(CURDIR)/$(B)/vg-logs \
 		FIXSCAN=$(CURDIR)/tests/valgrind/fixscan sh $$t.sh | tail -1; done
-	@if find $(B)/vg-logs -size +0 | grep -q .; then echo "valgrind: errors in $(B)/vg-logs"; exit 1; fi
+	@if find $(B)/vg-logs -type f -size +0 | grep -q .; then echo "valgrind: errors in $(B)/vg-logs"; exit 1; fi
 	@echo "valgrind: no error"
 
 test-e2e-asan: asan $(B)/tests/libfault.so
@@ -196,8 +198,18 @@ bench: deps-bench
 # Real list mail, labelled, outside the repository (other people's words):
 # REAL names the directories (see scripts/realcheck.py for the layouts).
 REAL ?= /work/shared/realreplies /work/shared/realmail
+# The held-out replies of issue 40 (tests/real/corpus40/test.tsv: lists no
+# rule and no model was tuned or trained on), their mails read again from
+# the list archives in MIRRORS (tests/real/scripts/harvest40.py says how
+# they are fetched); left out, said once, when the archives are not here.
+MIRRORS ?= /work/.mirror
+REAL40 = $(B)/real/corpus40-test
 realcheck: all
-	@python3 scripts/realcheck.py --fixscan $(B)/fixscan $(REAL)
+	@rm -rf $(REAL40)
+	@if [ -d $(MIRRORS) ]; then python3 tests/real/scripts/corpus40.py export $(REAL40) \
+		tests/real/corpus40/test.tsv --mirrors $(MIRRORS); \
+	else echo "realcheck: no list archives in $(MIRRORS): the held-out replies are left out"; fi
+	@python3 scripts/realcheck.py --fixscan $(B)/fixscan $(REAL) $$([ -d $(REAL40) ] && echo $(REAL40))
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(DOCDIR)/contrib \

@@ -156,7 +156,7 @@ static int64_t subject_hash(const char *subject)
 	if (!norm)
 		die("out of memory");
 	h = *norm ? fs_fnv1a_str(norm) : 0;
-	free(norm);
+	g_free(norm);
 	return (int64_t)h;
 }
 
@@ -166,8 +166,8 @@ static bool subjects_equal(const char *a, const char *b)
 	char *nb = fs_trailers_normalize_subject(b);
 	bool eq = na && nb && !strcmp(na, nb);
 
-	free(na);
-	free(nb);
+	g_free(na);
+	g_free(nb);
 	return eq;
 }
 

@@ -150,7 +150,7 @@ int cli_color_wanted(const char *when, struct fs_config *cfg)
 	/* A config value git would take but we do not know: auto. */
 	if (rc < 0 && configured)
 		rc = cli_stdout_is_tty() && !getenv("NO_COLOR");
-	free(configured);
+	g_free(configured);
 	return rc;
 }
 

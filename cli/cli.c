@@ -63,7 +63,7 @@ static int check_kernel(const char *path, struct fs_error *err)
 	fs_config_get_string(cfg, "fixscan.mainline", &mainline);
 	fs_config_free(cfg);
 	rc = fs_repo_check_kernel(path, mainline, err);
-	free(mainline);
+	g_free(mainline);
 	if (rc == FS_EGIT) {
 		fs_error_clear(err);
 		return 0;
@@ -82,7 +82,7 @@ int cli_repo_path(const char *flag, char **out, struct fs_error *err)
 	if (flag) {
 		if ((rc = check_kernel(flag, err)) < 0)
 			return rc;
-		*out = strdup(flag);
+		*out = g_strdup(flag);
 		return *out ? 0 : fs_error_set(err, FS_ENOMEM, "out of memory");
 	}
 	/* As for git, the repository of the current directory (-C moved
@@ -97,9 +97,9 @@ int cli_repo_path(const char *flag, char **out, struct fs_error *err)
 		fs_config_free(cfg);
 	}
 	if (configured) {
-		free(here);
+		g_free(here);
 		if ((rc = check_kernel(configured, err)) < 0) {
-			free(configured);
+			g_free(configured);
 			return rc;
 		}
 		*out = configured;
@@ -107,7 +107,7 @@ int cli_repo_path(const char *flag, char **out, struct fs_error *err)
 	}
 	if (here) {
 		/* Only a repository that is not a kernel tree: say why. */
-		free(here);
+		g_free(here);
 		*err = why;
 		return err->code ? err->code : FS_ENOTFOUND;
 	}
@@ -257,7 +257,7 @@ int cli_open_index(struct fs_index **idx, const char *repo, struct fs_index_opts
 	opts->nstable_globs = 0;
 	opts->pending_globs = NULL;
 	opts->npending_globs = 0;
-	free(mainline);
+	g_free(mainline);
 	fs_config_strv_free(stable);
 	fs_config_strv_free(pending);
 	return rc;
@@ -266,7 +266,7 @@ int cli_open_index(struct fs_index **idx, const char *repo, struct fs_index_opts
 void cli_ctx_close(struct cli_ctx *c)
 {
 	fs_session_free(c->s);
-	free(c->repo);
+	g_free(c->repo);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -300,7 +300,7 @@ void cli_free_threads(struct fs_thread **threads, size_t n)
 
 	for (i = 0; i < n; i++)
 		fs_thread_free(threads[i]);
-	free(threads);
+	g_free(threads);
 }
 
 char *cli_id_query(const char *message_id)
@@ -325,7 +325,7 @@ char *cli_id_query(const char *message_id)
 	quoted = bare ? fs_store_quote(bare) : NULL;
 	if (quoted && asprintf(&q, "id:%s", quoted) < 0)
 		q = NULL;
-	free(quoted);
+	g_free(quoted);
 	free(bare);
 	return q;
 }

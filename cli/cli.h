@@ -51,7 +51,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
  * (fs_repo_check_kernel(); -C has moved there already), else the
  * fixscan.repo config key.  A repository that is not a kernel tree (no
  * mainline ref, no release tag) is refused with the reason.  Returns a
- * new string in *OUT (free with free()) or a negative code with ERR
+ * new string in *OUT (free with g_free()) or a negative code with ERR
  * set. */
 int cli_repo_path(const char *flag, char **out, struct fs_error *err);
 

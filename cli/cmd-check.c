@@ -398,7 +398,7 @@ static int load_series(struct check *c, struct fs_error *err)
 		quoted = fs_store_quote(found.thread_id);
 		if (quoted && asprintf(&query, "thread:%s", quoted) < 0)
 			query = NULL;
-		free(quoted);
+		g_free(quoted);
 		fs_store_message_clear(&found);
 		rc = query ? cli_load_threads(fs_session_store(c->ctx.s), query, &c->threads, &c->nthreads, err) :
 			fs_error_set(err, FS_ENOMEM, "out of memory");

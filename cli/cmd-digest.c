@@ -76,16 +76,16 @@ static const char usage_text[] =
 /* ---- --mail ------------------------------------------------------------ */
 
 /* A config value: the notmuch config first (where the drafts folder lives
- * too), then git config.  New string or NULL. */
+ * too), then git config.  New string (g_free()) or NULL. */
 static char *config_value(struct fs_store *st, struct fs_config *cfg, const char *key)
 {
 	const char *v = st ? fs_store_config(st, key) : NULL;
 	char *s = NULL;
 
 	if (v)
-		return strdup(v);
+		return g_strdup(v);
 	if (cfg && fs_config_get_string(cfg, key, &s) == 0 && s && !*s) {
-		free(s);
+		g_free(s);
 		s = NULL;
 	}
 	return s;
@@ -107,7 +107,7 @@ static int mail_digest(struct fs_store **store, struct fs_config *cfg, const cha
 	m.name = fs_store_config(*store, "user.name");
 	m.email = fs_store_config(*store, "user.primary_email");
 	rc = fs_digest_save(d, text, store, &m, now, err);
-	free(folder);
+	g_free(folder);
 	g_free(state);
 	return rc;
 }
@@ -221,16 +221,11 @@ static int output_digest(const struct fs_digest *d, int json, int mail, time_t s
 		}
 		if (digest_color) {
 			char *colored = color_kinds(shown);
-			free(shown);
-			shown = strdup(colored);
-			g_free(colored);
-			if (!shown) {
-				free(text);
-				return fs_error_set(err, FS_ENOMEM, "out of memory");
-			}
+			g_free(shown);
+			shown = colored;
 		}
 		cli_print_wrapped(stdout, shown, DIGEST_WIDTH);
-		free(shown);
+		g_free(shown);
 	} else if (d->nseries) {
 		/* Wrapped as printed, then handed to the mail. */
 		mem = open_memstream(&wrapped, &len);
@@ -283,8 +278,8 @@ static int parse_options(struct digest_run *x, int argc, char **argv, struct fs_
 		switch (c) {
 		case 's': x->since_arg = optarg; break;
 		case 'q':
-			free(x->base_query);
-			x->base_query = strdup(optarg);
+			g_free(x->base_query);
+			x->base_query = g_strdup(optarg);
 			break;
 		case 'j': x->json = true; break;
 		case 'm': x->mail = true; break;
@@ -375,7 +370,7 @@ int cmd_digest(int argc, char **argv, struct fs_error *err)
 	if (rc == -1 && x.mail && mailed_today(x.now))
 		rc = FS_EXIT_CLEAN;
 	if (rc != -1) {
-		free(x.base_query);
+		g_free(x.base_query);
 		return rc;
 	}
 	rc = open_all(&x, argv[0], &query, &threads, &nthreads, err);
@@ -397,7 +392,7 @@ out:
 	fs_digest_clear(&dg);
 	cli_free_threads(threads, nthreads);
 	cli_ctx_close(&x.ctx);
-	free(x.base_query);
+	g_free(x.base_query);
 	g_free(query);
 	return rc;
 }

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <glib.h>
+
 #include "cli.h"
 #include "fixscan/index.h"
 
@@ -61,7 +63,7 @@ int cmd_index(int argc, char **argv, struct fs_error *err)
 	opts.repo_path = repo;
 	rc = cli_open_index(&idx, repo, &opts, want_progress, &stats, err);
 	if (rc < 0) {
-		free(repo);
+		g_free(repo);
 		return rc;
 	}
 	if (stats.note[0])
@@ -76,6 +78,6 @@ int cmd_index(int argc, char **argv, struct fs_error *err)
 		printf(", %zu pending (%zu read)", fs_index_pending_count(idx), stats.pending_read);
 	printf(" in %.2fs: %s\n", stats.seconds, repo);
 	fs_index_free(idx);
-	free(repo);
+	g_free(repo);
 	return FS_EXIT_CLEAN;
 }

@@ -93,7 +93,7 @@ static const char usage_text[] =
 
 /* Turn WHAT into a notmuch query: a Message-Id (bare, in <>, after id:
  * or mid:, or in a lore link) becomes a quoted id: query; anything else
- * is a query.  *MSGID gets the Message-Id when WHAT named one (free()),
+ * is a query.  *MSGID gets the Message-Id when WHAT named one (g_free()),
  * else NULL. */
 static char *what_to_query(const char *what, char **msgid)
 {
@@ -113,9 +113,9 @@ static char *what_to_query(const char *what, char **msgid)
 	/* The id without its <> ("message <x@y>", not "<<x@y>>"). */
 	n = strlen(what);
 	if (n >= 2 && what[0] == '<' && what[n - 1] == '>')
-		*msgid = strndup(what + 1, n - 2);
+		*msgid = g_strndup(what + 1, n - 2);
 	else
-		*msgid = strdup(what);
+		*msgid = g_strdup(what);
 	return cli_id_query(what);
 }
 
@@ -129,7 +129,7 @@ static bool is_link_without_id(const char *what)
 	if (strncmp(what, "https://", 8) && strncmp(what, "http://", 7))
 		return false;
 	id = fs_lore_message_id(what);
-	free(id);
+	g_free(id);
 	return id == NULL;
 }
 
@@ -140,7 +140,7 @@ static int link_refused(const char *what, struct fs_error *err)
 			      "'%s' names no plain Message-Id (none in its path, or one with white space or control characters): not fetched",
 			      shown ? shown : "?");
 
-	free(shown);
+	g_free(shown);
 	return rc;
 }
 
@@ -166,7 +166,7 @@ static int stdin_query(char **query, char **msgid, struct fs_error *err)
 		return fs_error_set(err, FS_EPARSE, "the message on standard input has no Message-Id");
 	}
 	*query = cli_id_query(fs_patch_message_id(p));
-	*msgid = strdup(fs_patch_message_id(p));
+	*msgid = g_strdup(fs_patch_message_id(p));
 	fs_patch_free(p);
 	return *query ? 0 : fs_error_set(err, FS_ENOMEM, "out of memory");
 }
@@ -840,6 +840,6 @@ out:
 	cli_free_threads(threads, nthreads);
 	cli_ctx_close(&x.ctx);
 	free(query);
-	free(msgid);
+	g_free(msgid);
 	return rc;
 }

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "cli.h"
 #include "fixscan/text.h"
 #include "fixscan/index.h"
@@ -151,7 +153,7 @@ static void print_text(FILE *out, const struct fs_index *idx, fs_cid c)
 		print_cves(out, idx, list[i]);
 		fputc('\n', out);
 	}
-	free(fixes);
+	g_free(fixes);
 }
 
 /* The text of C with control characters shown visibly: commit subjects
@@ -276,7 +278,7 @@ static void print_json(struct fs_json *b, const struct fs_index *idx, fs_cid c)
 		fs_json_end_object(b);
 	}
 	fs_json_end_array(b);
-	free(fixes);
+	g_free(fixes);
 	fs_json_end_object(b);
 }
 
@@ -320,20 +322,20 @@ int cmd_show(int argc, char **argv, struct fs_error *err)
 	if (rc == 0)
 		rc = cli_color_for_repo(argv[0], color_when, repo, &color, err);
 	if (rc < 0) {
-		free(repo);
+		g_free(repo);
 		return rc;
 	}
 	opts.repo_path = repo;
 	rc = cli_vulns_open(&vulns, vulns_flag, NULL, repo, err);
 	if (rc < 0) {
-		free(repo);
+		g_free(repo);
 		return rc;
 	}
 	rc = cli_open_index(&idx, repo, &opts, cli_progress_wanted(), &stats, err);
 	if (rc < 0) {
 		fs_vulns_free(vulns);
 		vulns = NULL;
-		free(repo);
+		g_free(repo);
 		return rc;
 	}
 	if (stats.note[0])
@@ -368,6 +370,6 @@ int cmd_show(int argc, char **argv, struct fs_error *err)
 	fs_index_free(idx);
 	fs_vulns_free(vulns);
 	vulns = NULL;
-	free(repo);
+	g_free(repo);
 	return status;
 }

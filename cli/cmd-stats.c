@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "cli.h"
 #include "fixscan/index.h"
 #include "fixscan/json.h"
@@ -255,7 +257,7 @@ int cmd_stats(int argc, char **argv, struct fs_error *err)
 	if (rc == 0)
 		rc = cli_color_for_repo(argv[0], color_when, repo, &color, err);
 	if (rc < 0) {
-		free(repo);
+		g_free(repo);
 		return rc;
 	}
 	opts.repo_path = repo;
@@ -291,6 +293,6 @@ out:
 		fs_stats_free(rows[i]);
 	free(rows);
 	fs_index_free(idx);
-	free(repo);
+	g_free(repo);
 	return rc;
 }

@@ -138,7 +138,7 @@ static int maintained_within(struct fs_session *s, int64_t *out, struct fs_error
 	if (rc < 0)
 		rc = fs_error_set(err, FS_EUSAGE,
 				  "fixscan.maintainedWithin: cannot read '%s' (6 months, 180d, 26w, 1 year)", v);
-	free(v);
+	g_free(v);
 	return rc;
 }
 
@@ -242,7 +242,7 @@ static const struct fs_thread_series *earlier_round(struct fs_thread **threads, 
 				best = t;
 				best_round = r;
 			}
-			free(b);
+			g_free(b);
 		}
 	return best;
 }
@@ -296,7 +296,7 @@ static void add_previous_round(struct fs_session *ss, struct fs_review *r,
 	int round;
 
 	if (!store || !fs_round_parse(r->series->release, &base, &round) || round < 2) {
-		free(base);
+		g_free(base);
 		return;
 	}
 	quoted = fs_store_quote(base);
@@ -315,8 +315,8 @@ static void add_previous_round(struct fs_session *ss, struct fs_review *r,
 	fs_review_free(pr);
 	fs_source_free(threads, n);
 	g_free(query);
-	free(quoted);
-	free(base);
+	g_free(quoted);
+	g_free(base);
 }
 
 /* Review series S with the session, on BRANCH (from SOURCE) when not

@@ -49,16 +49,13 @@ static int ignore_path(struct fs_config *cfg, const char *flag, char **out)
 
 	*out = NULL;
 	if (flag)
-		return (*out = strdup(flag)) ? 0 : FS_ENOMEM;
+		return (*out = g_strdup(flag)) ? 0 : FS_ENOMEM;
 	if (cfg && fs_config_get_string(cfg, "fixscan.ignore", out) == 0)
 		return 0;
-	if (xdg && *xdg == '/') {
-		if (asprintf(out, "%s/fixscan/ignore", xdg) < 0)
-			*out = NULL;
-	} else if (home) {
-		if (asprintf(out, "%s/.config/fixscan/ignore", home) < 0)
-			*out = NULL;
-	}
+	if (xdg && *xdg == '/')
+		*out = g_strdup_printf("%s/fixscan/ignore", xdg);
+	else if (home)
+		*out = g_strdup_printf("%s/.config/fixscan/ignore", home);
 	return *out ? 0 : FS_ENOTFOUND;
 }
 
@@ -101,7 +98,7 @@ static int setup(struct fs_session *s, const char *ignore_flag, struct fs_error 
 	}
 	if (ignore_path(s->cfg, ignore_flag, &path) == 0) {
 		rc = fs_ignore_load(&s->ignore, path, err);
-		free(path);
+		g_free(path);
 		if (rc < 0)
 			return rc;
 	}
@@ -153,7 +150,7 @@ void fs_session_free(struct fs_session *s)
 	free(s->branch_names);
 	fs_config_strv_free(s->branch_keys);
 	fs_config_strv_free(s->branch_values);
-	free(s->mainline);
+	g_free(s->mainline);
 	fs_config_strv_free(s->stable_globs);
 	fs_config_strv_free(s->pending_globs);
 	g_strfreev(s->own_addresses);
@@ -189,7 +186,7 @@ static void read_own_addresses(struct fs_session *s)
 				g_ptr_array_add(v, g_strdup(parts[i]));
 		g_strfreev(parts);
 	}
-	free(git_email);
+	g_free(git_email);
 	g_ptr_array_add(v, NULL);
 	g_strfreev(s->own_addresses);
 	s->own_addresses = (char **)g_ptr_array_free(v, FALSE);
@@ -233,14 +230,14 @@ int fs_session_vulns_at(struct fs_vulns **out, const char *flag, struct fs_confi
 	/* Unset, or set to nothing (to turn a global value off for one
 	 * repository): no CVE data, and no file opened. */
 	if (!flag && (!path || !*path)) {
-		free(path);
+		g_free(path);
 		return 0;
 	}
 	opts.path = flag ? flag : path;
 	rc = fs_vulns_open(out, &opts, &stats, err);
 	if (rc == 0 && stats.note[0] && notes)
 		fs_review_notes_add(notes, stats.note);
-	free(path);
+	g_free(path);
 	return rc;
 }
 
@@ -363,8 +360,8 @@ int fs_session_identity(const struct fs_session *s, struct fs_identity *out,
 	rc = fs_identity_pick(out, s->store ? fs_store_config(s->store, "user.name") : NULL,
 			      s->store ? fs_store_config(s->store, "user.primary_email") : NULL,
 			      git_name, git_email, err);
-	free(git_name);
-	free(git_email);
+	g_free(git_name);
+	g_free(git_email);
 	return rc;
 }
 
@@ -434,7 +431,7 @@ static int read_config_file(struct fs_session *s, const char *key, const char *w
 	*out = NULL;
 	st.st_mode = 0;
 	if (!s->cfg || fs_config_get_path(s->cfg, key, &path) < 0 || !path || !*path) {
-		free(path);
+		g_free(path);
 		return 0;
 	}
 	fp = fopen(path, "r");
@@ -454,7 +451,7 @@ static int read_config_file(struct fs_session *s, const char *key, const char *w
 	}
 	if (fp)
 		fclose(fp);
-	free(path);
+	g_free(path);
 	return rc;
 }
 
@@ -480,7 +477,7 @@ int fs_session_prepare_drafts(struct fs_session *s, int mode, bool every, time_t
 
 		fs_config_get_path(s->cfg, "fixscan.draftTemplate", &path);
 		fs_error_prefix(err, "draft template '%s' (fixscan.draftTemplate)", path ? path : "?");
-		free(path);
+		g_free(path);
 	}
 	s->draft_opts.signature = s->draft_signature;
 	s->draft_opts.template_text = s->draft_template;

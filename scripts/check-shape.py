@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Check the shape of the tree: six architecture rules on the built objects
+"""Check the shape of the tree: seven architecture rules on the built objects
 and the sources.
 
 usage: check-shape.py [--src DIR] [--obj DIR]
@@ -29,7 +29,8 @@ Rules (one output line per violation, then a summary; exit 1 on any):
     reported too.
  4. No function longer than 120 lines in lib/ or cli/ (tests are not
     checked), counted by universal-ctags from the line of its name to its
-    closing brace.
+    closing brace; no .c file there longer than 1,000 lines (a file that
+    long holds more than one concern).
  5. The folders of lib/ are layers, listed bottom-up in lib/LAYERS; the
     files at the top of lib/ stand above them all.  No file of lib/ and
     no public header includes a header of a higher layer.  A private
@@ -42,6 +43,14 @@ Rules (one output line per violation, then a summary; exit 1 on any):
     define (the edges of rule 2, read by layer): a call upward is the
     same wrong edge as an include upward, and nm sees it even when a
     declaration was copied instead of included.
+ 7. No header of the library (include/fixscan/*.h, and the private ones
+    under lib/) tells its caller to free a string, array or member with
+    plain free(): every string that crosses a header is GLib's
+    (g_strdup, g_strdup_printf, g_new, g_strsplit...) and is freed with
+    g_free() or g_strfreev(), so a caller never has to know which
+    allocator a module happened to use.  A word "free()" not preceded by
+    g_ or another identifier character is reported; fs_x_free() and
+    g_free() are not.
 
 Everything symbol-based comes from one nm run over the plain objects:
 compiled code, not grep over sources, so a macro or an inline function
@@ -58,6 +67,7 @@ import subprocess
 import sys
 
 MAX_FUNCTION_LINES = 120
+MAX_FILE_LINES = 1000
 
 # Rule 3.  Symbols that always mean the terminal.  gcc turns printf("x\n")
 # into puts("x") and printf("%c", c) into putchar(c), and _FORTIFY_SOURCE
@@ -270,8 +280,15 @@ def rule4(src):
         n = tag["end"] - tag["line"] + 1
         if n > MAX_FUNCTION_LINES:
             out.append((tag["path"], tag["line"], tag["name"], n))
+    long_files = []
+    for f in files:
+        if f.endswith(".c"):
+            with open(os.path.join(src, f), "rb") as fh:
+                n = fh.read().count(b"\n")
+            if n > MAX_FILE_LINES:
+                long_files.append("rule 4: %s is %d lines (max %d)" % (f, n, MAX_FILE_LINES))
     return ["rule 4: %s:%d: %s is %d lines (max %d)"
-            % (p, l, name, n, MAX_FUNCTION_LINES) for p, l, name, n in sorted(out)]
+            % (p, l, name, n, MAX_FUNCTION_LINES) for p, l, name, n in sorted(out)] + long_files
 
 
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -387,6 +404,32 @@ def rule6(lay, edges):
     return out
 
 
+# Rule 7.  "free()" as a word: not g_free(), not fs_review_free().
+PLAIN_FREE_RE = re.compile(r'(?<![A-Za-z0-9_])free\(\)')
+
+
+def library_headers(src):
+    files = []
+    for dirpath, dirs, names in os.walk(os.path.join(src, "lib")):
+        dirs.sort()
+        files += [os.path.relpath(os.path.join(dirpath, f), src)
+                  for f in sorted(names) if f.endswith(".h")]
+    inc = os.path.join(src, "include", "fixscan")
+    if os.path.isdir(inc):
+        files += sorted("include/fixscan/" + f for f in os.listdir(inc) if f.endswith(".h"))
+    return files
+
+
+def rule7(src):
+    out = []
+    for rel in library_headers(src):
+        with open(os.path.join(src, rel), errors="replace") as f:
+            for n, line in enumerate(f, 1):
+                if PLAIN_FREE_RE.search(line):
+                    out.append("rule 7: %s:%d: says free(), not g_free()" % (rel, n))
+    return out
+
+
 def main():
     top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap = argparse.ArgumentParser(prog="check-shape",
@@ -408,7 +451,7 @@ def main():
     edges = build_edges(syms)
     lay = Layers(src, read_layers(src))
     violations = (rule1(edges) + rule2(objs, edges) + rule3(syms) + rule4(src) +
-                  rule5(src, lay) + rule6(lay, edges))
+                  rule5(src, lay) + rule6(lay, edges) + rule7(src))
     for v in violations:
         print("check-shape: " + v)
     print("check-shape: %d violations" % len(violations))

@@ -32,7 +32,7 @@ import tempfile
 from collections import Counter, defaultdict
 
 CLASSES = ["objection", "report", "needs-also", "replacement", "harmless"]
-ACTION = {"objection", "report", "needs-also"}
+ACTION = {"objection", "report", "needs-also", "replacement"}   # every class but harmless
 # The finding kinds that carry a reply, strongest first, and the class each says.
 KIND_CLASS = [("objection", "objection"), ("regression-report", "report"),
               ("needs-also", "needs-also"), ("replacement-posted", "replacement"),
@@ -172,6 +172,7 @@ def replies_eml(d):
 
 def measure_replies(run, items, verbose):
     conf = Counter()
+    surfaced = Counter()        # action replies cited by any finding (a plain reply too)
     wrong = []
     exit2 = 0
     for name, par, rep, label, mid in items:
@@ -182,8 +183,11 @@ def measure_replies(run, items, verbose):
             exit2 += 1
             if verbose:
                 print("  %s: exit %d: %s" % (name, rc, (err.strip().splitlines() or ["no output"])[-1]))
-        got = class_of(findings_by_mail(docs).get(mid, []))
+        kinds = findings_by_mail(docs).get(mid, [])
+        got = class_of(kinds)
         conf[(label, got)] += 1
+        if label in ACTION:
+            surfaced[bool(kinds)] += 1
         if got != label:
             wrong.append((name, label, got))
     print("  replies: %d, review exit 2 / no output: %d" % (sum(conf.values()), exit2))
@@ -198,6 +202,7 @@ def measure_replies(run, items, verbose):
     said = sum(v for (l, g), v in conf.items() if g in ACTION)
     right = sum(v for (l, g), v in conf.items() if l in ACTION and g in ACTION)
     print("  %-12s %6d %6d %6d %7s %9s" % ("any-action", lab, said, right, ratio(right, lab), ratio(right, said)))
+    print("  %-12s %6d %6s %6d %7s" % ("surfaced", lab, "", surfaced[True], ratio(surfaced[True], lab)))
     if verbose:
         for w in wrong:
             print("    wrong: %s label=%s said=%s" % w)

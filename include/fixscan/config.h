@@ -3,6 +3,9 @@
  * Keys live in the fixscan.* section of the user's git config (global,
  * XDG and system files) and of the kernel repository's own config, which
  * wins.  Command-line flags override both; that is the callers' business.
+ *
+ * Ownership: the strings and arrays handed out are GLib's: a string is
+ * freed with g_free(), an array with fs_config_strv_free() (g_strfreev()).
  */
 #ifndef FIXSCAN_CONFIG_H
 #define FIXSCAN_CONFIG_H
@@ -21,7 +24,7 @@ int fs_config_open(struct fs_config **out, const char *repo_path,
 		   struct fs_error *err);
 void fs_config_free(struct fs_config *cfg);
 
-/* The value of KEY as a new string (caller frees with free()) in *OUT.
+/* The value of KEY as a new string (caller frees with g_free()) in *OUT.
  * Returns 0, or FS_ENOTFOUND when unset (*OUT is then NULL). */
 int fs_config_get_string(struct fs_config *cfg, const char *key, char **out);
 
@@ -51,7 +54,7 @@ int fs_config_get_bool(struct fs_config *cfg, const char *key, bool *out,
 		       struct fs_error *err);
 
 /* The refs the fixes index reads, as fs_index_opts wants them: *MAINLINE
- * the value of fixscan.mainline (a new string, free()), NULL when unset;
+ * the value of fixscan.mainline (a new string, g_free()), NULL when unset;
  * *STABLE_GLOBS every value of fixscan.stable (a NULL-terminated array,
  * fs_config_strv_free()) and *N their number, NULL and 0 when unset.  CFG
  * may be NULL (nothing set).  Returns 0, or FS_EGIT / FS_ENOMEM with ERR

@@ -64,7 +64,7 @@ struct fs_cross_notice {
 };
 
 /* Read a notice from its SUBJECT and BODY: 0 with *OUT filled (free its
- * strings with fs_cross_notice_clear()), or FS_ENOTFOUND when the mail is
+ * strings, GLib's, with fs_cross_notice_clear()), or FS_ENOTFOUND when the mail is
  * no such notice or names no full commit id. */
 int fs_cross_notice_parse(struct fs_cross_notice *out, const char *subject,
 			  const char *body, size_t len);

@@ -40,7 +40,7 @@ char *fs_date_rfc3339(time_t t, char *buf, size_t n);
  * the forms mailers really write) or a date as fs_date_parse() reads it
  * (the "Responses should be made by Wed Feb 20 13:34:12 UTC 2019" of a
  * cover letter is ctime-like: also read), as RFC 3339 UTC.  A new string
- * (free()), or NULL when TEXT (may be NULL) is no date. */
+ * (g_free()), or NULL when TEXT (may be NULL) is no date. */
 char *fs_date_header_rfc3339(const char *text);
 
 /* A length of time as git config writes one: "6 months", "6.months",

@@ -23,7 +23,7 @@
  * not "[ Upstream commit ... ]") or says the change was adjusted,
  * backported, rebased, had its context or conflicts changed, or differs.
  *
- * Ownership: a result owns its strings (C library: free(),
+ * Ownership: a result owns its strings (GLib's: g_free(),
  * fs_diffcmp_result_clear()); the bodies and messages passed in are
  * borrowed.  The handle owns its repository (fs_diffcmp_free()) and is
  * used by one thread at a time (it keeps the objects it read).

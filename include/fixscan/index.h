@@ -180,7 +180,7 @@ struct fs_index_fix {
 /* Every commit that fixes or reverts ROOT, directly or through one of its
  * backports' stable ids, and transitively (fixes of those fixes), each
  * commit once, breadth first, cycle-safe.  *OUT is a new array the caller
- * frees with free(); returns its length or FS_ENOMEM. */
+ * frees with g_free(); returns its length or FS_ENOMEM. */
 int fs_index_fixes_of(const struct fs_index *idx, fs_cid root,
 		      struct fs_index_fix **out);
 
@@ -318,7 +318,7 @@ int fs_index_mainline_time(const struct fs_index *idx, const char *repo_path,
 /* The commit message of HEX (a full id) in the repository at REPO_PATH
  * (a const char *, passed as void * so that this fits
  * fs_findings_ctx.message): *OUT is a new string the caller frees with
- * free().  Returns 0, or FS_ENOTFOUND / FS_EGIT / FS_ENOMEM. */
+ * g_free().  Returns 0, or FS_ENOTFOUND / FS_EGIT / FS_ENOMEM. */
 int fs_index_read_message(void *repo_path, const char *hex, char **out);
 
 #endif

@@ -19,7 +19,7 @@
 /* Find an in-body "From: Name <addr>" line, as git am does: the first
  * non-blank line of BODY, or the first non-blank line after a stable
  * review preamble ending in a line of dashes.  Returns a new string
- * (the header value, trimmed) the caller frees with free(), or NULL. */
+ * (the header value, trimmed) the caller frees with g_free(), or NULL. */
 char *fs_mail_inbody_from(const char *body, size_t len);
 
 struct fs_patch;

@@ -128,11 +128,11 @@ void fs_mentions_clear(struct fs_mentions *m);
 /* The first sentence of BODY (LEN bytes), in the replier's own words,
  * that objects to a patch, reports trouble with it or asks for other
  * commits with it ("please drop", "breaks the build", "needs commit ...
- * as well"), as a new string (free()), or NULL. */
+ * as well"), as a new string (g_free()), or NULL. */
 char *fs_mentions_objection_line(const char *body, size_t len);
 
 /* What the reply BODY (LEN bytes) says, in *CLS, and the sentence that
- * says it as a new string (free()); NULL with FS_REPLY_NONE for tags,
+ * says it as a new string (g_free()); NULL with FS_REPLY_NONE for tags,
  * thanks and quoted text only.  Read in the replier's own words only
  * (not quoted, not a carried patch or pasted commit), sentence by
  * sentence; a reply that asks for more commits is FS_REPLY_NEEDS_ALSO

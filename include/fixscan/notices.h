@@ -18,7 +18,7 @@
 /* Every release tag of REPO_PATH that names a stable branch release
  * ("v5.15", "v5.15.3"; no -rc), with its date: the tagger's for an
  * annotated tag, the commit's for a light one.  *OUT is a new array of
- * *N (free with fs_cross_releases_free()).  Returns 0 or FS_EGIT /
+ * *N, GLib's as its strings are (free with fs_cross_releases_free()).  Returns 0 or FS_EGIT /
  * FS_ENOMEM with ERR set. */
 int fs_cross_read_releases(const char *repo_path, struct fs_cross_release **out, size_t *n,
 			   struct fs_error *err);

@@ -11,7 +11,7 @@
 #include "fixscan/error.h"
 
 /* The repository containing directory DIR (git's discovery, upwards
- * from DIR), as a new string (free()): its work tree without the final
+ * from DIR), as a new string (g_free()): its work tree without the final
  * slash, or the git directory of a bare one.  FS_ENOTFOUND when DIR is
  * in none. */
 int fs_repo_discover(const char *dir, char **out, struct fs_error *err);

@@ -9,8 +9,8 @@
  * report, drafts and digest modules take the result from there.  The
  * commands call it through fs_session_review() (fixscan/session.h).
  *
- * Ownership: a review owns its patches' findings and its strings (C
- * library: free(), all released by fs_review_free()); the series and the
+ * Ownership: a review owns its patches' findings and its strings (GLib's:
+ * g_free(), all released by fs_review_free()); the series and the
  * patches are borrowed from the thread, which must outlive it.
  */
 #ifndef FIXSCAN_REVIEW_H

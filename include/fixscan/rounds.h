@@ -6,7 +6,7 @@
  * what changed: the upstream commits added and dropped, and the findings
  * that are new and those that are gone (resolved).
  *
- * Ownership: a round owns its strings and arrays (C library: free(),
+ * Ownership: a round owns its strings and arrays (GLib's: g_free(),
  * fs_round_free()); the reviews compared are borrowed.
  */
 #ifndef FIXSCAN_ROUNDS_H
@@ -43,7 +43,7 @@ struct fs_round {
 void fs_round_free(struct fs_round *rd);
 
 /* RELEASE ("4.4.21-rc2") split into its release ("4.4.21", new string,
- * free()) and round (2).  Returns false, *BASE NULL, for a release that
+ * g_free()) and round (2).  Returns false, *BASE NULL, for a release that
  * is not a version with "-rcN" (fixscan/version.h; no 'v', N up to
  * 1000). */
 bool fs_round_parse(const char *release, char **base, int *round);

@@ -7,7 +7,7 @@
  * patches).  Every loader gives the same threads, sorted into series by
  * the thread module, that fs_review_run() and everything after it take.
  *
- * Ownership: what the loaders return is the C library's (free(),
+ * Ownership: what the loaders return is GLib's (g_free(),
  * fs_thread_free(), fs_source_free()); notes are copies the notes own.
  */
 #ifndef FIXSCAN_SOURCE_H
@@ -35,7 +35,7 @@ void fs_review_notes_add(struct fs_review_notes *notes, const char *text);
 /* The first stage of the pipeline: every thread of STORE matching the
  * notmuch QUERY, its mails parsed (unsent drafts left out) and sorted
  * into series, in *OUT, an array of *NOUT threads (free each with
- * fs_thread_free() and the array with free()).  A mail that cannot be
+ * fs_thread_free() and the array with g_free()).  A mail that cannot be
  * read is skipped and said in NOTES (may be NULL).  Returns 0, or
  * FS_ESTORE / FS_EUSAGE / FS_ENOMEM with ERR set. */
 int fs_review_load(struct fs_thread ***out, size_t *nout, struct fs_store *store,
@@ -105,7 +105,7 @@ int fs_source_load(struct fs_thread ***out, size_t *nout, const struct fs_source
 void fs_source_free(struct fs_thread **threads, size_t n);
 
 /* The kernel series a stable-queue directory is for, from its name:
- * ".../queue-4.4" or "queue-4.4/" gives "4.4"; a new string (free()), or
+ * ".../queue-4.4" or "queue-4.4/" gives "4.4"; a new string (g_free()), or
  * NULL when the name is not of that form. */
 char *fs_source_queue_version(const char *dir);
 

@@ -33,7 +33,8 @@
 
 struct fs_index;
 
-/* A range as written on the command line. */
+/* A range as written on the command line; its strings are GLib's
+ * (g_free()), released by fs_stats_range_clear(). */
 struct fs_stats_range {
 	char *spec;   /* as given */
 	char *base;   /* "v4.4" in "v4.4..v4.4.14"; NULL for a branch */
@@ -50,7 +51,7 @@ void fs_stats_range_clear(struct fs_stats_range *r);
 
 /* The series a range measures, for the table: "4.4" for v4.4..v4.4.14,
  * v4.4.3..v4.4.7 or linux-4.4.y; the spec itself when no version can be
- * seen in it.  Returns a new string (free with free()) or NULL. */
+ * seen in it.  Returns a new string (free with g_free()) or NULL. */
 char *fs_stats_series_name(const struct fs_stats_range *r);
 
 /* NUM / DEN as a percentage with one decimal, rounded half up, into BUF:

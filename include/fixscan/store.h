@@ -55,7 +55,8 @@ const char *fs_store_path(const struct fs_store *st);
  * file and host name are not an identity to send mail as. */
 const char *fs_store_config(struct fs_store *st, const char *key);
 
-/* One message of a search result. */
+/* One message of a search result; its strings are GLib's (g_free()),
+ * released by fs_store_message_clear(). */
 struct fs_store_message {
 	char *message_id; /* without <> */
 	char *thread_id;  /* notmuch thread id, without "thread:" */
@@ -91,7 +92,7 @@ int fs_store_count(struct fs_store *st, const char *query, size_t *out,
 		   struct fs_error *err);
 
 /* The ids of the threads matching QUERY, oldest first, as a
- * NULL-terminated array of new strings (free each and the array). */
+ * NULL-terminated array of new strings (g_strfreev()). */
 int fs_store_threads(struct fs_store *st, const char *query, char ***out,
 		     struct fs_error *err);
 
@@ -108,7 +109,7 @@ int fs_store_find_message(struct fs_store *st, const char *message_id,
 void fs_store_message_clear(struct fs_store_message *m);
 
 /* Quote S as a notmuch query phrase ("..." with inner quotes doubled);
- * returns a new string the caller frees with free(). */
+ * returns a new string the caller frees with g_free(). */
 char *fs_store_quote(const char *s);
 
 /* Index the file PATH (inside the mail root) and add TAGS (a NULL-

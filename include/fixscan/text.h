@@ -17,7 +17,7 @@
 
 /* A copy of S (NULL counts as "") with every control character shown
  * visibly; tab is kept, and newline too when KEEP_NEWLINES.  Returns a
- * new string (free()), or NULL when out of memory. */
+ * new string (g_free()), or NULL when out of memory. */
 char *fs_text_visible(const char *s, bool keep_newlines);
 
 /* Whether S holds a character fs_text_visible() would change. */

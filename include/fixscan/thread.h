@@ -7,6 +7,9 @@
  * missing from 1..MM are listed.  The branch and base release are read
  * from what the mails say (X-KernelTest-* headers, the cover's subject and
  * text), with the source of each recorded.
+ *
+ * Ownership: a thread owns its series and their strings (GLib's,
+ * g_free(), all released by fs_thread_free()).
  */
 #ifndef FIXSCAN_THREAD_H
 #define FIXSCAN_THREAD_H
@@ -82,7 +85,7 @@ const struct fs_patch *fs_thread_replied_patch(const struct fs_thread_series *s,
 					       const struct fs_patch *reply);
 
 /* The base release for a release under review: "4.4.11-rc1" gives
- * "v4.4.10", "4.4.1" gives "v4.4".  Returns a new string (free()) or NULL
+ * "v4.4.10", "4.4.1" gives "v4.4".  Returns a new string (g_free()) or NULL
  * when RELEASE is not of that form. */
 char *fs_thread_base_of(const char *release);
 

@@ -76,14 +76,14 @@ size_t fs_trailers_changelog_len(const char *text, size_t len, bool *has_diff);
 
 /* For a subject of the form 'Revert "X"' or 'Revert: "X"' (after any
  * "[PATCH ...]" prefix has been removed), return a new string X, which the
- * caller frees with free(); else NULL. */
+ * caller frees with g_free(); else NULL. */
 char *fs_trailers_revert_title(const char *subject);
 
 /* Normalise a commit subject for matching a Fixes: tag's quoted subject
  * against commit subjects: surrounding space trimmed, runs of white space
  * folded to one space, ASCII lower-cased, and a trailing "..." or an
  * unbalanced trailing quote removed.  Returns a new string the caller frees
- * with free(), or NULL when out of memory. */
+ * with g_free(), or NULL when out of memory. */
 char *fs_trailers_normalize_subject(const char *subject);
 
 #endif

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "cache.h"
 #include "hash.h"
 
@@ -14,7 +16,6 @@ int fs_cache_path(char **out, const char *repo_path, const char *prefix, const c
 	char *abs = realpath(repo_path, NULL), *name = NULL, *p;
 	const char *dir, *sub;
 	size_t n;
-	int k;
 
 	*out = NULL;
 	if (!abs)
@@ -43,13 +44,13 @@ int fs_cache_path(char **out, const char *repo_path, const char *prefix, const c
 	for (p = name; p && *p; p++)
 		if (*p == '/')
 			*p = '_';
-	k = name ? asprintf(out, "%.*s/%s/%s%.80s-%016llx%s", (int)n, dir, sub, prefix,
-			    name + (name[0] == '_'), (unsigned long long)fs_fnv1a_str(abs), suffix)
-		 : -1;
+	*out = name ? g_strdup_printf("%.*s/%s/%s%.80s-%016llx%s", (int)n, dir, sub, prefix,
+				      name + (name[0] == '_'),
+				      (unsigned long long)fs_fnv1a_str(abs), suffix)
+		    : NULL;
 	free(name);
 	free(abs);
-	if (k < 0) {
-		*out = NULL;
+	if (!*out) {
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
 	}
 	return 0;

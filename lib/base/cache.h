@@ -14,7 +14,7 @@
  * discovery gives) are one repository and share one file.  The directory
  * is not made.
  *
- * Returns 0 with a new string in *OUT (free()), else *OUT NULL and
+ * Returns 0 with a new string in *OUT (g_free()), else *OUT NULL and
  * FS_ENOTFOUND (REPO_PATH cannot be resolved: "cannot open WHAT 'path':
  * ..."; neither variable set) or FS_ENOMEM, with ERR set. */
 int fs_cache_path(char **out, const char *repo_path, const char *prefix, const char *suffix,

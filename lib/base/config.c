@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <git2.h>
+#include <glib.h>
 
 #include "fixscan/config.h"
 #include "git-util.h"
@@ -107,7 +108,7 @@ int fs_config_get_string(struct fs_config *cfg, const char *key, char **out)
 	*out = NULL;
 	if (!cfg || git_config_get_string_buf(&buf, cfg->snapshot, key) < 0)
 		return FS_ENOTFOUND;
-	*out = strdup(buf.ptr);
+	*out = g_strdup(buf.ptr);
 	git_buf_dispose(&buf);
 	return *out ? 0 : FS_ENOMEM;
 }
@@ -119,7 +120,7 @@ int fs_config_get_path(struct fs_config *cfg, const char *key, char **out)
 	*out = NULL;
 	if (!cfg || git_config_get_path(&buf, cfg->snapshot, key) < 0)
 		return FS_ENOTFOUND;
-	*out = strdup(buf.ptr);
+	*out = g_strdup(buf.ptr);
 	git_buf_dispose(&buf);
 	return *out ? 0 : FS_ENOMEM;
 }
@@ -140,9 +141,9 @@ static int add_value(const git_config_entry *entry, void *payload)
 		s->novalue = 1;
 		return -1;
 	}
-	grown = realloc(s->v, (s->n + 2) * sizeof(*s->v));
+	grown = g_try_renew(char *, s->v, s->n + 2);
 
-	if (!grown || !(grown[s->n] = strdup(entry->value))) {
+	if (!grown || !(grown[s->n] = g_strdup(entry->value))) {
 		if (grown)
 			s->v = grown;
 		s->oom = 1;
@@ -188,8 +189,8 @@ void fs_config_strv_free(char **v)
 	if (!v)
 		return;
 	for (i = 0; v[i]; i++)
-		free(v[i]);
-	free(v);
+		g_free(v[i]);
+	g_free(v);
 }
 
 int fs_config_get_bool(struct fs_config *cfg, const char *key, bool *out,
@@ -257,7 +258,7 @@ int fs_config_get_matching(struct fs_config *cfg, const char *pattern, char ***n
 		return m.names.oom ? fs_error_set(err, FS_ENOMEM, "out of memory") :
 			fs_error_set_git(err, FS_EGIT, "cannot read git config");
 	}
-	vals = calloc(m.names.n + 1, sizeof(*vals));
+	vals = g_try_new0(char *, m.names.n + 1);
 	if (!vals) {
 		fs_config_strv_free(m.names.v);
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
@@ -271,7 +272,7 @@ int fs_config_get_matching(struct fs_config *cfg, const char *pattern, char ***n
 		fs_config_get_string(cfg, name, &vals[i]);
 		memmove(name, name + m.plen, mid);
 		name[mid] = '\0';
-		if (!vals[i] && !(vals[i] = strdup(""))) {
+		if (!vals[i] && !(vals[i] = g_strdup(""))) {
 			fs_config_strv_free(m.names.v);
 			fs_config_strv_free(vals);
 			return fs_error_set(err, FS_ENOMEM, "out of memory");
@@ -294,7 +295,7 @@ int fs_config_index_refs(struct fs_config *cfg, char **mainline, char ***stable_
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
 	rc = fs_config_get_all(cfg, "fixscan.stable", stable_globs, err);
 	if (rc < 0) {
-		free(*mainline);
+		g_free(*mainline);
 		*mainline = NULL;
 		return rc;
 	}

@@ -280,7 +280,7 @@ char *fs_date_header_rfc3339(const char *text)
 	if (!text || !*text)
 		return NULL;
 	if (parse_iso(text, &t) == 0 || parse_epoch(text, &t) == 0)
-		return fs_date_rfc3339(t, buf, sizeof(buf)) ? strdup(buf) : NULL;
+		return fs_date_rfc3339(t, buf, sizeof(buf)) ? g_strdup(buf) : NULL;
 	dt = g_mime_utils_header_decode_date(text);
 	if (!dt)
 		return NULL;
@@ -289,7 +289,7 @@ char *fs_date_header_rfc3339(const char *text)
 	/* GMime's answer for what it could not read at all. */
 	if (t <= 0)
 		return NULL;
-	return fs_date_rfc3339(t, buf, sizeof(buf)) ? strdup(buf) : NULL;
+	return fs_date_rfc3339(t, buf, sizeof(buf)) ? g_strdup(buf) : NULL;
 }
 
 int fs_date_parse_duration(const char *s, int64_t *out)

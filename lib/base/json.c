@@ -83,7 +83,7 @@ void fs_json_rfc3339(struct fs_json *j, const char *key, const char *date)
 	char *t = fs_date_header_rfc3339(date);
 
 	fs_json_str(j, key, t);
-	free(t);
+	g_free(t);
 }
 
 void fs_json_int(struct fs_json *j, const char *key, long value)

@@ -48,7 +48,7 @@ char *fs_text_visible(const char *s, bool keep_newlines)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 	/* The widest form, "<U+009F>", is 8 bytes for 2. */
-	char *out = malloc(strlen((const char *)p) * 4 + 1), *w = out;
+	char *out = g_try_malloc(strlen((const char *)p) * 4 + 1), *w = out;
 
 	if (!out)
 		return NULL;
@@ -85,7 +85,7 @@ int fs_text_fputs(const char *s, bool keep_newlines, FILE *out)
 	if (!(v = fs_text_visible(s, keep_newlines)))
 		return -1;
 	rc = fputs(v, out) < 0 ? -1 : 0;
-	free(v);
+	g_free(v);
 	return rc;
 }
 

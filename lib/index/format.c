@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "fixscan/index.h"
 #include "fixscan/trailers.h"
 #include "base/hash.h"
@@ -201,7 +203,7 @@ uint64_t fsi_subject_hash(const char *subject)
 	if (!norm)
 		return 0;
 	h = *norm ? fs_fnv1a_str(norm) : 0;
-	free(norm);
+	g_free(norm);
 	return h;
 }
 
@@ -241,9 +243,7 @@ void fsi_unpack_hex(char *out, const uint8_t *key, size_t len)
 
 char *fsi_delta_path(const char *path)
 {
-	char *d = NULL;
-
-	return asprintf(&d, "%s.delta", path) < 0 ? NULL : d;
+	return g_strdup_printf("%s.delta", path);
 }
 
 uint64_t fsi_be64(const uint8_t *p)

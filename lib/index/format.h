@@ -256,7 +256,7 @@ void fsi_unpack_hex(char *out, const uint8_t *key, size_t len);
 /* The element size of each section (1 for strings). */
 extern const size_t fsi_section_elem[SEC_COUNT];
 
-/* The delta file beside the cache file PATH (malloc'ed, caller frees). */
+/* The delta file beside the cache file PATH (a new string, g_free()). */
 char *fsi_delta_path(const char *path);
 
 #endif

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <glib.h>
+
 #include "fixscan/atomic.h"
 #include "fixscan/index.h"
 #include "patchid.h"
@@ -534,7 +536,7 @@ int fsi_load(struct fs_index **out, const char *path, int verify,
 	*out = idx;
 	idx = NULL;
 out:
-	free(dpath);
+	g_free(dpath);
 	fs_index_free(idx);
 	return rc;
 }
@@ -561,7 +563,7 @@ int fsi_same_file(const struct fs_index *idx, const char *path)
 		same = idx->delta.st_ino && same_stat(&st, &idx->delta);
 	else if (same)
 		same = idx->delta.st_ino == 0;
-	free(dpath);
+	g_free(dpath);
 	return same;
 }
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <git2.h>
+#include <glib.h>
 
 #include "fixscan/atomic.h"
 #include "fixscan/index.h"
@@ -358,7 +359,7 @@ int fs_index_open(struct fs_index **out, const struct fs_index_opts *opts,
 	if (!opts->repo_path)
 		return fs_error_set(err, FS_EUSAGE, "no kernel repository given");
 	if (opts->cache_path) {
-		if (!(cache_path = strdup(opts->cache_path)))
+		if (!(cache_path = g_strdup(opts->cache_path)))
 			return fs_error_set(err, FS_ENOMEM, "out of memory");
 	} else if (!(nohome = fs_cache_no_home())) {
 		rc = fs_cache_path(&cache_path, opts->repo_path, "", ".idx", "repository", err);
@@ -401,7 +402,7 @@ int fs_index_open(struct fs_index **out, const struct fs_index_opts *opts,
 	if (lock_fd >= 0)
 		close(lock_fd);
 	fsi_refs_free(refs);
-	free(cache_path);
+	g_free(cache_path);
 	fs_index_free(old);
 	return rc;
 }

@@ -23,6 +23,8 @@
 #include <zlib.h>
 #endif
 
+#include <glib.h>
+
 #include "packfile.h"
 
 /* Objects (and deltas) larger than this are not read here. */
@@ -327,7 +329,7 @@ static int delta_size(const unsigned char **p, const unsigned char *end, size_t 
 	return 0;
 }
 
-/* BASE (BLEN bytes) with delta DELTA (DLEN) applied, into *OUT (malloc'd,
+/* BASE (BLEN bytes) with delta DELTA (DLEN) applied, into *OUT (g_free(),
  * NUL-terminated) and *OLEN. */
 static int apply_delta(const unsigned char *base, size_t blen, const unsigned char *delta,
 		       size_t dlen, unsigned char **out, size_t *olen)
@@ -337,7 +339,7 @@ static int apply_delta(const unsigned char *base, size_t blen, const unsigned ch
 	unsigned char *res;
 
 	if (delta_size(&p, end, &want_base) < 0 || want_base != blen ||
-	    delta_size(&p, end, &size) < 0 || !(res = malloc(size + 1)))
+	    delta_size(&p, end, &size) < 0 || !(res = g_try_malloc(size + 1)))
 		return -1;
 	while (p < end) {
 		unsigned char c = *p++;
@@ -381,7 +383,7 @@ static int apply_delta(const unsigned char *base, size_t blen, const unsigned ch
 	*olen = size;
 	return 0;
 bad:
-	free(res);
+	g_free(res);
 	return -1;
 }
 
@@ -440,10 +442,10 @@ static int read_at(const struct fs_packs *ps, struct fs_pack_reader *r, uint32_t
 	if ((e.type == FS_PACK_OFS_DELTA || e.type == FS_PACK_REF_DELTA) &&
 	    delta_base(ps, r, pack, off, &e, &bpack, &boff) < 0)
 		return -1;
-	if (!e.avail || !(body = malloc((size_t)e.size + 1)))
+	if (!e.avail || !(body = g_try_malloc((size_t)e.size + 1)))
 		return -1;
 	if (fs_pack_inflate(&r->dec, e.h, e.avail, body, (size_t)e.size) < 0) {
-		free(body);
+		g_free(body);
 		return -1;
 	}
 	body[e.size] = '\0';
@@ -455,8 +457,8 @@ static int read_at(const struct fs_packs *ps, struct fs_pack_reader *r, uint32_t
 		rc = read_at(ps, r, bpack, boff, depth + 1, type, &base, &blen);
 		if (rc == 0)
 			rc = apply_delta(base, blen, body, (size_t)e.size, out, len);
-		free(base);
-		free(body);
+		g_free(base);
+		g_free(body);
 		if (rc < 0)
 			return -1;
 	}

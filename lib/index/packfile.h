@@ -14,7 +14,7 @@
  * Ownership: fs_packs_close() unmaps what fs_packs_open() mapped.  The
  * mappings are read-only: any number of threads may read them at once.
  * A struct fs_pack_reader is one thread's; what fs_packs_read() returns
- * is the caller's (free()). */
+ * is the caller's (g_free()). */
 #ifndef FIXSCAN_PACKFILE_H
 #define FIXSCAN_PACKFILE_H
 
@@ -113,7 +113,7 @@ int fs_pack_inflate(void **dec, const unsigned char *in, size_t avail, unsigned 
 void fs_pack_inflater_free(void *dec);
 
 /* A cache of the objects fs_packs_read() makes, kept by its user.  GET:
- * a malloc'd copy (NUL-terminated) of the object made at PACK:OFF, its
+ * a GLib copy (g_malloc(), NUL-terminated) of the object made at PACK:OFF, its
  * type and length, and 0; 1 when it is not kept; -1 out of memory.  PUT:
  * the object just made there (it copies what it keeps). */
 struct fs_pack_cache {
@@ -133,7 +133,7 @@ struct fs_pack_reader {
 };
 
 /* The object at PACK:OFF with its deltas applied: its type (1-4), a
- * malloc'd copy in *OUT (one byte more than *LEN, a NUL), and 0; -1 when
+ * GLib copy in *OUT (g_free(); one byte more than *LEN, a NUL), and 0; -1 when
  * it cannot be read here (damaged, a base outside the packs, an object or
  * delta over 512 MiB, a chain over 1000 deltas deep). */
 int fs_packs_read(const struct fs_packs *ps, struct fs_pack_reader *r, uint32_t pack,

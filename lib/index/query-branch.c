@@ -6,6 +6,8 @@
 
 #include <git2.h>
 
+#include <glib.h>
+
 #include "fixscan/index.h"
 #include "fixscan/version.h"
 #include "base/git-util.h"
@@ -151,7 +153,7 @@ int fs_index_read_message(void *repo_path, const char *hex, char **out)
 	if (rc < 0)
 		return rc;
 	msg = git_commit_message(commit);
-	*out = strdup(msg ? msg : "");
+	*out = g_strdup(msg ? msg : "");
 	git_commit_free(commit);
 	git_repository_free(repo);
 	return *out ? 0 : FS_ENOMEM;

@@ -346,7 +346,7 @@ int fs_index_fixes_of(const struct fs_index *idx, fs_cid root,
 					continue;
 				if (n == cap) {
 					size_t nc = cap ? cap * 2 : 16;
-					struct fs_index_fix *g = realloc(res, nc * sizeof(*g));
+					struct fs_index_fix *g = g_try_renew(struct fs_index_fix, res, nc);
 					if (!g)
 						goto oom;
 					res = g;
@@ -374,11 +374,11 @@ int fs_index_fixes_of(const struct fs_index *idx, fs_cid root,
 	free(pos.v);
 	g_hash_table_destroy(seen);
 	if (n > 1 && tree_order(idx, root, res, n) < 0) {
-		free(res);
+		g_free(res);
 		return FS_ENOMEM;
 	}
 	if (n > INT32_MAX) {
-		free(res);
+		g_free(res);
 		return FS_ENOMEM;
 	}
 	*out = res;
@@ -387,7 +387,7 @@ oom:
 	free(names.v);
 	free(pos.v);
 	g_hash_table_destroy(seen);
-	free(res);
+	g_free(res);
 	return FS_ENOMEM;
 }
 

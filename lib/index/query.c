@@ -240,8 +240,8 @@ static int subjects_equal(const char *a, const char *b)
 	char *nb = fs_trailers_normalize_subject(b);
 	int eq = na && nb && !strcmp(na, nb);
 
-	free(na);
-	free(nb);
+	g_free(na);
+	g_free(nb);
 	return eq;
 }
 

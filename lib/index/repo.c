@@ -6,6 +6,8 @@
 
 #include <git2.h>
 
+#include <glib.h>
+
 #include "fixscan/repo.h"
 #include "base/git-util.h"
 #include "tips.h"
@@ -25,7 +27,7 @@ int fs_repo_discover(const char *dir, char **out, struct fs_error *err)
 	if (git_repository_open_ext(&repo, found.ptr, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) == 0 &&
 	    git_repository_workdir(repo))
 		path = git_repository_workdir(repo);
-	*out = strdup(path);
+	*out = g_strdup(path);
 	git_repository_free(repo);
 	git_buf_dispose(&found);
 	if (!*out)

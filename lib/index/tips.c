@@ -9,6 +9,8 @@
 
 #include <git2.h>
 
+#include <glib.h>
+
 #include "fixscan/index.h"
 #include "fixscan/version.h"
 #include "base/git-util.h"
@@ -21,15 +23,15 @@ void fsi_tips_clear(struct fsi_tips *ts)
 	size_t i;
 
 	for (i = 0; i < ts->t.n; i++) {
-		free(ts->t.v[i].name);
-		free(ts->t.v[i].release);
-		free(ts->t.v[i].branch);
+		g_free(ts->t.v[i].name);
+		g_free(ts->t.v[i].release);
+		g_free(ts->t.v[i].branch);
 	}
 	for (i = 0; i < ts->pending.n; i++)
-		free(ts->pending.v[i].name);
+		g_free(ts->pending.v[i].name);
 	free(ts->t.v);
 	free(ts->pending.v);
-	free(ts->mainline);
+	g_free(ts->mainline);
 	memset(ts, 0, sizeof(*ts));
 }
 
@@ -118,12 +120,12 @@ static int add_tip(struct fsi_tips *ts, const char *name, int kind, const git_oi
 	struct fsi_tip t;
 
 	memset(&t, 0, sizeof(t));
-	t.name = strdup(name);
+	t.name = g_strdup(name);
 	t.kind = kind;
 	t.oid = *oid;
 	t.target = *target;
 	if (!t.name || VEC_PUSH(ts->t, t)) {
-		free(t.name);
+		g_free(t.name);
 		return -1;
 	}
 	return 0;
@@ -157,7 +159,7 @@ void fsi_refs_free(struct fsi_refs *refs)
 	if (!refs)
 		return;
 	for (i = 0; i < refs->e.n; i++)
-		free(refs->e.v[i].name);
+		g_free(refs->e.v[i].name);
 	free(refs->e.v);
 	free(refs);
 }
@@ -189,9 +191,9 @@ static void add_entry(struct fsi_refs *refs, const git_reference *ref, enum ref_
 	memset(&e, 0, sizeof(e));
 	e.held = ref_target(ref, &e.target) == 0;
 	e.source = source;
-	e.name = strdup(git_reference_name(ref));
+	e.name = g_strdup(git_reference_name(ref));
 	if (!e.name || VEC_PUSH(refs->e, e)) {
-		free(e.name);
+		g_free(e.name);
 		refs->oom = 1;
 	}
 }
@@ -388,7 +390,7 @@ static int stable_tip(struct tips_ctx *g, const struct ref_entry *e, const git_o
 		if (!strcmp(g->ts->t.v[i].name, e->name))
 			return 0;
 	if (add_tip(g->ts, e->name, FS_TIP_STABLE, commit, &e->target) < 0 ||
-	    !(g->ts->t.v[g->ts->t.n - 1].branch = strdup(base))) {
+	    !(g->ts->t.v[g->ts->t.n - 1].branch = g_strdup(base))) {
 		g->oom = 1;
 		return -1;
 	}
@@ -405,12 +407,12 @@ static int pending_tip(struct tips_ctx *g, const struct ref_entry *e, const git_
 		if (!strcmp(g->ts->pending.v[i].name, e->name))
 			return 0;
 	memset(&t, 0, sizeof(t));
-	t.name = strdup(e->name);
+	t.name = g_strdup(e->name);
 	t.kind = FS_TIP_PENDING;
 	t.oid = *commit;
 	t.target = e->target;
 	if (!t.name || VEC_PUSH(g->ts->pending, t)) {
-		free(t.name);
+		g_free(t.name);
 		g->oom = 1;
 		return -1;
 	}
@@ -432,14 +434,14 @@ static int tag_tip(struct tips_ctx *g, const struct ref_entry *e, const git_oid 
 		return -1;
 	}
 	t = &g->ts->t.v[g->ts->t.n - 1];
-	t->release = strdup(short_name);
+	t->release = g_strdup(short_name);
 	t->stable_tag = stable;
 	memcpy(t->line, line, sizeof(t->line));
 	if (stable && t->release) {
 		char branch[FS_VERSION_NAME_MAX];
 		/* a line is a series: its branch name always fits */
 		if (!fs_version_branch_name(line, branch, sizeof(branch)) ||
-		    !(t->branch = strdup(branch)))
+		    !(t->branch = g_strdup(branch)))
 			g->oom = 1;
 	}
 	if (!t->release)
@@ -480,7 +482,7 @@ static int mainline_tip(struct tips_ctx *g, const struct fs_index_opts *opts,
 		if (rc < NO_COMMIT)
 			return rc;
 		if (rc == 0) {
-			if (!(g->ts->mainline = strdup(e->name)) ||
+			if (!(g->ts->mainline = g_strdup(e->name)) ||
 			    add_tip(g->ts, e->name, FS_TIP_MAINLINE, &commit, &e->target) < 0)
 				return fs_error_set(err, FS_ENOMEM, "out of memory");
 			return 0;

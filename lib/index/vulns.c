@@ -513,7 +513,7 @@ int fs_vulns_open(struct fs_vulns **out, const struct fs_vulns_opts *opts,
 	/* $XDG_CACHE_HOME/fixscan/vulns-<readable path>-<hash>.cache; with no
 	 * folder for caches the data is read without one, said once */
 	if (opts->cache_path) {
-		if (!(v->cache_path = strdup(opts->cache_path)))
+		if (!(v->cache_path = g_strdup(opts->cache_path)))
 			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 	} else if (fs_cache_no_home()) {
 		if (stats)
@@ -549,7 +549,7 @@ void fs_vulns_free(struct fs_vulns *v)
 	if (!v)
 		return;
 	g_free(v->buf);
-	free(v->cache_path);
+	g_free(v->cache_path);
 	g_free(v);
 }
 

@@ -7,6 +7,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <glib.h>
+
 #include "fixscan/atomic.h"
 #include "fixscan/index.h"
 #include "build.h"
@@ -281,6 +283,6 @@ int fsi_write(const struct fsi_build *b, struct fs_error *err)
 			free(stamp);
 		}
 	}
-	free(delta_path);
+	g_free(delta_path);
 	return rc;
 }

@@ -7,11 +7,11 @@
 #include "fixscan/lore.h"
 
 /* The N bytes at SEG, percent-escapes decoded, or NULL when the result
- * is no Message-Id.  New string (free()). */
+ * is no Message-Id.  New string (g_free()). */
 static char *decode_id(const char *seg, size_t n)
 {
 	const char *end = seg + n;
-	char *id = malloc(n + 1), *w;
+	char *id = g_try_malloc(n + 1), *w;
 
 	if (!id)
 		return NULL;
@@ -27,7 +27,7 @@ static char *decode_id(const char *seg, size_t n)
 		}
 		/* %00, %0A, %20, %3C: a link that is no mail's. */
 		if ((unsigned char)w[-1] <= ' ' || w[-1] == 0x7f || w[-1] == '<' || w[-1] == '>') {
-			free(id);
+			g_free(id);
 			return NULL;
 		}
 	}

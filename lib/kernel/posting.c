@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "fixscan/lore.h"
 #include "fixscan/posting.h"
 
@@ -203,7 +205,7 @@ static enum fs_posting_form link_series(const char *p, const char *eol, char *ke
 	id = fs_lore_message_id(url);
 	if (id)
 		form = fs_posting_parse_id(id, strlen(id), key, keysz, part);
-	free(id);
+	g_free(id);
 	return form;
 }
 

@@ -93,9 +93,13 @@ static char *parse_version(const char *tok, size_t n)
 }
 
 /* "PATCH", "patch", the glued "PATCHv2" (revision in *REV), and
- * "PATCH-stable" (a tree named after a dash). */
+ * "PATCH-stable" (a tree named after a dash); "BACKPORT", the word some
+ * vendors post their stable backports under, in capitals only (a
+ * "[Backport request ...]" asks for a patch, it is none). */
 static bool is_patch_word(const char *tok, size_t n, int *rev)
 {
+	if (n == 8 && !strncmp(tok, "BACKPORT", 8))
+		return true;
 	if (n < 5 || g_ascii_strncasecmp(tok, "patch", 5))
 		return false;
 	if (n == 5 || (n > 6 && tok[5] == '-'))
@@ -217,12 +221,17 @@ bool fs_series_parse(const char *subject, struct fs_series *out,
 			s.revision = rev;
 		} else if (add_versions(versions, tok, n, &s.version_range)) {
 			/* a series, a pair or a range */
+		} else if (n > 7 && !g_ascii_strncasecmp(tok, "stable-", 7) &&
+			   add_versions(versions, tok + 7, n - 7, &s.version_range)) {
+			stable = true;  /* "[stable-4.4 1/5]" */
 		} else {
 			if (is_patch_word(tok, n, &rev)) {
 				patch = true;
 				if (rev && !s.revision)
 					s.revision = rev;
-				if (n < 7 || tok[5] != '-')
+				/* "PATCHv2" is the word PATCH; BACKPORT stays */
+				if (g_ascii_strncasecmp(tok, "patch", 5) == 0 &&
+				    (n < 7 || tok[5] != '-'))
 					n = 5;
 			}
 			if (n == 7 && !g_ascii_strncasecmp(tok, "autosel", 7))

@@ -927,7 +927,7 @@ char *fs_trailers_revert_title(const char *subject)
 	trim(&s, &e);
 	if (s == e)
 		return NULL;
-	return dup_span(s, (size_t)(e - s));
+	return g_strndup(s, (size_t)(e - s));
 }
 
 char *fs_trailers_normalize_subject(const char *subject)
@@ -942,7 +942,7 @@ char *fs_trailers_normalize_subject(const char *subject)
 	s = subject;
 	e = s + strlen(s);
 	trim(&s, &e);
-	out = malloc((size_t)(e - s) + 1);
+	out = g_try_malloc((size_t)(e - s) + 1);
 	if (!out)
 		return NULL;
 	o = out;

@@ -34,7 +34,7 @@ struct fs_patch {
 	char *body;          /* never NULL */
 	size_t body_len;
 	struct fs_trailers *tags;
-	char *revert_title;  /* malloc()ed by fs_trailers_revert_title() */
+	char *revert_title;  /* fs_trailers_revert_title()'s (g_free()) */
 };
 
 void fsm_mail_init(void)
@@ -208,18 +208,14 @@ static bool is_review_preamble(const struct line *l)
 
 static char *inbody_from_value(const struct line *l)
 {
-	char *raw, *value, *ret;
+	char *raw, *value;
 
 	if (l->n < 5 || g_ascii_strncasecmp(l->s, "from:", 5))
 		return NULL;
 	raw = g_strndup(l->s + 5, l->n - 5);
 	value = decode_from_value(g_strstrip(raw));
 	g_free(raw);
-	if (!value)
-		return NULL;
-	ret = strdup(value); /* the contract says free(), not g_free() */
-	g_free(value);
-	return ret;
+	return value;
 }
 
 char *fs_mail_inbody_from(const char *body, size_t len)
@@ -572,7 +568,7 @@ int fsm_patch_from_message(struct fs_patch **out, const char *file,
 	inbody = fs_mail_inbody_from(p->body, p->body_len);
 	if (inbody) {
 		p->author = g_strdup(inbody);
-		free(inbody);
+		g_free(inbody);
 	} else {
 		p->author = g_strdup(p->from);
 	}
@@ -609,7 +605,7 @@ void fs_patch_free(struct fs_patch *p)
 	fs_series_clear(&p->series);
 	g_free(p->body);
 	fs_trailers_free(p->tags);
-	free(p->revert_title);
+	g_free(p->revert_title);
 	g_free(p);
 }
 

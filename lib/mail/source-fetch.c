@@ -60,7 +60,7 @@ int fs_source_fetch_check_id(const char *id, struct fs_error *err)
 	shown = fs_text_visible(id, false);
 	rc = fs_error_set(err, FS_EUSAGE, "'%.*s' is no plain Message-Id (%s): not fetched",
 			  200, shown ? shown : "", why);
-	free(shown);
+	g_free(shown);
 	return rc;
 }
 
@@ -125,7 +125,7 @@ static char *last_line(int fd)
 	start = start ? start + 1 : buf;
 	line = fs_text_visible(start, false);
 	start = line ? g_strndup(line, 300) : NULL;
-	free(line);
+	g_free(line);
 	return start;
 }
 

@@ -30,7 +30,7 @@ char *fs_source_queue_version(const char *dir)
 
 	if (!strncmp(base, "queue-", 6) && fs_version_parse(base + 6, &series) &&
 	    fs_version_is_series(&series))
-		v = strdup(base + 6);
+		v = g_strdup(base + 6);
 	g_free(base);
 	return v;
 }
@@ -209,7 +209,7 @@ int fs_source_load_queue(struct fs_thread ***out, size_t *nout, const char *dir,
 	if (rc == 0 && !(real_dir = realpath(dir, NULL)))
 		rc = fs_error_set(err, FS_EIO, "cannot open '%s': %s", dir, strerror(errno));
 	if (rc == 0 && (!(patches = calloc(n + 1, sizeof(*patches))) ||
-			!(threads = calloc(1, sizeof(*threads)))))
+			!(threads = g_try_new0(struct fs_thread *, 1))))
 		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 	for (i = 0; rc == 0 && i < n; i++) {
 		char *path = g_build_filename(dir, names[i], NULL);
@@ -235,9 +235,9 @@ int fs_source_load_queue(struct fs_thread ***out, size_t *nout, const char *dir,
 	for (i = 0; i < np; i++)
 		fs_patch_free(patches[i]);
 	free(patches);
-	free(threads);
+	g_free(threads);
 	g_strfreev(names);
-	free(own_version);
+	g_free(own_version);
 	free(real_dir);
 	return rc;
 }

@@ -18,7 +18,7 @@ void fs_source_free(struct fs_thread **threads, size_t n)
 
 	for (i = 0; threads && i < n; i++)
 		fs_thread_free(threads[i]);
-	free(threads);
+	g_free(threads);
 }
 
 /* ---- grouping the mails of an mbox into threads --------------------------- */
@@ -142,7 +142,7 @@ static int build_threads(struct fs_thread ***out, size_t *nout, struct fs_patch 
 	struct groups g;
 	guint *nodes = calloc(n + 1, sizeof(*nodes));
 	struct fs_patch **one = calloc(n + 1, sizeof(*one));
-	struct fs_thread **threads = calloc(n + 1, sizeof(*threads));
+	struct fs_thread **threads = g_try_new0(struct fs_thread *, n + 1);
 	bool *done = calloc(n + 1, sizeof(*done));
 	size_t i, j, m, nt = 0;
 	int rc = 0;
@@ -323,20 +323,20 @@ void fs_review_notes_clear(struct fs_review_notes *notes)
 	size_t i;
 
 	for (i = 0; i < notes->n; i++)
-		free(notes->v[i]);
-	free(notes->v);
+		g_free(notes->v[i]);
+	g_free(notes->v);
 	notes->v = NULL;
 	notes->n = 0;
 }
 
 void fs_review_notes_add(struct fs_review_notes *notes, const char *text)
 {
-	char **g = realloc(notes->v, (notes->n + 1) * sizeof(*g));
-	char *copy = strdup(text);
+	char **g = g_try_renew(char *, notes->v, notes->n + 1);
+	char *copy = g_strdup(text);
 
 	if (!g || !copy) {
 		/* A note lost to a lack of memory is only a note. */
-		free(copy);
+		g_free(copy);
 		if (g)
 			notes->v = g;
 		return;
@@ -401,7 +401,7 @@ int fs_review_load(struct fs_thread ***out, size_t *nout, struct fs_store *store
 		return rc;
 	for (i = 0; ids && ids[i]; i++)
 		;
-	if (!(threads = calloc(i + 1, sizeof(*threads))))
+	if (!(threads = g_try_new0(struct fs_thread *, i + 1)))
 		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 	for (i = 0; rc == 0 && ids && ids[i]; i++) {
 		rc = load_thread(&threads[n], store, ids[i], notes, err);
@@ -415,9 +415,7 @@ int fs_review_load(struct fs_thread ***out, size_t *nout, struct fs_store *store
 	}
 	for (i = 0; threads && i < n; i++)
 		fs_thread_free(threads[i]);
-	free(threads);
-	for (i = 0; ids && ids[i]; i++)
-		free(ids[i]);
-	free(ids);
+	g_free(threads);
+	g_strfreev(ids);
 	return rc;
 }

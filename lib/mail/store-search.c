@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "fixscan/posting.h"
 #include "fixscan/subject.h"
 #include "store-private.h"
@@ -11,11 +13,11 @@ void fs_store_message_clear(struct fs_store_message *m)
 {
 	if (!m)
 		return;
-	free(m->message_id);
-	free(m->thread_id);
-	free(m->filename);
-	free(m->subject);
-	free(m->from);
+	g_free(m->message_id);
+	g_free(m->thread_id);
+	g_free(m->filename);
+	g_free(m->subject);
+	g_free(m->from);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -34,7 +36,7 @@ void fs_store_messages_free(struct fs_store_messages *m)
 
 static char *dup_or_empty(const char *s)
 {
-	return strdup(s ? s : "");
+	return g_strdup(s ? s : "");
 }
 
 /* The first of MSG's files that is still there, else its first file
@@ -50,7 +52,7 @@ static char *existing_filename(notmuch_message_t *msg, bool *gone)
 		const char *name = notmuch_filenames_get(names);
 
 		if (name && access(name, F_OK) == 0) {
-			found = strdup(name);
+			found = g_strdup(name);
 			break;
 		}
 	}
@@ -303,7 +305,7 @@ static int threads_once(struct fs_store *st, const char *query, char ***out,
 	rc = make_query(st, query, &q, err);
 	if (rc)
 		return rc;
-	ids = g_ptr_array_new_with_free_func(free);
+	ids = g_ptr_array_new_with_free_func(g_free);
 	seen = g_hash_table_new(g_str_hash, g_str_equal);
 	s = notmuch_query_search_messages(q, &msgs);
 	if (s != NOTMUCH_STATUS_SUCCESS) {
@@ -325,7 +327,7 @@ static int threads_once(struct fs_store *st, const char *query, char ***out,
 		/* TID belongs to MSG: copied, if new, before MSG goes. */
 		dup = g_hash_table_contains(seen, tid ? tid : "");
 		if (!dup)
-			id = dup_or_empty(tid);
+			id = g_strdup(tid ? tid : "");
 		notmuch_message_destroy(msg);
 		if (dup)
 			continue;
@@ -337,22 +339,16 @@ static int threads_once(struct fs_store *st, const char *query, char ***out,
 		g_hash_table_add(seen, id);
 	}
 	g_ptr_array_add(ids, NULL);
-	/* The array's strings came from malloc, so the caller frees them and
-	 * the array with free(); hand over a malloc'ed copy of the vector. */
-	*out = malloc(ids->len * sizeof(char *));
-	if (!*out) {
-		rc = fs_error_set(err, FS_ENOMEM, "out of memory");
-		g_ptr_array_remove_index(ids, ids->len - 1);
-		goto out;
-	}
-	memcpy(*out, ids->pdata, ids->len * sizeof(char *));
-	g_ptr_array_set_free_func(ids, NULL);
+	/* The vector and its strings are GLib's: the caller's g_strfreev(). */
+	*out = (char **)g_ptr_array_free(ids, FALSE);
+	ids = NULL;
 out:
 	g_hash_table_destroy(seen);
 	if (msgs)
 		notmuch_messages_destroy(msgs);
 	notmuch_query_destroy(q);
-	g_ptr_array_free(ids, TRUE);
+	if (ids)
+		g_ptr_array_free(ids, TRUE);
 	return rc;
 }
 
@@ -392,7 +388,7 @@ int fs_store_thread(struct fs_store *st, const char *thread_id,
 	else
 		rc = fs_store_search(st, query, out, err);
 	g_free(query);
-	free(quoted);
+	g_free(quoted);
 	g_free(id);
 	return rc;
 }
@@ -457,7 +453,7 @@ char *fs_store_quote(const char *s)
 		s = "";
 	for (i = 0; s[i]; i++)
 		n += s[i] == '"' ? 2 : 1;
-	q = malloc(n + 1);
+	q = g_try_malloc(n + 1);
 	if (!q)
 		return NULL;
 	q[j++] = '"';

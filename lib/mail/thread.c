@@ -135,7 +135,7 @@ char *fs_thread_base_of(const char *release)
 	if (!fs_version_parse(release, &v) || !fs_version_base(&v, &base) ||
 	    !fs_version_format(&base, name, sizeof(name)))
 		return NULL;
-	return strdup(name);
+	return g_strdup(name);
 }
 
 /* The first stable release (with an optional -rcN) after KEY in TEXT. */
@@ -162,7 +162,7 @@ static char *release_after(const char *text, size_t len, const char *key)
 			/* ... and ends one: not "4.4.11" of "4.4.11.2" */
 			if (k && fs_version_is_stable(&v) &&
 			    (q + k == end || (q[k] != '.' && !isdigit((unsigned char)q[k]))))
-				return strndup(q, k);
+				return g_strndup(q, k);
 		}
 		/* An empty key matches where it starts: step past it. */
 		p = hit + (klen ? klen : 1);
@@ -185,7 +185,7 @@ static char *branch_in(const char *text, size_t len)
 			return NULL;
 		k = fs_version_branch_scan(hit, (size_t)(end - hit), &v);
 		if (k && (hit + k == end || !isalnum((unsigned char)hit[k])))
-			return strndup(hit, k);
+			return g_strndup(hit, k);
 		p = hit + pre;
 	}
 	return NULL;
@@ -209,16 +209,16 @@ static int describe(struct series_priv *sp)
 	if (!src)
 		return 0;
 	ser = fs_patch_series(src);
-	if (ser && ser->version && !(s->version = strdup(ser->version)))
+	if (ser && ser->version && !(s->version = g_strdup(ser->version)))
 		return -1;
 	body = fs_patch_body(src, &blen);
 	if ((h = fs_patch_header(src, "X-KernelTest-Branch")) && *h) {
-		if (!(s->branch = strdup(h)))
+		if (!(s->branch = g_strdup(h)))
 			return -1;
 		s->branch_source = "X-KernelTest-Branch";
 	}
 	if ((h = fs_patch_header(src, "X-KernelTest-Version")) && *h) {
-		if (!(s->release = strdup(h)))
+		if (!(s->release = g_strdup(h)))
 			return -1;
 		if ((s->base = fs_thread_base_of(h)))
 			s->base_source = "X-KernelTest-Version";
@@ -235,12 +235,12 @@ static int describe(struct series_priv *sp)
 	if (!s->branch && s->cover && (s->branch = branch_in(body, blen)))
 		s->branch_source = "cover letter";
 	if (!s->branch && s->version && fs_version_branch_name(s->version, branch, sizeof(branch))) {
-		if (!(s->branch = strdup(branch)))
+		if (!(s->branch = g_strdup(branch)))
 			return -1;
 		s->branch_source = "subject";
 	}
 	if ((h = fs_patch_header(src, "X-KernelTest-Deadline")) && *h) {
-		s->deadline = strdup(h);
+		s->deadline = g_strdup(h);
 	} else if (s->cover) {
 		const char *hit = memmem(body, blen, "Responses should be made by ", 28);
 		if (hit) {
@@ -248,7 +248,7 @@ static int describe(struct series_priv *sp)
 			size_t l = (e ? e : body + blen) - (hit + 28);
 			while (l && (hit[28 + l - 1] == '.' || hit[28 + l - 1] == ' '))
 				l--;
-			s->deadline = strndup(hit + 28, l);
+			s->deadline = g_strndup(hit + 28, l);
 		}
 	}
 	return 0;
@@ -623,11 +623,11 @@ void fs_thread_free(struct fs_thread *t)
 		free(s->patches);
 		free(s->replies);
 		free(s->missing);
-		free(s->version);
-		free(s->release);
-		free(s->branch);
-		free(s->base);
-		free(s->deadline);
+		g_free(s->version);
+		g_free(s->release);
+		g_free(s->branch);
+		g_free(s->base);
+		g_free(s->deadline);
 		for (k = 1; s->titles && k <= (size_t)s->total; k++)
 			g_free(s->titles[k]);
 		free(s->titles);

@@ -350,7 +350,7 @@ static void print_short_line(FILE *out, const struct fs_review *r, const struct 
 		fprintf(out, " +%zu", x->shown - 1);
 	fputc('\n', out);
 	g_free(cut);
-	free(visible);
+	g_free(visible);
 	g_string_free(head, TRUE);
 	g_string_free(tail, TRUE);
 }

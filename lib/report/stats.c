@@ -55,10 +55,10 @@ void fs_stats_range_clear(struct fs_stats_range *r)
 {
 	if (!r)
 		return;
-	free(r->spec);
-	free(r->base);
-	free(r->tip);
-	free(r->branch);
+	g_free(r->spec);
+	g_free(r->base);
+	g_free(r->tip);
+	g_free(r->branch);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -79,12 +79,12 @@ int fs_stats_range_parse(struct fs_stats_range *out, const char *spec,
 		if (dots == spec || dots[2] == '\0' || dots[2] == '.' ||
 		    strstr(dots + 2, ".."))
 			return fs_error_set(err, FS_EUSAGE, "bad range '%s'", spec);
-		out->base = strndup(spec, dots - spec);
-		out->tip = strdup(dots + 2);
+		out->base = g_strndup(spec, dots - spec);
+		out->tip = g_strdup(dots + 2);
 	} else {
-		out->branch = strdup(spec);
+		out->branch = g_strdup(spec);
 	}
-	out->spec = strdup(spec);
+	out->spec = g_strdup(spec);
 	if (!out->spec || (dots && (!out->base || !out->tip)) || (!dots && !out->branch)) {
 		fs_stats_range_clear(out);
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
@@ -109,11 +109,11 @@ static char *version_of(const char *name)
 	p = strrchr(name, '/');
 	p = p ? p + 1 : name;
 	if (fs_version_branch_series(p, buf, sizeof(buf)))
-		return strdup(buf);
+		return g_strdup(buf);
 	k = fs_version_scan(p, strlen(p), &v);
 	if (k && (!p[k] || p[k] == '.' || p[k] == '-') && fs_version_series(&v, &series) &&
 	    fs_version_format(&series, buf, sizeof(buf)))
-		return strdup(buf);
+		return g_strdup(buf);
 	return NULL;
 }
 
@@ -125,7 +125,7 @@ char *fs_stats_series_name(const struct fs_stats_range *r)
 		v = version_of(r->branch);
 	else if (!(v = version_of(r->tip)))
 		v = version_of(r->base);
-	return v ? v : strdup(r->spec);
+	return v ? v : g_strdup(r->spec);
 }
 
 long fs_stats_tenths(size_t num, size_t den)
@@ -800,7 +800,7 @@ out:
 	git_revwalk_free(walk);
 	git_repository_free(repo);
 	fs_stats_free(st);
-	free(series);
+	g_free(series);
 	fs_stats_range_clear(&r);
 	return rc;
 }

@@ -123,10 +123,10 @@ bool fs_cross_superseded(struct fs_review *const *v, size_t n, size_t i)
 
 void fs_cross_notice_clear(struct fs_cross_notice *n)
 {
-	free(n->branch);
-	free(n->message_id);
-	free(n->date);
-	free(n->subject);
+	g_free(n->branch);
+	g_free(n->message_id);
+	g_free(n->date);
+	g_free(n->subject);
 	memset(n, 0, sizeof(*n));
 }
 

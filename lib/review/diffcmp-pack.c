@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include <glib.h>
+
 #include "diffcmp-pack.h"
 #include "index/packfile.h"
 
@@ -47,7 +49,7 @@ static int cache_get(void *ctx, uint32_t pack, uint64_t off, int *type, unsigned
 
 	if (!s->data || s->off != off || s->pack != pack)
 		return 1;
-	if (!(*out = malloc(s->len + 1)))
+	if (!(*out = g_try_malloc(s->len + 1)))
 		return -1;
 	memcpy(*out, s->data, s->len + 1);
 	*len = s->len;
@@ -116,7 +118,7 @@ int fs_dcpack_read(struct fs_dcpack *d, const unsigned char *oid, int type,
 	    fs_packs_read(&d->packs, &d->r, pack, off, &got, data, len) < 0)
 		return -1;
 	if (got != type) {
-		free(*data);
+		g_free(*data);
 		*data = NULL;
 		return -1;
 	}

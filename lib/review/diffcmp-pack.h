@@ -12,7 +12,7 @@
  * alternate or a promisor remote, a damaged pack) is left to libgit2.
  *
  * Ownership: fs_dcpack_free() frees the mappings and the cache; what
- * fs_dcpack_read() returns is the caller's (free()).  A handle is used by
+ * fs_dcpack_read() returns is the caller's (g_free()).  A handle is used by
  * one thread at a time (its cache and decompressor change on reads). */
 #ifndef FIXSCAN_DIFFCMP_PACK_H
 #define FIXSCAN_DIFFCMP_PACK_H
@@ -30,7 +30,7 @@ struct fs_dcpack;
 struct fs_dcpack *fs_dcpack_open(const char *objects_dir);
 void fs_dcpack_free(struct fs_dcpack *d);
 
-/* Object OID (20 bytes), which must be of TYPE: 0 with *DATA (malloc'd,
+/* Object OID (20 bytes), which must be of TYPE: 0 with *DATA (g_free(),
  * one byte more than *LEN, a NUL) and *LEN; -1 when it is not in these
  * packs, of another type, too large or cannot be read here. */
 int fs_dcpack_read(struct fs_dcpack *d, const unsigned char *oid, int type,

@@ -58,7 +58,7 @@ void fs_diffcmp_free(struct fs_diffcmp *dc)
 	fs_dcgraph_free(dc->graph);
 	git_odb_free(dc->odb);
 	git_repository_free(dc->repo);
-	free(dc->note);
+	g_free(dc->note);
 	free(dc);
 }
 
@@ -86,7 +86,7 @@ static int cannot_compare(struct fs_diffcmp *dc, const char *hex, struct fs_erro
 
 /* Object OID of TYPE (GIT_OBJECT_COMMIT, _TREE or _BLOB, which the pack
  * reader numbers alike): from the packs directly, else through libgit2;
- * *DATA malloc'd, NUL-terminated. */
+ * *DATA GLib's (g_free()), NUL-terminated. */
 static int read_object(struct fs_diffcmp *dc, const git_oid *oid, git_object_t type,
 		       unsigned char **data, size_t *len)
 {
@@ -101,7 +101,7 @@ static int read_object(struct fs_diffcmp *dc, const git_oid *oid, git_object_t t
 	rc = -1;
 	if (git_odb_object_type(o) == type) {
 		*len = git_odb_object_size(o);
-		*data = malloc(*len + 1);
+		*data = g_try_malloc(*len + 1);
 		if (*data) {
 			memcpy(*data, git_odb_object_data(o), *len);
 			(*data)[*len] = '\0';
@@ -164,7 +164,7 @@ struct rentry {
 
 static void rtree_clear(struct rtree *t)
 {
-	free(t->data);
+	g_free(t->data);
 	if (t->ents)
 		g_array_free(t->ents, TRUE);
 	if (t->names)
@@ -263,8 +263,8 @@ static int walk_file(struct walk *w, const char *path, const struct rentry *a,
 		o.context_lines = 0;
 		rc = git_diff_buffers(ba, la, NULL, bb, lb, NULL, &o, NULL, NULL, NULL, on_line, f);
 	}
-	free(ba);
-	free(bb);
+	g_free(ba);
+	g_free(bb);
 	return rc;
 }
 
@@ -352,7 +352,7 @@ static int commit_tree_parent(struct fs_diffcmp *dc, const git_oid *oid, git_oid
 		    git_oid_fromstrn(parent, d + 7, 40) < 0)
 			rc = -1;
 	}
-	free(data);
+	g_free(data);
 	return rc;
 }
 
@@ -426,7 +426,7 @@ static bool upstream_has(void *ctx, const char *path)
 	return has;
 }
 
-/* The message of commit OID (free()), or NULL. */
+/* The message of commit OID (g_free()), or NULL. */
 static char *commit_message(struct fs_diffcmp *dc, const git_oid *oid)
 {
 	unsigned char *data = NULL;
@@ -438,8 +438,8 @@ static char *commit_message(struct fs_diffcmp *dc, const git_oid *oid)
 		return NULL;
 	m = memmem(data, n, "\n\n", 2);
 	if (m)
-		msg = strdup(m + 2);
-	free(data);
+		msg = g_strdup(m + 2);
+	g_free(data);
 	return msg;
 }
 
@@ -473,7 +473,7 @@ int fs_diffcmp_commit(struct fs_diffcmp *dc, const char *hex, const char *body, 
 	if (rc == 0 && fs_diffcmp_differs(out)) {
 		msg = commit_message(dc, &oid);
 		out->documented = fs_diffcmp_documented(body, len, msg);
-		free(msg);
+		g_free(msg);
 	}
 	return rc;
 }

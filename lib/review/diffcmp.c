@@ -18,8 +18,8 @@ static void free_strv(char **v, size_t n)
 	size_t i;
 
 	for (i = 0; v && i < n; i++)
-		free(v[i]);
-	free(v);
+		g_free(v[i]);
+	g_free(v);
 }
 
 void fs_diffcmp_result_clear(struct fs_diffcmp_result *res)
@@ -38,12 +38,12 @@ bool fs_diffcmp_differs(const struct fs_diffcmp_result *res)
 /* Append a copy of S to *V; false when out of memory. */
 static bool push(char ***v, size_t *n, const char *s)
 {
-	char **g = realloc(*v, (*n + 1) * sizeof(*g));
+	char **g = g_try_renew(char *, *v, *n + 1);
 
 	if (!g)
 		return false;
 	*v = g;
-	if (!(g[*n] = strdup(s)))
+	if (!(g[*n] = g_strdup(s)))
 		return false;
 	(*n)++;
 	return true;

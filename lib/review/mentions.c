@@ -43,7 +43,7 @@ void fs_mentions_clear(struct fs_mentions *m)
 		free(m->dates_[i]);
 	free(m->dates_);
 	for (i = 0; m->lines_ && i < m->nobjections; i++)
-		free(m->lines_[i]);
+		g_free(m->lines_[i]);
 	for (i = 0; m->objections && i < m->nobjections; i++)
 		g_strfreev(m->objections[i].named);
 	free(m->lines_);
@@ -597,7 +597,7 @@ static void report_words(struct fs_store *store, const struct fs_thread_series *
 	for (k = 0; k < G_N_ELEMENTS(regression_words); k++) {
 		char *quoted = fs_store_quote(regression_words[k]);
 		g_string_append_printf(w, "%s%s", k ? " OR " : "", quoted ? quoted : "\"\"");
-		free(quoted);
+		g_free(quoted);
 	}
 	g_string_append(w, ")");
 	*words = g_string_free(w, FALSE);
@@ -608,7 +608,7 @@ static void report_words(struct fs_store *store, const struct fs_thread_series *
 		char *quoted = fs_store_quote(own.thread_id);
 		g_free(*outside);
 		*outside = g_strdup_printf(" AND NOT thread:%s", quoted ? quoted : "\"\"");
-		free(quoted);
+		g_free(quoted);
 	}
 	fs_store_message_clear(&own);
 }
@@ -725,7 +725,7 @@ static int search_commit(struct fs_mentions *m, struct fs_store *store, const st
 
 	q = g_strdup_printf("(%s OR %s OR %s) AND %s%s", w->hex, w->full, quoted ? quoted : "\"\"",
 			    words, outside);
-	free(quoted);
+	g_free(quoted);
 	rc = fs_store_search(store, q, &found, err);
 	g_free(q);
 	for (h = 0; rc == 0 && h < found.n; h++) {

@@ -17,10 +17,10 @@ void fs_cross_releases_free(struct fs_cross_release *v, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		free(v[i].branch);
-		free(v[i].name);
+		g_free(v[i].branch);
+		g_free(v[i].name);
 	}
-	free(v);
+	g_free(v);
 }
 
 /* Tags read between two fs_git_drop_pack_pages(). */
@@ -56,14 +56,9 @@ static int one_tag(const char *refname, git_oid *oid, void *data)
 		when = (int64_t)git_commit_time((git_commit *)peeled);
 	git_object_free(peeled);
 	git_object_free(obj);
-	rel.branch = strdup(branch);
-	rel.name = strdup(name);
+	rel.branch = g_strdup(branch);
+	rel.name = g_strdup(name);
 	rel.time = when;
-	if (!rel.branch || !rel.name) {
-		free(rel.branch);
-		free(rel.name);
-		return -1;
-	}
 	g_array_append_val(w->out, rel);
 	return 0;
 }
@@ -91,25 +86,8 @@ int fs_cross_read_releases(const char *repo_path, struct fs_cross_release **out,
 		*n = 0;
 		return fs_error_set(err, FS_ENOMEM, "cannot read the release tags of '%s'", repo_path);
 	}
-	/* g_array memory is malloc'd by GLib's allocator: copy into ours
-	 * so that callers free it with free(). */
-	if (*n) {
-		struct fs_cross_release *copy = malloc(*n * sizeof(*copy));
-		if (!copy) {
-			size_t i;
-			for (i = 0; i < *n; i++) {
-				free((*out)[i].branch);
-				free((*out)[i].name);
-			}
-			g_free(*out);
-			*out = NULL;
-			*n = 0;
-			return fs_error_set(err, FS_ENOMEM, "out of memory");
-		}
-		memcpy(copy, *out, *n * sizeof(*copy));
-		g_free(*out);
-		*out = copy;
-	} else {
+	/* The array is GLib's, as its strings are: fs_cross_releases_free(). */
+	if (!*n) {
 		g_free(*out);
 		*out = NULL;
 	}
@@ -122,7 +100,7 @@ void fs_cross_notices_free(struct fs_cross_notice *v, size_t n)
 
 	for (i = 0; i < n; i++)
 		fs_cross_notice_clear(&v[i]);
-	free(v);
+	g_free(v);
 }
 
 int fs_cross_load_notices(struct fs_store *store, int64_t since, struct fs_cross_notice **out,
@@ -142,7 +120,7 @@ int fs_cross_load_notices(struct fs_store *store, int64_t since, struct fs_cross
 	g_free(query);
 	if (rc < 0)
 		return rc;
-	v = calloc(msgs.n + 1, sizeof(*v));
+	v = g_try_new0(struct fs_cross_notice, msgs.n + 1);
 	if (!v) {
 		fs_store_messages_free(&msgs);
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
@@ -158,8 +136,8 @@ int fs_cross_load_notices(struct fs_store *store, int64_t since, struct fs_cross
 			continue;
 		body = fs_patch_body(p, &len);
 		if (fs_cross_notice_parse(&v[n], fs_patch_subject(p), body, len) == 0) {
-			v[n].message_id = fs_patch_message_id(p) ? strdup(fs_patch_message_id(p)) : NULL;
-			v[n].date = fs_patch_date(p) ? strdup(fs_patch_date(p)) : NULL;
+			v[n].message_id = g_strdup(fs_patch_message_id(p));
+			v[n].date = g_strdup(fs_patch_date(p));
 			n++;
 		}
 		fs_patch_free(p);

@@ -82,7 +82,7 @@ static bool in_mainline(const struct fs_index *idx, const struct fs_patch *m, fs
 	for (i = 0; nf > 0 && i < (size_t)nf && !there; i++)
 		there = fixes[i].depth == 1 && fs_index_commit_is_mainline(idx, fixes[i].fixer) &&
 			fs_index_diff_matches(idx, fixes[i].fixer, body, blen) == 1;
-	free(fixes);
+	g_free(fixes);
 	return there;
 }
 
@@ -214,7 +214,7 @@ static char *candidates_query(struct fs_store *store, const struct fs_thread_ser
 		quoted = fs_store_quote(own.thread_id);
 	if (quoted)
 		g_string_append_printf(q, " AND NOT thread:%s", quoted);
-	free(quoted);
+	g_free(quoted);
 	fs_store_message_clear(&own);
 	return g_string_free(q, FALSE);
 }
@@ -299,9 +299,9 @@ static struct fs_pending_fix *same_fix(struct fs_pending *p, fs_cid u, const cha
 		have = fs_trailers_normalize_subject(p->v[i].title);
 		if (have && !strcmp(have, want))
 			found = &p->v[i];
-		free(have);
+		g_free(have);
 	}
-	free(want);
+	g_free(want);
 	return found;
 }
 

@@ -27,13 +27,13 @@ void fs_review_free(struct fs_review *r)
 	if (!r->view_) {
 		for (i = 0; i < r->npatches; i++)
 			fs_findings_clear(&r->patches[i].findings);
-		free(r->patches);
+		g_free(r->patches);
 		fs_findings_clear(&r->series_findings);
 		fs_round_free(r->previous);
 	}
 	free(r->own_series_);
-	free(r->branch);
-	free(r->base);
+	g_free(r->branch);
+	g_free(r->base);
 	free(r);
 }
 
@@ -58,28 +58,28 @@ static int choose_branch(struct fs_review *r, const struct fs_thread_series *s,
 	size_t i;
 
 	if (o->branch) {
-		r->branch = strdup(o->branch);
+		r->branch = g_strdup(o->branch);
 		r->branch_source = o->branch_source ? o->branch_source : "--branch";
 	} else if (s->branch && strcmp(s->branch_source, "subject") != 0) {
-		r->branch = strdup(s->branch);
+		r->branch = g_strdup(s->branch);
 		r->branch_source = s->branch_source;
 	} else if (s->version) {
 		for (i = 0; i < o->nbranch_names; i++) {
 			if (strcmp(o->branch_names[i].version, s->version))
 				continue;
-			r->branch = strdup(o->branch_names[i].branch);
+			r->branch = g_strdup(o->branch_names[i].branch);
 			r->branch_source = "fixscan.<version>.branch config";
 			break;
 		}
 	}
 	if (!r->branch && s->branch) {
-		r->branch = strdup(s->branch);
+		r->branch = g_strdup(s->branch);
 		r->branch_source = s->branch_source;
 	}
 	/* Replies without their patches are read on the branch their
 	 * subjects name when the index has it, else on none. */
 	if (!s->npatches && r->branch && !o->branch && !fs_index_has_branch(idx, r->branch)) {
-		free(r->branch);
+		g_free(r->branch);
 		r->branch = NULL;
 	}
 	if (!r->branch && !s->npatches)
@@ -102,10 +102,10 @@ static int choose_branch(struct fs_review *r, const struct fs_thread_series *s,
 				    "--base '%s' is not a release tag in the kernel repository's index",
 				    o->base);
 	if (o->base) {
-		r->base = strdup(o->base);
+		r->base = g_strdup(o->base);
 		r->base_source = "--base";
 	} else if (s->base) {
-		r->base = strdup(s->base);
+		r->base = g_strdup(s->base);
 		r->base_source = s->base_source;
 	}
 	return 0;
@@ -426,7 +426,7 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 	if (rc < 0)
 		goto out;
 	r->npatches = s->npatches;
-	r->patches = calloc(s->npatches + 1, sizeof(*r->patches));
+	r->patches = g_try_new0(struct fs_review_patch, s->npatches + 1);
 	ups = calloc(s->npatches + 1, sizeof(*ups));
 	entries = calloc(s->npatches + 1, sizeof(*entries));
 	if (!r->patches || !ups || !entries) {
@@ -498,13 +498,13 @@ int fs_review_narrow(struct fs_review **out, const struct fs_review *r, size_t k
 	if (one)
 		*one = *r;
 	if (one && series) {
-		one->branch = r->branch ? strdup(r->branch) : NULL;
-		one->base = r->base ? strdup(r->base) : NULL;
+		one->branch = r->branch ? g_strdup(r->branch) : NULL;
+		one->base = r->base ? g_strdup(r->base) : NULL;
 	}
 	if (!one || !series || (r->branch && !one->branch) || (r->base && !one->base)) {
 		if (one) {
-			free(one->branch);
-			free(one->base);
+			g_free(one->branch);
+			g_free(one->base);
 		}
 		free(one);
 		free(series);

@@ -13,13 +13,13 @@ void fs_round_free(struct fs_round *rd)
 {
 	if (!rd)
 		return;
-	free(rd->cover);
-	free(rd->release);
-	free(rd->added);
-	free(rd->dropped);
-	free(rd->findings_new);
-	free(rd->findings_resolved);
-	free(rd);
+	g_free(rd->cover);
+	g_free(rd->release);
+	g_free(rd->added);
+	g_free(rd->dropped);
+	g_free(rd->findings_new);
+	g_free(rd->findings_resolved);
+	g_free(rd);
 }
 
 bool fs_round_parse(const char *release, char **base, int *round)
@@ -34,7 +34,7 @@ bool fs_round_parse(const char *release, char **base, int *round)
 	v.rc = 0;
 	if (!fs_version_format(&v, name, sizeof(name)))
 		return false;
-	*base = strdup(name);
+	*base = g_strdup(name);
 	return *base != NULL;
 }
 
@@ -55,7 +55,7 @@ static int upstream_only(char (**out)[41], size_t *n, const struct fs_review *a,
 {
 	size_t i;
 
-	*out = calloc(a->npatches + 1, sizeof(**out));
+	*out = g_try_malloc0_n(a->npatches + 1, sizeof(**out));
 	if (!*out)
 		return -1;
 	for (i = 0; i < a->npatches; i++) {
@@ -92,7 +92,7 @@ static int findings_only(struct fs_round_finding **out, size_t *n, const struct 
 
 	for (i = 0; i < a->npatches; i++)
 		total += a->patches[i].findings.n;
-	*out = calloc(total + 1, sizeof(**out));
+	*out = g_try_malloc0_n(total + 1, sizeof(**out));
 	if (!*out)
 		return -1;
 	for (i = 0; i < a->npatches; i++) {
@@ -116,13 +116,13 @@ static int findings_only(struct fs_round_finding **out, size_t *n, const struct 
 int fs_round_compare(struct fs_round **out, const struct fs_review *prev,
 		     const struct fs_review *cur, struct fs_error *err)
 {
-	struct fs_round *rd = calloc(1, sizeof(*rd));
+	struct fs_round *rd = g_try_new0(struct fs_round, 1);
 	const struct fs_thread_series *s = prev->series;
 	const char *cover = s->cover ? fs_patch_message_id(s->cover) : NULL;
 
 	*out = NULL;
-	if (!rd || (cover && !(rd->cover = strdup(cover))) ||
-	    (s->release && !(rd->release = strdup(s->release))) ||
+	if (!rd || (cover && !(rd->cover = g_strdup(cover))) ||
+	    (s->release && !(rd->release = g_strdup(s->release))) ||
 	    upstream_only(&rd->added, &rd->nadded, cur, prev) < 0 ||
 	    upstream_only(&rd->dropped, &rd->ndropped, prev, cur) < 0 ||
 	    findings_only(&rd->findings_new, &rd->nfindings_new, cur, prev) < 0 ||

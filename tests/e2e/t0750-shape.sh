@@ -58,7 +58,17 @@ make_clean_tree() {
 	#include <stdio.h>
 	int lib_print(FILE *f) { return fprintf(f, "n=%d\n", 1); }
 	EOF
-	long_function just_short 120 | put "$1" lib/long.c
+	long_function just_short 120 | put "$1" lib/long.c &&
+	c_lines 1000 | put "$1" lib/big.c
+}
+
+# c_lines N: a C file of exactly N lines.
+c_lines() {
+	i=0
+	while [ "$i" -lt "$1" ]; do
+		echo "/* $i */"
+		i=$((i + 1))
+	done
 }
 
 test_expect_success 'a tree that keeps every rule passes' '
@@ -97,6 +107,7 @@ test_expect_success 'each broken rule is reported, exit status 1' '
 	EOF
 	# rule 4: one line too many.
 	long_function too_long 121 | put dirty lib/long.c &&
+	c_lines 1001 | put dirty lib/big.c &&
 	cat >expect <<-\EOF &&
 	check-shape: rule 1: cli/cmd-a.o uses b_helper defined in cli/cmd-b.o
 	check-shape: rule 2: cycle between lib/x.o lib/y.o: lib/x.o -> lib/y.o (y_one); lib/y.o -> lib/x.o (x_two)
@@ -104,7 +115,8 @@ test_expect_success 'each broken rule is reported, exit status 1' '
 	check-shape: rule 3: lib/out.o uses stderr
 	check-shape: rule 3: lib/out.o uses fprintf next to stderr
 	check-shape: rule 4: lib/long.c:1: too_long is 121 lines (max 120)
-	check-shape: 6 violations
+	check-shape: rule 4: lib/big.c is 1001 lines (max 1000)
+	check-shape: 7 violations
 	EOF
 	{ "$CHECK" --src dirty >out; test $? -eq 1; } &&
 	test_cmp expect out
@@ -208,6 +220,36 @@ test_expect_success 'an include or a call upward is reported, as is an unlisted 
 	check-shape: 6 violations
 	EOF
 	{ "$CHECK" --src upward >out; test $? -eq 1; } &&
+	test_cmp expect out
+'
+
+test_expect_success 'a header handing out a string freed with free() is reported, g_free() passes' '
+	make_layered_tree alloc &&
+	cat >alloc/include/fixscan/text.h <<-\EOF &&
+	/* Ownership: strings from GLib; fs_text_free() frees the table. */
+	int text_len(const char *s);
+	/* A copy of S (the caller frees it with free()). */
+	char *text_copy(const char *s);
+	EOF
+	cat >alloc/lib/mail/private.h <<-\EOF &&
+	/* A new string (free()), or NULL; mail_free() and g_free() are fine. */
+	char *mail_private_name(void);
+	int mail_private(void);
+	EOF
+	cat >expect <<-\EOF &&
+	check-shape: rule 7: lib/mail/private.h:1: says free(), not g_free()
+	check-shape: rule 7: include/fixscan/text.h:3: says free(), not g_free()
+	check-shape: 2 violations
+	EOF
+	{ "$CHECK" --src alloc >out; test $? -eq 1; } &&
+	test_cmp expect out &&
+	# the same headers once they say g_free(): nothing to report
+	sed "s/with free()/with g_free()/" alloc/include/fixscan/text.h >h &&
+	mv h alloc/include/fixscan/text.h &&
+	sed "s/(free())/(g_free())/" alloc/lib/mail/private.h >h &&
+	mv h alloc/lib/mail/private.h &&
+	"$CHECK" --src alloc >out &&
+	echo "check-shape: 0 violations" >expect &&
 	test_cmp expect out
 '
 

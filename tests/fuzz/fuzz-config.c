@@ -64,11 +64,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (fs_config_get_string(cfg, "fixscan.mainline", &s) == 0 && !s)
 		abort();
-	free(s);
+	g_free(s);
 	s = NULL;
 	if (fs_config_get_path(cfg, "fixscan.drafts", &s) == 0 && !s)
 		abort();
-	free(s);
+	g_free(s);
 	k = fs_config_get_all(cfg, "fixscan.stable", &v, &err);
 	if (k > 0)
 		strv_check(v, k);
@@ -83,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fs_config_get_bool(cfg, "fixscan.color", &b, &err);
 	v = NULL;
 	if (fs_config_index_refs(cfg, &mainline, &v, &n, &err) == 0) {
-		free(mainline);
+		g_free(mainline);
 		strv_check(v, (int)n);
 		fs_config_strv_free(v);
 	}

@@ -55,7 +55,7 @@ static void query(const struct fs_index *idx)
 		fs_index_find_subject(idx, fs_index_commit_subject(idx, (fs_cid)c), list, 16);
 		nf = fs_index_fixes_of(idx, (fs_cid)c, &fx);
 		if (nf > 0)
-			free(fx);
+			g_free(fx);
 		fs_index_pending_fixes(idx, (fs_cid)c, pending, 4);
 	}
 	{

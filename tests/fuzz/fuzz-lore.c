@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (*p <= ' ' || *p == 0x7f || *p == '<' || *p == '>')
 				abort();
 	}
-	free(id);
+	g_free(id);
 	free(link);
 	return 0;
 }

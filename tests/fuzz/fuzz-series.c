@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			(void)strlen(s.version);
 		fs_series_clear(&s);
 	}
-	free(fs_mail_inbody_from(subject, size));
+	g_free(fs_mail_inbody_from(subject, size));
 	free(subject);
 	return 0;
 }

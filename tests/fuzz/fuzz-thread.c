@@ -25,7 +25,7 @@ static void walk(const struct fs_thread *t)
 		for (j = 0; j < s->nmissing; j++)
 			if (s->missing[j] < 1 || (s->total > 0 && s->missing[j] > s->total))
 				abort();
-		free(fs_thread_base_of(s->release ? s->release : ""));
+		g_free(fs_thread_base_of(s->release ? s->release : ""));
 	}
 }
 

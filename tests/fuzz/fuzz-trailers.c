@@ -35,9 +35,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fs_trailers_changelog_len(text, size, &diff);
 	text[size] = '\0';
 	/* The subject helpers take a C string. */
-	free(fs_trailers_revert_title(text));
+	g_free(fs_trailers_revert_title(text));
 	s = fs_trailers_normalize_subject(text);
-	free(s);
+	g_free(s);
 	free(text);
 	return 0;
 }

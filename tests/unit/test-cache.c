@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include <glib.h>
+
 #include "base/cache.h"
 #include "base/hash.h"
 
@@ -70,36 +72,36 @@ static void test_xdg(void **state)
 	assert_int_equal(fs_cache_path(&got, repo, "", ".idx", "repository", &err), 0);
 	w = want("/xdg/cache/fixscan", "", repo, ".idx");
 	assert_string_equal(got, w);
-	free(got);
+	g_free(got);
 	/* the repository and its .git directory share one file */
 	assert_int_equal(fs_cache_path(&got, git, "", ".idx", "repository", &err), 0);
 	assert_string_equal(got, w);
-	free(got);
+	g_free(got);
 	/* a trailing slash of the variable changes nothing */
 	setenv("XDG_CACHE_HOME", "/xdg/cache//", 1);
 	assert_int_equal(fs_cache_path(&got, repo, "", ".idx", "repository", &err), 0);
 	assert_string_equal(got, w);
-	free(got);
+	g_free(got);
 	free(w);
 	/* another prefix and suffix: another file beside it */
 	assert_int_equal(fs_cache_path(&got, repo, "vulns-", ".cache", "the vulns repository", &err),
 			 0);
 	w = want("/xdg/cache/fixscan", "vulns-", repo, ".cache");
 	assert_string_equal(got, w);
-	free(got);
+	g_free(got);
 	free(w);
 	setenv("XDG_CACHE_HOME", "/", 1);
 	assert_int_equal(fs_cache_path(&got, repo, "", ".idx", "repository", &err), 0);
 	w = want("/fixscan", "", repo, ".idx");
 	assert_string_equal(got, w);
-	free(got);
+	g_free(got);
 	free(w);
 	/* the path as given or relative: resolved the same */
 	snprintf(cache, sizeof(cache), "%s/repo/../repo/", top);
 	assert_int_equal(fs_cache_path(&got, cache, "", ".idx", "repository", &err), 0);
 	w = want("/fixscan", "", repo, ".idx");
 	assert_string_equal(got, w);
-	free(got);
+	g_free(got);
 	free(w);
 }
 
@@ -115,15 +117,15 @@ static void test_home(void **state)
 	assert_int_equal(fs_cache_path(&got, repo, "", ".idx", "repository", &err), 0);
 	w = want("/home/someone/.cache/fixscan", "", repo, ".idx");
 	assert_string_equal(got, w);
-	free(got);
+	g_free(got);
 	setenv("XDG_CACHE_HOME", "", 1);
 	assert_int_equal(fs_cache_path(&got, repo, "", ".idx", "repository", &err), 0);
 	assert_string_equal(got, w);
-	free(got);
+	g_free(got);
 	unsetenv("XDG_CACHE_HOME");
 	assert_int_equal(fs_cache_path(&got, repo, "", ".idx", "repository", &err), 0);
 	assert_string_equal(got, w);
-	free(got);
+	g_free(got);
 	free(w);
 }
 
@@ -177,8 +179,8 @@ static void test_long(void **state)
 	/* the same readable part, another hash */
 	assert_memory_equal(ga, gb, strlen("/c/fixscan/") + 80);
 	assert_string_not_equal(ga, gb);
-	free(ga);
-	free(gb);
+	g_free(ga);
+	g_free(gb);
 	free(w);
 }
 

@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include <glib.h>
+
 #include "fixscan/date.h"
 
 /* Wed 2026-12-02 12:00:00 UTC */
@@ -126,13 +128,13 @@ static void test_rfc3339(void **state)
 	assert_null(fs_date_rfc3339(1550496929, buf, 10));
 	s = fs_date_header_rfc3339("Tue, 26 Apr 2016 21:44:52 -0400");
 	assert_string_equal(s, "2016-04-27T01:44:52Z");
-	free(s);
+	g_free(s);
 	s = fs_date_header_rfc3339("2016-04-26T01:44+00:00");
 	assert_string_equal(s, "2016-04-26T01:44:00Z");
-	free(s);
+	g_free(s);
 	s = fs_date_header_rfc3339("Tue, 26 Apr 2016 01:44:51 +0000");
 	assert_string_equal(s, "2016-04-26T01:44:51Z");
-	free(s);
+	g_free(s);
 	assert_null(fs_date_header_rfc3339(NULL));
 	assert_null(fs_date_header_rfc3339(""));
 	assert_null(fs_date_header_rfc3339("whenever you like"));

@@ -581,7 +581,7 @@ static size_t same_objects(const char *repo)
 		assert_int_equal(len, git_odb_object_size(o));
 		assert_memory_equal(data, git_odb_object_data(o), len);
 		assert_int_equal(data[len], '\0');
-		free(data);
+		g_free(data);
 		/* asked for another type: not read */
 		assert_int_equal(fs_dcpack_read(d, oid.id, t == 3 ? 1 : 3, &data, &len), -1);
 		assert_null(data);

@@ -272,7 +272,7 @@ static int read_message(void *data, const char *hex, char **out)
 	while ((n = fread(buf, 1, sizeof(buf), p)) > 0)
 		g_string_append_len(s, buf, (gssize)n);
 	pclose(p);
-	*out = strdup(s->str);
+	*out = g_strdup(s->str);
 	g_string_free(s, TRUE);
 	return *out ? 0 : -1;
 }

@@ -158,13 +158,13 @@ static void test_transitive_fixes(void **state)
 	assert_int_equal(fx[2].depth, 3);
 	assert_true(fx[2].revert);
 	assert_int_equal(fx[2].evidence, FS_EVIDENCE_EXACT);
-	free(fx);
+	g_free(fx);
 
 	n = fs_index_fixes_of(idx, cid_of(idx, id(k.r, k.c)), &fx);
 	assert_int_equal(n, 1);
 	assert_string_equal(hex_of(idx, fx[0].fixer), id(k.r, k.rev));
 	assert_int_equal(fx[0].depth, 1);
-	free(fx);
+	g_free(fx);
 
 	/* The stable commit S1 is reverted by S3, which stands for its
 	 * mainline commit R. */
@@ -172,13 +172,13 @@ static void test_transitive_fixes(void **state)
 	assert_int_equal(n, 1);
 	assert_string_equal(hex_of(idx, fx[0].fixer), id(k.r, k.rev));
 	assert_true(fx[0].revert);
-	free(fx);
+	g_free(fx);
 
 	/* Nothing fixes G. */
 	fx = (void *)1;
 	n = fs_index_fixes_of(idx, cid_of(idx, id(k.r, k.g)), &fx);
 	assert_int_equal(n, 0);
-	free(fx);
+	g_free(fx);
 
 	/* refs_to: B is named by C's Fixes and by S1's. */
 	{
@@ -207,16 +207,16 @@ static void test_fix_cycle(void **state)
 	assert_int_equal(n, 1);
 	assert_string_equal(hex_of(idx, fx[0].fixer), id(k.r, k.pong));
 	assert_int_equal(fx[0].depth, 1);
-	free(fx);
+	g_free(fx);
 	n = fs_index_fixes_of(idx, cid_of(idx, id(k.r, k.pong)), &fx);
 	assert_int_equal(n, 1);
 	assert_string_equal(hex_of(idx, fx[0].fixer), id(k.r, k.ping));
 	assert_int_equal(fx[0].evidence, FS_EVIDENCE_SUBJECT);
-	free(fx);
+	g_free(fx);
 	/* SELF names itself: it is not its own fix. */
 	n = fs_index_fixes_of(idx, cid_of(idx, id(k.r, k.self)), &fx);
 	assert_int_equal(n, 0);
-	free(fx);
+	g_free(fx);
 	fs_index_free(idx);
 	repo_free(k.r);
 }
@@ -245,7 +245,7 @@ static void test_long_cycle(void **state)
 		for (j = 0; j < i; j++)
 			assert_true(fx[i].fixer != fx[j].fixer);
 	}
-	free(fx);
+	g_free(fx);
 	fs_index_free(idx);
 	repo_free(r);
 }
@@ -329,7 +329,7 @@ static void test_fixes_via_stable_id(void **state)
 	assert_string_equal(hex_of(idx, fx[0].fixed), id(k.r, k.d));
 	assert_int_equal(fx[0].evidence, FS_EVIDENCE_STABLE);
 	assert_false(fx[0].revert);
-	free(fx);
+	g_free(fx);
 	fs_index_free(idx);
 	repo_free(k.r);
 }
@@ -356,7 +356,7 @@ static void test_subject_mismatch(void **state)
 	assert_int_equal(n, 1);
 	assert_string_equal(hex_of(idx, fx[0].fixer), id(k.r, k.f));
 	assert_int_equal(fx[0].evidence, FS_EVIDENCE_SUBJECT);
-	free(fx);
+	g_free(fx);
 	/* An unknown id whose subject matches: subject evidence, mismatch. */
 	assert_int_equal(fs_index_commit_refs(idx, cid_of(idx, id(k.r, k.ping)), refs, 4), 1);
 	t = fs_index_ref_target(idx, &refs[0], &ev, &mm);
@@ -468,7 +468,7 @@ static void test_fix_named_twice(void **state)
 	assert_int_equal(fs_index_fixes_of(idx, cid_of(idx, id(r, a)), &fx), 1);
 	assert_string_equal(hex_of(idx, fx[0].fixer), id(r, f));
 	assert_int_equal(fx[0].evidence, FS_EVIDENCE_PREFIX);
-	free(fx);
+	g_free(fx);
 	assert_int_equal(fs_index_backports(idx, cid_of(idx, id(r, f)), NULL, 0), 1);
 	(void)s;
 	got = dump(idx);

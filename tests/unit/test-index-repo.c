@@ -49,7 +49,7 @@ static int open_configured(struct fs_index **idx, struct fs_index_opts *o,
 	o->mainline = NULL;
 	o->stable_globs = NULL;
 	o->nstable_globs = 0;
-	free(mainline);
+	g_free(mainline);
 	fs_config_strv_free(globs);
 	return rc;
 }

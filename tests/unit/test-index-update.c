@@ -495,7 +495,7 @@ static void test_concurrent_opens(void **state)
 		struct fs_index_fix *fx = NULL;
 		int n = fs_index_fixes_of(idx, cid_of(idx, id(k.r, k.a)), &fx);
 		assert_int_equal(n, 2003);
-		free(fx);
+		g_free(fx);
 	}
 	fs_index_free(idx);
 	want = rebuilt_dump(k.r->dir);

@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include <glib.h>
+
 #include "fixscan/lore.h"
 
 static const struct {
@@ -51,7 +53,7 @@ static void test_links(void **state)
 				fail_msg("%s: got none, want '%s'", cases[i].link, cases[i].id);
 			assert_string_equal(got, cases[i].id);
 		}
-		free(got);
+		g_free(got);
 	}
 }
 

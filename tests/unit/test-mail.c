@@ -62,11 +62,23 @@ static const struct series_case series_cases[] = {
 	  "RFC PATCH", false, "4.4", 0, -1, -1, "foo" },
 	{ "[PATCH 2.6.32 12/40] old: fix", true,
 	  "PATCH", false, "2.6.32", 0, 12, 40, "old: fix" },
+	{ "[PATCHv10 6.1] drm: fix", true,
+	  "PATCH", false, "6.1", 10, -1, -1, "drm: fix" },
 	{ "[PATCHv3 6.1] drm: fix", true,
 	  "PATCH", false, "6.1", 3, -1, -1, "drm: fix" },
 	{ "[PATCH 5.15.y v2 1/1]   spaces:  kept", true,
 	  "PATCH", false, "5.15", 2, 1, 1, "spaces:  kept" },
 	{ "[PATCH]", true, "PATCH", false, NULL, 0, -1, -1, "" },
+	{ "[BACKPORT 4.14.y 0/8] Candidates from a product kernel", true,
+	  "BACKPORT", false, "4.14", 0, 0, 8, "Candidates from a product kernel" },
+	{ "[BACKPORT 4.19.y v2 3/6] mm: fix it", true,
+	  "BACKPORT", false, "4.19", 2, 3, 6, "mm: fix it" },
+	{ "[stable-4.4 1/5] padata: fix it", true,
+	  "", false, "4.4", 0, 1, 5, "padata: fix it" },
+	{ .subject = "[Backport request for 5.4.y] clk: fix it", .match = false },
+	{ .subject = "[backport] only a word", .match = false },
+	{ .subject = "[linux-stable-rc:linux-4.19.y 1181/1498] ERROR: x", .match = false },
+	{ .subject = "[stable-rc] 5.12 arm.c: error", .match = false },
 	{ .subject = "net: no prefix at all", .match = false },
 	{ .subject = "Re: net: no prefix", .match = false },
 	{ .subject = "[GIT PULL] stable fixes", .match = false },
@@ -245,7 +257,7 @@ static void test_inbody_from__table(void **state)
 			fail_msg("%s: got none, want '%s'", c->name, c->want);
 		if (c->want && strcmp(got, c->want))
 			fail_msg("%s: got '%s', want '%s'", c->name, got, c->want);
-		free(got);
+		g_free(got);
 	}
 	assert_null(fs_mail_inbody_from(NULL, 0));
 }
@@ -260,7 +272,7 @@ static void test_inbody_from__not_nul_terminated(void **state)
 	assert_null(fs_mail_inbody_from(body, 2));
 	got = fs_mail_inbody_from(body, 12);
 	/* "From: A <a@" is cut: whatever comes out must not read past LEN */
-	free(got);
+	g_free(got);
 }
 
 /* ---- reader ------------------------------------------------------------------ */

@@ -113,7 +113,7 @@ static void test_objection_runaway(void **state)
 	assert_true(g_str_has_prefix(line, "Please drop this because"));
 	assert_true(g_str_has_suffix(line, "reasons [...]") || g_str_has_suffix(line, "because [...]") ||
 		    g_str_has_suffix(line, "of [...]"));
-	free(line);
+	g_free(line);
 	g_string_free(body, TRUE);
 }
 
@@ -132,7 +132,7 @@ static void test_objection_table(void **state)
 			print_error("case %zu: false objection '%s'\n", i, got);
 			bad++;
 		}
-		free(got);
+		g_free(got);
 	}
 	assert_int_equal(bad, 0);
 }
@@ -205,7 +205,7 @@ static void test_classify(void **state)
 		if (cases[i].line)
 			assert_string_equal(line, cases[i].line);
 		assert_true((line == NULL) == (cls == FS_REPLY_NONE));
-		free(line);
+		g_free(line);
 	}
 }
 
@@ -308,7 +308,7 @@ static void test_classify_forms(void **state)
 				    line ? line : "");
 			bad++;
 		}
-		free(line);
+		g_free(line);
 	}
 	assert_int_equal(bad, 0);
 }
@@ -564,7 +564,7 @@ static void test_signed_reply(void **state)
 	assert_int_equal(cls, FS_REPLY_OBJECTION);
 	assert_string_equal(line, "Please don\xe2\x80\x99t queue this one for the older branches, "
 			    "the timer there is different.");
-	free(line);
+	g_free(line);
 	fs_patch_free(p);
 }
 

@@ -93,7 +93,7 @@ static int cache_get(void *ctx, uint32_t pack, uint64_t off, int *type, unsigned
 	d = g_bytes_get_data(b, &n);
 	*type = d[0];
 	*len = n - 1;
-	*out = malloc(n);
+	*out = g_malloc(n);
 	memcpy(*out, d + 1, n - 1);
 	(*out)[n - 1] = '\0';
 	return 0;
@@ -148,7 +148,7 @@ static int read_all(const char *repo, unsigned flags, struct fs_pack_reader *r)
 		assert_int_equal(len, git_odb_object_size(o));
 		assert_memory_equal(data, git_odb_object_data(o), len);
 		assert_int_equal(data[len], '\0');
-		free(data);
+		g_free(data);
 		git_odb_object_free(o);
 	}
 	g_strfreev(lines);

@@ -169,7 +169,7 @@ static void test_fix_and_revert_on_pending_refs(void **state)
 	assert_int_equal(fs_index_resolve(idx, id(h.r, h.u), &u, NULL), 0);
 	nfix = fs_index_fixes_of(idx, u, &fixes);
 	assert_int_equal(nfix, 0);
-	free(fixes);
+	g_free(fixes);
 	fs_index_free(idx);
 
 	/* No pending glob: no pending commits. */
@@ -238,7 +238,7 @@ static void test_pending_fix_in_mainline(void **state)
 	assert_int_equal(fs_index_resolve(idx, id(h.r, h.u), &u, NULL), 0);
 	nfix = fs_index_fixes_of(idx, u, &fixes);
 	assert_int_equal(nfix, 2);
-	free(fixes);
+	g_free(fixes);
 	(void)picked;
 	fs_index_free(idx);
 

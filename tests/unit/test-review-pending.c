@@ -195,7 +195,7 @@ static char *pending_findings(struct fs_index *idx, struct fs_store *st, const c
 		assert_true(r->problems >= r->counts[FS_FIND_FIX_PENDING]);
 	fs_review_free(r);
 	fs_thread_free(threads[0]);
-	free(threads);
+	g_free(threads);
 	return g_string_free(out, FALSE);
 }
 
@@ -260,7 +260,7 @@ static void test_fix_pending(void **state)
 	assert_true(fs_finding_is_problem(fp));
 	fs_review_free(r);
 	fs_thread_free(threads[0]);
-	free(threads);
+	g_free(threads);
 	fs_store_free(st);
 	fs_index_free(idx);
 }
@@ -363,7 +363,7 @@ static void test_fix_pending_refs(void **state)
 		g_string_free(w, TRUE);
 	}
 	fs_thread_free(threads[0]);
-	free(threads);
+	g_free(threads);
 	fs_store_free(st);
 	fs_index_free(idx);
 	(void)state;

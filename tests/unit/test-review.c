@@ -30,13 +30,13 @@ static void test_load(void **state)
 	assert_int_equal(notes.n, 0);
 	for (i = 0; i < n; i++)
 		fs_thread_free(threads[i]);
-	free(threads);
+	g_free(threads);
 
 	/* No match is no thread and no error. */
 	assert_int_equal(fs_review_load(&threads, &n, st, "id:\"nosuch@example.org\"",
 					&notes, &err), 0);
 	assert_int_equal(n, 0);
-	free(threads);
+	g_free(threads);
 
 	/* A bad query is the store's error. */
 	assert_int_equal(fs_review_load(&threads, &n, st, "date:garbage..", &notes, &err),
@@ -73,7 +73,7 @@ static void test_load_unreadable(void **state)
 	fs_review_notes_clear(&notes);
 	assert_int_equal(notes.n, 0);
 	fs_thread_free(threads[0]);
-	free(threads);
+	g_free(threads);
 
 	/* Gone since notmuch indexed it (a mail client moved or removed
 	 * it): skipped without a word, as "notmuch new" will forget it. */
@@ -85,7 +85,7 @@ static void test_load_unreadable(void **state)
 	assert_int_equal(fs_thread_get(threads[0], 0)->nreplies, 0);
 	assert_int_equal(notes.n, 0);
 	fs_thread_free(threads[0]);
-	free(threads);
+	g_free(threads);
 	fs_store_free(st);
 }
 
@@ -110,7 +110,7 @@ static void test_objections(void **state)
 	fs_mentions_clear(&m);
 	assert_null(m.objections);
 	fs_thread_free(threads[0]);
-	free(threads);
+	g_free(threads);
 	fs_store_free(st);
 }
 
@@ -140,7 +140,7 @@ static void test_objection_line(void **state)
 		} else if (got) {
 			fail_msg("case %zu: objection '%s' found", i, got);
 		}
-		free(got);
+		g_free(got);
 	}
 }
 
@@ -151,7 +151,7 @@ static struct fs_finding finding(enum fs_finding_kind kind, const char *ignored)
 	memset(&f, 0, sizeof(f));
 	f.kind = kind;
 	f.series_index = -1;
-	f.ignored = ignored ? strdup(ignored) : NULL;
+	f.ignored = ignored ? g_strdup(ignored) : NULL;
 	return f;
 }
 
@@ -170,16 +170,16 @@ static void test_narrow(void **state)
 	series.nmissing = 1;
 	series.duplicates = 2;
 	r->series = &series;
-	r->branch = strdup("linux-4.4.y");
-	r->base = strdup("v4.4.10");
+	r->branch = g_strdup("linux-4.4.y");
+	r->base = g_strdup("v4.4.10");
 	r->npatches = 2;
-	r->patches = calloc(2, sizeof(*r->patches));
+	r->patches = g_new0(struct fs_review_patch, 2);
 	r->patches[0].index = 1;
 	r->patches[1].index = 2;
-	r->patches[0].findings.v = calloc(1, sizeof(struct fs_finding));
+	r->patches[0].findings.v = g_new0(struct fs_finding, 1);
 	r->patches[0].findings.v[0] = finding(FS_FIND_FIX_MISSING, NULL);
 	r->patches[0].findings.n = 1;
-	r->patches[1].findings.v = calloc(3, sizeof(struct fs_finding));
+	r->patches[1].findings.v = g_new0(struct fs_finding, 3);
 	r->patches[1].findings.v[0] = finding(FS_FIND_REVERTED_UPSTREAM, NULL);
 	r->patches[1].findings.v[1] = finding(FS_FIND_FIX_PRESENT, NULL);
 	r->patches[1].findings.v[2] = finding(FS_FIND_TARGET_ABSENT, "known");
@@ -375,7 +375,7 @@ static struct fs_review *review_own(struct fs_index *idx, struct fs_store *st,
 	assert_int_equal(fs_review_load(&threads, &n, st, "id:cover.10@example.org", NULL, &err), 0);
 	assert_int_equal(n, 1);
 	*thread = threads[0];
-	free(threads);
+	g_free(threads);
 	assert_int_equal(fs_thread_count(*thread), 1);
 	o.own_addresses = own;
 	if (fs_review_run(&r, fs_thread_get(*thread, 0), idx, st, &o, &err) < 0)
@@ -572,7 +572,7 @@ static void test_reports_either_way(void **state)
 		g_free(got);
 	}
 	fs_thread_free(threads[0]);
-	free(threads);
+	g_free(threads);
 	fs_store_free(st);
 	fs_index_free(idx);
 }

@@ -29,10 +29,10 @@ static void test_parse(void **state)
 	assert_true(fs_round_parse("4.4.21-rc2", &base, &n));
 	assert_string_equal(base, "4.4.21");
 	assert_int_equal(n, 2);
-	free(base);
+	g_free(base);
 	assert_true(fs_round_parse("6.1.73-rc1", &base, &n));
 	assert_int_equal(n, 1);
-	free(base);
+	g_free(base);
 	assert_false(fs_round_parse("4.4.21", &base, &n));
 	assert_null(base);
 	assert_false(fs_round_parse("4.4.21-rc", &base, &n));

@@ -149,7 +149,7 @@ static void test_queue__version(void **state)
 			assert_string_equal(v, cases[i][1]);
 		else
 			assert_null(v);
-		free(v);
+		g_free(v);
 	}
 }
 

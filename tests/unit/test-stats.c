@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include <glib.h>
+
 #include "fixscan/stats.h"
 
 /* Stable ids (S*) and the mainline ids they backport (U*). */
@@ -123,7 +125,7 @@ static void test_stats__range_parse(void **state)
 			assert_null(r.branch);
 		series = fs_stats_series_name(&r);
 		assert_string_equal(series, c->series);
-		free(series);
+		g_free(series);
 		fs_stats_range_clear(&r);
 	}
 	fs_stats_range_clear(NULL);

@@ -22,6 +22,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include <glib.h>
 #include <notmuch.h>
 
 #include "fixscan/store.h"
@@ -302,11 +304,7 @@ static void test_store__search_ignores_excludes(void **state)
 
 static void free_ids(char **ids)
 {
-	size_t i;
-
-	for (i = 0; ids && ids[i]; i++)
-		free(ids[i]);
-	free(ids);
+	g_strfreev(ids);
 }
 
 static void test_store__threads(void **state)
@@ -415,16 +413,16 @@ static void test_store__quote(void **state)
 
 	q = fs_store_quote("plain");
 	assert_string_equal(q, "\"plain\"");
-	free(q);
+	g_free(q);
 	q = fs_store_quote("");
 	assert_string_equal(q, "\"\"");
-	free(q);
+	g_free(q);
 	q = fs_store_quote("a \"b\" c");
 	assert_string_equal(q, "\"a \"\"b\"\" c\"");
-	free(q);
+	g_free(q);
 	q = fs_store_quote("\"");
 	assert_string_equal(q, "\"\"\"\"");
-	free(q);
+	g_free(q);
 
 	/* A quoted id with quotes inside finds exactly its message. */
 	st = open_ro();
@@ -435,7 +433,7 @@ static void test_store__quote(void **state)
 	assert_string_equal(m.v[0].message_id, M4);
 	fs_store_messages_free(&m);
 	free(query);
-	free(q);
+	g_free(q);
 
 	/* And a quoted subject phrase. */
 	q = fs_store_quote("a \"quoted\" word");
@@ -445,7 +443,7 @@ static void test_store__quote(void **state)
 	assert_string_equal(m.v[0].message_id, M4);
 	fs_store_messages_free(&m);
 	free(query);
-	free(q);
+	g_free(q);
 	fs_store_free(st);
 }
 

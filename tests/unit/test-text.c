@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include <glib.h>
+
 #include "fixscan/text.h"
 
 static void expect(const char *in, bool keep_newlines, const char *want)
@@ -18,7 +20,7 @@ static void expect(const char *in, bool keep_newlines, const char *want)
 	assert_non_null(got);
 	assert_string_equal(got, want);
 	assert_int_equal(fs_text_needs_escaping(in, keep_newlines), strcmp(in ? in : "", want) != 0);
-	free(got);
+	g_free(got);
 }
 
 static void test_visible(void **state)

@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include <glib.h>
+
 #include "fixscan/trailers.h"
 
 /* Invented ids. */
@@ -797,7 +799,7 @@ static void test_tags__revert_title(void **state)
 		char *got = fs_trailers_revert_title(revert_cases[i].subject);
 
 		check_str(revert_cases[i].subject, revert_cases[i].title, got);
-		free(got);
+		g_free(got);
 	}
 	assert_null(fs_trailers_revert_title(NULL));
 }
@@ -829,7 +831,7 @@ static void test_tags__normalize_subject(void **state)
 		char *got = fs_trailers_normalize_subject(norm_cases[i].in);
 
 		check_str(norm_cases[i].in, norm_cases[i].out, got);
-		free(got);
+		g_free(got);
 	}
 }
 

@@ -1,0 +1,59 @@
+/* fixscan: a reply as the phrase rules read it, shared by the rules
+ * (mentions-class.c) and the learned model's features
+ * (mentions-reply.c); private to the mentions module. */
+#ifndef FIXSCAN_MENTIONS_READ_H
+#define FIXSCAN_MENTIONS_READ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "fixscan/mentions.h"
+#include "mentions-private.h"
+
+struct sentence {
+	const char *s;
+	size_t len;
+};
+
+/* What the phrase rules find in each sentence of a reply. */
+enum {
+	HIT_NEEDS = 1, HIT_REPORTS = 2, HIT_OBJECTS = 4, HIT_QUESTION = 8,
+	/* a NAK; a compiler error, an oops, a bisection, a regzbot command */
+	HIT_NAK = 16, HIT_TRACE = 32,
+};
+
+
+/* One reply read: its own words in sentences, what the phrase rules
+ * say of each, and the class they give. */
+struct fsmn_reading {
+	char *text;             /* the own words (g_free()) */
+	struct sentence *v;     /* the sentences of TEXT */
+	char **cue;             /* each sentence's cue words (g_free() each) */
+	size_t *cuelen;
+	unsigned *hits;         /* HIT_* of each sentence */
+	size_t n;
+	size_t first[FS_REPLY_CLASS_COUNT]; /* first sentence of each class, or n */
+	bool carries, bot, drop_asked, ack;
+	bool features;          /* read for its features: every HIT_* */
+	enum fs_reply_class rule; /* the phrase rules' class */
+};
+
+
+/* Read BODY (LEN bytes) into R: its own words, their sentences, the
+ * rules' hits and class; FEATURES asks for every hit (the model reads
+ * them all), not only those the class needs.  fsmn_reading_clear()
+ * releases R. */
+void fsmn_read_reply(struct fsmn_reading *r, const char *body, size_t len, bool features);
+void fsmn_reading_clear(struct fsmn_reading *r);
+
+/* The sentence of P (LEN bytes) as a reply quotes it: whole, its end
+ * trimmed.  New string (g_free()). */
+char *fsmn_whole_sentence(const char *p, size_t len);
+
+/* The class of R by the learned model M, read in context C
+ * (mentions-reply.c). */
+enum fs_reply_class fsmn_model_class(const struct fsmn_reading *r,
+				     const struct fs_reply_context *c,
+				     const struct fs_reply_model *m);
+
+#endif
