@@ -6,6 +6,8 @@
 
 #include <git2.h>
 
+#include <glib.h>
+
 #include "base/git-util.h"
 #include "trees.h"
 
@@ -47,7 +49,7 @@ static int cache_get(void *ctx, uint32_t pack, uint64_t off, int *type, unsigned
 
 	if (!s->data || s->off != off || s->pack != pack)
 		return 1;
-	if (!(*out = malloc(s->len + 1)))
+	if (!(*out = g_try_malloc(s->len + 1)))
 		return -1;
 	memcpy(*out, s->data, s->len + 1);
 	*len = s->len;
@@ -178,7 +180,7 @@ int fsi_object_read(struct fsi_objects *o, const uint8_t *oid, int type, unsigne
 	    fs_packs_read(&o->packs, &o->r, pack, off, &got, data, len) == 0) {
 		if (got == type)
 			return 0;
-		free(*data);
+		g_free(*data);
 		*data = NULL;
 		return FS_ENOTFOUND;
 	}
@@ -191,7 +193,7 @@ int fsi_object_read(struct fsi_objects *o, const uint8_t *oid, int type, unsigne
 		return FS_ENOTFOUND;
 	}
 	*len = git_odb_object_size(obj);
-	*data = malloc(*len + 1);
+	*data = g_try_malloc(*len + 1);
 	if (*data) {
 		memcpy(*data, git_odb_object_data(obj), *len);
 		(*data)[*len] = '\0';
@@ -272,17 +274,17 @@ static int commit_read(struct fsi_objects *o, const uint8_t *oid, uint8_t *tree,
 	if ((body = strstr((char *)data, "\n\n")))
 		*body = '\0';
 	if (len < 46 || strncmp((char *)data, "tree ", 5) || unhex_at((char *)data + 5, tree) < 0) {
-		free(data);
+		g_free(data);
 		return FS_EPARSE;
 	}
 	for (p = (char *)data; (p = strstr(p, "\nparent ")); p += 8) {
 		if (!*nparents && unhex_at(p + 8, parent) < 0) {
-			free(data);
+			g_free(data);
 			return FS_EPARSE;
 		}
 		(*nparents)++;
 	}
-	free(data);
+	g_free(data);
 	return 0;
 }
 
@@ -351,12 +353,12 @@ int fsi_tree_path(struct fsi_objects *o, const uint8_t *tree, const char *path, 
 			if (e.len == n && !memcmp(e.name, seg, n))
 				break;
 		if (got <= 0) {
-			free(data);
+			g_free(data);
 			return got < 0 ? FS_EPARSE : FS_ENOTFOUND;
 		}
 		memcpy(cur, e.oid, 20);
 		*mode = e.mode;
-		free(data);
+		g_free(data);
 		if (!slash) {
 			memcpy(oid, cur, 20);
 			return 0;
@@ -423,7 +425,7 @@ static int walk_tree(struct walk *w, const uint8_t *tree, size_t at, int old_sid
 	}
 	if (rc == 0 && got < 0)
 		rc = FS_EPARSE;
-	free(data);
+	g_free(data);
 	return rc;
 }
 
@@ -478,7 +480,7 @@ static int diff_trees(struct walk *w, const uint8_t *ta, const uint8_t *tb, size
 	if (rc == 0)
 		rc = fsi_object_read(w->o, tb, FS_PACK_TREE, &db, &lb);
 	if (rc < 0) {
-		free(da);
+		g_free(da);
 		return rc;
 	}
 	pa = da, ea = da + la, pb = db, eb = db + lb;
@@ -518,8 +520,8 @@ static int diff_trees(struct walk *w, const uint8_t *ta, const uint8_t *tb, size
 	}
 	if (rc == 0 && (ga < 0 || gb < 0))
 		rc = FS_EPARSE;
-	free(da);
-	free(db);
+	g_free(da);
+	g_free(db);
 	return rc;
 }
 

@@ -10,7 +10,7 @@
  * FS_ENOTFOUND.
  *
  * Ownership: fsi_objects_close() releases what fsi_objects_open() took;
- * what the readers return is the caller's (free()).  One thread at a
+ * what the readers return is the caller's (GLib's: g_free()).  One thread at a
  * time. */
 #ifndef FIXSCAN_INDEX_TREES_H
 #define FIXSCAN_INDEX_TREES_H

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "base/hash.h"
 #include "fixscan/csyms.h"
 #include "idset.h"
@@ -361,7 +363,7 @@ static int read_blob(struct build *b, const uint8_t *oid, const char *path, int 
 		b->cur_name = path;
 		rc = fs_csyms_each_definition((const char *)data, len, on_definition, b);
 	}
-	free(data);
+	g_free(data);
 	return rc < 0 ? rc : 0;
 }
 

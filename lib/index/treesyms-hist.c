@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "fixscan/csyms.h"
 #include "fixscan/treesyms.h"
 #include "fixscan/version.h"
@@ -121,7 +123,7 @@ static int blob_has(struct probe *p, const uint8_t *oid)
 		return 0;
 	}
 	rc = fs_csyms_text_has((const char *)data, len, p->name);
-	free(data);
+	g_free(data);
 	memcpy(p->memo[k].oid, oid, 20);
 	p->memo[k].has = rc ? 2 : 1;
 	return rc;

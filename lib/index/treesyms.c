@@ -528,7 +528,7 @@ int fs_treesyms_open(struct fs_treesyms **out, const char *repo_path, struct fs_
 	if (rc == 0)
 		rc = fsi_objects_open(&t->o, repo_path, err);
 	if (rc < 0) {
-		free(t->prefix);
+		g_free(t->prefix);
 		g_free(t->cache_dir);
 		free(t);
 		return rc;
@@ -546,7 +546,7 @@ void fs_treesyms_free(struct fs_treesyms *t)
 	for (i = 0; i < t->nsets; i++)
 		idset_free(t->sets[i]);
 	fsi_objects_close(&t->o);
-	free(t->prefix);
+	g_free(t->prefix);
 	g_free(t->cache_dir);
 	free(t->note);
 	free(t);

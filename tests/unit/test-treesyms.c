@@ -329,7 +329,7 @@ static void test_cache_names(void **state)
 	run("rm -f '%s'/cache/fixscan/idset-other-*", tmp_root);
 	g_free(path);
 	g_free(tree);
-	free(prefix);
+	g_free(prefix);
 }
 
 static void test_files(void **state)
