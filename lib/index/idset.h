@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <glib.h>
+
 #include "fixscan/treesyms.h"
 #include "trees.h"
 
@@ -74,6 +76,11 @@ struct fs_treesyms {
 	struct fs_treesyms_stats last;
 	char *note;
 	bool noted, note_taken;
+	/* The index's tags by name ("v4.5" -> its commit's id, both borrowed
+	 * from the index layer TAGS_OF), made on the first history search:
+	 * a search looks up every mainline release. */
+	GHashTable *tags;
+	const void *tags_of;
 };
 
 /* The hash a set keeps of NAME (LEN bytes): never 0. */

@@ -84,6 +84,37 @@ static int tag_commit(const struct fs_index *idx, const char *name, uint8_t *oid
 	return -1;
 }
 
+/* The commit tag NAME points at, as tag_commit() finds it, from T's table
+ * of the tags (made once per index layer: a linear search per release
+ * would read the whole table of refs for each). */
+static int tag_oid(struct fs_treesyms *t, const struct fs_index *idx, const char *name,
+		   uint8_t *oid)
+{
+	const struct fsi_layer *T = fsi_top(idx);
+	const uint8_t *got;
+	size_t i;
+
+	if (!t->tags || t->tags_of != T) {
+		if (t->tags)
+			g_hash_table_destroy(t->tags);
+		t->tags = g_hash_table_new(g_str_hash, g_str_equal);
+		t->tags_of = T;
+		for (i = 0; i < T->ntips; i++) {
+			const char *n = lstr(T, T->tips[i].name);
+
+			/* the first of one name, as tag_commit() */
+			if (T->tips[i].kind == FS_TIP_TAG && !strncmp(n, "refs/tags/", 10) &&
+			    !g_hash_table_contains(t->tags, n + 10))
+				g_hash_table_insert(t->tags, (gpointer)(n + 10),
+						    (gpointer)T->tips[i].oid);
+		}
+	}
+	if (!(got = g_hash_table_lookup(t->tags, name)))
+		return -1;
+	memcpy(oid, got, 20);
+	return 0;
+}
+
 /* Whether NAME is a mainline release tag ("v4.4", "v4.5-rc3", "v2.6.32"). */
 static bool mainline_release(const char *name)
 {
@@ -248,7 +279,7 @@ int fs_treesyms_introduced(struct fs_treesyms *t, const struct fs_index *idx, co
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
 	*p = (struct probe){ .t = t, .idx = idx, .name = name, .paths = paths, .npaths = npaths };
 	if (top == FS_CID_NONE || !fork || !npaths || !has_cid(p, top) ||
-	    tag_commit(idx, fork, oid) < 0 || has_at(p, oid))
+	    tag_oid(t, idx, fork, oid) < 0 || has_at(p, oid))
 		goto done;
 	/* the mainline tags after the fork, up to the release of TOP */
 	top_rel = fs_index_commit_release(idx, top);
@@ -260,7 +291,7 @@ int fs_treesyms_introduced(struct fs_treesyms *t, const struct fs_index *idx, co
 		const char *r = lstr(T, T->releases[i]);
 
 		if (mainline_release(r) && fs_version_name_cmp(r, fork) > 0 &&
-		    (!top_rel || fs_version_name_cmp(r, top_rel) <= 0) && tag_commit(idx, r, oid) == 0)
+		    (!top_rel || fs_version_name_cmp(r, top_rel) <= 0) && tag_oid(t, idx, r, oid) == 0)
 			tags[ntags++] = T->releases[i];
 	}
 	/* the first of them that has it (NTAGS: none, TOP's own window) */
@@ -269,7 +300,7 @@ int fs_treesyms_introduced(struct fs_treesyms *t, const struct fs_index *idx, co
 	while (lo < hi && !p->err) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		tag_commit(idx, lstr(T, tags[mid]), oid);
+		tag_oid(t, idx, lstr(T, tags[mid]), oid);
 		if (has_at(p, oid))
 			hi = mid;
 		else
@@ -280,7 +311,7 @@ int fs_treesyms_introduced(struct fs_treesyms *t, const struct fs_index *idx, co
 	if (hi < ntags) {
 		char hex[41];
 
-		tag_commit(idx, lstr(T, tags[hi]), oid);
+		tag_oid(t, idx, lstr(T, tags[hi]), oid);
 		fsi_hex(oid, hex);
 		if (fs_index_resolve(idx, hex, &top, NULL) < 0)
 			goto done;

@@ -1,6 +1,7 @@
 /* fixscan: the identifier sets of trees: the cache files, the handle and
  * the lookups (see fixscan/treesyms.h and idset.h). */
 #include <dirent.h>
+#include <malloc.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -549,6 +550,8 @@ void fs_treesyms_free(struct fs_treesyms *t)
 	g_free(t->prefix);
 	g_free(t->cache_dir);
 	free(t->note);
+	if (t->tags)
+		g_hash_table_destroy(t->tags);
 	free(t);
 }
 
@@ -671,6 +674,9 @@ int fs_treesyms_set(struct fs_treesyms *t, const char *hex, const char *line, un
 	free(path);
 	idset_parts_free(&p);
 	fsi_objects_drop(&t->o); /* the pages of the packs it read go back */
+	/* and the build's tables, freed, to the system: the review that
+	 * follows reads the index and the packs, and would keep them too */
+	malloc_trim(0);
 	if (rc < 0)
 		return fs_error_set(err, rc, "out of memory");
 	prune(t);
