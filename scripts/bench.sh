@@ -202,16 +202,17 @@ for layout in clone fast-import; do
 			done"
 		}
 		env XDG_CACHE_HOME="$bench/cache-base" "$BENCH_BASE" index --no-progress --repo "$r" >/dev/null 2>&1
-		base_reviews="" ratios=""
+		base_reviews="" ratios="" base_rss=0
 		for i in 1 2 3 4 5; do
 			set -- $(reviews5 "$fixscan" "$XDG_CACHE_HOME")
 			rv=$1
 			set -- $(reviews5 "$BENCH_BASE" "$bench/cache-base")
 			base_reviews="$base_reviews $(calc "$1 / 5")" ratios="$ratios $(ratio "$rv" "$1")"
+			if [ "$3" -gt "$base_rss" ]; then base_rss=$3; fi
 		done
 		echo "  vs BENCH_BASE ($BENCH_BASE, $layout): $(median $base_reviews)s a review: $(median $ratios)x" \
 			"(median of 5 pairs of 5 reviews each:$ratios; goal <= 1.5x the review before issue 39," \
-			"< 2x the one before issue 31)"
+			"< 2x the one before issue 31); its peak RSS $(mb "$base_rss") MB"
 	fi
 done
 naive=$(grep_x100 "$bench/thread-ids500")
