@@ -13,7 +13,7 @@ DESTDIR ?=
 
 CC ?= cc
 CFLAGS ?= -O2 -g
-PKGS = gmime-3.0 libgit2 libpcre2-8 json-glib-1.0 glib-2.0 zlib
+PKGS = gmime-3.0 libgit2 libpcre2-8 json-glib-1.0 glib-2.0 zlib libcurl
 # The index build inflates every commit: with libdeflate when it is there
 # (about twice zlib's speed), else with zlib.
 ifeq ($(shell pkg-config --exists libdeflate 2>/dev/null && echo y),y)
@@ -112,6 +112,9 @@ deps:
 deps-test:
 	@scripts/deps.sh --test
 
+deps-demo:
+	@scripts/deps.sh --demo
+
 # The fault-injection library of the tests (tests/fault/fault.c, issue
 # 41), preloaded into the real binary; never sanitized itself.
 FAULT_CFLAGS = -O2 -g -std=gnu11 -Wall -Wextra -fPIC -shared
@@ -167,7 +170,7 @@ check-shape: all
 	@scripts/check-shape.sh --obj $(B)/obj
 
 DEMO_DIR = $(B)/demo
-demo: deps
+demo: deps-demo
 	@$(MAKE) --no-print-directory all
 	@scripts/demo.sh $(B)/fixscan $(DEMO_DIR)
 
@@ -232,7 +235,7 @@ uninstall:
 clean:
 	rm -rf $(B)
 
-.PHONY: all deps deps-test deps-bench units asan test-unit test-asan test-e2e test-e2e-asan test-e2e-valgrind check check-shape demo bench realcheck install uninstall clean FORCE
+.PHONY: all deps deps-test deps-bench deps-demo units asan test-unit test-asan test-e2e test-e2e-asan test-e2e-valgrind check check-shape demo bench realcheck install uninstall clean FORCE
 .SECONDARY:
 
 # ---- fuzzing (issue 15) ----------------------------------------------------

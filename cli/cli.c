@@ -265,6 +265,16 @@ int cli_open_index(struct fs_index **idx, const char *repo, struct fs_index_opts
 
 void cli_ctx_close(struct cli_ctx *c)
 {
+	size_t nfailed = 0;
+	const char *failed = c->s ? fs_session_lore_failure(c->s, &nfailed) : NULL;
+
+	/* Once for the whole run, however many searches failed: the
+	 * review is the same but for what lore would have added. */
+	if (failed && !nfailed)
+		cli_note("lore: %s; not searched", failed);
+	else if (failed)
+		cli_note("lore: %s; %zu search%s left out of the review", failed, nfailed,
+			 nfailed == 1 ? "" : "es");
 	fs_session_free(c->s);
 	g_free(c->repo);
 	memset(c, 0, sizeof(*c));

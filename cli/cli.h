@@ -148,6 +148,8 @@ int cli_ctx_open_index(struct cli_ctx *c, struct fs_error *err);
  * (*SAID), when review R found the clone older than its thread. */
 void cli_clone_age_notice(const struct cli_ctx *c, const struct fs_review *r, bool *said);
 
+/* The session's end: the one line that says lore (fixscan.lore) could
+ * not be searched, when it could not, then everything freed. */
 void cli_ctx_close(struct cli_ctx *c);
 
 /* "fixscan: indexed REPO: N new commits" on stderr, when opening the

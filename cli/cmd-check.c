@@ -63,6 +63,7 @@ static const char usage_text[] =
 	"    --ignore FILE    pairs to silence (default: fixscan.ignore, or\n"
 	"                     $XDG_CONFIG_HOME/fixscan/ignore)\n"
 	"    --no-reports     do not search the store for regression reports\n"
+	"    --no-lore        do not search lore (fixscan.lore) for fixes and reports\n"
 	"    --no-update      use the index as it is, even if the refs moved\n"
 	"    --vulns PATH     the kernel CNA's vulns clone, for CVE ids (default:\n"
 	"                     fixscan.vulns)\n"
@@ -562,6 +563,7 @@ static int parse_options(struct check *c, int argc, char **argv)
 		{ "repo", required_argument, NULL, 'r' },
 		{ "ignore", required_argument, NULL, 'i' },
 		{ "no-reports", no_argument, NULL, 'R' },
+		{ "no-lore", no_argument, NULL, 'L' },
 		{ "no-update", no_argument, NULL, 'N' },
 		{ "vulns", required_argument, NULL, 'V' },
 		{ "color", optional_argument, NULL, 'c' },
@@ -596,6 +598,7 @@ static int parse_options(struct check *c, int argc, char **argv)
 		case 'r': c->ctx.repo_flag = optarg; break;
 		case 'i': c->ctx.sopts.ignore = optarg; break;
 		case 'R': c->ctx.sopts.review.no_reports = true; break;
+		case 'L': c->ctx.sopts.no_lore = true; break;
 		case 'N': c->ctx.sopts.index.no_update = true; break;
 		case 'V': c->ctx.sopts.vulns = optarg; break;
 		case 'c': c->color_when = optarg ? optarg : "always"; break;

@@ -62,6 +62,7 @@ static const char usage_text[] =
 	"    --ignore FILE    pairs to silence (default: fixscan.ignore, or\n"
 	"                     $XDG_CONFIG_HOME/fixscan/ignore)\n"
 	"    --no-reports     do not search the store for regression reports\n"
+	"    --no-lore        do not search lore (fixscan.lore) for fixes and reports\n"
 	"    --no-update      use the index as it is, even if the refs moved\n"
 	"    --vulns PATH     the kernel CNA's vulns clone, for CVE ids (default:\n"
 	"                     fixscan.vulns)\n"
@@ -263,6 +264,7 @@ static int parse_options(struct digest_run *x, int argc, char **argv, struct fs_
 		{ "repo", required_argument, NULL, 'r' },
 		{ "ignore", required_argument, NULL, 'i' },
 		{ "no-reports", no_argument, NULL, 'R' },
+		{ "no-lore", no_argument, NULL, 'L' },
 		{ "no-update", no_argument, NULL, 'N' },
 		{ "vulns", required_argument, NULL, 'V' },
 		{ "color", optional_argument, NULL, 'c' },
@@ -286,6 +288,7 @@ static int parse_options(struct digest_run *x, int argc, char **argv, struct fs_
 		case 'r': x->ctx.repo_flag = optarg; break;
 		case 'i': x->ctx.sopts.ignore = optarg; break;
 		case 'R': x->ctx.sopts.review.no_reports = true; break;
+		case 'L': x->ctx.sopts.no_lore = true; break;
 		case 'N': x->ctx.sopts.index.no_update = true; break;
 		case 'V': x->ctx.sopts.vulns = optarg; break;
 		case 'c': x->color_when = optarg ? optarg : "always"; break;

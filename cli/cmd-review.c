@@ -64,6 +64,7 @@ static const char usage_text[] =
 	"    --ignore FILE    pairs to silence (default: fixscan.ignore, or\n"
 	"                     $XDG_CONFIG_HOME/fixscan/ignore)\n"
 	"    --no-reports     do not search the store for regression reports\n"
+	"    --no-lore        do not search lore (fixscan.lore) for fixes and reports\n"
 	"    --no-update      use the index as it is, even if the refs moved\n"
 	"    --no-fetch       never fetch a thread missing from the store with\n"
 	"                     b4 or lei (also: git config fixscan.fetch false)\n"
@@ -602,6 +603,7 @@ static int parse_options(struct run *x, struct fs_source *src, int argc, char **
 		{ "since", required_argument, NULL, 'S' },
 		{ "ignore", required_argument, NULL, 'i' },
 		{ "no-reports", no_argument, NULL, 'R' },
+		{ "no-lore", no_argument, NULL, 'L' },
 		{ "no-update", no_argument, NULL, 'N' },
 		{ "no-fetch", no_argument, NULL, 'X' },
 		{ "vulns", required_argument, NULL, 'V' },
@@ -635,6 +637,7 @@ static int parse_options(struct run *x, struct fs_source *src, int argc, char **
 		case 'S': since_arg = optarg; break;
 		case 'i': x->ctx.sopts.ignore = optarg; break;
 		case 'R': x->ctx.sopts.review.no_reports = true; break;
+		case 'L': x->ctx.sopts.no_lore = true; break;
 		case 'N': x->ctx.sopts.index.no_update = true; break;
 		case 'X': x->no_fetch = true; break;
 		case 'V': x->ctx.sopts.vulns = optarg; break;

@@ -10,6 +10,8 @@
 
 #include <glib.h>
 
+#include "fixscan/archive.h"
+#include "fixscan/date.h"
 #include "fixscan/session.h"
 
 struct fs_session {
@@ -39,6 +41,13 @@ struct fs_session {
 	struct fs_draft_opts draft_opts;
 	char *draft_signature, *draft_template;
 	GHashTable *answered;
+	/* the mail archives (fixscan.lore): the bases searched (NULL when
+	 * off), the client's options, the client once a review needs it,
+	 * or why it could not be made */
+	char **lore_bases;
+	struct fs_archive_opts lore_opts;
+	struct fs_archive *archive;
+	char *lore_failure;
 };
 
 /* The ignore file: the flag, else fixscan.ignore, else
@@ -82,7 +91,93 @@ static int read_branch_names(struct fs_session *s, struct fs_error *err)
 	return 0;
 }
 
-static int setup(struct fs_session *s, const char *ignore_flag, struct fs_error *err)
+/* A length of time in seconds from the config value V of KEY: a number
+ * of seconds, or as git writes one ("1 hour", "30m"). */
+static int read_seconds(const char *key, const char *v, int64_t *out, struct fs_error *err)
+{
+	char *end;
+	long long n = strtoll(v, &end, 10);
+
+	if (end != v && !*end && n >= 0) {
+		*out = n;
+		return 0;
+	}
+	if (fs_date_parse_duration(v, out) == 0)
+		return 0;
+	return fs_error_set(err, FS_EUSAGE, "%s: cannot read '%s' as a length of time "
+			    "(seconds, or as \"1 hour\", \"30m\")", key, v);
+}
+
+/* fixscan.lore: every value, each a public-inbox base URL; "none" drops
+ * the values before it (a repository's config can so turn off the
+ * global one's); unset, lore.kernel.org's.  fixscan.loreTTL and
+ * fixscan.loreTimeout: how long answers are reused, how long a request
+ * may take.  Read whatever the command, so that a wrong value is said
+ * at once. */
+static int read_lore(struct fs_session *s, bool off, struct fs_error *err)
+{
+	struct fs_archive_opts def = FS_ARCHIVE_OPTS_INIT;
+	char **v = NULL, *text = NULL;
+	int n = fs_config_get_all(s->cfg, "fixscan.lore", &v, err), i, start = 0, rc = 0;
+	GPtrArray *bases = g_ptr_array_new_with_free_func(g_free);
+	int64_t secs;
+
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++)
+		if (!g_ascii_strcasecmp(v[i], "none"))
+			start = i + 1;
+	for (i = start; i < n && rc == 0; i++) {
+		if (!fs_archive_base_valid(v[i]))
+			rc = fs_error_set(err, FS_EUSAGE, "fixscan.lore: '%s' is no public-inbox base URL "
+					  "(http:// or https://, ending in '/') nor none", v[i]);
+		g_ptr_array_add(bases, g_strdup(v[i]));
+	}
+	if (!n)
+		g_ptr_array_add(bases, g_strdup(FS_ARCHIVE_DEFAULT_BASE));
+	fs_config_strv_free(v);
+	s->lore_opts = def;
+	if (rc == 0 && fs_config_get_string(s->cfg, "fixscan.loreTTL", &text) == 0) {
+		rc = read_seconds("fixscan.loreTTL", text, &secs, err);
+		s->lore_opts.ttl = secs;
+		g_free(text);
+		text = NULL;
+	}
+	if (rc == 0 && fs_config_get_string(s->cfg, "fixscan.loreTimeout", &text) == 0) {
+		rc = read_seconds("fixscan.loreTimeout", text, &secs, err);
+		if (rc == 0 && (secs <= 0 || secs > 3600))
+			rc = fs_error_set(err, FS_EUSAGE, "fixscan.loreTimeout: '%s' is not between "
+					  "1 second and an hour", text);
+		s->lore_opts.timeout_ms = (long)secs * 1000;
+		g_free(text);
+	}
+	if (rc == 0 && !off && bases->len) {
+		g_ptr_array_add(bases, NULL);
+		s->lore_bases = (char **)g_ptr_array_free(bases, FALSE);
+	} else {
+		g_ptr_array_free(bases, TRUE);
+	}
+	return rc;
+}
+
+/* The client the reviews search the archives with, made the first time
+ * one needs it; when it cannot be (no cache directory), the reviews go
+ * without, and the failure is what the command says. */
+static void open_archive(struct fs_session *s)
+{
+	struct fs_error e = FS_ERROR_INIT;
+
+	if (!s->lore_bases || s->archive || s->lore_failure)
+		return;
+	if (fs_archive_open(&s->archive, &s->lore_opts, &e) < 0) {
+		s->lore_failure = g_strdup(e.message);
+		return;
+	}
+	s->ropts.archive = s->archive;
+	s->ropts.archive_bases = (const char *const *)s->lore_bases;
+}
+
+static int setup(struct fs_session *s, const char *ignore_flag, bool no_lore, struct fs_error *err)
 {
 	char *path = NULL;
 	int rc;
@@ -113,6 +208,9 @@ static int setup(struct fs_session *s, const char *ignore_flag, struct fs_error 
 	if (rc < 0)
 		return rc;
 	s->iopts.pending_globs = (const char *const *)s->pending_globs;
+	rc = read_lore(s, no_lore, err);
+	if (rc < 0)
+		return rc;
 	return read_branch_names(s, err);
 }
 
@@ -127,7 +225,7 @@ int fs_session_open(struct fs_session **out, const struct fs_session_opts *o,
 	s->ropts = o->review;
 	s->iopts = o->index;
 	s->store_waiting = o->store_waiting;
-	rc = setup(s, o->ignore, err);
+	rc = setup(s, o->ignore, o->no_lore, err);
 	if (rc < 0) {
 		fs_session_free(s);
 		s = NULL;
@@ -159,6 +257,9 @@ void fs_session_free(struct fs_session *s)
 	g_free(s->draft_template);
 	if (s->answered)
 		g_hash_table_destroy(s->answered);
+	fs_archive_free(s->archive);
+	g_strfreev(s->lore_bases);
+	g_free(s->lore_failure);
 	g_free(s->vulns_flag);
 	g_free(s->repo);
 	g_free(s);
@@ -266,6 +367,7 @@ int fs_session_open_index(struct fs_session *s, struct fs_review_notes *notes,
 	rc = fs_index_open(&s->idx, &s->iopts, &s->istats, err);
 	if (rc < 0)
 		return rc;
+	open_archive(s);
 	/* The mainline tip's time, so that ids a clone older than the
 	 * thread lacks are not taken for wrong ones (a repository that
 	 * cannot say leaves the check out), and the reader of the reasons
@@ -322,6 +424,15 @@ struct fs_index_opts *fs_session_index_opts(struct fs_session *s)
 struct fs_store **fs_session_store_slot(struct fs_session *s)
 {
 	return &s->store;
+}
+
+const char *fs_session_lore_failure(const struct fs_session *s, size_t *nfailed)
+{
+	if (nfailed)
+		*nfailed = 0;
+	if (s->lore_failure || !s->archive)
+		return s->lore_failure;
+	return fs_archive_failure(s->archive, nfailed);
 }
 
 struct fs_review_opts *fs_session_review_opts(struct fs_session *s)

@@ -46,6 +46,9 @@ git config --file "$dir/gitconfig" user.email rita@example.org
 # The sample's linux-next (refs/remotes/next/master) as a pending tree:
 # its fixes not in mainline yet are fix-pending.
 git config --file "$dir/gitconfig" fixscan.pending 'refs/remotes/next/*'
+# The demo stays offline: no lore.kernel.org.  Its review asks a local
+# public-inbox instead (below), which it stops at the end.
+git config --file "$dir/gitconfig" fixscan.lore none
 # The demo keeps to its own directory: its own notmuch config, cache and
 # git config, never the user's.
 export NOTMUCH_CONFIG="$dir/notmuch-config" XDG_CACHE_HOME="$dir/cache"
@@ -55,6 +58,42 @@ unset NOTMUCH_DATABASE NOTMUCH_PROFILE || true
 notmuch new --quiet
 echo "demo: indexing the sample kernel repository"
 "$fixscan" index --repo "$dir/kernel"
+
+# lore as the list archives would have it: a real public-inbox (the
+# engine of lore.kernel.org) on loopback, holding a regression report
+# on the regressions list that the demo's store does not have.
+lore_stop() {
+	sh "$top/tests/e2e/lore-server.sh" stop "$dir/lore"
+	git config --file "$dir/gitconfig" fixscan.lore none
+}
+if command -v public-inbox-httpd >/dev/null 2>&1; then
+	u1=$(python3 -c "import json, sys
+print([p['upstream'] for p in json.load(open(sys.argv[1]))['thread'] if p['index'] == 1][0])" \
+		"$dir/kernel/answers.json")
+	mkdir -p "$dir/lore-mail"
+	cat >"$dir/lore-mail/1" <<MAIL
+From: Quinn Tester <quinn@example.org>
+To: regressions@lists.example.org
+Subject: [REGRESSION] 4.4.6: oops in tcp_fastopen after listen()
+Date: Mon, 25 Apr 2016 09:12:00 +0000
+Message-Id: <20160425091200.4711@example.org>
+
+Hi,
+
+since 4.4.6 our proxies oops in tcp_fastopen_create_child() a few
+minutes after boot; 4.4.5 was fine.
+
+#regzbot introduced: $(echo "$u1" | cut -c1-12)
+MAIL
+	sh "$top/tests/e2e/lore-server.sh" inbox "$dir/lore" regressions "$dir/lore-mail/1"
+	trap lore_stop EXIT
+	trap 'lore_stop; exit 130' INT TERM HUP
+	lore=$(sh "$top/tests/e2e/lore-server.sh" start "$dir/lore")all/
+	git config --file "$dir/gitconfig" fixscan.lore "$lore"
+	echo "demo: lore: a local public-inbox at $lore (fixscan.lore), stopped at the end"
+else
+	echo "demo: lore: public-inbox is not installed (scripts/deps.sh --demo installs it): not searched"
+fi
 echo "demo: fixscan review --repo $dir/kernel 'path:review-4.4/**'"
 echo
 set +e
@@ -107,6 +146,10 @@ NOTMUCH_CONFIG="$multi/notmuch-config" "$fixscan" review --repo "$multi/kernel" 
 rc=$?
 set -e
 [ "$rc" -le 1 ] || exit 1
+if command -v public-inbox-httpd >/dev/null 2>&1; then
+	trap - EXIT INT TERM HUP
+	lore_stop
+fi
 env="NOTMUCH_CONFIG=$dir/notmuch-config XDG_CACHE_HOME=$dir/cache XDG_CONFIG_HOME=$dir/config XDG_STATE_HOME=$dir/state GIT_CONFIG_GLOBAL=$dir/gitconfig"
 cat <<NEXT
 
@@ -119,5 +162,5 @@ demo: to go on with the demo's mail store and repository, run for example:
 
 and for the multi-branch sample:
 
-  env NOTMUCH_CONFIG=$multi/notmuch-config XDG_CACHE_HOME=$dir/cache $fixscan review --repo $multi/kernel --all-open --since 2024-01-12 --json
+  env NOTMUCH_CONFIG=$multi/notmuch-config XDG_CACHE_HOME=$dir/cache GIT_CONFIG_GLOBAL=$dir/gitconfig $fixscan review --repo $multi/kernel --all-open --since 2024-01-12 --json
 NEXT

@@ -4,20 +4,27 @@
 # sudo when that works without a password, otherwise it prints the exact
 # command to run and fails.
 #
-# usage: scripts/deps.sh [--test|--bench]
+# usage: scripts/deps.sh [--test|--bench|--demo]
 #   --test adds what only the tests need, --bench what only make bench
-#   needs (its timing tools and libsqlite3 for the SQLite comparison).
+#   needs (its timing tools and libsqlite3 for the SQLite comparison),
+#   --demo what make demo needs (public-inbox, the local lore it serves).
 set -eu
 
 build_pkgs="gcc make pkg-config git python3 libgmime-3.0-dev libgit2-dev libpcre2-dev
-libnotmuch-dev notmuch libjson-glib-dev libcmocka-dev zlib1g-dev libdeflate-dev"
-test_pkgs="mandoc mutt tmux less zsh python3 time universal-ctags clang libclang-rt-14-dev"
-bench_pkgs="python3 time libsqlite3-dev"
+libnotmuch-dev notmuch libjson-glib-dev libcmocka-dev zlib1g-dev libdeflate-dev
+libcurl4-openssl-dev"
+# public-inbox: the tests search a real public-inbox (lore's engine)
+# served on loopback.
+test_pkgs="mandoc mutt tmux less zsh python3 time universal-ctags clang libclang-rt-14-dev
+public-inbox"
+bench_pkgs="python3 time libsqlite3-dev public-inbox"
+demo_pkgs="python3 public-inbox"
 
 pkgs=$build_pkgs
 case "${1:-}" in
 --test) pkgs="$build_pkgs $test_pkgs" ;;
 --bench) pkgs="$build_pkgs $bench_pkgs" ;;
+--demo) pkgs="$build_pkgs $demo_pkgs" ;;
 esac
 
 missing=""

@@ -147,6 +147,9 @@ struct fs_finding_mail {
 	char *message_id;  /* its Message-Id without <>, or NULL */
 	char *from;        /* its From, or NULL */
 	char *date;        /* its Date as the mail writes it, or NULL */
+	char *link;        /* where the archive searched (fixscan.lore) has
+			    * it: BASE<message-id>/; NULL for a mail known
+			    * only from the store or the thread */
 	/* A reply among the series findings: the number of the announced
 	 * patch whose mail is absent that it answers or names
 	 * (fs_objection.absent_index); else 0. */
@@ -268,6 +271,12 @@ struct fs_finding {
 	struct fs_finding_tree tree;         /* symbol-missing,
 					      * fix-not-applicable */
 };
+
+/* The link to the mail F cites, for people: MAIL.LINK, else
+ * lore.kernel.org's link of its Message-Id; control characters left
+ * out.  A new string (g_free()), or NULL when F cites no mail. */
+char *fs_finding_mail_link(const struct fs_finding *f);
+
 
 /* The findings of one patch. */
 struct fs_findings {

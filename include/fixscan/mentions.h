@@ -27,6 +27,8 @@ struct fs_report_mail {
 	const char *from;
 	const char *date;     /* the mail's own Date text (its time zone) */
 	const char *subject;
+	const char *link;     /* where the archives (fixscan.lore) have it,
+			       * or NULL */
 };
 
 /* What a reply to a patch says, by its own words.  OBJECTION is 0 so
@@ -106,6 +108,8 @@ struct fs_objection {
 	 * is absent that the reply answers (its "Re: [PATCH NN/MM]" subject)
 	 * or names (a title of the cover's shortlog); 0 when none. */
 	int absent_index;
+	const char *link;  /* a mail of the archives (fixscan.lore): where it
+			    * is; NULL for a reply of the thread */
 };
 
 /* What was found about one series.  The records' strings are owned by
@@ -124,6 +128,22 @@ struct fs_mentions {
 };
 #define FS_MENTIONS_INIT { .reports = NULL }
 void fs_mentions_clear(struct fs_mentions *m);
+
+/* Add to M the regression reports V[0..N) found in the archives
+ * (fixscan.lore), whose strings V's owner lends for M's life.  A mail
+ * M has already for the same commit (the store's copy of it: the same
+ * Message-Id) is not added again: that record gets its link.  Returns 0
+ * or FS_ENOMEM. */
+int fs_mentions_add_archived(struct fs_mentions *m, const struct fs_report_mail *v, size_t n,
+			     struct fs_error *err);
+
+/* Add to M the records V[0..N) of mails from the archives that speak of
+ * a patch of the series (a backport posted for its branch: class
+ * FS_REPLY_REPLACEMENT, at the patch's SERIES_INDEX), whose strings V's
+ * owner lends for M's life; NAMED is not taken (NULL).  Returns 0 or
+ * FS_ENOMEM. */
+int fs_mentions_add_posted(struct fs_mentions *m, const struct fs_objection *v, size_t n,
+			   struct fs_error *err);
 
 /* The first sentence of BODY (LEN bytes), in the replier's own words,
  * that objects to a patch, reports trouble with it or asks for other

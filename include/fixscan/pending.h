@@ -37,6 +37,8 @@ struct fs_pending_fix {
 	const char *date;
 	const char *commit;  /* full id, or NULL */
 	const char *ref;     /* the pending ref that has it, or NULL */
+	const char *link;    /* the mail on the archive searched
+			      * (fs_pending_from_mails()), or NULL */
 	bool revert;  /* it reverts UPSTREAM rather than fixing it */
 };
 
@@ -71,6 +73,22 @@ void fs_pending_clear(struct fs_pending *p);
 int fs_pending_from_store(struct fs_pending *p, struct fs_store *store,
 			  const struct fs_index *idx, const struct fs_thread_series *s,
 			  const fs_cid *upstream, size_t n, const char *const *own,
+			  struct fs_error *err);
+
+/* Add to P the patch mails MAILS[0..N) of the archives (fixscan.lore:
+ * fs_listmail_review()), LINKS[i] where each is, that fix or revert one
+ * of the NU commits UPSTREAM, by the rules a mail of the store is read
+ * with (fs_pending_from_store(): a patch of no stable series, not the
+ * user's, a tag resolving to the commit, no mainline commit of it yet).
+ * A mail P has already for the same commit (the store's copy of it, the
+ * same Message-Id) is not added again: that record gets its link.  The
+ * new records follow the others of their commit, oldest mail first.
+ * Call it before fs_pending_from_index(), which merges a pending ref's
+ * commit into the record of its mail.  Returns 0, or FS_ENOMEM with ERR
+ * set. */
+int fs_pending_from_mails(struct fs_pending *p, const struct fs_index *idx,
+			  const struct fs_patch *const *mails, const char *const *links, size_t n,
+			  const fs_cid *upstream, size_t nu, const char *const *own,
 			  struct fs_error *err);
 
 /* Add to P the commits of IDX's pending refs that fix or revert one of

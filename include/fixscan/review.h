@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fixscan/archive.h"
 #include "fixscan/diffcmp.h"
 #include "fixscan/error.h"
 #include "fixscan/findings.h"
@@ -70,6 +71,12 @@ struct fs_review_opts {
 	 * branch's tree (symbol-missing), each missing fix's files too
 	 * (fix-not-applicable); NULL: neither. */
 	struct fs_treesyms *treesyms;
+	/* The mail archives searched too (fixscan.lore): the client and
+	 * its bases, NULL-terminated (fs_listmail_review()); NULL: none
+	 * (--no-lore, fixscan.lore none).  A search that fails is left
+	 * out, and the client remembers why (fs_archive_failure()). */
+	struct fs_archive *archive;
+	const char *const *archive_bases;
 };
 #define FS_REVIEW_OPTS_INIT { .branch = NULL }
 

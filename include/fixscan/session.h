@@ -50,6 +50,8 @@ struct fs_session_opts {
 	struct fs_index_opts index;
 	/* told when drafts wait for the notmuch database's lock (may be NULL) */
 	const struct fs_store_waiting *store_waiting;
+	/* --no-lore: the mail archives (fixscan.lore) are not searched */
+	bool no_lore;
 };
 #define FS_SESSION_OPTS_INIT { .review = FS_REVIEW_OPTS_INIT, .index = FS_INDEX_OPTS_INIT }
 
@@ -104,6 +106,14 @@ struct fs_index_opts *fs_session_index_opts(struct fs_session *s);
 /* The store's slot, for the savers that close the read-only store to
  * write (fs_digest_save()); the session frees what is left in it. */
 struct fs_store **fs_session_store_slot(struct fs_session *s);
+/* The first search of the mail archives (fixscan.lore) that failed
+ * this session (lore cannot be reached, a hostile answer, a cache file
+ * that cannot be written), lent, or NULL when none did; *NFAILED (may be
+ * NULL) gets how many did.  When the archives could not be searched at
+ * all (no cache directory), why, and *NFAILED 0.  What the command says
+ * once, at the end. */
+const char *fs_session_lore_failure(const struct fs_session *s, size_t *nfailed);
+
 /* The complete review options; the caller may still change the flags
  * (branch, base, no_reports). */
 struct fs_review_opts *fs_session_review_opts(struct fs_session *s);

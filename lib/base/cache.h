@@ -1,4 +1,5 @@
-/* fixscan: where caches of a repository go (private to the library). */
+/* fixscan: where caches go, of a repository or not (private to the
+ * library). */
 #ifndef FIXSCAN_CACHE_H
 #define FIXSCAN_CACHE_H
 
@@ -19,6 +20,15 @@
  * ..."; neither variable set) or FS_ENOMEM, with ERR set. */
 int fs_cache_path(char **out, const char *repo_path, const char *prefix, const char *suffix,
 		  const char *what, struct fs_error *err);
+
+/* The cache directory of fixscan, or its subdirectory SUB (NULL: none),
+ * in *OUT: $XDG_CACHE_HOME/fixscan[/SUB] when XDG_CACHE_HOME is absolute,
+ * else $HOME/.cache/fixscan[/SUB]; the directory fs_cache_path() puts
+ * its files in, for caches of no repository (lore's answers).  It is not
+ * made.  Returns 0 with a new string in *OUT (g_free()), else *OUT NULL
+ * and FS_ENOTFOUND ("no cache directory: set XDG_CACHE_HOME or HOME")
+ * with ERR set. */
+int fs_cache_dir(char **out, const char *sub, struct fs_error *err);
 
 /* Whether there is no folder for caches: neither an absolute
  * XDG_CACHE_HOME nor HOME (the index and the CVE data then run without

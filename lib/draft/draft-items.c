@@ -69,9 +69,8 @@ static char *item_regression_report(const struct fs_review *r, const struct fs_f
 {
 	if (!f->commit[0])
 		return item_said(r, f);
-	char *who = fsd_display_name(f->mail.from), *id = fs_text_clean_id(f->mail.message_id);
-	char *t = g_strdup_printf("regression report from %s%s%s", who,
-				  id ? ": https://lore.kernel.org/r/" : "", id ? id : "");
+	char *who = fsd_display_name(f->mail.from), *id = fs_finding_mail_link(f);
+	char *t = g_strdup_printf("regression report from %s%s%s", who, id ? ": " : "", id ? id : "");
 
 	g_free(id);
 	g_free(who);
@@ -80,9 +79,8 @@ static char *item_regression_report(const struct fs_review *r, const struct fs_f
 
 static char *item_said(const struct fs_review *r, const struct fs_finding *f)
 {
-	char *who = fsd_display_name(f->mail.from), *id = fs_text_clean_id(f->mail.message_id);
-	char *t = g_strdup_printf("a reply from %s%s%s", who,
-				  id ? ": https://lore.kernel.org/r/" : "", id ? id : "");
+	char *who = fsd_display_name(f->mail.from), *id = fs_finding_mail_link(f);
+	char *t = g_strdup_printf("a reply from %s%s%s", who, id ? ": " : "", id ? id : "");
 
 	g_free(id);
 	g_free(who);
@@ -196,18 +194,18 @@ static char *item_reverts_stable(const struct fs_review *r, const struct fs_find
 
 static char *item_fix_pending(const struct fs_review *r, const struct fs_finding *f)
 {
-	char *id = fs_text_clean_id(f->mail.message_id), *t;
+	char *id = fs_finding_mail_link(f), *t;
 	const char *what = f->cause == FS_CAUSE_REVERT ? "a revert" : "a fix";
 
 	if (f->commit[0]) {
 		char *ref = fsd_public_ref_name(f->ref), *c = fsd_pending_commit_ref(f);
 		t = g_strdup_printf("%s in %s, not in mainline yet: %s%s%s", what, ref, c,
-				    id ? ", https://lore.kernel.org/r/" : "", id ? id : "");
+				    id ? ", " : "", id ? id : "");
 		g_free(ref);
 		g_free(c);
 	} else {
 		t = g_strdup_printf("%s posted, not in mainline yet%s%s", what,
-				    id ? ": https://lore.kernel.org/r/" : "", id ? id : "");
+				    id ? ": " : "", id ? id : "");
 	}
 	g_free(id);
 	return t;

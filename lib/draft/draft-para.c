@@ -141,11 +141,11 @@ static void add_fix_request(GString *s, size_t n, bool subject_only, bool failed
 static void add_reply_quote(GString *s, const struct fs_finding *f, bool as)
 {
 	char *who = fsd_display_name(f->mail.from), *line = fs_text_clean_line(f->note);
-	char *id = fs_text_clean_id(f->mail.message_id);
+	char *id = fs_finding_mail_link(f);
 	const char *pre = as ? "As " : "", *post = as ? "" : " in reply to this patch";
 
 	if (id)
-		fsd_add_paraf(s, "%s%s wrote%s (https://lore.kernel.org/r/%s):", pre, who, post, id);
+		fsd_add_paraf(s, "%s%s wrote%s (%s):", pre, who, post, id);
 	else
 		fsd_add_paraf(s, "%s%s wrote%s:", pre, who, post);
 	fsd_add_quote(s, line);
@@ -473,11 +473,15 @@ static void add_mail_lines(GString *s, const char *from, const char *date, const
 
 /* The mail's lore link (if it has a Message-Id), then the blank line
  * that ends the paragraph. */
-static void add_lore_line(GString *s, const char *id)
+/* The link to F's mail on a line of its own, then a blank line. */
+static void add_lore_line(GString *s, const struct fs_finding *f)
 {
-	if (id)
-		g_string_append_printf(s, "  https://lore.kernel.org/r/%s\n", id);
+	char *link = fs_finding_mail_link(f);
+
+	if (link)
+		g_string_append_printf(s, "  %s\n", link);
 	g_string_append_c(s, '\n');
+	g_free(link);
 }
 
 static void para_report(GString *s, const struct fs_review *r,
@@ -488,7 +492,7 @@ static void para_report(GString *s, const struct fs_review *r,
 		return;
 	}
 	char *from = fs_text_clean_line(f->mail.from), *date = fs_text_clean_line(f->mail.date);
-	char *subj = fs_text_clean_line(f->note), *id = fs_text_clean_id(f->mail.message_id);
+	char *subj = fs_text_clean_line(f->note);
 	size_t n = strlen(subj);
 
 	/* The findings module quotes the subject in the note. */
@@ -498,12 +502,11 @@ static void para_report(GString *s, const struct fs_review *r,
 	}
 	fsd_add_para(s, "There is a regression report for the upstream commit:");
 	add_mail_lines(s, from, date, subj);
-	add_lore_line(s, id);
+	add_lore_line(s, f);
 	fsd_add_para(s, "Has it been resolved upstream? If not, this one may be better left out for now.");
 	g_free(from);
 	g_free(date);
 	g_free(subj);
-	g_free(id);
 }
 
 static void para_dep(GString *s, const struct fs_review *r,
@@ -680,12 +683,32 @@ static void para_duplicate_in_series(GString *s, const struct fs_review *r,
 /* A reply in the thread: attributed, in its author's own words, with
  * no word of the reviewer's about what kind of reply it is (the
  * reader of replies may be wrong; the words are the replier's). */
+/* A backport of the upstream commit for this branch, posted on a list
+ * since this patch was (found on lore, fixscan.lore): no reply to this
+ * patch, so nobody's words to quote; where it is, and the question. */
+static void para_posted(GString *s, const struct fs_finding *f)
+{
+	char *from = fs_text_clean_line(f->mail.from), *date = fs_text_clean_line(f->mail.date);
+	char *subj = fs_text_clean_line(f->note);
+
+	fsd_add_para(s, "Another backport of the upstream commit for this branch was posted after this one:");
+	add_mail_lines(s, from, date, subj);
+	add_lore_line(s, f);
+	fsd_add_para(s, "Should that one be taken instead?");
+	g_free(from);
+	g_free(date);
+	g_free(subj);
+}
+
 static void para_said(GString *s, const struct fs_review *r,
 		const struct fs_review_patch *rp, const struct fs_finding *f)
 {
 	if (rp && reply_folded(r, rp, f))
 		return;
-	add_reply_quote(s, f, false);
+	if (f->kind == FS_FIND_REPLACEMENT_POSTED && f->mail.link)
+		para_posted(s, f);
+	else
+		add_reply_quote(s, f, false);
 }
 
 static void para_no_upstream(GString *s, const struct fs_review *r,
@@ -805,7 +828,7 @@ static void para_fix_pending(GString *s, const struct fs_review *r,
 		const struct fs_review_patch *rp, const struct fs_finding *f)
 {
 	char *from = fs_text_clean_line(f->mail.from), *date = fs_text_clean_line(f->mail.date);
-	char *subj = fs_text_clean_line(f->subject), *id = fs_text_clean_id(f->mail.message_id);
+	char *subj = fs_text_clean_line(f->subject);
 	char *open = pending_opening(f);
 
 	fsd_add_para(s, open);
@@ -816,13 +839,12 @@ static void para_fix_pending(GString *s, const struct fs_review *r,
 	} else {
 		add_mail_lines(s, from, date, subj);
 	}
-	add_lore_line(s, id);
+	add_lore_line(s, f);
 	fsd_add_para(s, "Could this one be held back for now, or the two queued together once the fix lands?");
 	g_free(open);
 	g_free(from);
 	g_free(date);
 	g_free(subj);
-	g_free(id);
 }
 
 static void para_series_partial(GString *s, const struct fs_review *r,

@@ -206,9 +206,9 @@ static void add_askers_too(GString *line, const struct fs_review *r, const char 
 				continue;
 			g_hash_table_add(seen, f->mail.message_id);
 			who = fsd_display_name(f->mail.from);
-			id = fs_text_clean_id(f->mail.message_id);
+			id = fs_finding_mail_link(f);
 			g_string_append_printf(line, " (%s asked for it too%s%s)", who,
-					       id ? ": https://lore.kernel.org/r/" : "", id ? id : "");
+					       id ? ": " : "", id ? id : "");
 			g_free(id);
 			g_free(who);
 		}
@@ -434,12 +434,12 @@ static size_t add_series_replies(GString *s, const struct fs_review *r)
 		if (!n++)
 			fsd_add_para(s, "In the replies to this series:");
 		who = fsd_display_name(f->mail.from);
-		id = fs_text_clean_id(f->mail.message_id);
+		id = fs_finding_mail_link(f);
 		line = fs_text_clean_line(f->note);
 		on = f->mail.absent_index > 0 ? g_strdup_printf("about %s", fs_report_nn(r, f->mail.absent_index)) :
 					   g_strdup("in reply to the cover");
 		if (id)
-			fsd_add_paraf(s, "%s wrote %s (https://lore.kernel.org/r/%s):", who, on, id);
+			fsd_add_paraf(s, "%s wrote %s (%s):", who, on, id);
 		else
 			fsd_add_paraf(s, "%s wrote %s:", who, on);
 		fsd_add_quote(s, line);

@@ -184,6 +184,8 @@ int fs_digest_json(FILE *out, const struct fs_digest *d, time_t since, time_t cl
 			fs_json_str(b, "subject", f->subject);
 			fs_json_str(b, "release", f->release);
 			fs_json_str(b, "message_id", f->mail.message_id);
+			if (f->mail.link) /* a mail found on lore (fixscan.lore) */
+				fs_json_str(b, "link", f->mail.link);
 			if (f->kind == FS_FIND_FIX_PENDING)
 				fs_json_str(b, "ref", f->ref);
 			fs_json_str(b, "evidence", fs_finding_evidence_name(f->evidence));

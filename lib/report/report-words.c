@@ -180,7 +180,9 @@ static void rw_regression_report(GString *s, const struct fs_review *r, const st
 			       f->mail.from ? f->mail.from : "?");
 	if (f->mail.date)
 		g_string_append_printf(s, ", %s", f->mail.date);
-	if (f->mail.message_id)
+	if (f->mail.link)
+		g_string_append_printf(s, ": %s", f->mail.link);
+	else if (f->mail.message_id)
 		g_string_append_printf(s, " <%s>", f->mail.message_id);
 }
 
@@ -188,6 +190,9 @@ static void rw_objection(GString *s, const struct fs_review *r, const struct fs_
 {
 	g_string_append_printf(s, " from %s: \"%s\"", f->mail.from ? f->mail.from : "?",
 			       f->note ? f->note : "");
+	/* a mail of the archives (a backport posted there): where it is */
+	if (f->mail.link)
+		g_string_append_printf(s, ": %s", f->mail.link);
 }
 
 /* " a67fd55f6a09 ("subject") in v6.2, neither in the branch nor in
@@ -242,8 +247,11 @@ static void rw_fix_pending(GString *s, const struct fs_review *r, const struct f
 		g_string_append_printf(s, "%s %s", f->commit[0] ? ", posted by" : " from", f->mail.from);
 	if (f->mail.from && f->mail.date)
 		g_string_append_printf(s, ", %s", f->mail.date);
-	if (f->mail.message_id)
-		g_string_append_printf(s, ": https://lore.kernel.org/r/%s", f->mail.message_id);
+	if (f->mail.message_id) {
+		char *link = fs_finding_mail_link(f);
+		g_string_append_printf(s, ": %s", link ? link : "");
+		g_free(link);
+	}
 }
 
 /* ---- series-partial ------------------------------------------------------ */

@@ -29,6 +29,7 @@ static void said_by(struct judge *j, struct fs_finding *f, const struct fs_objec
 	f->mail.message_id = fsj_dup_or_null(o->message_id);
 	f->mail.from = fsj_dup_or_null(o->from);
 	f->mail.date = fsj_dup_or_null(o->date);
+	f->mail.link = fsj_dup_or_null(o->link);
 	fsj_set_note(j, f, fsj_dup_or_null(o->line));
 	f->mail.absent_index = o->series_index < 0 ? o->absent_index : 0;
 }
@@ -79,6 +80,7 @@ void fsj_check_mail(struct judge *j, const fs_cid *ups, size_t nups, int index)
 		f->mail.message_id = fsj_dup_or_null(r->message_id);
 		f->mail.from = fsj_dup_or_null(r->from);
 		f->mail.date = fsj_dup_or_null(r->date);
+		f->mail.link = fsj_dup_or_null(r->link);
 		fsj_set_note(j, f, fsj_fmt("\"%s\"", r->subject ? r->subject : ""));
 	}
 	fsj_add_replies(j, index);
@@ -148,6 +150,7 @@ void fsj_check_pending(struct judge *j, const fs_cid *ups, size_t nups)
 		f->mail.message_id = fsj_dup_or_null(p->message_id);
 		f->mail.from = fsj_dup_or_null(p->from);
 		f->mail.date = fsj_dup_or_null(p->date);
+		f->mail.link = fsj_dup_or_null(p->link);
 		f->ref = fsj_dup_or_null(p->ref);
 		fs_index_commit_hex(j->idx, p->upstream, hex);
 		fsj_set_note(j, f, fsj_fmt("%s %.12s", p->revert ? "reverts" : "fixes", hex));

@@ -9,6 +9,7 @@
 
 #include <glib.h>
 
+#include "fixscan/text.h"
 #include "findings-private.h"
 
 static const char *const cause_names[FS_CAUSE_COUNT] = {
@@ -41,6 +42,19 @@ static const char *const evidence_names[FS_FEV_COUNT] = {
 	[FS_FEV_MAIL] = "mail",
 	[FS_FEV_CVE] = "cve",
 };
+
+char *fs_finding_mail_link(const struct fs_finding *f)
+{
+	char *id, *link;
+
+	if (f->mail.link)
+		return fs_text_clean_id(f->mail.link);
+	if (!(id = fs_text_clean_id(f->mail.message_id)))
+		return NULL;
+	link = g_strconcat("https://lore.kernel.org/r/", id, NULL);
+	g_free(id);
+	return link;
+}
 
 const char *fs_finding_cause_name(enum fs_finding_cause cause)
 {
@@ -80,6 +94,7 @@ static void finding_clear(struct fs_finding *f)
 	g_free(f->ref);
 	g_free(f->mail.from);
 	g_free(f->mail.date);
+	g_free(f->mail.link);
 	g_free(f->note);
 	g_free(f->ignored);
 	g_free(f->cross.newer_branch);

@@ -426,6 +426,7 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 		o->cls = cls;
 		o->named = NULL;
 		o->nnamed = 0;
+		o->link = NULL;
 		if (cls == FS_REPLY_NEEDS_ALSO) {
 			char *text = fs_mentions_asked_words(body, blen);
 			o->named = named_ids(text, &o->nnamed);
@@ -695,6 +696,7 @@ static int keep_hit(struct fs_mentions *m, struct fs_store_message *hit, fs_cid 
 	rv[m->nreports].from = hv[n].from;
 	rv[m->nreports].date = dv[n];
 	rv[m->nreports].subject = hv[n].subject;
+	rv[m->nreports].link = NULL;
 	m->nreports++;
 	return 0;
 }

@@ -39,6 +39,7 @@ struct pending_search {
 	const char *const *own;
 	GArray *found;      /* struct found_fix */
 	GPtrArray *strings;
+	const char *link;   /* of the mail being read (archives), or NULL */
 };
 
 /* The commit of the abbreviated ID if it is one of S's, else
@@ -77,6 +78,9 @@ static bool in_mainline(const struct fs_index *idx, const struct fs_patch *m, fs
 	for (i = 0; i < n && i < G_N_ELEMENTS(same); i++)
 		if (fs_index_commit_is_mainline(idx, same[i]))
 			return true;
+	/* Without a diff there is nothing to compare: no walk of U's fixes. */
+	if (!fs_patch_has_diff(m))
+		return false;
 	nf = fs_index_fixes_of(idx, u, &fixes);
 	body = fs_patch_body(m, &blen);
 	for (i = 0; nf > 0 && i < (size_t)nf && !there; i++)
@@ -116,6 +120,7 @@ static void add_fix(struct pending_search *s, const struct fs_patch *m, fs_cid u
 	f.fix.title = keep(s, fs_patch_title(m));
 	f.fix.from = keep(s, fs_patch_from(m));
 	f.fix.date = keep(s, fs_patch_date(m));
+	f.fix.link = s->link ? keep(s, s->link) : NULL;
 	f.fix.revert = revert;
 	f.order = order;
 	f.seq = seq;
@@ -145,25 +150,15 @@ static bool mainline_patch_subject(const char *subject)
 	return ok;
 }
 
-/* Read the candidate HIT (number SEQ) and record the commits of S it
- * fixes or reverts. */
-static void read_candidate(struct pending_search *s, const struct fs_store_message *hit,
-			   size_t seq)
+/* Record the commits of S the patch mail M (number SEQ) fixes or
+ * reverts. */
+static void read_fixes(struct pending_search *s, const struct fs_patch *m, size_t seq)
 {
-	struct fs_patch *m = NULL;
 	const struct fs_trailer_ref *fixes;
 	const struct fs_trailer_revert *reverts;
 	size_t i, nf = 0, nr = 0, order = 0;
 	fs_cid u;
 
-	if (!mainline_patch_subject(hit->subject) ||
-	    fs_patch_parse_file(&m, hit->filename, NULL) < 0)
-		return;
-	if (fs_identity_is_own_mail(hit->filename, m, s->own) ||
-	    !mainline_patch_subject(fs_patch_subject(m))) {
-		fs_patch_free(m);
-		return;
-	}
 	fixes = fs_trailers_fixes(fs_patch_trailers(m), &nf);
 	for (i = 0; i < nf; i++)
 		if ((u = wanted_commit(s, fixes[i].id, &order)) != FS_CID_NONE)
@@ -172,6 +167,21 @@ static void read_candidate(struct pending_search *s, const struct fs_store_messa
 	for (i = 0; i < nr; i++)
 		if ((u = wanted_commit(s, reverts[i].id, &order)) != FS_CID_NONE)
 			add_fix(s, m, u, order, seq, true);
+}
+
+/* Read the candidate HIT (number SEQ) and record the commits of S it
+ * fixes or reverts. */
+static void read_candidate(struct pending_search *s, const struct fs_store_message *hit,
+			   size_t seq)
+{
+	struct fs_patch *m = NULL;
+
+	if (!mainline_patch_subject(hit->subject) ||
+	    fs_patch_parse_file(&m, hit->filename, NULL) < 0)
+		return;
+	if (!fs_identity_is_own_mail(hit->filename, m, s->own) &&
+	    mainline_patch_subject(fs_patch_subject(m)))
+		read_fixes(s, m, seq);
 	fs_patch_free(m);
 }
 
@@ -242,6 +252,21 @@ static int keep_found(struct fs_pending *p, struct pending_search *s, struct fs_
 	return 0;
 }
 
+/* The commits of UPSTREAM[0..N) S looks for, each once, in the order of
+ * their first appearance; returns how many. */
+static size_t want_all(struct pending_search *s, const fs_cid *upstream, size_t n)
+{
+	size_t i, nwanted = 0;
+
+	s->wanted = g_hash_table_new(g_direct_hash, g_direct_equal);
+	for (i = 0; i < n; i++)
+		if (upstream[i] != FS_CID_NONE &&
+		    !g_hash_table_contains(s->wanted, GUINT_TO_POINTER(upstream[i] + 1)))
+			g_hash_table_insert(s->wanted, GUINT_TO_POINTER(upstream[i] + 1),
+					    GUINT_TO_POINTER(++nwanted));
+	return nwanted;
+}
+
 int fs_pending_from_store(struct fs_pending *p, struct fs_store *store,
 			  const struct fs_index *idx, const struct fs_thread_series *s,
 			  const fs_cid *upstream, size_t n, const char *const *own,
@@ -258,12 +283,7 @@ int fs_pending_from_store(struct fs_pending *p, struct fs_store *store,
 	memset(&ps, 0, sizeof(ps));
 	ps.idx = idx;
 	ps.own = own;
-	ps.wanted = g_hash_table_new(g_direct_hash, g_direct_equal);
-	for (i = 0; i < n; i++)
-		if (upstream[i] != FS_CID_NONE &&
-		    !g_hash_table_contains(ps.wanted, GUINT_TO_POINTER(upstream[i] + 1)))
-			g_hash_table_insert(ps.wanted, GUINT_TO_POINTER(upstream[i] + 1),
-					    GUINT_TO_POINTER(++nwanted));
+	nwanted = want_all(&ps, upstream, n);
 	rc = 0;
 	if (nwanted) {
 		q = candidates_query(store, s, idx, ps.wanted);
@@ -366,4 +386,59 @@ int fs_pending_from_index(struct fs_pending *p, const struct fs_index *idx,
 		}
 	}
 	return 0;
+}
+
+/* The record of P of the mail MESSAGE_ID fixing U, or NULL. */
+static struct fs_pending_fix *same_mail(struct fs_pending *p, fs_cid u, const char *message_id)
+{
+	size_t i;
+
+	for (i = 0; message_id && i < p->n; i++)
+		if (p->v[i].upstream == u && p->v[i].message_id &&
+		    !strcmp(p->v[i].message_id, message_id))
+			return &p->v[i];
+	return NULL;
+}
+
+int fs_pending_from_mails(struct fs_pending *p, const struct fs_index *idx,
+			  const struct fs_patch *const *mails, const char *const *links, size_t n,
+			  const fs_cid *upstream, size_t nu, const char *const *own,
+			  struct fs_error *err)
+{
+	struct pending_search ps;
+	size_t i;
+	int rc = 0;
+
+	memset(&ps, 0, sizeof(ps));
+	ps.idx = idx;
+	ps.own = own;
+	want_all(&ps, upstream, nu);
+	ps.found = g_array_new(FALSE, FALSE, sizeof(struct found_fix));
+	ps.strings = g_ptr_array_new_with_free_func(g_free);
+	for (i = 0; i < n; i++) {
+		if (fs_identity_is_own_mail(NULL, mails[i], own) ||
+		    !mainline_patch_subject(fs_patch_subject(mails[i])))
+			continue;
+		ps.link = links ? links[i] : NULL;
+		read_fixes(&ps, mails[i], i);
+	}
+	g_array_sort(ps.found, by_order);
+	if (!p->strings_)
+		p->strings_ = g_ptr_array_new_with_free_func(g_free);
+	for (i = 0; i < ps.strings->len; i++)
+		g_ptr_array_add(p->strings_, g_ptr_array_index(ps.strings, i));
+	g_ptr_array_set_free_func(ps.strings, NULL);
+	for (i = 0; rc == 0 && i < ps.found->len; i++) {
+		const struct fs_pending_fix *f = &g_array_index(ps.found, struct found_fix, i).fix;
+		struct fs_pending_fix *known = same_mail(p, f->upstream, f->message_id);
+
+		if (known)
+			known->link = f->link;
+		else if (insert_after_commit(p, f) < 0)
+			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
+	}
+	g_ptr_array_free(ps.strings, TRUE);
+	g_array_free(ps.found, TRUE);
+	g_hash_table_destroy(ps.wanted);
+	return rc;
 }

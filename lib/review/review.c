@@ -8,6 +8,7 @@
 #include <glib.h>
 #include <gmime/gmime.h>
 
+#include "fixscan/listmail.h"
 #include "fixscan/mentions.h"
 #include "fixscan/pending.h"
 #include "fixscan/posting.h"
@@ -245,6 +246,110 @@ static int search_store(struct fs_mentions *said, struct fs_pending *pending,
 	return rc;
 }
 
+/* The kernel series of the branch R reviews ("4.4" of "linux-4.4.y"),
+ * for the backports posted for it: the series' own, else the branch's.
+ * New string (g_free()), or NULL. */
+static char *branch_version(const struct fs_review *r)
+{
+	char series[FS_VERSION_NAME_MAX];
+
+	if (r->series->version)
+		return g_strdup(r->series->version);
+	return r->branch && fs_version_branch_series(r->branch, series, sizeof(series))
+		       ? g_strdup(series)
+		       : NULL;
+}
+
+/* The records of FOUND's backports for R's patches: one per patch whose
+ * upstream commits UPS include the backport's, placed at it as a reply
+ * carrying a replacement (replacement-posted), into SAID. */
+static int add_backports(struct fs_mentions *said, const struct fs_listmail_found *found,
+			 const struct fs_review *r, const struct upstream_list *ups,
+			 struct fs_error *err)
+{
+	GArray *v = g_array_new(FALSE, TRUE, sizeof(struct fs_objection));
+	size_t b, i, k;
+	int rc;
+
+	for (b = 0; b < found->nbackports; b++) {
+		const struct fs_listmail_backport *bp = &found->backports[b];
+		for (i = 0; i < r->npatches; i++)
+			for (k = 0; k < ups[i].n; k++) {
+				struct fs_objection o;
+				if (ups[i].ids[k] != bp->upstream)
+					continue;
+				memset(&o, 0, sizeof(o));
+				o.series_index = r->patches[i].index;
+				o.message_id = fs_patch_message_id(bp->mail);
+				o.from = fs_patch_from(bp->mail);
+				o.date = fs_patch_date(bp->mail);
+				o.line = fs_patch_subject(bp->mail);
+				o.cls = FS_REPLY_REPLACEMENT;
+				o.link = bp->link;
+				g_array_append_val(v, o);
+			}
+	}
+	rc = fs_mentions_add_posted(said, (const struct fs_objection *)(void *)v->data, v->len, err);
+	g_array_free(v, TRUE);
+	return rc;
+}
+
+/* What the mail archives (fixscan.lore) say of the series' upstream
+ * commits, asked once for the whole series (a few requests): fixes
+ * posted, into PENDING (merged with the store's), regression reports,
+ * into SAID (likewise), backports posted for the branch since the
+ * patch, into SAID's replies (replacement-posted).  FOUND keeps the
+ * mails the records lend.  A search that fails is left out; the client
+ * remembers why. */
+static int search_archives(struct fs_mentions *said, struct fs_pending *pending,
+			   struct fs_listmail_found *found, const struct fs_review *r,
+			   const struct fs_index *idx, const struct upstream_list *ups,
+			   const struct fs_review_opts *o, struct fs_error *err)
+{
+	struct fs_listmail_want *want = g_new0(struct fs_listmail_want, r->npatches * MAX_UPSTREAM + 1);
+	struct fs_listmail_ask ask;
+	GArray *reports = g_array_new(FALSE, TRUE, sizeof(struct fs_report_mail));
+	size_t i, k, n = 0, nflat;
+	fs_cid *flat = flat_upstream(r, ups, &nflat);
+	char *version = branch_version(r);
+	int rc;
+
+	for (i = 0; i < r->npatches; i++)
+		for (k = 0; k < ups[i].n; k++) {
+			want[n].upstream = ups[i].ids[k];
+			want[n++].posted = fs_patch_time(r->patches[i].patch);
+		}
+	memset(&ask, 0, sizeof(ask));
+	ask.client = o->archive;
+	ask.bases = o->archive_bases;
+	ask.idx = idx;
+	ask.series = r->series;
+	ask.version = version;
+	ask.own = o->own_addresses;
+	rc = flat ? fs_listmail_review(found, &ask, want, n, err) :
+		    fs_error_set(err, FS_ENOMEM, "out of memory");
+	if (rc == 0)
+		rc = fs_pending_from_mails(pending, idx, found->patches, found->patch_links,
+					   found->npatches, flat, nflat, o->own_addresses, err);
+	for (i = 0; rc == 0 && i < found->nreports; i++) {
+		const struct fs_patch *m = found->reports[i].mail;
+		struct fs_report_mail rm = { found->reports[i].upstream, fs_patch_message_id(m),
+					     fs_patch_from(m), fs_patch_date(m), fs_patch_subject(m),
+					     found->reports[i].link };
+		g_array_append_val(reports, rm);
+	}
+	if (rc == 0)
+		rc = fs_mentions_add_archived(said, (const struct fs_report_mail *)(void *)reports->data,
+					      reports->len, err);
+	if (rc == 0)
+		rc = add_backports(said, found, r, ups, err);
+	g_array_free(reports, TRUE);
+	g_free(version);
+	g_free(want);
+	free(flat);
+	return rc;
+}
+
 /* The commits of the pending refs that fix the series' upstream commits,
  * merged with the posted fixes in PENDING (fs_pending_from_index()). */
 static int pending_commits(struct fs_pending *pending, const struct fs_review *r,
@@ -414,6 +519,7 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 	struct fs_series_entry *entries = NULL;
 	struct fs_mentions said = FS_MENTIONS_INIT;
 	struct fs_pending pending = FS_PENDING_INIT;
+	struct fs_listmail_found found = FS_LISTMAIL_FOUND_INIT;
 	struct fs_findings_ctx ctx;
 	struct fs_treecheck *tc = NULL;
 	int rc;
@@ -443,6 +549,8 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 	}
 	if (rc == 0 && store && !o->no_reports && s->npatches)
 		rc = search_store(&said, &pending, r, idx, store, ups, o->own_addresses, err);
+	if (rc == 0 && o->archive && o->archive_bases && s->npatches)
+		rc = search_archives(&said, &pending, &found, r, idx, ups, o, err);
 	if (rc == 0 && s->npatches && fs_index_pending_count(idx))
 		rc = pending_commits(&pending, r, idx, ups, err);
 	if (rc < 0)
@@ -480,6 +588,7 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 out:
 	fs_mentions_clear(&said);
 	fs_pending_clear(&pending);
+	fs_listmail_found_clear(&found);
 	free(entries);
 	free(ups);
 	fs_review_free(r);

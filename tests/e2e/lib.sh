@@ -25,6 +25,12 @@ export GIT_CONFIG_NOSYSTEM=1 LC_ALL=C.UTF-8 TZ=UTC NO_COLOR=1
 export FIXSCAN_PAGER=cat
 unset NOTMUCH_DATABASE NOTMUCH_PROFILE GIT_DIR GIT_WORK_TREE 2>/dev/null || true
 mkdir -p "$HOME" "$XDG_CACHE_HOME" "$XDG_CONFIG_HOME"
+# The tests never reach the internet: lore (fixscan.lore) is off unless a
+# test points it at its own public-inbox on loopback (lib-lore.sh), and a
+# request for any other host goes to a port nothing listens on.
+git config --file "$HOME/.gitconfig" fixscan.lore none
+export http_proxy=http://127.0.0.1:9 https_proxy=http://127.0.0.1:9 no_proxy=127.0.0.1,localhost
+unset HTTP_PROXY HTTPS_PROXY ALL_PROXY all_proxy NO_PROXY 2>/dev/null || true
 cd "$TRASH" || exit 1
 
 test_count=0

@@ -243,6 +243,7 @@ test_expect_success 'a Message-Id with quotes and a space is found in the store'
 '
 test_expect_success 'GIT_CONFIG_GLOBAL names the global git config, as for git' '
 	GIT_CONFIG_GLOBAL="$TRASH/other.gitconfig" git config --global fixscan.repo "$TRASH/kernel" &&
+	GIT_CONFIG_GLOBAL="$TRASH/other.gitconfig" git config --global fixscan.lore none &&
 	head=$(git -C kernel rev-parse HEAD) &&
 	(cd / && GIT_CONFIG_GLOBAL="$TRASH/other.gitconfig" "$FIXSCAN" show "$head") >g1 &&
 	grep -q "^commit $head" g1 &&

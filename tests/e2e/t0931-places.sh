@@ -233,8 +233,9 @@ test_expect_success '$HOME and XDG_* unset: index, review and its drafts run, sa
 	git -C kernel config --unset user.name; git -C kernel config --unset user.email
 	test $rc -eq 1 &&
 	test "$(cat err.index)" = "fixscan: cannot keep the index cache in '"'"'\$XDG_CACHE_HOME/fixscan'"'"' (neither XDG_CACHE_HOME nor HOME is set): indexed without it" &&
-	test "$(grep -vc "^draft: " err)" -eq 3 &&
+	test "$(grep -vc "^draft: " err)" -eq 4 &&
 	grep -qx "fixscan: no mail store: regression reports not searched" err &&
+	grep -qx "fixscan: lore: no cache directory: set XDG_CACHE_HOME or HOME; not searched" err &&
 	grep -qx "fixscan: cannot keep the index cache in '"'"'\$XDG_CACHE_HOME/fixscan'"'"' (neither XDG_CACHE_HOME nor HOME is set): indexed without it" err &&
 	grep -qx "fixscan: no folder for fixscan'"'"'s state (neither XDG_STATE_HOME nor HOME is set): the drafts are written, but not remembered (drafts you delete may come back)" err &&
 	test "$(grep -c "^draft: wrote" err)" -eq "$(wc -l <keys.want)" &&

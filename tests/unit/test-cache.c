@@ -184,6 +184,37 @@ static void test_long(void **state)
 	free(w);
 }
 
+/* The directory of caches of no repository: the same rules, a
+ * subdirectory of fixscan's, not made. */
+static void test_dir(void **state)
+{
+	char *got = (char *)"x";
+	struct fs_error err = FS_ERROR_INIT;
+
+	setenv("XDG_CACHE_HOME", "/xdg/cache/", 1);
+	setenv("HOME", "/home/someone", 1);
+	assert_int_equal(fs_cache_dir(&got, "lore", &err), 0);
+	assert_string_equal(got, "/xdg/cache/fixscan/lore");
+	g_free(got);
+	assert_int_equal(fs_cache_dir(&got, NULL, &err), 0);
+	assert_string_equal(got, "/xdg/cache/fixscan");
+	g_free(got);
+	setenv("XDG_CACHE_HOME", "relative", 1);
+	assert_int_equal(fs_cache_dir(&got, "lore", &err), 0);
+	assert_string_equal(got, "/home/someone/.cache/fixscan/lore");
+	g_free(got);
+	setenv("XDG_CACHE_HOME", "/", 1);
+	assert_int_equal(fs_cache_dir(&got, "lore", &err), 0);
+	assert_string_equal(got, "/fixscan/lore");
+	g_free(got);
+	unsetenv("XDG_CACHE_HOME");
+	unsetenv("HOME");
+	assert_int_equal(fs_cache_dir(&got, "lore", &err), FS_ENOTFOUND);
+	assert_null(got);
+	assert_string_equal(err.message, "no cache directory: set XDG_CACHE_HOME or HOME");
+	assert_false(access("/home/someone/.cache/fixscan/lore", F_OK) == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -191,6 +222,7 @@ int main(void)
 		cmocka_unit_test(test_home),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_long),
+		cmocka_unit_test(test_dir),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

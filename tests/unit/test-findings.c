@@ -618,10 +618,10 @@ static void judge_row(const struct row *row, struct fs_findings *got)
 	struct fs_findings_ctx ctx;
 	struct fs_error err = FS_ERROR_INIT;
 	struct fs_report_mail report = { FS_CID_NONE, "report@example.org", "R <r@example.org>",
-					 "Mon, 4 Apr 2016 10:00:00 +0000", "[REGRESSION] e broke" };
+					 "Mon, 4 Apr 2016 10:00:00 +0000", "[REGRESSION] e broke", NULL };
 	struct fs_objection objection = { -1, "obj@example.org", "O <o@example.org>",
 					  "Tue, 5 Apr 2016 10:00:00 +0000", "Please drop this", FS_REPLY_OBJECTION,
-					  NULL, 0, 0 };
+					  NULL, 0, 0, NULL };
 	size_t np, i, n;
 	char *text, *title = NULL, *body = NULL;
 
