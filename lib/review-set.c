@@ -348,6 +348,9 @@ static struct fs_review *review_one(struct fs_session *ss, const struct fs_revie
 	note = fs_diffcmp_take_note(fs_session_review_opts(ss)->diffcmp);
 	if (note && cb->note)
 		cb->note(cb->data, note);
+	note = fs_treesyms_take_note(fs_session_review_opts(ss)->treesyms);
+	if (note && cb->note)
+		cb->note(cb->data, note);
 	if (cb->reviewed)
 		cb->reviewed(cb->data, r);
 	return r;

@@ -24,6 +24,7 @@ struct fs_session {
 	struct fs_index_stats istats;
 	struct fs_vulns *vulns;
 	struct fs_diffcmp *diffcmp;
+	struct fs_treesyms *treesyms;
 	struct fs_review_opts ropts;
 	struct fs_index_opts iopts;
 	/* storage behind ropts.branch_names and the iopts refs */
@@ -240,6 +241,7 @@ void fs_session_free(struct fs_session *s)
 	fs_index_free(s->idx);
 	fs_vulns_free(s->vulns);
 	fs_diffcmp_free(s->diffcmp);
+	fs_treesyms_free(s->treesyms);
 	fs_store_free(s->store);
 	fs_ignore_free(s->ignore);
 	fs_config_free(s->cfg);
@@ -378,6 +380,9 @@ int fs_session_open_index(struct fs_session *s, struct fs_review_notes *notes,
 	 * repository already, so a failure here only leaves them out. */
 	if (!s->diffcmp && fs_diffcmp_open(&s->diffcmp, s->repo, &e) == 0)
 		s->ropts.diffcmp = s->diffcmp;
+	/* The identifiers of the branches' trees, kept beside the index. */
+	if (!s->treesyms && fs_treesyms_open(&s->treesyms, s->repo, &e) == 0)
+		s->ropts.treesyms = s->treesyms;
 	return 0;
 }
 

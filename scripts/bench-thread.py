@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write a stable review thread of N patches for the benchmark.
 
-usage: bench-thread.py [--diffs [--differ-every K]] REPO MAILDIR N
+usage: bench-thread.py [--diffs [--differ-every K] [--late-every L]] REPO MAILDIR N
 
 The patches backport N mainline commits of REPO made after the fork of its
 first stable branch, in the format of a real review thread (a cover letter,
@@ -11,7 +11,12 @@ backports do (then fixscan compares it with upstream's: backport-differs);
 without, a diffstat alone.  With --differ-every K, every K-th patch's
 diff has one added line changed and no note saying so: the comparison
 finds those (an advisory backport-differs each) rather than only clean
-backports.
+backports.  With --late-every L (a repository made with gen-kernel.py
+scale --files) every L-th patch's diff also calls fixscan_late_helper(),
+which a late mainline commit added and the branch lacks; every other of
+those patches backports a commit made after that one (a symbol-missing
+naming it), the rest one made before (nothing to name: mainline lacked
+the name there too).
 """
 import os
 import subprocess
@@ -46,14 +51,31 @@ def changed_line(diff):
     return "\n".join(lines)
 
 
+def late_use(diff):
+    """DIFF with a call of the late helper added at its first hunk."""
+    lines = diff.split("\n")
+    for k, line in enumerate(lines):
+        if line.startswith("@@ -"):
+            head, _, rest = line[3:].partition(" @@")
+            old, new = head.split(" ")
+            start, _, count = new[1:].partition(",")
+            lines[k] = "@@ %s +%s,%d @@%s" % (old, start, int(count or 1) + 1, rest)
+            lines.insert(k + 1, "+\tfixscan_late_helper(FIXSCAN_LATE_LEVEL);")
+            break
+    return "\n".join(lines)
+
+
 def main():
     args = sys.argv[1:]
     with_diffs = bool(args) and args[0] == "--diffs"
-    differ_every = 0
+    differ_every = late_every = 0
     if with_diffs:
         args = args[1:]
-        if args and args[0] == "--differ-every":
-            differ_every = int(args[1])
+        while args and args[0] in ("--differ-every", "--late-every"):
+            if args[0] == "--differ-every":
+                differ_every = int(args[1])
+            else:
+                late_every = int(args[1])
             args = args[2:]
     repo, maildir, n = args[0], args[1], int(args[2])
     branches = git(repo, "for-each-ref", "--format=%(refname:short)",
@@ -70,6 +92,17 @@ def main():
     commits = [c for c in commits if not c.startswith("commit ")]
     step = max(1, len(commits) // n)
     picked = [c.split(" ", 1) for c in commits[::step][:n]]
+    if late_every:
+        late = git(repo, "log", "--format=%H", "--fixed-strings",
+                   "--grep=sched: add fixscan_late_helper()", "refs/heads/master").split()
+        after = git(repo, "rev-list", "--no-merges", "--format=%H %s",
+                    "%s..refs/heads/master" % late[0]).splitlines() if late else []
+        taken = {c for c, _ in picked}
+        after = [c.split(" ", 1) for c in after if not c.startswith("commit ")]
+        after = [c for c in after if c[0] not in taken]
+        for k, i in enumerate(range(late_every, len(picked) + 1, late_every)):
+            if k % 2 == 0 and k // 2 < len(after):
+                picked[i - 1] = after[k // 2]
     for d in ("cur", "new", "tmp"):
         os.makedirs(os.path.join(maildir, d), exist_ok=True)
     diffs = diffs_of(repo, [c for c, _ in picked]) if with_diffs else {}
@@ -106,6 +139,8 @@ def main():
             diff = diffs[cid].lstrip("\n")
             if differ_every and i % differ_every == 0:
                 diff = changed_line(diff)
+            if late_every and i % late_every == 0:
+                diff = late_use(diff)
             body += "\n" + diff + "-- \n2.43.0\n"
         write(i, "[PATCH %s %03d/%03d] %s" % (series, i, total, subject), body,
               "In-Reply-To: <%s>\nReferences: <%s>\n" % (cover_id, cover_id))

@@ -104,6 +104,15 @@ set -e
 [ "$rc" -le 1 ] || exit 1
 
 echo
+echo "demo: fixscan review --repo $dir/kernel 'path:review-4.5/**': a backport that cannot build on 4.5.y without its prerequisite, a fix of files 4.5.y does not have"
+echo
+set +e
+"$fixscan" review --repo "$dir/kernel" 'path:review-4.5/**'
+rc=$?
+set -e
+[ "$rc" -le 1 ] || exit 1
+
+echo
 echo "demo: fixscan review --drafts: one reply per patch that needs action, and a summary"
 set +e
 "$fixscan" review --repo "$dir/kernel" --drafts 'path:review-4.4/**' >/dev/null

@@ -21,9 +21,13 @@
         name and the cross-branch findings expected).  It stands apart
         from "sample": that one and its answers stay as they are.
 
-    gen-kernel.py scale DIR [--mainline N] [--stable M]
+    gen-kernel.py scale DIR [--mainline N] [--stable M] [--files F]
         Stream a large history (default 1,300,000 mainline commits and
-        40,000 stable backports) into a new repository in DIR.
+        40,000 stable backports) into a new repository in DIR.  With
+        --files F (make bench: 60,000) its tree has F more C files of
+        kernel shape (scripts/kernel_shape.py, a few hundred MB), and
+        late in mainline, after every stable branch's fork, one commit
+        adds LATE_FILE, a header of helpers the branches lack.
 
     gen-kernel.py scale --append K DIR
         Add K mainline commits on top of a repository made by "scale".
@@ -87,6 +91,22 @@ def tree_from_files(files, memo=None):
             return got
         return git_hash(b'tree', data)
     return build([(p.encode().split(b'/'), s) for p, s in files.items()])
+
+
+def tree_entries(files, memo=None):
+    """The top-level entries {name (bytes): (is_tree, sha20)} of the tree of
+    FILES ('dir/name' -> blob sha20), its subtrees hashed."""
+    groups = {}
+    entries = {}
+    for p, sha in files.items():
+        head, _, rest = p.partition('/')
+        if rest:
+            groups.setdefault(head.encode(), {})[rest] = sha
+        else:
+            entries[head.encode()] = (False, sha)
+    for name, sub in groups.items():
+        entries[name] = (True, tree_from_files(sub, memo))
+    return entries
 
 
 def commit_body(tree_hex, parents_hex, author, committer, msg):
@@ -255,7 +275,15 @@ FILES = {
     'mm': 'mm/page_alloc.c',
     'sched': 'kernel/sched/fair.c',
     'pcm': 'sound/core/pcm_native.c',
+    # Files mainline adds after every stable branch forked (absent from
+    # every tree before the commit that adds them): what a backport may
+    # need that its branch lacks (symbol-missing), and what a fix may touch
+    # alone (fix-not-applicable).
+    'settle': 'drivers/usb/core/port-settle.h',
+    'typec': 'drivers/usb/typec/tcpm.c',
 }
+# Files that are not in the first tree.
+LATE_FILES = ('settle', 'typec')
 
 # Subsystem maintainers who commit (and sign off) patches to each file.
 COMMITTER = {
@@ -753,6 +781,36 @@ def sample_spec():
       'Cc: stable@vger.kernel.org\n'
       'Link: https://lore.kernel.org/r/20160402101520.4711-2-dorlov@example.com',
       delay=30 * 86400)
+    # ---- after the threads, fetched late too: reading the branch's tree ----
+    # A helper in a header of its own, then a hub change that calls it:
+    # its backport to 4.5 (review-4.5 06) cannot build there without the
+    # helper's commit (symbol-missing naming u_settle_base).
+    C('u_settle_base', M, 'settle', 'bart',
+      'usb: hub: add hub_port_settle_ms()',
+      'Hubs need different times for their ports to settle after power-on;\n'
+      'give the delay one helper.',
+      code='\nstatic inline unsigned int hub_port_settle_ms(const struct usb_hub *hub)\n'
+           '{\n\treturn 100;\n}\n', delay=30 * 86400)
+    C('u_settle_use', M, 'hub', 'bart',
+      'usb: hub: let the port settle before the first reset',
+      'A device plugged in at power-on was reset before its port settled,\n'
+      'and some did not enumerate.\n\nCc: stable@vger.kernel.org',
+      code='\nstatic void fixscan_hub_port_settle(struct usb_hub *hub)\n{\n'
+           '\tmsleep(hub_port_settle_ms(hub));\n}\n', needs=['u_settle_base'],
+      delay=30 * 86400)
+    # A Type-C port manager mainline added after 4.5, and a hub change
+    # whose only fix is in that file: nothing to ask 4.5 for (review-4.5
+    # 07: fix-not-applicable, not fix-missing).
+    C('u_typec_add', M, 'typec', 'bart',
+      'usb: typec: add a port manager',
+      'Type-C ports need a state machine of their own.', delay=30 * 86400)
+    C('u_na', M, 'hub', 'bart',
+      'usb: hub: report the port speed to the connector class',
+      'The connector class wants to know how fast a port runs.', delay=30 * 86400)
+    C('f_na', M, 'typec', 'bart',
+      'usb: typec: read the port speed after the hub reported it',
+      'The port manager read the speed before the hub had reported it.\n\n'
+      'Fixes: {h12:u_na} ("{s:u_na}")', delay=30 * 86400)
     return EV
 
 
@@ -829,6 +887,7 @@ class Sample:
         self.by_id = {}
         self.tags = []           # dicts: tag, target, annotated, id (object)
         self.heads = {}          # line -> commit
+        self.code_at = {}        # (file, revision) -> code after its text
         self.build()
 
     # --- text -----------------------------------------------------------
@@ -917,6 +976,7 @@ class Sample:
                     release_commit=bool(ev.get('release_commit')),
                     makefile=ev.get('makefile'), ts=ts,
                     decl_upstream=[], decl_reverts=ev.get('reverts', []),
+                    needs=ev.get('needs', []),
                     branch=self.branch_of(ev['line']))
 
     def stable_commit(self, ev, ts):
@@ -942,7 +1002,7 @@ class Sample:
                     author=ev['author'] or u0['author'], committer='greta',
                     file=u0['file'], kind='stable', release_commit=False,
                     makefile=None, ts=ts, decl_upstream=ups, decl_reverts=[],
-                    branch=ev['line'])
+                    needs=[], branch=ev['line'])
 
     def stable_revert(self, ev, ts):
         tgt = self.by_name[ev['target']]
@@ -956,7 +1016,7 @@ class Sample:
                     committer='greta', file=tgt['file'], kind='stable-revert',
                     release_commit=False, makefile=None, ts=ts,
                     decl_upstream=[], decl_reverts=[ev['target']],
-                    branch=ev['line'], revert_of=tgt)
+                    needs=[], branch=ev['line'], revert_of=tgt)
 
     def place(self, c, ev, line, k):
         """Parents, tree and id of C on LINE."""
@@ -971,7 +1031,7 @@ class Sample:
         if parent:
             state = dict(parent['state'])
         else:
-            state = {f: 0 for f in FILES}
+            state = {f: None if f in LATE_FILES else 0 for f in FILES}
             state['Makefile'] = ev['makefile']
         if len(parents) == 2:
             # Take the other side's changes since the fork.
@@ -989,6 +1049,9 @@ class Sample:
             state[c['file']] = r['parents'][0]['state'][c['file']]
         elif c['file']:
             state[c['file']] = k
+            if ev.get('code'):
+                # code of this revision of the file, after the stand-in text
+                self.code_at[(c['file'], k)] = ev['code'].encode()
         c['state'] = state
         c['parents'] = parents
         c['line'] = line
@@ -1012,10 +1075,9 @@ class Sample:
             c = c['parents'][0]
         return c['name']
 
-    @staticmethod
-    def files_of(state):
-        files = {p: git_hash(b'blob', source_blob(p, state[f]))
-                 for f, p in FILES.items()}
+    def files_of(self, state):
+        files = {p: git_hash(b'blob', self.blob_of(state, f))
+                 for f, p in FILES.items() if state[f] is not None}
         files['Makefile'] = git_hash(b'blob', makefile_blob(state['Makefile']))
         files['README'] = git_hash(b'blob', README_BLOB)
         return files
@@ -1023,7 +1085,8 @@ class Sample:
     def blob_of(self, state, key):
         if key == 'Makefile':
             return makefile_blob(state['Makefile'])
-        return source_blob(FILES[key], state[key])
+        return (source_blob(FILES[key], state[key]) +
+                self.code_at.get((key, state[key]), b''))
 
     # --- derived facts ----------------------------------------------------
     def resolve(self, abbrev):
@@ -1493,6 +1556,13 @@ REVIEW45 = dict(
         dict(up=['u_fm'], expect=[('fix-missing', 'f_fm', {}),
                                   ('series-partial', 'u_fm', {})],
              note='the same upstream as review-4.4 patch 03, same findings'),
+        dict(up=['u_settle_use'], expect=[('symbol-missing', 'u_settle_base', {})],
+             note='its diff calls hub_port_settle_ms(), which linux-4.5.y has '
+                  'nowhere: a mainline commit after 4.5 added it in a header of '
+                  'its own, and the backport cannot build without that one'),
+        dict(up=['u_na'], expect=[('fix-not-applicable', 'f_na', {})],
+             note='its one mainline fix changes only drivers/usb/typec/, which '
+                  'linux-4.5.y does not have: nothing to ask for'),
     ],
     replies=[])
 
@@ -1962,12 +2032,22 @@ class Threads:
                             f.append(dict({'kind': 'fix-queued',
                                            'commit': fx['id'],
                                            'index': series[fx['id']]}, **via))
+                        elif tip['state'].get(fx['file']) is None:
+                            # every file it changes is absent from the branch
+                            f.append(dict({'kind': 'fix-not-applicable',
+                                           'commit': fx['id']}, **via))
                         else:
                             f.append(dict({'kind': 'fix-missing',
                                            'commit': fx['id']}, **via))
                         frontier.append(fx)
                 for x in stable_reverts(uc):
                     f.append({'kind': 'reverted-in-stable', 'commit': x['id']})
+                # a name the backport uses that only a commit the branch
+                # lacks brings, not queued before it
+                for n in uc['needs']:
+                    x = s.by_name[n]
+                    if not in_branch(x) and series.get(x['id'], p['index']) >= p['index']:
+                        f.append({'kind': 'symbol-missing', 'commit': x['id']})
                 for m in self.mails['lists']:
                     body = m.body
                     if ((uc['id'][:12] in body or uc['subject'] in body)
@@ -2229,6 +2309,14 @@ drift apart.
 * `regression-report`: a mail of `lists/` whose body contains the
   upstream's first 12 hex or its exact subject, and matches
   `regression|bisect|first bad commit|revert` (case-insensitive).
+* A fixer F all of whose files the base's tree lacks (the sample's
+  commits change one file each) is `fix-not-applicable` rather than
+  `fix-missing`: nothing to ask for (review-4.5 07).
+* `symbol-missing`: the upstream's diff uses a name that only a mainline
+  commit neither in the branch nor queued before the patch brings (the
+  commit the spec's `needs` names); `commit` = that commit (review-4.5
+  06: hub_port_settle_ms(), which u_settle_base adds in a header of its
+  own).
 '''
 
 
@@ -2381,7 +2469,35 @@ class Lcg:
         return (self.next() & 0xffffffffffff) / float(1 << 48)
 
 
-SCALE_FILES = list(FILES.values())
+# The sample's files, but those only its late commits add.
+SCALE_FILES = [p for k, p in FILES.items() if k not in LATE_FILES]
+# With --files: the header one late mainline commit adds (bit LATE_BIT of
+# a tree's bits), and that commit's subject (bench-thread.py looks for it).
+LATE_FILE = 'kernel/sched/fixscan_late.h'
+LATE_BIT = len(SCALE_FILES)
+LATE_SUBJECT = 'sched: add fixscan_late_helper()'
+LATE_BLOB = (b'/* SPDX-License-Identifier: GPL-2.0 */\n'
+             b'#ifndef _LINUX_FIXSCAN_LATE_H\n#define _LINUX_FIXSCAN_LATE_H\n\n'
+             b'#define FIXSCAN_LATE_LEVEL\t3\n\n'
+             b'static inline int fixscan_late_helper(int level)\n{\n'
+             b'\treturn level > FIXSCAN_LATE_LEVEL;\n}\n\n#endif\n')
+
+
+def scale_blob(path, rev, kernel):
+    """A file of the scale history at revision REV (0 or 1).  In a tree of
+    kernel shape (KERNEL) revision 1 also has a function of the core API's
+    names (scripts/kernel_shape.py): what a backport of it adds uses names
+    the tree has."""
+    b = source_blob(path, rev)
+    if not (kernel and rev):
+        return b
+    ident = re.sub(r'[^a-z0-9]+', '_', path.rsplit('/', 1)[-1].rsplit('.', 1)[0])
+    return b + ('\nstatic int fixscan_%s_rework(struct slab_core *c)\n{\n'
+                '\tvoid *p = kzalloc(64, GFP_KERNEL);\n\n'
+                '\tif (!p)\n\t\treturn -ENOMEM;\n'
+                '\tmutex_lock(&c->lock);\n\tc->slab_state = BITS_PER_LONG;\n'
+                '\tmutex_unlock(&c->lock);\n\tkfree(p);\n\treturn 0;\n}\n'
+                % ident).encode()
 SCALE_PREFIXES = {
     'arch/x86/mm/tlb.c': ['x86/mm', 'x86/tlb', 'x86/pat', 'x86/mm/pti', 'x86/ioremap'],
     'arch/x86/kernel/process.c': ['x86/process', 'x86/fpu', 'x86/entry', 'x86/cpu', 'x86/speculation', 'x86/apic'],
@@ -2481,6 +2597,8 @@ LTS = ((4, 4), (4, 9), (4, 14), (4, 19), (5, 4), (5, 10), (5, 15), (6, 1),
 SCALE_T0 = 1309478400       # 2011-07-01
 SCALE_T1 = 1735689600       # 2025-01-01
 STATE_FILE = 'gen-kernel-scale.json'
+# The static tree's blob marks: above every commit's.
+STATIC_MARK0 = 50000000
 IDS_FILE = 'gen-kernel-scale.ids'
 KIND_FILE = 'gen-kernel-scale.kind'
 NORMAL, REVERT, MERGE, RELEASE = 0, 1, 2, 3
@@ -2511,8 +2629,11 @@ def wrap(text, width=72):
 
 
 class Scale:
-    def __init__(self, seed, total, cycle_len):
+    def __init__(self, seed, total, cycle_len, files=0):
         self.seed = seed
+        self.files = files      # C files of kernel shape (0: none)
+        self.static_top = {}    # top directory -> its static entries
+        self.late_i = None      # the commit number of the late commit
         self.total = total
         self.L = cycle_len
         self.people = []
@@ -2551,20 +2672,33 @@ class Scale:
         # Trees: file bits per top-level directory, subtrees memoised.
         self.blobs = []
         for f in SCALE_FILES:
-            self.blobs.append((git_hash(b'blob', source_blob(f, 0)),
-                               git_hash(b'blob', source_blob(f, 1))))
+            self.blobs.append((git_hash(b'blob', scale_blob(f, 0, files)),
+                               git_hash(b'blob', scale_blob(f, 1, files))))
+        self.paths = list(SCALE_FILES)
+        if files:
+            # the late header: absent (None) before its commit
+            self.blobs.append((None, git_hash(b'blob', LATE_BLOB)))
+            self.paths.append(LATE_FILE)
         self.readme = git_hash(b'blob', README_BLOB)
         self.dirs = {}
-        for k, f in enumerate(SCALE_FILES):
+        for k, f in enumerate(self.paths):
             self.dirs.setdefault(f.split('/')[0], []).append(k)
         self.dir_memo = {d: {} for d in self.dirs}
         self.tree_memo = {}
+        self.root_order = None
+        self.mk_memo = {}
+
+    def set_static(self, top):
+        """The static tree's entries per top directory: TOP maps a top
+        directory to {name: (is_tree, sha20)}."""
+        self.static_top = top
+        for d in top:
+            self.dir_memo.setdefault(d, {})
         names = [(b'Makefile', False), (b'README', False)] + [
-            (d.encode(), True) for d in self.dirs]
+            (d.encode(), True) for d in set(self.dirs) | set(top)]
         names.sort(key=lambda nt: nt[0] + (b'/' if nt[1] else b''))
         self.root_order = [(n.decode(), (b'40000 ' if t else b'100644 ') + n
                             + b'\0') for n, t in names]
-        self.mk_memo = {}
 
     # --- words ------------------------------------------------------------
     @staticmethod
@@ -2576,6 +2710,8 @@ class Scale:
         return mix64(i * 2 + 1) % len(SCALE_FILES)
 
     def subject(self, i, kinds, rtarget):
+        if i == self.late_i:
+            return LATE_SUBJECT
         k = kinds[i]
         if k == REVERT:
             return 'Revert "%s"' % self.subject(rtarget[i], kinds, rtarget)
@@ -2596,16 +2732,25 @@ class Scale:
     # --- trees ------------------------------------------------------------
     def dir_sha(self, d, bits):
         mask = 0
-        for k in self.dirs[d]:
+        for k in self.dirs.get(d, ()):
             mask |= 1 << k
         key = bits & mask
         got = self.dir_memo[d].get(key)
         if got is None:
             files = {}
-            for k in self.dirs[d]:
-                files[SCALE_FILES[k].split('/', 1)[1]] = \
-                    self.blobs[k][(bits >> k) & 1]
-            got = self.dir_memo[d][key] = tree_from_files(files)
+            for k in self.dirs.get(d, ()):
+                sha = self.blobs[k][(bits >> k) & 1]
+                if sha is not None:
+                    files[self.paths[k].split('/', 1)[1]] = sha
+            if d in self.static_top:
+                # the static tree's second-level names are none of these
+                # (kernel_shape.STATIC_AVOID)
+                entries = dict(self.static_top[d])
+                entries.update(tree_entries(files))
+                got = git_hash(b'tree', tree_bytes(entries))
+            else:
+                got = tree_from_files(files)
+            self.dir_memo[d][key] = got
         return got
 
     def tree(self, bits, mk):
@@ -2613,6 +2758,8 @@ class Scale:
         got = self.tree_memo.get(key)
         if got is not None:
             return got
+        if self.root_order is None:
+            self.set_static(self.static_top)
         parts = []
         for name, prefix in self.root_order:
             if name == 'Makefile':
@@ -2672,15 +2819,34 @@ class ScaleRun:
         self.tags = {}           # name -> (commit hex, tag object hex)
         self.released = set()
 
-    def emit_blobs(self):
+    def emit_blobs(self, static=False):
+        """The history's blobs, and with STATIC the static tree's (a new
+        repository of kernel shape; an append has them already)."""
+        g = self.g
         m = 1
         for k, f in enumerate(SCALE_FILES):
             for v in (0, 1):
-                self.w.write(b'blob\nmark :%d\n' % m + fi_data(source_blob(f, v)))
+                self.w.write(b'blob\nmark :%d\n' % m + fi_data(scale_blob(f, v, g.files)))
                 self.blob_marks[(k, v)] = m
                 m += 1
         self.w.write(b'blob\nmark :%d\n' % m + fi_data(README_BLOB))
         self.readme_mark = m
+        if g.files:
+            m += 1
+            self.w.write(b'blob\nmark :%d\n' % m + fi_data(LATE_BLOB))
+            self.blob_marks[(LATE_BIT, 1)] = m
+        self.static = []
+        if static and g.files:
+            import kernel_shape
+            by_top = {}
+            m = STATIC_MARK0
+            for path, data in kernel_shape.files(g.seed, g.files):
+                self.w.write(b'blob\nmark :%d\n' % m + fi_data(data))
+                self.static.append((path, m))
+                top, _, rest = path.partition('/')
+                by_top.setdefault(top, {})[rest] = git_hash(b'blob', data)
+                m += 1
+            g.set_static({d: tree_entries(f) for d, f in by_top.items()})
 
     def write_commit(self, ref, msg, author, committer, a_ts, c_ts, parent,
                      merge, old_bits, bits, old_mk, mk):
@@ -2705,19 +2871,25 @@ class ScaleRun:
                 else:
                     out.append(b'%s %s\n' % (kw, p[0].encode()))
         if parent is None:
-            for k, f in enumerate(SCALE_FILES):
-                out.append(b'M 100644 :%d %s\n'
-                           % (self.blob_marks[(k, (bits >> k) & 1)], f.encode()))
+            for k, f in enumerate(g.paths):
+                if (k, (bits >> k) & 1) in self.blob_marks:
+                    out.append(b'M 100644 :%d %s\n'
+                               % (self.blob_marks[(k, (bits >> k) & 1)], f.encode()))
             out.append(b'M 100644 :%d README\n' % self.readme_mark)
+            for path, m in self.static:
+                out.append(b'M 100644 :%d %s\n' % (m, path.encode()))
             old_mk = None
         else:
             diff = old_bits ^ bits
             k = 0
             while diff:
                 if diff & 1:
-                    out.append(b'M 100644 :%d %s\n' % (
-                        self.blob_marks[(k, (bits >> k) & 1)],
-                        SCALE_FILES[k].encode()))
+                    v = (bits >> k) & 1
+                    if (k, v) in self.blob_marks:
+                        out.append(b'M 100644 :%d %s\n' % (
+                            self.blob_marks[(k, v)], g.paths[k].encode()))
+                    else:
+                        out.append(b'D %s\n' % g.paths[k].encode())
                 diff >>= 1
                 k += 1
         if mk != old_mk:
@@ -2746,7 +2918,7 @@ def scale_generate(args, append):
         if N < 100:
             die('--mainline must be at least 100')
         L = max(12, N // 78)
-        g = Scale(seed, N, L)
+        g = Scale(seed, N, L, args.files)
         ids = bytearray(20 * N)
         kinds = bytearray(N)
         rtarget = {}
@@ -2757,7 +2929,10 @@ def scale_generate(args, append):
         seed, L = append['seed'], append['L']
         M = 0
         N = N0 + args.append
-        g = Scale(seed, N, L)
+        g = Scale(seed, N, L, append.get('files', 0))
+        g.set_static({d: {n.encode(): (t, bytes.fromhex(h)) for n, t, h in e}
+                      for d, e in append.get('static_top', {}).items()})
+        g.late_i = append.get('late_i')
         with open(os.path.join(gitdir, IDS_FILE), 'rb') as f:
             ids = bytearray(f.read())
         with open(os.path.join(gitdir, KIND_FILE), 'rb') as f:
@@ -2776,7 +2951,9 @@ def scale_generate(args, append):
 
     proc = start_fast_import(repo)
     run = ScaleRun(g, proc.stdin)
-    run.emit_blobs()
+    run.emit_blobs(static=append is None)
+    # the late commit: after every stable branch's fork (at most 0.97 N)
+    late_pos = int(N * 0.98) if g.files and append is None else None
     w = proc.stdin
 
     def rel_every(cnt):
@@ -3093,7 +3270,8 @@ def scale_generate(args, append):
         else:
             r = Lcg(seed * 1000033 + i)
             ts = ts_of(i)
-            if i > 50 and r.below(1000) < 5:
+            late = late_pos is not None and g.late_i is None and i >= late_pos
+            if not late and i > 50 and r.below(1000) < 5:
                 t = pick_target(i, r)
             else:
                 t = None
@@ -3113,9 +3291,11 @@ def scale_generate(args, append):
                 fi = g.file_of(i)
                 body, a, c = body_of(i, r, fi)
                 counts['normal'] += 1
+            if late:
+                g.late_i = i
             subj = g.subject(i, kinds, rtarget)
             old = bits
-            bits ^= 1 << fi
+            bits = bits | 1 << LATE_BIT if late else bits ^ 1 << fi
             cid, cm = run.write_commit(b'refs/heads/master',
                                        subj + '\n\n' + body, a, c,
                                        ts - r.below(86400 * 20), ts, tip, None,
@@ -3175,6 +3355,11 @@ def scale_generate(args, append):
               stable_ids=[list(x) for x in stable_ids[-2000:]],
               branches=prev.get('branches', {}),
               counts=prev.get('counts', {}))
+    if g.files:
+        st['files'] = g.files
+        st['late_i'] = g.late_i
+        st['static_top'] = {d: sorted([n.decode(), t, h.hex()] for n, (t, h) in e.items())
+                            for d, e in g.static_top.items()}
     for b in branches:
         st['branches'][b['name']] = dict(tip=b['tip'][0], backports=b['commits'],
                                          releases=b['sub'])
@@ -3466,6 +3651,8 @@ def main():
     p.add_argument('--stable', type=int, default=40000, metavar='M')
     p.add_argument('--append', type=int, metavar='K',
                    help='add K mainline commits to an existing scale repo')
+    p.add_argument('--files', type=int, default=0, metavar='F',
+                   help='add F C files of kernel shape to the tree (make bench: 60000)')
     p.add_argument('--seed', type=int, default=1)
     args = ap.parse_args()
     # Paths are handed to "git -C": make them independent of it.

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "fixscan/csyms.h"
 #include "fixscan/diffcmp.h"
 #include "fixscan/error.h"
 #include "fixscan/index.h"
@@ -53,6 +54,12 @@ enum fs_finding_kind {
 	FS_FIND_SERIES_PARTIAL,    /* other parts of the upstream commit's
 				    * posting are in mainline, neither in the
 				    * branch nor in this series (advisory) */
+	FS_FIND_SYMBOL_MISSING,    /* the patch uses names the branch's tree
+				    * has nowhere: it cannot build (treecheck
+				    * module) */
+	FS_FIND_FIX_NOT_APPLICABLE,/* a mainline fix that changes only files
+				    * the branch lacks (advisory, in place of
+				    * fix-missing) */
 	FS_FIND_KIND_COUNT
 };
 
@@ -206,6 +213,19 @@ struct fs_finding_posting {
 	size_t nparts;
 };
 
+/* What the branch's tree lacks (the treecheck module).  symbol-missing:
+ * the names the patch uses that COMMIT (the prerequisite; "" when none
+ * was found) brought to mainline and the branch has nowhere, first use
+ * first, each as the patch uses it (fixscan/csyms.h);
+ * fix-not-applicable: the files COMMIT (the fix) changes, none of them
+ * in the branch. */
+struct fs_finding_tree {
+	struct fs_csym_use *symbols;
+	size_t nsymbols;
+	char **files;
+	size_t nfiles;
+};
+
 /* One finding: a head every kind fills as far as it applies, then the
  * detail of the kinds that need more, in groups by what they describe.
  * Every string and array in it is owned by the finding and allocated
@@ -248,6 +268,8 @@ struct fs_finding {
 	struct fs_finding_branches cross;
 	struct fs_finding_diff diff;         /* backport-differs */
 	struct fs_finding_posting posting;   /* series-partial */
+	struct fs_finding_tree tree;         /* symbol-missing,
+					      * fix-not-applicable */
 };
 
 /* The link to the mail F cites, for people: MAIL.LINK, else

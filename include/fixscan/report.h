@@ -92,6 +92,15 @@ char *fs_report_short_ref(const char *ref);
  * "a part" for a commit that links the posting's cover (part 0). */
 void fs_report_add_part(GString *s, unsigned part, unsigned total);
 
+/* The names symbol-missing F's patch uses, as it uses them:
+ * "hub_port_settle_ms()", "->new_member", "struct foo", "FOO", joined
+ * with commas and a last "and". */
+void fs_report_add_symbols(GString *s, const struct fs_finding *f);
+
+/* The files fix-not-applicable F's fix changes: "a.c", "a.c and b.c",
+ * "a.c, b.c, c.c and 4 more", cleaned (fs_text_clean_line()). */
+void fs_report_add_files(GString *s, const struct fs_finding *f);
+
 /* TEXT cut to at most COLS columns (UTF-8 characters), ending in "..."
  * when cut.  Returns a new string (g_free()). */
 char *fs_report_ellipsize(const char *text, size_t cols);

@@ -29,6 +29,7 @@
 #include "fixscan/source.h"
 #include "fixscan/store.h"
 #include "fixscan/thread.h"
+#include "fixscan/treesyms.h"
 
 /* The stable branch a series version is reviewed against when the mails
  * do not name one (git config fixscan.<version>.branch). */
@@ -65,6 +66,11 @@ struct fs_review_opts {
 	/* Where BRANCH came from when the caller chose it (one of
 	 * fs_review_branches()); NULL: the user's --branch. */
 	const char *branch_source;
+	/* The kernel repository opened for the identifiers of trees
+	 * (fs_treesyms_open()): each patch's names are checked against the
+	 * branch's tree (symbol-missing), each missing fix's files too
+	 * (fix-not-applicable); NULL: neither. */
+	struct fs_treesyms *treesyms;
 	/* The mail archives searched too (fixscan.lore): the client and
 	 * its bases, NULL-terminated (fs_listmail_review()); NULL: none
 	 * (--no-lore, fixscan.lore none).  A search that fails is left

@@ -211,6 +211,21 @@ static char *item_fix_pending(const struct fs_review *r, const struct fs_finding
 	return t;
 }
 
+/* A backport that cannot build and no commit to add for it (one with a
+ * commit is a request among the commits to add). */
+static char *item_symbol_missing(const struct fs_review *r, const struct fs_finding *f)
+{
+	char *branch = fs_text_clean_line(r->branch), *t;
+	GString *names = g_string_new(NULL);
+
+	fs_report_add_symbols(names, f);
+	t = g_strdup_printf("uses %s, which %s has nowhere: it does not build there as it is", names->str,
+			    branch);
+	g_string_free(names, TRUE);
+	g_free(branch);
+	return t;
+}
+
 /* ---- the tables --------------------------------------------------------- */
 
 static char *(*const summary_items[FS_FIND_KIND_COUNT])(const struct fs_review *r,
@@ -231,6 +246,7 @@ static char *(*const summary_items[FS_FIND_KIND_COUNT])(const struct fs_review *
 	[FS_FIND_FIXES_TAG_MISMATCH] = item_fixes_tag_mismatch,
 	[FS_FIND_UNKNOWN_UPSTREAM] = item_unknown_upstream,
 	[FS_FIND_NO_UPSTREAM] = item_no_upstream,
+	[FS_FIND_SYMBOL_MISSING] = item_symbol_missing,
 };
 
 char *fsd_summary_item(const struct fs_review *r, const struct fs_finding *f)

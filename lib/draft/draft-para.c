@@ -875,6 +875,55 @@ static void para_series_partial(GString *s, const struct fs_review *r,
 	g_free(branch);
 }
 
+/* A backport that cannot build: the names it uses, the commit that
+ * brings them (when one was found), and the request: that commit first,
+ * or a backport reworked without it. */
+static void para_symbol_missing(GString *s, const struct fs_review *r,
+		const struct fs_review_patch *rp, const struct fs_finding *f)
+{
+	char *branch = fs_text_clean_line(r->branch);
+	GString *names = g_string_new(NULL);
+
+	fs_report_add_symbols(names, f);
+	if (!f->commit[0]) {
+		fsd_add_paraf(s, "This backport uses %s, which %s has nowhere, so as it is it does not build there. Could it be reworked for %s?",
+			      names->str, branch, branch);
+	} else {
+		char *ref = fsd_commit_ref(f->commit, f->subject);
+
+		fsd_add_paraf(s, "This backport uses %s, which %s has nowhere; mainline got %s with",
+			      names->str, branch, f->tree.nsymbols == 1 ? "it" : "them");
+		g_string_append_printf(s, "  %s\n\n", ref);
+		if (f->series_index >= 0)
+			fsd_add_paraf(s, "which this series queues only after this patch, as %s, so this one does not build on its own. Could that commit be queued before this one, or this backport reworked so that it does without it?",
+				      fs_report_nn(r, f->series_index));
+		else
+			fsd_add_paraf(s, "which is neither in %s nor in this series, so as it is this patch does not build. Could that commit be queued before this one, or this backport reworked so that it does without it?",
+				      branch);
+		g_free(ref);
+	}
+	g_string_free(names, TRUE);
+	g_free(branch);
+}
+
+/* A fix of the upstream commit that changes only files the branch does
+ * not have: said, so that nobody asks for it. */
+static void para_fix_not_applicable(GString *s, const struct fs_review *r,
+		const struct fs_review_patch *rp, const struct fs_finding *f)
+{
+	char *branch = fs_text_clean_line(r->branch), *ref = fsd_commit_ref(f->commit, f->subject);
+	GString *files = g_string_new(NULL);
+
+	fs_report_add_files(files, f);
+	fsd_add_para(s, "Mainline fixed this patch's upstream commit with");
+	g_string_append_printf(s, "  %s\n\n", ref);
+	fsd_add_paraf(s, "but that fix changes only %s, which %s does not have, so it is not needed here.",
+		      files->str, branch);
+	g_string_free(files, TRUE);
+	g_free(ref);
+	g_free(branch);
+}
+
 /* ---- the table ---------------------------------------------------------- */
 
 static const struct fsd_para_kind para_kinds[FS_FIND_KIND_COUNT] = {
@@ -896,6 +945,8 @@ static const struct fsd_para_kind para_kinds[FS_FIND_KIND_COUNT] = {
 	[FS_FIND_UNKNOWN_UPSTREAM] = { .scope = FS_PARA_EACH, .para = para_unknown },
 	[FS_FIND_NO_UPSTREAM] = { .scope = FS_PARA_EACH, .para = para_no_upstream },
 	[FS_FIND_SERIES_PARTIAL] = { .scope = FS_PARA_EACH, .para = para_series_partial },
+	[FS_FIND_SYMBOL_MISSING] = { .scope = FS_PARA_EACH, .para = para_symbol_missing },
+	[FS_FIND_FIX_NOT_APPLICABLE] = { .scope = FS_PARA_EACH, .para = para_fix_not_applicable },
 	[FS_FIND_FIX_QUEUED] = { .scope = FS_PARA_EACH, .para = para_fix_queued },
 	[FS_FIND_FIX_PRESENT] = { .scope = FS_PARA_ALONE, .para = para_fix_present },
 	[FS_FIND_REPLACEMENT_POSTED] = { .scope = FS_PARA_EACH, .para = para_said },
@@ -908,6 +959,7 @@ static const enum fs_finding_kind para_order[] = {
 	FS_FIND_FIX_MISSING,
 	FS_FIND_MISSING_IN_NEWER,
 	FS_FIND_DEP_MISSING,
+	FS_FIND_SYMBOL_MISSING,
 	FS_FIND_REVERTED_UPSTREAM,
 	FS_FIND_ALREADY_APPLIED,
 	FS_FIND_DUPLICATE_IN_SERIES,
@@ -923,6 +975,7 @@ static const enum fs_finding_kind para_order[] = {
 	FS_FIND_UNKNOWN_UPSTREAM,
 	FS_FIND_NO_UPSTREAM,
 	FS_FIND_SERIES_PARTIAL,
+	FS_FIND_FIX_NOT_APPLICABLE,
 	FS_FIND_FIX_QUEUED,
 	FS_FIND_FIX_PRESENT,
 	FS_FIND_REPLACEMENT_POSTED,

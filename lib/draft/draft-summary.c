@@ -231,6 +231,21 @@ static bool has_prerequisite(const struct fs_review *r)
 	return false;
 }
 
+/* " brings hub_port_settle_ms(), without which 06/07 does not build (or
+ * it needs a reworked backport)": what commit F's symbol-missing
+ * findings ask of it, for the patches BUILDS (AND: after another
+ * clause). */
+static void add_build_need(GString *line, const struct fs_review *r, const struct fs_finding *f,
+			   const char *builds, bool and)
+{
+	bool one = !strchr(builds, ',') && !strstr(builds, " and ");
+
+	g_string_append_printf(line, "%s brings ", and ? " and" : "");
+	fs_report_add_symbols(line, f);
+	g_string_append_printf(line, ", without which %s %s not build (or %s a reworked backport)",
+			       builds, one ? "does" : "do", one ? "it needs" : "they need");
+}
+
 /* The requests of the summary, one line per commit to queue, naming
  * every patch that needs it: 'c5fef009a731 ("..."), in v4.7-rc1, fixes
  * 20/27 and 21/27'.  Returns the number of lines. */
@@ -244,7 +259,7 @@ static size_t add_fix_requests(GString *s, const struct fs_review *r, const stru
 
 		for (k = 0; k < rp->findings.n; k++) {
 			const struct fs_finding *f = &rp->findings.v[k];
-			char *ref, *fixes, *needs, *rel;
+			char *ref, *fixes, *needs, *builds, *rel;
 			GString *line;
 
 			if (!is_listed(f) || fs_kind_group_of(f) != FS_GROUP_FIXES || is_reply_item(f) ||
@@ -257,6 +272,7 @@ static size_t add_fix_requests(GString *s, const struct fs_review *r, const stru
 			ref = fsd_commit_ref(f->commit, f->subject);
 			fixes = patches_naming(r, f->commit, FS_FIND_FIX_MISSING, o);
 			needs = patches_naming(r, f->commit, FS_FIND_DEP_MISSING, o);
+			builds = patches_naming(r, f->commit, FS_FIND_SYMBOL_MISSING, o);
 			rel = fs_text_clean_line(f->release);
 			line = g_string_new(ref);
 			fsd_add_cve_phrase(line, f);
@@ -267,10 +283,13 @@ static size_t add_fix_requests(GString *s, const struct fs_review *r, const stru
 			if (*needs)
 				g_string_append_printf(line, "%s is a prerequisite of %s",
 						       *fixes ? " and" : "", needs);
+			if (*builds)
+				add_build_need(line, r, f, builds, *fixes || *needs);
 			add_askers_too(line, r, f->commit);
 			fsd_add_wrapped(s, "  ", "    ", line->str);
 			g_string_free(line, TRUE);
 			g_free(rel);
+			g_free(builds);
 			g_free(needs);
 			g_free(fixes);
 			g_free(ref);

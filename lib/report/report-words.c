@@ -34,6 +34,53 @@ const char *fs_report_fixed_ordinal(const struct fs_review_patch *rp, const stru
 	return NULL;
 }
 
+/* ---- names and files ------------------------------------------------------- */
+
+/* ", " between items, " and " before the last. */
+static void add_sep(GString *s, size_t i, size_t n)
+{
+	if (i)
+		g_string_append(s, i + 1 == n ? " and " : ", ");
+}
+
+void fs_report_add_symbols(GString *s, const struct fs_finding *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->tree.nsymbols; i++) {
+		const struct fs_csym_use *u = &f->tree.symbols[i];
+
+		add_sep(s, i, f->tree.nsymbols);
+		/* names are identifiers: nothing to clean */
+		if (u->role == FS_CSYM_CALL)
+			g_string_append_printf(s, "%s()", u->name);
+		else if (u->role == FS_CSYM_MEMBER)
+			g_string_append_printf(s, "->%s", u->name);
+		else if (u->role == FS_CSYM_TYPE && u->tag)
+			g_string_append_printf(s, "%s %s", u->tag, u->name);
+		else
+			g_string_append(s, u->name);
+	}
+}
+
+/* At most this many files are named; the rest are counted. */
+#define FILES_NAMED 3
+
+void fs_report_add_files(GString *s, const struct fs_finding *f)
+{
+	size_t i, n = f->tree.nfiles > FILES_NAMED + 1 ? FILES_NAMED : f->tree.nfiles;
+
+	for (i = 0; i < n; i++) {
+		char *path = fs_text_clean_line(f->tree.files[i]);
+
+		add_sep(s, i, n < f->tree.nfiles ? n + 1 : n);
+		g_string_append(s, path);
+		g_free(path);
+	}
+	if (n < f->tree.nfiles)
+		g_string_append_printf(s, " and %zu more", f->tree.nfiles - n);
+}
+
 /* ---- the words of report lines ------------------------------------------ */
 
 static void rw_fix_missing(GString *s, const struct fs_review *r, const struct fs_finding *f)
@@ -241,6 +288,41 @@ static void rw_series_partial(GString *s, const struct fs_review *r, const struc
 	}
 }
 
+/* A backport that cannot build: the commit that brings what it uses, or
+ * the names alone when no commit was found. */
+static void rw_symbol_missing(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	const char *branch = r->branch ? r->branch : "the branch";
+
+	if (!f->commit[0]) {
+		g_string_append_c(s, ' ');
+		fs_report_add_symbols(s, f);
+		g_string_append_printf(s, " %s nowhere in %s: the backport cannot build as it is",
+				       f->tree.nsymbols == 1 ? "is" : "are", branch);
+		return;
+	}
+	g_string_append_printf(s, " %.12s", f->commit);
+	if (f->subject)
+		g_string_append_printf(s, " (\"%s\")", f->subject);
+	if (f->release)
+		g_string_append_printf(s, " in %s", f->release);
+	g_string_append(s, " brings ");
+	fs_report_add_symbols(s, f);
+	g_string_append_printf(s, ", which %s has nowhere: the backport cannot build without it",
+			       branch);
+	if (f->series_index >= 0)
+		g_string_append_printf(s, "; queued as %s, after this patch",
+				       fs_report_nn(r, f->series_index));
+}
+
+static void rw_fix_not_applicable(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	g_string_append(s, " changes only ");
+	fs_report_add_files(s, f);
+	g_string_append_printf(s, ", which %s does not have: nothing to queue",
+			       r->branch ? r->branch : "the branch");
+}
+
 /* ---- the table ---------------------------------------------------------- */
 
 #define RED "\033[1;31m"
@@ -267,6 +349,8 @@ static const struct fsr_kind report_kinds[FS_FIND_KIND_COUNT] = {
 	[FS_FIND_UNKNOWN_UPSTREAM] = { .color = CYAN, .words = rw_note },
 	[FS_FIND_NO_UPSTREAM] = { .color = CYAN, .whole = true, .words = rw_no_upstream },
 	[FS_FIND_SERIES_PARTIAL] = { .color = CYAN, .whole = true, .words = rw_series_partial },
+	[FS_FIND_SYMBOL_MISSING] = { .color = RED, .whole = true, .words = rw_symbol_missing },
+	[FS_FIND_FIX_NOT_APPLICABLE] = { .color = CYAN, .words = rw_fix_not_applicable },
 	[FS_FIND_FIX_QUEUED] = { .color = GREEN, .words = rw_fix_queued },
 	[FS_FIND_FIX_PRESENT] = { .color = GREEN, .words = rw_fix_present },
 	[FS_FIND_REPLACEMENT_POSTED] = { .color = CYAN, .whole = true, .words = rw_objection },

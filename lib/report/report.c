@@ -526,6 +526,33 @@ static void json_series_finding(struct fs_json *b, const struct fs_finding *f)
 	fs_json_end_array(b);
 }
 
+/* symbol-missing: the first name ("symbol") and every name with how and
+ * where the patch uses it; fix-not-applicable: the fix's files. */
+static void json_tree_finding(struct fs_json *b, const struct fs_finding *f)
+{
+	size_t i;
+
+	if (f->kind == FS_FIND_SYMBOL_MISSING) {
+		fs_json_str(b, "symbol", f->tree.nsymbols ? f->tree.symbols[0].name : NULL);
+		fs_json_member(b, "symbols");
+		fs_json_begin_array(b);
+		for (i = 0; i < f->tree.nsymbols; i++) {
+			const struct fs_csym_use *u = &f->tree.symbols[i];
+
+			fs_json_begin_object(b);
+			fs_json_str(b, "name", u->name);
+			fs_json_str(b, "role", fs_csym_role_name(u->role));
+			fs_json_str(b, "tag", u->tag);
+			fs_json_str(b, "file", u->file);
+			fs_json_int(b, "line", (long)u->line);
+			fs_json_end_object(b);
+		}
+		fs_json_end_array(b);
+	} else if (f->kind == FS_FIND_FIX_NOT_APPLICABLE) {
+		json_strv(b, "files", f->tree.files, f->tree.nfiles);
+	}
+}
+
 static void json_finding(struct fs_json *b, const struct fs_finding *f)
 {
 	size_t i;
@@ -566,6 +593,7 @@ static void json_finding(struct fs_json *b, const struct fs_finding *f)
 	fs_json_rfc3339(b, "date_rfc3339", f->mail.date);
 	json_diff_finding(b, f);
 	json_series_finding(b, f);
+	json_tree_finding(b, f);
 	fs_json_int(b, "patch", f->mail.absent_index > 0 ? f->mail.absent_index : -1);
 	fs_json_str(b, "link", f->mail.link);
 	fs_json_end_object(b);

@@ -116,6 +116,13 @@ static void finding_clear(struct fs_finding *f)
 		g_free(f->posting.parts[i].release);
 	}
 	g_free(f->posting.parts);
+	for (size_t i = 0; i < f->tree.nsymbols; i++) {
+		g_free(f->tree.symbols[i].name);
+		g_free(f->tree.symbols[i].tag);
+		g_free(f->tree.symbols[i].file);
+	}
+	g_free(f->tree.symbols);
+	free_strv(f->tree.files, f->tree.nfiles);
 }
 
 void fs_findings_clear(struct fs_findings *f)

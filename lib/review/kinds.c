@@ -119,6 +119,17 @@ static const struct fs_kind kinds[FS_FIND_KIND_COUNT] = {
 		.group = FS_GROUP_PENDING,
 		.digest_weight = 8,
 	},
+	/* A backport that cannot build: the commit that brings what it
+	 * uses is a request, as a prerequisite is (FS_GROUP_FIXES), or the
+	 * backport is to be reworked (fs_kind_group_of()). */
+	[FS_FIND_SYMBOL_MISSING] = {
+		.name = "symbol-missing",
+		.problem = true,
+		.asks = true,
+		.cls = FS_KIND_ACT,
+		.group = FS_GROUP_FIXES,
+		.digest_weight = 16,
+	},
 	[FS_FIND_TARGET_ABSENT] = {
 		.name = "target-absent",
 		.problem = true,
@@ -165,6 +176,13 @@ static const struct fs_kind kinds[FS_FIND_KIND_COUNT] = {
 		.cls = FS_KIND_NOTE,
 		.group = FS_GROUP_NONE,
 	},
+	/* A fix of files the branch does not have: said, never asked for. */
+	[FS_FIND_FIX_NOT_APPLICABLE] = {
+		.name = "fix-not-applicable",
+		.cls = FS_KIND_NOTE,
+		.group = FS_GROUP_NONE,
+		.digest_weight = 0,
+	},
 	/* A fix in this series or in the branch is covered. */
 	[FS_FIND_FIX_QUEUED] = {
 		.name = "fix-queued",
@@ -195,6 +213,7 @@ static const struct fs_kind kinds[FS_FIND_KIND_COUNT] = {
  * checks it).  A new kind takes its place here; nobody renumbers. */
 static const enum fs_finding_kind by_rank[] = {
 	FS_FIND_FIX_MISSING,
+	FS_FIND_SYMBOL_MISSING,
 	FS_FIND_MISSING_IN_NEWER,
 	FS_FIND_REVERTED_UPSTREAM,
 	FS_FIND_ALREADY_APPLIED,
@@ -212,6 +231,7 @@ static const enum fs_finding_kind by_rank[] = {
 	FS_FIND_UNKNOWN_UPSTREAM,
 	FS_FIND_NO_UPSTREAM,
 	FS_FIND_SERIES_PARTIAL,
+	FS_FIND_FIX_NOT_APPLICABLE,
 	FS_FIND_FIX_QUEUED,
 	FS_FIND_FIX_PRESENT,
 	FS_FIND_REPLACEMENT_POSTED,
@@ -251,6 +271,10 @@ enum fs_kind_group fs_kind_group_of(const struct fs_finding *f)
 	 * here for a commit not queued, or that names an id nobody can
 	 * find, is a note on that patch. */
 	if (f->kind == FS_FIND_DEP_MISSING && (f->cause == FS_CAUSE_STABLE_DEP_OF || f->unresolved))
+		return FS_GROUP_OTHER;
+	/* A name whose commit was not found: no commit to add, the backport
+	 * to rework. */
+	if (f->kind == FS_FIND_SYMBOL_MISSING && !f->commit[0])
 		return FS_GROUP_OTHER;
 	return fs_kind(f->kind)->group;
 }

@@ -14,6 +14,7 @@
 #include "fixscan/posting.h"
 #include "fixscan/review.h"
 #include "fixscan/rounds.h"
+#include "fixscan/treecheck.h"
 #include "fixscan/version.h"
 
 #define MAX_UPSTREAM 16
@@ -406,6 +407,31 @@ static bool compare_diff(const struct fs_review_patch *rp, const struct upstream
 	return body && fs_diffcmp_commit(dc, hex, body, len, res, &e) == 0;
 }
 
+/* The check of R's patches against the branch's tree (symbol-missing,
+ * fix-not-applicable), every patch added in series order: *TC, or NULL
+ * without O's trees.  Returns 0 or FS_ENOMEM. */
+static int open_treecheck(struct fs_treecheck **tc, const struct fs_review *r,
+			  const struct fs_index *idx, const struct upstream_list *ups,
+			  const struct fs_review_opts *o, struct fs_error *err)
+{
+	size_t i;
+	int rc;
+
+	*tc = NULL;
+	if (!o->treesyms || !r->branch || !r->npatches)
+		return 0;
+	rc = fs_treecheck_open(tc, o->treesyms, idx, r->branch, r->base, err);
+	for (i = 0; rc == 0 && i < r->npatches; i++) {
+		const struct fs_patch *p = r->patches[i].patch;
+		size_t len = 0;
+		const char *body = fs_patch_has_diff(p) ? fs_patch_body(p, &len) : NULL;
+
+		rc = fs_treecheck_add_patch(*tc, r->patches[i].index, body, len, ups[i].ids, ups[i].n,
+					    err);
+	}
+	return rc;
+}
+
 void fs_review_count(struct fs_review *r)
 {
 	size_t i, k;
@@ -434,7 +460,7 @@ void fs_review_count(struct fs_review *r)
 /* Judge every patch and count the findings. */
 static int judge_all(struct fs_review *r, const struct fs_findings_ctx *shared,
 		     const struct upstream_list *ups, struct fs_diffcmp *dc,
-		     struct fs_error *err)
+		     struct fs_treecheck *tc, struct fs_error *err)
 {
 	size_t i;
 	int rc;
@@ -451,6 +477,8 @@ static int judge_all(struct fs_review *r, const struct fs_findings_ctx *shared,
 		rc = fs_findings_judge(&rp->findings, &ctx, fs_patch_trailers(rp->patch),
 				       fs_patch_title(rp->patch), rp->index, err);
 		fs_diffcmp_result_clear(&diff);
+		if (rc == 0 && tc)
+			rc = fs_treecheck_judge(tc, i, &rp->findings, shared->ignore, err);
 		if (rc < 0)
 			return rc;
 	}
@@ -493,6 +521,7 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 	struct fs_pending pending = FS_PENDING_INIT;
 	struct fs_listmail_found found = FS_LISTMAIL_FOUND_INIT;
 	struct fs_findings_ctx ctx;
+	struct fs_treecheck *tc = NULL;
 	int rc;
 
 	*out = NULL;
@@ -548,7 +577,10 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 		ctx.posting_size = fs_store_posting_size;
 		ctx.posting_data = store;
 	}
-	rc = judge_all(r, &ctx, ups, o->diffcmp, err);
+	rc = open_treecheck(&tc, r, idx, ups, o, err);
+	if (rc == 0)
+		rc = judge_all(r, &ctx, ups, o->diffcmp, tc, err);
+	fs_treecheck_free(tc);
 	if (rc < 0)
 		goto out;
 	*out = r;

@@ -96,7 +96,7 @@ test_expect_success 'answers.json matches git' '
 	                 "no-upstream", "unknown-upstream", "regression-report",
 	                 "dep-missing", "fixes-tag-mismatch", "reverted-in-stable",
 	                 "duplicate-in-series", "backport-differs", "fix-pending",
-	                 "series-partial"}, kinds
+	                 "series-partial", "symbol-missing", "fix-not-applicable"}, kinds
 	EOF
 '
 

@@ -82,6 +82,25 @@ test_expect_code 1 'review of the 4.5 thread (no cover letter)' '
 test_expect_success 'every expected finding of the 4.5 thread, and nothing else' '
 	python3 check.py review-4.5 r45.json
 '
+test_expect_success 'the branch tree verdicts of the 4.5 thread: symbol and files in JSON' '
+	python3 -c "
+import json
+a = json.load(open(\"kernel/answers.json\"))
+ids = {c[\"name\"]: c[\"id\"] for c in a[\"commits\"]}
+r = json.loads(open(\"r45.json\").readline())
+p = {x[\"index\"]: x for x in r[\"patches\"]}
+s = [f for f in p[6][\"findings\"] if f[\"kind\"] == \"symbol-missing\"]
+assert len(s) == 1 and s[0][\"commit\"] == ids[\"u_settle_base\"], s
+assert s[0][\"symbol\"] == \"hub_port_settle_ms\", s
+assert [(u[\"name\"], u[\"role\"], u[\"file\"]) for u in s[0][\"symbols\"]] == \\
+    [(\"hub_port_settle_ms\", \"call\", \"drivers/usb/core/hub.c\")], s
+n = [f for f in p[7][\"findings\"] if f[\"kind\"] == \"fix-not-applicable\"]
+assert len(n) == 1 and n[0][\"commit\"] == ids[\"f_na\"], n
+assert n[0][\"files\"] == [\"drivers/usb/typec/tcpm.c\"], n
+assert r[\"summary\"][\"symbol-missing\"] == 1 and r[\"summary\"][\"fix-not-applicable\"] == 1, r[\"summary\"]
+assert not any(f[\"kind\"] == \"fix-missing\" for f in p[7][\"findings\"]), p[7]
+"
+'
 test_expect_code 1 'text report: blocks, summary, the branch and where it came from' '
 	"$FIXSCAN" review --repo kernel "path:review-4.4/**" >r44.txt
 '
@@ -101,7 +120,12 @@ test_expect_success 'numbers as the subjects write them: 03/27' '
 test_expect_success 'plurals: 2 regression-reports, 1 objection, 27 patches' '
 	grep -q "^summary: .* 2 regression-reports, .* 1 objection, 1 reverted-in-stable, .* 1 needs-also, 1 backport-differs, 1 fix-pending, 1 series-partial in 27 patches\$" r44w.txt &&
 	{ COLUMNS=1000 "$FIXSCAN" review --repo kernel "path:review-4.5/**" >r45w.txt; true; } &&
-	grep -q "^review: 5 patches without a cover letter" r45w.txt
+	grep -q "^review: 7 patches without a cover letter" r45w.txt &&
+	grep -q "^summary: .* 1 symbol-missing, 1 fix-not-applicable in 7 patches\$" r45w.txt
+'
+test_expect_success 'a backport that cannot build, a fix of files the branch lacks: their lines' '
+	grep -q "^  symbol-missing [0-9a-f]\{12\} (\"usb: hub: add hub_port_settle_ms()\") brings hub_port_settle_ms(), which linux-4.5.y has nowhere: the backport cannot build without it\$" r45w.txt &&
+	grep -q "^  fix-not-applicable [0-9a-f]\{12\} (\"usb: typec: read the port speed after the hub reported it\") changes only drivers/usb/typec/tcpm.c, which linux-4.5.y does not have: nothing to queue\$" r45w.txt
 '
 test_expect_success 'fix-pending: the posted fix of 24 on the list, with its lore link; no other' '
 	grep -q "^  fix-pending fixes [0-9a-f]\{12\}: \"\[PATCH\] block: check for an empty bio before bio_last_page()\" from Nadia Perez <nadia@netdev.example.org>, .*: https://lore.kernel.org/r/[0-9.]*@netdev.example.org\$" r44w.txt &&
@@ -327,7 +351,10 @@ test_expect_success 'a clone as new as the threads gives no notice' '
 # after the threads: its mainline ends before them.
 test_expect_success 'a clone older than the threads: one notice, ids "not in your clone"' '
 	cp -R kernel stale &&
-	git -C stale update-ref refs/heads/master master~2 &&
+	# mainline before its commits fetched after the threads: the last
+	# three before the first of the five of the tree verdicts
+	settle=$(git -C kernel log --format=%H --fixed-strings --grep="add hub_port_settle_ms()" master) &&
+	git -C stale update-ref refs/heads/master "$settle~3" &&
 	"$FIXSCAN" review --repo stale --json "path:review-4.4/** or path:review-4.5/**" >stale.json 2>stale.err;
 	test "$(grep -c "older than this thread" stale.err)" -eq 1 &&
 	grep -q "^fixscan: mainline in .*stale ends on 2016-[0-9][0-9]-[0-9][0-9], older than this thread (2016-[0-9][0-9]-[0-9][0-9]): run git fetch$" stale.err &&

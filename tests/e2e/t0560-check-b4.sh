@@ -7,10 +7,14 @@
 . "$SRC/tests/e2e/lib-notmuch.sh"
 
 python3 "$SRC/scripts/gen-kernel.py" sample "$TRASH/kernel" >/dev/null || exit 1
-setup_notmuch "$TRASH/mail" "$SRC/maildirs/review-4.4" "$SRC/maildirs/lists" || exit 1
+setup_notmuch "$TRASH/mail" "$SRC/maildirs/review-4.4" "$SRC/maildirs/review-4.5" \
+	"$SRC/maildirs/lists" || exit 1
 "$FIXSCAN" index --repo kernel >/dev/null || exit 1
 patch() {
 	grep -l "^Subject: \[PATCH 4.4 $1/" "$SRC"/maildirs/review-4.4/cur/*
+}
+patch45() {
+	grep -l "^Subject: \[PATCH AUTOSEL 4.5 $1/" "$SRC"/maildirs/review-4.5/cur/*
 }
 
 # b4.py FILE: read FILE as b4 reads a check's output (a JSON list of
@@ -40,6 +44,14 @@ test_expect_success '... its details are the report check prints' '
 test_expect_success 'an advisory difference only: warn' '
 	"$FIXSCAN" check --repo kernel --format=b4 <"$(patch 02)" >p02.json &&
 	python3 b4.py p02.json | grep -q "^warn|1 backport-differs|"
+'
+test_expect_success 'a backport that cannot build without a commit 4.5.y lacks: fail' '
+	"$FIXSCAN" check --repo kernel --format=b4 <"$(patch45 06)" >a06.json &&
+	python3 b4.py a06.json | grep -q "^fail|1 symbol-missing|https://lore.kernel.org/r/"
+'
+test_expect_success 'its only fix changes files 4.5.y does not have: warn, not fail' '
+	"$FIXSCAN" check --repo kernel --format=b4 <"$(patch45 07)" >a07.json &&
+	python3 b4.py a07.json | grep -q "^warn|1 fix-not-applicable|https://lore.kernel.org/r/"
 '
 test_expect_success 'its fix is in the branch already: pass' '
 	"$FIXSCAN" check --repo kernel --format=b4 <"$(patch 06)" >p06.json &&

@@ -76,7 +76,8 @@ weights = {"fix-missing": 16, "reverted-upstream": 16, "regression-report": 8,
            "objection": 8, "fix-pending": 8, "already-applied": 4, "target-absent": 2,
            "dep-missing": 2, "unknown-upstream": 1, "no-upstream": 0,
            "fixes-tag-mismatch": 0, "reverted-in-stable": 8,
-           "duplicate-in-series": 4, "missing-in-newer": 16, "needs-also": 8}
+           "duplicate-in-series": 4, "missing-in-newer": 16, "needs-also": 8,
+           "symbol-missing": 16, "fix-not-applicable": 0}
 def weight(f):
     # a revert undone by a revert of it, an id a clone older than the
     # thread lacks: they ask for nothing
@@ -119,6 +120,9 @@ assert [r["rank"] for r in d["risky"]] == list(range(1, len(d["risky"]) + 1))
 assert d["risky"] == sorted(d["risky"], key=key), [(r["score"], r["branch"], r["index"]) for r in d["risky"]]
 top = d["risky"][0]
 assert (top["branch"], top["index"], top["score"]) == ("linux-4.4.y", 22, 48), top
+# A backport of 4.5 that cannot build (06) weighs what a missing fix does.
+assert [r["score"] for r in d["risky"] if r["branch"] == "linux-4.5.y" and r["index"] == 6] == [16]
+assert not [r for r in d["risky"] if r["branch"] == "linux-4.5.y" and r["index"] == 7]
 # The 4.5 patch with a missing fix comes after every 4.4 patch of score 16.
 pos45 = [i for i, r in enumerate(d["risky"]) if r["branch"] == "linux-4.5.y" and r["index"] == 5][0]
 assert d["risky"][pos45]["score"] == 16

@@ -3,8 +3,8 @@
 # fault library (tests/fault/fault.c) failing the Nth open, write, fsync,
 # close, rename, link or mkdir of its files in the real binary:
 #  - the index cache (first build, rebuild over a cache), its delta and
-#    its stamps; the CVE cache; the drafts and the drafts state file; the
-#    digest mail and the digest's note.
+#    its stamps; the CVE cache; the identifier sets of trees; the drafts
+#    and the drafts state file; the digest mail and the digest's note.
 # After each failure: the exit status, one line naming the file and the
 # reason, no temporary left, the files that were there before untouched
 # (or, when only the folder's sync after the rename failed, the new file
@@ -177,6 +177,55 @@ for op in open write fsync close rename; do
 			test_cmp vshow.want vshow.got && ! grep . err2 &&
 			test "$(ls "$V" | grep -c "^vulns-.*\.cache$")" -eq 1 &&
 			! ls "$V" | grep "\.tmp\."
+		'
+	done
+done
+
+# ---- the identifier sets of trees ----------------------------------------------
+
+# check of a backport that calls what its branch lacks reads two sets
+# (mainline's and linux-4.5.y's) and keeps each in a file of its own: a
+# set that cannot be kept is said once and used from memory, the same
+# findings; the next run keeps both.
+sym=$(grep -l "^Subject: \[PATCH AUTOSEL 4.5 06/" "$SRC"/maildirs/review-4.5/cur/*)
+XDG_CACHE_HOME="$TRASH/sref" "$FIXSCAN" check --repo kernel "$sym" >sym.want 2>/dev/null
+test $? -eq 1 && grep -q "symbol-missing" sym.want || exit 1
+S="$TRASH/s/fixscan"
+sets_fresh() {
+	rm -f "$S"/idset-*
+}
+XDG_CACHE_HOME="$TRASH/s" "$FIXSCAN" index --repo kernel >/dev/null 2>&1 || exit 1
+for op in open write close rename fsync; do
+	e=$(errno_of $op) part="$S/idset-"
+	# the folder's sync after the rename names the folder
+	[ "$op" = fsync ] && part=$S
+	sets_fresh
+	n=$(XDG_CACHE_HOME="$TRASH/s" calls $op "$part" "$FIXSCAN" check --no-update --repo kernel "$sym")
+	for k in $(points "$n"); do
+		test_expect_success "identifier sets: $op $k of $n fails with $e: said once, the same findings, the next run keeps them" '
+			sets_fresh &&
+			XDG_CACHE_HOME="$TRASH/s" faulty "$op:$(from $op $k):$e:$part" "$FIXSCAN" check --no-update --repo kernel \
+				"$sym" >sym.got 2>err;
+			test $? -eq 1 && test_cmp sym.want sym.got &&
+			case "$(fired)" in
+			*.verified*)
+				# a stamp (the set passed its check): costs the next
+				# run a check only, nothing said
+				! grep . err && test "$(ls "$S" | grep -c "\.ids\$")" -eq 2 ;;
+			"fired fsync "*)
+				test "$(grep -c . err)" -eq 1 && grep -q "$(errtext $e); the names" err &&
+				test "$(ls "$S" | grep -c "\.ids\$")" -eq 2 ;;
+			*)
+				test "$(grep -c . err)" -eq 1 &&
+				grep -q "^fixscan: cannot .*the identifier set .$S/idset-[^/]*\.ids.*: $(errtext $e); the names of that tree are read again next time\$" err &&
+				test "$(ls "$S" | grep -c "\.ids\$")" -eq 1 ;;
+			esac &&
+			! ls "$S" | grep "\.tmp\." &&
+			XDG_CACHE_HOME="$TRASH/s" "$FIXSCAN" check --no-update --repo kernel "$sym" >sym.got 2>err2;
+			test $? -eq 1 && test_cmp sym.want sym.got && ! grep . err2 &&
+			test "$(ls "$S" | grep -c "^idset-.*\.ids\$")" -eq 2 &&
+			test "$(ls "$S" | grep -c "^idset-.*\.ids\.verified\$")" -eq 2 &&
+			! ls "$S" | grep "\.tmp\."
 		'
 	done
 done

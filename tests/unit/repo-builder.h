@@ -24,6 +24,7 @@ struct repo {
 	const char *file;     /* while set, commits write CONTENT to FILE,
 			       * the same diff each time on the same tree */
 	const char *content;
+	GString *ops;         /* repo_put()/repo_del(): the next commit's files */
 };
 
 static char tmp_root[512];
@@ -63,6 +64,8 @@ __attribute__((unused)) static void repo_free(struct repo *r)
 	if (!r)
 		return;
 	g_string_free(r->fi, TRUE);
+	if (r->ops)
+		g_string_free(r->ops, TRUE);
 	g_free(r->dir);
 	g_free(r->marks);
 	g_free(r->stream);
@@ -127,7 +130,10 @@ __attribute__((unused)) static int commit_v(struct repo *r, const char *branch, 
 	g_string_append_printf(r->fi, "data %zu\n%s\n", strlen(msg), msg);
 	for (i = 0; parents && parents[i]; i++)
 		g_string_append_printf(r->fi, "%s :%d\n", i ? "merge" : "from", parents[i]);
-	if (r->file)
+	if (r->ops && r->ops->len) {
+		g_string_append_len(r->fi, r->ops->str, r->ops->len);
+		g_string_truncate(r->ops, 0);
+	} else if (r->file)
 		g_string_append_printf(r->fi, "M 644 inline %s\ndata %zu\n%s\n", r->file,
 				       strlen(r->content), r->content);
 	else
@@ -135,6 +141,25 @@ __attribute__((unused)) static int commit_v(struct repo *r, const char *branch, 
 				       'a' + mark % 26);
 	g_free(msg);
 	return mark;
+}
+
+/* The next commit writes CONTENT to PATH (a real tree: the trees tests
+ * read files of), instead of its one file of the default. */
+__attribute__((unused)) static void repo_put(struct repo *r, const char *path,
+					    const char *content)
+{
+	if (!r->ops)
+		r->ops = g_string_new(NULL);
+	g_string_append_printf(r->ops, "M 644 inline %s\ndata %zu\n%s\n", path, strlen(content),
+			       content);
+}
+
+/* The next commit deletes PATH. */
+__attribute__((unused)) static void repo_del(struct repo *r, const char *path)
+{
+	if (!r->ops)
+		r->ops = g_string_new(NULL);
+	g_string_append_printf(r->ops, "D %s\n", path);
 }
 
 /* A commit with several parents (a merge), PARENTS ending with 0. */

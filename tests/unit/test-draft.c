@@ -220,6 +220,92 @@ static void test_body_series_partial_number(void **state)
 	}
 }
 
+/* A backport that cannot build: the names, the commit that brings them
+ * and the request in its reply, the commit among the commits to add in
+ * the summary; without a commit, a rework asked for and a note in the
+ * summary; a commit queued after the patch said.  A fix of files the
+ * branch lacks: said, asked for nowhere. */
+static void test_body_tree_kinds(void **state)
+{
+	struct fs_csym_use uses[2] = {
+		{ (char *)"hub_port_settle_ms", FS_CSYM_CALL, NULL, (char *)"drivers/usb/core/hub.c", 21 },
+		{ (char *)"new_member", FS_CSYM_MEMBER, NULL, (char *)"drivers/usb/core/hub.c", 22 },
+	};
+	char *files[] = { (char *)"drivers/usb/typec/tcpm.c", NULL };
+	struct fixture *x = fixture();
+	struct fs_finding f = finding(FS_FIND_SYMBOL_MISSING, "dfb10b47a45cdddddddddddddddddddddddddddd",
+				      "usb: hub: add hub_port_settle_ms()", "v4.7");
+	char *b, *sum;
+
+	f.tree.symbols = uses;
+	f.tree.nsymbols = 2;
+	add(x, f);
+	b = patch_body(x);
+	assert_has(b, "This backport uses hub_port_settle_ms() and ->new_member, which linux-4.4.y has "
+		      "nowhere; mainline got them with\n\n"
+		      "  dfb10b47a45c (\"usb: hub: add hub_port_settle_ms()\")\n\n"
+		      "which is neither in linux-4.4.y nor in this series, so as it is this patch does "
+		      "not build. Could that commit be queued before this one, or this backport reworked "
+		      "so that it does without it?");
+	sum = fs_draft_summary_body(&x->review, true);
+	assert_non_null(sum);
+	assert_has(sum, "Commits to add:");
+	assert_has(sum, "dfb10b47a45c (\"usb: hub: add hub_port_settle_ms()\") in v4.7, brings "
+			"hub_port_settle_ms() and ->new_member, without which 03/24 does not build (or "
+			"it needs a reworked backport)");
+	g_free(sum);
+	g_free(b);
+	fixture_free(x);
+
+	/* queued later in the series */
+	x = fixture();
+	f.series_index = 7;
+	f.tree.nsymbols = 1;
+	add(x, f);
+	b = patch_body(x);
+	assert_has(b, "This backport uses hub_port_settle_ms(), which linux-4.4.y has nowhere; "
+		      "mainline got it with");
+	assert_has(b, "which this series queues only after this patch, as 07/24, so this one does not "
+		      "build on its own.");
+	g_free(b);
+	fixture_free(x);
+
+	/* no commit found */
+	x = fixture();
+	f = finding(FS_FIND_SYMBOL_MISSING, NULL, NULL, NULL);
+	f.tree.symbols = uses;
+	f.tree.nsymbols = 1;
+	add(x, f);
+	b = patch_body(x);
+	assert_has(b, "This backport uses hub_port_settle_ms(), which linux-4.4.y has nowhere, so as it "
+		      "is it does not build there. Could it be reworked for linux-4.4.y?");
+	sum = fs_draft_summary_body(&x->review, true);
+	assert_non_null(sum);
+	assert_null(strstr(sum, "Commits to add"));
+	assert_has(sum, "Other notes:");
+	assert_has(sum, "uses hub_port_settle_ms(), which linux-4.4.y has nowhere: it does not build "
+			"there as it is");
+	g_free(sum);
+	g_free(b);
+	fixture_free(x);
+
+	/* a fix of files the branch lacks: said, not asked for */
+	x = fixture();
+	f = finding(FS_FIND_FIX_NOT_APPLICABLE, "d9687233cb68eeeeeeeeeeeeeeeeeeeeeeeeeeee",
+		    "usb: typec: read the port speed", NULL);
+	f.tree.files = files;
+	f.tree.nfiles = 1;
+	add(x, f);
+	b = patch_body(x);
+	assert_has(b, "Mainline fixed this patch's upstream commit with\n\n"
+		      "  d9687233cb68 (\"usb: typec: read the port speed\")\n\n"
+		      "but that fix changes only drivers/usb/typec/tcpm.c, which linux-4.4.y does not "
+		      "have, so it is not needed here.");
+	assert_null(strstr(b, "queue"));
+	g_free(b);
+	fixture_free(x);
+}
+
 /* A stable-only revert of another branch is a question, never a queue
  * request; a revert undone by a revert of it asks for nothing; an id the
  * clone may just not have yet is not asked about. */
@@ -493,6 +579,7 @@ int main(void)
 		cmocka_unit_test(test_body_each_kind),
 		cmocka_unit_test(test_body_duplicate_differs),
 		cmocka_unit_test(test_body_series_partial_number),
+		cmocka_unit_test(test_body_tree_kinds),
 		cmocka_unit_test(test_body_pending_names),
 		cmocka_unit_test(test_body_new_causes),
 		cmocka_unit_test(test_body_mail_kinds),

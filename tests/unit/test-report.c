@@ -120,7 +120,7 @@ static void test_problem_kinds(void **state)
 		assert_int_equal(fs_finding_kind_is_problem(k),
 				 k != FS_FIND_FIX_PRESENT && k != FS_FIND_FIX_QUEUED &&
 				 k != FS_FIND_REPLY && k != FS_FIND_REPLACEMENT_POSTED &&
-				 k != FS_FIND_SERIES_PARTIAL);
+				 k != FS_FIND_SERIES_PARTIAL && k != FS_FIND_FIX_NOT_APPLICABLE);
 }
 
 int main(void)
