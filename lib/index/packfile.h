@@ -132,6 +132,17 @@ struct fs_pack_reader {
 	const struct fs_pack_cache *cache;
 };
 
+/* A direct-mapped cache of the objects a reader made, by pack and
+ * offset (lib/index/objcache.c): 2^SLOT_BITS slots; an object over
+ * MAX_ONE bytes is not kept, nor one that would take all kept over
+ * MAX_ALL.  A delta read after its base (pack order) finds the base
+ * here.  NULL when out of memory; fs_objcache_free() releases it. */
+struct fs_objcache;
+struct fs_objcache *fs_objcache_new(unsigned slot_bits, size_t max_one, size_t max_all);
+void fs_objcache_free(struct fs_objcache *c);
+/* The hooks of C for fs_pack_reader.cache (C must outlive the reader). */
+struct fs_pack_cache fs_objcache_hooks(struct fs_objcache *c);
+
 /* The object at PACK:OFF with its deltas applied: its type (1-4), a
  * GLib copy in *OUT (g_free(); one byte more than *LEN, a NUL), and 0; -1 when
  * it cannot be read here (damaged, a base outside the packs, an object or

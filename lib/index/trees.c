@@ -11,70 +11,14 @@
 #include "base/git-util.h"
 #include "trees.h"
 
-/* ---- the cache of objects made ------------------------------------------- */
-
-/* Direct-mapped by pack and offset: a blob read in pack order finds its
- * delta base (read just before) here.  The largest object kept, and all
- * of them. */
-#define CACHE_SLOTS 4096
+/* The cache of objects made, direct-mapped by pack and offset: a blob
+ * read in pack order finds its delta base (read just before) there.
+ * Its slots (2^12), the largest object kept, all of them. */
+#define CACHE_SLOT_BITS 12
 #define CACHE_MAX_ONE (1u << 20)
 #define CACHE_MAX_ALL (16u << 20)
 /* Objects read between two gives-back of the packs' pages in lookups. */
 #define DROP_EVERY 128
-
-struct slot {
-	unsigned char *data;
-	size_t len;
-	uint64_t off;
-	uint32_t pack;
-	int type;
-};
-
-struct fsi_objcache {
-	struct slot s[CACHE_SLOTS];
-	size_t kept;
-};
-
-static struct slot *slot_of(struct fsi_objcache *c, uint32_t pack, uint64_t off)
-{
-	uint64_t h = (off ^ ((uint64_t)pack << 40)) * 0x9e3779b97f4a7c15ull;
-
-	return &c->s[h >> 52]; /* 12 bits: CACHE_SLOTS */
-}
-
-static int cache_get(void *ctx, uint32_t pack, uint64_t off, int *type, unsigned char **out,
-		     size_t *len)
-{
-	struct slot *s = slot_of(ctx, pack, off);
-
-	if (!s->data || s->off != off || s->pack != pack)
-		return 1;
-	if (!(*out = g_try_malloc(s->len + 1)))
-		return -1;
-	memcpy(*out, s->data, s->len + 1);
-	*len = s->len;
-	*type = s->type;
-	return 0;
-}
-
-static void cache_put(void *ctx, uint32_t pack, uint64_t off, int type,
-		      const unsigned char *data, size_t len)
-{
-	struct fsi_objcache *c = ctx;
-	struct slot *s = slot_of(c, pack, off);
-	unsigned char *copy;
-
-	if (len > CACHE_MAX_ONE)
-		return;
-	c->kept -= s->data ? s->len : 0;
-	free(s->data);
-	s->data = NULL;
-	if (c->kept + len > CACHE_MAX_ALL || !(copy = malloc(len + 1)))
-		return;
-	memcpy(copy, data, len + 1);
-	*s = (struct slot){ copy, len, off, pack, type };
-	c->kept += len;
-}
 
 /* ---- opening and reading ---------------------------------------------------- */
 
@@ -92,7 +36,7 @@ int fsi_objects_open(struct fsi_objects *o, const char *repo_path, struct fs_err
 		fsi_objects_close(o);
 		return fs_error_set_git(err, FS_EGIT, "cannot open the objects of '%s'", repo_path);
 	}
-	o->cache = calloc(1, sizeof(*o->cache));
+	o->cache = fs_objcache_new(CACHE_SLOT_BITS, CACHE_MAX_ONE, CACHE_MAX_ALL);
 	o->path = strdup(repo_path);
 	if (!o->cache || !o->path ||
 	    asprintf(&objects, "%sobjects", git_repository_commondir(repo)) < 0) {
@@ -101,22 +45,17 @@ int fsi_objects_open(struct fsi_objects *o, const char *repo_path, struct fs_err
 	}
 	o->have_packs = fs_packs_open(&o->packs, objects, FS_PACKS_RANDOM) == 0;
 	free(objects);
-	o->cache_of = (struct fs_pack_cache){ cache_get, cache_put, o->cache };
+	o->cache_of = fs_objcache_hooks(o->cache);
 	o->r.cache = &o->cache_of;
 	return 0;
 }
 
 void fsi_objects_close(struct fsi_objects *o)
 {
-	size_t i;
-
 	if (o->have_packs)
 		fs_packs_close(&o->packs);
 	fs_pack_reader_free(&o->r);
-	if (o->cache)
-		for (i = 0; i < CACHE_SLOTS; i++)
-			free(o->cache->s[i].data);
-	free(o->cache);
+	fs_objcache_free(o->cache);
 	git_odb_free(o->odb);
 	git_repository_free(o->repo);
 	free(o->path);

@@ -22,7 +22,6 @@
 #include "fixscan/error.h"
 #include "packfile.h"
 
-struct fsi_objcache;
 struct fs_dcgraph;
 
 struct fsi_objects {
@@ -30,7 +29,7 @@ struct fsi_objects {
 	bool have_packs;
 	struct fs_pack_reader r;
 	struct fs_pack_cache cache_of;
-	struct fsi_objcache *cache;
+	struct fs_objcache *cache;
 	void *repo;  /* git_repository *, opened on first use */
 	void *odb;   /* its git_odb * */
 	char *path;

@@ -12,96 +12,42 @@
 #include "diffcmp-pack.h"
 #include "index/packfile.h"
 
-/* The cache of objects made: slots, the largest kept, all kept. */
-#define CACHE_SLOTS 1024
+/* The cache of objects made: slots (2^10), the largest kept, all kept. */
+#define CACHE_SLOT_BITS 10
 #define CACHE_MAX_ONE (4u << 20)
 #define CACHE_MAX_ALL (96u << 20)
-
-struct dcp_slot {
-	unsigned char *data;
-	size_t len;
-	uint64_t off;
-	uint32_t pack;
-	int type;
-};
 
 struct fs_dcpack {
 	struct fs_packs packs;
 	struct fs_pack_reader r;
 	struct fs_pack_cache cache_of;
-	struct dcp_slot cache[CACHE_SLOTS];
-	size_t cached;
+	struct fs_objcache *cache;
 };
-
-static struct dcp_slot *slot_of(struct fs_dcpack *d, uint32_t pack, uint64_t off)
-{
-	uint64_t h = (off ^ ((uint64_t)pack << 40)) * 0x9e3779b97f4a7c15ull;
-
-	return &d->cache[h >> 54];  /* 10 bits: CACHE_SLOTS */
-}
-
-/* The cache's get (struct fs_pack_cache). */
-static int cache_get(void *ctx, uint32_t pack, uint64_t off, int *type, unsigned char **out,
-		     size_t *len)
-{
-	struct fs_dcpack *d = ctx;
-	struct dcp_slot *s = slot_of(d, pack, off);
-
-	if (!s->data || s->off != off || s->pack != pack)
-		return 1;
-	if (!(*out = g_try_malloc(s->len + 1)))
-		return -1;
-	memcpy(*out, s->data, s->len + 1);
-	*len = s->len;
-	*type = s->type;
-	return 0;
-}
-
-/* The cache's put: a copy of object DATA (LEN bytes, TYPE) made at
- * PACK:OFF. */
-static void cache_put(void *ctx, uint32_t pack, uint64_t off, int type,
-		      const unsigned char *data, size_t len)
-{
-	struct fs_dcpack *d = ctx;
-	struct dcp_slot *s = slot_of(d, pack, off);
-	unsigned char *copy;
-
-	if (len > CACHE_MAX_ONE)
-		return;
-	d->cached -= s->data ? s->len : 0;
-	free(s->data);
-	s->data = NULL;
-	if (d->cached + len > CACHE_MAX_ALL || !(copy = malloc(len + 1)))
-		return;
-	memcpy(copy, data, len + 1);
-	*s = (struct dcp_slot){ copy, len, off, pack, type };
-	d->cached += len;
-}
 
 struct fs_dcpack *fs_dcpack_open(const char *objects_dir)
 {
 	struct fs_dcpack *d = calloc(1, sizeof(*d));
 
 	/* a few scattered pages are read: none around them mapped in */
-	if (!d || fs_packs_open(&d->packs, objects_dir, FS_PACKS_RANDOM) < 0) {
+	if (!d || !(d->cache = fs_objcache_new(CACHE_SLOT_BITS, CACHE_MAX_ONE, CACHE_MAX_ALL)) ||
+	    fs_packs_open(&d->packs, objects_dir, FS_PACKS_RANDOM) < 0) {
+		if (d)
+			fs_objcache_free(d->cache);
 		free(d);
 		return NULL;
 	}
-	d->cache_of = (struct fs_pack_cache){ cache_get, cache_put, d };
+	d->cache_of = fs_objcache_hooks(d->cache);
 	d->r.cache = &d->cache_of;
 	return d;
 }
 
 void fs_dcpack_free(struct fs_dcpack *d)
 {
-	size_t i;
-
 	if (!d)
 		return;
 	fs_packs_close(&d->packs);
-	for (i = 0; i < CACHE_SLOTS; i++)
-		free(d->cache[i].data);
 	fs_pack_reader_free(&d->r);
+	fs_objcache_free(d->cache);
 	free(d);
 }
 
