@@ -16,14 +16,15 @@ int fs_cache_dir(char **out, const char *sub, struct fs_error *err)
 	size_t n;
 
 	*out = NULL;
+	if (fs_cache_no_home())
+		return fs_error_set(err, FS_ENOTFOUND, "no cache directory: set XDG_CACHE_HOME or HOME");
+	/* the XDG rules ignore a relative XDG_CACHE_HOME */
 	if (xdg && *xdg == '/') {
 		dir = xdg;
 		top = "fixscan";
-	} else if (home && *home) {
+	} else {
 		dir = home;
 		top = ".cache/fixscan";
-	} else {
-		return fs_error_set(err, FS_ENOTFOUND, "no cache directory: set XDG_CACHE_HOME or HOME");
 	}
 	/* "/" ends DIR once: "/cache/" and "/cache" give one path */
 	n = strlen(dir);
