@@ -80,6 +80,9 @@ struct fs_diffcmp;
 
 int fs_diffcmp_open(struct fs_diffcmp **out, const char *repo_path, struct fs_error *err);
 void fs_diffcmp_free(struct fs_diffcmp *dc);
+/* Give back the pages of the packs the comparisons touched (they come
+ * back from the page cache when read again). */
+void fs_diffcmp_trim(struct fs_diffcmp *dc);
 
 /* Compare mail body BODY with the diff of commit HEX (full id) and, when
  * they differ, say whether the changelog documents it.  Returns 0 with *OUT

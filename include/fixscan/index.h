@@ -112,7 +112,7 @@ void fs_index_free(struct fs_index *idx);
  * touched (they stay mapped and come back from the page cache when read
  * again).  A long run of lookups calls it now and then so that its memory
  * stays what a few lookups touch, not most of the file. */
-void fs_index_trim(struct fs_index *idx);
+void fs_index_trim(const struct fs_index *idx);
 
 /* The cache file in use (borrowed). */
 const char *fs_index_cache_path(const struct fs_index *idx);

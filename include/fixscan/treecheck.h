@@ -49,6 +49,9 @@ int fs_treecheck_open(struct fs_treecheck **out, struct fs_treesyms *t,
 		      const struct fs_index *idx, const char *branch, const char *base,
 		      struct fs_error *err);
 void fs_treecheck_free(struct fs_treecheck *tc);
+/* Give back the mapped pages the check's reading touched
+ * (fs_treesyms_trim() of its T). */
+void fs_treecheck_trim(struct fs_treecheck *tc);
 
 /* Patch NN INDEX of the series, its mail BODY (LEN bytes) and its
  * resolved upstream commits UPS (NUPS): added in series order, each once.

@@ -57,6 +57,9 @@ struct fs_treesyms_stats {
  * or FS_ENOMEM with ERR set. */
 int fs_treesyms_open(struct fs_treesyms **out, const char *repo_path, struct fs_error *err);
 void fs_treesyms_free(struct fs_treesyms *t);
+/* Give back the pages of the packs and of the sets' files that reading
+ * touched (they come back from the page cache when read again). */
+void fs_treesyms_trim(struct fs_treesyms *t);
 
 /* The set of the tree of commit HEX (a full id), with FLAGS; LINE names
  * its line of history ("linux-4.4.y", "mainline") so that the set of the

@@ -81,7 +81,21 @@ struct fs_treesyms {
 	 * a search looks up every mainline release. */
 	GHashTable *tags;
 	const void *tags_of;
+	/* The files commits change (treesyms-paths.c): id -> paths, read
+	 * from "<prefix>-paths" on first use; DIRTY when the run added some. */
+	GHashTable *paths;
+	bool paths_dirty;
 };
+
+/* The files commit OID changes, as fs_treesyms_changed_paths() gives
+ * them, when a run (this one or an earlier) has had them: true with
+ * *PATHS a copy (g_strfreev()).  fsi_paths_put() keeps a copy of PATHS;
+ * fsi_paths_save() writes them for the next run (at fs_treesyms_free()),
+ * fsi_paths_free() lets them go. */
+bool fsi_paths_get(struct fs_treesyms *t, const uint8_t *oid, char ***paths);
+void fsi_paths_put(struct fs_treesyms *t, const uint8_t *oid, char *const *paths);
+void fsi_paths_save(struct fs_treesyms *t);
+void fsi_paths_free(struct fs_treesyms *t);
 
 /* The hash a set keeps of NAME (LEN bytes): never 0. */
 uint64_t idset_hash(const char *name, size_t len);

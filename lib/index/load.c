@@ -567,7 +567,7 @@ int fsi_same_file(const struct fs_index *idx, const char *path)
 	return same;
 }
 
-void fs_index_trim(struct fs_index *idx)
+void fs_index_trim(const struct fs_index *idx)
 {
 	int l;
 

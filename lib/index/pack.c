@@ -258,10 +258,6 @@ void fsi_packs_drop(const struct fsi_packs *ps, uint32_t pack, uint64_t from, ui
 
 void fsi_packs_drop_all(const struct fsi_packs *ps)
 {
-	size_t i;
-
-	for (i = 0; ps && i < ps->s.n; i++) {
-		madvise((void *)ps->s.p[i].data, ps->s.p[i].data_len, MADV_DONTNEED);
-		madvise((void *)ps->s.p[i].idx, ps->s.p[i].idx_len, MADV_DONTNEED);
-	}
+	if (ps)
+		fs_packs_trim(&ps->s);
 }

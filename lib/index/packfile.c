@@ -151,6 +151,16 @@ void fs_packs_close(struct fs_packs *ps)
 	memset(ps, 0, sizeof(*ps));
 }
 
+void fs_packs_trim(const struct fs_packs *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->n; i++) {
+		madvise((void *)ps->p[i].data, ps->p[i].data_len, MADV_DONTNEED);
+		madvise((void *)ps->p[i].idx, ps->p[i].idx_len, MADV_DONTNEED);
+	}
+}
+
 /* ---- finding an object -------------------------------------------------- */
 
 /* The ids of P's entries LO to HI (not included) that OID can be

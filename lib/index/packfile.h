@@ -55,6 +55,9 @@ struct fs_packs {
  * or -1 with *PS empty when there are none or out of memory. */
 int fs_packs_open(struct fs_packs *ps, const char *objects_dir, unsigned flags);
 void fs_packs_close(struct fs_packs *ps);
+/* Give back the pages of PS's mappings that reading touched: they stay
+ * mapped and come back from the page cache when read again. */
+void fs_packs_trim(const struct fs_packs *ps);
 
 /* The whole file PATH mapped read-only (*LEN bytes; munmap() it), or NULL
  * when it is missing or empty. */

@@ -64,12 +64,8 @@ void fsi_objects_close(struct fsi_objects *o)
 
 void fsi_objects_drop(struct fsi_objects *o)
 {
-	size_t i;
-
-	for (i = 0; o->have_packs && i < o->packs.n; i++) {
-		madvise((void *)o->packs.p[i].data, o->packs.p[i].data_len, MADV_DONTNEED);
-		madvise((void *)o->packs.p[i].idx, o->packs.p[i].idx_len, MADV_DONTNEED);
-	}
+	if (o->have_packs)
+		fs_packs_trim(&o->packs);
 }
 
 void fsi_objects_readahead(struct fsi_objects *o, bool on)

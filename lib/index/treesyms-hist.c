@@ -444,14 +444,20 @@ static int str_cmp(const void *a, const void *b)
 int fs_treesyms_changed_paths(struct fs_treesyms *t, const char *hex, char ***paths, size_t *n,
 			      struct fs_error *err)
 {
-	uint8_t tree[20], ptree[20];
+	uint8_t tree[20], ptree[20], oid[20];
 	struct paths ps = { NULL, 0, 0 };
 	unsigned np;
 	size_t i;
-	int rc = commit_tree(t, hex, tree, ptree, &np, err);
+	int rc;
 
 	*paths = NULL;
 	*n = 0;
+	/* kept from an earlier run: its trees are not read again */
+	if (fsi_unhex(hex, oid) == 0 && fsi_paths_get(t, oid, paths)) {
+		*n = g_strv_length(*paths);
+		return 0;
+	}
+	rc = commit_tree(t, hex, tree, ptree, &np, err);
 	if (rc < 0)
 		return rc;
 	rc = np ? fsi_tree_diff(&t->o, ptree, tree, on_path, &ps) : 0;
@@ -465,6 +471,7 @@ int fs_treesyms_changed_paths(struct fs_treesyms *t, const char *hex, char ***pa
 					     "cannot read the trees of %.12s", hex);
 	}
 	qsort(ps.v, ps.n, sizeof(*ps.v), str_cmp);
+	fsi_paths_put(t, oid, ps.v);
 	*paths = ps.v;
 	*n = ps.n;
 	return 0;

@@ -544,6 +544,7 @@ void fs_treesyms_free(struct fs_treesyms *t)
 
 	if (!t)
 		return;
+	fsi_paths_save(t); /* before the prefix that names its file goes */
 	for (i = 0; i < t->nsets; i++)
 		idset_free(t->sets[i]);
 	fsi_objects_close(&t->o);
@@ -552,6 +553,7 @@ void fs_treesyms_free(struct fs_treesyms *t)
 	free(t->note);
 	if (t->tags)
 		g_hash_table_destroy(t->tags);
+	fsi_paths_free(t);
 	free(t);
 }
 
@@ -685,6 +687,16 @@ int fs_treesyms_set(struct fs_treesyms *t, const char *hex, const char *line, un
 	t->last.files = s->h->nfiles;
 	*out = s;
 	return 0;
+}
+
+void fs_treesyms_trim(struct fs_treesyms *t)
+{
+	size_t i;
+
+	fsi_objects_drop(&t->o);
+	for (i = 0; i < t->nsets; i++)
+		if (t->sets[i]->mapped)
+			madvise(t->sets[i]->image, t->sets[i]->len, MADV_DONTNEED);
 }
 
 /* ---- lookups ---------------------------------------------------------------------------- */

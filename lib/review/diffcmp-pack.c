@@ -51,6 +51,12 @@ void fs_dcpack_free(struct fs_dcpack *d)
 	free(d);
 }
 
+void fs_dcpack_trim(struct fs_dcpack *d)
+{
+	if (d)
+		fs_packs_trim(&d->packs);
+}
+
 int fs_dcpack_read(struct fs_dcpack *d, const unsigned char *oid, int type,
 		   unsigned char **data, size_t *len)
 {
@@ -137,6 +143,12 @@ bad:
 	free(path);
 	fs_dcgraph_free(g);
 	return NULL;
+}
+
+void fs_dcgraph_trim(struct fs_dcgraph *g)
+{
+	if (g)
+		madvise((void *)g->map, g->len, MADV_DONTNEED);
 }
 
 void fs_dcgraph_free(struct fs_dcgraph *g)

@@ -29,6 +29,8 @@ struct fs_dcpack;
  * out of memory): then libgit2 reads everything. */
 struct fs_dcpack *fs_dcpack_open(const char *objects_dir);
 void fs_dcpack_free(struct fs_dcpack *d);
+/* fs_packs_trim() of D's packs. */
+void fs_dcpack_trim(struct fs_dcpack *d);
 
 /* Object OID (20 bytes), which must be of TYPE: 0 with *DATA (g_free(),
  * one byte more than *LEN, a NUL) and *LEN; -1 when it is not in these
@@ -43,6 +45,8 @@ struct fs_dcgraph;
 
 struct fs_dcgraph *fs_dcgraph_open(const char *objects_dir);
 void fs_dcgraph_free(struct fs_dcgraph *g);
+/* Give back the pages of the commit-graph that lookups touched. */
+void fs_dcgraph_trim(struct fs_dcgraph *g);
 
 /* The tree of commit OID into TREE and its first parent's into
  * PARENT_TREE (20 bytes each; zeros when it has no parent): 0, or -1

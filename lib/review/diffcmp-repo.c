@@ -62,6 +62,14 @@ void fs_diffcmp_free(struct fs_diffcmp *dc)
 	free(dc);
 }
 
+void fs_diffcmp_trim(struct fs_diffcmp *dc)
+{
+	if (!dc)
+		return;
+	fs_dcpack_trim(dc->packs);
+	fs_dcgraph_trim(dc->graph);
+}
+
 const char *fs_diffcmp_take_note(struct fs_diffcmp *dc)
 {
 	if (!dc || !dc->noted || dc->note_taken)

@@ -8,6 +8,7 @@
 #include <glib.h>
 #include <gmime/gmime.h>
 
+#include "base/resident.h"
 #include "fixscan/listmail.h"
 #include "fixscan/mentions.h"
 #include "fixscan/pending.h"
@@ -457,6 +458,28 @@ void fs_review_count(struct fs_review *r)
 	}
 }
 
+/* A review reads the index and the packs at a few places a patch, but
+ * the kernel maps each fault's neighbours in from the page cache too
+ * (fault-around, large folios): in a long thread most of those files
+ * ends up resident when the cache holds them, 280 MB of a 500-patch
+ * review at kernel scale.  Above this many bytes of mapped pages they go
+ * back (MADV_DONTNEED; read again, they come back from the cache): a
+ * few times a long review, at no cost measured; below it nothing is
+ * done. */
+#define REVIEW_MAPPED_MAX ((size_t)128 << 20)
+/* Patches judged between two looks at the resident size. */
+#define REVIEW_RESIDENT_EVERY 16
+
+static void keep_resident_down(const struct fs_index *idx, struct fs_diffcmp *dc,
+			       struct fs_treecheck *tc)
+{
+	if (fs_resident_mapped() <= REVIEW_MAPPED_MAX)
+		return;
+	fs_index_trim(idx);
+	fs_diffcmp_trim(dc);
+	fs_treecheck_trim(tc);
+}
+
 /* Judge every patch and count the findings. */
 static int judge_all(struct fs_review *r, const struct fs_findings_ctx *shared,
 		     const struct upstream_list *ups, struct fs_diffcmp *dc,
@@ -470,6 +493,8 @@ static int judge_all(struct fs_review *r, const struct fs_findings_ctx *shared,
 		struct fs_diffcmp_result diff = FS_DIFFCMP_RESULT_INIT;
 		struct fs_findings_ctx ctx = *shared;
 
+		if (i % REVIEW_RESIDENT_EVERY == 0)
+			keep_resident_down(shared->idx, dc, tc);
 		ctx.author = fs_patch_author(rp->patch);
 		ctx.body = fs_patch_body(rp->patch, &ctx.body_len);
 		if (compare_diff(rp, &ups[i], shared->idx, dc, &diff))
@@ -577,6 +602,10 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 		ctx.posting_size = fs_store_posting_size;
 		ctx.posting_data = store;
 	}
+	/* what the stages before touched goes before the trees' sets are
+	 * read: building one takes a hundred MB for a while */
+	fs_index_trim(idx);
+	fs_diffcmp_trim(o->diffcmp);
 	rc = open_treecheck(&tc, r, idx, ups, o, err);
 	if (rc == 0)
 		rc = judge_all(r, &ctx, ups, o->diffcmp, tc, err);

@@ -76,6 +76,12 @@ static int sets(struct fs_treecheck *tc, struct fs_error *err)
 	return 0;
 }
 
+void fs_treecheck_trim(struct fs_treecheck *tc)
+{
+	if (tc && tc->t)
+		fs_treesyms_trim(tc->t);
+}
+
 void fs_treecheck_free(struct fs_treecheck *tc)
 {
 	size_t i;

@@ -19,6 +19,7 @@
 
 #include "fixscan/index.h"
 #include "base/cache.h"
+#include "base/hash.h"
 #include "fixscan/treesyms.h"
 
 #include "repo-builder.h"
@@ -365,6 +366,115 @@ static void test_files(void **state)
 	fs_treesyms_free(t);
 }
 
+/* "a b": the files commit MARK changes, as T gives them. */
+static char *changed(struct fs_treesyms *t, int mark)
+{
+	struct fs_error err = FS_ERROR_INIT;
+	char **paths = NULL, *joined;
+	size_t n = 0;
+
+	if (fs_treesyms_changed_paths(t, id(K.r, mark), &paths, &n, &err) < 0)
+		fail_msg("fs_treesyms_changed_paths: %s", err.message);
+	assert_int_equal(n, g_strv_length(paths));
+	joined = g_strjoinv(" ", paths);
+	g_strfreev(paths);
+	return joined;
+}
+
+#define EXPECT_CHANGED(t, mark, want)                                          \
+	do {                                                                   \
+		char *got_ = changed(t, mark);                                 \
+		assert_string_equal(got_, want);                               \
+		g_free(got_);                                                  \
+	} while (0)
+
+static void put_le32(GByteArray *b, uint32_t v)
+{
+	unsigned char x[4] = { v & 255, v >> 8 & 255, v >> 16 & 255, v >> 24 & 255 };
+
+	g_byte_array_append(b, x, 4);
+}
+
+/* The repository's file of changed paths, saying that commit MARK
+ * changes the NPATHS PATHS, written as treesyms-paths.c documents it. */
+static void write_paths_file(const char *file, int mark, const char *const *paths, uint32_t npaths)
+{
+	GByteArray *b = g_byte_array_new();
+	const char *hex = id(K.r, mark);
+	unsigned char oid[20];
+	uint64_t sum;
+	uint32_t i;
+
+	g_byte_array_append(b, (const guint8 *)"fixscan-paths 1\n", 16);
+	for (i = 0; i < 20; i++)
+		oid[i] = (unsigned char)(g_ascii_xdigit_value(hex[2 * i]) << 4 |
+					 g_ascii_xdigit_value(hex[2 * i + 1]));
+	g_byte_array_append(b, oid, 20);
+	put_le32(b, npaths);
+	for (i = 0; i < npaths; i++)
+		g_byte_array_append(b, (const guint8 *)paths[i], strlen(paths[i]) + 1);
+	sum = fs_fnv1a(FS_FNV1A_BASIS, b->data, b->len);
+	put_le32(b, (uint32_t)sum);
+	put_le32(b, (uint32_t)(sum >> 32));
+	assert_true(g_file_set_contents(file, (const char *)b->data, b->len, NULL));
+	g_byte_array_unref(b);
+}
+
+/* The files a commit changes are kept for the next run in one file
+ * beside the sets; what that file says is the answer, and a file that
+ * does not read back whole is not believed. */
+static void test_files_kept(void **state)
+{
+	struct fs_error err = FS_ERROR_INIT;
+	static const char *const fake[] = { "fake/one.c", "fake/two.h" };
+	char *prefix = NULL, *file;
+	struct fs_treesyms *t;
+
+	assert_int_equal(fs_cache_path(&prefix, K.r->dir, "idset-", "", "repository", &err), 0);
+	file = g_strconcat(prefix, "-paths", NULL);
+	unlink(file);
+	t = open_ts(K.r->dir);
+	EXPECT_CHANGED(t, K.a2, "drivers/widget.c include/linux/widget.h");
+	EXPECT_CHANGED(t, K.m0, "");
+	fs_treesyms_free(t);
+	assert_int_equal(access(file, R_OK), 0);
+	/* read back: the same answers, the root commit's none included */
+	t = open_ts(K.r->dir);
+	EXPECT_CHANGED(t, K.a2, "drivers/widget.c include/linux/widget.h");
+	EXPECT_CHANGED(t, K.m0, "");
+	EXPECT_CHANGED(t, K.a3, "drivers/other.c");
+	fs_treesyms_free(t);
+	/* the file's answer is the one given (no diff made) */
+	write_paths_file(file, K.a2, fake, 2);
+	t = open_ts(K.r->dir);
+	EXPECT_CHANGED(t, K.a2, "fake/one.c fake/two.h");
+	EXPECT_CHANGED(t, K.a3, "drivers/other.c");
+	fs_treesyms_free(t);
+	/* one byte of it changed: none of it believed, and the file made
+	 * again from the diffs */
+	write_paths_file(file, K.a2, fake, 2);
+	run("printf x | dd of='%s' bs=1 seek=40 conv=notrunc 2>/dev/null", file);
+	t = open_ts(K.r->dir);
+	EXPECT_CHANGED(t, K.a2, "drivers/widget.c include/linux/widget.h");
+	fs_treesyms_free(t);
+	t = open_ts(K.r->dir);
+	EXPECT_CHANGED(t, K.a2, "drivers/widget.c include/linux/widget.h");
+	fs_treesyms_free(t);
+	/* cut short, or a count beyond the bytes: the same */
+	write_paths_file(file, K.a2, fake, 2);
+	run("truncate -s 30 '%s'", file);
+	t = open_ts(K.r->dir);
+	EXPECT_CHANGED(t, K.a2, "drivers/widget.c include/linux/widget.h");
+	fs_treesyms_free(t);
+	write_paths_file(file, K.a2, fake, 2);
+	run("printf '\\377' | dd of='%s' bs=1 seek=39 conv=notrunc 2>/dev/null", file);
+	t = open_ts(K.r->dir);
+	EXPECT_CHANGED(t, K.a2, "drivers/widget.c include/linux/widget.h");
+	fs_treesyms_free(t);
+	g_free(file);
+	g_free(prefix);
+}
+
 static void test_branch_commit(void **state)
 {
 	char hex[41];
@@ -492,6 +602,7 @@ int main(void)
 		cmocka_unit_test(test_damaged_cache),
 		cmocka_unit_test(test_cache_names),
 		cmocka_unit_test(test_files),
+		cmocka_unit_test(test_files_kept),
 		cmocka_unit_test(test_branch_commit),
 		cmocka_unit_test(test_introduced),
 		cmocka_unit_test(test_blobless),
