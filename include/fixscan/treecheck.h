@@ -52,6 +52,8 @@ void fs_treecheck_free(struct fs_treecheck *tc);
 /* Give back the mapped pages the check's reading touched
  * (fs_treesyms_trim() of its T). */
 void fs_treecheck_trim(struct fs_treecheck *tc);
+/* Keep what the check learned for the next run (fs_treesyms_save()). */
+void fs_treecheck_save(struct fs_treecheck *tc);
 
 /* Patch NN INDEX of the series, its mail BODY (LEN bytes) and its
  * resolved upstream commits UPS (NUPS): added in series order, each once.

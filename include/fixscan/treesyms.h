@@ -60,6 +60,11 @@ void fs_treesyms_free(struct fs_treesyms *t);
 /* Give back the pages of the packs and of the sets' files that reading
  * touched (they come back from the page cache when read again). */
 void fs_treesyms_trim(struct fs_treesyms *t);
+/* Keep what the run learned for the next (the files of the commits
+ * fs_treesyms_changed_paths() read); a file that cannot be written is
+ * said once through fs_treesyms_take_note().  fs_treesyms_free() does
+ * it too. */
+void fs_treesyms_save(struct fs_treesyms *t);
 
 /* The set of the tree of commit HEX (a full id), with FLAGS; LINE names
  * its line of history ("linux-4.4.y", "mainline") so that the set of the

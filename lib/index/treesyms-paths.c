@@ -161,10 +161,12 @@ static void put_le32(GByteArray *b, uint32_t v)
 	g_byte_array_append(b, x, 4);
 }
 
-/* Write the table when this run changed it.  Errors are not reported:
- * the next run diffs again. */
+/* Write the table when this run changed it.  A file that cannot be
+ * written is said once (fs_treesyms_take_note()): the next run diffs
+ * again. */
 void fsi_paths_save(struct fs_treesyms *t)
 {
+	struct fs_error err = FS_ERROR_INIT;
 	GHashTableIter it;
 	gpointer key, value;
 	GByteArray *b;
@@ -193,7 +195,13 @@ void fsi_paths_save(struct fs_treesyms *t)
 	put_le32(b, (uint32_t)sum);
 	put_le32(b, (uint32_t)(sum >> 32));
 	path = paths_file(t);
-	(void)fs_atomic_replace(path, b->data, b->len, "the changed files", FS_ATOMIC_MKDIR | FS_ATOMIC_NO_FSYNC, NULL);
+	if (fs_atomic_replace(path, b->data, b->len, "the files of the fixes",
+			      FS_ATOMIC_MKDIR | FS_ATOMIC_NO_FSYNC, &err) < 0 &&
+	    !t->noted && err.message[0]) {
+		t->noted = true;
+		t->note = g_strdup_printf("%s; they are read from the trees again next time",
+					  err.message);
+	}
 	g_free(path);
 	g_byte_array_unref(b);
 	t->paths_dirty = false;

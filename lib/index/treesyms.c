@@ -689,6 +689,12 @@ int fs_treesyms_set(struct fs_treesyms *t, const char *hex, const char *line, un
 	return 0;
 }
 
+void fs_treesyms_save(struct fs_treesyms *t)
+{
+	if (t)
+		fsi_paths_save(t);
+}
+
 void fs_treesyms_trim(struct fs_treesyms *t)
 {
 	size_t i;

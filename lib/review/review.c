@@ -609,6 +609,7 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 	rc = open_treecheck(&tc, r, idx, ups, o, err);
 	if (rc == 0)
 		rc = judge_all(r, &ctx, ups, o->diffcmp, tc, err);
+	fs_treecheck_save(tc); /* before its note is taken, after this */
 	fs_treecheck_free(tc);
 	if (rc < 0)
 		goto out;

@@ -82,6 +82,12 @@ void fs_treecheck_trim(struct fs_treecheck *tc)
 		fs_treesyms_trim(tc->t);
 }
 
+void fs_treecheck_save(struct fs_treecheck *tc)
+{
+	if (tc)
+		fs_treesyms_save(tc->t);
+}
+
 void fs_treecheck_free(struct fs_treecheck *tc)
 {
 	size_t i;

@@ -230,6 +230,37 @@ for op in open write close rename fsync; do
 	done
 done
 
+# A backport whose one mainline fix changes only files its branch lacks:
+# the fix's files are read from its trees and kept beside the sets
+# ("<prefix>-paths") for the next run.  A file that cannot be kept is said
+# once, the findings the same; the next run keeps it, silently.
+napp=$(grep -l "^Subject: \[PATCH AUTOSEL 4.5 07/" "$SRC"/maildirs/review-4.5/cur/*)
+XDG_CACHE_HOME="$TRASH/pref" "$FIXSCAN" check --repo kernel "$napp" >napp.want 2>/dev/null
+grep -q "fix-not-applicable" napp.want || exit 1
+P="$TRASH/p/fixscan"
+XDG_CACHE_HOME="$TRASH/p" "$FIXSCAN" check --repo kernel "$napp" >/dev/null 2>&1
+pfile=$(ls "$P" | grep -- "-paths\$")
+test -n "$pfile" || exit 1
+for op in open write close rename; do
+	e=$(errno_of $op) part="$P/$pfile"
+	rm -f "$P/$pfile"
+	n=$(XDG_CACHE_HOME="$TRASH/p" calls $op "$part" "$FIXSCAN" check --no-update --repo kernel "$napp")
+	test "$n" -ge 1 || exit 1
+	for k in $(points "$n"); do
+		test_expect_success "the files of the fixes: $op $k of $n fails with $e: said once, the same findings, the next run keeps them" '
+			rm -f "$P/$pfile" &&
+			XDG_CACHE_HOME="$TRASH/p" faulty "$op:$k:$e:$part" "$FIXSCAN" check --no-update --repo kernel \
+				"$napp" >napp.got 2>err;
+			test_cmp napp.want napp.got &&
+			test "$(grep -c . err)" -eq 1 &&
+			grep -q "^fixscan: cannot .*the files of the fixes.*$(errtext $e); they are read from the trees again next time\$" err &&
+			! test -e "$P/$pfile" && ! ls "$P" | grep "\.tmp\." &&
+			XDG_CACHE_HOME="$TRASH/p" "$FIXSCAN" check --no-update --repo kernel "$napp" >napp.got 2>err2;
+			test_cmp napp.want napp.got && ! grep . err2 && test -s "$P/$pfile"
+		'
+	done
+done
+
 # ---- the drafts and their state file -------------------------------------------
 
 Q='path:review-4.4/**'
