@@ -420,6 +420,29 @@ static void write_paths_file(const char *file, int mark, const char *const *path
 	g_byte_array_unref(b);
 }
 
+/* The hand-written file of test_files_kept() damaged by shell command
+ * DAMAGE (FILE standing for the file): the real answer, and the file
+ * written again holds it. */
+static void damaged_paths_file(const char *file, const char *damage)
+{
+	static const char *const fake[] = { "fake/one.c", "fake/two.h" };
+	struct fs_treesyms *t;
+
+	gchar **parts = g_strsplit(damage, "FILE", -1);
+	gchar *cmd = g_strjoinv(file, parts);
+
+	write_paths_file(file, K.a2, fake, 2);
+	run("%s", cmd);
+	g_free(cmd);
+	g_strfreev(parts);
+	t = open_ts(K.r->dir);
+	EXPECT_CHANGED(t, K.a2, "drivers/widget.c include/linux/widget.h");
+	fs_treesyms_free(t);
+	t = open_ts(K.r->dir);
+	EXPECT_CHANGED(t, K.a2, "drivers/widget.c include/linux/widget.h");
+	fs_treesyms_free(t);
+}
+
 /* The files a commit changes are kept for the next run in one file
  * beside the sets; what that file says is the answer, and a file that
  * does not read back whole is not believed. */
@@ -450,27 +473,11 @@ static void test_files_kept(void **state)
 	EXPECT_CHANGED(t, K.a2, "fake/one.c fake/two.h");
 	EXPECT_CHANGED(t, K.a3, "drivers/other.c");
 	fs_treesyms_free(t);
-	/* one byte of it changed: none of it believed, and the file made
-	 * again from the diffs */
-	write_paths_file(file, K.a2, fake, 2);
-	run("printf x | dd of='%s' bs=1 seek=40 conv=notrunc 2>/dev/null", file);
-	t = open_ts(K.r->dir);
-	EXPECT_CHANGED(t, K.a2, "drivers/widget.c include/linux/widget.h");
-	fs_treesyms_free(t);
-	t = open_ts(K.r->dir);
-	EXPECT_CHANGED(t, K.a2, "drivers/widget.c include/linux/widget.h");
-	fs_treesyms_free(t);
-	/* cut short, or a count beyond the bytes: the same */
-	write_paths_file(file, K.a2, fake, 2);
-	run("truncate -s 30 '%s'", file);
-	t = open_ts(K.r->dir);
-	EXPECT_CHANGED(t, K.a2, "drivers/widget.c include/linux/widget.h");
-	fs_treesyms_free(t);
-	write_paths_file(file, K.a2, fake, 2);
-	run("printf '\\377' | dd of='%s' bs=1 seek=39 conv=notrunc 2>/dev/null", file);
-	t = open_ts(K.r->dir);
-	EXPECT_CHANGED(t, K.a2, "drivers/widget.c include/linux/widget.h");
-	fs_treesyms_free(t);
+	/* one byte of it changed, cut short, a count beyond the bytes: none
+	 * of it believed, and the file made again from the diffs */
+	damaged_paths_file(file, "printf x | dd of='FILE' bs=1 seek=40 conv=notrunc 2>/dev/null");
+	damaged_paths_file(file, "truncate -s 30 'FILE'");
+	damaged_paths_file(file, "printf '\\377' | dd of='FILE' bs=1 seek=39 conv=notrunc 2>/dev/null");
 	g_free(file);
 	g_free(prefix);
 }
