@@ -198,14 +198,15 @@ def row_of(c, mails):
 
 
 def rows_extra(a, cands, mails):
-    """A further set of train rows (issue 40's second harvest): new ids, old files untouched."""
+    """A further set of rows of split A.SPLIT (issue 40's second harvest):
+    new ids, old files untouched."""
     known = set()
     for fn in os.listdir(C40):
         if fn.endswith('.tsv') and fn != a.extra:
             for r in read_tsv(os.path.join(C40, fn)):
                 if r.get('reply_id'):
                     known.add(r['reply_id'])
-    rows = sorted((c for c in cands if c['split'] == 'train' and c['reply_id'] not in known),
+    rows = sorted((c for c in cands if c['split'] == a.split and c['reply_id'] not in known),
                   key=lambda c: (c['list'], int(c['year']), c['reply_id']))
     out, lost = [], 0
     for c in rows:
@@ -317,8 +318,10 @@ def cmd_merge(a):
     """Fill each row's label columns from the label files: label_a (with
     the role and commits labeller A checked), label_b, label_final."""
     la, lb, adj = labels_of('labels-a.tsv'), labels_of('labels-b.tsv'), labels_of('adjudicated.tsv')
-    for name in ('train', 'train2', 'test'):
+    for name in ('train', 'train2', 'test', 'test2'):
         p = os.path.join(C40, name + '.tsv')
+        if not os.path.exists(p):
+            continue
         rows = read_tsv(p)
         cols = list(rows[0].keys()) if rows else COLS
         count = Counter()
@@ -376,10 +379,11 @@ def main():
     p.add_argument('candidates')
     p.add_argument('--mirrors', default='/work/.mirror')
     p.add_argument('--extra', metavar='FILE',
-                   help='write only the sampled train rows into corpus40/FILE (ids --prefix0001...), '
-                        'leaving train.tsv and test.tsv alone; rows whose reply (or archived '
-                        'parent) cannot be read are left out')
+                   help='write only the sampled rows of --split not in any corpus file into '
+                        'corpus40/FILE (ids --prefix0001...), leaving the other files alone; rows '
+                        'whose reply (or archived parent) cannot be read are left out')
     p.add_argument('--prefix', default='b')
+    p.add_argument('--split', choices=('train', 'test'), default='train')
     p = sub.add_parser('show')
     p.add_argument('file')
     p.add_argument('ids', nargs='*')
