@@ -210,7 +210,7 @@ REAL40 = $(B)/real/corpus40-test
 realcheck: all
 	@rm -rf $(REAL40)
 	@if [ -d $(MIRRORS) ]; then python3 tests/real/scripts/corpus40.py export $(REAL40) \
-		tests/real/corpus40/test.tsv --mirrors $(MIRRORS); \
+		tests/real/corpus40/test.tsv tests/real/corpus40/test2.tsv --mirrors $(MIRRORS); \
 	else echo "realcheck: no list archives in $(MIRRORS): the held-out replies are left out"; fi
 	@python3 scripts/realcheck.py --fixscan $(B)/fixscan $(REAL) $$([ -d $(REAL40) ] && echo $(REAL40))
 
