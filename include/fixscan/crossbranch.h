@@ -113,6 +113,7 @@ enum fs_cross_state {
 			      * or the branch's fork release by ancestry */
 	FS_CROSS_MISSING,    /* flagged: missing-in-newer, or a fix-missing */
 	FS_CROSS_FAILED,     /* a FAILED notice for the branch */
+	FS_CROSS_REVERTED,   /* the branch took it and reverted it */
 };
 
 struct fs_cross_cell {

@@ -399,6 +399,15 @@ static bool in_branch(const struct cross *x, fs_cid c, const char *branch, const
 	return true;
 }
 
+/* Whether BRANCH took C (as of BASE) and reverted it since: its choice,
+ * with the reason in its revert (reverted-in-stable cites it). */
+static bool reverted_in(const struct cross *x, fs_cid c, const char *branch, const char *base)
+{
+	struct fs_index_presence p;
+
+	return !fs_index_present(x->idx, c, branch, base, &p) && p.reverted_by != FS_CID_NONE;
+}
+
 /* Whether BRANCH has C as of BASE (NULL: its tip), queues it, or a
  * notice says it is added. */
 static bool has_or_queues(const struct cross *x, fs_cid c, const char *branch, const char *base)
@@ -563,7 +572,7 @@ static void check_newer(struct cross *x, size_t ri, size_t pi, const struct main
 		return;
 	for (b = 0; b < x->nbranches; b++) {
 		const char *y = x->branches[b], *ybase;
-		bool has = false, needed = false;
+		bool has = false, needed = false, undone = false;
 
 		/* Only newer branches, and only maintained ones. */
 		if (!m->on[b])
@@ -576,9 +585,15 @@ static void check_newer(struct cross *x, size_t ri, size_t pi, const struct main
 			ybase = m->last[b];
 		for (u = 0; u < xp->nups && !has; u++)
 			has = has_or_queues(x, xp->ups[u], y, ybase);
-		for (u = 0; u < xp->nups && !has && !needed; u++)
+		/* a newer branch that took it and reverted it, by its base or
+		 * since (its tip: the revert the series' review cites), is not
+		 * asked to take it again: that would contradict its revert */
+		for (u = 0; u < xp->nups && !has && !undone; u++)
+			undone = reverted_in(x, xp->ups[u], y, ybase) ||
+				 reverted_in(x, xp->ups[u], y, NULL);
+		for (u = 0; u < xp->nups && !has && !undone && !needed; u++)
 			needed = needed_in(x, xp->ups[u], y, ybase);
-		if (!has && needed)
+		if (!has && !undone && needed)
 			missing_in_newer(x, ri, pi, xp->ups[0], y, m->last[b]);
 	}
 }
@@ -730,6 +745,8 @@ static void fill_cell(const struct cross *x, fs_cid c, const char *branch, struc
 		cell->state = FS_CROSS_ADDED;
 	} else if (notice_for(x, FS_NOTICE_FAILED, branch, c)) {
 		cell->state = FS_CROSS_FAILED;
+	} else if (reverted_in(x, c, branch, base_of(x, branch))) {
+		cell->state = FS_CROSS_REVERTED;
 	} else if (flagged(x, c, branch)) {
 		cell->state = FS_CROSS_MISSING;
 	}
@@ -844,6 +861,8 @@ static char *cell_text(const struct fs_cross_cell *c)
 		return g_strdup("MISSING");
 	case FS_CROSS_FAILED:
 		return g_strdup("FAILED");
+	case FS_CROSS_REVERTED:
+		return g_strdup("reverted");
 	default:
 		return g_strdup("-");
 	}
@@ -851,7 +870,8 @@ static char *cell_text(const struct fs_cross_cell *c)
 
 static const char *state_name(enum fs_cross_state s)
 {
-	static const char *const names[] = { "none", "queued", "added", "in", "missing", "failed" };
+	static const char *const names[] = { "none", "queued", "added", "in", "missing", "failed",
+						       "reverted" };
 
 	return (unsigned)s < G_N_ELEMENTS(names) ? names[s] : "none";
 }
@@ -888,6 +908,7 @@ int fs_cross_matrix_text(FILE *out, const struct fs_cross_matrix *m)
 	      "        in vX.Y.Z     in the branch since that release (in (tip): not released)\n"
 	      "        MISSING       flagged: missing-in-newer or fix-missing\n"
 	      "        FAILED        a FAILED notice for the branch\n"
+	      "        reverted      the branch took it and reverted it\n"
 	      "        -             not in the branch, and nothing asks for it\n", out);
 	return ferror(out) ? -1 : 0;
 }

@@ -116,12 +116,13 @@ test_expect_success 'the matrix: one column per branch, MISSING, FAILED, added, 
 	grep "blend fix$" open.txt | grep -q -- "-  *-  *FAILED  *queued 03/03"
 '
 test_expect_success 'the matrix has a legend of its cells, right under its rows' '
-	sed -n 9,14p open.txt >legend &&
+	sed -n 9,15p open.txt >legend &&
 	sed -n 1p legend | grep -q "^cells:  queued NN/MM  patch NN of the branch.s open thread$" &&
 	grep -q "^        added  *an \"added to the stable tree\" notice" legend &&
 	grep -q "^        in vX.Y.Z  *in the branch since that release" legend &&
 	grep -q "^        MISSING  *flagged: missing-in-newer or fix-missing$" legend &&
 	grep -q "^        FAILED  *a FAILED notice" legend &&
+	grep -q "^        reverted  *the branch took it and reverted it$" legend &&
 	grep -q "^        -  *not in the branch, and nothing asks for it$" legend
 '
 test_expect_success 'the text names the newer branch, the other queue and the FAILED notice' '

@@ -47,7 +47,7 @@ static void tag_light(struct repo *r, const char *name, int mark)
 struct kernel {
 	struct repo *r;
 	int x0, a, b, b2, u, r1, p, k10, d, e, g, j, r2, pf, v, rv, s44, s45, s46, e410, g410;
-	int d410, rd410;
+	int d410, rd410, w, w410, rw410;
 };
 
 static struct kernel K;
@@ -82,6 +82,7 @@ static void build_kernel(struct kernel *k)
 	k->pf = commit(r, "master", k->r2, "pci: fix p\n\nFixes: %.12s (\"pci: add p\")\n", id(r, k->p));
 	k->v = commit(r, "master", k->pf, "sound: add v\n");
 	k->rv = commit(r, "master", k->v, "Revert \"sound: add v\"\n\nThis reverts commit %s.\n", id(r, k->v));
+	k->w = commit(r, "master", k->rv, "hid: fix w\n");
 	k->s44 = commit(r, "linux-4.4.y", k->x0, "net: stable 4.4 thing\n");
 	tag_light(r, "v4.4.1", k->s44);
 	k->s45 = commit(r, "linux-4.5.y", k->a, "net: stable 4.5 thing\n");
@@ -97,6 +98,12 @@ static void build_kernel(struct kernel *k)
 	/* after the threads: an old store must not see it */
 	k->g410 = commit(r, "linux-4.10.y", k->rd410, "gpio: fix g\n\ncommit %s upstream.\n", id(r, k->g));
 	tag_light(r, "v4.10.2", k->g410);
+	/* W taken and reverted after 4.10's last release: its choice all
+	 * the same */
+	k->w410 = commit(r, "linux-4.10.y", k->g410, "hid: fix w\n\ncommit %s upstream.\n", id(r, k->w));
+	k->rw410 = commit(r, "linux-4.10.y", k->w410,
+			  "Revert \"hid: fix w\"\n\nThis reverts commit %s which is commit %s upstream.\n",
+			  id(r, k->w410), id(r, k->w));
 	repo_flush(r);
 }
 
@@ -257,15 +264,19 @@ static void apply(struct thread *const *ts, size_t nt, int64_t within,
 /* Fresh reviews for every case: fs_cross_apply adds to them. */
 static void make_all(void)
 {
-	/* 4.4: 01 D (nowhere; 4.10 reverted its backport), 02 B (4.6 by ancestry), 03 E (4.6 queues,
+	/* 4.4: 01 D (nowhere; 4.10 reverted its backport: asked of 4.6
+	 * only, never of the branch that reverted it), 02 B (4.6 by ancestry), 03 E (4.6 queues,
 	 * 4.10 as a backport), 04 G (4.6 queues, 4.10 neither), 05 R2 (a
 	 * revert of a revert: 4.6 never had U nor R1), 06 P (its fix PF is
 	 * queued in 4.6), 07 J (added notices for 4.6 and 4.10), 08 V
-	 * (reverted upstream: to be dropped, so never missing-in-newer). */
-	int ups44[9], ups46[4], ups410[2], ups46old[2];
+	 * (reverted upstream: to be dropped, so never missing-in-newer), 09 W
+	 * (4.10 took it and reverted it after its last release: asked of
+	 * 4.6 only). */
+	int ups44[10], ups46[4], ups410[2], ups46old[2];
 
 	ups44[0] = K.d; ups44[1] = K.b; ups44[2] = K.e; ups44[3] = K.g;
-	ups44[4] = K.r2; ups44[5] = K.p; ups44[6] = K.j; ups44[7] = K.v; ups44[8] = 0;
+	ups44[4] = K.r2; ups44[5] = K.p; ups44[6] = K.j; ups44[7] = K.v; ups44[8] = K.w;
+	ups44[9] = 0;
 	ups46[0] = K.e; ups46[1] = K.g; ups46[2] = K.pf; ups46[3] = 0;
 	ups410[0] = K.g; ups410[1] = 0;
 	ups46old[0] = K.d; ups46old[1] = 0;
@@ -312,10 +323,10 @@ static void test_two_threads(void **state)
 	};
 	const struct want want[] = {
 		{ &T44, 1, K.d, "linux-4.6.y" },
-		{ &T44, 1, K.d, "linux-4.10.y" },
 		{ &T44, 4, K.g, "linux-4.10.y" },
 		{ &T44, 5, K.r2, "linux-4.10.y" },
 		{ &T44, 6, K.p, "linux-4.6.y" },
+		{ &T44, 9, K.w, "linux-4.6.y" },
 		{ &T46, 2, K.g, "linux-4.10.y" },
 		{ &T46, 3, K.pf, "linux-4.10.y" },
 	};
@@ -383,6 +394,11 @@ static void test_two_threads(void **state)
 			assert_string_equal(row->cells[2].release, "v4.10");
 		} else if (!strcmp(row->commit, id(K.r, K.j))) {
 			assert_int_equal(row->cells[1].state, FS_CROSS_ADDED);
+		} else if (!strcmp(row->commit, id(K.r, K.d))) {
+			/* D: missing in 4.6, taken and reverted by 4.10 */
+			assert_int_equal(row->cells[0].state, FS_CROSS_QUEUED);
+			assert_int_equal(row->cells[1].state, FS_CROSS_MISSING);
+			assert_int_equal(row->cells[2].state, FS_CROSS_REVERTED);
 		} else if (!strcmp(row->commit, id(K.r, K.b))) {
 			fail_msg("B is in one thread and flagged nowhere: no row");
 		}
@@ -398,9 +414,9 @@ static void test_lone_patch(void **state)
 	struct thread *ts[] = { &T44, &T46, &T410 };
 	const struct want want[] = {
 		{ &T44, 1, K.d, "linux-4.6.y" },
-		{ &T44, 1, K.d, "linux-4.10.y" },
 		{ &T44, 5, K.r2, "linux-4.10.y" },
 		{ &T44, 6, K.p, "linux-4.6.y" },
+		{ &T44, 9, K.w, "linux-4.6.y" },
 		{ &T44, 7, K.j, "linux-4.6.y" },
 		{ &T44, 7, K.j, "linux-4.10.y" },
 		{ &T46, 3, K.pf, "linux-4.10.y" },
@@ -421,7 +437,6 @@ static void test_window(void **state)
 	const struct want want[] = {
 		{ &T44, 1, K.d, "linux-4.5.y" },
 		{ &T44, 1, K.d, "linux-4.6.y" },
-		{ &T44, 1, K.d, "linux-4.10.y" },
 		{ &T44, 2, K.b, "linux-4.5.y" },
 		{ &T44, 3, K.e, "linux-4.5.y" },
 		{ &T44, 4, K.g, "linux-4.5.y" },
@@ -429,6 +444,8 @@ static void test_window(void **state)
 		{ &T44, 5, K.r2, "linux-4.10.y" },
 		{ &T44, 6, K.p, "linux-4.5.y" },
 		{ &T44, 6, K.p, "linux-4.6.y" },
+		{ &T44, 9, K.w, "linux-4.6.y" },
+		{ &T44, 9, K.w, "linux-4.5.y" },
 		{ &T44, 7, K.j, "linux-4.5.y" },
 		{ &T44, 7, K.j, "linux-4.6.y" },
 		{ &T44, 7, K.j, "linux-4.10.y" },
