@@ -36,10 +36,13 @@ static void said_by(struct judge *j, struct fs_finding *f, const struct fs_objec
 
 /* A needs-also finding for each commit the reply O names, resolved in
  * the index: the branch having it (STABLE_COMMIT, the backport or the
- * commit) or the series queuing it (SERIES_INDEX) asks for nothing. */
+ * commit) or the series queuing it (SERIES_INDEX) asks for nothing.  The
+ * patch's own upstream commit is no other commit to take: a reply naming
+ * it speaks of this patch ("reverting it fixes the hang"), and when it
+ * names no other, it reports trouble with the patch (regression-report). */
 static void add_needs_also(struct judge *j, const struct fs_objection *o)
 {
-	size_t i, nmatch;
+	size_t i, nmatch, asked = 0;
 
 	for (i = 0; i < o->nnamed; i++) {
 		fs_cid c = fsj_resolve_id(j->idx, o->named[i], NULL, &nmatch);
@@ -47,6 +50,9 @@ static void add_needs_also(struct judge *j, const struct fs_objection *o)
 		struct fs_finding *f;
 
 		c = fsj_mainline_of(j->idx, c);
+		if (c != FS_CID_NONE && fsj_is_own(j, c))
+			continue;
+		asked++;
 		f = fsj_add(j, FS_FIND_NEEDS_ALSO, FS_CAUSE_NONE, c, c == FS_CID_NONE ? o->named[i] : NULL,
 			c == FS_CID_NONE ? FS_FEV_PREFIX : fsj_fev_len(o->named[i]));
 		if (!f)
@@ -59,6 +65,9 @@ static void add_needs_also(struct judge *j, const struct fs_objection *o)
 			f->series_index = fsj_in_series(j, c);
 		said_by(j, f, o);
 	}
+	if (!asked)
+		said_by(j, fsj_add(j, FS_FIND_REGRESSION_REPORT, FS_CAUSE_NONE, FS_CID_NONE, NULL,
+				   FS_FEV_MAIL), o);
 }
 
 void fsj_check_mail(struct judge *j, const fs_cid *ups, size_t nups, int index)

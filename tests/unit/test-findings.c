@@ -394,6 +394,8 @@ struct row {
 				    * upstream and an objection to it */
 	const char *base;          /* the release the series applies on; NULL: tip */
 	const char *author;        /* the judged patch's author; NULL: unknown */
+	const char *named[3];      /* else a reply asking for these commits
+				    * (needs-also; "@x" ids), NULL-ended */
 };
 
 #define AUTHOR "A U Thor <author@example.org>"
@@ -479,6 +481,23 @@ static const struct row rows[] = {
 	  { { FS_FIND_FIX_MISSING, "ef", FS_CAUSE_FIX },
 	    { FS_FIND_REGRESSION_REPORT, "e", FS_CAUSE_NONE },
 	    { FS_FIND_OBJECTION, "", FS_CAUSE_NONE }, END }, true },
+	/* a reply asking for commits: the patch's own upstream commit is no
+	 * commit to add (it speaks of this patch: a report) */
+	{ "a reply naming only the patch's own upstream commit reports trouble with it",
+	  { "block: add e\n\ncommit @e upstream.\n" }, false,
+	  { { FS_FIND_FIX_MISSING, "ef", FS_CAUSE_FIX },
+	    { FS_FIND_REGRESSION_REPORT, "", FS_CAUSE_NONE }, END }, false, NULL, NULL,
+	  { "@e" } },
+	{ "a reply naming the patch's own commit and another asks for the other",
+	  { "block: add e\n\ncommit @e upstream.\n" }, false,
+	  { { FS_FIND_FIX_MISSING, "ef", FS_CAUSE_FIX },
+	    { FS_FIND_NEEDS_ALSO, "k", FS_CAUSE_NONE }, END }, false, NULL, NULL,
+	  { "@e", "@k" } },
+	{ "a reply naming another commit asks for it",
+	  { "block: add e\n\ncommit @e upstream.\n" }, false,
+	  { { FS_FIND_FIX_MISSING, "ef", FS_CAUSE_FIX },
+	    { FS_FIND_NEEDS_ALSO, "k", FS_CAUSE_NONE }, END }, false, NULL, NULL,
+	  { "@k" } },
 	{ "reverts a commit of the branch",
 	  { "Revert \"sound: fix h\"\n\nThis reverts commit @s44 which was commit @hf upstream.\n" },
 	  false,
@@ -623,7 +642,7 @@ static void judge_row(const struct row *row, struct fs_findings *got)
 					  "Tue, 5 Apr 2016 10:00:00 +0000", "Please drop this", FS_REPLY_OBJECTION,
 					  NULL, 0, 0, NULL };
 	size_t np, i, n;
-	char *text, *title = NULL, *body = NULL;
+	char *text, *title = NULL, *body = NULL, *named[3] = { NULL };
 
 	for (np = 0; np < MAXP && row->patches[np]; np++) {
 		text = expand(row->patches[np]);
@@ -658,7 +677,20 @@ static void judge_row(const struct row *row, struct fs_findings *got)
 		ctx.objections = &objection;
 		ctx.nobjections = 1;
 	}
+	for (i = 0; i < G_N_ELEMENTS(named) && row->named[i]; i++)
+		named[i] = expand(row->named[i]);
+	if (i) {
+		objection.series_index = (int)np;
+		objection.cls = FS_REPLY_NEEDS_ALSO;
+		objection.line = "Reverting it fixes the hang here";
+		objection.named = named;
+		objection.nnamed = i;
+		ctx.objections = &objection;
+		ctx.nobjections = 1;
+	}
 	assert_int_equal(fs_findings_judge(got, &ctx, tags[np - 1], title, (int)np, &err), 0);
+	for (i = 0; i < G_N_ELEMENTS(named); i++)
+		g_free(named[i]);
 	g_free(title);
 	g_free(body);
 	for (i = 0; i < np; i++)
