@@ -136,18 +136,21 @@ static void add_fix_request(GString *s, size_t n, bool subject_only, bool failed
 }
 
 /* The reply F, attributed, in its author's own words: "As X wrote
- * (<link>):" before a request of ours (AS), else "X wrote in reply to
- * this patch (<link>):". */
+ * (<link>):" before a request of ours (AS), else "X wrote (<link>):".
+ * Not "in reply to this patch": a reply is placed on the patch it
+ * answers, but also on the one its words name when it answers the
+ * cover or another mail, and the draft must not say where it was sent
+ * when that is not so. */
 static void add_reply_quote(GString *s, const struct fs_finding *f, bool as)
 {
 	char *who = fsd_display_name(f->mail.from), *line = fs_text_clean_line(f->note);
 	char *id = fs_finding_mail_link(f);
-	const char *pre = as ? "As " : "", *post = as ? "" : " in reply to this patch";
+	const char *pre = as ? "As " : "";
 
 	if (id)
-		fsd_add_paraf(s, "%s%s wrote%s (%s):", pre, who, post, id);
+		fsd_add_paraf(s, "%s%s wrote (%s):", pre, who, id);
 	else
-		fsd_add_paraf(s, "%s%s wrote%s:", pre, who, post);
+		fsd_add_paraf(s, "%s%s wrote:", pre, who);
 	fsd_add_quote(s, line);
 	g_string_append_c(s, '\n');
 	g_free(id);
