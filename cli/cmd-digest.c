@@ -134,6 +134,11 @@ static void on_failed(void *data, const struct fs_thread_series *s, const struct
 		cli_error(err);
 }
 
+static void on_superseded(void *data, const struct fs_thread_series *s, const char *branch)
+{
+	fs_digest_superseded(data, s, branch);
+}
+
 static int on_review(void *data, const struct fs_thread_series *s, struct fs_review *r,
 		     struct fs_error *err)
 {
@@ -150,6 +155,7 @@ static int review_all(struct fs_digest *d, struct fs_thread **threads, size_t nt
 	struct fs_review_set set = { .threads = threads, .nthreads = nthreads, .mode = FS_SET_CROSS };
 	struct fs_review_set_cbs cb = {
 		.data = d, .failed = on_failed, .note = on_note, .review = on_review,
+		.superseded = on_superseded,
 	};
 	int rc = fs_session_review(c->s, &set, &cb, err);
 

@@ -482,8 +482,9 @@ static int review_all(struct fs_session *ss, const struct fs_review_set *set,
 	return 0;
 }
 
-/* --all-open: leave out of X the reviews a later review of their branch
- * supersedes (said in a note). */
+/* --all-open and the digest: leave out of X the reviews a later review
+ * of their branch supersedes (said in a note): a new round carries what
+ * is still queued, and an old one would count its patches twice. */
 static void drop_superseded(struct reviews *x, const struct fs_review_set_cbs *cb)
 {
 	bool *gone = g_new0(bool, x->n + 1);
@@ -493,7 +494,9 @@ static void drop_superseded(struct reviews *x, const struct fs_review_set_cbs *c
 		if (!fs_cross_superseded(x->v, x->n, i))
 			continue;
 		gone[i] = true;
-		if (cb->note) {
+		if (cb->superseded) {
+			cb->superseded(cb->data, x->s[i], x->v[i]->branch);
+		} else if (cb->note) {
 			char *note = g_strdup_printf("%s: superseded by a later review of %s, left out",
 						     x->v[i]->series->release, x->v[i]->branch);
 			cb->note(cb->data, note);
@@ -513,21 +516,15 @@ static void drop_superseded(struct reviews *x, const struct fs_review_set_cbs *c
 	g_free(gone);
 }
 
-/* FS_SET_CROSS: the cross-branch findings of the reviews of X no later
- * review supersedes; an error there is said to CB->failed. */
+/* FS_SET_CROSS: the cross-branch findings of the reviews of X (none
+ * superseded); an error there is said to CB->failed. */
 static void cross_current(struct fs_session *ss, struct reviews *x,
 			  const struct fs_review_set_cbs *cb)
 {
-	struct fs_review **cur = g_new0(struct fs_review *, x->n + 1);
 	struct fs_error one = FS_ERROR_INIT;
-	size_t i, ncur = 0;
 
-	for (i = 0; i < x->n; i++)
-		if (!fs_cross_superseded(x->v, x->n, i))
-			cur[ncur++] = x->v[i];
-	if (ncur && cross_add(ss, cur, ncur, NULL, &one) < 0 && cb->failed)
+	if (x->n && cross_add(ss, x->v, x->n, NULL, &one) < 0 && cb->failed)
 		cb->failed(cb->data, NULL, &one);
-	g_free(cur);
 }
 
 /* FS_SET_OPEN: sort X, add the cross-branch findings and the matrix. */
@@ -567,6 +564,7 @@ int fs_session_review(struct fs_session *ss, const struct fs_review_set *set,
 		if (rc == 0 && cb->open)
 			cb->open(cb->data, x.v, x.n, &matrix);
 	} else {
+		drop_superseded(&x, cb);
 		cross_current(ss, &x, cb);
 	}
 	for (i = 0; rc == 0 && i < x.n; i++) {

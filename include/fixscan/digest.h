@@ -82,6 +82,12 @@ struct fs_digest {
 	size_t nseries;
 	struct fs_digest_risky *risky;    /* ranked by fs_digest_rank() */
 	size_t nrisky;
+	/* The series left out because a later round of their branch is
+	 * here (borrowed from the caller's threads), and those branches
+	 * (g_free()'d by fs_digest_clear()). */
+	const struct fs_thread_series **superseded;
+	char **superseded_branch;
+	size_t nsuperseded;
 };
 #define FS_DIGEST_INIT { .series = NULL }
 void fs_digest_clear(struct fs_digest *d);
@@ -91,6 +97,10 @@ void fs_digest_clear(struct fs_digest *d);
  * as not reviewed, ERROR saying why (copied). */
 void fs_digest_add(struct fs_digest *d, const struct fs_thread_series *s,
 		   struct fs_review *r, const char *error);
+
+/* Series S, of BRANCH, left out: a later round supersedes it. */
+void fs_digest_superseded(struct fs_digest *d, const struct fs_thread_series *s,
+			  const char *branch);
 
 /* Rank the risky patches: highest score first; among equals the sooner
  * deadline (a known one before none), then the order the series were

@@ -174,9 +174,10 @@ enum fs_review_set_mode {
 	 * in a note); sorted by branch; the cross-branch findings and the
 	 * matrix added (an error there ends the review). */
 	FS_SET_OPEN,
-	/* digest: every series; the cross-branch findings added to those no
-	 * later review supersedes (an error there goes to FAILED with S
-	 * NULL, and the reviews are handed over without them). */
+	/* digest: every series but those a later review of their branch
+	 * supersedes (said to SUPERSEDED); the cross-branch findings added (an
+	 * error there goes to FAILED with S NULL, and the reviews are
+	 * handed over without them). */
 	FS_SET_CROSS,
 };
 
@@ -206,6 +207,9 @@ struct fs_review_set_cbs {
 	void (*failed)(void *data, const struct fs_thread_series *s, const struct fs_error *err);
 	/* A note: "4.4.7-rc1: superseded by a later review ...". */
 	void (*note)(void *data, const char *text);
+	/* Series S, left out: a later round of its branch BRANCH supersedes
+	 * it.  NULL: said through NOTE. */
+	void (*superseded)(void *data, const struct fs_thread_series *s, const char *branch);
 	/* FS_SET_OPEN: the reviews (sorted) and their matrix, once, before
 	 * the first REVIEW call; also when there are none. */
 	void (*open)(void *data, struct fs_review *const *v, size_t n,

@@ -61,6 +61,14 @@ void fs_digest_text(FILE *out, const struct fs_digest *d, time_t since, time_t c
 		fprintf(out, ": %zu patch%s, %zu risky\n", ds->r->npatches,
 			ds->r->npatches == 1 ? "" : "es", ds->risky);
 	}
+	for (i = 0; i < d->nsuperseded; i++) {
+		const struct fs_patch *a = fs_digest_anchor(d->superseded[i]);
+
+		fprintf(out, "%s  %s\n", i ? "" : "\nleft out, a later round of their branch is above:\n",
+			a ? fs_patch_subject(a) : "?");
+		fprintf(out, "    %s, %s\n", d->superseded_branch[i],
+			d->superseded[i]->release ? d->superseded[i]->release : "release unknown");
+	}
 	if (!d->nrisky)
 		return;
 	fprintf(out, "\nrisky patches, highest score first:\n");
@@ -143,6 +151,19 @@ int fs_digest_json(FILE *out, const struct fs_digest *d, time_t since, time_t cl
 		json_summary(b, ds->r);
 		fs_json_str(b, "error", ds->error);
 		fs_json_rfc3339(b, "deadline_rfc3339", ds->s->deadline);
+		fs_json_end_object(b);
+	}
+	fs_json_end_array(b);
+	fs_json_member(b, "superseded");
+	fs_json_begin_array(b);
+	for (i = 0; i < d->nsuperseded; i++) {
+		const struct fs_patch *a = fs_digest_anchor(d->superseded[i]);
+
+		fs_json_begin_object(b);
+		fs_json_str(b, "message_id", a ? fs_patch_message_id(a) : NULL);
+		fs_json_str(b, "subject", a ? fs_patch_subject(a) : NULL);
+		fs_json_str(b, "branch", d->superseded_branch[i]);
+		fs_json_str(b, "release", d->superseded[i]->release);
 		fs_json_end_object(b);
 	}
 	fs_json_end_array(b);

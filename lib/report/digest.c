@@ -85,7 +85,20 @@ void fs_digest_clear(struct fs_digest *d)
 	}
 	g_free(d->series);
 	g_free(d->risky);
+	for (i = 0; i < d->nsuperseded; i++)
+		g_free(d->superseded_branch[i]);
+	g_free(d->superseded);
+	g_free(d->superseded_branch);
 	memset(d, 0, sizeof(*d));
+}
+
+void fs_digest_superseded(struct fs_digest *d, const struct fs_thread_series *s,
+			  const char *branch)
+{
+	d->superseded = g_renew(const struct fs_thread_series *, d->superseded, d->nsuperseded + 1);
+	d->superseded_branch = g_renew(char *, d->superseded_branch, d->nsuperseded + 1);
+	d->superseded[d->nsuperseded] = s;
+	d->superseded_branch[d->nsuperseded++] = g_strdup(branch);
 }
 
 void fs_digest_add(struct fs_digest *d, const struct fs_thread_series *s,

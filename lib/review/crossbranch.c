@@ -110,11 +110,19 @@ bool fs_cross_superseded(struct fs_review *const *v, size_t n, size_t i)
 
 		if (k == i || !other || !v[k]->branch || strcmp(v[k]->branch, v[i]->branch))
 			continue;
-		/* the release, then the round: "5.15.3-rc2" after "5.15.3-rc1" */
+		/* the release, then the round: "5.15.3-rc2" after "5.15.3-rc1";
+		 * the same round posted again: the later posting (not the later
+		 * reply: an answer today does not make an old posting new) */
 		c = fs_version_name_cmp(other, rel);
-		if (c > 0 || (c == 0 && (v[k]->thread_time > v[i]->thread_time ||
-					 (v[k]->thread_time == v[i]->thread_time && k > i))))
+		if (c > 0)
 			return true;
+		if (c == 0) {
+			int64_t tk = fs_cross_series_time(v[k]->series);
+			int64_t ti = fs_cross_series_time(v[i]->series);
+
+			if (tk > ti || (tk == ti && k > i))
+				return true;
+		}
 	}
 	return false;
 }

@@ -85,7 +85,8 @@ def weight(f):
         return 0
     return weights.get(f["kind"], 0)
 # The schema of fixscan-digest(1).
-assert set(d) == {"format_version", "since", "clock", "query", "series", "risky"}, sorted(d)
+assert set(d) == {"format_version", "since", "clock", "query", "series", "superseded", "risky"}, sorted(d)
+assert d["superseded"] == [], d["superseded"]
 # --since 1d: counted back from this machine's clock, which is said
 assert d["clock"] and d["clock"] > d["since"], (d["clock"], d["since"])
 assert list(d)[0] == "format_version" and d["format_version"] == 1, list(d)
@@ -204,15 +205,36 @@ test_expect_code 1 'someone else'"'"'s reply of today does make it new' '
 	notmuch new --quiet &&
 	"$FIXSCAN" digest --repo kernel --json >other.json
 '
-test_expect_success '... three series' '
-	python3 -c "import json; d = json.load(open(\"other.json\")); assert len(d[\"series\"]) == 3, d[\"series\"]" &&
+# The old thread is the same round (4.4.7-rc1) posted again later as the
+# new one: in the window it is left out, listed as superseded.
+superseded_check() {
+	python3 - "$1" <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	assert len(d["series"]) == 2, d["series"]
+	assert "old.example.org" not in json.dumps(d["series"]), d["series"]
+	s = d["superseded"]
+	assert len(s) == 1 and s[0]["release"] == "4.4.7-rc1" and s[0]["branch"] == "linux-4.4.y", s
+	assert s[0]["message_id"].endswith("@old.example.org"), s
+	EOF
+}
+test_expect_success '... in the window, but the same round posted again later: two series, the old one superseded' '
+	superseded_check other.json &&
 	rm mail/Sent/cur/3.other.t0720:2,S && notmuch new --quiet
 '
 test_expect_code 1 'a wider --since takes in the old thread too' '
-	"$FIXSCAN" digest --repo kernel --since 2016-01-01 --json >all.json
+	"$FIXSCAN" digest --repo kernel --since 2016-01-01 --json >all.json 2>all.err
 '
-test_expect_success '... which has three series' '
-	python3 -c "import json; d = json.load(open(\"all.json\")); assert len(d[\"series\"]) == 3, d[\"series\"]"
+test_expect_success '... left out as superseded, nothing said on stderr' '
+	superseded_check all.json && ! grep . all.err
+'
+test_expect_code 1 'the text names the round left out' '
+	"$FIXSCAN" digest --repo kernel --since 2016-01-01 >all.txt
+'
+test_expect_success '... under the series' '
+	grep -A2 "^left out, a later round of their branch is above:\$" all.txt >left &&
+	grep -q "^  \[PATCH 4.4 00/27\] 4.4.7-stable review\$" left &&
+	grep -q "^    linux-4.4.y, 4.4.7-rc1\$" left
 '
 test_expect_code 1 '--mail writes the digest (and prints nothing)' '
 	"$FIXSCAN" digest --repo kernel --mail >out &&
@@ -274,11 +296,14 @@ test_expect_success '... once, with its tag' '
 '
 test_expect_success 'fixscan.digestFolder names another maildir' '
 	rm "$XDG_STATE_HOME/fixscan/digest" &&
+	# the digests so far go: the next has the same series, and one the
+	# store has already is not written again
+	rm -f mail/INBOX/new/* mail/INBOX/cur/* && notmuch new --quiet &&
 	notmuch config set fixscan.digestFolder Digests &&
 	"$FIXSCAN" digest --repo kernel --since 2016-01-01 --mail;
 	test $? = 1 &&
 	test "$(ls mail/Digests/new | wc -l)" = 1 &&
-	test "$(notmuch count tag:fixscan-digest)" = 2 &&
+	test "$(notmuch count tag:fixscan-digest)" = 1 &&
 	notmuch config set fixscan.digestFolder
 '
 test_expect_success 'fixscan.digestQuery narrows the threads' '
