@@ -136,11 +136,8 @@ static void add_fix_request(GString *s, size_t n, bool subject_only, bool failed
 }
 
 /* The reply F, attributed, in its author's own words: "As X wrote
- * (<link>):" before a request of ours (AS), else "X wrote (<link>):".
- * Not "in reply to this patch": a reply is placed on the patch it
- * answers, but also on the one its words name when it answers the
- * cover or another mail, and the draft must not say where it was sent
- * when that is not so. */
+ * (<link>):" before a request of ours (AS), else "X wrote (<link>):"; not
+ * "in reply to this patch": a reply is also placed by what it names. */
 static void add_reply_quote(GString *s, const struct fs_finding *f, bool as)
 {
 	char *who = fsd_display_name(f->mail.from), *line = fs_text_clean_line(f->note);
