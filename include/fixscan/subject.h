@@ -39,4 +39,15 @@ bool fs_series_parse(const char *subject, struct fs_series *out,
 		     const char **title);
 void fs_series_clear(struct fs_series *s);
 
+/* Whether SUBJECT (past "Re:") opens with a bracketed prefix that is no
+ * patch's but names a stable tree or writes a stable branch: a test
+ * robot's report on the stable-rc tree ("[linux-stable-rc:linux-5.4.y
+ * 12/34] x.c: error", "[stable-rc] 5.12 x.c: error"), a request to take
+ * a commit ("[Backport request for 5.4.y] title", "[stable request]"),
+ * a branch alone ("[5.12.y] title").  Mail about stable that carries
+ * no patch: its replies are read, the mail is no patch.  *VERSION (may
+ * be NULL) gets the kernel series it names (new string, g_free()) or
+ * NULL. */
+bool fs_subject_names_stable(const char *subject, char **version);
+
 #endif

@@ -98,11 +98,19 @@ static char *parse_version(const char *tok, size_t n)
  * "[Backport request ...]" asks for a patch, it is none). */
 static bool is_patch_word(const char *tok, size_t n, int *rev)
 {
+	size_t k;
+
 	if (n == 8 && !strncmp(tok, "BACKPORT", 8))
 		return true;
+	/* "STABLE-PATCH", "PATCH/FIXUP": PATCH joined to another word */
+	for (k = 0; k + 5 <= n; k++)
+		if ((k == 0 || tok[k - 1] == '-' || tok[k - 1] == '/') &&
+		    !g_ascii_strncasecmp(tok + k, "patch", 5) &&
+		    (k + 5 == n || tok[k + 5] == '-' || tok[k + 5] == '/') && (k || k + 5 < n))
+			return true;
 	if (n < 5 || g_ascii_strncasecmp(tok, "patch", 5))
 		return false;
-	if (n == 5 || (n > 6 && tok[5] == '-'))
+	if (n == 5)
 		return true;
 	return parse_revision(tok + 5, n - 5, rev);
 }
@@ -271,6 +279,79 @@ bool fs_series_parse(const char *subject, struct fs_series *out,
 			p++;
 		*title = p;
 	}
+	return true;
+}
+
+/* Whether TOK (N bytes) writes a stable branch as a branch: "5.4.y",
+ * "linux-5.4.y", "5.4-stable" (a bare "5.4" could be anything).  Its
+ * kernel series into *VERSION (new string) when VERSION is not NULL. */
+static bool branch_word(const char *tok, size_t n, char **version)
+{
+	size_t pre = strlen(FS_VERSION_BRANCH_PREFIX);
+	bool form = (n > 2 && tok[n - 2] == '.' && (tok[n - 1] == 'y' || tok[n - 1] == 'Y')) ||
+		    (n > pre && !g_ascii_strncasecmp(tok, FS_VERSION_BRANCH_PREFIX, pre));
+	char *v;
+
+	if (n > 7 && !g_ascii_strncasecmp(tok + n - 7, "-stable", 7)) {
+		n -= 7;
+		form = true;
+	}
+	if (!form || !(v = parse_version(tok, n)))
+		return false;
+	if (version && !*version)
+		*version = v;
+	else
+		g_free(v);
+	return true;
+}
+
+bool fs_subject_names_stable(const char *subject, char **version)
+{
+	const char *p, *close, *tok;
+	char *found = NULL;
+	bool stable = false, patch = false;
+	int rev = 0;
+
+	if (version)
+		*version = NULL;
+	if (!subject)
+		return false;
+	p = skip_reply_marks(subject);
+	if (*p != '[' || !(close = bracket_run_end(p)))
+		return false;
+	for (tok = p + 1; tok < close - 1;) {
+		size_t n = 0;
+
+		while (tok < close - 1 && (is_sep(*tok) || *tok == ':'))
+			tok++;
+		while (tok + n < close - 1 && !is_sep(tok[n]) && tok[n] != ':')
+			n++;
+		if (!n)
+			break;
+		patch |= is_patch_word(tok, n, &rev);
+		stable |= branch_word(tok, n, &found);
+		stable |= names_stable(tok, n);
+		tok += n;
+	}
+	/* "[stable-rc] 5.12 arm64: ...": the series right after the prefix */
+	if (stable && !patch && !found) {
+		size_t n = 0;
+
+		for (tok = close; *tok == ' ' || *tok == '\t'; tok++)
+			;
+		while (tok[n] && !is_sep(tok[n]) && tok[n] != ':')
+			n++;
+		if (n)
+			found = parse_version(tok, n);
+	}
+	if (patch || !stable) {
+		g_free(found);
+		return false;
+	}
+	if (version)
+		*version = found;
+	else
+		g_free(found);
 	return true;
 }
 

@@ -206,6 +206,14 @@ static int describe(struct series_priv *sp)
 	for (i = 0; !src && i < s->nreplies; i++)
 		if ((ser = fs_patch_series(s->replies[i])) && ser->version)
 			src = s->replies[i];
+	/* or the branch a report or request they answer names */
+	for (i = 0; !src && !s->version && i < s->nreplies; i++)
+		if (fs_subject_names_stable(fs_patch_subject(s->replies[i]), &s->version) && s->version &&
+		    fs_version_branch_name(s->version, branch, sizeof(branch))) {
+			if (!(s->branch = g_strdup(branch)))
+				return -1;
+			s->branch_source = "subject";
+		}
 	if (!src)
 		return 0;
 	ser = fs_patch_series(src);
@@ -530,6 +538,9 @@ static bool answers_stable(const struct fs_patch *p)
 		return false;
 	/* a series prefix for stable: a kernel series, AUTOSEL, "stable" */
 	if (s && (s->versions || s->autosel || (s->prefix && strcasestr(s->prefix, "stable"))))
+		return true;
+	/* a robot's report on stable-rc, a backport request: no patch */
+	if (!s && fs_subject_names_stable(subj, NULL))
 		return true;
 	return strstr(subj, "stable tree") || strstr(subj, "stable review");
 }

@@ -75,6 +75,16 @@ static const struct series_case series_cases[] = {
 	  "BACKPORT", false, "4.19", 2, 3, 6, "mm: fix it" },
 	{ "[stable-4.4 1/5] padata: fix it", true,
 	  "", false, "4.4", 0, 1, 5, "padata: fix it" },
+	/* PATCH joined to another word by a dash or a slash */
+	{ "[STABLE-PATCH] xfs: fix it", true,
+	  "STABLE-PATCH", false, NULL, 0, -1, -1, "xfs: fix it" },
+	{ "[PATCH/FIXUP FOR STABLE] kvm: fix it", true,
+	  "PATCH FOR STABLE", false, NULL, 0, -1, -1, "kvm: fix it" },
+	{ "[RFC-PATCH 5.10] mm: fix it", true,
+	  "RFC-PATCH", false, "5.10", 0, -1, -1, "mm: fix it" },
+	{ .subject = "[PATCHES] several words", .match = false },
+	{ .subject = "[dispatch] not a patch", .match = false },
+	{ .subject = "[5.12.y] kfence: a request, no patch", .match = false },
 	{ .subject = "[Backport request for 5.4.y] clk: fix it", .match = false },
 	{ .subject = "[backport] only a word", .match = false },
 	{ .subject = "[linux-stable-rc:linux-4.19.y 1181/1498] ERROR: x", .match = false },
@@ -121,6 +131,51 @@ static void test_series__table(void **state)
 }
 
 /* Prefixes that name several series, a range, or stable without PATCH. */
+/* Mail about stable that is no patch: a robot's report on stable-rc, a
+ * request to backport, a branch alone; and what stays out. */
+static void test_subject_names_stable(void **state)
+{
+	static const struct {
+		const char *subject;
+		bool names;
+		const char *version; /* NULL: none */
+	} cases[] = {
+		{ "[linux-stable-rc:linux-7.1.y 1181/1498] x.c:12:5: error: y", true, "7.1" },
+		{ "Re: [linux-stable-rc:queue/7.2 109/220] a.s: error", true, NULL },
+		{ "[linux-stable-rc:linux-7.1.y] [widget]  0a1b2c3d4e:", true, "7.1" },
+		{ "[stable-rc] 7.2 arch/x/y.c:7:8: error: use of undeclared", true, "7.2" },
+		{ "[Backport request for 7.1.y] clk: fix it", true, "7.1" },
+		{ "Re: [stable request] please take widget: fix", true, NULL },
+		{ "[7.2.y] widget: use the idle wait", true, "7.2" },
+		{ "[7.2-stable] widget: request", true, "7.2" },
+		/* patches are fs_series_parse()'s; the rest names no stable */
+		{ "[PATCH 7.1] widget: fix", false, NULL },
+		{ "[STABLE-PATCH] widget: fix", false, NULL },
+		{ "[7.2] widget: a bare number could be anything", false, NULL },
+		{ "[GIT PULL] stable fixes", false, NULL },
+		{ "[REGRESSION] 7.1.y: widget hangs", false, NULL },
+		{ "widget: stable-rc no bracket", false, NULL },
+		{ "[unterminated stable", false, NULL },
+		{ "", false, NULL },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char *v = (char *)"untouched";
+		bool got = fs_subject_names_stable(cases[i].subject, &v);
+
+		if (got != cases[i].names)
+			fail_msg("'%s': %d, want %d", cases[i].subject, got, cases[i].names);
+		if (g_strcmp0(v, cases[i].version))
+			fail_msg("'%s': version '%s', want '%s'", cases[i].subject, v ? v : "(none)",
+				 cases[i].version ? cases[i].version : "(none)");
+		g_free(v);
+	}
+	assert_false(fs_subject_names_stable(NULL, NULL));
+	assert_true(fs_subject_names_stable("[7.2.y] x", NULL));
+}
+
 static void test_series__versions(void **state)
 {
 	static const struct {
@@ -841,6 +896,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_series__table),
 		cmocka_unit_test(test_series__versions),
+		cmocka_unit_test(test_subject_names_stable),
 		cmocka_unit_test(test_series__null_title_and_clear_twice),
 		cmocka_unit_test(test_inbody_from__table),
 		cmocka_unit_test(test_inbody_from__not_nul_terminated),

@@ -479,6 +479,58 @@ static void test_replied_absent(void **state)
 	fs_thread_free(t);
 }
 
+/* Mail about stable that carries no patch (a robot's report on the
+ * stable-rc tree, a request to backport): its replies are one series of
+ * replies on the branch it names; the mail itself is none of them.  A
+ * mainline report's replies make no series. */
+static void test_stable_mail_without_patch(void **state)
+{
+	const char *robot[] = {
+		"From: robot <lkp@example.org>\nSubject: [linux-stable-rc:linux-7.1.y 12/34] x.c:1:2: error: y\n"
+		"Message-Id: <rep@x>\n\ntree: linux-7.1.y\ncommit: 0a1b2c3d [12/34] widget: fix\n",
+		"From: D <d@x>\nSubject: Re: [linux-stable-rc:linux-7.1.y 12/34] x.c:1:2: error: y\n"
+		"Message-Id: <d1@x>\nIn-Reply-To: <rep@x>\nReferences: <rep@x>\n\n"
+		"This needs 0123456789ab as well.\n",
+	};
+	const char *request[] = {
+		"From: U <u@x>\nSubject: [Backport request for 7.2.y] widget: fix\nMessage-Id: <req@x>\n\n"
+		"Please take 0123456789ab.\n",
+		"From: G <g@x>\nSubject: Re: [Backport request for 7.2.y] widget: fix\nMessage-Id: <g1@x>\n"
+		"In-Reply-To: <req@x>\nReferences: <req@x>\n\nNow queued, thanks.\n",
+	};
+	const char *mainline[] = {
+		"From: robot <lkp@example.org>\nSubject: [widget:for-next 12/34] x.c:1:2: error: y\n"
+		"Message-Id: <rep@x>\n\ntree: widget\n",
+		"From: D <d@x>\nSubject: Re: [widget:for-next 12/34] x.c:1:2: error: y\n"
+		"Message-Id: <d1@x>\nIn-Reply-To: <rep@x>\nReferences: <rep@x>\n\nFixed, thanks.\n",
+	};
+	struct fs_thread *t = thread_of(robot, 2);
+	const struct fs_thread_series *s;
+
+	assert_int_equal(fs_thread_count(t), 1);
+	s = fs_thread_get(t, 0);
+	assert_int_equal(s->npatches, 0);
+	assert_null(s->cover);
+	assert_int_equal(s->nreplies, 1);
+	assert_string_equal(fs_patch_message_id(s->replies[0]), "d1@x");
+	assert_string_equal(s->version, "7.1");
+	assert_string_equal(s->branch, "linux-7.1.y");
+	assert_string_equal(s->branch_source, "subject");
+	fs_thread_free(t);
+
+	t = thread_of(request, 2);
+	assert_int_equal(fs_thread_count(t), 1);
+	s = fs_thread_get(t, 0);
+	assert_int_equal(s->nreplies, 1);
+	assert_string_equal(fs_patch_message_id(s->replies[0]), "g1@x");
+	assert_string_equal(s->branch, "linux-7.2.y");
+	fs_thread_free(t);
+
+	t = thread_of(mainline, 2);
+	assert_int_equal(fs_thread_count(t), 0);
+	fs_thread_free(t);
+}
+
 static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
 	return remove(path);
@@ -516,6 +568,7 @@ int main(void)
 		cmocka_unit_test(test_shortlog_titles),
 		cmocka_unit_test(test_shortlog_refused),
 		cmocka_unit_test(test_replied_absent),
+		cmocka_unit_test(test_stable_mail_without_patch),
 	};
 
 	/* A parser that loops for ever fails here instead of hanging. */
