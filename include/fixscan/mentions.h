@@ -47,7 +47,8 @@ enum fs_reply_class {
 enum fs_reply_role {
 	FS_ROLE_OTHER,       /* anyone else */
 	FS_ROLE_AUTHOR,      /* the patch's author (its in-body From), or the
-			      * sender of a backport they posted */
+			      * sender of a backport or a series of
+			      * backports they posted */
 	FS_ROLE_MAINTAINER,  /* signs, acks or reviews the patch's change in
 			      * its trailers: a maintainer of the code */
 	FS_ROLE_STABLE,      /* a stable maintainer: a known one, or the
@@ -75,6 +76,9 @@ struct fs_reply_context {
 	bool quotes_hunk;      /* quotes a line of the patch's diff */
 	bool quotes_fixes;     /* quotes a Fixes: line */
 	bool quotes_upstream;  /* quotes the "commit X upstream" line */
+	/* answers someone's reply, not the posting: what it quotes first
+	 * is that person's words */
+	bool answers_reply;
 };
 
 /* The context of REPLY (may be NULL) answering PARENT (may be NULL):

@@ -40,6 +40,7 @@ enum pat {
 	P_NAK, P_DONT_TAKE, P_NOT_MATERIAL, P_NOT_NEEDED, P_NO_NEED, P_NOT_FIX,
 	P_DROP, P_REVERTED, P_ADVISE_NOT, P_BAD_PATCH, P_NEG_STABLE, P_NOT_A_FIX, P_APPROVAL,
 	P_CONDITIONAL, P_AUTOMATED, P_EITHER, P_CHALLENGE, P_WITHDRAWN, P_ALREADY_IN, P_HEDGE, P_UNDOCUMENTED, P_NOT_WORK,
+	P_NOT_FOR_STABLE, P_TAKE_INSTEAD,
 	/* reports */
 	P_BUILD, P_TRACE, P_TROUBLE, P_PERSISTS, P_MOTIVE, P_REGRESSION, P_BISECT, P_DETECTED,
 	/* needs-also */
@@ -71,7 +72,7 @@ static const char *const pattern_src[P_COUNT] = {
 		      "\\b(?:doesn'?t|does\\s+not|don'?t|do\\s+not)\\s+need\\s+to\\s+be\\s+(?:backported|applied|queued|in)\\b",
 	[P_NOT_FIX] = "\\b(?:doesn'?t|does\\s+not|won'?t|will\\s+not|didn'?t|did\\s+not)\\s+(?:\\w+\\s+){0,2}?"
 		      "fix\\s+(?:a|any|anything|the|an|[\\w-]+\\s+bugs?)\\b|"
-		      "\\b(?:don'?t|do\\s+not|doesn'?t|does\\s+not)\\s+need\\s+(?:this|it|that|these)\\b|"
+		      "\\b(?:don'?t|do\\s+not|doesn'?t|does\\s+not|shouldn'?t|should\\s+not)\\s+need\\s+(?:this|it|that|these)\\b|"
 		      "\\b(?:don'?t|do\\s+not)\\s+think\\s+[^.,;]{0,30}?\\b(?:need|needed|necessary|worth)\\b|"
 		      "\\bnot\\s+a\\s+valid\\s+(?:git\\s+)?(?:id|sha1?|commit)\\b|\\bnot\\s+(?:a|an\\s+actual|a\\s+real)\\s+(?:bug\\s*)?fix\\b|"
 		      "\\b(?:there\\s+(?:was|is)\\s+)?no\\s+(?:actual\\s+|known\\s+|real\\s+)?bug\\b|\\bnot\\s+a\\s+bug\\b",
@@ -108,10 +109,16 @@ static const char *const pattern_src[P_COUNT] = {
 			/* a drop announced without "it": "Now dropped", "Dropped the
 			 * offending patch", "I've dropped both", "pushed out with
 			 * them dropped" */
-			"^(?:(?:ok|okay|thanks|great|now|yes)\\s*,?\\s+)*(?:now\\s+)?dropped\\b(?!\\s+(?:in|since|by|from\\s+mainline|upstream)\\b)|"
+			"^(?:(?:ok|okay|thanks|great|now|yes|sure|ack|done)\\s*,?\\s+)*(?:now\\s+)?dropped\\b(?!\\s+(?:in|since|by|from\\s+mainline|upstream)\\b)|"
 			"\\b(?:i|we)(?:'ve|\\s+have|\\s+had)\\s+(?:now\\s+)?(?:dropped|reverted)\\s+"
 			"(?:both|all|the\\s+(?:\\S+\\s+){0,4}?(?:patch|patches|commit|commits|one|ones|backports?|series))\\b|"
-			"\\b(?:with|and)\\s+(?:this|that|these|those|them|it|both)\\s+(?:now\\s+)?dropped\\b",
+			"\\b(?:with|and)\\s+(?:this|that|these|those|them|it|both)\\s+(?:now\\s+)?dropped\\b|"
+			/* "now dropped from all queues", "I will go delete it from all
+			 * queues", "needs to get dropped from everywhere" */
+			"\\bnow\\s+(?:really\\s+)?(?:dropped|removed|deleted)\\b|"
+			"\\b(?:drop|dropped|delete|deleted|remove|removed)\\b[^.;]{0,25}?\\bfrom\\s+(?:all\\s+(?:the\\s+)?|every\\s+|the\\s+|my\\s+|our\\s+)?"
+			"(?:(?:stable|review|autosel)\\s+)?(?:queues?|stable\\s+(?:trees|branches|kernels)|everywhere)\\b|"
+			"\\b(?:i|we)(?:'ve|'ll|\\s+have|\\s+will)?\\s+(?:just\\s+|now\\s+|go\\s+)?drop(?:ped)?\\s+(?:them\\s+all|all\\s+of\\s+them|the\\s+ones?)\\b",
 	/* a duplicate: the patch is in the branch or its queue already */
 	[P_ALREADY_IN] = "\\b(?:this|it|(?:this|the)\\s+(?:whole\\s+)?(?:patch|commit|series|fix|change))\\s+(?:is|are|was)\\s+already\\s+"
 			 "(?:in|part\\s+of|queued|applied)\\b[^.]{0,20}?(?:-?stable|v?\\d+\\.\\d+|queue)",
@@ -126,6 +133,28 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_NOT_WORK] = "\\b(?:this|it|the\\s+(?:patch|commit|change|backport|fix))\\s+(?:\\w+\\s+)?(?:does\\s+not|doesn'?t|won'?t|will\\s+not)\\s+"
 		       "(?:\\w+\\s+)?(?:work|make\\s+the\\s+problem\\s+go\\s+away|solve\\s+the\\s+(?:problem|issue))\\b|"
 		       "\\b(?:doesn'?t|does\\s+not)\\s+(?:really\\s+|actually\\s+)?make\\s+the\\s+problem\\s+go\\s+away\\b",
+	/* a place in stable denied in words of its own: "isn't for stable",
+	 * "not meant to be applied to 7.1", "should only go into 7.2",
+	 * "can be dropped", "makes no sense without ...", "a cleanup" */
+	[P_NOT_FOR_STABLE] = "\\b(?:not|isn'?t|aren'?t|wasn'?t)\\s+(?:\\w+\\s+)?(?:for|meant\\s+(?:for|to\\s+be\\s+\\w+\\s+(?:to|in|into))|"
+			     "intended\\s+(?:for|to\\s+be\\s+\\w+\\s+(?:to|in|into))|desirable\\s+(?:for|in)|suitable\\s+(?:for|in))\\s+"
+			     "(?:the\\s+)?(?:-?stable|older|v?\\d+\\.\\d+)|"
+			     "\\bshould\\s+only\\s+(?:go|be\\s+(?:applied|backported|taken))\\s+(?:in|into|to)\\b|"
+			     "\\b(?:this|it|that|these|they)\\b[^.;?]{0,60}?\\b(?:can|could|should|may)\\s+(?:safely\\s+|just\\s+)?be\\s+(?:dropped|skipped)\\b|"
+			     "\\b(?:this|it|that|commit|patch|change|backport)\\b[^.;?]{0,40}?\\bmakes?\\s+no\\s+sense\\b|"
+			     "\\b(?:is|was)\\s+(?:only\\s+|just\\s+|mostly\\s+|pretty\\s+much\\s+)?(?:a\\s+)?(?:code\\s+)?clean-?up\\b|"
+			     "\\b(?:a\\s+)?cosmetic\\s+(?:change|fix|issue|patch)\\b|\\b(?:is|are)\\s+(?:only\\s+|purely\\s+)?theoretical\\b|"
+			     "\\bnot\\s+really\\s+(?:a|an)\\s+(?:actual\\s+|real\\s+)?(?:bug\\s*)?fix\\b|"
+			     "\\b(?:only|just|merely|purely)\\s+(?:a\\s+)?(?:preparatory|preparation)\\b|\\bmarginal\\b|"
+			     "\\b(?:no|little)\\s+(?:real\\s+)?value\\b|(?:\\bnot|n't)\\s+(?:\\w+\\s+){0,4}?much\\s+value\\b|"
+			     "\\b(?:risky|aggressive|dangerous)\\s+for\\s+(?:-?stable|a\\s+stable|backport)|"
+			     "\\b(?:don'?t|doesn'?t|do\\s+not|does\\s+not)\\s+(?:seem|look)\\s+(?:to\\s+be\\s+|like\\s+)?(?:a\\s+)?(?:real\\s+)?(?:bug\\s*)?fix(?:es)?\\b|"
+			     "\\bto\\s+not\\s+(?:backport|take|apply|queue|push|include|pick)\\b|\\bnot\\s+to\\s+(?:push|include|pick)\\b|"
+			     "\\b(?:don'?t|do\\s+not)\\s+(?:re-?)?add\\s+(?:it|this|them)\\s+back\\b|"
+			     "\\bdefer\\s+(?:this|it|the\\s+(?:patch|backport))\\b|\\b(?:rather|better)\\s+defer\\b|\\bshould\\s+wait\\b|"
+			     "\\b(?:prefer|rather|better)\\b[^.;]{0,60}?\\binstead\\s+of\\s+(?:this|the)\\s+(?:back-?ported\\s+)?(?:patch|backport|one|change)\\b",
+	/* the posting dropped for a new version taken in its place */
+	[P_TAKE_INSTEAD] = "\\b(?:and|to)\\s+(?:take|queue|apply|use)\\s+(?:this|your|the\\s+new|the\\s+updated)\\s+(?:one|version|v\\d+|backport|patch)\\b",
 	[P_REVERTED] = "\\b(?:will|would|should|was|been|got|being|is)\\s+reverted\\b",
 	[P_ADVISE_NOT] = "\\bwouldn'?t\\s+(?:recommend|bother|suggest|take|backport)|"
 			 "\\b(?:recommend|suggest)\\s+\\*?(?:holding\\s+off|not|against|waiting)\\b|\\bhold\\s+(?:off|back)\\b|"
@@ -161,7 +190,7 @@ static const char *const pattern_src[P_COUNT] = {
 	/* asked or offered on a condition: "if not, let me know and I'll drop it" */
 	[P_CONDITIONAL] = "^(?:(?:and|but|so)\\s+)?(?:if|unless)\\b|"
 			  "\\blet\\s+me\\s+know\\b|\\bup\\s+to\\s+you\\b|\\bwhether\\s+or\\s+not\\b",
-	[P_APPROVAL] = "\\blooks\\s+(?:fine|good|ok|okay|right|correct)\\b|\\bi\\s+agree\\b|\\bagreed\\b|"
+	[P_APPROVAL] = "\\blooks\\s+(?:fine|good|ok|okay|right|correct)\\b|"
 		       "\\bmakes\\s+(?:much\\s+|more\\s+)*sense\\b|\\bfine\\s+(?:by|with)\\s+me\\b|"
 		       "\\bnow\\s+(?:applied|queued|fixed\\s+up)\\b|\\b(?:applied|queued(?:\\s+up)?),?\\s+thanks\\b|"
 		       "\\bi(?:'ve|\\s+have)\\s+(?:now\\s+)?(?:applied|queued)\\b|\\b(?:glad|happy)\\s+to\\s+(?:queue|take|apply|pick)\\b|\\bfixed\\s+up\\b",
@@ -199,6 +228,7 @@ static const char *const pattern_src[P_COUNT] = {
 		       "note|testing|review|care|thought|work|documenting|explaining))|required|depends\\s+on|relies\\s+on|needed|prerequisites?|"
 		       "fix(?:es)?\\s+(?:is|are)\\s+pending|(?:won'?t|will\\s+not)\\s+be\\s+(?:fully\\s+)?(?:resolved|fixed)|"
 		       "follow-?ups?|fix-?ups?|fixe[sd]\\s+(?:this|it)|fixed\\s+(?:by|in)|go(?:es)?\\s+together\\s+with|"
+		       "(?:picked|taken|applied|backported|queued)\\s+(?:up\\s+)?together\\s+with|"
 		       "missing\\s+(?:prerequisites?|dependenc(?:y|ies)|commits?|patch(?:es)?|fix(?:es)?))\\b",
 	[P_NOT_PORTED] = "\\b(?:hadn'?t|haven'?t|hasn'?t|didn'?t|not)\\s+(?:\\w+\\s+){0,2}?"
 			 "(?:ported|backported|picked|taken|applied|included|queued)\\b",
@@ -532,13 +562,14 @@ static bool sentence_objects(const char *s, size_t len)
 	static const enum pat forms[] = {
 		P_DONT_TAKE, P_NOT_MATERIAL, P_NOT_NEEDED, P_NO_NEED, P_NOT_FIX, P_ADVISE_NOT,
 		P_BAD_PATCH, P_NEG_STABLE, P_NOT_A_FIX, P_WITHDRAWN, P_ALREADY_IN, P_UNDOCUMENTED, P_NOT_WORK,
+		P_NOT_FOR_STABLE,
 	};
 	size_t k;
 
 	if (has(P_NAK, s, len) || (len && s[len - 1] == '?' && has(P_CHALLENGE, s, len) && !has(P_ALSO, s, len)))
 		return true;
 	if ((is_question(s, len) && !has(P_REQUEST, s, len)) || has(P_APPROVAL, s, len) ||
-	    has(P_CONDITIONAL, s, len) || has(P_HEDGE, s, len))
+	    has(P_CONDITIONAL, s, len) || has(P_HEDGE, s, len) || has(P_TAKE_INSTEAD, s, len))
 		return false;
 	for (k = 0; k < G_N_ELEMENTS(forms); k++)
 		if (has(forms[k], s, len))
@@ -577,12 +608,36 @@ static char *sentence_end(char *p)
 /* Whether the sentence is only a greeting, thanks or a sign-off. */
 static bool is_small_talk(const char *s, size_t len)
 {
-	size_t words = 0, i;
+	/* words that alone say no more than thanks or "fine" */
+	static const char *const polite[] = {
+		"thanks", "thank", "you", "thx", "much", "again", "cheers", "regards", "best",
+		"hi", "hello", "hey", "all", "looks", "good", "great", "nice", "cool", "fine",
+		"lgtm", "perfect", "excellent", "awesome", "ok", "okay",
+	};
+	size_t words = 0, plain = 0, i, k;
 
-	for (i = 0; i < len; i++)
-		words += (i == 0 || s[i - 1] == ' ') && s[i] != ' ';
-	return words < 4 || starts(s, len, "Hi ") || starts(s, len, "Hello") ||
-	       starts(s, len, "Thanks") || starts(s, len, "Thank you");
+	for (i = 0; i < len;) {
+		size_t w = i;
+		while (w < len && (isalnum((unsigned char)s[w]) || s[w] == '\''))
+			w++;
+		if (w == i) {
+			i++;
+			continue;
+		}
+		words++;
+		for (k = 0; k < G_N_ELEMENTS(polite); k++)
+			if (strlen(polite[k]) == w - i && !strncasecmp(s + i, polite[k], w - i)) {
+				plain++;
+				break;
+			}
+		i = w;
+	}
+	/* "Thanks Sam!", "Hi Greg," or "Looks good, thanks.": nothing of
+	 * its own; "Same here." or "Will do." may say a lot */
+	if ((starts(s, len, "Hi ") || starts(s, len, "Hello") || starts(s, len, "Thanks") ||
+	     starts(s, len, "Thank you") || starts(s, len, "Dear ") || starts(s, len, "Cheers")) && words < 5)
+		return true;
+	return words == plain;
 }
 
 /* The sentence S (LEN bytes) with what stands in double quotes (a
@@ -746,7 +801,8 @@ static enum fs_reply_class rule_class(struct fsmn_reading *r)
 
 /* Read BODY into R; FEATURES: find the HIT_* that only the features
  * need too. */
-void fsmn_read_reply(struct fsmn_reading *r, const char *body, size_t len, bool features)
+void fsmn_read_reply(struct fsmn_reading *r, const char *body, size_t len, bool features,
+		     const struct fs_reply_context *ctx)
 {
 	memset(r, 0, sizeof(*r));
 	r->features = features;
@@ -758,6 +814,8 @@ void fsmn_read_reply(struct fsmn_reading *r, const char *body, size_t len, bool 
 	r->ack = has_own_ack(body, len);
 	read_sentences(r);
 	r->rule = rule_class(r);
+	if (ctx)
+		fsmn_read_standing(r, body, len, ctx);
 }
 
 void fsmn_reading_clear(struct fsmn_reading *r)
@@ -796,7 +854,7 @@ char *fs_mentions_asked_words(const char *body, size_t len)
 	GString *out = g_string_new(NULL);
 	size_t i, k;
 
-	fsmn_read_reply(&r, body, len, false);
+	fsmn_read_reply(&r, body, len, false, NULL);
 	for (i = 0; i < r.n; i++) {
 		if (!(r.hits[i] & HIT_NEEDS))
 			continue;

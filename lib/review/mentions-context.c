@@ -190,8 +190,10 @@ void fs_mentions_reply_context(struct fs_reply_context *out, const struct fs_pat
 		out->role = FS_ROLE_STABLE;
 	else if (parent && *addr && same_address(fs_patch_author(parent), addr))
 		out->role = FS_ROLE_AUTHOR;
-	/* A developer's own backport posting: its sender is its author. */
-	else if (parent && out->parent == FS_PARENT_BACKPORT && same_address(fs_patch_from(parent), addr))
+	/* A developer's own backport posting, or the cover of their
+	 * series of backports: its sender is its author. */
+	else if (parent && (out->parent == FS_PARENT_BACKPORT || out->parent == FS_PARENT_COVER) &&
+		 same_address(fs_patch_from(parent), addr))
 		out->role = FS_ROLE_AUTHOR;
 	else if (signs(parent, addr))
 		out->role = FS_ROLE_MAINTAINER;
@@ -200,6 +202,10 @@ void fs_mentions_reply_context(struct fs_reply_context *out, const struct fs_pat
 	body = reply ? fs_patch_body(reply, &len) : NULL;
 	if (body)
 		read_quotes(out, body, len);
+	/* In-Reply-To another mail than the posting in hand */
+	if (reply && fs_patch_in_reply_to(reply))
+		out->answers_reply = !parent || !fs_patch_message_id(parent) ||
+				     strcmp(fs_patch_in_reply_to(reply), fs_patch_message_id(parent));
 }
 
 const char *fs_mentions_role_name(enum fs_reply_role role)

@@ -41,10 +41,19 @@ struct fsmn_reading {
 
 /* Read BODY (LEN bytes) into R: its own words, their sentences, the
  * rules' hits and class; FEATURES asks for every hit (the model reads
- * them all), not only those the class needs.  fsmn_reading_clear()
- * releases R. */
-void fsmn_read_reply(struct fsmn_reading *r, const char *body, size_t len, bool features);
+ * them all), not only those the class needs; CTX (may be NULL) what the
+ * reply answers and who wrote it (fsmn_read_standing()).
+ * fsmn_reading_clear() releases R. */
+void fsmn_read_reply(struct fsmn_reading *r, const char *body, size_t len, bool features,
+		     const struct fs_reply_context *ctx);
 void fsmn_reading_clear(struct fsmn_reading *r);
+
+/* The class of R, the reading of BODY (LEN bytes), in context C
+ * (mentions-standing.c): a reply that says nothing of its own but
+ * agrees with the words it quotes takes their class; "no" to a question
+ * whether the patch is needed, "yes" to an offer to drop it, objects. */
+void fsmn_read_standing(struct fsmn_reading *r, const char *body, size_t len,
+			const struct fs_reply_context *c);
 
 /* The sentence of P (LEN bytes) as a reply quotes it: whole, its end
  * trimmed.  New string (g_free()). */

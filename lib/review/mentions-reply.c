@@ -145,7 +145,7 @@ void fs_mentions_features(const char *body, size_t len, const struct fs_reply_co
 	GHashTableIter it;
 	gpointer key;
 
-	fsmn_read_reply(&r, body, len, true);
+	fsmn_read_reply(&r, body, len, true, ctx);
 	reply_features(&r, ctx, set);
 	g_hash_table_iter_init(&it, set);
 	while (g_hash_table_iter_next(&it, &key, NULL)) {
@@ -191,7 +191,7 @@ char *fs_mentions_classify_in(const char *body, size_t len, const struct fs_repl
 	size_t at;
 	char *found = NULL;
 
-	fsmn_read_reply(&r, body, len, m != NULL);
+	fsmn_read_reply(&r, body, len, m != NULL, ctx);
 	best = m ? fsmn_model_class(&r, ctx, m) : r.rule;
 	at = r.first[best == FS_REPLY_REPLACEMENT ? FS_REPLY_OTHER : best];
 	/* the model's class without a sentence of the rules: the reply's

@@ -341,6 +341,16 @@ static void place_all(const struct fs_thread_series *s, int *at, int *absent)
 	g_hash_table_destroy(pos);
 }
 
+/* Whether the cover P opens a stable review cycle (the stable scripts
+ * write so), not a developer's series of backports. */
+static bool review_cover(const struct fs_patch *p)
+{
+	size_t len;
+	const char *body = fs_patch_body(p, &len);
+
+	return body && g_strstr_len(body, len < 2000 ? (gssize)len : 2000, "stable review cycle");
+}
+
 /* The addresses that sent S's stable mails (its cover, review patches,
  * AUTOSEL patches): stable maintainers, whoever they are.  A new
  * NULL-terminated array of new strings (g_strfreev()). */
@@ -355,6 +365,9 @@ static char **stable_senders(const struct fs_thread_series *s)
 		enum fs_reply_parent k = fs_mentions_parent_kind(p);
 
 		if (!from || (k != FS_PARENT_COVER && k != FS_PARENT_REVIEW && k != FS_PARENT_AUTOSEL))
+			continue;
+		/* a developer's cover of their own backports is no review's */
+		if (k == FS_PARENT_COVER && !review_cover(p))
 			continue;
 		lt = strrchr(from, '<');
 		gt = lt ? strchr(lt, '>') : NULL;

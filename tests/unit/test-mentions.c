@@ -294,6 +294,35 @@ static void test_classify_forms(void **state)
 		  FS_REPLY_OTHER },
 		{ "I am curious if anyone saw the widget test failure as well.\n", FS_REPLY_OTHER },
 		{ "The hang is still occurring on 7.1.5-rc1 with the fix applied.\n", FS_REPLY_REPORT },
+		/* the drop announced in the sentence's middle, or from the queues */
+		{ "Thanks for the note, now dropped from every queue.\n", FS_REPLY_OBJECTION },
+		{ "Thanks, I will go delete it from all stable queues.\n", FS_REPLY_OBJECTION },
+		{ "Yup, it needs to get dropped from everywhere.\n", FS_REPLY_OBJECTION },
+		{ "I have just dropped them all until the fix lands.\n", FS_REPLY_OBJECTION },
+		{ "I'll go drop it and take this version instead, thanks.\n", FS_REPLY_OTHER },
+		{ "The widget driver was removed from the tree in 7.0.\n", FS_REPLY_OTHER },
+		/* a place in stable denied in words of its own */
+		{ "This one isn't for stable, the older trees can open-code it.\n", FS_REPLY_OBJECTION },
+		{ "This patch is not meant to be applied to 7.1 at all.\n", FS_REPLY_OBJECTION },
+		{ "It should only go into 7.2, not anything earlier.\n", FS_REPLY_OBJECTION },
+		{ "This patch will not help on those trees and can be dropped.\n", FS_REPLY_OBJECTION },
+		{ "Without the gadget rework this commit makes no sense.\n", FS_REPLY_OBJECTION },
+		{ "This commit is a cleanup, nothing more.\n", FS_REPLY_OBJECTION },
+		{ "The bug it fixes is purely theoretical.\n", FS_REPLY_OBJECTION },
+		{ "It is only preparation for the new widget mode.\n", FS_REPLY_OBJECTION },
+		{ "I don't think there is much value in taking it alone.\n", FS_REPLY_OBJECTION },
+		{ "I agree with the proposal to not backport these to the old trees.\n", FS_REPLY_OBJECTION },
+		{ "Please do not add it back to the queue.\n", FS_REPLY_OBJECTION },
+		{ "I would rather defer this patch until the rework settles.\n", FS_REPLY_OBJECTION },
+		{ "I would prefer the full series instead of this backported patch.\n", FS_REPLY_OBJECTION },
+		{ "Agreed, this patch does not belong in stable.\n", FS_REPLY_OBJECTION },
+		{ "We should not need it in the old trees, nobody sets the flag.\n", FS_REPLY_OBJECTION },
+		{ "This was preparation work for a fix that applies to 7.1 as well.\n", FS_REPLY_OTHER },
+		{ "This cleanup of the probe path fixes the leak we saw.\n", FS_REPLY_OTHER },
+		{ "The check can be dropped in a later cleanup, but the fix is right.\n", FS_REPLY_OTHER },
+		/* another commit named to go with it */
+		{ "This should be picked together with 0a1b2c3d4e5f (\"gadget: keep S5\").\n",
+		  FS_REPLY_NEEDS_ALSO },
 		/* attributions in the "X writes:" form are not the reply's words */
 		{ "Sam Q <sam@example.org> writes:\n> NAK from me\n\nI think I see the cause.\n", FS_REPLY_OTHER },
 	};
@@ -309,6 +338,109 @@ static void test_classify_forms(void **state)
 			bad++;
 		}
 		g_free(line);
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* Words that say nothing but thanks or "fine" ask nothing; short words
+ * of any other kind are shown (a "Same here." may say a lot). */
+static void test_small_talk(void **state)
+{
+	static const struct {
+		const char *body;
+		enum fs_reply_class cls;
+	} cases[] = {
+		{ "Thanks!\n", FS_REPLY_NONE },
+		{ "Hi Sam,\n\nLooks good, thanks.\n", FS_REPLY_NONE },
+		{ "Thank you very much.\n", FS_REPLY_NONE },
+		{ "Cheers, Sam\n", FS_REPLY_NONE },
+		{ "Same here.\n", FS_REPLY_OTHER },
+		{ "Will do, thanks!\n", FS_REPLY_OTHER },
+		{ "Hmm. ;)\n", FS_REPLY_OTHER },
+		{ "Thanks Sam, I will look at the widget timing next week.\n", FS_REPLY_OTHER },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+		enum fs_reply_class cls;
+		char *line = fs_mentions_classify(cases[i].body, strlen(cases[i].body), &cls);
+		if (cls != cases[i].cls)
+			fail_msg("case %zu: class %d, want %d", i, cls, cases[i].cls);
+		g_free(line);
+	}
+}
+
+/* A reply read with what it answers: an agreement with the quoted
+ * words of someone's reply takes their class, "no" to a question
+ * whether the patch is needed and "yes" to an offer to drop it object;
+ * the same words under the posting itself (its changelog, its diff),
+ * without a quote, or disagreeing, say nothing more. */
+static void test_answers(void **state)
+{
+	static const char drop_q[] = "On Mon, P wrote:\n> Please drop this from the 7.1 queue, it is a cleanup.\n\n";
+	static const char need_q[] = "On Mon, G wrote:\n> Is this really needed for 7.1?\n\n";
+	static const char break_q[] = "On Mon, T wrote:\n> Does this break anything on arm?\n\n";
+	static const char offer_q[] = "On Mon, S wrote:\n> Or shall I drop it for the older trees?\n\n";
+	static const char more_q[] = "On Mon, D wrote:\n> Please also backport 0a1b2c3d4e5f (\"widget: fix the fix\").\n\n";
+	static const char report_q[] = "On Mon, T wrote:\n> This breaks the build on arm.\n\n";
+	static const char patch_q[] = "On Mon, S wrote:\n> [ Upstream commit 0a1b2c3d4e5f ]\n>\n"
+				      "> Please drop the stale comment.\n> Signed-off-by: A <a@example.org>\n\n";
+	static const struct {
+		const char *quote, *words;
+		enum fs_reply_role role;
+		bool answers_reply;
+		enum fs_reply_class cls;
+	} cases[] = {
+		/* the stable maintainer agrees to drop it: dropped */
+		{ drop_q, "Will do, thanks!\n", FS_ROLE_STABLE, true, FS_REPLY_OBJECTION },
+		{ drop_q, "Ack.\n", FS_ROLE_STABLE, true, FS_REPLY_OBJECTION },
+		{ drop_q, "Sure, I'll take care of that this week.\n", FS_ROLE_STABLE, true, FS_REPLY_OBJECTION },
+		/* a maintainer or the author agrees with it */
+		{ drop_q, "Agreed, it has no place in the old trees.\n", FS_ROLE_MAINTAINER, true, FS_REPLY_OBJECTION },
+		{ drop_q, "Yes.\n", FS_ROLE_AUTHOR, true, FS_REPLY_OBJECTION },
+		/* the poster complies with a condition at length: no drop */
+		{ drop_q, "OK, here is the version for 7.2 with the cleanup left out: https://example.org/r/2\n",
+		  FS_ROLE_AUTHOR, true, FS_REPLY_OTHER },
+		/* disagreeing, or not answering a reply */
+		{ drop_q, "No, it is needed there.\n", FS_ROLE_MAINTAINER, true, FS_REPLY_OTHER },
+		{ drop_q, "No, the 7.1 tree has the bug too.\n", FS_ROLE_MAINTAINER, true, FS_REPLY_OTHER },
+		{ drop_q, "Will do, thanks!\n", FS_ROLE_STABLE, false, FS_REPLY_OTHER },
+		{ "", "Will do, thanks!\n", FS_ROLE_STABLE, true, FS_REPLY_OTHER },
+		{ patch_q, "Will do, thanks!\n", FS_ROLE_STABLE, true, FS_REPLY_OTHER },
+		/* answers to questions */
+		{ need_q, "I think not.\n", FS_ROLE_MAINTAINER, true, FS_REPLY_OBJECTION },
+		{ need_q, "Thanks. No.\n", FS_ROLE_OTHER, true, FS_REPLY_OBJECTION },
+		{ need_q, "Yes, the 7.1 tree has the bug.\n", FS_ROLE_MAINTAINER, true, FS_REPLY_OTHER },
+		{ break_q, "No.\n", FS_ROLE_AUTHOR, true, FS_REPLY_OTHER },
+		{ offer_q, "Yes I would.\n", FS_ROLE_AUTHOR, true, FS_REPLY_OBJECTION },
+		{ offer_q, "No, keep it.\n", FS_ROLE_AUTHOR, true, FS_REPLY_OTHER },
+		/* an agreement with more commits or a report: the author's */
+		{ more_q, "Makes sense. Will do.\n", FS_ROLE_AUTHOR, true, FS_REPLY_NEEDS_ALSO },
+		{ more_q, "Done, thanks!\n", FS_ROLE_STABLE, true, FS_REPLY_OTHER },
+		{ report_q, "Indeed, sorry.\n", FS_ROLE_MAINTAINER, true, FS_REPLY_REPORT },
+		{ report_q, "Thanks!\n", FS_ROLE_MAINTAINER, true, FS_REPLY_NONE },
+	};
+	size_t i, bad = 0;
+
+	(void)state;
+	for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+		struct fs_reply_context c = { .role = cases[i].role, .parent = FS_PARENT_AUTOSEL,
+					      .answers_reply = cases[i].answers_reply };
+		char *body = g_strconcat(cases[i].quote, cases[i].words, NULL);
+		enum fs_reply_class cls;
+		char *line = fs_mentions_classify_in(body, strlen(body), &c, &cls);
+
+		if (cls != cases[i].cls) {
+			print_error("case %zu: class %d, want %d ('%s')\n", i, cls, cases[i].cls,
+				    line ? line : "");
+			bad++;
+		}
+		/* the finding quotes the reply's own words, not the quote's */
+		if (cls == FS_REPLY_OBJECTION && line && strstr(cases[i].quote, line) && *line)
+			fail_msg("case %zu: quotes '%s' of the quoted mail", i, line);
+		g_free(line);
+		g_free(body);
 	}
 	assert_int_equal(bad, 0);
 }
@@ -574,6 +706,8 @@ int main(void)
 		cmocka_unit_test(test_objection_table),
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_classify_forms),
+		cmocka_unit_test(test_small_talk),
+		cmocka_unit_test(test_answers),
 		cmocka_unit_test(test_features),
 		cmocka_unit_test(test_context_features),
 		cmocka_unit_test(test_model_class),

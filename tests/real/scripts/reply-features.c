@@ -33,7 +33,14 @@ static char *stable_sender(const struct fs_patch *parent)
 	enum fs_reply_parent k = fs_mentions_parent_kind(parent);
 	const char *from = parent ? fs_patch_from(parent) : NULL, *lt, *gt;
 
+	size_t len = 0;
+	const char *body = parent ? fs_patch_body(parent, &len) : NULL;
+
 	if (!from || (k != FS_PARENT_COVER && k != FS_PARENT_REVIEW && k != FS_PARENT_AUTOSEL))
+		return NULL;
+	/* a developer's cover of their own backports is no review's */
+	if (k == FS_PARENT_COVER &&
+	    !(body && g_strstr_len(body, len < 2000 ? (gssize)len : 2000, "stable review cycle")))
 		return NULL;
 	lt = strrchr(from, '<');
 	gt = lt ? strchr(lt, '>') : NULL;

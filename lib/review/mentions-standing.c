@@ -1,0 +1,252 @@
+/* fixscan: a reply read with what it answers (mentions-read.h).
+ *
+ * The phrase rules (mentions-class.c) read a reply's own words alone.
+ * Some replies say nothing by themselves and everything by what they
+ * answer: a stable maintainer's "Will do, thanks!" under "please drop
+ * this" drops the patch; an author's "I think not." under "is this
+ * needed for 7.1?" declines it.  When the reply answers someone's reply
+ * (not the posting itself), the words it quotes first are that person's,
+ * and an agreement takes their class, a refusal of a question whether
+ * the patch belongs declines it.  The patterns are compiled once
+ * (pthread_once) and only read afterwards. */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <ctype.h>
+#include <pthread.h>
+#include <string.h>
+
+#include <glib.h>
+#include <pcre2.h>
+
+#include "mentions-read.h"
+
+enum spat {
+	S_GREETING, S_YES, S_AGREE_ALL, S_AGREE_CORE, S_NO, S_NEED_Q, S_DROP_Q, S_PATCH_MARK,
+	S_COUNT
+};
+
+/* The words of an agreement, each alone or in a row ("Sure, will do,
+ * thanks!"); thanks and apologies may go with them. */
+#define AGREE_WORD "(?:ok(?:ay)?|sure|yes|yeah|yep|yup|ack(?:ed)?|right|indeed|exactly|agreed|" \
+		   "i\\s+agree|correct|done|noted|will\\s+do|makes\\s+(?:\\w+\\s+)?sense|good\\s+(?:point|catch)|" \
+		   "fair\\s+enough|sounds\\s+(?:good|right|fine)|you(?:'re|\\s+are)\\s+(?:right|correct)|" \
+		   "of\\s+course|absolutely|certainly|definitely|thanks(?:\\s+(?:a\\s+lot|again|much))?|" \
+		   "thank\\s+you(?:\\s+(?:very\\s+much|again))?|(?:thanks|thank\\s+you)\\s+for\\s+(?:the|your|this|letting\\s+\\w+\\s+know)(?:\\s+\\w+)?|" \
+		   "thx|oops|ah|oh|sorry|same\\s+here)"
+
+static const char *const spattern_src[S_COUNT] = {
+	/* a sentence that only greets or thanks: "Hi Sasha,", "Thanks Sam." */
+	[S_GREETING] = "^(?:hi|hello|hey|dear|greetings)\\b[^.?!]{0,30}$|^(?:thanks|thank\\s+you|thx)\\b[^.?!,]{0,20}[.!]?$",
+	/* an answer that says yes first */
+	[S_YES] = "^(?:yes|yeah|yep|yup|sure|ok(?:ay)?|right|indeed|exactly|agreed|ack|correct|absolutely)\\b",
+	/* a sentence that is nothing but agreement */
+	[S_AGREE_ALL] = "^(?:" AGREE_WORD "[\\s,.!;:)(-]*)+$",
+	/* a word that agrees, not only thanks */
+	[S_AGREE_CORE] = "\\b(?:ok(?:ay)?|sure|yes|yeah|yep|yup|ack(?:ed)?|right|indeed|exactly|agreed?|correct|"
+			 "done|noted|will\\s+do|sense|point|catch|enough|sounds|of\\s+course|absolutely|"
+			 "certainly|definitely|same\\s+here)\\b",
+	/* an answer that says no */
+	[S_NO] = "^(?:no|nope|nah)\\b(?!\\s+(?:problem|worries|objections?|issues?)\\b)|"
+		 "^(?:i\\s+)?(?:think|guess|believe)\\s+not\\b|"
+		 "^i\\s+(?:don'?t|do\\s+not)\\s+(?:think|believe)\\s+so\\b|^not\\s+(?:really|at\\s+all)\\b",
+	/* a question whether the patch belongs in stable, or on a branch */
+	[S_NEED_Q] = "\\b(?:needed|necessary|required|worth\\w*|make\\s+(?:any\\s+)?sense|suitable|relevant|"
+		     "applicable|belongs?|purpose|material)\\b",
+	/* a question that offers or asks to drop it */
+	[S_DROP_Q] = "\\b(?:drop|dropped|dropping|revert|reverted|skip|skipped|ignore|hold\\s+(?:off|back|it))\\b",
+	/* a line of a patch: the quote is the posting, not a person's words */
+	[S_PATCH_MARK] = "^(?:diff --git |@@ |--- a/|\\+\\+\\+ b/|signed-off-by:|\\[ upstream commit|"
+			 "commit [0-9a-f]{12,40} upstream)",
+};
+
+static pthread_once_t sonce = PTHREAD_ONCE_INIT;
+static pcre2_code *spats[S_COUNT];
+
+static void scompile_all(void)
+{
+	int e;
+	PCRE2_SIZE off;
+	size_t i;
+
+	for (i = 0; i < S_COUNT; i++) {
+		spats[i] = pcre2_compile((PCRE2_SPTR)spattern_src[i], PCRE2_ZERO_TERMINATED,
+					 PCRE2_CASELESS | PCRE2_UCP | PCRE2_UTF | PCRE2_MATCH_INVALID_UTF,
+					 &e, &off, NULL);
+		if (spats[i])
+			(void)pcre2_jit_compile(spats[i], PCRE2_JIT_COMPLETE);
+	}
+}
+
+static bool shas(enum spat p, const char *s, size_t len)
+{
+	pcre2_match_data *md;
+	bool hit = false;
+
+	pthread_once(&sonce, scompile_all);
+	if (!spats[p] || !(md = pcre2_match_data_create(1, NULL)))
+		return false;
+	hit = pcre2_match(spats[p], (PCRE2_SPTR)s, len, 0, 0, md, NULL) >= 0;
+	pcre2_match_data_free(md);
+	return hit;
+}
+
+/* The depth of the quote marks opening LINE (L bytes): "> > x" is 2;
+ * *TEXT past them and the one blank after the last. */
+static int quote_depth(const char *line, size_t l, const char **text)
+{
+	size_t i = 0;
+	int d = 0;
+
+	for (;;) {
+		size_t k = i;
+		while (k < l && line[k] == ' ')
+			k++;
+		if (k >= l || line[k] != '>')
+			break;
+		d++;
+		i = k + 1;
+	}
+	if (d && i < l && line[i] == ' ')
+		i++;
+	*text = line + i;
+	return d;
+}
+
+/* The words BODY quotes first, one level deep, without their marks
+ * (deeper quotes keep one mark less), as a new string; NULL when there
+ * are none or they are the posting (a line of its diff or trailers). */
+static char *quoted_words(const char *body, size_t len)
+{
+	const char *p = body, *end = body + len;
+	GString *q = g_string_new(NULL);
+	bool patch = false, seen = false;
+
+	while (p < end && !patch) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end, *t;
+		int d = quote_depth(p, (size_t)(e - p), &t);
+
+		if (d == 1) {
+			patch = shas(S_PATCH_MARK, t, (size_t)(e - t));
+			g_string_append_len(q, t, e - t);
+			g_string_append_c(q, '\n');
+			seen = true;
+		} else if (d > 1) {
+			/* one mark less: still a quote to the quoted words */
+			const char *gt = memchr(p, '>', (size_t)(e - p));
+			g_string_append_len(q, gt + 1, e - gt - 1);
+			g_string_append_c(q, '\n');
+		} else if (seen && e > p) {
+			/* the quote ends where the replier's words start */
+			break;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	if (patch || !seen) {
+		g_string_free(q, TRUE);
+		return NULL;
+	}
+	return g_string_free(q, FALSE);
+}
+
+/* The words of S (LEN bytes). */
+static size_t words(const char *s, size_t len)
+{
+	size_t n = 0, i;
+
+	for (i = 0; i < len; i++)
+		n += isalnum((unsigned char)s[i]) && (i == 0 || !isalnum((unsigned char)s[i - 1]));
+	return n;
+}
+
+/* The first sentence of R that says something (not a greeting), or
+ * R->n. */
+static size_t first_said(const struct fsmn_reading *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (!shas(S_GREETING, r->cue[i], r->cuelen[i]))
+			return i;
+	return r->n;
+}
+
+/* Whether every sentence of R from AT on only agrees or thanks, one of
+ * them in a word that agrees. */
+static bool only_agrees(const struct fsmn_reading *r, size_t at)
+{
+	bool core = false;
+	size_t i;
+
+	if (at >= r->n)
+		return false;
+	for (i = at; i < r->n; i++) {
+		if (!shas(S_AGREE_ALL, r->cue[i], r->cuelen[i]))
+			return false;
+		core |= shas(S_AGREE_CORE, r->cue[i], r->cuelen[i]);
+	}
+	return core;
+}
+
+/* The class of what Q (the quoted words) says, and whether one of its
+ * questions asks whether the patch is needed (*NEED) or offers to drop
+ * it (*DROP).  An objection asked ("Is this really needed?") is a
+ * question to answer, no statement to agree with: *ASKED. */
+static enum fs_reply_class quoted_class(const char *q, bool *need, bool *drop, bool *asked)
+{
+	struct fsmn_reading qr;
+	enum fs_reply_class c;
+	size_t i, at;
+
+	fsmn_read_reply(&qr, q, strlen(q), false, NULL);
+	*need = *drop = false;
+	for (i = 0; i < qr.n; i++) {
+		const char *s = qr.cue[i];
+		size_t l = qr.cuelen[i];
+
+		if (!l || s[l - 1] != '?')
+			continue;
+		*need |= shas(S_NEED_Q, s, l);
+		*drop |= shas(S_DROP_Q, s, l);
+	}
+	c = qr.rule;
+	at = qr.first[FS_REPLY_OBJECTION];
+	*asked = c == FS_REPLY_OBJECTION && at < qr.n && qr.cuelen[at] && qr.cue[at][qr.cuelen[at] - 1] == '?';
+	fsmn_reading_clear(&qr);
+	return c;
+}
+
+void fsmn_read_standing(struct fsmn_reading *r, const char *body, size_t len,
+			const struct fs_reply_context *c)
+{
+	enum fs_reply_class qc;
+	bool need, drop, yes, no, agrees, asked;
+	size_t at;
+	char *q;
+
+	/* a reply with a class of its own keeps it */
+	if (!c->answers_reply || (r->rule != FS_REPLY_OTHER && r->rule != FS_REPLY_NONE) ||
+	    (at = first_said(r)) >= r->n || !(q = quoted_words(body, len)))
+		return;
+	qc = quoted_class(q, &need, &drop, &asked);
+	g_free(q);
+	agrees = only_agrees(r, at);
+	/* "Yes I would.", "Agreed, this does not belong in stable": a yes
+	 * first; the poster's long "OK, here is the new version" complies
+	 * with a condition, it drops nothing */
+	yes = agrees || (shas(S_YES, r->cue[at], r->cuelen[at]) &&
+			 (c->role != FS_ROLE_AUTHOR || words(r->cue[at], r->cuelen[at]) <= 4));
+	no = shas(S_NO, r->cue[at], r->cuelen[at]);
+	if (yes && qc == FS_REPLY_OBJECTION && !asked) {
+		/* "Will do" to "please drop it": the drop agreed */
+		r->rule = qc;
+	} else if (agrees && (qc == FS_REPLY_REPORT || qc == FS_REPLY_NEEDS_ALSO) && c->role != FS_ROLE_STABLE) {
+		/* the author owns the trouble or the missing commit; a stable
+		 * maintainer's "done" answers the request, nothing is left */
+		r->rule = qc;
+	} else if ((yes && drop) || (no && need)) {
+		/* "Yes" to "shall I drop it?", "No" to "is this needed?" */
+		r->rule = FS_REPLY_OBJECTION;
+	} else {
+		return;
+	}
+	r->first[r->rule] = at;
+}
