@@ -16,6 +16,7 @@
 
 #include "fixscan/mail.h"
 #include "fixscan/mentions.h"
+#include "fixscan/thread.h"
 
 static char tmpdir[256];
 static int nfiles;
@@ -113,6 +114,101 @@ static void test_backport_sender_is_author(void **state)
 	assert_int_equal(fs_mentions_parent_kind(parent), FS_PARENT_BACKPORT);
 	assert_int_equal(role_of("Dev <dev@example.com>", parent, NULL), FS_ROLE_AUTHOR);
 	fs_patch_free(parent);
+	/* and the cover of a series of backports they posted */
+	parent = mail("From: Dev <dev@example.com>\nSubject: [PATCH 5.10 0/2] net: two fixes\n"
+		      "Message-Id: <c1@example.com>\n\nTwo fixes for 5.10.\n");
+	assert_int_equal(fs_mentions_parent_kind(parent), FS_PARENT_COVER);
+	assert_int_equal(role_of("Dev <dev@example.com>", parent, NULL), FS_ROLE_AUTHOR);
+	assert_int_equal(role_of("Else <else@example.com>", parent, NULL), FS_ROLE_OTHER);
+	fs_patch_free(parent);
+}
+
+/* Whether a reply answers someone's reply rather than the posting in
+ * hand: by its In-Reply-To. */
+static void test_answers_reply(void **state)
+{
+	struct fs_patch *parent = mail(REVIEW_PATCH);
+	struct fs_patch *to_patch = reply("R <r@example.org>", "Thanks.\n");
+	struct fs_patch *to_reply = mail("From: R <r@example.org>\nSubject: Re: x\nMessage-Id: <rr@example.org>\n"
+					 "In-Reply-To: <someone@example.org>\n\n> Drop it.\n\nWill do.\n");
+	struct fs_patch *alone = mail("From: R <r@example.org>\nSubject: Re: x\nMessage-Id: <ra@example.org>\n\nHm.\n");
+	struct fs_reply_context c;
+
+	fs_mentions_reply_context(&c, to_patch, parent, NULL);
+	assert_false(c.answers_reply);
+	fs_mentions_reply_context(&c, to_reply, parent, NULL);
+	assert_true(c.answers_reply);
+	fs_mentions_reply_context(&c, to_reply, NULL, NULL);
+	assert_true(c.answers_reply);
+	fs_mentions_reply_context(&c, alone, parent, NULL);
+	assert_false(c.answers_reply);
+	fs_patch_free(parent);
+	fs_patch_free(to_patch);
+	fs_patch_free(to_reply);
+	fs_patch_free(alone);
+}
+
+/* The class of the reply <MID> among the objections of the one series
+ * of the thread of TEXTS (N mails); FS_REPLY_NONE when none cites it. */
+static enum fs_reply_class class_in_thread(const char *const *texts, size_t n, const char *mid)
+{
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_patch **v = calloc(n, sizeof(*v));
+	struct fs_mentions m = FS_MENTIONS_INIT;
+	struct fs_thread *t = NULL;
+	enum fs_reply_class cls = FS_REPLY_NONE;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		v[i] = mail(texts[i]);
+	assert_int_equal(fs_thread_build(&t, v, n, &err), 0);
+	free(v);
+	assert_int_equal(fs_thread_count(t), 1);
+	assert_int_equal(fs_mentions_objections(&m, fs_thread_get(t, 0), NULL, &err), 0);
+	for (i = 0; i < m.nobjections; i++)
+		if (!strcmp(m.objections[i].message_id, mid))
+			cls = m.objections[i].cls;
+	fs_mentions_clear(&m);
+	fs_thread_free(t);
+	return cls;
+}
+
+/* A stable maintainer is whoever sends a review's mails; a developer's
+ * cover of their own backports makes its sender the author: their
+ * compliance with a request is no drop, the stable maintainer's is. */
+#define DEV_COVER(body) \
+	"From: Dev <dev@example.com>\nSubject: [PATCH 7.1 0/1] widget: two fixes\n" \
+	"Message-Id: <cov@example.com>\n\n" body "\n"
+#define DEV_PATCH \
+	"From: Dev <dev@example.com>\nSubject: [PATCH 7.1 1/1] widget: fix it\n" \
+	"Message-Id: <pat@example.com>\nIn-Reply-To: <cov@example.com>\nReferences: <cov@example.com>\n\n" \
+	"commit 0123456789abcdef0123456789abcdef01234567 upstream.\n\nFix.\n"
+#define OBJECTION_REPLY \
+	"From: Rev <rev@example.org>\nSubject: Re: [PATCH 7.1 1/1] widget: fix it\n" \
+	"Message-Id: <obj@example.org>\nIn-Reply-To: <pat@example.com>\n" \
+	"References: <cov@example.com> <pat@example.com>\n\nPlease drop this from the 7.1 queue, it is a cleanup.\n"
+#define ANSWER(from, words) \
+	"From: " from "\nSubject: Re: [PATCH 7.1 1/1] widget: fix it\n" \
+	"Message-Id: <ans@example.com>\nIn-Reply-To: <obj@example.org>\n" \
+	"References: <cov@example.com> <pat@example.com> <obj@example.org>\n\n" \
+	"On Mon, Rev wrote:\n> Please drop this from the 7.1 queue, it is a cleanup.\n\n" words "\n"
+
+static void test_standing_in_thread(void **state)
+{
+	const char *dev[] = {
+		DEV_COVER("Two fixes for 7.1."), DEV_PATCH, OBJECTION_REPLY,
+		ANSWER("Dev <dev@example.com>", "Ok, here is the 7.1 version without it: https://example.org/r/2"),
+	};
+	const char *review[] = {
+		DEV_COVER("This is the start of the stable review cycle for the 7.1.3 release."), DEV_PATCH,
+		OBJECTION_REPLY,
+		ANSWER("Dev <dev@example.com>", "Ok, here is the 7.1 version without it: https://example.org/r/2"),
+	};
+
+	assert_int_equal(class_in_thread(dev, 4, "obj@example.org"), FS_REPLY_OBJECTION);
+	assert_int_equal(class_in_thread(dev, 4, "ans@example.com"), FS_REPLY_OTHER);
+	/* the sender of a review's mails drops it */
+	assert_int_equal(class_in_thread(review, 4, "ans@example.com"), FS_REPLY_OBJECTION);
 }
 
 static enum fs_reply_parent kind_of(const char *subject, const char *body)
@@ -208,6 +304,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roles),
 		cmocka_unit_test(test_backport_sender_is_author),
+		cmocka_unit_test(test_answers_reply),
+		cmocka_unit_test(test_standing_in_thread),
 		cmocka_unit_test(test_parent_kinds),
 		cmocka_unit_test(test_quotes),
 	};
