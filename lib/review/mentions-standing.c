@@ -21,6 +21,7 @@
 
 enum spat {
 	S_GREETING, S_YES, S_AGREE_ALL, S_AGREE_CORE, S_NO, S_NEED_Q, S_DROP_Q, S_PATCH_MARK,
+	S_CONDITION, S_ELSEWHERE, S_DECLINE_Q, S_WIDEN,
 	S_COUNT
 };
 
@@ -53,6 +54,42 @@ static const char *const spattern_src[S_COUNT] = {
 		     "applicable|belongs?|purpose|material)\\b",
 	/* a question that offers or asks to drop it */
 	[S_DROP_Q] = "\\b(?:drop|dropped|dropping|revert|reverted|skip|skipped|ignore|hold\\s+(?:off|back|it))\\b",
+	/* a stable maintainer's condition on taking the posting: its
+	 * upstream id, that it applies, a fixed resend, the upstream
+	 * commit instead, waiting for mainline or acks, newer branches
+	 * first, the bug it fixes */
+	[S_CONDITION] = "\\b(?:what|which)\\s+(?:is\\s+the\\s+)?(?:upstream|git|mainline)\\s+(?:git\\s+)?(?:commit|id|sha1?)\\b|"
+			"\\bno\\s+(?:upstream\\s+)?(?:git\\s+)?(?:commit\\s+)?(?:id|sha1?)\\b|"
+			"\\bnot\\s+(?:a\\s+valid|that|the\\s+right|a\\s+real)\\s+(?:upstream\\s+)?(?:git\\s+)?(?:commit|id|sha1?)\\b|"
+			"\\b(?:sha1?s?|ids|commits)\\s+(?:don'?t|do\\s+not)\\s+match\\b|\\bnone\\s+of\\s+these\\s+sha1?s?\\b|"
+			"\\bnot\\s+(?:yet\\s+)?in\\s+(?:linus'?s?|mainline|the\\s+mainline)\\b|"
+			"\\b(?:doesn'?t|does\\s+not|didn'?t|did\\s+not|won'?t|will\\s+not)\\s+(?:cleanly\\s+)?apply\\b|\\bfail(?:s|ed)?\\s+to\\s+apply\\b|"
+			"\\bfix(?:ed)?\\s+(?:\\w+\\s+){0,4}?up\\b[^.?]{0,40}\\b(?:re-?send|send)\\b|"
+			"\\b(?:can|could|would)\\s+(?:you|someone)\\s+(?:please\\s+)?(?:re-?send|resubmit|send|fix|provide|try)\\b|"
+			"\\bplease\\s+(?:just\\s+)?(?:re-?send|resubmit|send|fix|provide|try|stick|backport)\\b|"
+			"\\b(?:fixed(?:\\s+up)?|tested|working)\\s+(?:backport|patch|version)\\b|\\bforgot\\s+to\\s+(?:sign|add)\\b|"
+			"\\bwhy\\s+(?:not|can'?t\\s+we|cannot\\s+we|can\\s+we\\s+not|didn'?t\\s+you)\\b[^?]{0,80}\\b(?:take|backport|ask|use|apply|pick|add)\\w*|"
+			"\\binstead\\s*\\?|\\b(?:stick|keep)\\s+to\\s+(?:what\\s+is\\s+)?(?:exactly\\s+)?(?:the\\s+)?upstream\\b|"
+			"\\b(?:full|whole)\\s+series\\s+is\\s+(?:best|better)\\b|"
+			"\\bwait\\s+(?:a\\s+(?:few|couple)|until|till)\\b|\\bonce\\s+it\\s+(?:has\\s+)?(?:lands?|landed|hits?|is\\s+in)\\b|"
+			"\\buntil\\s+(?:it|that)\\s+(?:happens|hits|lands|is\\s+in)\\b|\\bsend\\s+it\\s+later\\b|\\bnothing\\s+(?:i|we)\\s+can\\s+do\\b|"
+			"\\b(?:need|want)\\s+(?:some\\s+)?acks?\\b|\\bbefore\\s+i\\s+can\\s+(?:take|apply|queue|accept)\\b|"
+			"\\bi'?ll\\s+stop\\s+(?:here|applying)\\b|\\bnot\\s+taking\\s+(?:any|these|this)\\b|"
+			"\\bwhat\\s+(?:exactly\\s+)?is\\s+(?:being\\s+)?fixed\\b|\\bwhat\\s+(?:bug|problem|issue)\\s+(?:is|does)\\s+(?:this|it)\\b|"
+			"\\b(?:don'?t|do\\s+not)\\s+(?:really\\s+)?see\\s+the\\s+\"?(?:bug|problem|issue)\\b|\\bwho\\s+(?:does\\s+)?(?:wants?|needs?)\\s+this\\b|"
+			"\\bnever\\s+worked\\b|\\bupgrad\\w*\\b[^?;]{0,60}\\bregression|\\bregression\\b[^?;]{0,40}\\b(?:moves?|upgrad\\w*)\\s+to\\b",
+	/* ... about another branch or on the poster's own judgement: no
+	 * condition on this posting */
+	[S_ELSEWHERE] = "\\bthere\\b|\\bif\\s+(?:you|someone|anyone|it|they)\\b|\\bfeel\\s+free\\b|\\bbeyond\\b|"
+			"\\bolder\\s+(?:kernels|trees|branches)\\b",
+	/* a question whether it belongs, from someone with a say in it */
+	[S_DECLINE_Q] = "\\b(?:is|are)\\s+(?:this|it|these|that|they)\\s+(?:\\w+\\s+)?(?:needed|necessary|required|stable\\s+material|"
+			"appropriate|suitable|worth\\w*|a\\s+(?:real\\s+)?(?:bug\\s*)?fix)\\b|"
+			"\\bwhat\\s+(?:\\w+\\s+)?(?:does|is)\\s+(?:this|it)\\s+(?:\\w+\\s+)?fix(?:ing)?\\b|\\bwhat\\s+(?:exactly\\s+)?is\\s+being\\s+fixed\\b|"
+			"\\bwhat\\s+is\\s+the\\s+(?:purpose|point|reason)\\b|"
+			"\\bshould\\s+(?:this|it|we)\\s+(?:really\\s+)?(?:be\\s+)?(?:drop|dropped|revert|reverted|skip|skipped)\\b",
+	/* ... that asks to widen it, not to decline it */
+	[S_WIDEN] = "\\b(?:also|too|as\\s+well|older|newer)\\b",
 	/* a line of a patch: the quote is the posting, not a person's words */
 	[S_PATCH_MARK] = "^(?:diff --git |@@ |--- a/|\\+\\+\\+ b/|signed-off-by:|\\[ upstream commit|"
 			 "commit [0-9a-f]{12,40} upstream)",
@@ -214,6 +251,29 @@ static enum fs_reply_class quoted_class(const char *q, bool *need, bool *drop, b
 	return c;
 }
 
+/* The sentence of R that declines the posting by the replier's
+ * standing (role ROLE), or R->n: a stable maintainer's condition on
+ * taking it, a question whether it belongs from its author, a
+ * maintainer of its code or a stable maintainer (from anyone else a
+ * question is a question). */
+static size_t declined_by_standing(const struct fsmn_reading *r, enum fs_reply_role role)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		const char *s = r->cue[i];
+		size_t l = r->cuelen[i];
+		bool asks = l && s[l - 1] == '?';
+
+		if (role == FS_ROLE_STABLE && shas(S_CONDITION, s, l) && !shas(S_ELSEWHERE, s, l))
+			return i;
+		if ((role == FS_ROLE_STABLE || role == FS_ROLE_AUTHOR || role == FS_ROLE_MAINTAINER) &&
+		    asks && shas(S_DECLINE_Q, s, l) && !shas(S_WIDEN, s, l))
+			return i;
+	}
+	return r->n;
+}
+
 void fsmn_read_standing(struct fsmn_reading *r, const char *body, size_t len,
 			const struct fs_reply_context *c)
 {
@@ -223,7 +283,14 @@ void fsmn_read_standing(struct fsmn_reading *r, const char *body, size_t len,
 	char *q;
 
 	/* a reply with a class of its own keeps it */
-	if (!c->answers_reply || (r->rule != FS_REPLY_OTHER && r->rule != FS_REPLY_NONE) ||
+	if (r->rule != FS_REPLY_OTHER && r->rule != FS_REPLY_NONE)
+		return;
+	if ((at = declined_by_standing(r, c->role)) < r->n) {
+		r->rule = FS_REPLY_OBJECTION;
+		r->first[r->rule] = at;
+		return;
+	}
+	if (!c->answers_reply ||
 	    (at = first_said(r)) >= r->n || !(q = quoted_words(body, len)))
 		return;
 	qc = quoted_class(q, &need, &drop, &asked);

@@ -445,6 +445,78 @@ static void test_answers(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* Words that weigh by who says them: a stable maintainer's condition
+ * on taking the posting (its upstream id, that it applies, a fixed
+ * resend, the upstream commit instead, waiting, newer branches first)
+ * declines it; a question whether it belongs declines it from its
+ * author, a maintainer of its code or a stable maintainer, and stays a
+ * question from anyone else.  Requests about another branch, and
+ * questions that widen, decline nothing. */
+static void test_standing(void **state)
+{
+	static const struct {
+		const char *body;
+		enum fs_reply_role role;
+		enum fs_reply_class cls;
+	} cases[] = {
+		/* a stable maintainer's conditions */
+		{ "What upstream commit is this from?\n", FS_ROLE_STABLE, FS_REPLY_OBJECTION },
+		{ "No upstream id for this one?\n", FS_ROLE_STABLE, FS_REPLY_OBJECTION },
+		{ "Sorry, the patch below is not that git commit.\n", FS_ROLE_STABLE, FS_REPLY_OBJECTION },
+		{ "None of these SHA1s match what the release has.\n", FS_ROLE_STABLE, FS_REPLY_OBJECTION },
+		{ "This doesn't apply to the 7.1.y tree, what did you make it against?\n", FS_ROLE_STABLE,
+		  FS_REPLY_OBJECTION },
+		{ "I took the first two; could you fix up the last one and resend it?\n", FS_ROLE_STABLE,
+		  FS_REPLY_OBJECTION },
+		{ "You forgot to sign off on these.\n", FS_ROLE_STABLE, FS_REPLY_OBJECTION },
+		{ "Why can't we take the real upstream change?\n", FS_ROLE_STABLE, FS_REPLY_OBJECTION },
+		{ "Please stick to what is upstream, it is easier for everyone.\n", FS_ROLE_STABLE,
+		  FS_REPLY_OBJECTION },
+		{ "Please send it again once it has landed in a release candidate.\n", FS_ROLE_STABLE,
+		  FS_REPLY_OBJECTION },
+		{ "I need some acks from the widget maintainers before taking it.\n", FS_ROLE_STABLE,
+		  FS_REPLY_OBJECTION },
+		{ "Anyone upgrading from 7.1 to 7.2 would hit a regression, right?\n", FS_ROLE_STABLE,
+		  FS_REPLY_OBJECTION },
+		{ "I really don't see the bug that this is fixing.\n", FS_ROLE_STABLE, FS_REPLY_OBJECTION },
+		/* the same words from someone else, or about another branch */
+		{ "What upstream commit is this from?\n", FS_ROLE_OTHER, FS_REPLY_OTHER },
+		{ "Please send it again once it has landed in a release candidate.\n", FS_ROLE_MAINTAINER,
+		  FS_REPLY_OTHER },
+		{ "Can you resubmit it if it really is needed there?\n", FS_ROLE_STABLE, FS_REPLY_OTHER },
+		{ "If someone wants it in the older trees, feel free to send a backport.\n", FS_ROLE_STABLE,
+		  FS_REPLY_OTHER },
+		{ "Now queued up, thanks.\n", FS_ROLE_STABLE, FS_REPLY_OTHER },
+		/* questions whether it belongs, by who asks */
+		{ "Is this really needed for 7.1?\n", FS_ROLE_AUTHOR, FS_REPLY_OBJECTION },
+		{ "Is it a real bug fix at all?\n", FS_ROLE_MAINTAINER, FS_REPLY_OBJECTION },
+		{ "What does this fix on the old trees?\n", FS_ROLE_STABLE, FS_REPLY_OBJECTION },
+		{ "Should this be dropped from the queue?\n", FS_ROLE_MAINTAINER, FS_REPLY_OBJECTION },
+		{ "Is it a real bug fix at all?\n", FS_ROLE_OTHER, FS_REPLY_OTHER },
+		{ "Is this needed for 7.1 as well?\n", FS_ROLE_AUTHOR, FS_REPLY_OTHER },
+		{ "Is this the right widget register?\n", FS_ROLE_MAINTAINER, FS_REPLY_OTHER },
+		/* a class of its own is kept */
+		{ "This breaks the build on arm, what upstream commit is it from?\n", FS_ROLE_STABLE,
+		  FS_REPLY_REPORT },
+	};
+	size_t i, bad = 0;
+
+	(void)state;
+	for (i = 0; i < G_N_ELEMENTS(cases); i++) {
+		struct fs_reply_context c = { .role = cases[i].role, .parent = FS_PARENT_BACKPORT };
+		enum fs_reply_class cls;
+		char *line = fs_mentions_classify_in(cases[i].body, strlen(cases[i].body), &c, &cls);
+
+		if (cls != cases[i].cls) {
+			print_error("case %zu: class %d, want %d ('%s')\n", i, cls, cases[i].cls,
+				    line ? line : "");
+			bad++;
+		}
+		g_free(line);
+	}
+	assert_int_equal(bad, 0);
+}
+
 /* Drafts (by maildir flag or fixscan's header), fixscan's digest and
  * mail from the user's addresses are the user's own; nothing else is. */
 static void test_own_mail(void **state)
@@ -708,6 +780,7 @@ int main(void)
 		cmocka_unit_test(test_classify_forms),
 		cmocka_unit_test(test_small_talk),
 		cmocka_unit_test(test_answers),
+		cmocka_unit_test(test_standing),
 		cmocka_unit_test(test_features),
 		cmocka_unit_test(test_context_features),
 		cmocka_unit_test(test_model_class),
