@@ -136,7 +136,7 @@ static const char *const pattern_src[P_COUNT] = {
 	/* a place in stable denied in words of its own: "isn't for stable",
 	 * "not meant to be applied to 7.1", "should only go into 7.2",
 	 * "can be dropped", "makes no sense without ...", "a cleanup" */
-	[P_NOT_FOR_STABLE] = "\\b(?:not|isn'?t|aren'?t|wasn'?t)\\s+(?:\\w+\\s+)?(?:for|meant\\s+(?:for|to\\s+be\\s+\\w+\\s+(?:to|in|into))|"
+	[P_NOT_FOR_STABLE] = "\\b(?:not|isn'?t|aren'?t|wasn'?t)\\s+(?:really\\s+|naturally\\s+|even\\s+|at\\s+all\\s+)?(?:for|meant\\s+(?:for|to\\s+be\\s+\\w+\\s+(?:to|in|into))|"
 			     "intended\\s+(?:for|to\\s+be\\s+\\w+\\s+(?:to|in|into))|desirable\\s+(?:for|in)|suitable\\s+(?:for|in))\\s+"
 			     "(?:the\\s+)?(?:-?stable|older|v?\\d+\\.\\d+)|"
 			     "\\bshould\\s+only\\s+(?:go|be\\s+(?:applied|backported|taken))\\s+(?:in|into|to)\\b|"

@@ -318,6 +318,7 @@ static void test_classify_forms(void **state)
 		{ "Agreed, this patch does not belong in stable.\n", FS_REPLY_OBJECTION },
 		{ "We should not need it in the old trees, nobody sets the flag.\n", FS_REPLY_OBJECTION },
 		{ "This was preparation work for a fix that applies to 7.1 as well.\n", FS_REPLY_OTHER },
+		{ "This is not queued for 7.1. Mistake?\n", FS_REPLY_OTHER },
 		{ "This cleanup of the probe path fixes the leak we saw.\n", FS_REPLY_OTHER },
 		{ "The check can be dropped in a later cleanup, but the fix is right.\n", FS_REPLY_OTHER },
 		/* another commit named to go with it */
