@@ -123,7 +123,7 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_ALREADY_IN] = "\\b(?:this|it|(?:this|the)\\s+(?:whole\\s+)?(?:patch|commit|series|fix|change))\\s+(?:is|are|was)\\s+already\\s+"
 			 "(?:in|part\\s+of|queued|applied)\\b[^.]{0,20}?(?:-?stable|v?\\d+\\.\\d+|queue)",
 	[P_HEDGE] = "\\bno\\s+(?:big\\s+|real\\s+|great\\s+)?harm\\b|\\bnot\\s+(?:\\w+\\s+)?(?:sure|certain)\\s+(?:if|whether)\\b|"
-		    "\\bno\\s+objections?\\b",
+		    "\\bno\\s+objections?\\b|\\b(?:don'?t|do\\s+not)\\s+(?:really\\s+)?mind\\b",
 	/* a backport that hides or does not explain how it departs from
 	 * the upstream commit */
 	[P_UNDOCUMENTED] = "\\b(?:need|have)\\s+to\\s+(?:mention|document|explain)\\b|\\bhaven'?t\\s+mentioned\\b|\\bplease\\s+document\\b|"
@@ -189,7 +189,10 @@ static const char *const pattern_src[P_COUNT] = {
 			"\\b(?:questionable|noise|unneeded|unnecessary|overkill)\\b[^.]{0,30}\\b(?:stable|backport\\w*)",
 	/* asked or offered on a condition: "if not, let me know and I'll drop it" */
 	[P_CONDITIONAL] = "^(?:(?:and|but|so)\\s+)?(?:if|unless)\\b|"
-			  "\\blet\\s+me\\s+know\\b|\\bup\\s+to\\s+you\\b|\\bwhether\\s+or\\s+not\\b",
+			  "\\blet\\s+me\\s+know\\b|\\bup\\s+to\\s+you\\b|\\bwhether\\s+or\\s+not\\b|"
+			  /* an offer: "I can drop it if you'd prefer" */
+			  "^(?:(?:and|but|so)\\s*,?\\s+)?(?:i\\s+|we\\s+)?(?:can|could)\\s+(?:\\w+\\s+)?drop\\b[^.;]*\\b(?:if|or)\\b|"
+			  "^or\\s*,?\\s+(?:i\\s+|we\\s+)?(?:can|could)\\s+(?:\\w+\\s+)?drop\\b",
 	[P_APPROVAL] = "\\blooks\\s+(?:fine|good|ok|okay|right|correct)\\b|"
 		       "\\bmakes\\s+(?:much\\s+|more\\s+)*sense\\b|\\bfine\\s+(?:by|with)\\s+me\\b|"
 		       "\\bnow\\s+(?:applied|queued|fixed\\s+up)\\b|\\b(?:applied|queued(?:\\s+up)?),?\\s+thanks\\b|"

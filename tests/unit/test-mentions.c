@@ -319,6 +319,11 @@ static void test_classify_forms(void **state)
 		{ "We should not need it in the old trees, nobody sets the flag.\n", FS_REPLY_OBJECTION },
 		{ "This was preparation work for a fix that applies to 7.1 as well.\n", FS_REPLY_OTHER },
 		{ "This is not queued for 7.1. Mistake?\n", FS_REPLY_OTHER },
+		/* an offer to drop it, a concession: no objection */
+		{ "I can drop it if you'd prefer.\n", FS_REPLY_OTHER },
+		{ "I can drop it from everywhere, thanks!\n", FS_REPLY_OBJECTION },
+		{ "Or, we could just drop it for the old trees if it makes no sense there?\n", FS_REPLY_OTHER },
+		{ "This is not a bug fix, but I don't mind it going to the old trees.\n", FS_REPLY_OTHER },
 		{ "This cleanup of the probe path fixes the leak we saw.\n", FS_REPLY_OTHER },
 		{ "The check can be dropped in a later cleanup, but the fix is right.\n", FS_REPLY_OTHER },
 		/* another commit named to go with it */
