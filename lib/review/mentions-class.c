@@ -45,7 +45,7 @@ enum pat {
 	P_BUILD, P_TRACE, P_TROUBLE, P_PERSISTS, P_MOTIVE, P_REGRESSION, P_BISECT, P_DETECTED,
 	/* needs-also */
 	P_ALSO, P_WITHOUT, P_REQUIRES, P_NOT_PORTED, P_SERIES, P_FOLLOWING,
-	P_REF, P_STRONG_REF, P_WORTH_UNLESS, P_WHY_NOT_ALSO, P_TAKE_NAMED, P_REQUEST, P_ASK_FORM, P_WIDEN, P_DROP_REQUEST, P_ASKS, P_MODAL,
+	P_REF, P_STRONG_REF, P_NAMES_MISSING, P_WORTH_UNLESS, P_WHY_NOT_ALSO, P_TAKE_NAMED, P_REQUEST, P_ASK_FORM, P_WIDEN, P_DROP_REQUEST, P_ASKS, P_MODAL,
 	P_COUNT
 };
 
@@ -243,12 +243,31 @@ static const char *const pattern_src[P_COUNT] = {
 		  "patches|prerequisites?|dependenc(?:y|ies))\\b|"
 		  "\\b(?:preceding|previous|prerequisite|earlier|other|first|second|next)\\s+(?:patch|commit|fix|change)",
 	[P_STRONG_REF] = REF_STRONG,
+	/* a commit named as missing or wanted, the commit itself in this
+	 * sentence or one beside it: "it would be nice to also backport
+	 * this one:", "make sure you're grabbing X", "it never got
+	 * backported to 7.1:", "already fixed upstream by X", "did you miss
+	 * X?", "I sent a patch for these:" */
+	[P_NAMES_MISSING] = "\\bwould\\s+be\\s+(?:nice|good|great|better)\\s+to\\s+(?:also\\s+)?(?:backport|take|pick|have|include|add)\\b|"
+			    "\\bmake\\s+sure\\s+(?:you'?re\\s+|you\\s+are\\s+|to\\s+)?(?:grab|pick|tak|includ|apply|backport)\\w*|"
+			    "\\b(?:requires?|needs?|depends\\s+on)\\s+(?:the\\s+)?(?:previous|preceding|prerequisite|companion)\\s+(?:patch|commit|fix|change)|"
+			    "\\bnever\\s+(?:got\\s+|been\\s+|was\\s+)?(?:backported|ported|picked|applied|queued)\\b|"
+			    "\\b(?:already\\s+)?fixed\\s+upstream\\b|"
+			    "\\b(?:don'?t|do\\s+not|can'?t|cannot)\\s+(?:see|find)\\s+(?:commit\\s+)?" REF_HEX "|"
+			    "\\b(?:backport|pick(?:\\s+up)?|take|apply|queue|include|cherry-?pick)\\s+(?:the|these|those|both|all)\\b[^.]{0,40}?\\b(?:patches|commits|fixes)\\b|"
+			    "\\b(?:a|the)\\s+fix\\s+(?:is\\s+)?(?:queued|pending)\\s+for\\s+(?:this|it)\\b|"
+			    "\\b(?:did|have)\\s+you\\s+(?:\\w+\\s+)?(?:miss|forget|forgot|skip)\\w*\\b|"
+			    "\\b(?:want|need)\\s+to\\s+(?:pull|pick|take|grab|apply|backport|cherry-?pick)\\s+(?:that|it|this|those|these|them)\\s+(?:in|up|too|as\\s+well)\\b|"
+			    "\\bmight\\s+want\\s+to\\s+(?:cherry-?pick|backport|pick|take|apply)\\b|"
+			    "\\b(?:i|we)\\s+(?:sent|posted|submitted)\\s+(?:a\\s+)?(?:patch|fix)\\s+for\\s+(?:this|these|that|it)\\b|"
+			    "\\b(?:request|ask)\\s+(?:you\\s+)?(?:to\\s+)?also\\s+consider\\b|"
+			    "\\bboth\\s+this\\s+and\\s+(?:the\\s+)?(?:fix(?:up)?|follow-?up|other)\\b",
 	/* worth taking only if something else needs it: no request */
 	[P_WORTH_UNLESS] = "\\bunless\\s+(?:it'?s|it\\s+is|this\\s+is)\\s+(?:required|needed)\\s+(?:for|by)\\s+(?:some|an|any)",
 	/* "any reason you do not want X also applied?" */
 	[P_WHY_NOT_ALSO] = "\\b(?:reason|why)\\b[^?]{0,30}(?:\\bnot\\b|n't\\b)[^?]{0,100}\\b(?:also|too|as\\s+well)\\b",
 	/* a request verb naming a commit by its id */
-	[P_TAKE_NAMED] = "\\b(?:apply|pick(?:\\s+up)?|take|backport|cherry-?pick|queue|include|grab)\\s+(?:the\\s+)?"
+	[P_TAKE_NAMED] = "\\b(?:apply|applying|pick(?:ing)?(?:\\s+up)?|take|taking|backport(?:ing)?|cherry-?pick(?:ing)?|queue|queuing|include|including|grab(?:bing)?)\\s+(?:the\\s+)?"
 			 "(?:(?:patch|commit|fix)\\s+)?" REF_HEX,
 	/* asks to take this same patch elsewhere, not other commits */
 	[P_WIDEN] = "\\b(?:backport|take|queue|apply|pick|needed|need|go|add)\\s+(?:this|it|them|these)\\b"
@@ -523,10 +542,16 @@ static bool hypothetical(const char *s, size_t len)
  * addition or condition, and a reference to a commit, a fix or a series
  * (in it or in NEXT, the sentence after it, where the ids often stand). */
 static bool sentence_needs_also(const char *s, size_t len, const char *orig, size_t olen,
-				const char *next, size_t nlen)
+				const char *next, size_t nlen, const char *prev, size_t plen)
 {
 	bool strong = has(P_STRONG_REF, orig, olen) || (nlen && has(P_STRONG_REF, next, nlen));
 	bool ref = strong || has(P_REF, orig, olen);
+	long at;
+
+	/* a commit named as missing, in this sentence or one beside it */
+	if ((strong || (plen && has(P_STRONG_REF, prev, plen))) &&
+	    (at = match_at(P_NAMES_MISSING, s, len, 0)) >= 0 && !negated_by(s, (size_t)at, PLAIN_NEGATIONS))
+		return true;
 
 	if (strong && has(P_WHY_NOT_ALSO, s, len))
 		return true;
@@ -546,7 +571,14 @@ static bool sentence_needs_also(const char *s, size_t len, const char *orig, siz
 		return true;
 	if (has(P_ALSO, s, len) && has(P_ASK_FORM, s, len) && !negated_by(s, (size_t)match_at(P_ASK_FORM, s, len, 0), PLAIN_NEGATIONS))
 		return strong || !has(P_WIDEN, s, len);
-	return strong && has_unnegated(P_REQUIRES, s, len);
+	if (!strong)
+		return false;
+	/* "already fixed in X", "this fix needs X": only a plain negation
+	 * undoes a requirement */
+	for (at = match_at(P_REQUIRES, s, len, 0); at >= 0; at = match_at(P_REQUIRES, s, len, (size_t)at + 1))
+		if (!negated_by(s, (size_t)at, PLAIN_NEGATIONS))
+			return true;
+	return false;
 }
 
 static bool sentence_reports(const char *s, size_t len)
@@ -745,12 +777,13 @@ static void read_sentences(struct fsmn_reading *r)
 		r->first[c] = r->n;
 	for (i = 0; i < r->n; i++) {
 		const char *orig = r->v[i].s, *next = i + 1 < r->n ? r->v[i + 1].s : "";
-		size_t l0 = r->v[i].len, nl = i + 1 < r->n ? r->v[i + 1].len : 0, l;
+		const char *prev = i ? r->v[i - 1].s : "";
+		size_t l0 = r->v[i].len, nl = i + 1 < r->n ? r->v[i + 1].len : 0, l, pl = i ? r->v[i - 1].len : 0;
 		char *s = r->cue[i] = cue_words(orig, l0, &l);
 		unsigned h = 0;
 
 		r->cuelen[i] = l;
-		h |= sentence_needs_also(s, l, orig, l0, next, nl) ? HIT_NEEDS : 0;
+		h |= sentence_needs_also(s, l, orig, l0, next, nl, prev, pl) ? HIT_NEEDS : 0;
 		h |= sentence_reports(s, l) ? HIT_REPORTS : 0;
 		h |= sentence_objects(s, l) ? HIT_OBJECTS : 0;
 		if (r->features) {

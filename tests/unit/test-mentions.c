@@ -329,6 +329,27 @@ static void test_classify_forms(void **state)
 		/* another commit named to go with it */
 		{ "This should be picked together with 0a1b2c3d4e5f (\"gadget: keep S5\").\n",
 		  FS_REPLY_NEEDS_ALSO },
+		/* a commit named as missing or wanted, beside the words that want it */
+		{ "Checking the widget backports, it would be nice to also backport this one:\n"
+		  "https://example.org/r/20 \n", FS_REPLY_NEEDS_ALSO },
+		{ "Please make sure you're grabbing the 0a1b2c3d4e5f companion commit.\n", FS_REPLY_NEEDS_ALSO },
+		{ "I solved this warning a while ago, it just never got backported to 7.1:\n"
+		  "https://example.org/linus/0a1b2c3d4e5f6a7b\n", FS_REPLY_NEEDS_ALSO },
+		{ "Already fixed upstream:\n0a1b2c3d4e5f (\"widget: quiet the warning\")\n", FS_REPLY_NEEDS_ALSO },
+		{ "D'oh, we already fixed this in 0a1b2c3d4e5f (\"widget: depend on MMU\").\n", FS_REPLY_NEEDS_ALSO },
+		{ "I don't see 0a1b2c3d4e5f commit in the 7.1 branch. Is that intentional?\n", FS_REPLY_NEEDS_ALSO },
+		{ "We have a fix queued for this: https://example.org/r/31\n", FS_REPLY_NEEDS_ALSO },
+		{ "Wait, did you miss commit 0a1b2c3d4e5f (\"widget: fix the size\")?\n", FS_REPLY_NEEDS_ALSO },
+		{ "I just pushed this to the widget tree: 0a1b2c3d4e5f (\"widget: add the parenthesis\") "
+		  "You definitely want to pull that in too.\n", FS_REPLY_NEEDS_ALSO },
+		{ "The build breaks with it. I sent a patch for these: https://example.org/r/77\n",
+		  FS_REPLY_NEEDS_ALSO },
+		{ "Please backport the docs and sample patches above as well, 0a1b2c3d4e5f and 1b2c3d4e5f6a.\n",
+		  FS_REPLY_NEEDS_ALSO },
+		{ "Yes, please pick up both this and the fixup 0a1b2c3d4e5f, or none.\n", FS_REPLY_NEEDS_ALSO },
+		{ "It would be nice to have this in 7.1 too.\n", FS_REPLY_OTHER },
+		{ "I never got to test 0a1b2c3d4e5f on arm, sorry.\n", FS_REPLY_OTHER },
+		{ "It was not fixed upstream by 0a1b2c3d4e5f, that one is unrelated.\n", FS_REPLY_OTHER },
 		/* attributions in the "X writes:" form are not the reply's words */
 		{ "Sam Q <sam@example.org> writes:\n> NAK from me\n\nI think I see the cause.\n", FS_REPLY_OTHER },
 	};
