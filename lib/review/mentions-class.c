@@ -42,7 +42,7 @@ enum pat {
 	P_CONDITIONAL, P_AUTOMATED, P_EITHER, P_CHALLENGE, P_WITHDRAWN, P_ALREADY_IN, P_HEDGE, P_UNDOCUMENTED, P_NOT_WORK,
 	P_NOT_FOR_STABLE, P_TAKE_INSTEAD,
 	/* reports */
-	P_BUILD, P_TRACE, P_TROUBLE, P_PERSISTS, P_MOTIVE, P_REGRESSION, P_BISECT, P_DETECTED,
+	P_BUILD, P_STATED, P_NEW_VERSION, P_TRACE, P_TROUBLE, P_PERSISTS, P_MOTIVE, P_REGRESSION, P_BISECT, P_DETECTED,
 	/* needs-also */
 	P_ALSO, P_WITHOUT, P_REQUIRES, P_NOT_PORTED, P_SERIES, P_FOLLOWING,
 	P_REF, P_STRONG_REF, P_NAMES_MISSING, P_WORTH_UNLESS, P_WHY_NOT_ALSO, P_TAKE_NAMED, P_REQUEST, P_ASK_FORM, P_WIDEN, P_DROP_REQUEST, P_ASKS, P_MODAL,
@@ -118,6 +118,7 @@ static const char *const pattern_src[P_COUNT] = {
 			"\\bnow\\s+(?:really\\s+)?(?:dropped|removed|deleted)\\b|"
 			"\\b(?:drop|dropped|delete|deleted|remove|removed)\\b[^.;]{0,25}?\\bfrom\\s+(?:all\\s+(?:the\\s+)?|every\\s+|the\\s+|my\\s+|our\\s+)?"
 			"(?:(?:stable|review|autosel)\\s+)?(?:queues?|stable\\s+(?:trees|branches|kernels)|everywhere)\\b|"
+			"\\bremove\\s+(?:this|it|that)\\s+(?:patch\\s+|commit\\s+)?(?:from|in)\\s+(?:your|the|all)\\b|"
 			"\\b(?:i|we)(?:'ve|'ll|\\s+have|\\s+will)?\\s+(?:just\\s+|now\\s+|go\\s+)?drop(?:ped)?\\s+(?:them\\s+all|all\\s+of\\s+them|the\\s+ones?)\\b",
 	/* a duplicate: the patch is in the branch or its queue already */
 	[P_ALREADY_IN] = "\\b(?:this|it|(?:this|the)\\s+(?:whole\\s+)?(?:patch|commit|series|fix|change))\\s+(?:is|are|was)\\s+already\\s+"
@@ -206,6 +207,20 @@ static const char *const pattern_src[P_COUNT] = {
 		    "\\bfail(?:s|ed)?\\s+to\\s+(?:build|boot|compile|link)\\b|\\bbuilds?\\s+failed\\b|"
 		    "\\bno\\s+longer\\s+(?:builds|boots|compiles)\\b|"
 		    "\\b(?:doesn'?t|does\\s+not|won'?t|will\\s+not)\\s+(?:build|boot|compile)\\b",
+	/* trouble stated with its own negative verb ("this fix doesn't
+	 * build"): only a plain negation undoes it */
+	[P_STATED] = "\\b(?:doesn'?t|does\\s+not|don'?t|do\\s+not|won'?t|will\\s+not)\\s+(?:even\\s+|any\\s+longer\\s+)?(?:build|boot|compile)\\b|"
+		     "\\bfail(?:s|ed)?\\s+to\\s+(?:build|boot|compile|link)\\b|\\b(?:builds?|boots?)\\s+to\\s+fail\\b|"
+		     "\\b(?:has|have|had)\\s+(?:\\w+\\s+)?broken\\b|"
+		     "\\bmakes?\\s+(?:the\\s+)?(?:[\\w.{},-]+\\s+){0,3}?(?:hang|crash|panic|oops|fail)\\w*\\b(?!\\s+(?:go|goes|went)\\s+away|\\s+disappear)|"
+		     "\\breverting\\s+(?:this|it|the\\s+(?:patch|commit|change))\\b[^.]{0,30}?\\b(?:solves|fixes|resolves|makes|helps)\\b|"
+		     "\\bconfirm\\s+(?:this|the)\\s+(?:issue|problem|regression|bug)\\b",
+	/* a corrected version posted in its place: "I have sent a v2",
+	 * "fixed in a v2 at", "Sure, re-sent", "here is the 7.1 series" */
+	[P_NEW_VERSION] = "\\b(?:sent|posted|re-?sent|re-?posted|submitted)\\s+(?:out\\s+)?(?:a|the|my)?\\s*(?:new\\s+|fixed\\s+|updated\\s+|corrected\\s+)?"
+			  "(?:v\\d+|version|backport|series|patch\\s+set|patchset)\\b|^(?:(?:sure|ok|okay|done)\\s*,?\\s+)?re-?sent\\b|"
+			  "\\b(?:fixed|corrected)\\s+in\\s+(?:a\\s+)?v\\d+\\b|\\bhere(?:'s|\\s+is)\\s+(?:the|a|my)\\s+(?:[\\w.-]+\\s+){0,2}?(?:series|backport|version)\\b|"
+			  "\\battached\\s+(?:is\\s+)?(?:a|the|my)\\s+(?:\\w+\\s+)?(?:backport|version|patch)\\b",
 	[P_TRACE] = "\\w\\.[ch]:\\d+(?::\\d+)?:\\s+(?:error|fatal error)\\b|\\bundefined\\s+reference\\b|"
 		    "\\bundeclared\\b|\\bimplicit\\s+declaration\\b|\\bkernel\\s+BUG\\b|\\bBUG:|\\bOops:|"
 		    "\\bcall\\s+trace:|\\bWARNING:\\s+CPU:\\s*\\d+\\s+PID:|#regzbot\\s+\\^?introduced",
@@ -548,6 +563,9 @@ static bool sentence_needs_also(const char *s, size_t len, const char *orig, siz
 	bool ref = strong || has(P_REF, orig, olen);
 	long at;
 
+	/* "fixed in a v2 at <link>": a new version of this one */
+	if (has(P_NEW_VERSION, s, len))
+		return false;
 	/* a commit named as missing, in this sentence or one beside it */
 	if ((strong || (plen && has(P_STRONG_REF, prev, plen))) &&
 	    (at = match_at(P_NAMES_MISSING, s, len, 0)) >= 0 && !negated_by(s, (size_t)at, PLAIN_NEGATIONS))
@@ -583,10 +601,15 @@ static bool sentence_needs_also(const char *s, size_t len, const char *orig, siz
 
 static bool sentence_reports(const char *s, size_t len)
 {
+	long at;
+
 	if (has(P_TRACE, s, len) || has(P_BISECT, s, len))
 		return true;
 	if (is_question(s, len) || hypothetical(s, len) || has(P_MOTIVE, s, len))
 		return false;
+	at = match_at(P_STATED, s, len, 0);
+	if (at >= 0 && !negated_by(s, (size_t)at, PLAIN_NEGATIONS))
+		return true;
 	return has_unnegated(P_BUILD, s, len) || has_unnegated(P_TROUBLE, s, len) ||
 	       has_unnegated(P_DETECTED, s, len) || has_unnegated(P_PERSISTS, s, len) ||
 	       has_unnegated(P_REGRESSION, s, len);
@@ -804,6 +827,7 @@ static void read_sentences(struct fsmn_reading *r)
 		if (r->first[FS_REPLY_OTHER] == r->n && !is_small_talk(s, l))
 			r->first[FS_REPLY_OTHER] = i;
 		r->bot |= has(P_AUTOMATED, orig, l0);
+		r->new_version |= has(P_NEW_VERSION, s, l);
 	}
 }
 
@@ -828,7 +852,7 @@ static enum fs_reply_class rule_class(struct fsmn_reading *r)
 		return FS_REPLY_REPORT;
 	if (r->first[FS_REPLY_OBJECTION] < n)
 		return FS_REPLY_OBJECTION;
-	if (r->carries)
+	if (r->carries || r->new_version)
 		return FS_REPLY_REPLACEMENT;
 	if (r->first[FS_REPLY_OTHER] < n && !r->ack)
 		return FS_REPLY_OTHER;

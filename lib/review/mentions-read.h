@@ -34,6 +34,7 @@ struct fsmn_reading {
 	size_t n;
 	size_t first[FS_REPLY_CLASS_COUNT]; /* first sentence of each class, or n */
 	bool carries, bot, drop_asked, ack;
+	bool new_version;       /* says a corrected version is posted */
 	bool features;          /* read for its features: every HIT_* */
 	enum fs_reply_class rule; /* the phrase rules' class */
 };

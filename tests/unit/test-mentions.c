@@ -350,6 +350,27 @@ static void test_classify_forms(void **state)
 		{ "It would be nice to have this in 7.1 too.\n", FS_REPLY_OTHER },
 		{ "I never got to test 0a1b2c3d4e5f on arm, sorry.\n", FS_REPLY_OTHER },
 		{ "It was not fixed upstream by 0a1b2c3d4e5f, that one is unrelated.\n", FS_REPLY_OTHER },
+		/* trouble stated in words of its own */
+		{ "This commit on the 7.1 branch seems to have broken a number of boards.\n", FS_REPLY_REPORT },
+		{ "This patch makes kernel 7.1.{3,4} hang at boot on my board.\n", FS_REPLY_REPORT },
+		{ "I see now that this fix doesn't build for 7.1, the helper came in 7.2.\n", FS_REPLY_REPORT },
+		{ "Kernel 7.1.9 and later do not build anymore with the widget enabled.\n", FS_REPLY_REPORT },
+		{ "It is causing mips builds to fail.\n", FS_REPLY_REPORT },
+		{ "Reverting this commit solves the problem on my laptop.\n", FS_REPLY_REPORT },
+		{ "I can confirm this issue is in 7.2-rc2 as well.\n", FS_REPLY_REPORT },
+		{ "This fix makes the hang go away on my board.\n", FS_REPLY_OTHER },
+		{ "It does not break the build here, it does not fail to boot either.\n", FS_REPLY_OTHER },
+		/* a corrected version posted in its place */
+		{ "Sorry, I had not noticed that. I have sent a v2 of patch 2 which fixes it.\n",
+		  FS_REPLY_REPLACEMENT },
+		{ "Sure, re-sent. Thanks,\n", FS_REPLY_REPLACEMENT },
+		{ "Here's the 7.1-stable series.\n", FS_REPLY_REPLACEMENT },
+		{ "I forgot a hunk, so fixed in a v2 at: https://example.org/r/9\n", FS_REPLY_REPLACEMENT },
+		{ "I have attached a backport that works for 7.1 and earlier.\n", FS_REPLY_REPLACEMENT },
+		{ "Please send a v2 with the sign-off.\n", FS_REPLY_OTHER },
+		/* the poster asks to take it out of the queue */
+		{ "I just sent the new set, could you please remove this patch from your queue?\n",
+		  FS_REPLY_OBJECTION },
 		/* attributions in the "X writes:" form are not the reply's words */
 		{ "Sam Q <sam@example.org> writes:\n> NAK from me\n\nI think I see the cause.\n", FS_REPLY_OTHER },
 	};
@@ -426,8 +447,10 @@ static void test_answers(void **state)
 		/* a maintainer or the author agrees with it */
 		{ drop_q, "Agreed, it has no place in the old trees.\n", FS_ROLE_MAINTAINER, true, FS_REPLY_OBJECTION },
 		{ drop_q, "Yes.\n", FS_ROLE_AUTHOR, true, FS_REPLY_OBJECTION },
-		/* the poster complies with a condition at length: no drop */
+		/* the poster complies at length: no drop, a new version */
 		{ drop_q, "OK, here is the version for 7.2 with the cleanup left out: https://example.org/r/2\n",
+		  FS_ROLE_AUTHOR, true, FS_REPLY_REPLACEMENT },
+		{ drop_q, "OK, I looked at the widget timing again and it is the same in 7.1.\n",
 		  FS_ROLE_AUTHOR, true, FS_REPLY_OTHER },
 		/* disagreeing, or not answering a reply */
 		{ drop_q, "No, it is needed there.\n", FS_ROLE_MAINTAINER, true, FS_REPLY_OTHER },

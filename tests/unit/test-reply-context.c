@@ -175,7 +175,8 @@ static enum fs_reply_class class_in_thread(const char *const *texts, size_t n, c
 
 /* A stable maintainer is whoever sends a review's mails; a developer's
  * cover of their own backports makes its sender the author: their
- * compliance with a request is no drop, the stable maintainer's is. */
+ * question about the upstream commit is a question, a stable
+ * maintainer's declines the posting until it is answered. */
 #define DEV_COVER(body) \
 	"From: Dev <dev@example.com>\nSubject: [PATCH 7.1 0/1] widget: two fixes\n" \
 	"Message-Id: <cov@example.com>\n\n" body "\n"
@@ -197,17 +198,17 @@ static void test_standing_in_thread(void **state)
 {
 	const char *dev[] = {
 		DEV_COVER("Two fixes for 7.1."), DEV_PATCH, OBJECTION_REPLY,
-		ANSWER("Dev <dev@example.com>", "Ok, here is the 7.1 version without it: https://example.org/r/2"),
+		ANSWER("Dev <dev@example.com>", "Which upstream commit is the cleanup from?"),
 	};
 	const char *review[] = {
 		DEV_COVER("This is the start of the stable review cycle for the 7.1.3 release."), DEV_PATCH,
 		OBJECTION_REPLY,
-		ANSWER("Dev <dev@example.com>", "Ok, here is the 7.1 version without it: https://example.org/r/2"),
+		ANSWER("Dev <dev@example.com>", "Which upstream commit is the cleanup from?"),
 	};
 
 	assert_int_equal(class_in_thread(dev, 4, "obj@example.org"), FS_REPLY_OBJECTION);
 	assert_int_equal(class_in_thread(dev, 4, "ans@example.com"), FS_REPLY_OTHER);
-	/* the sender of a review's mails drops it */
+	/* the sender of a review's mails sets a condition */
 	assert_int_equal(class_in_thread(review, 4, "ans@example.com"), FS_REPLY_OBJECTION);
 }
 
