@@ -33,6 +33,8 @@ struct fs_session {
 	char *mainline, **stable_globs, **pending_globs;
 	/* storage behind ropts.own_addresses (g_strfreev()) */
 	char **own_addresses;
+	/* storage behind ropts.stable_maintainers (fs_config_strv_free()) */
+	char **stable_maintainers;
 	/* the drafts' state file */
 	char *drafts_state;
 	const struct fs_store_waiting *store_waiting;
@@ -106,6 +108,32 @@ static int read_seconds(const char *key, const char *v, int64_t *out, struct fs_
 		return 0;
 	return fs_error_set(err, FS_EUSAGE, "%s: cannot read '%s' as a length of time "
 			    "(seconds, or as \"1 hour\", \"30m\")", key, v);
+}
+
+/* fixscan.stableMaintainer: every value, the address of a stable
+ * maintainer besides the known ones (whose conditions on a posting
+ * object to it).  A value that is no address is said at once. */
+static int read_stable_maintainers(struct fs_session *s, struct fs_error *err)
+{
+	char **v = NULL;
+	int n = fs_config_get_all(s->cfg, "fixscan.stableMaintainer", &v, err), i;
+
+	if (n < 0)
+		return n;
+	for (i = 0; i < n; i++)
+		if (!strchr(v[i], '@') || strpbrk(v[i], " <>\t")) {
+			int rc = fs_error_set(err, FS_EUSAGE, "fixscan.stableMaintainer: '%s' is no mail "
+					      "address (name@domain)", v[i]);
+			fs_config_strv_free(v);
+			return rc;
+		}
+	if (n) {
+		s->stable_maintainers = v;
+		s->ropts.stable_maintainers = (const char *const *)v;
+	} else {
+		fs_config_strv_free(v);
+	}
+	return 0;
 }
 
 /* fixscan.lore: every value, each a public-inbox base URL; "none" drops
@@ -211,6 +239,9 @@ static int setup(struct fs_session *s, const char *ignore_flag, bool no_lore, st
 	rc = read_lore(s, no_lore, err);
 	if (rc < 0)
 		return rc;
+	rc = read_stable_maintainers(s, err);
+	if (rc < 0)
+		return rc;
 	return read_branch_names(s, err);
 }
 
@@ -252,6 +283,7 @@ void fs_session_free(struct fs_session *s)
 	fs_config_strv_free(s->stable_globs);
 	fs_config_strv_free(s->pending_globs);
 	g_strfreev(s->own_addresses);
+	fs_config_strv_free(s->stable_maintainers);
 	g_free(s->drafts_state);
 	g_free(s->draft_signature);
 	g_free(s->draft_template);

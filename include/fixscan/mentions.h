@@ -81,6 +81,28 @@ struct fs_reply_context {
 	bool answers_reply;
 };
 
+/* What a replier's standing is read from besides the series' own mails
+ * (fs_mentions_objections()). */
+struct fs_reply_standing {
+	/* stable maintainers' addresses besides the known ones and the
+	 * senders of the review's mails (fixscan.stableMaintainer),
+	 * NULL-terminated; NULL: none */
+	const char *const *stable;
+	/* The message of the upstream commit of PATCH (one of the
+	 * series' patches) into *OUT (new string, g_free()); non-zero when
+	 * it is not in hand.  Asked only for a replier with no standing
+	 * otherwise; NULL: never. */
+	int (*upstream_message)(void *data, const struct fs_patch *patch, char **out);
+	void *data;
+};
+
+/* Raise C, the context of REPLY, to FS_ROLE_MAINTAINER when REPLY's
+ * sender signs, acks or reviews in TEXT (LEN bytes; an upstream
+ * commit's message): one of the people of the upstream change.  A role
+ * already found (author, stable maintainer, bot) stays. */
+void fs_mentions_context_signers(struct fs_reply_context *c, const struct fs_patch *reply,
+				 const char *text, size_t len);
+
 /* The context of REPLY (may be NULL) answering PARENT (may be NULL):
  * STABLE_SENDERS are the addresses (NULL-terminated, may be NULL) that
  * sent the review mails being read, stable maintainers whoever they
@@ -171,10 +193,12 @@ char *fs_mentions_classify_in(const char *body, size_t len, const struct fs_repl
 			      enum fs_reply_class *cls);
 
 /* Add to M the objections among the replies of series S, leaving out the
- * user's own mail (fs_identity_is_own_mail() with OWN).  Returns 0 or
- * FS_ENOMEM. */
+ * user's own mail (fs_identity_is_own_mail() with OWN), each read with
+ * its sender's standing (STANDING may be NULL: the series' mails
+ * alone).  Returns 0 or FS_ENOMEM. */
 int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series *s,
-			   const char *const *own, struct fs_error *err);
+			   const char *const *own, const struct fs_reply_standing *standing,
+			   struct fs_error *err);
 
 /* Place on a patch the replies of M that S's mails placed on none
  * (series_index -1, no absent patch, not a request for more commits)

@@ -49,6 +49,11 @@ struct fs_review_opts {
 	 * user.other_email), NULL-terminated, may be NULL: their mail is
 	 * never an objection or a regression report. */
 	const char *const *own_addresses;
+	/* Stable maintainers' addresses besides the known ones and the
+	 * senders of a review's mails (fixscan.stableMaintainer),
+	 * NULL-terminated, may be NULL: their conditions on a posting
+	 * object to it. */
+	const char *const *stable_maintainers;
 	/* The committer time of the index's mainline tip
 	 * (fs_index_mainline_time()); 0: unknown, no staleness check. */
 	int64_t mainline_time;

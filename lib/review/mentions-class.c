@@ -615,7 +615,10 @@ static bool sentence_reports(const char *s, size_t len)
 	       has_unnegated(P_REGRESSION, s, len);
 }
 
-static bool sentence_objects(const char *s, size_t len)
+/* STRANGER: the replier is known to have no say in the patch (not its
+ * author, a maintainer of its code or a stable maintainer): a question
+ * that challenges its place in stable is only a question. */
+static bool sentence_objects(const char *s, size_t len, bool stranger)
 {
 	static const enum pat forms[] = {
 		P_DONT_TAKE, P_NOT_MATERIAL, P_NOT_NEEDED, P_NO_NEED, P_NOT_FIX, P_ADVISE_NOT,
@@ -624,7 +627,8 @@ static bool sentence_objects(const char *s, size_t len)
 	};
 	size_t k;
 
-	if (has(P_NAK, s, len) || (len && s[len - 1] == '?' && has(P_CHALLENGE, s, len) && !has(P_ALSO, s, len)))
+	if (has(P_NAK, s, len) ||
+	    (!stranger && len && s[len - 1] == '?' && has(P_CHALLENGE, s, len) && !has(P_ALSO, s, len)))
 		return true;
 	if ((is_question(s, len) && !has(P_REQUEST, s, len)) || has(P_APPROVAL, s, len) ||
 	    has(P_CONDITIONAL, s, len) || has(P_HEDGE, s, len) || has(P_TAKE_INSTEAD, s, len))
@@ -808,7 +812,7 @@ static void read_sentences(struct fsmn_reading *r)
 		r->cuelen[i] = l;
 		h |= sentence_needs_also(s, l, orig, l0, next, nl, prev, pl) ? HIT_NEEDS : 0;
 		h |= sentence_reports(s, l) ? HIT_REPORTS : 0;
-		h |= sentence_objects(s, l) ? HIT_OBJECTS : 0;
+		h |= sentence_objects(s, l, r->stranger) ? HIT_OBJECTS : 0;
 		if (r->features) {
 			h |= is_question(s, l) ? HIT_QUESTION : 0;
 			h |= has(P_NAK, s, l) ? HIT_NAK : 0;
@@ -866,6 +870,7 @@ void fsmn_read_reply(struct fsmn_reading *r, const char *body, size_t len, bool 
 {
 	memset(r, 0, sizeof(*r));
 	r->features = features;
+	r->stranger = ctx && (ctx->role == FS_ROLE_OTHER || ctx->role == FS_ROLE_BOT);
 	r->text = fs_mentions_own_words(body, len, &r->carries);
 	r->n = split(r->text, &r->v);
 	r->cue = g_new0(char *, r->n + 1);

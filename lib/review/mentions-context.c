@@ -60,13 +60,13 @@ static bool same_address(const char *from, const char *addr)
 	return *addr && !strcmp(address(from, buf, sizeof(buf)), addr);
 }
 
-/* Whether ADDR signs, acks or reviews the patch P in its own body: one
- * of the people of the upstream change (its maintainers among them). */
-static bool signs(const struct fs_patch *p, const char *addr)
+/* Whether ADDR signs, acks or reviews in BODY (LEN bytes): one of the
+ * people of the change (its maintainers among them). */
+static bool signs_text(const char *body, size_t len, const char *addr)
 {
 	static const char *const tags[] = { "signed-off-by:", "acked-by:", "reviewed-by:" };
-	size_t len, k;
-	const char *body = p ? fs_patch_body(p, &len) : NULL, *q, *end;
+	size_t k;
+	const char *q, *end;
 
 	if (!body || !*addr)
 		return false;
@@ -89,6 +89,25 @@ static bool signs(const struct fs_patch *p, const char *addr)
 		q = e + 1;
 	}
 	return false;
+}
+
+/* Whether ADDR signs, acks or reviews the patch P in its own body. */
+static bool signs(const struct fs_patch *p, const char *addr)
+{
+	size_t len = 0;
+	const char *body = p ? fs_patch_body(p, &len) : NULL;
+
+	return signs_text(body, len, addr);
+}
+
+void fs_mentions_context_signers(struct fs_reply_context *c, const struct fs_patch *reply,
+				 const char *text, size_t len)
+{
+	char addr[256];
+
+	if (c->role == FS_ROLE_OTHER && reply &&
+	    signs_text(text, len, address(fs_patch_from(reply), addr, sizeof(addr))))
+		c->role = FS_ROLE_MAINTAINER;
 }
 
 static bool is_bot(const char *from)

@@ -35,6 +35,7 @@ struct fsmn_reading {
 	size_t first[FS_REPLY_CLASS_COUNT]; /* first sentence of each class, or n */
 	bool carries, bot, drop_asked, ack;
 	bool new_version;       /* says a corrected version is posted */
+	bool stranger;          /* its sender has no say in the patch */
 	bool features;          /* read for its features: every HIT_* */
 	enum fs_reply_class rule; /* the phrase rules' class */
 };

@@ -352,12 +352,16 @@ static bool review_cover(const struct fs_patch *p)
 }
 
 /* The addresses that sent S's stable mails (its cover, review patches,
- * AUTOSEL patches): stable maintainers, whoever they are.  A new
- * NULL-terminated array of new strings (g_strfreev()). */
-static char **stable_senders(const struct fs_thread_series *s)
+ * AUTOSEL patches): stable maintainers, whoever they are; and the
+ * configured ones, MORE (may be NULL).  A new NULL-terminated array of
+ * new strings (g_strfreev()). */
+static char **stable_senders(const struct fs_thread_series *s, const char *const *more)
 {
 	GPtrArray *a = g_ptr_array_new();
 	size_t i;
+
+	for (; more && *more; more++)
+		g_ptr_array_add(a, g_strdup(*more));
 
 	for (i = 0; i <= s->npatches; i++) {
 		const struct fs_patch *p = i ? s->patches[i - 1] : s->cover;
@@ -391,8 +395,30 @@ static const struct fs_patch *parent_of(const struct fs_thread_series *s,
 	return p ? p : s->cover;
 }
 
+/* The context of REPLY, answering PARENT, in S with STANDING (may be
+ * NULL) and the stable SENDERS: who wrote it, by the mails and, for a
+ * stranger to them, by the upstream commit of the patch it answers. */
+static void context_of(struct fs_reply_context *c, const struct fs_thread_series *s,
+		       const struct fs_patch *reply, const struct fs_patch *parent,
+		       const struct fs_reply_standing *standing, const char *const *senders)
+{
+	char *msg = NULL;
+	size_t i;
+
+	fs_mentions_reply_context(c, reply, parent, senders);
+	if (c->role != FS_ROLE_OTHER || !standing || !standing->upstream_message || !parent)
+		return;
+	for (i = 0; i < s->npatches; i++)
+		if (s->patches[i] == parent)
+			break;
+	if (i < s->npatches && standing->upstream_message(standing->data, parent, &msg) == 0 && msg)
+		fs_mentions_context_signers(c, reply, msg, strlen(msg));
+	g_free(msg);
+}
+
 int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series *s,
-			   const char *const *own, struct fs_error *err)
+			   const char *const *own, const struct fs_reply_standing *standing,
+			   struct fs_error *err)
 {
 	char **senders;
 	size_t i, cap = m->nobjections + s->nreplies + 1;
@@ -409,7 +435,7 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 	}
 	m->lines_ = lv;
 	place_all(s, at, at + s->nreplies);
-	senders = stable_senders(s);
+	senders = stable_senders(s, standing ? standing->stable : NULL);
 	for (i = 0; i < s->nreplies; i++) {
 		const struct fs_patch *reply = s->replies[i];
 		struct fs_objection *o = &m->objections[m->nobjections];
@@ -423,8 +449,8 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 		if (fs_identity_is_own_mail(fs_patch_file(reply), reply, own))
 			continue;
 		body = fs_patch_body(reply, &blen);
-		fs_mentions_reply_context(&ctx, reply, parent_of(s, reply, at[i]),
-					  (const char *const *)senders);
+		context_of(&ctx, s, reply, parent_of(s, reply, at[i]), standing,
+			   (const char *const *)senders);
 		line = fs_mentions_classify_in(body, blen, &ctx, &cls);
 		if (!line)
 			continue;

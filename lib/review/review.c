@@ -535,6 +535,32 @@ static int patch_of_upstream(void *data, fs_cid c)
 	return found < 0 ? -1 : found;
 }
 
+/* The upstream commits of a series' patches and how to read their
+ * messages, for upstream_message(). */
+struct by_patch {
+	const struct fs_thread_series *s;
+	const struct fs_index *idx;
+	const struct upstream_list *ups;
+	const struct fs_review_opts *o;
+};
+
+/* The message of the first upstream commit of PATCH (a patch of D's
+ * series), for a replier's standing. */
+static int upstream_message(void *data, const struct fs_patch *patch, char **out)
+{
+	const struct by_patch *d = data;
+	char hex[41];
+	size_t i;
+
+	*out = NULL;
+	for (i = 0; i < d->s->npatches && d->s->patches[i] != patch; i++)
+		;
+	if (i >= d->s->npatches || !d->ups[i].n || !d->o->message)
+		return -1;
+	fs_index_commit_hex(d->idx, d->ups[i].ids[0], hex);
+	return d->o->message(d->o->message_data, hex, out);
+}
+
 int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 		  const struct fs_index *idx, struct fs_store *store,
 		  const struct fs_review_opts *o, struct fs_error *err)
@@ -565,7 +591,12 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 		goto out;
 	}
 	resolve_series(r, idx, ups, entries);
-	rc = fs_mentions_objections(&said, s, o->own_addresses, err);
+	{
+		struct by_patch bp = { s, idx, ups, o };
+		struct fs_reply_standing standing = { o->stable_maintainers, upstream_message, &bp };
+
+		rc = fs_mentions_objections(&said, s, o->own_addresses, &standing, err);
+	}
 	if (rc == 0) {
 		struct by_upstream d = { r, ups };
 		fs_mentions_place_by_commit(&said, s, idx, patch_of_upstream, &d);

@@ -545,6 +545,9 @@ static void test_standing(void **state)
 		{ "Is it a real bug fix at all?\n", FS_ROLE_OTHER, FS_REPLY_OTHER },
 		{ "Is this needed for 7.1 as well?\n", FS_ROLE_AUTHOR, FS_REPLY_OTHER },
 		{ "Is this the right widget register?\n", FS_ROLE_MAINTAINER, FS_REPLY_OTHER },
+		{ "Why was this one selected for the old branches at all?\n", FS_ROLE_AUTHOR, FS_REPLY_OBJECTION },
+		{ "Why was this one selected for the old branches at all?\n", FS_ROLE_OTHER, FS_REPLY_OTHER },
+		{ "Why was this one selected for the old branches at all?\n", FS_ROLE_BOT, FS_REPLY_OTHER },
 		/* a class of its own is kept */
 		{ "This breaks the build on arm, what upstream commit is it from?\n", FS_ROLE_STABLE,
 		  FS_REPLY_REPORT },

@@ -164,13 +164,104 @@ static enum fs_reply_class class_in_thread(const char *const *texts, size_t n, c
 	assert_int_equal(fs_thread_build(&t, v, n, &err), 0);
 	free(v);
 	assert_int_equal(fs_thread_count(t), 1);
-	assert_int_equal(fs_mentions_objections(&m, fs_thread_get(t, 0), NULL, &err), 0);
+	assert_int_equal(fs_mentions_objections(&m, fs_thread_get(t, 0), NULL, NULL, &err), 0);
 	for (i = 0; i < m.nobjections; i++)
 		if (!strcmp(m.objections[i].message_id, mid))
 			cls = m.objections[i].cls;
 	fs_mentions_clear(&m);
 	fs_thread_free(t);
 	return cls;
+}
+
+/* The upstream commit's people: a replier who signs, acks or reviews
+ * the upstream change is a maintainer of its code; one who does not
+ * stays a stranger, and a role found in the mails stays. */
+static void test_upstream_signers(void **state)
+{
+	static const char msg[] = "widget: fix it\n\nFix.\n\nSigned-off-by: Ann Author <ann@example.com>\n"
+				  "Reviewed-by: Rae Viewer <rae@example.net>\nSigned-off-by: Tree Keeper <keeper@example.org>\n";
+	struct fs_patch *parent = mail(REVIEW_PATCH);
+	struct fs_patch *rae = reply("Rae <RAE@example.net>", "Hm.\n");
+	struct fs_patch *keeper = reply("Tree Keeper <keeper@example.org>", "Hm.\n");
+	struct fs_patch *else_ = reply("Else <else@example.com>", "Hm.\n");
+	struct fs_patch *greg = reply("Greg <gregkh@linuxfoundation.org>", "Hm.\n");
+	struct fs_reply_context c;
+
+	fs_mentions_reply_context(&c, rae, parent, NULL);
+	assert_int_equal(c.role, FS_ROLE_OTHER);
+	fs_mentions_context_signers(&c, rae, msg, strlen(msg));
+	assert_int_equal(c.role, FS_ROLE_MAINTAINER);
+	fs_mentions_reply_context(&c, keeper, parent, NULL);
+	fs_mentions_context_signers(&c, keeper, msg, strlen(msg));
+	assert_int_equal(c.role, FS_ROLE_MAINTAINER);
+	fs_mentions_reply_context(&c, else_, parent, NULL);
+	fs_mentions_context_signers(&c, else_, msg, strlen(msg));
+	assert_int_equal(c.role, FS_ROLE_OTHER);
+	fs_mentions_reply_context(&c, greg, parent, NULL);
+	fs_mentions_context_signers(&c, greg, msg, strlen(msg));
+	assert_int_equal(c.role, FS_ROLE_STABLE);
+	fs_patch_free(parent);
+	fs_patch_free(rae);
+	fs_patch_free(keeper);
+	fs_patch_free(else_);
+	fs_patch_free(greg);
+}
+
+/* The upstream message for the one patch a test thread has. */
+static int one_message(void *data, const struct fs_patch *patch, char **out)
+{
+	(void)patch;
+	*out = g_strdup(data);
+	return 0;
+}
+
+/* The class of the reply <MID> of the thread of TEXTS, read with
+ * STANDING. */
+static enum fs_reply_class class_with(const char *const *texts, size_t n, const char *mid,
+				      const struct fs_reply_standing *standing)
+{
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_patch **v = calloc(n, sizeof(*v));
+	struct fs_mentions m = FS_MENTIONS_INIT;
+	struct fs_thread *t = NULL;
+	enum fs_reply_class cls = FS_REPLY_NONE;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		v[i] = mail(texts[i]);
+	assert_int_equal(fs_thread_build(&t, v, n, &err), 0);
+	free(v);
+	assert_int_equal(fs_mentions_objections(&m, fs_thread_get(t, 0), NULL, standing, &err), 0);
+	for (i = 0; i < m.nobjections; i++)
+		if (!strcmp(m.objections[i].message_id, mid))
+			cls = m.objections[i].cls;
+	fs_mentions_clear(&m);
+	fs_thread_free(t);
+	return cls;
+}
+
+/* Standing from outside the mails: a configured stable maintainer's
+ * condition objects, a signer of the upstream commit's question whether
+ * it belongs objects; without them both are questions. */
+static void test_standing_given(void **state)
+{
+	const char *thread[] = {
+		"From: Dev <dev@example.com>\nSubject: [PATCH 7.1] widget: fix it\nMessage-Id: <pat@example.com>\n\n"
+		"commit 0123456789abcdef0123456789abcdef01234567 upstream.\n\nFix.\n",
+		"From: Lee <lee@lts.example.org>\nSubject: Re: [PATCH 7.1] widget: fix it\nMessage-Id: <lee@x>\n"
+		"In-Reply-To: <pat@example.com>\n\nWhat upstream commit is this from?\n",
+		"From: Rae <rae@example.net>\nSubject: Re: [PATCH 7.1] widget: fix it\nMessage-Id: <rae@x>\n"
+		"In-Reply-To: <pat@example.com>\n\nIs this really needed for 7.1?\n",
+	};
+	static const char *const lts[] = { "lee@lts.example.org", NULL };
+	struct fs_reply_standing none = { NULL, NULL, NULL };
+	struct fs_reply_standing given = { lts, one_message,
+					   (void *)"widget: fix it\n\nReviewed-by: Rae <rae@example.net>\n" };
+
+	assert_int_equal(class_with(thread, 3, "lee@x", &none), FS_REPLY_OTHER);
+	assert_int_equal(class_with(thread, 3, "rae@x", &none), FS_REPLY_OTHER);
+	assert_int_equal(class_with(thread, 3, "lee@x", &given), FS_REPLY_OBJECTION);
+	assert_int_equal(class_with(thread, 3, "rae@x", &given), FS_REPLY_OBJECTION);
 }
 
 /* A stable maintainer is whoever sends a review's mails; a developer's
@@ -307,6 +398,8 @@ int main(void)
 		cmocka_unit_test(test_backport_sender_is_author),
 		cmocka_unit_test(test_answers_reply),
 		cmocka_unit_test(test_standing_in_thread),
+		cmocka_unit_test(test_upstream_signers),
+		cmocka_unit_test(test_standing_given),
 		cmocka_unit_test(test_parent_kinds),
 		cmocka_unit_test(test_quotes),
 	};

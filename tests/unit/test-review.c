@@ -101,7 +101,7 @@ static void test_objections(void **state)
 
 	assert_int_equal(fs_review_load(&threads, &n, st, "id:\"cover.1@example.org\"",
 					&notes, &err), 0);
-	assert_int_equal(fs_mentions_objections(&m, fs_thread_get(threads[0], 0), NULL, &err), 0);
+	assert_int_equal(fs_mentions_objections(&m, fs_thread_get(threads[0], 0), NULL, NULL, &err), 0);
 	assert_int_equal(m.nobjections, 1);
 	assert_int_equal(m.objections[0].series_index, 2);
 	assert_string_equal(m.objections[0].line, "This breaks the build on arm.");

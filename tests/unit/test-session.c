@@ -103,6 +103,42 @@ static void test_open(void **state)
 	fs_session_free(s);
 }
 
+/* fixscan.stableMaintainer: every value reaches the review options, in
+ * order; unset, none; a value that is no address fails the opening with
+ * the key and the value named. */
+static void test_stable_maintainers(void **state)
+{
+	struct fs_session_opts o = FS_SESSION_OPTS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_session *s = NULL;
+	const struct fs_review_opts *ro;
+	char cmd[1024];
+
+	o.repo = repo;
+	assert_int_equal(fs_session_open(&s, &o, &err), 0);
+	assert_null(fs_session_review_opts(s)->stable_maintainers);
+	fs_session_free(s);
+	snprintf(cmd, sizeof(cmd), "git -C '%s' config --add fixscan.stableMaintainer lts@example.org && "
+		 "git -C '%s' config --add fixscan.stablemaintainer cip@example.net", repo, repo);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(fs_session_open(&s, &o, &err), 0);
+	ro = fs_session_review_opts(s);
+	assert_non_null(ro->stable_maintainers);
+	assert_string_equal(ro->stable_maintainers[0], "lts@example.org");
+	assert_string_equal(ro->stable_maintainers[1], "cip@example.net");
+	assert_null(ro->stable_maintainers[2]);
+	fs_session_free(s);
+	snprintf(cmd, sizeof(cmd), "git -C '%s' config --add fixscan.stableMaintainer 'Lee <lee@example.org>'", repo);
+	assert_int_equal(system(cmd), 0);
+	s = NULL;
+	assert_true(fs_session_open(&s, &o, &err) < 0);
+	assert_null(s);
+	assert_non_null(strstr(err.message, "fixscan.stableMaintainer"));
+	assert_non_null(strstr(err.message, "Lee <lee@example.org>"));
+	snprintf(cmd, sizeof(cmd), "git -C '%s' config --unset-all fixscan.stableMaintainer", repo);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* A broken ignore file fails the opening with the file named. */
 static void test_open_bad_ignore(void **state)
 {
@@ -262,6 +298,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_open),
 		cmocka_unit_test(test_open_bad_ignore),
+		cmocka_unit_test(test_stable_maintainers),
 		cmocka_unit_test(test_drafts),
 		cmocka_unit_test(test_review_left_out),
 	};
