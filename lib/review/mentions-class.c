@@ -879,8 +879,6 @@ void fsmn_read_reply(struct fsmn_reading *r, const char *body, size_t len, bool 
 	r->ack = has_own_ack(body, len);
 	read_sentences(r);
 	r->rule = rule_class(r);
-	if (ctx)
-		fsmn_read_standing(r, body, len, ctx);
 }
 
 void fsmn_reading_clear(struct fsmn_reading *r)

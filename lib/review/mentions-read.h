@@ -43,9 +43,10 @@ struct fsmn_reading {
 
 /* Read BODY (LEN bytes) into R: its own words, their sentences, the
  * rules' hits and class; FEATURES asks for every hit (the model reads
- * them all), not only those the class needs; CTX (may be NULL) what the
- * reply answers and who wrote it (fsmn_read_standing()).
- * fsmn_reading_clear() releases R. */
+ * them all), not only those the class needs; CTX (may be NULL) who
+ * wrote it (a stranger's challenge is a question).  The callers read it
+ * in context after (fsmn_read_standing()).  fsmn_reading_clear()
+ * releases R. */
 void fsmn_read_reply(struct fsmn_reading *r, const char *body, size_t len, bool features,
 		     const struct fs_reply_context *ctx);
 void fsmn_reading_clear(struct fsmn_reading *r);

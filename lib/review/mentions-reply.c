@@ -10,6 +10,16 @@
 #include "mentions-private.h"
 #include "mentions-read.h"
 
+/* Read BODY into R as the rules do, then in context CTX (may be NULL):
+ * who says it, what it answers (fsmn_read_standing()). */
+static void read_in_context(struct fsmn_reading *r, const char *body, size_t len, bool features,
+			    const struct fs_reply_context *ctx)
+{
+	fsmn_read_reply(r, body, len, features, ctx);
+	if (ctx)
+		fsmn_read_standing(r, body, len, ctx);
+}
+
 /* A word of a sentence as the model knows it: lower case, at most 24
  * bytes; a commit id is "#id", a number "#n". */
 static char *token_form(const char *s, size_t l)
@@ -145,7 +155,7 @@ void fs_mentions_features(const char *body, size_t len, const struct fs_reply_co
 	GHashTableIter it;
 	gpointer key;
 
-	fsmn_read_reply(&r, body, len, true, ctx);
+	read_in_context(&r, body, len, true, ctx);
 	reply_features(&r, ctx, set);
 	g_hash_table_iter_init(&it, set);
 	while (g_hash_table_iter_next(&it, &key, NULL)) {
@@ -191,7 +201,7 @@ char *fs_mentions_classify_in(const char *body, size_t len, const struct fs_repl
 	size_t at;
 	char *found = NULL;
 
-	fsmn_read_reply(&r, body, len, m != NULL, ctx);
+	read_in_context(&r, body, len, m != NULL, ctx);
 	best = m ? fsmn_model_class(&r, ctx, m) : r.rule;
 	at = r.first[best == FS_REPLY_REPLACEMENT ? FS_REPLY_OTHER : best];
 	/* the model's class without a sentence of the rules: the reply's
