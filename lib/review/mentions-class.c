@@ -828,7 +828,7 @@ static void read_sentences(struct fsmn_reading *r)
 		/* "either add X or drop it" offers a choice: no plain drop */
 		if ((h & HIT_OBJECTS) && !has(P_EITHER, s, l))
 			r->drop_asked |= has(P_DROP_REQUEST, s, l) || has(P_WITHDRAWN, s, l);
-		if (r->first[FS_REPLY_OTHER] == r->n && !is_small_talk(s, l))
+		if (r->first[FS_REPLY_OTHER] == r->n && !is_small_talk(orig, l0))
 			r->first[FS_REPLY_OTHER] = i;
 		r->bot |= has(P_AUTOMATED, orig, l0);
 		r->new_version |= has(P_NEW_VERSION, s, l);

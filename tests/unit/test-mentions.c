@@ -405,6 +405,7 @@ static void test_small_talk(void **state)
 		{ "Same here.\n", FS_REPLY_OTHER },
 		{ "Will do, thanks!\n", FS_REPLY_OTHER },
 		{ "Hmm. ;)\n", FS_REPLY_OTHER },
+		{ "\"This might be useful later\"?\n", FS_REPLY_OTHER },
 		{ "Thanks Sam, I will look at the widget timing next week.\n", FS_REPLY_OTHER },
 	};
 	size_t i;
