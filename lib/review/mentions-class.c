@@ -119,6 +119,8 @@ static const char *const pattern_src[P_COUNT] = {
 			"\\b(?:drop|dropped|delete|deleted|remove|removed)\\b[^.;]{0,25}?\\bfrom\\s+(?:all\\s+(?:the\\s+)?|every\\s+|the\\s+|my\\s+|our\\s+)?"
 			"(?:(?:stable|review|autosel)\\s+)?(?:queues?|stable\\s+(?:trees|branches|kernels)|everywhere)\\b|"
 			"\\bremove\\s+(?:this|it|that)\\s+(?:patch\\s+|commit\\s+)?(?:from|in)\\s+(?:your|the|all)\\b|"
+			"\\b(?:had|have|has)\\s+to\\s+(?:all\\s+)?be\\s+dropped\\b|"
+			"\\b(?:these|those|they|this|it)\\s+(?:were|was|are|is)\\s+(?:all\\s+|now\\s+)dropped\\b|"
 			"\\b(?:i|we)(?:'ve|'ll|\\s+have|\\s+will)?\\s+(?:just\\s+|now\\s+|go\\s+)?drop(?:ped)?\\s+(?:them\\s+all|all\\s+of\\s+them|the\\s+ones?)\\b",
 	/* a duplicate: the patch is in the branch or its queue already */
 	[P_ALREADY_IN] = "\\b(?:this|it|(?:this|the)\\s+(?:whole\\s+)?(?:patch|commit|series|fix|change))\\s+(?:is|are|was)\\s+already\\s+"

@@ -70,6 +70,7 @@ static const char *const spattern_src[S_COUNT] = {
 			"\\b(?:fixed(?:\\s+up)?|tested|working)\\s+(?:backport|patch|version)\\b|\\bforgot\\s+to\\s+(?:sign|add)\\b|"
 			"\\bwhy\\s+(?:not|can'?t\\s+we|cannot\\s+we|can\\s+we\\s+not|didn'?t\\s+you)\\b[^?]{0,80}\\b(?:take|backport|ask|use|apply|pick|add)\\w*|"
 			"\\binstead\\s*\\?|\\b(?:stick|keep)\\s+to\\s+(?:what\\s+is\\s+)?(?:exactly\\s+)?(?:the\\s+)?upstream\\b|"
+			"\\bkeep\\s+in\\s+sync\\s+with\\b|"
 			"\\b(?:full|whole)\\s+series\\s+is\\s+(?:best|better)\\b|"
 			"\\bwait\\s+(?:a\\s+(?:few|couple)|until|till)\\b|\\bonce\\s+it\\s+(?:has\\s+)?(?:lands?|landed|hits?|is\\s+in)\\b|"
 			"\\buntil\\s+(?:it|that)\\s+(?:happens|hits|lands|is\\s+in)\\b|\\bsend\\s+it\\s+later\\b|\\bnothing\\s+(?:i|we)\\s+can\\s+do\\b|"
@@ -282,15 +283,18 @@ void fsmn_read_standing(struct fsmn_reading *r, const char *body, size_t len,
 	size_t at;
 	char *q;
 
-	/* a reply with a class of its own keeps it */
-	if (r->rule != FS_REPLY_OTHER && r->rule != FS_REPLY_NONE)
+	/* a reply with a class of its own keeps it; but trouble a stable
+	 * maintainer names with a condition is the reason the posting is
+	 * not taken ("they broke the build, please send ones that build") */
+	if (r->rule != FS_REPLY_OTHER && r->rule != FS_REPLY_NONE &&
+	    !(r->rule == FS_REPLY_REPORT && c->role == FS_ROLE_STABLE))
 		return;
 	if ((at = declined_by_standing(r, c->role)) < r->n) {
 		r->rule = FS_REPLY_OBJECTION;
 		r->first[r->rule] = at;
 		return;
 	}
-	if (!c->answers_reply ||
+	if (r->rule == FS_REPLY_REPORT || !c->answers_reply ||
 	    (at = first_said(r)) >= r->n || !(q = quoted_words(body, len)))
 		return;
 	qc = quoted_class(q, &need, &drop, &asked);

@@ -549,9 +549,15 @@ static void test_standing(void **state)
 		{ "Why was this one selected for the old branches at all?\n", FS_ROLE_AUTHOR, FS_REPLY_OBJECTION },
 		{ "Why was this one selected for the old branches at all?\n", FS_ROLE_OTHER, FS_REPLY_OTHER },
 		{ "Why was this one selected for the old branches at all?\n", FS_ROLE_BOT, FS_REPLY_OTHER },
-		/* a class of its own is kept */
-		{ "This breaks the build on arm, what upstream commit is it from?\n", FS_ROLE_STABLE,
+		/* a class of its own is kept, but trouble a stable maintainer
+		 * names with a condition is why the posting is not taken */
+		{ "This breaks the build on arm, what upstream commit is it from?\n", FS_ROLE_MAINTAINER,
 		  FS_REPLY_REPORT },
+		{ "This breaks the build on arm, what upstream commit is it from?\n", FS_ROLE_STABLE,
+		  FS_REPLY_OBJECTION },
+		{ "This breaks the build on arm.\n", FS_ROLE_STABLE, FS_REPLY_REPORT },
+		{ "Note, these had to all be dropped as they broke the build.\n", FS_ROLE_OTHER,
+		  FS_REPLY_OBJECTION },
 	};
 	size_t i, bad = 0;
 
