@@ -641,6 +641,13 @@ static bool sentence_objects(const char *s, size_t len, bool stranger)
 	return has_unnegated(P_DROP, s, len) || has_unnegated(P_REVERTED, s, len);
 }
 
+/* Whether S says the patch is not needed (not merely not to take it). */
+static bool not_needed(const char *s, size_t len)
+{
+	return has(P_NOT_NEEDED, s, len) || has(P_NO_NEED, s, len) || has(P_NOT_FIX, s, len) ||
+	       has(P_NEG_STABLE, s, len);
+}
+
 /* The sentence P (LEN bytes) as a new string; one of over SENTENCE_MAX
  * bytes is cut at a word and ends in " [...]". */
 char *fsmn_whole_sentence(const char *p, size_t len)
@@ -820,6 +827,9 @@ static void read_sentences(struct fsmn_reading *r)
 			h |= has(P_NAK, s, l) ? HIT_NAK : 0;
 			h |= has(P_TRACE, s, l) || has(P_BISECT, s, l) ? HIT_TRACE : 0;
 		}
+		/* "not needed unless X": X is why it is not needed, no request */
+		if ((h & HIT_NEEDS) && (h & HIT_OBJECTS) && not_needed(s, l))
+			h &= ~(unsigned)HIT_NEEDS;
 		r->hits[i] = h;
 		if (r->first[FS_REPLY_NEEDS_ALSO] == r->n && (h & HIT_NEEDS))
 			r->first[FS_REPLY_NEEDS_ALSO] = i;

@@ -287,14 +287,14 @@ void fsmn_read_standing(struct fsmn_reading *r, const char *body, size_t len,
 	 * maintainer names with a condition is the reason the posting is
 	 * not taken ("they broke the build, please send ones that build") */
 	if (r->rule != FS_REPLY_OTHER && r->rule != FS_REPLY_NONE &&
-	    !(r->rule == FS_REPLY_REPORT && c->role == FS_ROLE_STABLE))
+	    !((r->rule == FS_REPLY_REPORT || r->rule == FS_REPLY_NEEDS_ALSO) && c->role == FS_ROLE_STABLE))
 		return;
 	if ((at = declined_by_standing(r, c->role)) < r->n) {
 		r->rule = FS_REPLY_OBJECTION;
 		r->first[r->rule] = at;
 		return;
 	}
-	if (r->rule == FS_REPLY_REPORT || !c->answers_reply ||
+	if (r->rule == FS_REPLY_REPORT || r->rule == FS_REPLY_NEEDS_ALSO || !c->answers_reply ||
 	    (at = first_said(r)) >= r->n || !(q = quoted_words(body, len)))
 		return;
 	qc = quoted_class(q, &need, &drop, &asked);

@@ -347,6 +347,11 @@ static void test_classify_forms(void **state)
 		{ "Please backport the docs and sample patches above as well, 0a1b2c3d4e5f and 1b2c3d4e5f6a.\n",
 		  FS_REPLY_NEEDS_ALSO },
 		{ "Yes, please pick up both this and the fixup 0a1b2c3d4e5f, or none.\n", FS_REPLY_NEEDS_ALSO },
+		/* the commit named as the reason it is not needed */
+		{ "This doesn't need to be backported unless you also backport 0a1b2c3d4e5f.\n",
+		  FS_REPLY_OBJECTION },
+		{ "This is not needed in 7.1, as 0a1b2c3d4e5f is not being backported there.\n",
+		  FS_REPLY_OBJECTION },
 		{ "It would be nice to have this in 7.1 too.\n", FS_REPLY_OTHER },
 		{ "I never got to test 0a1b2c3d4e5f on arm, sorry.\n", FS_REPLY_OTHER },
 		{ "It was not fixed upstream by 0a1b2c3d4e5f, that one is unrelated.\n", FS_REPLY_OTHER },
@@ -556,6 +561,8 @@ static void test_standing(void **state)
 		{ "This breaks the build on arm, what upstream commit is it from?\n", FS_ROLE_STABLE,
 		  FS_REPLY_OBJECTION },
 		{ "This breaks the build on arm.\n", FS_ROLE_STABLE, FS_REPLY_REPORT },
+		{ "Why can't we take the whole series instead?\n", FS_ROLE_STABLE, FS_REPLY_OBJECTION },
+		{ "Why can't we take the whole series instead?\n", FS_ROLE_MAINTAINER, FS_REPLY_NEEDS_ALSO },
 		{ "Note, these had to all be dropped as they broke the build.\n", FS_ROLE_OTHER,
 		  FS_REPLY_OBJECTION },
 	};
