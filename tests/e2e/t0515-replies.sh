@@ -4,7 +4,10 @@
 # series, one whose trace names a function a patch changes to that patch; a request for more commits names each, resolved through the
 # index; an approval that says "drop" of code is no objection; a reply
 # carrying its own patch is a replacement; a thread whose patch mails are
-# absent still reports its replies.  The mails are made up here.
+# absent still reports its replies; a reply is read with who says it and
+# what it answers (a stable maintainer's "Will do" under a request to
+# drop, a stranger's question); a robot's report on stable-rc, which
+# carries no patch, has its replies read.  The mails are made up here.
 . "$(dirname "$0")/lib.sh"
 
 python3 "$SRC/scripts/gen-kernel.py" sample "$TRASH/kernel" >/dev/null || exit 1
@@ -59,6 +62,29 @@ box("thread.mbox", [
      "Tested-by: Tess <tess@example.com>\n", "p2", ""),
     ("Ann <ann@example.com>", "Re: [PATCH 4.4 1/2] " + s1, "ann", carried, "p1", ""),
 ])
+# who says it and what it answers: a stable maintainer's "Will do" under
+# a reviewer's request to drop drops it; a stranger's question whether the
+# patch belongs is a question, a stable maintainer's condition objects
+drop = "Please drop this from the 4.4 queue, it is only a cleanup."
+box("answers.mbox", [
+    (greg, "[PATCH 4.4 0/2] 4.4.7-stable review", "c",
+     "This is the start of the stable review cycle for the 4.4.7 release.", None, kt),
+    (greg, "[PATCH 4.4 1/2] " + s1, "p1", "commit %s upstream.\n\nText." % u1, "c", kt),
+    (greg, "[PATCH 4.4 2/2] " + s2, "p2", "commit %s upstream.\n\nText." % u2, "c", kt),
+    ("Rev <rev@example.com>", "Re: [PATCH 4.4 1/2] " + s1, "rev", drop, "p1", ""),
+    (greg, "Re: [PATCH 4.4 1/2] " + s1, "will", "On Thu, Rev wrote:\n> %s\n\nWill do, thanks!\n" % drop,
+     "rev", ""),
+    ("Sam <sam@example.com>", "Re: [PATCH 4.4 2/2] " + s2, "sam",
+     "Why was this one picked for the stable trees at all?\n", "p2", ""),
+    (greg, "Re: [PATCH 4.4 2/2] " + s2, "cond", "What upstream commit is this from?\n", "p2", ""),
+])
+# a test robot's report on stable-rc carries no patch: its replies are read
+box("robot.mbox", [
+    ("robot <lkp@example.org>", "[linux-stable-rc:linux-4.4.y 12/34] x.c:1:2: error: y", "rep",
+     "tree: linux-stable-rc linux-4.4.y\ncommit: 0a1b2c3d [12/34] x: y\n", None, ""),
+    ("Ned <ned@example.com>", "Re: [linux-stable-rc:linux-4.4.y 12/34] x.c:1:2: error: y", "ned",
+     "Already fixed upstream:\n%s (\"%s\")\n" % (u2[:12], s2), "rep", ""),
+])
 box("orphans.mbox", [
     ("Nia <nia@example.com>", "Re: [PATCH 4.4 1/2] " + s1, "nia",
      "NAK, this is not needed for 4.4 at all.\n", "absent", ""),
@@ -112,6 +138,33 @@ test_expect_code 1 'replies whose patch mails are absent: read, not exit 2' '
 test_expect_success '... the reply is the series'"'"' own objection, and stderr says why' '
 	python3 said.py orphans.json series:objection:nia:: &&
 	grep -q "1 reply whose patch mails are absent: reading it" orphans.err
+'
+
+test_expect_code 1 'review --mbox of replies read with who says them and what they answer' '
+	"$FIXSCAN" review --repo kernel --mbox answers.mbox --json >answers.json 2>answers.err
+'
+test_expect_success '... the maintainer'"'"'s agreement and condition object, the stranger'"'"'s question does not' '
+	python3 said.py answers.json 1:objection:rev:: 1:objection:will:: 2:reply:sam:: 2:objection:cond::
+'
+test_expect_success '... the drafts quote each objection, the summary lists them as reports' '
+	mkdir -p "$XDG_CONFIG_HOME/git" &&
+	printf "[user]\n\tname = Rita\n\temail = rita@example.org\n" >"$XDG_CONFIG_HOME/git/config" &&
+	"$FIXSCAN" review --repo kernel --mbox answers.mbox --drafts=all --dry-run >drafts.mbox 2>/dev/null;
+	python3 -c "
+import mailbox
+for m in mailbox.mbox(\"drafts.mbox\"):
+    print(\"=== \" + str(m[\"Subject\"]))
+    print(m.get_payload(decode=True).decode())" >drafts.txt &&
+	grep -q "Will do, thanks!" drafts.txt && grep -q "What upstream commit is this from?" drafts.txt &&
+	grep -q "a reply from Greg" drafts.txt && grep -q "a reply from Rev" drafts.txt &&
+	! grep -q "a reply from Sam" drafts.txt
+'
+test_expect_code 1 'review --mbox of a robot'"'"'s report on stable-rc and its reply' '
+	"$FIXSCAN" review --repo kernel --mbox robot.mbox --json >robot.json 2>robot.err
+'
+test_expect_success '... the reply asks for the commit that fixed it, on the branch the report names' '
+	python3 said.py robot.json series:needs-also:ned:u2: &&
+	grep -q "\"branch\":\"linux-4.4.y\",\"branch_source\":\"subject\"" robot.json
 '
 
 test_done
