@@ -155,6 +155,9 @@ static const char *const pattern_src[P_COUNT] = {
 			     "\\bto\\s+not\\s+(?:backport|take|apply|queue|push|include|pick)\\b|\\bnot\\s+to\\s+(?:push|include|pick)\\b|"
 			     "\\b(?:don'?t|do\\s+not)\\s+(?:re-?)?add\\s+(?:it|this|them)\\s+back\\b|"
 			     "\\bdefer\\s+(?:this|it|the\\s+(?:patch|backport))\\b|\\b(?:rather|better)\\s+defer\\b|\\bshould\\s+wait\\b|"
+			     "\\b(?:avoid|skip)\\s+(?:applying|taking|backporting|picking|queuing)\\b|\\bjust\\s+not\\s+(?:backport|apply|take|queue)\\b|"
+			     "\\bno\\s+(?:real\\s+|user[\\s-]?visible\\s+)?impact\\s+on\\b|"
+			     "\\b(?:patch|commit|change|backport|fix)\\s+(?:is|was)\\s+not\\s+(?:right|correct)\\b|"
 			     "\\b(?:prefer|rather|better)\\b[^.;]{0,60}?\\binstead\\s+of\\s+(?:this|the)\\s+(?:back-?ported\\s+)?(?:patch|backport|one|change)\\b",
 	/* the posting dropped for a new version taken in its place */
 	[P_TAKE_INSTEAD] = "\\b(?:and|to)\\s+(?:take|queue|apply|use)\\s+(?:this|your|the\\s+new|the\\s+updated)\\s+(?:one|version|v\\d+|backport|patch)\\b",

@@ -78,10 +78,10 @@ static const char *const spattern_src[S_COUNT] = {
 			"\\bi'?ll\\s+stop\\s+(?:here|applying)\\b|\\bnot\\s+taking\\s+(?:any|these|this)\\b|"
 			"\\bwhat\\s+(?:exactly\\s+)?is\\s+(?:being\\s+)?fixed\\b|\\bwhat\\s+(?:bug|problem|issue)\\s+(?:is|does)\\s+(?:this|it)\\b|"
 			"\\b(?:don'?t|do\\s+not)\\s+(?:really\\s+)?see\\s+the\\s+\"?(?:bug|problem|issue)\\b|\\bwho\\s+(?:does\\s+)?(?:wants?|needs?)\\s+this\\b|"
-			"\\bnever\\s+worked\\b|\\bupgrad\\w*\\b[^?;]{0,60}\\bregression|\\bregression\\b[^?;]{0,40}\\b(?:moves?|upgrad\\w*)\\s+to\\b",
+			"\\bnever\\s+worked\\b|\\bupgrad\\w*\\b[^?;]{0,60}\\bregression[^?]*\\?|\\bregression\\b[^?;]{0,40}\\b(?:moves?|upgrad\\w*)\\s+to\\b[^?]*\\?",
 	/* ... about another branch or on the poster's own judgement: no
 	 * condition on this posting */
-	[S_ELSEWHERE] = "\\bthere\\b|\\bif\\s+(?:you|someone|anyone|it|they)\\b|\\bfeel\\s+free\\b|\\bbeyond\\b|"
+	[S_ELSEWHERE] = "\\bthere\\b|\\bif\\s+(?:someone|anyone|it|they)\\b|\\bif\\s+you\\s+think\\b|\\bfeel\\s+free\\b|\\bbeyond\\b|"
 			"\\bolder\\s+(?:kernels|trees|branches)\\b",
 	/* a question whether it belongs, from someone with a say in it */
 	[S_DECLINE_Q] = "\\b(?:is|are)\\s+(?:this|it|these|that|they)\\s+(?:\\w+\\s+)?(?:needed|necessary|required|stable\\s+material|"
