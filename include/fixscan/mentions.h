@@ -163,6 +163,16 @@ void fs_mentions_clear(struct fs_mentions *m);
 int fs_mentions_add_archived(struct fs_mentions *m, const struct fs_report_mail *v, size_t n,
 			     struct fs_error *err);
 
+/* The reports of M found in the store (fs_mentions_reports()) that answer
+ * a patch posted for S's kernel series in another round of its review
+ * ("Re: [PATCH 4.4 07/27]" while 4.4.7-rc2 is reviewed), read as the
+ * replies of the thread are: those that object or post a replacement
+ * become replies at the patch PLACE(DATA, their commit) gives (-1: none,
+ * left a report).  Returns 0 or FS_ENOMEM.  (mentions-rounds.c) */
+int fs_mentions_earlier_rounds(struct fs_mentions *m, const struct fs_thread_series *s,
+			       int (*place)(void *data, fs_cid c), void *data,
+			       struct fs_error *err);
+
 /* Add to M the records V[0..N) of mails from the archives that speak of
  * a patch of the series (a backport posted for its branch: class
  * FS_REPLY_REPLACEMENT, at the patch's SERIES_INDEX), whose strings V's

@@ -603,8 +603,14 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 		if (fs_mentions_name_by_subject(&said, s, idx) < 0)
 			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 	}
-	if (rc == 0 && store && !o->no_reports && s->npatches)
+	if (rc == 0 && store && !o->no_reports && s->npatches) {
+		struct by_upstream d = { r, ups };
+
 		rc = search_store(&said, &pending, r, idx, store, ups, o->own_addresses, err);
+		/* what answered the same patches in another round is a reply */
+		if (rc == 0)
+			rc = fs_mentions_earlier_rounds(&said, s, patch_of_upstream, &d, err);
+	}
 	if (rc == 0 && o->archive && o->archive_bases && s->npatches)
 		rc = search_archives(&said, &pending, &found, r, idx, ups, o, err);
 	if (rc == 0 && s->npatches && fs_index_pending_count(idx))

@@ -1,0 +1,85 @@
+#!/bin/sh
+# A reply to the same patch in an earlier round of the branch's review
+# (the sample's 4.4.7-rc1, where Chen Weilin asks to drop 07/27) is found
+# by the store search when -rc2 is reviewed: it is a reply, read as the
+# thread's replies are (an objection at the patch of its commit), not a
+# regression report; a report that answers no posting stays a report.
+# -rc2 is made here from -rc1: three patches dropped, the rest renumbered,
+# new Message-Ids, two days later.
+. "$(dirname "$0")/lib.sh"
+. "$SRC/tests/e2e/lib-notmuch.sh"
+
+python3 "$SRC/scripts/gen-kernel.py" sample "$TRASH/kernel" >/dev/null || exit 1
+python3 - "$SRC/maildirs/review-4.4/cur" "$TRASH/rc2" <<'PY' || exit 1
+import os, re, sys
+src, dst = sys.argv[1], sys.argv[2]
+os.makedirs(os.path.join(dst, "cur"), exist_ok=True)
+drop = {8, 9, 27}
+keep = [i for i in range(1, 28) if i not in drop]
+new = {o: i + 1 for i, o in enumerate(keep)}
+n = len(keep)
+for name in sorted(os.listdir(src)):
+    text = open(os.path.join(src, name), encoding="utf-8", errors="surrogateescape").read()
+    head = text.split("\n\n", 1)[0]
+    m = re.search(r"^Subject: \[PATCH 4\.4 (\d\d)/27\]", head, re.M)
+    if not m or int(m.group(1)) in drop:
+        continue
+    k = int(m.group(1))
+    nn = 0 if k == 0 else new[k]
+    text = text.replace("%02d/27]" % k, "%02d/%d]" % (nn, n), 1)
+    text = text.replace("4.4.7-rc1", "4.4.7-rc2")
+    text = re.sub(r"<20160424(\d+\.\d+@stable\.example\.org)>", r"<20160426\1>", text)
+    text = text.replace("Date: Sun, 24 Apr 2016", "Date: Tue, 26 Apr 2016")
+    text = text.replace("X-KernelTest-Deadline: 2016-04-26", "X-KernelTest-Deadline: 2016-04-28")
+    with open(os.path.join(dst, "cur", "rc2.%02d:2,S" % nn), "w", encoding="utf-8",
+              errors="surrogateescape") as f:
+        f.write(text)
+PY
+setup_notmuch "$TRASH/mail" "$SRC/maildirs/review-4.4" rc2 "$SRC/maildirs/lists" || exit 1
+"$FIXSCAN" index --repo kernel >/dev/null || exit 1
+
+test_expect_success 'the store has both rounds of 4.4.7' '
+	test "$(notmuch count --output=threads "path:review-4.4/**")" -ge 1 &&
+	test "$(notmuch count --output=threads "path:rc2/**")" = 1
+'
+test_expect_code 1 'review of -rc2' '
+	"$FIXSCAN" review --repo kernel --json --no-lore "path:rc2/**" >rc2.json 2>rc2.err
+'
+test_expect_success '... Chen Weilin'"'"'s answer to 07/27 of -rc1 objects to 07/24, and is no report' '
+	python3 - <<-\EOF
+	import json
+	r = json.loads(open("rc2.json").readline())
+	p = [p for p in r["patches"] if p["index"] == 7][0]
+	kinds = [(f["kind"], f.get("message_id")) for f in p["findings"]]
+	chen = "20160425024451.100261327@example.net"
+	assert ("objection", chen) in kinds, kinds
+	assert ("regression-report", chen) not in kinds, kinds
+	# no other patch carries it
+	for q in r["patches"]:
+	    if q["index"] != 7:
+	        assert chen not in json.dumps(q["findings"]), q["index"]
+	EOF
+'
+test_expect_success '... the report that answers no posting stays a report' '
+	python3 - <<-\EOF
+	import json
+	r = json.loads(open("rc2.json").readline())
+	kinds = [(q["index"], f["kind"], f.get("message_id")) for q in r["patches"] for f in q["findings"]]
+	ravi = "20160418014451.100007919@example.com"
+	assert any(k == "regression-report" and m == ravi for _, k, m in kinds), kinds
+	assert not any(k == "objection" and m == ravi for _, k, m in kinds), kinds
+	EOF
+'
+test_expect_code 1 'the -rc1 review itself: the reply there is the thread'"'"'s own' '
+	"$FIXSCAN" review --repo kernel --json --no-lore "path:review-4.4/**" >rc1.json 2>/dev/null
+'
+test_expect_success '... one objection from Chen Weilin, at 07/27' '
+	python3 - <<-\EOF
+	import json
+	r = json.loads(open("rc1.json").readline())
+	chen = "20160425024451.100261327@example.net"
+	got = [(q["index"], f["kind"]) for q in r["patches"] for f in q["findings"] if f.get("message_id") == chen]
+	assert got == [(7, "objection")], got
+	EOF
+'
+test_done
