@@ -20,6 +20,7 @@
 #include "fixscan/rounds.h"
 #include "fixscan/text.h"
 #include "fixscan/session.h"
+#include "fixscan/subject.h"
 #include "base/git-util.h"
 
 /* Threads whose mail is older than this cannot be open: a review's
@@ -247,8 +248,25 @@ static const struct fs_thread_series *earlier_round(struct fs_thread **threads, 
 	return best;
 }
 
+/* What a draft in an earlier round answers, for a list of them: its
+ * patch's "NN/MM" when its subject has one, else the subject.  New
+ * string (g_free()). */
+static char *draft_answers(const char *subject)
+{
+	struct fs_series p;
+	char *out;
+
+	if (subject && fs_series_parse(subject, &p, NULL) && p.index >= 0 && p.total > 0) {
+		out = g_strdup_printf("%02d/%02d", p.index, p.total);
+		fs_series_clear(&p);
+		return out;
+	}
+	return fs_text_clean_line(subject ? subject : "");
+}
+
 /* Name the unsent drafts in the thread of PREV, the earlier round R
- * replaces: a reply there comes too late (said in notes). */
+ * replaces: a reply there comes too late (said in one note: the draft,
+ * or how many and what they answer). */
 static void name_stale_drafts(struct fs_store *store, const struct fs_thread_series *prev,
 			      const struct fs_review *r, const struct fs_review_set_cbs *cb)
 {
@@ -256,25 +274,43 @@ static void name_stale_drafts(struct fs_store *store, const struct fs_thread_ser
 	struct fs_store_messages msgs = { NULL, 0 };
 	struct fs_store_message found;
 	struct fs_error e = FS_ERROR_INIT;
-	size_t i;
+	GString *list = g_string_new(NULL);
+	size_t i, n = 0, one = 0;
 
 	memset(&found, 0, sizeof(found));
 	if (!cb->note || !fs_patch_message_id(first) ||
-	    fs_store_find_message(store, fs_patch_message_id(first), &found, &e) < 0)
+	    fs_store_find_message(store, fs_patch_message_id(first), &found, &e) < 0) {
+		g_string_free(list, TRUE);
 		return;
+	}
 	if (fs_store_thread(store, found.thread_id, &msgs, &e) == 0)
 		for (i = 0; i < msgs.n; i++) {
-			char *subj, *note;
+			char *what;
 
 			if (!fs_identity_is_draft_file(msgs.v[i].filename))
 				continue;
-			subj = fs_text_clean_line(msgs.v[i].subject);
-			note = g_strdup_printf("%s replaces %s: your draft \"%s\" (%s) is for the earlier round",
-					       r->series->release, prev->release, subj, msgs.v[i].filename);
-			cb->note(cb->data, note);
-			g_free(note);
-			g_free(subj);
+			what = draft_answers(msgs.v[i].subject);
+			g_string_append_printf(list, "%s%s", n ? ", " : "", what);
+			g_free(what);
+			one = i;
+			n++;
 		}
+	if (n == 1) {
+		char *subj = fs_text_clean_line(msgs.v[one].subject), *note;
+
+		note = g_strdup_printf("%s replaces %s: your draft \"%s\" (%s) is for the earlier round",
+				       r->series->release, prev->release, subj, msgs.v[one].filename);
+		cb->note(cb->data, note);
+		g_free(note);
+		g_free(subj);
+	} else if (n > 1) {
+		char *note = g_strdup_printf("%s replaces %s: %zu drafts of yours are for the earlier "
+					     "round (answering %s)", r->series->release,
+					     prev->release, n, list->str);
+		cb->note(cb->data, note);
+		g_free(note);
+	}
+	g_string_free(list, TRUE);
 	fs_store_messages_free(&msgs);
 	fs_store_message_clear(&found);
 }

@@ -102,4 +102,17 @@ test_expect_success 'check --thread of the -rc2 cover says it too' '
 	{ "$FIXSCAN" check --repo multi/kernel --thread "$cover" >c.txt 2>c.err; test $? = 1; } &&
 	grep -qx "since 5.15.147-rc1: +1 patch, 1 new finding" c.txt
 '
+# A second draft in the rc1 thread, to its cover: the drafts are named in
+# one line, by what they answer, not one line each.
+sed -e "s/fixscan-t0570-draft@/fixscan-t0570-draft2@/" \
+    -e "s/^Subject: .*/Subject: Re: [PATCH 5.15 00\/01] 5.15.147-rc1 review/" \
+    -e "s/^In-Reply-To: .*/In-Reply-To: <1705140000.515rc1.cover@linuxfoundation.org>/" \
+	mail/drafts/cur/1705226400.t0570:2,D >mail/drafts/cur/1705226401.t0570:2,D
+notmuch new --quiet
+test_expect_success 'two drafts of rc1: one line naming both' '
+	{ "$FIXSCAN" review --repo multi/kernel --json "subject:5.15.147-rc2" >rc2b.json 2>rc2b.err; test $? -le 1; } &&
+	test "$(grep -c "earlier round" rc2b.err)" = 1 &&
+	grep -q "^fixscan: 5.15.147-rc2 replaces 5.15.147-rc1: 2 drafts of yours are for the earlier round (answering .*01/01" rc2b.err &&
+	grep -q "answering .*00/01" rc2b.err
+'
 test_done
