@@ -17,6 +17,7 @@
 #include "fixscan/mail.h"
 #include "fixscan/mentions.h"
 #include "fixscan/notices.h"
+#include "fixscan/report.h"
 #include "fixscan/rounds.h"
 #include "fixscan/text.h"
 #include "fixscan/session.h"
@@ -355,6 +356,29 @@ static void add_previous_round(struct fs_session *ss, struct fs_review *r,
 	g_free(base);
 }
 
+/* Say which patches of R carry no diff: a mail cut short, or a patch
+ * sent some other way.  Its code was neither compared with upstream nor
+ * checked against the branch's tree, so "no findings" says less there. */
+static void name_diffless(const struct fs_review *r, const struct fs_review_set_cbs *cb)
+{
+	size_t i;
+
+	for (i = 0; cb->note && i < r->npatches; i++) {
+		const struct fs_review_patch *rp = &r->patches[i];
+		char number[32], *note;
+
+		if (fs_patch_has_diff(rp->patch))
+			continue;
+		note = g_strdup_printf("%s: patch %s <%s> carries no diff (cut short?): its code was "
+				       "neither compared with upstream nor checked against the tree",
+				       r->branch ? r->branch : "?",
+				       fs_report_patch_number(r->series, rp->index, number, sizeof(number)),
+				       fs_patch_message_id(rp->patch) ? fs_patch_message_id(rp->patch) : "?");
+		cb->note(cb->data, note);
+		g_free(note);
+	}
+}
+
 /* Review series S with the session, on BRANCH (from SOURCE) when not
  * NULL; NULL when it could not be (said to CB->failed). */
 static struct fs_review *review_one(struct fs_session *ss, const struct fs_review_set *set,
@@ -381,6 +405,7 @@ static struct fs_review *review_one(struct fs_session *ss, const struct fs_revie
 	 * would be reviewed for nothing. */
 	if (!set->no_store && set->mode != FS_SET_CROSS)
 		add_previous_round(ss, r, cb);
+	name_diffless(r, cb);
 	note = fs_diffcmp_take_note(fs_session_review_opts(ss)->diffcmp);
 	if (note && cb->note)
 		cb->note(cb->data, note);
