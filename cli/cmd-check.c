@@ -338,6 +338,7 @@ static int prepare_drafts(struct check *c, struct fs_error *err)
 					    store ? fs_store_config(store, "fixscan.drafts") : NULL,
 					    store ? fs_store_path(store) : NULL, err)))
 		return err->code;
+	fs_session_drafts_folder(c->ctx.s, c->drafts_dir, c->force);
 	return 0;
 }
 

@@ -561,6 +561,8 @@ static int prepare_drafts(struct run *x, struct fs_error *err)
 	if (rc < 0 || (x->dry_run && !x->drafts_dir_flag && !root))
 		return rc;
 	x->drafts_dir = fs_drafts_dir(x->drafts_dir_flag, cfg, root, err);
+	if (x->drafts_dir)
+		fs_session_drafts_folder(x->ctx.s, x->drafts_dir, x->force);
 	return x->drafts_dir ? 0 : err->code;
 }
 

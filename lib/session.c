@@ -43,6 +43,11 @@ struct fs_session {
 	struct fs_draft_opts draft_opts;
 	char *draft_signature, *draft_template;
 	GHashTable *answered;
+	/* the drafts folder of this run (fs_session_drafts_folder()), and
+	 * the replies withdrawn there, read once asked */
+	char *drafts_folder;
+	struct fs_drafts_withdrawn *withdrawn;
+	bool withdrawn_read;
 	/* the mail archives (fixscan.lore): the bases searched (NULL when
 	 * off), the client's options, the client once a review needs it,
 	 * or why it could not be made */
@@ -289,6 +294,8 @@ void fs_session_free(struct fs_session *s)
 	g_free(s->draft_template);
 	if (s->answered)
 		g_hash_table_destroy(s->answered);
+	g_free(s->drafts_folder);
+	fs_drafts_withdrawn_free(s->withdrawn);
 	fs_archive_free(s->archive);
 	g_strfreev(s->lore_bases);
 	g_free(s->lore_failure);
@@ -596,6 +603,30 @@ static int read_config_file(struct fs_session *s, const char *key, const char *w
 		fclose(fp);
 	g_free(path);
 	return rc;
+}
+
+/* Whether the reviewer withdrew the reply to patch P
+ * (fs_drafts_withdrawn_patch()), the folder and state read once. */
+static bool patch_withheld(void *data, const struct fs_patch *p)
+{
+	struct fs_session *s = data;
+
+	if (!s->withdrawn_read) {
+		s->withdrawn_read = true;
+		if (!s->drafts_state)
+			s->drafts_state = fs_session_state_path("drafts");
+		s->withdrawn = fs_drafts_withdrawn_load(s->drafts_state, s->drafts_folder, s->store);
+	}
+	return fs_drafts_withdrawn_patch(s->withdrawn, p);
+}
+
+void fs_session_drafts_folder(struct fs_session *s, const char *dir, bool force)
+{
+	g_free(s->drafts_folder);
+	s->drafts_folder = g_strdup(dir);
+	/* --force writes deleted drafts again: nothing is withheld then */
+	s->draft_opts.withheld = dir && !force ? patch_withheld : NULL;
+	s->draft_opts.withheld_data = s;
 }
 
 int fs_session_prepare_drafts(struct fs_session *s, int mode, bool every, time_t now,

@@ -130,6 +130,12 @@ struct fs_draft_opts {
 	 * nothing is marked. */
 	bool (*answered)(void *data, const struct fs_patch *p);
 	void *answered_data;
+	/* Whether the reviewer withdrew fixscan's reply to patch P (deleted
+	 * its draft, sent nothing): the other replies neither point to it
+	 * ("which I asked for in my reply to 21/27") nor leave to it what it
+	 * asked for; its own draft is made as before.  NULL: none is. */
+	bool (*withheld)(void *data, const struct fs_patch *p);
+	void *withheld_data;
 };
 #define FS_DRAFT_OPTS_INIT { .mode = FS_DRAFTS_ALL }
 

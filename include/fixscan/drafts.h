@@ -147,6 +147,18 @@ struct fs_drafts_save_opts {
 };
 #define FS_DRAFTS_SAVE_OPTS_INIT { .lock_wait = 5.0 }
 
+/* The patches whose reply the reviewer withdrew: fixscan wrote a draft
+ * answering it (STATE_FILE's latest draft of its key), and that draft is
+ * in neither DIR nor STORE (which may be NULL) any more (a sent draft
+ * keeps its Message-Id in the store).  Read once; free with
+ * fs_drafts_withdrawn_free().  NULL when there is nothing to know (no
+ * state file, or one that cannot be read): nothing is withdrawn. */
+struct fs_drafts_withdrawn;
+struct fs_drafts_withdrawn *fs_drafts_withdrawn_load(const char *state_file, const char *dir,
+						     struct fs_store *store);
+bool fs_drafts_withdrawn_patch(const struct fs_drafts_withdrawn *w, const struct fs_patch *p);
+void fs_drafts_withdrawn_free(struct fs_drafts_withdrawn *w);
+
 /* Take out of D the drafts fs_drafts_save() into DIR with OPTS would
  * leave out (the patch answered in STORE, which may be NULL; the draft
  * deleted by the reviewer), counting them in *ANSWERED and *DELETED,

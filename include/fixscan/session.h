@@ -137,6 +137,11 @@ int fs_session_identity(const struct fs_session *s, struct fs_identity *out,
  * store.  Returns 0, or FS_EIO / FS_EUSAGE with ERR naming the file. */
 int fs_session_prepare_drafts(struct fs_session *s, int mode, bool every, time_t now,
 			      struct fs_error *err);
+/* The drafts go to the maildir DIR this run: a reply the reviewer
+ * withdrew there (fs_drafts_withdrawn_patch()) is one the other drafts
+ * do not lean on, unless FORCE (--force brings deleted drafts back).
+ * Call after fs_session_prepare_drafts(). */
+void fs_session_drafts_folder(struct fs_session *s, const char *dir, bool force);
 /* The options fs_session_prepare_drafts() made; the caller may change
  * the mode between reviews (check: the reply to one patch). */
 struct fs_draft_opts *fs_session_draft_opts(struct fs_session *s);

@@ -185,12 +185,57 @@ static bool patch_asks(const struct fs_review_patch *rp, bool every_finding)
 	return false;
 }
 
+/* R as the other replies see it when the reviewer withdrew some (O's
+ * WITHHELD): those patches ask for no fix, so that no reply leaves a fix
+ * to them or points to what they asked.  A shallow copy (free with
+ * view_free()) sharing R's findings, or R itself when none is withheld. */
+static const struct fs_review *view_without_withheld(const struct fs_review *r,
+						     const struct fs_draft_opts *o)
+{
+	struct fs_review *v = NULL;
+	size_t i, k;
+
+	for (i = 0; o->withheld && i < r->npatches; i++) {
+		const struct fs_review_patch *rp = &r->patches[i];
+		struct fs_findings *fs;
+
+		if (!o->withheld(o->withheld_data, rp->patch))
+			continue;
+		if (!v) {
+			v = g_new(struct fs_review, 1);
+			*v = *r;
+			v->patches = g_memdup2(r->patches, (r->npatches + 1) * sizeof(*r->patches));
+		}
+		fs = &v->patches[i].findings;
+		fs->v = g_new(struct fs_finding, rp->findings.n + 1);
+		fs->n = 0;
+		for (k = 0; k < rp->findings.n; k++)
+			if (rp->findings.v[k].kind != FS_FIND_FIX_MISSING)
+				fs->v[fs->n++] = rp->findings.v[k];
+	}
+	return v ? v : r;
+}
+
+static void view_free(const struct fs_review *view, const struct fs_review *r)
+{
+	size_t i;
+
+	if (view == r)
+		return;
+	for (i = 0; i < view->npatches; i++)
+		if (view->patches[i].findings.v != r->patches[i].findings.v)
+			g_free(view->patches[i].findings.v);
+	g_free(view->patches);
+	g_free((struct fs_review *)view);
+}
+
 int fs_drafts_build_opts(struct fs_drafts *out, const struct fs_review *r,
 			 const struct fs_identity *me, const struct fs_draft_opts *o,
 			 struct fs_error *err)
 {
 	int added = 0, rc, unanswerable = 0;
 	const struct fs_patch *cover = r->series ? r->series->cover : NULL;
+	const struct fs_review *view;
 	char number[32];
 	size_t i;
 
@@ -226,21 +271,28 @@ int fs_drafts_build_opts(struct fs_drafts *out, const struct fs_review *r,
 	}
 	if (o->mode == FS_DRAFTS_SUMMARY)
 		return added;
+	view = view_without_withheld(r, o);
 	for (i = 0; i < r->npatches; i++) {
-		const struct fs_review_patch *rp = &r->patches[i];
+		/* a withheld reply is made as before (the same draft, still
+		 * deleted); the others see the review without what it asked */
+		const struct fs_review *rv = view->patches[i].findings.v == r->patches[i].findings.v
+						     ? view : r;
+		const struct fs_review_patch *rp = &rv->patches[i];
 		char *findings, *quote, *body, *label;
 
 		if (!patch_asks(rp, o->every_finding))
 			continue;
-		if (!(findings = patch_findings(r, rp)))
+		if (!(findings = patch_findings(rv, rp)))
 			continue;
 		snprintf(number, sizeof(number), "%s", fs_report_nn(r, rp->index));
 		quote = patch_quote(rp);
 		body = fsd_fill_body(r, rp->patch, me, o, number, quote, findings, err);
 		g_free(quote);
 		g_free(findings);
-		if (!body)
+		if (!body) {
+			view_free(view, r);
 			return err->code;
+		}
 		label = g_strdup_printf("%s %s", number, fs_patch_title(rp->patch));
 		rc = append_draft(out, r, rp->patch, rp, me, "patch", label, body, o->now, err);
 		g_free(label);
@@ -250,10 +302,13 @@ int fs_drafts_build_opts(struct fs_drafts *out, const struct fs_review *r,
 			unanswerable = rc;
 			continue;
 		}
-		if (rc < 0)
+		if (rc < 0) {
+			view_free(view, r);
 			return rc;
+		}
 		added += rc;
 	}
+	view_free(view, r);
 	return unanswerable ? unanswerable : added;
 }
 

@@ -445,3 +445,67 @@ int fs_drafts_save(struct fs_drafts_saved *out, const struct fs_drafts *d,
 	fs_maildir_unlock(lock);
 	return rc;
 }
+
+/* ---- the replies the reviewer withdrew ------------------------------------- */
+
+struct fs_drafts_withdrawn {
+	struct fs_drafts_state *state;
+	struct fs_maildir_files files;
+	struct existing *found;
+	struct fs_store *store;
+};
+
+struct fs_drafts_withdrawn *fs_drafts_withdrawn_load(const char *state_file, const char *dir,
+						     struct fs_store *store)
+{
+	struct fs_drafts_withdrawn *w;
+	struct fs_drafts_state *state = NULL;
+	struct fs_error err = FS_ERROR_INIT;
+
+	if (!state_file || !dir || fs_drafts_state_load(&state, state_file, &err) < 0)
+		return NULL;
+	w = g_new0(struct fs_drafts_withdrawn, 1);
+	w->state = state;
+	w->store = store;
+	w->found = fsds_scan(&w->files, dir, state);
+	return w;
+}
+
+bool fs_drafts_withdrawn_patch(const struct fs_drafts_withdrawn *w, const struct fs_patch *p)
+{
+	const char *mid, *digest, *id = p ? fs_patch_message_id(p) : NULL;
+	struct fs_store_message found;
+	struct fs_error err = FS_ERROR_INIT;
+	bool latest, there = false;
+	char *key;
+	size_t i;
+
+	if (!w || !id)
+		return false;
+	/* the key append_draft() gives a patch's reply (draft.c) */
+	key = g_strdup_printf("patch <%s>", id);
+	latest = fs_drafts_state_latest(w->state, key, &mid, &digest);
+	g_free(key);
+	if (!latest)
+		return false;
+	for (i = 0; i < w->files.n && !there; i++)
+		there = w->found[i].message_id && !strcmp(w->found[i].message_id, mid);
+	if (!there && w->store) {
+		memset(&found, 0, sizeof(found));
+		/* sent, or not yet gone from the database's view */
+		if (fs_store_find_message(w->store, mid, &found, &err) == 0)
+			there = !found.gone;
+		fs_store_message_clear(&found);
+	}
+	return !there;
+}
+
+void fs_drafts_withdrawn_free(struct fs_drafts_withdrawn *w)
+{
+	if (!w)
+		return;
+	fsds_existings_free(w->found, w->files.n);
+	fs_maildir_files_clear(&w->files);
+	fs_drafts_state_free(w->state);
+	g_free(w);
+}
