@@ -1,6 +1,7 @@
 /* fixscan: what the commands share (cli.h): errors and notes, the
  * repository, the context that opens the library's session step by
  * step, and the threads a command reviews. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,7 +99,17 @@ int cli_repo_path(const char *flag, char **out, struct fs_error *err)
 	}
 	if (configured) {
 		g_free(here);
+		struct stat st;
+
+		/* a path from the config: its errors name the key */
+		if (stat(configured, &st) < 0 || !S_ISDIR(st.st_mode)) {
+			rc = fs_error_set(err, FS_ENOTFOUND, "fixscan.repo names '%s': %s", configured,
+					  stat(configured, &st) < 0 ? strerror(errno) : "not a directory");
+			g_free(configured);
+			return rc;
+		}
 		if ((rc = check_kernel(configured, err)) < 0) {
+			fs_error_prefix(err, "fixscan.repo");
 			g_free(configured);
 			return rc;
 		}

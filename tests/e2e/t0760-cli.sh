@@ -50,6 +50,13 @@ test_expect_success 'fixscan.repo = ~/path is expanded, as git expands path keys
 	rc=$?; git config --global --unset fixscan.repo;
 	test $rc -eq 0 && grep -q ": $HOME/kernel\$" idx.out
 '
+test_expect_success 'a fixscan.repo that names no directory: one line naming the key, exit 2' '
+	git config --global fixscan.repo "$TRASH/no-such-kernel" &&
+	"$FIXSCAN" index --no-progress >bad.out 2>bad.err;
+	rc=$?; git config --global --unset fixscan.repo;
+	test $rc -eq 2 && test "$(wc -l <bad.err)" -eq 1 &&
+	grep -q "^fixscan: fixscan.repo names .*no-such-kernel.: No such file or directory\$" bad.err
+'
 # Which repository: --repo, else the current directory's when it is a
 # kernel tree (-C moves there first), else fixscan.repo; a repository
 # that is not a kernel tree is refused, saying why.
