@@ -1,7 +1,8 @@
-/* What the drafts' unit tests share at the bottom (draft-mail.h for the
- * composing tests, drafts-fixture.h for the saving ones): a temporary
- * directory, invented mails parsed from files in it, the patch mail most
- * tests answer, and the reviewer who answers it. */
+/* What the unit tests of invented mail share at the bottom (draft-mail.h
+ * for the composing tests, drafts-fixture.h for the saving ones,
+ * test-reply-context.c): a temporary directory, invented mails parsed
+ * from files in it, the patch mail most tests answer, and the reviewer
+ * who answers it. */
 #ifndef FIXSCAN_TEST_PATCH_MAIL_H
 #define FIXSCAN_TEST_PATCH_MAIL_H
 

@@ -18,24 +18,7 @@
 #include "fixscan/mentions.h"
 #include "fixscan/thread.h"
 
-static char tmpdir[256];
-static int nfiles;
-
-static struct fs_patch *mail(const char *text)
-{
-	char path[512];
-	struct fs_patch *p = NULL;
-	struct fs_error err = FS_ERROR_INIT;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/m%d.eml", tmpdir, nfiles++);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	assert_int_equal(fs_patch_parse_file(&p, path, &err), 0);
-	return p;
-}
+#include "patch-mail.h"
 
 #define REVIEW_PATCH \
 	"From: Greg Kroah-Hartman <gregkh@linuxfoundation.org>\n" \
@@ -380,15 +363,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char path[512];
-	int i;
-
-	for (i = 0; i < nfiles; i++) {
-		snprintf(path, sizeof(path), "%s/m%d.eml", tmpdir, i);
-		unlink(path);
-	}
-	rmdir(tmpdir);
-	return 0;
+	return nftw(tmpdir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
 }
 
 int main(void)
