@@ -163,14 +163,8 @@ def cmd_rows(a):
         for i, c in enumerate(rows, 1):
             r = dict(c)
             r['id'] = '%s%04d' % (prefix, i)
-            rd = mails.get(c['reply_source'], c['reply_id'])
-            pd = mails.get(c['parent_source'], c['parent_id'])
-            rh = hv.headers(rd)
-            ph = hv.headers(pd) if pd else None
-            r['replier'] = rh['from_addr']
-            pfrom = ('%s <%s>' % (ph['from_name'], ph['from_addr'])) if ph else ''
-            r['replier_role'] = role_of('%s <%s>' % (rh['from_name'], rh['from_addr']), pd, pfrom)
-            r['quotes'] = quotes_of(hv.body_of(rd))
+            r.update(mail_fields(mails.get(c['reply_source'], c['reply_id']),
+                                 mails.get(c['parent_source'], c['parent_id'])))
             prev = old.get(c['reply_id'])
             if prev:
                 for k in ('label_a', 'commits', 'note_a', 'label_b', 'note_b', 'label_final'):
@@ -181,6 +175,17 @@ def cmd_rows(a):
         print('%s: %d rows' % (split, len(out)))
 
 
+def mail_fields(rd, pd):
+    """The row's fields read from the reply RD and its parent PD (None when
+    the parent is not archived): the replier, their role, what it quotes."""
+    rh = hv.headers(rd)
+    ph = hv.headers(pd) if pd else None
+    pfrom = ('%s <%s>' % (ph['from_name'], ph['from_addr'])) if ph else ''
+    return {'replier': rh['from_addr'],
+            'replier_role': role_of('%s <%s>' % (rh['from_name'], rh['from_addr']), pd, pfrom),
+            'quotes': quotes_of(hv.body_of(rd))}
+
+
 def row_of(c, mails):
     """The corpus row of a candidate, or None when its mails cannot be read."""
     rd = mails.get(c['reply_source'], c['reply_id'])
@@ -188,12 +193,7 @@ def row_of(c, mails):
     if rd is None or (pd is None and not c['parent_source'].startswith('stable-index:')):
         return None
     r = dict(c)
-    rh = hv.headers(rd)
-    ph = hv.headers(pd) if pd else None
-    r['replier'] = rh['from_addr']
-    pfrom = ('%s <%s>' % (ph['from_name'], ph['from_addr'])) if ph else ''
-    r['replier_role'] = role_of('%s <%s>' % (rh['from_name'], rh['from_addr']), pd, pfrom)
-    r['quotes'] = quotes_of(hv.body_of(rd))
+    r.update(mail_fields(rd, pd))
     return r
 
 
