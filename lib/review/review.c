@@ -470,14 +470,19 @@ void fs_review_count(struct fs_review *r)
 /* Patches judged between two looks at the resident size. */
 #define REVIEW_RESIDENT_EVERY 16
 
-static void keep_resident_down(const struct fs_index *idx, struct fs_diffcmp *dc,
-			       struct fs_treecheck *tc)
+/* Give back the mapped pages the review's readers touched. */
+static void give_back(const struct fs_index *idx, struct fs_diffcmp *dc, struct fs_treecheck *tc)
 {
-	if (fs_resident_mapped() <= REVIEW_MAPPED_MAX)
-		return;
 	fs_index_trim(idx);
 	fs_diffcmp_trim(dc);
 	fs_treecheck_trim(tc);
+}
+
+static void keep_resident_down(const struct fs_index *idx, struct fs_diffcmp *dc,
+			       struct fs_treecheck *tc)
+{
+	if (fs_resident_mapped() > REVIEW_MAPPED_MAX)
+		give_back(idx, dc, tc);
 }
 
 /* Judge every patch and count the findings. */
@@ -573,6 +578,7 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 	struct fs_listmail_found found = FS_LISTMAIL_FOUND_INIT;
 	struct fs_findings_ctx ctx;
 	struct fs_treecheck *tc = NULL;
+	struct by_upstream place; /* which patch a commit is: replies placed by it */
 	int rc;
 
 	*out = NULL;
@@ -591,6 +597,7 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 		goto out;
 	}
 	resolve_series(r, idx, ups, entries);
+	place = (struct by_upstream){ r, ups };
 	{
 		struct by_patch bp = { s, idx, ups, o };
 		struct fs_reply_standing standing = { o->stable_maintainers, upstream_message, &bp };
@@ -598,18 +605,15 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 		rc = fs_mentions_objections(&said, s, o->own_addresses, &standing, err);
 	}
 	if (rc == 0) {
-		struct by_upstream d = { r, ups };
-		fs_mentions_place_by_commit(&said, s, idx, patch_of_upstream, &d);
+		fs_mentions_place_by_commit(&said, s, idx, patch_of_upstream, &place);
 		if (fs_mentions_name_by_subject(&said, s, idx) < 0)
 			rc = fs_error_set(err, FS_ENOMEM, "out of memory");
 	}
 	if (rc == 0 && store && !o->no_reports && s->npatches) {
-		struct by_upstream d = { r, ups };
-
 		rc = search_store(&said, &pending, r, idx, store, ups, o->own_addresses, err);
 		/* what answered the same patches in another round is a reply */
 		if (rc == 0)
-			rc = fs_mentions_earlier_rounds(&said, s, patch_of_upstream, &d, err);
+			rc = fs_mentions_earlier_rounds(&said, s, patch_of_upstream, &place, err);
 	}
 	if (rc == 0 && o->archive && o->archive_bases && s->npatches)
 		rc = search_archives(&said, &pending, &found, r, idx, ups, o, err);
@@ -641,8 +645,7 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 	}
 	/* what the stages before touched goes before the trees' sets are
 	 * read: building one takes a hundred MB for a while */
-	fs_index_trim(idx);
-	fs_diffcmp_trim(o->diffcmp);
+	give_back(idx, o->diffcmp, NULL);
 	rc = open_treecheck(&tc, r, idx, ups, o, err);
 	if (rc == 0)
 		rc = judge_all(r, &ctx, ups, o->diffcmp, tc, err);
