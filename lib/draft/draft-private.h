@@ -163,6 +163,12 @@ struct fsd_para_kind {
 		     const struct fs_finding *f);
 };
 
+/* The key of fixscan's reply of KIND (FSD_KIND_PATCH, "summary") to
+ * ORIG: what the drafts' state file knows a draft by.  New string
+ * (g_free()).  (draft.c) */
+#define FSD_KIND_PATCH "patch"
+char *fsd_reply_key(const char *kind, const struct fs_patch *orig);
+
 /* The row of KIND (draft-para.c); borrowed, static. */
 const struct fsd_para_kind *fsd_para_kind(enum fs_finding_kind kind);
 

@@ -150,6 +150,13 @@ static char *cited_people(const struct fs_review *r, const struct fs_review_patc
 	return g_string_free(s, FALSE);
 }
 
+char *fsd_reply_key(const char *kind, const struct fs_patch *orig)
+{
+	const char *id = fs_patch_message_id(orig);
+
+	return g_strdup_printf("%s <%s>", kind, id ? id : "");
+}
+
 static int append_draft(struct fs_drafts *out, const struct fs_review *r,
 			const struct fs_patch *orig, const struct fs_review_patch *rp,
 			const struct fs_identity *me, const char *kind,
@@ -158,8 +165,7 @@ static int append_draft(struct fs_drafts *out, const struct fs_review *r,
 {
 	char *cc = cited_people(r, rp);
 	struct fs_draft d;
-	char *key = g_strdup_printf("%s <%s>", kind, fs_patch_message_id(orig) ?
-				    fs_patch_message_id(orig) : "");
+	char *key = fsd_reply_key(kind, orig);
 	int rc;
 
 	rc = fsd_compose(&d, orig, me, key, label, body, cc, now, err);
@@ -294,7 +300,7 @@ int fs_drafts_build_opts(struct fs_drafts *out, const struct fs_review *r,
 			return err->code;
 		}
 		label = g_strdup_printf("%s %s", number, fs_patch_title(rp->patch));
-		rc = append_draft(out, r, rp->patch, rp, me, "patch", label, body, o->now, err);
+		rc = append_draft(out, r, rp->patch, rp, me, FSD_KIND_PATCH, label, body, o->now, err);
 		g_free(label);
 		g_free(body);
 		/* A mail that cannot be answered costs its own draft only. */

@@ -14,6 +14,7 @@
 #include "fixscan/maildir.h"
 #include "fixscan/mail.h"
 #include "fixscan/text.h"
+#include "draft-private.h"
 #include "drafts-private.h"
 
 /* ---- the drafts folder ------------------------------------------------------ */
@@ -482,8 +483,7 @@ bool fs_drafts_withdrawn_patch(const struct fs_drafts_withdrawn *w, const struct
 
 	if (!w || !id)
 		return false;
-	/* the key append_draft() gives a patch's reply (draft.c) */
-	key = g_strdup_printf("patch <%s>", id);
+	key = fsd_reply_key(FSD_KIND_PATCH, p);
 	latest = fs_drafts_state_latest(w->state, key, &mid, &digest);
 	g_free(key);
 	if (!latest)
