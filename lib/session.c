@@ -530,15 +530,21 @@ char *fs_session_state_path(const char *name)
 	return NULL;
 }
 
+/* The drafts' state file (borrowed; NULL: no folder for it). */
+static const char *drafts_state(struct fs_session *s)
+{
+	if (!s->drafts_state)
+		s->drafts_state = fs_session_state_path("drafts");
+	return s->drafts_state;
+}
+
 /* The options of fs_drafts_save() every command shares: the state file,
  * the user's addresses, and FORCE (--force). */
 static void save_opts(struct fs_session *s, struct fs_drafts_save_opts *opts, bool force)
 {
-	if (!s->drafts_state)
-		s->drafts_state = fs_session_state_path("drafts");
 	const char *wait = getenv("FIXSCAN_TEST_LOCK_WAIT");
 
-	opts->state_file = s->drafts_state;
+	opts->state_file = drafts_state(s);
 	opts->own = s->ropts.own_addresses;
 	opts->force = force;
 	opts->waiting = s->store_waiting;
@@ -613,9 +619,7 @@ static bool patch_withheld(void *data, const struct fs_patch *p)
 
 	if (!s->withdrawn_read) {
 		s->withdrawn_read = true;
-		if (!s->drafts_state)
-			s->drafts_state = fs_session_state_path("drafts");
-		s->withdrawn = fs_drafts_withdrawn_load(s->drafts_state, s->drafts_folder, s->store);
+		s->withdrawn = fs_drafts_withdrawn_load(drafts_state(s), s->drafts_folder, s->store);
 	}
 	return fs_drafts_withdrawn_patch(s->withdrawn, p);
 }
