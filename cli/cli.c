@@ -100,11 +100,12 @@ int cli_repo_path(const char *flag, char **out, struct fs_error *err)
 	if (configured) {
 		g_free(here);
 		struct stat st;
+		int missing = stat(configured, &st) < 0 ? errno : 0;
 
 		/* a path from the config: its errors name the key */
-		if (stat(configured, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		if (missing || !S_ISDIR(st.st_mode)) {
 			rc = fs_error_set(err, FS_ENOTFOUND, "fixscan.repo names '%s': %s", configured,
-					  stat(configured, &st) < 0 ? strerror(errno) : "not a directory");
+					  missing ? strerror(missing) : "not a directory");
 			g_free(configured);
 			return rc;
 		}
