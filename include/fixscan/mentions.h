@@ -173,11 +173,12 @@ int fs_mentions_earlier_rounds(struct fs_mentions *m, const struct fs_thread_ser
 			       int (*place)(void *data, fs_cid c), void *data,
 			       struct fs_error *err);
 
-/* Add to M the records V[0..N) of mails from the archives that speak of
- * a patch of the series (a backport posted for its branch: class
- * FS_REPLY_REPLACEMENT, at the patch's SERIES_INDEX), whose strings V's
- * owner lends for M's life; NAMED is not taken (NULL).  Returns 0 or
- * FS_ENOMEM. */
+/* Add to M the records V[0..N) of mails outside the thread that speak of
+ * a patch of the series as its replies do (a backport posted for its
+ * branch on the archives: class FS_REPLY_REPLACEMENT; an answer to
+ * another round found in the store), at the patch's SERIES_INDEX, whose
+ * strings V's owner lends for M's life; NAMED is not taken (NULL).
+ * Returns 0 or FS_ENOMEM. */
 int fs_mentions_add_posted(struct fs_mentions *m, const struct fs_objection *v, size_t n,
 			   struct fs_error *err);
 

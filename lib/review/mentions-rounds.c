@@ -54,30 +54,22 @@ static int classify_file(const char *filename, enum fs_reply_class *cls, char **
 	return 0;
 }
 
-/* Move report K of M to the replies, as class CLS said by LINE (taken). */
+/* Move report K of M to the replies, as class CLS said by LINE (taken:
+ * M's storage behind the records keeps it). */
 static int move_to_replies(struct fs_mentions *m, size_t k, enum fs_reply_class cls, char *line,
-			   int index)
+			   int index, struct fs_error *err)
 {
-	struct fs_objection *ov = realloc(m->objections, (m->nobjections + 1) * sizeof(*ov));
-	char **lv = ov ? realloc(m->lines_, (m->nobjections + 1) * sizeof(*lv)) : NULL;
 	const struct fs_report_mail *r = &m->reports[k];
+	struct fs_objection o = {
+		.series_index = index, .message_id = r->message_id, .from = r->from,
+		.date = r->date, .line = line ? line : "", .cls = cls, .link = r->link,
+	};
 
-	if (ov)
-		m->objections = ov;
-	if (!lv) {
+	if (fs_mentions_add_posted(m, &o, 1, err) < 0) {
 		g_free(line);
-		return FS_ENOMEM;
+		return err->code;
 	}
-	m->lines_ = lv;
-	memset(&ov[m->nobjections], 0, sizeof(*ov));
-	ov[m->nobjections].series_index = index;
-	ov[m->nobjections].message_id = r->message_id;
-	ov[m->nobjections].from = r->from;
-	ov[m->nobjections].date = r->date;
-	ov[m->nobjections].line = line ? line : "";
-	ov[m->nobjections].cls = cls;
-	ov[m->nobjections].link = r->link;
-	lv[m->nobjections++] = line;
+	m->lines_[m->nobjections - 1] = line;
 	memmove(&m->reports[k], &m->reports[k + 1], (m->nreports - k - 1) * sizeof(*m->reports));
 	m->nreports--;
 	return 0;
@@ -106,8 +98,8 @@ int fs_mentions_earlier_rounds(struct fs_mentions *m, const struct fs_thread_ser
 			k++;
 			continue;
 		}
-		if (move_to_replies(m, k, cls, line, index) < 0)
-			return fs_error_set(err, FS_ENOMEM, "out of memory");
+		if (move_to_replies(m, k, cls, line, index, err) < 0)
+			return err->code;
 	}
 	return 0;
 }
