@@ -459,9 +459,7 @@ static void para_unknown(GString *s, const struct fs_review *r,
 static void para_said(GString *s, const struct fs_review *r,
 		const struct fs_review_patch *rp, const struct fs_finding *f);
 
-/* A mail named in a reply: its From, Date and Subject lines, indented
- * (each left out when empty). */
-static void add_mail_lines(GString *s, const char *from, const char *date, const char *subj)
+void fsd_add_mail_lines(GString *s, const char *from, const char *date, const char *subj)
 {
 	if (*from)
 		fsd_add_wrapped(s, "  From: ", "    ", from);
@@ -471,10 +469,7 @@ static void add_mail_lines(GString *s, const char *from, const char *date, const
 		fsd_add_wrapped(s, "  Subject: ", "    ", subj);
 }
 
-/* The mail's lore link (if it has a Message-Id), then the blank line
- * that ends the paragraph. */
-/* The link to F's mail on a line of its own, then a blank line. */
-static void add_lore_line(GString *s, const struct fs_finding *f)
+void fsd_add_lore_line(GString *s, const struct fs_finding *f)
 {
 	char *link = fs_finding_mail_link(f);
 
@@ -501,8 +496,8 @@ static void para_report(GString *s, const struct fs_review *r,
 		subj[n - 2] = '\0';
 	}
 	fsd_add_para(s, "There is a regression report for the upstream commit:");
-	add_mail_lines(s, from, date, subj);
-	add_lore_line(s, f);
+	fsd_add_mail_lines(s, from, date, subj);
+	fsd_add_lore_line(s, f);
 	fsd_add_para(s, "Has it been resolved upstream? If not, this one may be better left out for now.");
 	g_free(from);
 	g_free(date);
@@ -692,8 +687,8 @@ static void para_posted(GString *s, const struct fs_finding *f)
 	char *subj = fs_text_clean_line(f->note);
 
 	fsd_add_para(s, "Another backport of the upstream commit for this branch was posted after this one:");
-	add_mail_lines(s, from, date, subj);
-	add_lore_line(s, f);
+	fsd_add_mail_lines(s, from, date, subj);
+	fsd_add_lore_line(s, f);
 	fsd_add_para(s, "Should that one be taken instead?");
 	g_free(from);
 	g_free(date);
@@ -757,173 +752,6 @@ static void para_backport_differs(GString *s, const struct fs_review *r,
 	g_free(ref);
 }
 
-/* Whether pending REF is linux-next: a ref of a remote named "next" or
- * "linux-next", or a local branch whose name starts with "next" or
- * "linux-next". */
-static bool is_linux_next(const char *ref)
-{
-	return ref && (g_str_has_prefix(ref, "refs/remotes/next/") ||
-		       g_str_has_prefix(ref, "refs/remotes/linux-next/") ||
-		       g_str_has_prefix(ref, "refs/heads/next") ||
-		       g_str_has_prefix(ref, "refs/heads/linux-next"));
-}
-
-/* Pending REF as the list knows it, for a draft: "linux-next";
- * "net's main" for refs/remotes/net/main; the branch name of a local
- * branch.  Never the clone's own ref name.  New string, cleaned. */
-char *fsd_public_ref_name(const char *ref)
-{
-	const char *rest, *slash;
-	char *remote, *branch, *t;
-
-	if (is_linux_next(ref))
-		return g_strdup("linux-next");
-	if (!ref || !g_str_has_prefix(ref, "refs/remotes/") ||
-	    !(slash = strchr(rest = ref + strlen("refs/remotes/"), '/')))
-		return fs_report_short_ref(ref);
-	remote = fs_text_clean_line(t = g_strndup(rest, (size_t)(slash - rest)));
-	g_free(t);
-	branch = fs_text_clean_line(slash + 1);
-	t = g_strdup_printf("%s's %s", remote, branch);
-	g_free(branch);
-	g_free(remote);
-	return t;
-}
-
-/* F's commit reference, marked as an id of the pending tree so that
- * nobody takes it for a mainline or stable id:
- * 'abc ("subject") (linux-next id)'.  New string. */
-char *fsd_pending_commit_ref(const struct fs_finding *f)
-{
-	char *c = fsd_commit_ref(f->commit, f->subject), *name, *t;
-
-	if (is_linux_next(f->ref))
-		t = g_strdup_printf("%s (linux-next id)", c);
-	else {
-		name = fsd_public_ref_name(f->ref);
-		t = g_strdup_printf("%s (id in %s)", c, name);
-		g_free(name);
-	}
-	g_free(c);
-	return t;
-}
-
-/* The opening line of a fix-pending paragraph. */
-static char *pending_opening(const struct fs_finding *f)
-{
-	const char *what = f->cause == FS_CAUSE_REVERT ? "A revert of" : "A fix for";
-	char *ref, *t;
-
-	if (!f->commit[0])
-		return g_strdup_printf("%s the upstream commit has been posted, but is not in "
-				       "mainline yet:", what);
-	ref = fsd_public_ref_name(f->ref);
-	t = g_strdup_printf("%s the upstream commit %sis in %s, but not in mainline yet:", what,
-			    f->mail.message_id ? "has been posted and " : "", ref);
-	g_free(ref);
-	return t;
-}
-
-static void para_fix_pending(GString *s, const struct fs_review *r,
-		const struct fs_review_patch *rp, const struct fs_finding *f)
-{
-	char *from = fs_text_clean_line(f->mail.from), *date = fs_text_clean_line(f->mail.date);
-	char *subj = fs_text_clean_line(f->subject);
-	char *open = pending_opening(f);
-
-	fsd_add_para(s, open);
-	if (f->commit[0]) {
-		char *ref = fsd_pending_commit_ref(f);
-		fsd_add_wrapped(s, "  ", "    ", ref);
-		g_free(ref);
-	} else {
-		add_mail_lines(s, from, date, subj);
-	}
-	add_lore_line(s, f);
-	fsd_add_para(s, "Could this one be held back for now, or the two queued together once the fix lands?");
-	g_free(open);
-	g_free(from);
-	g_free(date);
-	g_free(subj);
-}
-
-static void para_series_partial(GString *s, const struct fs_review *r,
-		const struct fs_review_patch *rp, const struct fs_finding *f)
-{
-	char *branch = fs_text_clean_line(r->branch), *ref = fsd_commit_ref(f->commit, f->subject);
-	size_t i;
-
-	bool one = f->posting.nparts == 1;
-
-	fsd_add_paraf(s, "This patch's upstream commit %s was posted with %s in mainline too, but neither in %s nor in this series:",
-		      ref, one ? "another patch that is" : "other patches that are", branch);
-	for (i = 0; i < f->posting.nparts; i++) {
-		char *pref = fsd_commit_ref(f->posting.parts[i].commit, f->posting.parts[i].subject);
-		GString *line = g_string_new(pref);
-
-		g_string_append(line, ", ");
-		fs_report_add_part(line, f->posting.parts[i].part, f->posting.parts[i].total);
-		g_string_append(line, " of the posting");
-		fsd_add_wrapped(s, "  ", "    ", line->str);
-		g_string_free(line, TRUE);
-		g_free(pref);
-	}
-	g_string_append_c(s, '\n');
-	fsd_add_para(s, one ? "If it was left out on purpose, fine; otherwise is it needed here as well?" :
-			 "If they were left out on purpose, fine; otherwise are they needed here as well?");
-	g_free(ref);
-	g_free(branch);
-}
-
-/* A backport that cannot build: the names it uses, the commit that
- * brings them (when one was found), and the request: that commit first,
- * or a backport reworked without it. */
-static void para_symbol_missing(GString *s, const struct fs_review *r,
-		const struct fs_review_patch *rp, const struct fs_finding *f)
-{
-	char *branch = fs_text_clean_line(r->branch);
-	GString *names = g_string_new(NULL);
-
-	fs_report_add_symbols(names, f);
-	if (!f->commit[0]) {
-		fsd_add_paraf(s, "This backport uses %s, which %s has nowhere, so as it is it does not build there. Could it be reworked for %s?",
-			      names->str, branch, branch);
-	} else {
-		char *ref = fsd_commit_ref(f->commit, f->subject);
-
-		fsd_add_paraf(s, "This backport uses %s, which %s has nowhere; mainline got %s with",
-			      names->str, branch, f->tree.nsymbols == 1 ? "it" : "them");
-		g_string_append_printf(s, "  %s\n\n", ref);
-		if (f->series_index >= 0)
-			fsd_add_paraf(s, "which this series queues only after this patch, as %s, so this one does not build on its own. Could that commit be queued before this one, or this backport reworked so that it does without it?",
-				      fs_report_nn(r, f->series_index));
-		else
-			fsd_add_paraf(s, "which is neither in %s nor in this series, so as it is this patch does not build. Could that commit be queued before this one, or this backport reworked so that it does without it?",
-				      branch);
-		g_free(ref);
-	}
-	g_string_free(names, TRUE);
-	g_free(branch);
-}
-
-/* A fix of the upstream commit that changes only files the branch does
- * not have: said, so that nobody asks for it. */
-static void para_fix_not_applicable(GString *s, const struct fs_review *r,
-		const struct fs_review_patch *rp, const struct fs_finding *f)
-{
-	char *branch = fs_text_clean_line(r->branch), *ref = fsd_commit_ref(f->commit, f->subject);
-	GString *files = g_string_new(NULL);
-
-	fs_report_add_files(files, f);
-	fsd_add_para(s, "Mainline fixed this patch's upstream commit with");
-	g_string_append_printf(s, "  %s\n\n", ref);
-	fsd_add_paraf(s, "but that fix changes only %s, which %s does not have, so it is not needed here.",
-		      files->str, branch);
-	g_string_free(files, TRUE);
-	g_free(ref);
-	g_free(branch);
-}
-
 /* ---- the table ---------------------------------------------------------- */
 
 static const struct fsd_para_kind para_kinds[FS_FIND_KIND_COUNT] = {
@@ -938,15 +766,15 @@ static const struct fsd_para_kind para_kinds[FS_FIND_KIND_COUNT] = {
 	[FS_FIND_REGRESSION_REPORT] = { .scope = FS_PARA_EACH, .para = para_report },
 	[FS_FIND_OBJECTION] = { .scope = FS_PARA_EACH, .para = para_said },
 	[FS_FIND_NEEDS_ALSO] = { .scope = FS_PARA_EACH, .para = para_said },
-	[FS_FIND_FIX_PENDING] = { .scope = FS_PARA_EACH, .para = para_fix_pending },
+	[FS_FIND_FIX_PENDING] = { .scope = FS_PARA_EACH, .para = fsd_para_fix_pending },
 	[FS_FIND_TARGET_ABSENT] = { .scope = FS_PARA_EACH, .para = para_target_absent },
 	[FS_FIND_REVERTS_STABLE] = { .scope = FS_PARA_EACH, .para = para_reverts_stable },
 	[FS_FIND_FIXES_TAG_MISMATCH] = { .scope = FS_PARA_EACH, .para = para_mismatch },
 	[FS_FIND_UNKNOWN_UPSTREAM] = { .scope = FS_PARA_EACH, .para = para_unknown },
 	[FS_FIND_NO_UPSTREAM] = { .scope = FS_PARA_EACH, .para = para_no_upstream },
-	[FS_FIND_SERIES_PARTIAL] = { .scope = FS_PARA_EACH, .para = para_series_partial },
-	[FS_FIND_SYMBOL_MISSING] = { .scope = FS_PARA_EACH, .para = para_symbol_missing },
-	[FS_FIND_FIX_NOT_APPLICABLE] = { .scope = FS_PARA_EACH, .para = para_fix_not_applicable },
+	[FS_FIND_SERIES_PARTIAL] = { .scope = FS_PARA_EACH, .para = fsd_para_series_partial },
+	[FS_FIND_SYMBOL_MISSING] = { .scope = FS_PARA_EACH, .para = fsd_para_symbol_missing },
+	[FS_FIND_FIX_NOT_APPLICABLE] = { .scope = FS_PARA_EACH, .para = fsd_para_fix_not_applicable },
 	[FS_FIND_FIX_QUEUED] = { .scope = FS_PARA_EACH, .para = para_fix_queued },
 	[FS_FIND_FIX_PRESENT] = { .scope = FS_PARA_ALONE, .para = para_fix_present },
 	[FS_FIND_REPLACEMENT_POSTED] = { .scope = FS_PARA_EACH, .para = para_said },

@@ -175,9 +175,26 @@ const struct fsd_para_kind *fsd_para_kind(enum fs_finding_kind kind);
 /* The kind whose reply paragraph comes at position ORDER, or -1. */
 int fsd_kind_by_para_order(int order);
 
+/* A mail named in a paragraph: its From, Date and Subject lines,
+ * indented (each left out when empty); F's mail link on a line of its
+ * own, then the blank line that ends the paragraph.  (draft-para.c) */
+void fsd_add_mail_lines(GString *s, const char *from, const char *date, const char *subj);
+void fsd_add_lore_line(GString *s, const struct fs_finding *f);
+
+/* The paragraphs of the kinds about what lies beyond the patch, rows of
+ * draft-para.c's table.  (draft-para-beyond.c) */
+void fsd_para_fix_pending(GString *s, const struct fs_review *r, const struct fs_review_patch *rp,
+			  const struct fs_finding *f);
+void fsd_para_series_partial(GString *s, const struct fs_review *r,
+			     const struct fs_review_patch *rp, const struct fs_finding *f);
+void fsd_para_symbol_missing(GString *s, const struct fs_review *r,
+			     const struct fs_review_patch *rp, const struct fs_finding *f);
+void fsd_para_fix_not_applicable(GString *s, const struct fs_review *r,
+				 const struct fs_review_patch *rp, const struct fs_finding *f);
+
 /* Pending REF as the list knows it ("linux-next", "net's main"), and F's
  * commit marked as an id of the pending tree ('abc ("subject")
- * (linux-next id)').  New strings, cleaned.  (draft-para.c) */
+ * (linux-next id)').  New strings, cleaned.  (draft-para-beyond.c) */
 char *fsd_public_ref_name(const char *ref);
 char *fsd_pending_commit_ref(const struct fs_finding *f);
 
