@@ -358,22 +358,35 @@ static void add_previous_round(struct fs_session *ss, struct fs_review *r,
 
 /* Say which patches of R carry no diff: a mail cut short, or a patch
  * sent some other way.  Its code was neither compared with upstream nor
- * checked against the branch's tree, so "no findings" says less there. */
+ * checked against the branch's tree, so "no findings" says less there.
+ * A review and check say so in their output (diff-absent); the digest
+ * shows only what asks for action, so it is said here. */
 static void name_diffless(const struct fs_review *r, const struct fs_review_set_cbs *cb)
 {
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; cb->note && i < r->npatches; i++) {
 		const struct fs_review_patch *rp = &r->patches[i];
+		const struct fs_finding *f = NULL;
 		char number[32], *note;
 
-		if (fs_patch_has_diff(rp->patch))
+		for (k = 0; !f && k < rp->findings.n; k++)
+			if (rp->findings.v[k].kind == FS_FIND_DIFF_ABSENT)
+				f = &rp->findings.v[k];
+		if (!f)
 			continue;
-		note = g_strdup_printf("%s: patch %s <%s> carries no diff (cut short?): its code was "
-				       "neither compared with upstream nor checked against the tree",
-				       r->branch ? r->branch : "?",
-				       fs_report_patch_number(r->series, rp->index, number, sizeof(number)),
-				       fs_patch_message_id(rp->patch) ? fs_patch_message_id(rp->patch) : "?");
+		fs_report_patch_number(r->series, rp->index, number, sizeof(number));
+		if (f->note)
+			note = g_strdup_printf("%s: patch %s <%s>: %s (cut short?): the rest was neither "
+					       "compared with upstream nor checked against the tree",
+					       r->branch ? r->branch : "?", number,
+					       fs_patch_message_id(rp->patch) ? fs_patch_message_id(rp->patch) : "?",
+					       f->note);
+		else
+			note = g_strdup_printf("%s: patch %s <%s> carries no diff (cut short?): its code was "
+					       "neither compared with upstream nor checked against the tree",
+					       r->branch ? r->branch : "?", number,
+					       fs_patch_message_id(rp->patch) ? fs_patch_message_id(rp->patch) : "?");
 		cb->note(cb->data, note);
 		g_free(note);
 	}
@@ -405,7 +418,8 @@ static struct fs_review *review_one(struct fs_session *ss, const struct fs_revie
 	 * would be reviewed for nothing. */
 	if (!set->no_store && set->mode != FS_SET_CROSS)
 		add_previous_round(ss, r, cb);
-	name_diffless(r, cb);
+	if (set->mode == FS_SET_CROSS)
+		name_diffless(r, cb);
 	note = fs_diffcmp_take_note(fs_session_review_opts(ss)->diffcmp);
 	if (note && cb->note)
 		cb->note(cb->data, note);

@@ -60,6 +60,9 @@ enum fs_finding_kind {
 	FS_FIND_FIX_NOT_APPLICABLE,/* a mainline fix that changes only files
 				    * the branch lacks (advisory, in place of
 				    * fix-missing) */
+	FS_FIND_DIFF_ABSENT,       /* the patch mail carries no diff: its code
+				    * was neither compared nor checked
+				    * (advisory) */
 	FS_FIND_KIND_COUNT
 };
 
@@ -339,6 +342,12 @@ struct fs_findings_ctx {
 	/* The comparison of this patch's diff with its upstream commit's
 	 * (diffcmp module), set per patch by the caller; NULL: none made. */
 	const struct fs_diffcmp_result *diff;
+	/* The patch's mail carries no diff (no file header: cut short, or
+	 * the change sent some other way), or its diff stops before
+	 * DIFF_STOPS_BEFORE, a file its diffstat lists (NULL when it does
+	 * not); diff-absent says so. */
+	bool diffless;
+	const char *diff_stops_before;
 	/* Fixes of the series' upstream commits that are not in mainline
 	 * yet (fs_pending_from_store()); NULL and 0: none looked for. */
 	const struct fs_pending_fix *pending;

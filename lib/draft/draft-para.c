@@ -721,6 +721,25 @@ static void para_no_upstream(GString *s, const struct fs_review *r,
 	g_free(ref);
 }
 
+/* The reviewer's copy of the patch has no diff: said as what reached
+ * the reviewer (the posting itself may be whole), so that nobody reads
+ * the rest of the reply as a review of the code. */
+static void para_diff_absent(GString *s, const struct fs_review *r,
+			     const struct fs_review_patch *rp, const struct fs_finding *f)
+{
+	char *path;
+
+	if (!f->note) {
+		fsd_add_para(s, "The copy of this patch that reached me carries no diff, so I could not compare its code with the upstream commit or check it against the branch.");
+		return;
+	}
+	/* the note names the file as "the diff stops before X, which ..." */
+	path = fs_text_clean_line(f->note);
+	fsd_add_paraf(s, "The copy of this patch that reached me is cut short: %s, so I could not compare or check the rest.",
+		      path);
+	g_free(path);
+}
+
 /* The backport is not its upstream commit's change, and the changelog
  * does not say why.  The paths come from the mail: cleaned. */
 static void para_backport_differs(GString *s, const struct fs_review *r,
@@ -775,6 +794,7 @@ static const struct fsd_para_kind para_kinds[FS_FIND_KIND_COUNT] = {
 	[FS_FIND_SERIES_PARTIAL] = { .scope = FS_PARA_EACH, .para = fsd_para_series_partial },
 	[FS_FIND_SYMBOL_MISSING] = { .scope = FS_PARA_EACH, .para = fsd_para_symbol_missing },
 	[FS_FIND_FIX_NOT_APPLICABLE] = { .scope = FS_PARA_EACH, .para = fsd_para_fix_not_applicable },
+	[FS_FIND_DIFF_ABSENT] = { .scope = FS_PARA_EACH, .para = para_diff_absent },
 	[FS_FIND_FIX_QUEUED] = { .scope = FS_PARA_EACH, .para = para_fix_queued },
 	[FS_FIND_FIX_PRESENT] = { .scope = FS_PARA_ALONE, .para = para_fix_present },
 	[FS_FIND_REPLACEMENT_POSTED] = { .scope = FS_PARA_EACH, .para = para_said },
@@ -804,6 +824,7 @@ static const enum fs_finding_kind para_order[] = {
 	FS_FIND_NO_UPSTREAM,
 	FS_FIND_SERIES_PARTIAL,
 	FS_FIND_FIX_NOT_APPLICABLE,
+	FS_FIND_DIFF_ABSENT,
 	FS_FIND_FIX_QUEUED,
 	FS_FIND_FIX_PRESENT,
 	FS_FIND_REPLACEMENT_POSTED,

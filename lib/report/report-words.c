@@ -168,6 +168,19 @@ static void rw_no_upstream(GString *s, const struct fs_review *r, const struct f
 				       f->commit, f->subject ? f->subject : "");
 }
 
+static void rw_diff_absent(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	const char *branch = r->branch ? r->branch : "the branch";
+
+	if (f->note)
+		g_string_append_printf(s, ": %s (cut short?): the rest was neither compared with "
+				       "upstream nor checked against %s's tree", f->note, branch);
+	else
+		g_string_append_printf(s, ": the mail carries no diff (cut short?): its code was "
+				       "neither compared with upstream nor checked against %s's tree",
+				       branch);
+}
+
 static void rw_objection(GString *s, const struct fs_review *r, const struct fs_finding *f);
 
 static void rw_regression_report(GString *s, const struct fs_review *r, const struct fs_finding *f)
@@ -351,6 +364,7 @@ static const struct fsr_kind report_kinds[FS_FIND_KIND_COUNT] = {
 	[FS_FIND_SERIES_PARTIAL] = { .color = CYAN, .whole = true, .words = rw_series_partial },
 	[FS_FIND_SYMBOL_MISSING] = { .color = RED, .whole = true, .words = rw_symbol_missing },
 	[FS_FIND_FIX_NOT_APPLICABLE] = { .color = CYAN, .words = rw_fix_not_applicable },
+	[FS_FIND_DIFF_ABSENT] = { .color = CYAN, .whole = true, .words = rw_diff_absent },
 	[FS_FIND_FIX_QUEUED] = { .color = GREEN, .words = rw_fix_queued },
 	[FS_FIND_FIX_PRESENT] = { .color = GREEN, .words = rw_fix_present },
 	[FS_FIND_REPLACEMENT_POSTED] = { .color = CYAN, .whole = true, .words = rw_objection },

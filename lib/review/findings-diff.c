@@ -7,6 +7,7 @@
 
 #include <glib.h>
 
+#include "fixscan/text.h"
 #include "findings-private.h"
 
 /* A copy of the N strings of V into *OUT; false when out of memory. */
@@ -79,6 +80,22 @@ static char *diff_note(const struct fs_diffcmp_result *d)
 /* The backport's diff against its upstream commit's, when the caller
  * compared them (one upstream commit): a difference the changelog does
  * not document. */
+void fsj_check_diff_absent(struct judge *j)
+{
+	struct fs_finding *f;
+	char *path;
+
+	if (!j->ctx->diffless && !j->ctx->diff_stops_before)
+		return;
+	f = fsj_add(j, FS_FIND_DIFF_ABSENT, FS_CAUSE_NONE, FS_CID_NONE, NULL, FS_FEV_EXACT);
+	if (!f || j->ctx->diffless)
+		return;
+	/* the path is the mail's: made visible before anyone prints it */
+	path = fs_text_clean_line(j->ctx->diff_stops_before);
+	fsj_set_note(j, f, path ? fsj_fmt("the diff stops before %s, which its diffstat lists", path) : NULL);
+	g_free(path);
+}
+
 void fsj_check_diff(struct judge *j, const fs_cid *ups, size_t nups)
 {
 	const struct fs_diffcmp_result *d = j->ctx->diff;

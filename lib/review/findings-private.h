@@ -71,6 +71,8 @@ void fsj_check_pending(struct judge *j, const fs_cid *ups, size_t nups);
 /* ---- findings-diff.c */
 
 void fsj_check_diff(struct judge *j, const fs_cid *ups, size_t nups);
+/* diff-absent: the patch mail has no diff, or one cut short. */
+void fsj_check_diff_absent(struct judge *j);
 
 /* ---- findings-posting.c */
 

@@ -243,6 +243,7 @@ int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx
 	if (index >= 0)
 		fsj_check_mail(&j, ups, nups, index);
 	fsj_check_diff(&j, ups, nups);
+	fsj_check_diff_absent(&j);
 	fsj_check_pending(&j, ups, nups);
 	for (i = 0; i < nups; i++)
 		fsj_check_series_partial(&j, ups[i]);

@@ -183,6 +183,13 @@ static const struct fs_kind kinds[FS_FIND_KIND_COUNT] = {
 		.group = FS_GROUP_NONE,
 		.digest_weight = 0,
 	},
+	/* A patch mail without its diff: what was not looked at, said so
+	 * that "no findings" is not read as "checked". */
+	[FS_FIND_DIFF_ABSENT] = {
+		.name = "diff-absent",
+		.cls = FS_KIND_NOTE,
+		.group = FS_GROUP_NONE,
+	},
 	/* A fix in this series or in the branch is covered. */
 	[FS_FIND_FIX_QUEUED] = {
 		.name = "fix-queued",
@@ -232,6 +239,7 @@ static const enum fs_finding_kind by_rank[] = {
 	FS_FIND_NO_UPSTREAM,
 	FS_FIND_SERIES_PARTIAL,
 	FS_FIND_FIX_NOT_APPLICABLE,
+	FS_FIND_DIFF_ABSENT,
 	FS_FIND_FIX_QUEUED,
 	FS_FIND_FIX_PRESENT,
 	FS_FIND_REPLACEMENT_POSTED,

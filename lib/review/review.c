@@ -9,6 +9,7 @@
 #include <gmime/gmime.h>
 
 #include "base/resident.h"
+#include "fixscan/diffstat.h"
 #include "fixscan/listmail.h"
 #include "fixscan/mentions.h"
 #include "fixscan/pending.h"
@@ -497,16 +498,21 @@ static int judge_all(struct fs_review *r, const struct fs_findings_ctx *shared,
 		struct fs_review_patch *rp = &r->patches[i];
 		struct fs_diffcmp_result diff = FS_DIFFCMP_RESULT_INIT;
 		struct fs_findings_ctx ctx = *shared;
+		struct fs_diffstat_gap gap = FS_DIFFSTAT_GAP_INIT;
 
 		if (i % REVIEW_RESIDENT_EVERY == 0)
 			keep_resident_down(shared->idx, dc, tc);
 		ctx.author = fs_patch_author(rp->patch);
 		ctx.body = fs_patch_body(rp->patch, &ctx.body_len);
+		fs_diffstat_gap(ctx.body, ctx.body_len, &gap);
+		ctx.diffless = !fs_patch_has_diff(rp->patch) || gap.in_diff == 0;
+		ctx.diff_stops_before = gap.first_missing;
 		if (compare_diff(rp, &ups[i], shared->idx, dc, &diff))
 			ctx.diff = &diff;
 		rc = fs_findings_judge(&rp->findings, &ctx, fs_patch_trailers(rp->patch),
 				       fs_patch_title(rp->patch), rp->index, err);
 		fs_diffcmp_result_clear(&diff);
+		fs_diffstat_gap_clear(&gap);
 		if (rc == 0 && tc)
 			rc = fs_treecheck_judge(tc, i, &rp->findings, shared->ignore, err);
 		if (rc < 0)

@@ -90,6 +90,63 @@ test_expect_success 'the cover without patches is sorted, not crashed on' '
 	! grep -E -q "Sanitizer|runtime error|CRITICAL" err
 '
 
+# A patch mail cut short before its diff: its code was neither compared
+# nor checked, so "no findings" would mislead.  check and review say so
+# as an advisory finding (exit 0: it asks for nothing), in text and JSON;
+# the digest, which shows only what asks for action, says it on stderr.
+test_expect_success 'a patch mail without its diff: diff-absent in check and review, exit 0' '
+	"$FIXSCAN" check --repo kernel "$BAD/truncated-patch.eml" >tp.txt 2>tp.err &&
+	grep -q "^  diff-absent: the mail carries no diff (cut short?): its code was neither\$" tp.txt &&
+	grep -q "^      compared with upstream nor checked against linux-4.5.y.s tree\$" tp.txt &&
+	grep -q "^summary: 1 diff-absent in 1 patch\$" tp.txt &&
+	! grep -q "carries no diff" tp.err &&
+	"$FIXSCAN" review --repo kernel --mbox "$BAD/truncated-patch.eml" --json >tp.json 2>/dev/null &&
+	python3 -c "
+import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+kinds = [f[\"kind\"] for p in d[\"patches\"] for f in p[\"findings\"]]
+assert kinds == [\"diff-absent\"], kinds
+assert d[\"summary\"][\"diff-absent\"] == 1, d[\"summary\"]
+" tp.json
+'
+
+test_expect_success 'the same mail in a store: the digest names it on stderr, once' '
+	mkdir -p cut/cur &&
+	cp "$SRC"/maildirs/review-4.5/cur/* cut/cur/ &&
+	sed "/^diff --git/,\$d" "$SRC/maildirs/review-4.5/cur/1461721497.000006.fixscan:2,S" \
+		>cut/cur/1461721497.000006.fixscan:2,S &&
+	! grep -q "^diff --git" cut/cur/1461721497.000006.fixscan:2,S &&
+	(
+		NOTMUCH_CONFIG=$TRASH/cut-config && export NOTMUCH_CONFIG &&
+		setup_notmuch "$TRASH/cutmail" "$TRASH/cut" &&
+		"$FIXSCAN" digest --repo kernel --since 100000d >cd.txt 2>cd.err
+		test $? -le 1
+	) &&
+	cat cd.err &&
+	test "$(grep -c "carries no diff (cut short?)" cd.err)" = 1 &&
+	grep -q "^fixscan: linux-4.5.y: patch 06/07 <[^>]*> carries no diff (cut short?)" cd.err
+'
+
+# A diffstat that lists a file its diff lacks: the diff stops before it.
+test_expect_success 'a diff that stops before a file its diffstat lists: diff-absent names it' '
+	python3 -c "
+import sys
+t = open(sys.argv[1]).read()
+t = t.replace(\" drivers/usb/core/hub.c | 7 ++++++-\\n\",
+              \" drivers/usb/core/hub.c | 7 ++++++-\\n include/linux/usb.h    | 2 ++\\n\")
+t = t.replace(\" 1 file changed, 6 insertions\", \" 2 files changed, 8 insertions\")
+open(sys.argv[2], \"w\").write(t)
+" "$SRC/maildirs/review-4.5/cur/1461721497.000006.fixscan:2,S" stops.eml &&
+	grep -q "^ include/linux/usb.h    | 2 ++\$" stops.eml &&
+	{ "$FIXSCAN" review --repo kernel --mbox stops.eml >st.txt 2>st.err; test $? = 1; } &&
+	cat st.txt &&
+	grep -q "^  diff-absent: the diff stops before include/linux/usb.h, which its diffstat$" st.txt &&
+	grep -q "^summary: .*, 1 diff-absent in 1 patch\$" st.txt &&
+	{ "$FIXSCAN" review --repo kernel --mbox "$SRC/maildirs/review-4.5/cur/1461721497.000006.fixscan:2,S" >whole.txt 2>/dev/null; test $? = 1; } &&
+	grep -q "^06/07 usb: hub: let the port settle" whole.txt &&
+	! grep -q "diff-absent" whole.txt
+'
+
 test_expect_success 'no mail changed, none added' '
 	find "$TRASH/mail" -type f ! -path "*/.notmuch/*" | sort | xargs md5sum >mail.after &&
 	test_cmp mail.before mail.after

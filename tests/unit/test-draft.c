@@ -304,6 +304,35 @@ static void test_body_tree_kinds(void **state)
 	assert_null(strstr(b, "queue"));
 	g_free(b);
 	fixture_free(x);
+
+	/* a mail without its diff: said as what reached the reviewer, after
+	 * what asks for action; one cut short names where it stops */
+	x = fixture();
+	f = finding(FS_FIND_FIX_MISSING, "80e046b0715beeeeeeeeeeeeeeeeeeeeeeeeeeee",
+		    "netfilter: fix the offset check", "v4.7-rc1");
+	add(x, f);
+	add(x, finding(FS_FIND_DIFF_ABSENT, "", NULL, NULL));
+	b = patch_body(x);
+	sum = squash(b);
+	assert_has(sum, "The copy of this patch that reached me carries no diff, so I could not compare "
+			"its code with the upstream commit or check it against the branch.");
+	assert_true(strstr(sum, "80e046b0715b") < strstr(sum, "carries no diff"));
+	g_free(sum);
+	g_free(b);
+	fixture_free(x);
+	x = fixture();
+	f = finding(FS_FIND_DIFF_ABSENT, "", NULL, NULL);
+	f.note = (char *)"the diff stops before include/linux/usb.h, which its diffstat lists";
+	add(x, f);
+	b = patch_body(x);
+	sum = squash(b);
+	assert_has(sum, "The copy of this patch that reached me is cut short: the diff stops before "
+			"include/linux/usb.h, which its diffstat lists, so I could not compare or check "
+			"the rest.");
+	assert_null(strstr(sum, "carries no diff"));
+	g_free(sum);
+	g_free(b);
+	fixture_free(x);
 }
 
 /* A stable-only revert of another branch is a question, never a queue

@@ -801,8 +801,8 @@ static void test_reverted_in_stable_record(void **state)
 }
 
 /* Judge CHANGELOG alone with the diff comparison DIFF (may be NULL). */
-static void judge_diff(const char *changelog, const struct fs_diffcmp_result *diff,
-		       struct fs_findings *got)
+static void judge_mail(const char *changelog, const struct fs_diffcmp_result *diff,
+		       bool diffless, struct fs_findings *got)
 {
 	struct fs_trailers *tags = NULL;
 	struct fs_findings_ctx ctx;
@@ -814,10 +814,54 @@ static void judge_diff(const char *changelog, const struct fs_diffcmp_result *di
 	ctx.idx = IDX;
 	ctx.branch = "linux-4.4.y";
 	ctx.diff = diff;
+	ctx.diffless = diffless;
 	assert_int_equal(fs_findings_judge(got, &ctx, tags, title, 1, &err), 0);
 	fs_trailers_free(tags);
 	g_free(title);
 	g_free(text);
+}
+
+static void judge_diff(const char *changelog, const struct fs_diffcmp_result *diff,
+		       struct fs_findings *got)
+{
+	judge_mail(changelog, diff, false, got);
+}
+
+/* diff-absent: a patch mail without a diff is said to be one, beside
+ * what its changelog alone gives, and asks for nothing; a mail with its
+ * diff never is. */
+static void test_diff_absent(void **state)
+{
+	struct fs_findings got = FS_FINDINGS_INIT;
+	const struct fs_finding *f;
+
+	/* an upstream id that is all right: diff-absent alone */
+	judge_mail("sound: add dee\n\ncommit @d upstream.\n", NULL, true, &got);
+	assert_int_equal(got.n, 1);
+	f = &got.v[0];
+	assert_int_equal(f->kind, FS_FIND_DIFF_ABSENT);
+	assert_string_equal(f->commit, "");
+	assert_null(f->note);
+	assert_false(fs_finding_is_problem(f));
+	assert_false(fs_kind_asks(f));
+	assert_int_equal(fs_findings_count(&got, FS_FIND_DIFF_ABSENT), 1);
+	fs_findings_clear(&got);
+
+	/* no upstream id either: both said, no-upstream first */
+	judge_mail("sound: a change of stable's own\n\nNo upstream here.\n", NULL, true, &got);
+	assert_int_equal(got.n, 2);
+	assert_int_equal(got.v[0].kind, FS_FIND_NO_UPSTREAM);
+	assert_int_equal(got.v[1].kind, FS_FIND_DIFF_ABSENT);
+	fs_findings_clear(&got);
+
+	/* the same mails with their diff: no diff-absent */
+	judge_mail("sound: add dee\n\ncommit @d upstream.\n", NULL, false, &got);
+	assert_int_equal(got.n, 0);
+	fs_findings_clear(&got);
+	judge_mail("sound: a change of stable's own\n\nNo upstream here.\n", NULL, false, &got);
+	assert_int_equal(got.n, 1);
+	assert_int_equal(got.v[0].kind, FS_FIND_NO_UPSTREAM);
+	fs_findings_clear(&got);
 }
 
 /* backport-differs: what the diff comparison found, unless the changelog
@@ -959,6 +1003,7 @@ int main(void)
 		cmocka_unit_test(test_reverted_in_stable_record),
 		cmocka_unit_test(test_series_records),
 		cmocka_unit_test(test_backport_differs),
+		cmocka_unit_test(test_diff_absent),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
