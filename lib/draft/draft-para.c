@@ -459,26 +459,6 @@ static void para_unknown(GString *s, const struct fs_review *r,
 static void para_said(GString *s, const struct fs_review *r,
 		const struct fs_review_patch *rp, const struct fs_finding *f);
 
-void fsd_add_mail_lines(GString *s, const char *from, const char *date, const char *subj)
-{
-	if (*from)
-		fsd_add_wrapped(s, "  From: ", "    ", from);
-	if (*date)
-		fsd_add_wrapped(s, "  Date: ", "    ", date);
-	if (*subj)
-		fsd_add_wrapped(s, "  Subject: ", "    ", subj);
-}
-
-void fsd_add_lore_line(GString *s, const struct fs_finding *f)
-{
-	char *link = fs_finding_mail_link(f);
-
-	if (link)
-		g_string_append_printf(s, "  %s\n", link);
-	g_string_append_c(s, '\n');
-	g_free(link);
-}
-
 static void para_report(GString *s, const struct fs_review *r,
 		const struct fs_review_patch *rp, const struct fs_finding *f)
 {

@@ -177,7 +177,7 @@ int fsd_kind_by_para_order(int order);
 
 /* A mail named in a paragraph: its From, Date and Subject lines,
  * indented (each left out when empty); F's mail link on a line of its
- * own, then the blank line that ends the paragraph.  (draft-para.c) */
+ * own, then the blank line that ends the paragraph.  (draft-text.c) */
 void fsd_add_mail_lines(GString *s, const char *from, const char *date, const char *subj);
 void fsd_add_lore_line(GString *s, const struct fs_finding *f);
 

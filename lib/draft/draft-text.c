@@ -491,3 +491,24 @@ bool fsd_same_reply_earlier(const struct fs_findings *fs, size_t i)
 {
 	return fsd_same_reply_before(fs, i, fsd_is_shown);
 }
+
+/* A mail named in a paragraph, its lines; its link.  (draft-private.h) */
+void fsd_add_mail_lines(GString *s, const char *from, const char *date, const char *subj)
+{
+	if (*from)
+		fsd_add_wrapped(s, "  From: ", "    ", from);
+	if (*date)
+		fsd_add_wrapped(s, "  Date: ", "    ", date);
+	if (*subj)
+		fsd_add_wrapped(s, "  Subject: ", "    ", subj);
+}
+
+void fsd_add_lore_line(GString *s, const struct fs_finding *f)
+{
+	char *link = fs_finding_mail_link(f);
+
+	if (link)
+		g_string_append_printf(s, "  %s\n", link);
+	g_string_append_c(s, '\n');
+	g_free(link);
+}
