@@ -250,19 +250,38 @@ static const struct fs_thread_series *earlier_round(struct fs_thread **threads, 
 }
 
 /* What a draft in an earlier round answers, for a list of them: its
- * patch's "NN/MM" when its subject has one, else the subject.  New
- * string (g_free()). */
-static char *draft_answers(const char *subject)
+ * patch's "NN/MM" when its subject has one, else the subject; *DROPPED
+ * whether ROUND says that patch is not in the new round.  New string
+ * (g_free()). */
+static char *draft_answers(const char *subject, const struct fs_round *round, bool *dropped)
 {
 	struct fs_series p;
 	char *out;
 
+	*dropped = false;
 	if (subject && fs_series_parse(subject, &p, NULL) && p.index >= 0 && p.total > 0) {
 		out = g_strdup_printf("%02d/%02d", p.index, p.total);
+		*dropped = p.index > 0 && fs_round_dropped(round, p.index);
 		fs_series_clear(&p);
 		return out;
 	}
 	return fs_text_clean_line(subject ? subject : "");
+}
+
+/* ", and of those 09/27 and 27/27 were dropped from 4.4.7-rc2" for the
+ * NNs in DROPPED (a list "A, B, C"), "" when none.  New string. */
+static char *dropped_clause(const GString *dropped, size_t n, const char *release, bool one)
+{
+	const char *last = strrchr(dropped->str, ',');
+
+	if (!n)
+		return g_strdup("");
+	if (one)
+		return g_strdup_printf("; %s was dropped from %s", dropped->str, release);
+	if (n == 1)
+		return g_strdup_printf("; %s of them was dropped from %s", dropped->str, release);
+	return g_strdup_printf("; %.*s and %s of them were dropped from %s", (int)(last - dropped->str),
+			       dropped->str, last + 2, release);
 }
 
 /* Name the unsent drafts in the thread of PREV, the earlier round R
@@ -275,43 +294,51 @@ static void name_stale_drafts(struct fs_store *store, const struct fs_thread_ser
 	struct fs_store_messages msgs = { NULL, 0 };
 	struct fs_store_message found;
 	struct fs_error e = FS_ERROR_INIT;
-	GString *list = g_string_new(NULL);
-	size_t i, n = 0, one = 0;
+	GString *list = g_string_new(NULL), *dropped = g_string_new(NULL);
+	size_t i, n = 0, one = 0, ndropped = 0;
+	char *gone;
 
 	memset(&found, 0, sizeof(found));
 	if (!cb->note || !fs_patch_message_id(first) ||
 	    fs_store_find_message(store, fs_patch_message_id(first), &found, &e) < 0) {
 		g_string_free(list, TRUE);
+		g_string_free(dropped, TRUE);
 		return;
 	}
 	if (fs_store_thread(store, found.thread_id, &msgs, &e) == 0)
 		for (i = 0; i < msgs.n; i++) {
 			char *what;
+			bool was_dropped;
 
 			if (!fs_identity_is_draft_file(msgs.v[i].filename))
 				continue;
-			what = draft_answers(msgs.v[i].subject);
+			what = draft_answers(msgs.v[i].subject, r->previous, &was_dropped);
 			g_string_append_printf(list, "%s%s", n ? ", " : "", what);
+			if (was_dropped)
+				g_string_append_printf(dropped, "%s%s", ndropped++ ? ", " : "", what);
 			g_free(what);
 			one = i;
 			n++;
 		}
+	gone = dropped_clause(dropped, ndropped, r->series->release, n == 1);
 	if (n == 1) {
 		char *subj = fs_text_clean_line(msgs.v[one].subject), *note;
 
-		note = g_strdup_printf("%s replaces %s: your draft \"%s\" (%s) is for the earlier round",
-				       r->series->release, prev->release, subj, msgs.v[one].filename);
+		note = g_strdup_printf("%s replaces %s: your draft \"%s\" (%s) is for the earlier round%s",
+				       r->series->release, prev->release, subj, msgs.v[one].filename, gone);
 		cb->note(cb->data, note);
 		g_free(note);
 		g_free(subj);
 	} else if (n > 1) {
 		char *note = g_strdup_printf("%s replaces %s: %zu drafts of yours are for the earlier "
-					     "round (answering %s)", r->series->release,
-					     prev->release, n, list->str);
+					     "round (answering %s%s)", r->series->release,
+					     prev->release, n, list->str, gone);
 		cb->note(cb->data, note);
 		g_free(note);
 	}
+	g_free(gone);
 	g_string_free(list, TRUE);
+	g_string_free(dropped, TRUE);
 	fs_store_messages_free(&msgs);
 	fs_store_message_clear(&found);
 }

@@ -3544,9 +3544,11 @@ def multi_thread(ids, version, release, ts, names, tag):
             '------------------\n\nFrom: Dev Eloper <dev@example.org>\n\n'
             'commit %s upstream.\n\n%s\n'
             'Signed-off-by: Greg Kroah-Hartman <gregkh@linuxfoundation.org>\n---\n'
-            ' files/%s | 1 +\n 1 file changed, 1 insertion(+)\n'
+            ' files/%s | 1 +\n 1 file changed, 1 insertion(+)\n\n'
+            'diff --git a/files/%s b/files/%s\nnew file mode 100644\n'
+            '--- /dev/null\n+++ b/files/%s\n@@ -0,0 +1 @@\n+%s\n'
             % (version, n, total, SUBJECTS[name], multi_date(ts + n), mid, cover_id,
-               cover_id, version, ids[name], SUBJECTS[name], name))
+               cover_id, version, ids[name], SUBJECTS[name], name, name, name, name, name))
         mails.append((ts + n, body))
     return mails
 

@@ -3,8 +3,11 @@
  * A release under review may be posted again (-rc2, -rc3 ...) with
  * patches added or dropped.  Reviewing round N >= 2 when the store has
  * the thread of an earlier round of the same release, the review says
- * what changed: the upstream commits added and dropped, and the findings
- * that are new and those that are gone (resolved).
+ * what changed: the patches added and dropped (a patch is the same
+ * patch in both rounds when it carries the same upstream commit, or,
+ * without one, the same title; two of the same commit are two), the
+ * upstream commits only one round has, and the findings that are new and
+ * those that are gone (resolved).
  *
  * Ownership: a round owns its strings and arrays (GLib's: g_free(),
  * fs_round_free()); the reviews compared are borrowed.
@@ -35,6 +38,12 @@ struct fs_round {
 	size_t nadded;
 	char (*dropped)[41]; /* upstream commits of the previous round only */
 	size_t ndropped;
+	int *patches_added;   /* NN of this round's patches the previous has
+			       * no counterpart of, in order */
+	size_t npatches_added;
+	int *patches_dropped; /* NN of the previous round's patches this
+			       * round has no counterpart of, in order */
+	size_t npatches_dropped;
 	struct fs_round_finding *findings_new;      /* this round only */
 	size_t nfindings_new;
 	struct fs_round_finding *findings_resolved; /* the previous only */
@@ -54,6 +63,9 @@ bool fs_round_parse(const char *release, char **base, int *round);
  * FS_ENOMEM. */
 int fs_round_compare(struct fs_round **out, const struct fs_review *prev,
 		     const struct fs_review *cur, struct fs_error *err);
+
+/* Whether patch NN of the previous round is one RD says was dropped. */
+bool fs_round_dropped(const struct fs_round *rd, int nn);
 
 /* "since 4.4.21-rc1: +1 patch, -1 patch, 2 findings resolved" (no
  * newline), or "since 4.4.21-rc1: no change".  New string (g_free()). */

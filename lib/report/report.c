@@ -628,6 +628,17 @@ static void json_ids(struct fs_json *b, const char *key, const char (*v)[41], si
 	fs_json_end_array(b);
 }
 
+static void json_numbers(struct fs_json *b, const char *key, const int *v, size_t n)
+{
+	size_t i;
+
+	fs_json_member(b, key);
+	fs_json_begin_array(b);
+	for (i = 0; i < n; i++)
+		fs_json_add_int(b, v[i]);
+	fs_json_end_array(b);
+}
+
 /* "previous_round": what changed since the earlier round, or null. */
 static void json_previous_round(struct fs_json *b, const struct fs_round *rd)
 {
@@ -641,6 +652,8 @@ static void json_previous_round(struct fs_json *b, const struct fs_round *rd)
 	fs_json_str(b, "release", rd->release);
 	json_ids(b, "added", rd->added, rd->nadded);
 	json_ids(b, "dropped", rd->dropped, rd->ndropped);
+	json_numbers(b, "patches_added", rd->patches_added, rd->npatches_added);
+	json_numbers(b, "patches_dropped", rd->patches_dropped, rd->npatches_dropped);
 	json_round_findings(b, "findings_new", rd->findings_new, rd->nfindings_new);
 	json_round_findings(b, "findings_resolved", rd->findings_resolved, rd->nfindings_resolved);
 	fs_json_end_object(b);

@@ -17,6 +17,8 @@ void fs_round_free(struct fs_round *rd)
 	g_free(rd->release);
 	g_free(rd->added);
 	g_free(rd->dropped);
+	g_free(rd->patches_added);
+	g_free(rd->patches_dropped);
 	g_free(rd->findings_new);
 	g_free(rd->findings_resolved);
 	g_free(rd);
@@ -64,6 +66,60 @@ static int upstream_only(char (**out)[41], size_t *n, const struct fs_review *a,
 			memcpy((*out)[(*n)++], u, 41);
 	}
 	return 0;
+}
+
+/* What tells patch RP of one round from the others: its upstream
+ * commit, or its title when it names none.  Borrowed. */
+static const char *patch_key(const struct fs_review_patch *rp)
+{
+	const char *t;
+
+	if (*rp->findings.upstream)
+		return rp->findings.upstream;
+	t = rp->patch ? fs_patch_title(rp->patch) : NULL;
+	return t ? t : "";
+}
+
+/* The patches of A that B has no counterpart of, one to one (two
+ * patches of one commit in A and one in B: one is left), into *OUT as
+ * their NN in A. */
+static int patches_only(int **out, size_t *n, const struct fs_review *a,
+			const struct fs_review *b)
+{
+	bool *taken = g_try_malloc0_n(b->npatches + 1, sizeof(*taken));
+	size_t i, k;
+
+	*out = g_try_malloc0_n(a->npatches + 1, sizeof(**out));
+	if (!*out || !taken) {
+		g_free(taken);
+		return -1;
+	}
+	for (i = 0; i < a->npatches; i++) {
+		const char *key = patch_key(&a->patches[i]);
+
+		/* the same kind of key on both sides: an id never
+		 * matches a title */
+		for (k = 0; k < b->npatches; k++)
+			if (!taken[k] && !strcmp(patch_key(&b->patches[k]), key) &&
+			    !*a->patches[i].findings.upstream == !*b->patches[k].findings.upstream)
+				break;
+		if (k < b->npatches)
+			taken[k] = true;
+		else
+			(*out)[(*n)++] = a->patches[i].index;
+	}
+	g_free(taken);
+	return 0;
+}
+
+bool fs_round_dropped(const struct fs_round *rd, int nn)
+{
+	size_t i;
+
+	for (i = 0; rd && i < rd->npatches_dropped; i++)
+		if (rd->patches_dropped[i] == nn)
+			return true;
+	return false;
 }
 
 /* Whether R has a finding of KIND on COMMIT for a patch of UPSTREAM. */
@@ -125,6 +181,8 @@ int fs_round_compare(struct fs_round **out, const struct fs_review *prev,
 	    (s->release && !(rd->release = g_strdup(s->release))) ||
 	    upstream_only(&rd->added, &rd->nadded, cur, prev) < 0 ||
 	    upstream_only(&rd->dropped, &rd->ndropped, prev, cur) < 0 ||
+	    patches_only(&rd->patches_added, &rd->npatches_added, cur, prev) < 0 ||
+	    patches_only(&rd->patches_dropped, &rd->npatches_dropped, prev, cur) < 0 ||
 	    findings_only(&rd->findings_new, &rd->nfindings_new, cur, prev) < 0 ||
 	    findings_only(&rd->findings_resolved, &rd->nfindings_resolved, prev, cur) < 0) {
 		fs_round_free(rd);
@@ -140,12 +198,12 @@ char *fs_round_text(const struct fs_round *rd)
 	size_t n = 0;
 
 	g_string_append_printf(s, "since %s:", rd->release ? rd->release : "the previous round");
-	if (rd->nadded)
-		g_string_append_printf(s, "%s +%zu patch%s", n++ ? "," : "", rd->nadded,
-				       rd->nadded == 1 ? "" : "es");
-	if (rd->ndropped)
-		g_string_append_printf(s, "%s -%zu patch%s", n++ ? "," : "", rd->ndropped,
-				       rd->ndropped == 1 ? "" : "es");
+	if (rd->npatches_added)
+		g_string_append_printf(s, "%s +%zu patch%s", n++ ? "," : "", rd->npatches_added,
+				       rd->npatches_added == 1 ? "" : "es");
+	if (rd->npatches_dropped)
+		g_string_append_printf(s, "%s -%zu patch%s", n++ ? "," : "", rd->npatches_dropped,
+				       rd->npatches_dropped == 1 ? "" : "es");
 	if (rd->nfindings_new)
 		g_string_append_printf(s, "%s %zu new finding%s", n++ ? "," : "", rd->nfindings_new,
 				       rd->nfindings_new == 1 ? "" : "s");

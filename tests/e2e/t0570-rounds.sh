@@ -60,6 +60,7 @@ test_expect_success '... previous_round: rc1, c added, its missing fix new' '
 	assert p["release"] == "5.15.147-rc1", p
 	assert p["cover"] == "1705140000.515rc1.cover@linuxfoundation.org", p
 	assert p["added"] == [c] and p["dropped"] == [], p
+	assert p["patches_added"] == [2] and p["patches_dropped"] == [], p
 	assert p["findings_new"] == [{"kind": "fix-missing", "commit": cf, "upstream": c, "index": 2}], p
 	assert p["findings_resolved"] == [], p
 	EOF
@@ -79,6 +80,7 @@ test_expect_success '-rc3 against -rc2 (the latest earlier round): c dropped, it
 	p = json.loads(open("rc3.json").readline())["previous_round"]
 	assert p["release"] == "5.15.147-rc2", p
 	assert p["added"] == [] and p["dropped"] == [c], p
+	assert p["patches_added"] == [] and p["patches_dropped"] == [2], p
 	assert p["findings_new"] == [], p
 	assert p["findings_resolved"] == [{"kind": "fix-missing", "commit": cf, "upstream": c, "index": 2}], p
 	EOF
@@ -114,5 +116,21 @@ test_expect_success 'two drafts of rc1: one line naming both' '
 	test "$(grep -c "earlier round" rc2b.err)" = 1 &&
 	grep -q "^fixscan: 5.15.147-rc2 replaces 5.15.147-rc1: 2 drafts of yours are for the earlier round (answering .*01/01" rc2b.err &&
 	grep -q "answering .*00/01" rc2b.err
+'
+# Drafts to -rc2's two patches; -rc3 drops 02/02: the line says which
+# of the drafts answer a patch that is gone.
+for nn in 01 02; do
+	sed -e "s/fixscan-t0570-draft@/fixscan-t0570-rc2-$nn@/" \
+	    -e "s/^Subject: .*/Subject: Re: [PATCH 5.15 $nn\/02] a patch of rc2/" \
+	    -e "s/^In-Reply-To: .*/In-Reply-To: <1705314000.515.$nn@linuxfoundation.org>/" \
+	    -e "s/^References: .*/References: <1705314000.515.cover@linuxfoundation.org> <1705314000.515.$nn@linuxfoundation.org>/" \
+		mail/drafts/cur/1705226400.t0570:2,D >"mail/drafts/cur/17053140$nn.t0570:2,D"
+done
+notmuch new --quiet
+test_expect_success 'drafts of -rc2 after -rc3 dropped 02/02: the dropped one named' '
+	{ "$FIXSCAN" review --repo multi/kernel "subject:5.15.147-rc3" >rc3b.txt 2>rc3b.err; test $? -le 1; } &&
+	cat rc3b.err &&
+	test "$(grep -c "earlier round" rc3b.err)" = 1 &&
+	grep -q "^fixscan: 5.15.147-rc3 replaces 5.15.147-rc2: 2 drafts of yours are for the earlier round (answering 0[12]/02, 0[12]/02; 02/02 of them was dropped from 5.15.147-rc3)\$" rc3b.err
 '
 test_done

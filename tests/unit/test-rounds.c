@@ -133,11 +133,68 @@ static void test_compare(void **state)
 	fs_round_free(rd);
 }
 
+/* Patches are counted one to one: a duplicate dropped is a patch
+ * dropped though its commit stays; one added again is a patch added; a
+ * round that only renumbers changes nothing. */
+static void test_patches(void **state)
+{
+	const struct fs_finding *none[4] = { NULL, NULL, NULL, NULL };
+	size_t n0[4] = { 0, 0, 0, 0 };
+	static const char *const dup[] = { U1, U2, U1, NULL }, *const one_each[] = { U2, U1, NULL };
+	static const char *const u1[] = { U1, NULL }, *const u1u1u3[] = { U1, U1, U3, NULL };
+	struct fake prev, cur;
+	struct fs_round *rd = NULL;
+	struct fs_error err = FS_ERROR_INIT;
+	char *text;
+
+	/* rc1 carries U1 twice (01 and 03), rc2 once and U2 first */
+	fake(&prev, "4.4.21-rc1", dup, none, n0);
+	fake(&cur, "4.4.21-rc2", one_each, none, n0);
+	assert_int_equal(fs_round_compare(&rd, &prev.r, &cur.r, &err), 0);
+	assert_int_equal(rd->ndropped, 0);
+	assert_int_equal(rd->nadded, 0);
+	assert_int_equal(rd->npatches_added, 0);
+	assert_int_equal(rd->npatches_dropped, 1);
+	assert_int_equal(rd->patches_dropped[0], 3);
+	assert_true(fs_round_dropped(rd, 3));
+	assert_false(fs_round_dropped(rd, 1));
+	assert_false(fs_round_dropped(rd, 2));
+	text = fs_round_text(rd);
+	assert_string_equal(text, "since 4.4.21-rc1: -1 patch");
+	g_free(text);
+	fs_round_free(rd);
+
+	/* the other way: one patch of U1 added, and U3 */
+	fake(&prev, "4.4.21-rc1", u1, none, n0);
+	fake(&cur, "4.4.21-rc2", u1u1u3, none, n0);
+	assert_int_equal(fs_round_compare(&rd, &prev.r, &cur.r, &err), 0);
+	assert_int_equal(rd->nadded, 1);
+	assert_string_equal(rd->added[0], U3);
+	assert_int_equal(rd->npatches_added, 2);
+	assert_int_equal(rd->patches_added[0], 2);
+	assert_int_equal(rd->patches_added[1], 3);
+	assert_int_equal(rd->npatches_dropped, 0);
+	assert_false(fs_round_dropped(rd, 1));
+	text = fs_round_text(rd);
+	assert_string_equal(text, "since 4.4.21-rc1: +2 patches");
+	g_free(text);
+	fs_round_free(rd);
+
+	/* renumbered only */
+	fake(&prev, "4.4.21-rc1", one_each, none, n0);
+	fake(&cur, "4.4.21-rc2", (const char *const[]){ U1, U2, NULL }, none, n0);
+	assert_int_equal(fs_round_compare(&rd, &prev.r, &cur.r, &err), 0);
+	assert_int_equal(rd->npatches_added + rd->npatches_dropped + rd->nadded + rd->ndropped, 0);
+	assert_false(fs_round_dropped(NULL, 1));
+	fs_round_free(rd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_compare),
+		cmocka_unit_test(test_patches),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
