@@ -105,6 +105,58 @@ void fsd_para_fix_pending(GString *s, const struct fs_review *r,
 	g_free(subj);
 }
 
+/* The shown needs-also of RP that asks for COMMIT, or NULL: someone in
+ * the thread asked for that part of the posting already. */
+static const struct fs_finding *asked_in_reply(const struct fs_review_patch *rp, const char *commit)
+{
+	size_t i;
+
+	for (i = 0; i < rp->findings.n; i++) {
+		const struct fs_finding *g = &rp->findings.v[i];
+
+		if (g->kind == FS_FIND_NEEDS_ALSO && fsd_is_shown(g) && !strcmp(g->commit, commit))
+			return g;
+	}
+	return NULL;
+}
+
+/* The closing of a series-partial paragraph: the parts a reply asked
+ * for already are asked for with it (the quote is above), the others
+ * are a question. */
+static void add_partial_closing(GString *s, const struct fs_review_patch *rp,
+				const struct fs_finding *f)
+{
+	const struct fs_finding *asker = NULL;
+	size_t i, nasked = 0, nother;
+	GString *ids = g_string_new(NULL);
+	char *who;
+
+	for (i = 0; i < f->posting.nparts; i++) {
+		const struct fs_finding *g = asked_in_reply(rp, f->posting.parts[i].commit);
+
+		if (!g)
+			continue;
+		asker = asker ? asker : g;
+		g_string_append_printf(ids, "%s%.12s", nasked++ ? ", " : "", f->posting.parts[i].commit);
+	}
+	nother = f->posting.nparts - nasked;
+	if (!nasked) {
+		fsd_add_para(s, nother == 1 ? "If it was left out on purpose, fine; otherwise is it needed here as well?" :
+				 "If they were left out on purpose, fine; otherwise are they needed here as well?");
+		g_string_free(ids, TRUE);
+		return;
+	}
+	who = fsd_display_name(asker->mail.from);
+	if (!nother)
+		fsd_add_paraf(s, "As %s asked, please queue %s too.", who,
+			      nasked == 1 ? "that one" : "those");
+	else
+		fsd_add_paraf(s, "As %s asked, please queue %s too. If the other%s left out on purpose, fine; otherwise %s needed here as well?",
+			      who, ids->str, nother == 1 ? " was" : "s were", nother == 1 ? "is it" : "are they");
+	g_free(who);
+	g_string_free(ids, TRUE);
+}
+
 void fsd_para_series_partial(GString *s, const struct fs_review *r,
 		const struct fs_review_patch *rp, const struct fs_finding *f)
 {
@@ -127,8 +179,7 @@ void fsd_para_series_partial(GString *s, const struct fs_review *r,
 		g_free(pref);
 	}
 	g_string_append_c(s, '\n');
-	fsd_add_para(s, one ? "If it was left out on purpose, fine; otherwise is it needed here as well?" :
-			 "If they were left out on purpose, fine; otherwise are they needed here as well?");
+	add_partial_closing(s, rp, f);
 	g_free(ref);
 	g_free(branch);
 }

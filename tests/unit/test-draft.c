@@ -220,6 +220,58 @@ static void test_body_series_partial_number(void **state)
 	}
 }
 
+/* A part of the posting that a reply in the thread asks for already is
+ * asked for with it, not questioned after the quote; the parts nobody
+ * asked for stay a question; a reply asking for another commit, or an
+ * ignored one, changes nothing. */
+static void test_body_series_partial_asked(void **state)
+{
+	struct fs_finding_part parts[2] = {
+		{ "1e909a04863eaaaaaaaaaaaaaaaaaaaaaaaaaaaa", (char *)"part two", (char *)"v4.6", 2, 3 },
+		{ "2e909a04863ebbbbbbbbbbbbbbbbbbbbbbbbbbbb", (char *)"part three", (char *)"v4.6", 3, 3 },
+	};
+	static const struct {
+		size_t nparts;
+		const char *asked;  /* the commit the needs-also names */
+		bool ignored;
+		const char *want, *unwanted;
+	} cases[] = {
+		{ 1, "1e909a04863eaaaaaaaaaaaaaaaaaaaaaaaaaaaa", false,
+		  "As Dmitri Orlov asked, please queue that one too.", "left out on purpose" },
+		{ 2, "1e909a04863eaaaaaaaaaaaaaaaaaaaaaaaaaaaa", false,
+		  "As Dmitri Orlov asked, please queue 1e909a04863e too. If the other was left out on purpose, fine; otherwise is it needed here as well?",
+		  "If they were" },
+		{ 1, "9999999999999999999999999999999999999999", false,
+		  "If it was left out on purpose, fine; otherwise is it needed here as well?", "As Dmitri" },
+		{ 1, "1e909a04863eaaaaaaaaaaaaaaaaaaaaaaaaaaaa", true,
+		  "If it was left out on purpose, fine; otherwise is it needed here as well?", "As Dmitri" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct fixture *x = fixture();
+		struct fs_finding f = finding(FS_FIND_SERIES_PARTIAL, "404cd27d8378cccccccccccccccccccccccccccc", "subj", NULL);
+		struct fs_finding n = finding(FS_FIND_NEEDS_ALSO, cases[i].asked, "wanted", NULL);
+		char *b, *sum;
+
+		f.posting.parts = parts;
+		f.posting.nparts = cases[i].nparts;
+		f.posting.part = 1;
+		n.mail.from = (char *)"Dmitri Orlov <dorlov@example.com>";
+		n.note = (char *)"please also take it";
+		n.ignored = cases[i].ignored ? (char *)"listed" : NULL;
+		add(x, n);
+		add(x, f);
+		b = patch_body(x);
+		sum = squash(b);
+		assert_has(sum, cases[i].want);
+		assert_null(strstr(sum, cases[i].unwanted));
+		g_free(sum);
+		g_free(b);
+		fixture_free(x);
+	}
+}
+
 /* A backport that cannot build: the names, the commit that brings them
  * and the request in its reply, the commit among the commits to add in
  * the summary; without a commit, a rework asked for and a note in the
@@ -607,6 +659,7 @@ int main(void)
 		cmocka_unit_test(test_body_each_kind),
 		cmocka_unit_test(test_body_duplicate_differs),
 		cmocka_unit_test(test_body_series_partial_number),
+		cmocka_unit_test(test_body_series_partial_asked),
 		cmocka_unit_test(test_body_tree_kinds),
 		cmocka_unit_test(test_body_pending_names),
 		cmocka_unit_test(test_body_new_causes),
