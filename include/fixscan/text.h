@@ -27,8 +27,9 @@ bool fs_text_needs_escaping(const char *s, bool keep_newlines);
  * when out of memory or the write failed. */
 int fs_text_fputs(const char *s, bool keep_newlines, FILE *out);
 
-/* S on one line: control characters (CR and LF included) become spaces,
- * runs of spaces one, no space at either end.  Any text from mail or
+/* S on one line: a terminal escape sequence (colour, cursor, title) is
+ * left out whole, other control characters (CR and LF included, C1 too)
+ * become spaces, runs of spaces one, no space at either end.  Any text from mail or
  * config that goes into a header goes through this (or the next) first.
  * New string (g_free()); "" for NULL. */
 char *fs_text_clean_line(const char *s);

@@ -89,6 +89,31 @@ int fs_text_fputs(const char *s, bool keep_newlines, FILE *out)
 	return rc;
 }
 
+/* The length of the terminal escape sequence at P that a line loses
+ * whole, not only its ESC: a CSI ("ESC [" or C1 CSI, parameters, then a
+ * final byte: colours, cursor moves) or an OSC ("ESC ]" up to BEL or
+ * "ESC \\": window titles, links).  0 when P starts none. */
+static size_t escape_at(const unsigned char *p)
+{
+	const unsigned char *q;
+
+	if (p[0] == 0x1b && p[1] == '[')
+		q = p + 2;
+	else if (p[0] == 0xc2 && p[1] == 0x9b)
+		q = p + 2;
+	else if (p[0] == 0x1b && p[1] == ']') {
+		for (q = p + 2; *q && *q != 0x07 && !(q[0] == 0x1b && q[1] == '\\'); q++)
+			;
+		return (size_t)(q - p) + (*q == 0x07 ? 1 : *q ? 2 : 0);
+	} else
+		return 0;
+	while (*q >= 0x20 && *q <= 0x3f)
+		q++;
+	if (*q >= 0x40 && *q <= 0x7e)
+		q++;
+	return (size_t)(q - p);
+}
+
 char *fs_text_clean_line(const char *s)
 {
 	GString *o = g_string_new(NULL);
@@ -96,7 +121,17 @@ char *fs_text_clean_line(const char *s)
 
 	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
+		size_t esc = escape_at((const unsigned char *)s);
 
+		if (esc) {
+			s += esc - 1;
+			continue;
+		}
+		if (c1_at((const unsigned char *)s)) {
+			s++;
+			space = o->len > 0;
+			continue;
+		}
 		if (c < 0x20 || c == 0x7f || c == ' ') {
 			space = o->len > 0;
 			continue;

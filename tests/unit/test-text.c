@@ -57,11 +57,41 @@ static void test_fputs(void **state)
 	free(buf);
 }
 
+static void clean(const char *in, const char *want)
+{
+	char *got = fs_text_clean_line(in);
+
+	assert_string_equal(got, want);
+	g_free(got);
+}
+
+/* One line for a header: escape sequences leave nothing behind (not
+ * "[31m"), other controls are spaces, spaces are single. */
+static void test_clean_line(void **state)
+{
+	clean(NULL, "");
+	clean("  a\r\n  b\t", "a b");
+	clean("\033[31mred\033[0m alert", "red alert");
+	clean("x\033[1;31;40my", "xy");
+	clean("\033[2J\033[Hcleared", "cleared");
+	clean("title\033]0;owned\007 after", "title after");
+	clean("link \033]8;;http://x\033\\text\033]8;;\033\\ end", "link text end");
+	clean("cut \033[", "cut");
+	clean("open osc \033]0;never ends", "open osc");
+	/* C1: CSI as one sequence, another C1 a space */
+	clean("a\xc2\x9b" "2Jb", "ab");
+	clean("a\xc2\x85" "b", "a b");
+	/* ESC not starting a sequence: a space, the rest kept */
+	clean("a\033b", "a b");
+	clean("caf\xc3\xa9 \xc2\xa0ok", "caf\xc3\xa9 \xc2\xa0ok");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_visible),
 		cmocka_unit_test(test_fputs),
+		cmocka_unit_test(test_clean_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
