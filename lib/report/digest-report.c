@@ -29,6 +29,17 @@ static const char *series_release(const struct fs_digest_series *ds)
 	return ds->r ? ds->r->branch : ds->s->branch;
 }
 
+/* What a series without a release number is: AUTOSEL's selections name
+ * none (they are proposals, not a release under review), other postings
+ * did not say.  Static. */
+static const char *no_release(const struct fs_thread_series *s)
+{
+	const struct fs_patch *a = fs_digest_anchor(s);
+	const struct fs_series *prefix = a ? fs_patch_series(a) : NULL;
+
+	return prefix && prefix->autosel ? "AUTOSEL, no release" : "release not named";
+}
+
 /* ---- text -------------------------------------------------------------- */
 
 void fs_digest_text(FILE *out, const struct fs_digest *d, time_t since, time_t clock)
@@ -67,7 +78,7 @@ void fs_digest_text(FILE *out, const struct fs_digest *d, time_t since, time_t c
 		fprintf(out, "%s  %s\n", i ? "" : "\nleft out, a later round of their branch is above:\n",
 			a ? fs_patch_subject(a) : "?");
 		fprintf(out, "    %s, %s\n", d->superseded_branch[i],
-			d->superseded[i]->release ? d->superseded[i]->release : "release unknown");
+			d->superseded[i]->release ? d->superseded[i]->release : no_release(d->superseded[i]));
 	}
 	if (!d->nrisky)
 		return;
@@ -83,8 +94,10 @@ void fs_digest_text(FILE *out, const struct fs_digest *d, time_t since, time_t c
 		fprintf(out, "\n%zu. [score %d] %s %s %s\n", i + 1, rk->score, series_release(ds),
 			fs_report_patch_number(r->series, rk->rp->index, number, sizeof(number)),
 			fs_patch_title(rk->rp->patch));
-		fprintf(out, "  release %s (%s)", ds->s->release ? ds->s->release : "unknown",
-			r->branch);
+		if (ds->s->release)
+			fprintf(out, "  release %s (%s)", ds->s->release, r->branch);
+		else
+			fprintf(out, "  %s (%s)", no_release(ds->s), r->branch);
 		if (ds->deadline) {
 			format_time(dl, sizeof(dl), ds->deadline);
 			fprintf(out, ", deadline %s", dl);

@@ -149,6 +149,8 @@ test_expect_success 'text: series, the top patch, release, deadline, lore link' 
 	sed -n "/^1\. /,/^\$/p" d.txt >top &&
 	grep -q "^1\. \[score 48\] 4.4.7-rc1 22/27 " top &&
 	grep -q "^  release 4.4.7-rc1 (linux-4.4.y), deadline 2016-04-26 01:44 UTC\$" top &&
+	grep -q "^  AUTOSEL, no release (linux-4.5.y)\$" d.txt &&
+	! grep -q "unknown" d.txt &&
 	grep -q "^  fix-missing " top &&
 	grep -q "^  https://lore.kernel.org/r/.*@stable.example.org\$" top &&
 	! awk "length > 79" d.txt | grep .
