@@ -109,8 +109,9 @@ static void test_rank(void **state)
 
 /* The rule the exit status follows: everything asks for action but a fix
  * that is there (in the branch or queued in the series), the advisory
- * notes of a reply (one of no class, one carrying a replacement) and the
- * advisory series-partial. */
+ * notes of a reply (one of no class, one carrying a replacement), the
+ * advisory series-partial and fix-not-applicable, and a patch mail
+ * without its diff. */
 static void test_problem_kinds(void **state)
 {
 	int k;
@@ -120,7 +121,8 @@ static void test_problem_kinds(void **state)
 		assert_int_equal(fs_finding_kind_is_problem(k),
 				 k != FS_FIND_FIX_PRESENT && k != FS_FIND_FIX_QUEUED &&
 				 k != FS_FIND_REPLY && k != FS_FIND_REPLACEMENT_POSTED &&
-				 k != FS_FIND_SERIES_PARTIAL && k != FS_FIND_FIX_NOT_APPLICABLE);
+				 k != FS_FIND_SERIES_PARTIAL && k != FS_FIND_FIX_NOT_APPLICABLE &&
+				 k != FS_FIND_DIFF_ABSENT);
 }
 
 int main(void)

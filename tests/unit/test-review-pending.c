@@ -114,7 +114,9 @@ static void write_pending_samples(const char *u)
 		   PENDING_HDR("Greg <greg@example.org>", "[PATCH 4.4 1/1] can: fix the widget",
 			       "p.41", "Mon, 20")
 		   "In-Reply-To: <cover.40@example.org>\nReferences: <cover.40@example.org>\n\n"
-		   "commit %s upstream.\n", u);
+		   "commit %s upstream.\n---\n can/widget.c | 1 +\n 1 file changed, 1 insertion(+)\n\n"
+		   "diff --git a/can/widget.c b/can/widget.c\n--- a/can/widget.c\n+++ b/can/widget.c\n"
+		   "@@ -1 +1,2 @@\n a\n+b\n", u);
 	write_mail("lists/cur/42.host:2,S",
 		   PENDING_HDR("Bo <bo@example.org>", "[PATCH net] net: frobnicator: do not leak the queue",
 			       "fix.42", "Tue, 14")

@@ -475,7 +475,8 @@ static char *review_queue(const char *dir, bool with_trees)
 }
 
 /* A series of six on linux-4.4.y: 01 calls widget_helper() (H, missing);
- * 02 backports Q (no diff in its mail); 03 calls queue_helper() (queued
+ * 02 backports Q (no diff in its mail: diff-absent, with or without the
+ * trees); 03 calls queue_helper() (queued
  * in 02: nothing); 04 calls later_helper(), whose commit LH 05 queues
  * after it; 05 backports LH; 06 backports U, adds drivers/added/ and
  * uses what the branch has (WIDGET_OLD): U's fixes are FIX_ABS (only
@@ -503,7 +504,7 @@ static void test_review(void **state)
 	queue_patch(dir, 6, K.u, "widget: add widget_user()", d6);
 	run("printf '01.patch\n02.patch\n03.patch\n04.patch\n05.patch\n06.patch\n' >'%s/series'", dir);
 	got = review_queue(dir, true);
-	want = sorted(g_strdup_printf("01 symbol-missing %d\n04 symbol-missing %d/5\n"
+	want = sorted(g_strdup_printf("01 symbol-missing %d\n02 diff-absent 0\n04 symbol-missing %d/5\n"
 				      "06 fix-missing %d\n06 fix-missing %d\n06 fix-missing %d\n"
 				      "06 fix-missing %d\n06 fix-not-applicable %d",
 				      K.h, K.lh, K.fix_added, K.fix_mix, K.fix_pres, K.fix_new,
@@ -513,8 +514,8 @@ static void test_review(void **state)
 	g_free(got);
 	g_free(want);
 	got = review_queue(dir, false);
-	want = sorted(g_strdup_printf("06 fix-missing %d\n06 fix-missing %d\n06 fix-missing %d\n"
-				      "06 fix-missing %d\n06 fix-missing %d",
+	want = sorted(g_strdup_printf("02 diff-absent 0\n06 fix-missing %d\n06 fix-missing %d\n"
+				      "06 fix-missing %d\n06 fix-missing %d\n06 fix-missing %d",
 				      K.fix_abs, K.fix_added, K.fix_mix, K.fix_pres, K.fix_new));
 	if (strcmp(got, want))
 		fail_msg("without the trees, got:\n%s\nwant:\n%s", got, want);
