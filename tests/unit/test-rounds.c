@@ -63,7 +63,8 @@ static void fake(struct fake *x, const char *release, const char *const *ups,
 	for (i = 0; ups[i]; i++) {
 		snprintf(x->p[i].findings.upstream, 41, "%s", ups[i]);
 		x->p[i].index = (int)i + 1;
-		memcpy(x->f[i], finds[i], nfinds[i] * sizeof(struct fs_finding));
+		if (nfinds[i])
+			memcpy(x->f[i], finds[i], nfinds[i] * sizeof(struct fs_finding));
 		x->p[i].findings.v = x->f[i];
 		x->p[i].findings.n = nfinds[i];
 	}
