@@ -68,8 +68,12 @@ mkmbox() {
 		for c in "$@"; do
 			i=$((i + 1))
 			subj=$(git -C kernel log -1 --format=%s "$c")
-			printf 'From fixscan Thu Jan  1 00:00:00 1970\nFrom: Greg <greg@example.org>\nSubject: [PATCH 4.4 %d/%d] %s\nMessage-Id: <%d.%s@example.org>\nIn-Reply-To: <cover.%s@example.org>\nReferences: <cover.%s@example.org>\nDate: Mon, 2 May 2016 10:0%d:00 +0000\n\n4.4-stable review patch.\n\n------------------\n\ncommit %s upstream.\n\nSigned-off-by: Greg <greg@example.org>\n\n' \
+			printf 'From fixscan Thu Jan  1 00:00:00 1970\nFrom: Greg <greg@example.org>\nSubject: [PATCH 4.4 %d/%d] %s\nMessage-Id: <%d.%s@example.org>\nIn-Reply-To: <cover.%s@example.org>\nReferences: <cover.%s@example.org>\nDate: Mon, 2 May 2016 10:0%d:00 +0000\n\n4.4-stable review patch.\n\n------------------\n\ncommit %s upstream.\n\nSigned-off-by: Greg <greg@example.org>\n---\n' \
 				"$i" "$n" "$subj" "$i" "$out" "$out" "$out" "$i" "$c"
+			# the upstream commit's own diff: nothing for the
+			# comparison to say, no diff-absent
+			git -C kernel show --format= --stat --patch "$c"
+			echo
 		done
 	} >"$out"
 }
