@@ -34,6 +34,11 @@ int fs_text_fputs(const char *s, bool keep_newlines, FILE *out);
  * New string (g_free()); "" for NULL. */
 char *fs_text_clean_line(const char *s);
 
+/* S as the text of a mail body: lines kept (LF and tab), terminal escape
+ * sequences left out whole, every other control character (CR, C1)
+ * dropped.  New string (g_free()); "" for NULL. */
+char *fs_text_clean_body(const char *s);
+
 /* A message id or address fit for a header: printable ASCII without
  * spaces or angle brackets.  New string (g_free()), or NULL when nothing
  * is left. */

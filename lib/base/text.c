@@ -144,6 +144,29 @@ char *fs_text_clean_line(const char *s)
 	return g_string_free(o, FALSE);
 }
 
+char *fs_text_clean_body(const char *s)
+{
+	GString *o = g_string_new(NULL);
+
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		size_t esc = escape_at((const unsigned char *)s);
+
+		if (esc) {
+			s += esc - 1;
+			continue;
+		}
+		if (c1_at((const unsigned char *)s)) {
+			s++;
+			continue;
+		}
+		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+			continue;
+		g_string_append_c(o, (char)c);
+	}
+	return g_string_free(o, FALSE);
+}
+
 char *fs_text_clean_id(const char *s)
 {
 	GString *o = g_string_new(NULL);

@@ -12,6 +12,7 @@
 #include "fixscan/atomic.h"
 #include "fixscan/date.h"
 #include "fixscan/digest.h"
+#include "fixscan/text.h"
 #include "fixscan/kinds.h"
 #include "fixscan/maildir.h"
 #include "mail/gmime-init.h"
@@ -191,23 +192,6 @@ char *fs_digest_key(const struct fs_digest *d, time_t now)
 /* ---- the mail ----------------------------------------------------------- */
 
 
-/* S without CR and the other control characters but tab and LF, so the
- * body is clean 8bit text.  New string. */
-static char *clean_text(const char *s)
-{
-	char *ret = g_strdup(s), *w = ret;
-
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 && c != '\n' && c != '\t')
-			continue;
-		*w++ = *s;
-	}
-	*w = 0;
-	return ret;
-}
-
 char *fs_digest_compose(const char *body, const char *msgid, const char *name,
 			const char *email, const char *subject, time_t now)
 {
@@ -217,7 +201,7 @@ char *fs_digest_compose(const char *body, const char *msgid, const char *name,
 	GMimeStream *stream;
 	GMimeDataWrapper *wrapper;
 	GDateTime *dt = g_date_time_new_from_unix_local((gint64)now);
-	char *text, *clean = clean_text(body);
+	char *text, *clean = fs_text_clean_body(body);
 	const char *p;
 
 	fs_gmime_init();

@@ -86,12 +86,26 @@ static void test_clean_line(void **state)
 	clean("caf\xc3\xa9 \xc2\xa0ok", "caf\xc3\xa9 \xc2\xa0ok");
 }
 
+/* A body: lines and tabs kept, sequences gone whole, other controls
+ * gone (not spaces: the text around them is the mail's). */
+static void test_clean_body(void **state)
+{
+	char *got = fs_text_clean_body("a\tb\r\n\033[31mred\033[0m\n\033]0;t\007x\x01y\xc2\x85z\n");
+
+	assert_string_equal(got, "a\tb\nred\nxyz\n");
+	g_free(got);
+	got = fs_text_clean_body(NULL);
+	assert_string_equal(got, "");
+	g_free(got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_visible),
 		cmocka_unit_test(test_fputs),
 		cmocka_unit_test(test_clean_line),
+		cmocka_unit_test(test_clean_body),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
