@@ -404,8 +404,8 @@ static void name_diffless(const struct fs_review *r, const struct fs_review_set_
 			continue;
 		fs_report_patch_number(r->series, rp->index, number, sizeof(number));
 		if (f->note)
-			note = g_strdup_printf("%s: patch %s <%s>: %s (cut short?): the rest was neither "
-					       "compared with upstream nor checked against the tree",
+			note = g_strdup_printf("%s: patch %s <%s>: %s (cut short?): it was not compared "
+					       "with upstream",
 					       r->branch ? r->branch : "?", number,
 					       fs_patch_message_id(rp->patch) ? fs_patch_message_id(rp->patch) : "?",
 					       f->note);

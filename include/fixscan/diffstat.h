@@ -5,7 +5,8 @@
  * file, then the diff itself.  A mail whose diff stops before a file its
  * diffstat lists was cut short somewhere on its way (or the rest sent
  * apart): comparing what is left with the upstream commit would call
- * the missing files dropped.  This module says which files are missing.
+ * the missing files dropped.  This module says which files are missing,
+ * and which hunk stops before the lines its header counts.
  */
 #ifndef FIXSCAN_DIFFSTAT_H
 #define FIXSCAN_DIFFSTAT_H
@@ -20,9 +21,12 @@ struct fs_diffstat_gap {
 	char *first_missing; /* the first of those, as the diffstat writes
 			      * it (maybe shortened: ".../name"); NULL when
 			      * none.  Owned: fs_diffstat_gap_clear() */
+	char *cut_inside;    /* the file of the first hunk that ends before
+			      * the lines its "@@" header counts (the mail
+			      * cut in its middle); NULL when none.  Owned */
 };
 
-#define FS_DIFFSTAT_GAP_INIT { 0, 0, 0, NULL }
+#define FS_DIFFSTAT_GAP_INIT { 0, 0, 0, NULL, NULL }
 
 /* Read TEXT into *OUT (cleared first).  Renames written with "=>" and
  * paths a diffstat shortened are matched by what can be matched: a line

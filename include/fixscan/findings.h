@@ -343,10 +343,12 @@ struct fs_findings_ctx {
 	 * (diffcmp module), set per patch by the caller; NULL: none made. */
 	const struct fs_diffcmp_result *diff;
 	/* The patch's mail carries no diff (no file header: cut short, or
-	 * the change sent some other way), or its diff stops before
-	 * DIFF_STOPS_BEFORE, a file its diffstat lists (NULL when it does
-	 * not); diff-absent says so. */
+	 * the change sent some other way), or its diff stops inside a hunk
+	 * of DIFF_STOPS_INSIDE, or before DIFF_STOPS_BEFORE, a file its
+	 * diffstat lists (each NULL when it does not); diff-absent says
+	 * so. */
 	bool diffless;
+	const char *diff_stops_inside;
 	const char *diff_stops_before;
 	/* Fixes of the series' upstream commits that are not in mainline
 	 * yet (fs_pending_from_store()); NULL and 0: none looked for. */

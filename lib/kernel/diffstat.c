@@ -127,10 +127,58 @@ static bool found(const GPtrArray *paths, const char *want)
 	return false;
 }
 
+/* "@@ -A[,B] +C[,D] @@": B and D (1 when left out) into *OLD and *NEW. */
+static bool hunk_header(const char *line, const char *e, long *old, long *new)
+{
+	const char *p = line + 4;
+	char *end;
+
+	if (!starts(line, e, "@@ -"))
+		return false;
+	strtol(p, &end, 10);
+	*old = *end == ',' ? strtol(end + 1, &end, 10) : 1;
+	if (end >= e || strncmp(end, " +", 2))
+		return false;
+	strtol(end + 2, &end, 10);
+	*new = *end == ',' ? strtol(end + 1, &end, 10) : 1;
+	return end < e && *end == ' ' && *old >= 0 && *new >= 0;
+}
+
+/* A line of a hunk counted off *OLD and *NEW; false when LINE is none
+ * (the hunk stops short).  A context line whose one space a mailer took
+ * away is an empty line. */
+static bool hunk_line(const char *line, const char *e, long *old, long *new)
+{
+	char c = line < e ? *line : ' ';
+
+	if (c == '\\')
+		return true; /* "\ No newline at end of file" */
+	if ((c == ' ' && *old > 0 && *new > 0)) {
+		(*old)--;
+		(*new)--;
+	} else if (c == '-' && *old > 0) {
+		(*old)--;
+	} else if (c == '+' && *new > 0) {
+		(*new)--;
+	} else {
+		return false;
+	}
+	return true;
+}
+
 void fs_diffstat_gap_clear(struct fs_diffstat_gap *g)
 {
 	g_free(g->first_missing);
+	g_free(g->cut_inside);
 	memset(g, 0, sizeof(*g));
+}
+
+/* A hunk stopped short in the file the diff was at: the last path of
+ * PATHS (its new side); the first such file is kept. */
+static void cut_short(struct fs_diffstat_gap *out, const GPtrArray *paths)
+{
+	if (!out->cut_inside)
+		out->cut_inside = g_strdup(paths->len ? paths->pdata[paths->len - 1] : "?");
 }
 
 void fs_diffstat_gap(const char *text, size_t len, struct fs_diffstat_gap *out)
@@ -141,11 +189,20 @@ void fs_diffstat_gap(const char *text, size_t len, struct fs_diffstat_gap *out)
 	const char *p = text, *end = text ? text + len : NULL, *line, *e;
 	bool git = false, in_diff = false;
 	size_t i, plain = 0;
+	long old = 0, new = 0;
 	char *path;
 
 	memset(out, 0, sizeof(*out));
 	while (text && next_line(&p, end, &line, &e)) {
-		if (starts(line, e, "diff --git ")) {
+		if (old > 0 || new > 0) {
+			if (hunk_line(line, e, &old, &new))
+				continue;
+			cut_short(out, paths);
+			old = new = 0;
+		}
+		if (in_diff && hunk_header(line, e, &old, &new)) {
+			continue;
+		} else if (starts(line, e, "diff --git ")) {
 			add_git_header(paths, line, e);
 			git = in_diff = true;
 			out->in_diff++;
@@ -168,6 +225,8 @@ void fs_diffstat_gap(const char *text, size_t len, struct fs_diffstat_gap *out)
 			g_ptr_array_set_size(run, 0);
 		}
 	}
+	if (old > 0 || new > 0)
+		cut_short(out, paths);
 	if (!git)
 		out->in_diff = plain;
 	out->listed = stat->len;

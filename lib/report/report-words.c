@@ -173,8 +173,9 @@ static void rw_diff_absent(GString *s, const struct fs_review *r, const struct f
 	const char *branch = r->branch ? r->branch : "the branch";
 
 	if (f->note)
-		g_string_append_printf(s, ": %s (cut short?): the rest was neither compared with "
-				       "upstream nor checked against %s's tree", f->note, branch);
+		g_string_append_printf(s, ": %s (cut short?): it was not compared with upstream, "
+				       "and only what is there was checked against %s's tree", f->note,
+				       branch);
 	else
 		g_string_append_printf(s, ": the mail carries no diff (cut short?): its code was "
 				       "neither compared with upstream nor checked against %s's tree",

@@ -85,14 +85,17 @@ void fsj_check_diff_absent(struct judge *j)
 	struct fs_finding *f;
 	char *path;
 
-	if (!j->ctx->diffless && !j->ctx->diff_stops_before)
+	const char *inside = j->ctx->diff_stops_inside;
+
+	if (!j->ctx->diffless && !inside && !j->ctx->diff_stops_before)
 		return;
 	f = fsj_add(j, FS_FIND_DIFF_ABSENT, FS_CAUSE_NONE, FS_CID_NONE, NULL, FS_FEV_EXACT);
 	if (!f || j->ctx->diffless)
 		return;
 	/* the path is the mail's: made visible before anyone prints it */
-	path = fs_text_clean_line(j->ctx->diff_stops_before);
-	fsj_set_note(j, f, path ? fsj_fmt("the diff stops before %s, which its diffstat lists", path) : NULL);
+	path = fs_text_clean_line(inside ? inside : j->ctx->diff_stops_before);
+	fsj_set_note(j, f, inside ? fsj_fmt("the diff stops inside a hunk of %s", path) :
+			   fsj_fmt("the diff stops before %s, which its diffstat lists", path));
 	g_free(path);
 }
 

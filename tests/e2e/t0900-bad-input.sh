@@ -147,6 +147,23 @@ open(sys.argv[2], \"w\").write(t)
 	! grep -q "diff-absent" whole.txt
 '
 
+# A mail cut in the middle of a hunk: what is left would compare as a
+# backport that drops lines; it is not compared, and said to be cut.
+test_expect_success 'a diff cut inside a hunk: diff-absent names the file, no backport-differs' '
+	f21=$(grep -l "^Subject: \[PATCH 4.4 21/27\]" "$SRC"/maildirs/review-4.4/cur/*) &&
+	python3 -c "
+import sys
+t = open(sys.argv[1]).read()
+open(sys.argv[2], \"w\").write(t[:t.index(\"+#define\")])
+" "$f21" cut21.eml &&
+	{ "$FIXSCAN" check --repo kernel cut21.eml >c21.txt 2>/dev/null; test $? = 1; } &&
+	cat c21.txt &&
+	grep -q "^  diff-absent: the diff stops inside a hunk of kernel/sched/fair.c (cut\$" c21.txt &&
+	! grep -q "backport-differs" c21.txt &&
+	{ "$FIXSCAN" check --repo kernel "$f21" >w21.txt 2>/dev/null; test $? = 1; } &&
+	! grep -q "diff-absent" w21.txt
+'
+
 test_expect_success 'no mail changed, none added' '
 	find "$TRASH/mail" -type f ! -path "*/.notmuch/*" | sort | xargs md5sum >mail.after &&
 	test_cmp mail.before mail.after

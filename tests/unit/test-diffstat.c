@@ -16,9 +16,9 @@
 #define STAT2 " drivers/usb/core/hub.c | 7 ++++++-\n include/linux/usb.h    | 2 ++\n" \
 	      " 2 files changed, 8 insertions(+), 1 deletion(-)\n\n"
 #define DIFF_HUB "diff --git a/drivers/usb/core/hub.c b/drivers/usb/core/hub.c\nindex 1..2 100644\n" \
-		 "--- a/drivers/usb/core/hub.c\n+++ b/drivers/usb/core/hub.c\n@@ -1,3 +1,4 @@\n a\n+b\n c\n"
+		 "--- a/drivers/usb/core/hub.c\n+++ b/drivers/usb/core/hub.c\n@@ -1,2 +1,3 @@\n a\n+b\n c\n"
 #define DIFF_USB "diff --git a/include/linux/usb.h b/include/linux/usb.h\nindex 3..4 100644\n" \
-		 "--- a/include/linux/usb.h\n+++ b/include/linux/usb.h\n@@ -9,2 +9,4 @@\n x\n+y\n+z\n"
+		 "--- a/include/linux/usb.h\n+++ b/include/linux/usb.h\n@@ -9,1 +9,3 @@\n x\n+y\n+z\n"
 
 static void gap_of(const char *text, struct fs_diffstat_gap *g)
 {
@@ -89,6 +89,43 @@ static void test_cut(void **state)
 	assert_gap(CHANGELOG STAT2 DIFF_HUB "diff --git a/include/li", 2, 2, 1, "include/linux/usb.h");
 }
 
+static void assert_cut(const char *text, const char *inside)
+{
+	struct fs_diffstat_gap g = FS_DIFFSTAT_GAP_INIT;
+
+	gap_of(text, &g);
+	if (inside)
+		assert_string_equal(g.cut_inside, inside);
+	else
+		assert_null(g.cut_inside);
+	fs_diffstat_gap_clear(&g);
+}
+
+/* A hunk that ends before the lines its header counts: the mail was cut
+ * in its middle (or mangled); whole hunks of every shape are not. */
+static void test_hunks(void **state)
+{
+	assert_cut(CHANGELOG STAT2 DIFF_HUB DIFF_USB, NULL);
+	/* cut after a hunk's first line, at the end of the mail */
+	assert_cut(CHANGELOG STAT2 DIFF_HUB "diff --git a/include/linux/usb.h b/include/linux/usb.h\n"
+		   "--- a/include/linux/usb.h\n+++ b/include/linux/usb.h\n@@ -9,2 +9,4 @@\n x\n+y\n",
+		   "include/linux/usb.h");
+	/* a hunk short by a line, then the next file's header */
+	assert_cut(CHANGELOG "diff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n@@ -1,3 +1,3 @@\n a\n-b\n+c\n"
+		   DIFF_HUB, "a.c");
+	/* counts left out mean 1; "\ No newline"; a context line whose
+	 * space a mailer dropped; a signature after the last hunk */
+	assert_cut(CHANGELOG "diff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-x\n+y\n"
+		   "\\ No newline at end of file\n@@ -5,3 +5,3 @@\n p\n\n-q\n+r\n s\n-- \n2.40.0\n", NULL);
+	/* a deleted file's hunk, a new file's */
+	assert_cut(CHANGELOG "diff --git a/old.c b/old.c\ndeleted file mode 100644\n--- a/old.c\n+++ /dev/null\n"
+		   "@@ -1,2 +0,0 @@\n-a\n-b\n"
+		   "diff --git a/new.c b/new.c\nnew file mode 100644\n--- /dev/null\n+++ b/new.c\n@@ -0,0 +1 @@\n+n\n",
+		   NULL);
+	/* an "@@" in the changelog is no hunk */
+	assert_cut("x: y\n\n@@ -1,9 +1,9 @@ was in the log\n---\n" DIFF_HUB, NULL);
+}
+
 /* What only looks like a diffstat is none: lines of the changelog with a
  * '|' and no summary after them, a table in a commit message. */
 static void test_not_a_diffstat(void **state)
@@ -108,6 +145,7 @@ int main(void)
 		cmocka_unit_test(test_whole),
 		cmocka_unit_test(test_stat_shapes),
 		cmocka_unit_test(test_cut),
+		cmocka_unit_test(test_hunks),
 		cmocka_unit_test(test_not_a_diffstat),
 	};
 

@@ -379,8 +379,8 @@ static void test_body_tree_kinds(void **state)
 	b = patch_body(x);
 	sum = squash(b);
 	assert_has(sum, "The copy of this patch that reached me is cut short: the diff stops before "
-			"include/linux/usb.h, which its diffstat lists, so I could not compare or check "
-			"the rest.");
+			"include/linux/usb.h, which its diffstat lists, so I could not compare it with the "
+			"upstream commit.");
 	assert_null(strstr(sum, "carries no diff"));
 	g_free(sum);
 	g_free(b);
