@@ -149,11 +149,61 @@ static bool is_reply_item(const struct fs_finding *f)
 				 (f->kind == FS_FIND_REGRESSION_REPORT && !f->commit[0]));
 }
 
+/* Whether F of RP is a series-partial whose part HEX a reply to RP asks
+ * for: the reply to RP asks for it with the reply (draft-para-beyond.c),
+ * so the summary lists it among the commits to add, not among the parts
+ * maybe left out on purpose. */
+static bool part_asked_on(const struct fs_review_patch *rp, const struct fs_finding *f,
+			  const char *hex)
+{
+	size_t k, m;
+
+	if (f->kind != FS_FIND_SERIES_PARTIAL || !fsd_is_shown(f))
+		return false;
+	for (m = 0; m < f->posting.nparts && strcmp(f->posting.parts[m].commit, hex); m++)
+		;
+	if (m == f->posting.nparts)
+		return false;
+	for (k = 0; k < rp->findings.n; k++) {
+		const struct fs_finding *g = &rp->findings.v[k];
+
+		if (g->kind == FS_FIND_NEEDS_ALSO && is_listed(g) && !strcmp(g->commit, hex))
+			return true;
+	}
+	return false;
+}
+
+/* Whether a part of series-partial F of RP is asked for in a reply. */
+static bool asked_part_of(const struct fs_review_patch *rp, const struct fs_finding *f)
+{
+	size_t m;
+
+	for (m = 0; f->kind == FS_FIND_SERIES_PARTIAL && m < f->posting.nparts; m++)
+		if (part_asked_on(rp, f, f->posting.parts[m].commit))
+			return true;
+	return false;
+}
+
+/* Whether some patch of R has part HEX of its posting asked for in a
+ * reply (part_asked_on()). */
+static bool part_asked(const struct fs_review *r, const char *hex)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->npatches; i++)
+		for (k = 0; k < r->patches[i].findings.n; k++)
+			if (part_asked_on(&r->patches[i], &r->patches[i].findings.v[k], hex))
+				return true;
+	return false;
+}
+
 /* Whether commit HEX has a line of its own under the commits to add. */
 static bool in_fix_requests(const struct fs_review *r, const char *hex)
 {
 	size_t i, k;
 
+	if (part_asked(r, hex))
+		return true;
 	for (i = 0; i < r->npatches; i++)
 		for (k = 0; k < r->patches[i].findings.n; k++) {
 			const struct fs_finding *f = &r->patches[i].findings.v[k];
@@ -227,6 +277,8 @@ static bool has_prerequisite(const struct fs_review *r)
 
 			if (is_listed(f) && fs_kind_group_of(f) == FS_GROUP_FIXES && f->kind != FS_FIND_FIX_MISSING)
 				return true;
+			if (f->kind == FS_FIND_SERIES_PARTIAL && asked_part_of(&r->patches[i], f))
+				return true;
 		}
 	return false;
 }
@@ -244,6 +296,50 @@ static void add_build_need(GString *line, const struct fs_review *r, const struc
 	fs_report_add_symbols(line, f);
 	g_string_append_printf(line, ", without which %s %s not build (or %s a reworked backport)",
 			       builds, one ? "does" : "do", one ? "it needs" : "they need");
+}
+
+static char *series_patches(const struct fs_review *r, const char *hex, const struct fs_draft_opts *o);
+
+/* The parts of upstream postings that a reply asks for (part_asked()),
+ * each a line under the commits to add: 'abc ("...") in v4.6, posted
+ * with 03/27 (Nadia Perez asked for it too: <link>)'.  Adds to *N, the
+ * lines so far (the heading comes with the first); DONE the commits
+ * listed. */
+static void add_asked_parts(GString *s, const struct fs_review *r, const struct fs_draft_opts *o,
+			    GHashTable *done, size_t *n)
+{
+	size_t i, k, m;
+
+	for (i = 0; i < r->npatches; i++)
+		for (k = 0; k < r->patches[i].findings.n; k++) {
+			const struct fs_finding *f = &r->patches[i].findings.v[k];
+
+			for (m = 0; f->kind == FS_FIND_SERIES_PARTIAL && m < f->posting.nparts; m++) {
+				const struct fs_finding_part *p = &f->posting.parts[m];
+				char *ref, *rel, *from;
+				GString *line;
+
+				if (!part_asked_on(&r->patches[i], f, p->commit) ||
+				    g_hash_table_contains(done, p->commit))
+					continue;
+				g_hash_table_add(done, (gpointer)p->commit);
+				if (!(*n)++)
+					g_string_append(s, "Commits to add:\n\n");
+				ref = fsd_commit_ref(p->commit, p->subject);
+				rel = fs_text_clean_line(p->release);
+				from = series_patches(r, p->commit, o);
+				line = g_string_new(ref);
+				if (*rel)
+					g_string_append_printf(line, " in %s,", rel);
+				g_string_append_printf(line, " posted with %s", from);
+				add_askers_too(line, r, p->commit);
+				fsd_add_wrapped(s, "  ", "    ", line->str);
+				g_string_free(line, TRUE);
+				g_free(from);
+				g_free(rel);
+				g_free(ref);
+			}
+		}
 }
 
 /* The requests of the summary, one line per commit to queue, naming
@@ -295,6 +391,7 @@ static size_t add_fix_requests(GString *s, const struct fs_review *r, const stru
 			g_free(ref);
 		}
 	}
+	add_asked_parts(s, r, o, done, &n);
 	if (n)
 		g_string_append_c(s, '\n');
 	g_hash_table_destroy(done);
@@ -390,7 +487,7 @@ static size_t add_series_parts(GString *s, const struct fs_review *r, const stru
 				char *ref, *rel, *from;
 				GString *line;
 
-				if (g_hash_table_contains(done, p->commit))
+				if (g_hash_table_contains(done, p->commit) || part_asked(r, p->commit))
 					continue;
 				g_hash_table_add(done, (gpointer)p->commit);
 				if (!n++)

@@ -556,6 +556,59 @@ static void test_build_unanswerable(void **state)
 	series3_free(x);
 }
 
+/* A part of the upstream posting that a reply to the patch asks for:
+ * the patch's reply asks for it with the reply, and so does the summary,
+ * among the commits to add, not among the parts maybe left out on
+ * purpose; without the reply it stays one of those. */
+static void test_summary_part_asked(void **state)
+{
+	struct fs_finding_part part = { "1e909a04863eaaaaaaaaaaaaaaaaaaaaaaaaaaaa", (char *)"part two",
+					(char *)"v4.6", 2, 2 };
+	int asked;
+
+	for (asked = 1; asked >= 0; asked--) {
+		struct series3 *x = series3();
+		struct fs_finding f = finding(FS_FIND_SERIES_PARTIAL, "404cd27d8378cccccccccccccccccccccccccccc",
+					      "subj", NULL);
+		char *sum, *body, *flat;
+
+		f.posting.parts = &part;
+		f.posting.nparts = 1;
+		f.posting.part = 1;
+		add3(x, 0, f);
+		if (asked) {
+			f = finding(FS_FIND_NEEDS_ALSO, part.commit, "part two", "v4.6");
+			f.mail.from = (char *)"Nadia Perez <nadia@example.org>";
+			f.mail.message_id = (char *)"n1@example.org";
+			f.note = (char *)"Please also queue 1e909a04863e.";
+			add3(x, 0, f);
+		}
+		sum = fs_draft_summary_body(&x->review, true);
+		flat = squash(sum);
+		if (asked) {
+			assert_has(flat, "Commits to add: 1e909a04863e (\"part two\") in v4.6, posted with 20/24 "
+					 "(Nadia Perez asked for it too: https://lore.kernel.org/r/n1@example.org)");
+			assert_null(strstr(flat, "maybe on purpose"));
+			assert_int_equal(count_of(flat, "1e909a04863e"), 1);
+		} else {
+			assert_has(flat, "but not queued (maybe on purpose): 1e909a04863e (\"part two\") in v4.6, "
+					 "posted with 20/24");
+			assert_null(strstr(flat, "Commits to add"));
+		}
+		g_free(flat);
+		body = fs_draft_patch_body(&x->review, &x->rp[0]);
+		flat = squash(body);
+		if (asked)
+			assert_has(flat, "As Nadia Perez asked, please queue that one too.");
+		else
+			assert_has(flat, "If it was left out on purpose, fine");
+		g_free(flat);
+		g_free(body);
+		g_free(sum);
+		series3_free(x);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -568,6 +621,7 @@ int main(void)
 		cmocka_unit_test(test_bodies_wrapped),
 		cmocka_unit_test(test_close_and_template),
 		cmocka_unit_test(test_build_unanswerable),
+		cmocka_unit_test(test_summary_part_asked),
 	};
 
 	return cmocka_run_group_tests_name("draft", tests, setup, teardown);
