@@ -348,160 +348,6 @@ static bool has(enum pat p, const char *s, size_t len)
 	return match_at(p, s, len, 0) >= 0;
 }
 
-/* Whether the line S..E is a trailer ("Tested-by: ...", "Cc: ...",
- * "Link: ..."): a tag, not the replier's words.  "Nacked-by:" is not. */
-static bool is_trailer(const char *s, const char *e)
-{
-	const char *c = s;
-
-	while (c < e && (isalnum((unsigned char)*c) || *c == '-'))
-		c++;
-	if (c == s || c >= e || *c != ':' || (c + 1 < e && c[1] != ' '))
-		return false;
-	if (c - s == 9 && !strncasecmp(s, "nacked-by", 9))
-		return false;
-	return (c - s > 3 && !strncasecmp(c - 3, "-by", 3)) ||
-	       (c - s == 2 && !strncasecmp(s, "cc", 2)) ||
-	       (c - s == 4 && !strncasecmp(s, "link", 4)) ||
-	       (c - s == 5 && !strncasecmp(s, "fixes", 5));
-}
-
-static bool starts(const char *s, size_t l, const char *word)
-{
-	size_t n = strlen(word);
-
-	return l >= n && !strncasecmp(s, word, n);
-}
-
-/* Whether the line S (L bytes, trimmed) starts a quote in the form
- * of Outlook and its kind: no '>' marks, a header block instead. */
-static bool starts_outlook_quote(const char *s, size_t l, const char *next, size_t nl)
-{
-	return starts(s, l, "-----Original Message-----") ||
-	       (starts(s, l, "From: ") && starts(next, nl, "Sent: "));
-}
-
-/* Whether the line S (L bytes, trimmed) starts what a reply carries
- * rather than says: a patch in git's mbox form, a scissors line, a diff. */
-static bool starts_carried(const char *s, size_t l)
-{
-	static const char *const marks[] = {
-		"diff --git ", "Index: ", "--- a/",
-	};
-	size_t k, hex = 0;
-
-	for (k = 0; k < G_N_ELEMENTS(marks); k++)
-		if (starts(s, l, marks[k]))
-			return true;
-
-	if (starts(s, l, "From ")) {
-		while (5 + hex < l && isxdigit((unsigned char)s[5 + hex]))
-			hex++;
-		if (hex == 40)
-			return true;
-	}
-	return l >= 6 && (!strncmp(s, "--8<", 4) || !strncmp(s, "-->8", 4) ||
-			  (!strncmp(s, "---", 3) && strstr(s, "8<") && (size_t)(strstr(s, "8<") - s) < l) ||
-			  (!strncmp(s, ">8", 2)));
-}
-
-/* Whether the line S (L bytes, trimmed) opens a pasted commit:
- * "commit <40 hex>" alone on its line. */
-static bool starts_pasted_commit(const char *s, size_t l)
-{
-	size_t hex = 0;
-
-	if (!starts(s, l, "commit "))
-		return false;
-	while (7 + hex < l && isxdigit((unsigned char)s[7 + hex]))
-		hex++;
-	return hex >= 12 && 7 + hex == l;
-}
-
-/* Whether the line is an attribution ("On Mon, X wrote:", "X a écrit :"). */
-static bool is_attribution(const char *s, size_t l)
-{
-	return (l >= 6 && !strncmp(s + l - 6, "wrote:", 6)) ||
-	       (l >= 7 && !strncmp(s + l - 7, "écrit :", 7)) ||
-	       (l >= 7 && !strncmp(s + l - 7, "writes:", 7)) ||
-	       (starts(s, l, "Quoting ") && l < 80);
-}
-
-char *fs_mentions_own_words(const char *body, size_t len, bool *carries_patch)
-{
-	const char *p = body, *end = body + len;
-	GString *out = g_string_new(NULL);
-	bool pasted = false, last_from = false, this_from = false;
-	bool prev_indented = false, this_indented = false;
-	size_t on_at = 0, on_lines = 0;
-
-	if (carries_patch)
-		*carries_patch = false;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', end - p);
-		const char *e = nl ? nl : end, *s = p;
-		size_t l;
-		bool indented = p < e && (*p == ' ' || *p == '\t');
-
-		p = e + 1;
-		while (s < e && (*s == ' ' || *s == '\t'))
-			s++;
-		l = e - s;
-		while (l && isspace((unsigned char)s[l - 1]))
-			l--;
-		last_from = this_from;
-		this_from = starts(s, l, "From: ");
-		prev_indented = this_indented;
-		this_indented = indented && l;
-		if ((e - s == 2 || e - s == 3) && !strncmp(s, "--", 2) && (e - s == 2 || s[2] == ' '))
-			break;
-		/* "From: X" then "Subject: [PATCH ...]": a patch as git writes it */
-		if (*s != '>' && (starts_carried(s, l) || (last_from && starts(s, l, "Subject: [PATCH")))) {
-			if (carries_patch)
-				*carries_patch = true;
-			break;
-		}
-		if (*s != '>' && starts_outlook_quote(s, l, p < end ? p : "", p < end ? (size_t)(end - p) : 0))
-			break;
-		/* "From: X Sent: <date>" on one line: an attribution */
-		if (starts(s, l, "From: ") && strstr(s, " Sent: ") && (size_t)(strstr(s, " Sent: ") - s) < l) {
-			g_string_append_c(out, '\n');
-			continue;
-		}
-		/* A pasted commit: its id line is the replier's reference,
-		 * its header and indented message are not their words. */
-		if (*s != '>' && starts_pasted_commit(s, l)) {
-			pasted = true;
-			if (out->len && out->str[out->len - 1] != '\n')
-				g_string_append_c(out, ' ');
-			g_string_append_len(out, s, l);
-			continue;
-		} else if (pasted && l && !indented && !prev_indented && !starts(s, l, "Author:") && !starts(s, l, "Date:") &&
-			 !starts(s, l, "Commit:") && !starts(s, l, "Merge:"))
-			pasted = false;
-		/* "On <date>, <name>" wrapped before "<address> wrote:": the
-		 * lines since the "On" are the attribution too. */
-		if (is_attribution(s, l) && on_lines && on_lines <= 3)
-			g_string_truncate(out, on_at);
-		if (pasted || !l || *s == '>' || is_attribution(s, l) || is_trailer(s, s + l)) {
-			g_string_append_c(out, '\n');
-			on_lines = 0;
-			continue;
-		}
-		if (starts(s, l, "On ")) {
-			on_at = out->len;
-			on_lines = 0;
-		}
-		if (out->len && out->str[out->len - 1] != '\n')
-			g_string_append_c(out, ' ');
-		g_string_append_len(out, s, l);
-		/* the lines since an "On" one, 0 when none is open */
-		if (on_lines || starts(s, l, "On "))
-			on_lines++;
-	}
-	return g_string_free(out, FALSE);
-}
-
 /* Whether one of NEGATIONS, or a word ending in "n't", is among the words
  * of S[0..AT) in the clause AT is in. */
 static bool negated_by(const char *s, size_t at, size_t nneg)
@@ -708,8 +554,8 @@ static bool is_small_talk(const char *s, size_t len)
 	}
 	/* "Thanks Sam!", "Hi Greg," or "Looks good, thanks.": nothing of
 	 * its own; "Same here." or "Will do." may say a lot */
-	if ((starts(s, len, "Hi ") || starts(s, len, "Hello") || starts(s, len, "Thanks") ||
-	     starts(s, len, "Thank you") || starts(s, len, "Dear ") || starts(s, len, "Cheers")) && words < 5)
+	if ((fsmn_starts(s, len, "Hi ") || fsmn_starts(s, len, "Hello") || fsmn_starts(s, len, "Thanks") ||
+	     fsmn_starts(s, len, "Thank you") || fsmn_starts(s, len, "Dear ") || fsmn_starts(s, len, "Cheers")) && words < 5)
 		return true;
 	return words == plain;
 }
@@ -797,7 +643,7 @@ static bool has_own_ack(const char *body, size_t len)
 		while (p < e && (*p == ' ' || *p == '\t'))
 			p++;
 		for (k = 0; k < G_N_ELEMENTS(tags); k++)
-			if (starts(p, e - p, tags[k]))
+			if (fsmn_starts(p, e - p, tags[k]))
 				return true;
 		p = e + 1;
 	}

@@ -41,6 +41,9 @@ struct fsmn_reading {
 };
 
 
+/* Whether S (L bytes) starts with WORD, in any case (mentions-words.c). */
+bool fsmn_starts(const char *s, size_t l, const char *word);
+
 /* Read BODY (LEN bytes) into R: its own words, their sentences, the
  * rules' hits and class; FEATURES asks for every hit (the model reads
  * them all), not only those the class needs; CTX (may be NULL) who
