@@ -106,6 +106,44 @@ static void test_backport_sender_is_author(void **state)
 	fs_patch_free(parent);
 }
 
+/* The posting of one patch addresses the upstream commit's people by
+ * name: a replier it addressed is one of the code's people, one it did
+ * not address stays a stranger; a cover goes to testers too, and a
+ * list's address (a list that rewrites From gives its own) is nobody's. */
+static void test_addressed(void **state)
+{
+	static const char autosel[] =
+		"From: Sasha Levin <sashal@kernel.org>\n"
+		"To: linux-kernel@vger.kernel.org, stable@vger.kernel.org\n"
+		"Cc: Rae Viewer <rae@example.net>, \"Keeper, Tree\" <keeper@example.org>,\n"
+		" widget-devel@lists.example.org\n"
+		"Subject: [PATCH AUTOSEL 7.1 03/20] widget: fix it\n"
+		"Message-Id: <a3@kernel.org>\n\n"
+		"[ Upstream commit 0123456789abcdef0123456789abcdef01234567 ]\n\nFix.\n\n"
+		"Signed-off-by: Ann Author <ann@example.com>\n";
+	static const char cover[] =
+		"From: Greg Kroah-Hartman <gregkh@linuxfoundation.org>\n"
+		"To: stable@vger.kernel.org\nCc: Tess Tester <tess@example.org>\n"
+		"Subject: [PATCH 7.1 00/20] 7.1.3-rc1 review\n"
+		"Message-Id: <c0@linuxfoundation.org>\n\n"
+		"This is the start of the stable review cycle for the 7.1.3 release.\n";
+	struct fs_patch *parent = mail(autosel);
+
+	assert_int_equal(fs_mentions_parent_kind(parent), FS_PARENT_AUTOSEL);
+	assert_int_equal(role_of("Rae <RAE@example.net>", parent, NULL), FS_ROLE_MAINTAINER);
+	assert_int_equal(role_of("Tree Keeper <keeper@example.org>", parent, NULL), FS_ROLE_MAINTAINER);
+	assert_int_equal(role_of("Else <else@example.com>", parent, NULL), FS_ROLE_OTHER);
+	assert_int_equal(role_of("Rae via widget-devel <widget-devel@lists.example.org>", parent, NULL),
+			 FS_ROLE_OTHER);
+	/* a signer the posting does not address is one by the trailers */
+	assert_int_equal(role_of("Ann Author <ann@example.com>", parent, NULL), FS_ROLE_MAINTAINER);
+	fs_patch_free(parent);
+	parent = mail(cover);
+	assert_int_equal(fs_mentions_parent_kind(parent), FS_PARENT_COVER);
+	assert_int_equal(role_of("Tess <tess@example.org>", parent, NULL), FS_ROLE_OTHER);
+	fs_patch_free(parent);
+}
+
 /* Whether a reply answers someone's reply rather than the posting in
  * hand: by its In-Reply-To. */
 static void test_answers_reply(void **state)
@@ -371,6 +409,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roles),
 		cmocka_unit_test(test_backport_sender_is_author),
+		cmocka_unit_test(test_addressed),
 		cmocka_unit_test(test_answers_reply),
 		cmocka_unit_test(test_standing_in_thread),
 		cmocka_unit_test(test_upstream_signers),
