@@ -32,7 +32,7 @@ static const char *const negations[] = {
 	"no", "not", "without", "never", "nor", "none", "nothing", "neither",
 	"zero", "0", "fix", "fixes", "fixed", "fixing", "avoid", "avoids",
 	"prevent", "prevents", "known", "already", "existing", "pre-existing",
-	"any",
+	"any", "unlikely",
 };
 
 enum pat {
@@ -45,7 +45,7 @@ enum pat {
 	P_BUILD, P_STATED, P_NEW_VERSION, P_TRACE, P_TROUBLE, P_PERSISTS, P_MOTIVE, P_REGRESSION, P_BISECT, P_DETECTED,
 	/* needs-also */
 	P_ALSO, P_WITHOUT, P_REQUIRES, P_NOT_PORTED, P_SERIES, P_FOLLOWING,
-	P_REF, P_STRONG_REF, P_NAMES_MISSING, P_WORTH_UNLESS, P_WHY_NOT_ALSO, P_TAKE_NAMED, P_REQUEST, P_ASK_FORM, P_WIDEN, P_DROP_REQUEST, P_ASKS, P_MODAL,
+	P_REF, P_STRONG_REF, P_NAMES_MISSING, P_WORTH_UNLESS, P_WHY_NOT_ALSO, P_TAKE_NAMED, P_REQUEST, P_ASK_FORM, P_WIDEN, P_DROP_REQUEST, P_ASKS, P_MODAL, P_IF_OPEN,
 	P_COUNT
 };
 
@@ -89,7 +89,7 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_EITHER] = "\\beither\\b[^.]{0,120}\\bor\\b",
 	/* a question that challenges the patch's place in stable: why it
 	 * was picked, what it is needed for, where its upstream id is */
-	[P_CHALLENGE] = "^(?:\\W*\\w+\\W{1,4})?why\\b(?![^?]*(?:\\bnot\\b|n't\\b))[^?]{0,80}?\\b(?:stable|-stable|backport\\w*|pick\\w*|select\\w*|"
+	[P_CHALLENGE] = "^(?:\\W*\\w+\\W{1,4})?why\\b(?![^?]*(?:\\bnot\\b|n't\\b|\\bonly\\b))[^?]{0,80}?\\b(?:stable|-stable|backport\\w*|pick\\w*|select\\w*|"
 			"autosel\\w*|needed|need|queue\\w*|submit\\w*|sen[dt]|resen[dt]|add(?:ed)?|apply|applied|tak(?:e|en)|v?\\d+\\.\\d+)|"
 			"^(?:what|how)\\b[^?]{0,40}?\\b(?:reason|end\\s+up|ended\\s+up)\\b[^?]{0,60}?\\b(?:stable|autosel|backport\\w*|candidate|queue\\w*)|"
 			"^(?:so\\s+)?are\\s+you\\s+(?:really\\s+)?sure\\b|^is\\s+this\\s+really\\b|"
@@ -238,7 +238,9 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_PERSISTS] = "\\b(?:problem|issue|regression|failure|crash|bug|hang)\\s+(?:is\\s+)?(?:still\\s+)?"
 		       "(?:occurring|occurs|persists|reproduces|remains)\\b",
 	/* trouble named as the reason for a change, not seen with it */
-	[P_MOTIVE] = "\\b(?:as|because|since)\\s+(?:[\\w-]+\\s+){1,3}?(?:was|were)\\s+(?:\\w+\\s+)?(?:causing|leading\\s+to|resulting\\s+in)\\b",
+	[P_MOTIVE] = "\\b(?:as|because|since)\\s+(?:[\\w-]+\\s+){1,3}?(?:was|were)\\s+(?:\\w+\\s+)?(?:causing|leading\\s+to|resulting\\s+in)\\b|"
+		     /* trouble seen without the patch is why it is wanted */
+		     "\\bwithout\\s+(?:this|the|that|these|your)\\s+(?:[\\w-]+\\s+)?(?:patch|change|fix|commit|backport|series)(?:es)?\\b",
 	[P_REGRESSION] = "\\bregress(?:ed|es)\\b|\\ba\\s+regression\\b|\\bbroke\\b|\\bbreaks\\b|\\bbreakage\\b",
 	/* one's own bisection, not thanks for someone else's */
 	[P_BISECT] = "\\bbisect(?:ed|ing)?\\b[^.]{0,80}?\\b(?:to|down\\s+to)\\s+(?:this|the|that|commit|[0-9a-f]{7,})\\b|"
@@ -259,7 +261,7 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_FOLLOWING] = "\\b(?:pull\\s+in|pick(?:\\s+up)?|take|backport|apply|cherry-?pick|queue|include|add)\\s+"
 			"(?:the\\s+)?(?:following|these|those|both)\\s+(?:\\w+\\s+)?(?:fix(?:es)?|commits?|patches|changes)\\b",
 	[P_SERIES] = "\\b(?:whole|entire|rest\\s+of\\s+the|full)\\s+(?:patch\\s*)?(?:series|set|patchset)\\b",
-	[P_REF] = REF_STRONG "|\\b(?:(?:fix|fixes)(?!\\s*(?:tag|line|:))|follow-?up|fixup|fix-ups?|commit|commits|series|"
+	[P_REF] = REF_STRONG "|\\b(?:(?:fix|fixes)(?![\'\"\\x{2019}]?\\s*(?:tag|line|:))|follow-?up|fixup|fix-ups?|commit|commits|series|"
 		  "patches|prerequisites?|dependenc(?:y|ies))\\b|"
 		  "\\b(?:preceding|previous|prerequisite|earlier|other|first|second|next)\\s+(?:patch|commit|fix|change)",
 	[P_STRONG_REF] = REF_STRONG,
@@ -291,15 +293,23 @@ static const char *const pattern_src[P_COUNT] = {
 			 "(?:(?:patch|commit|fix)\\s+)?" REF_HEX,
 	/* asks to take this same patch elsewhere, not other commits */
 	[P_WIDEN] = "\\b(?:backport|take|queue|apply|pick|needed|need|go|add)\\s+(?:this|it|them|these)\\b"
-		    "(?!\\s+(?:[\\w-]+\\s+)?(?:commit|fix|patch|one\\s+too))",
+		    "(?!\\s+(?:[\\w-]+\\s+)?(?:commit|fix|patch|one\\s+too))|"
+		    /* and in the passive: "this fix should be applied to 7.1 too" */
+		    "^(?:\\W*\\w+\\W+)?(?:this|it)\\s+(?:[\\w-]+\\s+)?(?:should|could|can|must|needs?\\s+to|ought\\s+to)\\s+(?:\\w+\\s+){0,2}?"
+		    "be\\s+(?:applied|backported|taken|queued|picked|included|added)\\b",
 	/* a request to drop this patch, or an explicit NAK */
 	[P_DROP_REQUEST] = "\\bna(?:c?k|cked|ked)\\b|\\b(?:can|could|should|must)\\s+(?:\\w+\\s+)?be\\s+(?:dropped|reverted)\\b|"
 			   "\\bbetter\\s+to\\s+drop\\b|\\b(?:please|can\\s+(?:you|we)|could\\s+(?:you|we)|would\\s+you|should)\\b[^.]{0,30}"
 			   "\\b(?:drop|revert)\\b|\\b(?:drop|revert)\\s+(?:this|it)[^.]{0,30}\\bplease\\b",
+	/* a sentence that opens on a condition: what would happen, not
+	 * what did ("If a failure is seen, the test is run again") */
+	[P_IF_OPEN] = "^(?:(?:and|but|so|also)\\s*,?\\s+)?(?:if|unless|whenever|in\\s+case)\\b",
 	[P_ASKS] = "^(?:(?:or|and|but|so)\\s+)?(?:is|are|was|were|does|do|did|has|have|had|can|could|would|should|will|shall|may|"
 		   "why|how|what|when|where|who|which|isn'?t|aren'?t|doesn'?t|don'?t|shouldn'?t|wouldn'?t|"
 		   "couldn'?t|can'?t|won'?t|so)\\b",
-	[P_MODAL] = "\\b(?:would|could|might|may)\\b|\\b(?:curious|wonder(?:ing)?)\\s+(?:if|whether)\\b",
+	[P_MODAL] = "\\b(?:would|could|might|may)\\b|\\b(?:curious|wonder(?:ing)?)\\s+(?:if|whether)\\b|"
+		   /* a test to be run: "I can run the tests to see if it breaks X" */
+		   "\\b(?:see|check|test|verify|find\\s+out)\\s+(?:if|whether)\\b",
 	/* a request proper: asked, or said to be needed */
 	[P_ASK_FORM] = "\\b(?:please|could\\s+you|can\\s+you|would\\s+you|should|need|needs|needed|must|"
 		       "want\\s+to|have\\s+to|required?|requires|do\\s+you\\s+plan\\s+to|are\\s+you\\s+going\\s+to|"
@@ -456,7 +466,7 @@ static bool sentence_reports(const char *s, size_t len)
 
 	if (has(P_TRACE, s, len) || has(P_BISECT, s, len))
 		return true;
-	if (is_question(s, len) || hypothetical(s, len) || has(P_MOTIVE, s, len))
+	if (is_question(s, len) || hypothetical(s, len) || has(P_MOTIVE, s, len) || has(P_IF_OPEN, s, len))
 		return false;
 	at = match_at(P_STATED, s, len, 0);
 	if (at >= 0 && !negated_by(s, (size_t)at, PLAIN_NEGATIONS))

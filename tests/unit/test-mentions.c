@@ -226,6 +226,10 @@ static void test_classify_forms(void **state)
 		{ "So are you sure this is right for the 7.1 tree?\n", FS_REPLY_OBJECTION },
 		{ "Doesn't this reintroduce the hang that 0a1b2c3d4e5f cured?\n", FS_REPLY_OBJECTION },
 		{ "Why should this not go to 7.2 as well?\n", FS_REPLY_OTHER },
+		/* "why only X" asks for more branches, not fewer */
+		{ "Why only 7.1.y?\n", FS_REPLY_OTHER },
+		{ "Why do we care about 7.1.y only, when the other trees have the bug too?\n", FS_REPLY_OTHER },
+		{ "Why is this in 7.1 at all?\n", FS_REPLY_OBJECTION },
 		{ "Does this change the widget timing on your board?\n", FS_REPLY_OTHER },
 		/* the poster or the maintainer takes the posting back */
 		{ "Please disregard, I sent the wrong branch.\n", FS_REPLY_OBJECTION },
@@ -294,6 +298,15 @@ static void test_classify_forms(void **state)
 		  FS_REPLY_OTHER },
 		{ "I am curious if anyone saw the widget test failure as well.\n", FS_REPLY_OTHER },
 		{ "The hang is still occurring on 7.1.5-rc1 with the fix applied.\n", FS_REPLY_REPORT },
+		/* trouble seen without the patch is why it is wanted */
+		{ "Without this patch I see lockups on the widget bus as well.\n", FS_REPLY_OTHER },
+		{ "Without the change the arm build fails with lots of errors.\n", FS_REPLY_OTHER },
+		{ "With this patch I see lockups on the widget bus.\n", FS_REPLY_REPORT },
+		/* trouble on a condition, to be tested for, or unlikely */
+		{ "If we see a regression with the series, we run the tests on the base again.\n", FS_REPLY_OTHER },
+		{ "I will run the suite to see if it breaks the widget server.\n", FS_REPLY_OTHER },
+		{ "The change is small and very unlikely to cause regressions on real boards.\n", FS_REPLY_OTHER },
+		{ "When I boot 7.1.4 with it, I see a crash in the widget driver.\n", FS_REPLY_REPORT },
 		/* the drop announced in the sentence's middle, or from the queues */
 		{ "Thanks for the note, now dropped from every queue.\n", FS_REPLY_OBJECTION },
 		{ "Thanks, I will go delete it from all stable queues.\n", FS_REPLY_OBJECTION },
@@ -357,6 +370,11 @@ static void test_classify_forms(void **state)
 		{ "This is not needed in 7.1, as 0a1b2c3d4e5f is not being backported there.\n",
 		  FS_REPLY_OBJECTION },
 		{ "It would be nice to have this in 7.1 too.\n", FS_REPLY_OTHER },
+		/* this same patch asked for elsewhere, in the passive */
+		{ "This fix should really be applied to 7.2 as well.\n", FS_REPLY_OTHER },
+		{ "The fix 0a1b2c3d4e5f should be applied to 7.2 as well.\n", FS_REPLY_NEEDS_ALSO },
+		/* the Fixes tag is no commit to take */
+		{ "Sorry, I forgot to add the 'Fixes' tag in the first version, and the cc too.\n", FS_REPLY_OTHER },
 		{ "I never got to test 0a1b2c3d4e5f on arm, sorry.\n", FS_REPLY_OTHER },
 		{ "It was not fixed upstream by 0a1b2c3d4e5f, that one is unrelated.\n", FS_REPLY_OTHER },
 		/* trouble stated in words of its own */
@@ -457,6 +475,14 @@ static void test_answers(void **state)
 		/* a maintainer or the author agrees with it */
 		{ drop_q, "Agreed, it has no place in the old trees.\n", FS_ROLE_MAINTAINER, true, FS_REPLY_OBJECTION },
 		{ drop_q, "Yes.\n", FS_ROLE_AUTHOR, true, FS_REPLY_OBJECTION },
+		/* a stranger's "yes" adds no say; an offer drops nothing yet */
+		{ drop_q, "Yep.\n", FS_ROLE_OTHER, true, FS_REPLY_OTHER },
+		{ drop_q, "Agreed, it has no place in the old trees.\n", FS_ROLE_OTHER, true, FS_REPLY_OTHER },
+		{ drop_q, "Agreed, this is not stable material.\n", FS_ROLE_OTHER, true, FS_REPLY_OBJECTION },
+		{ drop_q, "Right, I only took it for the warning it quiets.\n\nI can drop it if you'd prefer.\n",
+		  FS_ROLE_STABLE, true, FS_REPLY_OTHER },
+		{ drop_q, "Right, I only took it for the warning it quiets, dropping it now.\n",
+		  FS_ROLE_STABLE, true, FS_REPLY_OBJECTION },
 		/* the poster complies at length: no drop, a new version */
 		{ drop_q, "OK, here is the version for 7.2 with the cleanup left out: https://example.org/r/2\n",
 		  FS_ROLE_AUTHOR, true, FS_REPLY_REPLACEMENT },
@@ -574,6 +600,25 @@ static void test_standing(void **state)
 		{ "Why can't we take the whole series instead?\n", FS_ROLE_MAINTAINER, FS_REPLY_NEEDS_ALSO },
 		{ "Note, these had to all be dropped as they broke the build.\n", FS_ROLE_OTHER,
 		  FS_REPLY_OBJECTION },
+		/* what the patch needs is not in the branch: declined by the
+		 * code's people, information from anyone else, a request when
+		 * it asks for that commit */
+		{ "The bug only exists after the above commit, which is not in v7.1.\n", FS_ROLE_MAINTAINER,
+		  FS_REPLY_OBJECTION },
+		{ "Right, but commit 0a1b2c3d4e5f isn't present in 7.1.y.\n", FS_ROLE_AUTHOR, FS_REPLY_OBJECTION },
+		{ "That commit only landed in 7.2, not 7.1.\n", FS_ROLE_STABLE, FS_REPLY_OBJECTION },
+		{ "The bug only exists after the above commit, which is not in v7.1.\n", FS_ROLE_OTHER,
+		  FS_REPLY_OTHER },
+		{ "Commit 0a1b2c3d4e5f is not in 7.1 yet, please take it as well.\n", FS_ROLE_MAINTAINER,
+		  FS_REPLY_NEEDS_ALSO },
+		{ "This patch is not in 7.1 yet.\n", FS_ROLE_MAINTAINER, FS_REPLY_OTHER },
+		/* a stable maintainer taking the commit he names himself */
+		{ "Right, I'll also grab 0a1b2c3d4e5f (\"widget: fix the fix\") for 7.1 and 7.2.\n", FS_ROLE_STABLE,
+		  FS_REPLY_OTHER },
+		{ "Right, please also grab 0a1b2c3d4e5f (\"widget: fix the fix\") for 7.1 and 7.2.\n", FS_ROLE_STABLE,
+		  FS_REPLY_NEEDS_ALSO },
+		{ "Right, I'll also grab 0a1b2c3d4e5f (\"widget: fix the fix\") for 7.1 and 7.2.\n", FS_ROLE_MAINTAINER,
+		  FS_REPLY_NEEDS_ALSO },
 	};
 	size_t i, bad = 0;
 
