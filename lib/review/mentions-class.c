@@ -45,7 +45,7 @@ enum pat {
 	P_BUILD, P_STATED, P_NEW_VERSION, P_TRACE, P_TROUBLE, P_PERSISTS, P_MOTIVE, P_REGRESSION, P_BISECT, P_DETECTED,
 	/* needs-also */
 	P_ALSO, P_WITHOUT, P_REQUIRES, P_NOT_PORTED, P_SERIES, P_FOLLOWING,
-	P_REF, P_STRONG_REF, P_NAMES_MISSING, P_WORTH_UNLESS, P_WHY_NOT_ALSO, P_TAKE_NAMED, P_REQUEST, P_ASK_FORM, P_WIDEN, P_DROP_REQUEST, P_ASKS, P_MODAL, P_IF_OPEN,
+	P_REF, P_STRONG_REF, P_NAMES_MISSING, P_WORTH_UNLESS, P_WHY_NOT_ALSO, P_TAKE_NAMED, P_REQUEST, P_ASK_FORM, P_WIDEN, P_DROP_REQUEST, P_ASKS, P_MODAL, P_IF_OPEN, P_THIS,
 	P_COUNT
 };
 
@@ -65,7 +65,9 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_NOT_MATERIAL] = "(?:\\bnot\\b|n't\\b|\\bnever\\b)[^.]{0,60}\\b(?:stable|-stable)\\s+(?:material|candidate)",
 	[P_NOT_NEEDED] = "\\b(?:not|isn'?t|aren'?t|wasn'?t|no\\s+longer)\\s+(?:\\w+\\s+)?"
 			 "(?:needed|necessary|required|suitable|appropriate|relevant|applicable|valuable|"
-			 "worth|a\\s+good\\s+(?:candidate|idea))\\b|"
+			 "worth|a\\s+good\\s+(?:candidate|idea))\\b"
+			 /* "no longer needed in recent kernels" speaks of other trees */
+			 "(?!\\s+(?:any\\s*more\\s+)?(?:in|for|on)\\s+(?:the\\s+)?(?:recent|newer|later|current|mainline|upstream)\\b)|"
 			 "\\b(?:doesn'?t|does\\s+not)\\s+seem\\s+(?:to\\s+be\\s+)?(?:necessary|needed|required)\\b",
 	[P_NO_NEED] = "\\bno\\s+(?:need|reason)\\s+(?:to\\s+(?:backport|take|apply|queue|pick|have|put|include|carry|"
 		      "merge|add)|for\\s+(?:this|it|that)\\s+in)\\b|"
@@ -125,8 +127,9 @@ static const char *const pattern_src[P_COUNT] = {
 	/* a duplicate: the patch is in the branch or its queue already */
 	[P_ALREADY_IN] = "\\b(?:this|it|(?:this|the)\\s+(?:whole\\s+)?(?:patch|commit|series|fix|change))\\s+(?:is|are|was)\\s+already\\s+"
 			 "(?:in|part\\s+of|queued|applied)\\b[^.]{0,20}?(?:-?stable|v?\\d+\\.\\d+|queue)",
-	[P_HEDGE] = "\\bno\\s+(?:big\\s+|real\\s+|great\\s+)?harm\\b|\\bnot\\s+(?:\\w+\\s+)?(?:sure|certain)\\s+(?:if|whether)\\b|"
-		    "\\bno\\s+objections?\\b|\\b(?:don'?t|do\\s+not)\\s+(?:really\\s+)?mind\\b",
+	[P_HEDGE] = "\\bno\\s+(?:big\\s+|real\\s+|great\\s+)?harm\\b|\\bnot\\s+(?:\\w+\\s+)?(?:sure|certain)\\s+(?:if|whether|how)\\b|"
+		    "\\bno\\s+objections?\\b|\\b(?:don'?t|do\\s+not)\\s+(?:really\\s+)?mind\\b|"
+		    "\\b(?:i|we)\\s+(?:don'?t|do\\s+not|won'?t|wouldn'?t)\\s+(?:really\\s+)?object\\b",
 	/* a backport that hides or does not explain how it departs from
 	 * the upstream commit */
 	[P_UNDOCUMENTED] = "\\b(?:need|have)\\s+to\\s+(?:mention|document|explain)\\b|\\bhaven'?t\\s+mentioned\\b|\\bplease\\s+document\\b|"
@@ -163,7 +166,7 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_TAKE_INSTEAD] = "\\b(?:and|to)\\s+(?:take|queue|apply|use)\\s+(?:this|your|the\\s+new|the\\s+updated)\\s+(?:one|version|v\\d+|backport|patch)\\b",
 	[P_REVERTED] = "\\b(?:will|would|should|was|been|got|being|is)\\s+reverted\\b",
 	[P_ADVISE_NOT] = "\\bwouldn'?t\\s+(?:recommend|bother|suggest|take|backport)|"
-			 "\\b(?:recommend|suggest)\\s+\\*?(?:holding\\s+off|not|against|waiting)\\b|\\bhold\\s+(?:off|back)\\b|"
+			 "\\b(?:recommend|suggest)\\s+\\*?(?:holding\\s+off|not|against|waiting)\\b|(?<!n't\\s)(?<!not\\s)\\bhold\\s+(?:off|back)\\b|"
 			 "\\bpropose\\s+(?:that\\s+)?(?:we\\s+)?not\\b|\\bpostpone\\b|\\bhold\\s+(?:this|it|these|the\\s+patch)\\b|\\bnot\\s+to\\s+(?:backport|take|apply|queue)\\b",
 	[P_BAD_PATCH] = "\\b(?:patch|commit|change|backport)\\s+(?:is|was|looks|seems)\\s+(?:\\w+\\s+)?"
 			"(?:borked|wrong|bogus|incorrect|broken)\\b",
@@ -304,10 +307,14 @@ static const char *const pattern_src[P_COUNT] = {
 	/* a sentence that opens on a condition: what would happen, not
 	 * what did ("If a failure is seen, the test is run again") */
 	[P_IF_OPEN] = "^(?:(?:and|but|so|also)\\s*,?\\s+)?(?:if|unless|whenever|in\\s+case)\\b",
+	/* the patch in hand as a sentence's subject or object */
+	[P_THIS] = "\\b(?:this|it|these|the\\s+(?:patch|backport|change|series))\\b",
 	[P_ASKS] = "^(?:(?:or|and|but|so)\\s+)?(?:is|are|was|were|does|do|did|has|have|had|can|could|would|should|will|shall|may|"
 		   "why|how|what|when|where|who|which|isn'?t|aren'?t|doesn'?t|don'?t|shouldn'?t|wouldn'?t|"
 		   "couldn'?t|can'?t|won'?t|so)\\b",
 	[P_MODAL] = "\\b(?:would|could|might|may)\\b|\\b(?:curious|wonder(?:ing)?)\\s+(?:if|whether)\\b|"
+		   /* a review that finds a "potential issue" hedges it */
+		   "\\bpotential(?:ly)?\\b|"
 		   /* a test to be run: "I can run the tests to see if it breaks X" */
 		   "\\b(?:see|check|test|verify|find\\s+out)\\s+(?:if|whether)\\b",
 	/* a request proper: asked, or said to be needed */
@@ -436,7 +443,9 @@ static bool sentence_needs_also(const char *s, size_t len, const char *orig, siz
 		return true;
 	if ((is_question(s, len) && !has(P_REQUEST, s, len)) || has(P_APPROVAL, s, len))
 		return false;
-	if (strong && has(P_TAKE_NAMED, s, len) && has(P_REQUEST, s, len) && !has(P_CONDITIONAL, s, len))
+	/* "please take X"; "we don't need to backport X" asks nothing */
+	if (strong && (at = match_at(P_TAKE_NAMED, s, len, 0)) >= 0 && !negated_by(s, (size_t)at, PLAIN_NEGATIONS) &&
+	    has(P_REQUEST, s, len) && !has(P_CONDITIONAL, s, len))
 		return true;
 	if ((has(P_SERIES, s, len) && has(P_REQUEST, s, len)) || has_unnegated(P_FOLLOWING, s, len))
 		return true;
@@ -493,6 +502,10 @@ static bool sentence_objects(const char *s, size_t len, bool stranger)
 		return true;
 	if ((is_question(s, len) && !has(P_REQUEST, s, len)) || has(P_APPROVAL, s, len) ||
 	    has(P_CONDITIONAL, s, len) || has(P_HEDGE, s, len) || has(P_TAKE_INSTEAD, s, len))
+		return false;
+	/* "we don't need to backport 0a1b2c3d4e5f": not taking another
+	 * commit, named by its id, says nothing of this one */
+	if (has(P_TAKE_NAMED, s, len) && !has(P_THIS, s, len))
 		return false;
 	for (k = 0; k < G_N_ELEMENTS(forms); k++)
 		if (has(forms[k], s, len))

@@ -258,6 +258,15 @@ static void test_classify_forms(void **state)
 		/* doubt and concession take an objection back */
 		{ "There is little point in this for stable, but no harm either.\n", FS_REPLY_OTHER },
 		{ "I am still not sure whether it is worth the backport.\n", FS_REPLY_OTHER },
+		{ "I'm not sure how far back we should backport this one.\n", FS_REPLY_OTHER },
+		{ "It is not a fix as such, but as long as it is not wrong I don't object.\n", FS_REPLY_OTHER },
+		{ "I wouldn't hold back on sending the first three to stable.\n", FS_REPLY_OTHER },
+		{ "I would hold off on the first three for now.\n", FS_REPLY_OBJECTION },
+		/* not needed in newer trees, or another commit not taken */
+		{ "Most likely it is no longer needed in recent kernels, the driver was reworked.\n", FS_REPLY_OTHER },
+		{ "It is no longer needed in 7.1, the driver was reworked.\n", FS_REPLY_OBJECTION },
+		{ "But for 7.1.y and 7.0.y we do not need to backport 0a1b2c3d4e5f.\n", FS_REPLY_OTHER },
+		{ "We don't need to backport this for 7.1.y, 0a1b2c3d4e5f came later.\n", FS_REPLY_OBJECTION },
 		{ "If the inputs are positive the casts are not needed.\n", FS_REPLY_OTHER },
 		/* a backport that departs from upstream without saying so */
 		{ "This is quite different from the original commit, please document it.\n", FS_REPLY_OBJECTION },
@@ -307,6 +316,10 @@ static void test_classify_forms(void **state)
 		{ "I will run the suite to see if it breaks the widget server.\n", FS_REPLY_OTHER },
 		{ "The change is small and very unlikely to cause regressions on real boards.\n", FS_REPLY_OTHER },
 		{ "When I boot 7.1.4 with it, I see a crash in the widget driver.\n", FS_REPLY_REPORT },
+		/* a review that finds a potential issue hedges it */
+		{ "The review found 1 potential issue: a missing check in probe causes a panic on old boards.\n",
+		  FS_REPLY_OTHER },
+		{ "A missing check in probe causes a panic on old boards.\n", FS_REPLY_REPORT },
 		/* the drop announced in the sentence's middle, or from the queues */
 		{ "Thanks for the note, now dropped from every queue.\n", FS_REPLY_OBJECTION },
 		{ "Thanks, I will go delete it from all stable queues.\n", FS_REPLY_OBJECTION },
