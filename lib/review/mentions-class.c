@@ -709,9 +709,14 @@ static void read_sentences(struct fsmn_reading *r)
 			r->first[FS_REPLY_REPORT] = i;
 		if (r->first[FS_REPLY_OBJECTION] == r->n && (h & HIT_OBJECTS))
 			r->first[FS_REPLY_OBJECTION] = i;
-		/* "either add X or drop it" offers a choice: no plain drop */
+		/* "either add X or drop it" offers a choice: no plain drop; a
+		 * refusal ("it must not be applied to 7.1", "I'd hold off")
+		 * outweighs the commits it names as the reason, but one on a
+		 * condition ("not without X") asks for them */
 		if ((h & HIT_OBJECTS) && !has(P_EITHER, s, l))
-			r->drop_asked |= has(P_DROP_REQUEST, s, l) || has(P_WITHDRAWN, s, l);
+			r->drop_asked |= has(P_DROP_REQUEST, s, l) || has(P_WITHDRAWN, s, l) ||
+					 (!has(P_WITHOUT, s, l) && (has(P_DONT_TAKE, s, l) || has(P_ADVISE_NOT, s, l) ||
+								    has(P_NEG_STABLE, s, l)));
 		if (r->first[FS_REPLY_OTHER] == r->n && !is_small_talk(orig, l0))
 			r->first[FS_REPLY_OTHER] = i;
 		r->bot |= has(P_AUTOMATED, orig, l0);
@@ -729,8 +734,8 @@ static enum fs_reply_class rule_class(struct fsmn_reading *r)
 	/* a bot's notice asks nothing of the maintainer: listed, no more */
 	if (r->bot)
 		r->first[FS_REPLY_NEEDS_ALSO] = r->first[FS_REPLY_REPORT] = r->first[FS_REPLY_OBJECTION] = n;
-	/* The strongest: a NAK, the posting taken back or a request to drop
-	 * it; more commits asked for; trouble seen; another objection; a
+	/* The strongest: a NAK, the posting taken back, a request to drop
+	 * it or a refusal to take it; more commits asked for; trouble seen; another objection; a
 	 * carried patch; then a reply that is none of those. */
 	if (r->drop_asked && r->first[FS_REPLY_OBJECTION] < n)
 		return FS_REPLY_OBJECTION;

@@ -33,7 +33,8 @@ struct fsmn_reading {
 	unsigned *hits;         /* HIT_* of each sentence */
 	size_t n;
 	size_t first[FS_REPLY_CLASS_COUNT]; /* first sentence of each class, or n */
-	bool carries, bot, drop_asked, ack;
+	bool carries, bot, ack;
+	bool drop_asked;        /* asks to drop it or refuses it outright */
 	bool new_version;       /* says a corrected version is posted */
 	bool stranger;          /* its sender has no say in the patch */
 	bool features;          /* read for its features: every HIT_* */

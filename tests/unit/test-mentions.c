@@ -294,6 +294,14 @@ static void test_classify_forms(void **state)
 		{ "It is incomplete without 0a1b2c3d4e5f, so either take that one as well or drop this.\n",
 		  FS_REPLY_NEEDS_ALSO },
 		{ "Please drop this, and sorry for the noise.\n", FS_REPLY_OBJECTION },
+		/* a refusal outweighs the commits it names as its reason */
+		{ "It needs 0a1b2c3d4e5f (\"widget: add the mode\") to be of use, so I would not backport it.\n",
+		  FS_REPLY_OBJECTION },
+		{ "This fix is needed for 0a1b2c3d4e5f, which came in 7.2.\n\nIt must not be applied to 7.1.\n",
+		  FS_REPLY_OBJECTION },
+		{ "It regresses the single-object case, see 0a1b2c3d4e5f.\n\nI'd suggest we hold off on merging it.\n",
+		  FS_REPLY_OBJECTION },
+		{ "It must not go in without 0a1b2c3d4e5f (\"widget: add the mode\").\n", FS_REPLY_NEEDS_ALSO },
 		/* a pasted commit whose subject wraps is still not the reply's */
 		{ "For reference, the same area was touched later by this one:\n\n"
 		  "commit 0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8091\nAuthor: A <a@example.org>\n\n"
