@@ -105,7 +105,7 @@ static const char *const pattern_src[P_COUNT] = {
 			"(?:resend|resubmit|re-?send|re-?post)\\b)|"
 			"\\b(?:please|pls)\\b[^.?!]{0,40}?\\b(?:resend|resubmit|re-?post)\\b|"
 			"\\bcan'?t\\s+(?:just\\s+)?skip\\s+(?:those|these|the|older|newer)\\s+(?:\\w+\\s+)?(?:trees|branches|kernels|releases)\\b|"
-			"\\bsent\\s+(?:this|it)\\s+twice\\b|\\bplease\\s+work\\s+with\\s+(?:them|the\\s+[\\w-]+\\s+maintainers?)\\b|"
+			"\\bsent\\s+(?:this|it)\\s+twice\\b|\\bforget\\s+(?:about\\s+)?(?:the\\s+whole\\s+(?:thing|series|set)|this\\s+(?:patch|series|one))\\b|\\bplease\\s+work\\s+with\\s+(?:them|the\\s+[\\w-]+\\s+maintainers?)\\b|"
 			"\\bposted\\s+the\\s+wrong\\b|\\bwrong\\s+(?:version|patch(?:es)?|branch)\\s+(?:in|posted|sent)\\b|"
 			"\\bmust\\s+(?:be|come)\\s+(?:acked|reviewed|approved|signed|from)\\b|\\bnot\\s+(?:the\\s+)?proper\\s+way\\b|"
 			/* a drop announced without "it": "Now dropped", "Dropped the
@@ -167,7 +167,7 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_REVERTED] = "\\b(?:will|would|should|was|been|got|being|is)\\s+reverted\\b",
 	[P_ADVISE_NOT] = "\\bwouldn'?t\\s+(?:recommend|bother|suggest|take|backport)|"
 			 "\\b(?:recommend|suggest)\\s+\\*?(?:holding\\s+off|not|against|waiting)\\b|(?<!n't\\s)(?<!not\\s)\\bhold\\s+(?:off|back)\\b|"
-			 "\\bpropose\\s+(?:that\\s+)?(?:we\\s+)?not\\b|\\bpostpone\\b|\\bhold\\s+(?:this|it|these|the\\s+patch)\\b|\\bnot\\s+to\\s+(?:backport|take|apply|queue)\\b",
+			 "\\bpropose\\s+(?:that\\s+)?(?:we\\s+)?not\\b|\\bpostpone[sd]?\\b|\\bgive\\s+it\\s+(?:some\\s+)?(?:more\\s+)?time\\b|\\bhold\\s+(?:this|it|these|the\\s+patch)\\b|\\bnot\\s+to\\s+(?:backport|take|apply|queue)\\b",
 	[P_BAD_PATCH] = "\\b(?:patch|commit|change|backport)\\s+(?:is|was|looks|seems)\\s+(?:\\w+\\s+)?"
 			"(?:borked|wrong|bogus|incorrect|broken)\\b",
 	/* stable-worthiness denied: "I don't think this is suitable for
@@ -197,13 +197,15 @@ static const char *const pattern_src[P_COUNT] = {
 			"\\b(?:is|looks|seems)\\s+(?:\\w+\\s+)?bogus\\b|\\b(?:is|that'?s|it'?s)\\s+not\\s+ok(?:ay)?\\b|"
 			"\\b(?:questionable|noise|unneeded|unnecessary|overkill)\\b[^.]{0,30}\\b(?:stable|backport\\w*)",
 	/* asked or offered on a condition: "if not, let me know and I'll drop it" */
-	[P_CONDITIONAL] = "^(?:(?:and|but|so)\\s+)?(?:if|unless)\\b|"
+	/* ("unless someone needs it, drop it" names the exception to a drop) */
+	[P_CONDITIONAL] = "^(?:(?:and|but|so)\\s+)?if\\b|"
 			  "\\blet\\s+me\\s+know\\b|\\bup\\s+to\\s+you\\b|\\bwhether\\s+or\\s+not\\b|"
 			  /* an offer: "I can drop it if you'd prefer" */
 			  "^(?:(?:and|but|so)\\s*,?\\s+)?(?:i\\s+|we\\s+)?(?:can|could)\\s+(?:\\w+\\s+)?drop\\b[^.;]*\\b(?:if|or)\\b|"
 			  "^or\\s*,?\\s+(?:i\\s+|we\\s+)?(?:can|could)\\s+(?:\\w+\\s+)?drop\\b",
 	[P_APPROVAL] = "\\blooks\\s+(?:fine|good|ok|okay|right|correct)\\b|"
-		       "\\bmakes\\s+(?:much\\s+|more\\s+)*sense\\b|\\bfine\\s+(?:by|with)\\s+me\\b|"
+		       /* "it makes sense to defer it" approves the deferral */
+		       "\\bmakes\\s+(?:much\\s+|more\\s+)*sense\\b(?!\\s+to\\s+(?:not|defer|wait|drop|hold|skip|revert|postpone)\\b)|\\bfine\\s+(?:by|with)\\s+me\\b|"
 		       "\\bnow\\s+(?:applied|queued|fixed\\s+up)\\b|\\b(?:applied|queued(?:\\s+up)?),?\\s+thanks\\b|"
 		       "\\bi(?:'ve|\\s+have)\\s+(?:now\\s+)?(?:applied|queued)\\b|\\b(?:glad|happy)\\s+to\\s+(?:queue|take|apply|pick)\\b|\\bfixed\\s+up\\b",
 	/* a mail that says it is automated: a bot's notice */
@@ -614,14 +616,23 @@ static char *cue_words(const char *s, size_t len, size_t *outlen)
 		if (!strncmp(c + i, "http://", 7) || !strncmp(c + i, "https://", 8))
 			for (; i < len && !isspace((unsigned char)c[i]); i++)
 				c[i] = ' ';
-	/* an unclosed quote blanks nothing */
+	/* an unclosed quote blanks nothing; one word in quotes is the
+	 * replier's own, in scare quotes ("I don't see the \"bug\"") */
 	for (i = 0, o = 0; i < len; i++)
 		o += c[i] == '"';
 	for (i = 0; o % 2 == 0 && i < len; i++) {
-		if (c[i] == '"')
-			in = !in;
-		else if (in)
+		if (c[i] == '"' && !in) {
+			const char *close = memchr(c + i + 1, '"', len - i - 1);
+			if (close && !memchr(c + i + 1, ' ', (size_t)(close - c) - i - 1)) {
+				i = (size_t)(close - c);
+				continue;
+			}
+			in = true;
+		} else if (c[i] == '"') {
+			in = false;
+		} else if (in) {
 			c[i] = ' ';
+		}
 	}
 	return c;
 }

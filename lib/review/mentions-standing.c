@@ -21,7 +21,7 @@
 
 enum spat {
 	S_GREETING, S_YES, S_AGREE_ALL, S_AGREE_CORE, S_NO, S_NEED_Q, S_DROP_Q, S_PATCH_MARK,
-	S_CONDITION, S_ELSEWHERE, S_DECLINE_Q, S_WIDEN, S_ABSENT, S_ASKS_MORE, S_OWN_TAKE, S_OFFER,
+	S_CONDITION, S_ELSEWHERE, S_DECLINE_Q, S_WIDEN, S_ABSENT, S_ASKS_MORE, S_OWN_TAKE, S_OFFER, S_SAME,
 	S_COUNT
 };
 
@@ -81,7 +81,7 @@ static const char *const spattern_src[S_COUNT] = {
 			"\\bnever\\s+worked\\b|\\bupgrad\\w*\\b[^?;]{0,60}\\bregression[^?]*\\?|\\bregression\\b[^?;]{0,40}\\b(?:moves?|upgrad\\w*)\\s+to\\b[^?]*\\?",
 	/* ... about another branch or on the poster's own judgement: no
 	 * condition on this posting */
-	[S_ELSEWHERE] = "\\bthere\\b|\\bif\\s+(?:someone|anyone|it|they)\\b|\\bif\\s+you\\s+think\\b|\\bfeel\\s+free\\b|\\bbeyond\\b|"
+	[S_ELSEWHERE] = "\\bthere\\b(?!'s|\\s+(?:is|are|was|were)\\b)|\\bif\\s+(?:someone|anyone|it|they)\\b|\\bif\\s+you\\s+think\\b|\\bfeel\\s+free\\b|\\bbeyond\\b|"
 			"\\bolder\\s+(?:kernels|trees|branches)\\b",
 	/* a question whether it belongs, from someone with a say in it */
 	[S_DECLINE_Q] = "\\b(?:is|are)\\s+(?:this|it|these|that|they)\\s+(?:\\w+\\s+)?(?:needed|necessary|required|stable\\s+material|"
@@ -105,6 +105,10 @@ static const char *const spattern_src[S_COUNT] = {
 	/* an offer to drop it on the other's wish: nothing dropped yet */
 	[S_OFFER] = "\\b(?:i|we)\\s+(?:can|could)\\s+(?:\\w+\\s+)?(?:drop|revert|skip)\\b[^.;?]*\\bif\\b|"
 		    "\\bif\\s+you(?:'d|\\s+would)\\s+(?:prefer|like|rather)\\b",
+	/* a pointer to what one said of another posting: "Same here.",
+	 * "Same for the 7.1 one.", "Same comment as on 7.2." */
+	[S_SAME] = "^(?:the\\s+)?same\\s+(?:here|again|thing)\\W*$|"
+		   "^(?:the\\s+)?same\\s+(?:for|applies\\s+(?:to|for)|comment\\s+as|goes\\s+for|as\\s+(?:on|for|with))\\b[^,;:]{0,40}$",
 	/* a line of a patch: the quote is the posting, not a person's words */
 	[S_PATCH_MARK] = "^(?:diff --git |@@ |--- a/|\\+\\+\\+ b/|signed-off-by:|\\[ upstream commit|"
 			 "commit [0-9a-f]{12,40} upstream)",
@@ -327,6 +331,16 @@ void fsmn_read_standing(struct fsmn_reading *r, const char *body, size_t len,
 	if (r->rule != FS_REPLY_OTHER && r->rule != FS_REPLY_NONE &&
 	    !((r->rule == FS_REPLY_REPORT || r->rule == FS_REPLY_NEEDS_ALSO) && c->role == FS_ROLE_STABLE))
 		return;
+	/* the code's people repeating, in a word, what they said of
+	 * another posting of the series: on a stable posting that word is
+	 * a refusal (approvals come as tags, and a tag is read as such) */
+	if ((c->role == FS_ROLE_STABLE || c->role == FS_ROLE_AUTHOR || c->role == FS_ROLE_MAINTAINER) &&
+	    !c->answers_reply && !r->ack && r->rule == FS_REPLY_OTHER && (at = first_said(r)) < r->n &&
+	    r->n - at <= 2 && shas(S_SAME, r->cue[at], r->cuelen[at])) {
+		r->rule = FS_REPLY_OBJECTION;
+		r->first[r->rule] = at;
+		return;
+	}
 	if ((at = declined_by_standing(r, c->role)) < r->n) {
 		r->rule = FS_REPLY_OBJECTION;
 		r->first[r->rule] = at;

@@ -262,6 +262,18 @@ static void test_classify_forms(void **state)
 		{ "It is not a fix as such, but as long as it is not wrong I don't object.\n", FS_REPLY_OTHER },
 		{ "I wouldn't hold back on sending the first three to stable.\n", FS_REPLY_OTHER },
 		{ "I would hold off on the first three for now.\n", FS_REPLY_OBJECTION },
+		/* a deferral asked for in other words */
+		{ "A problem with it was reported, so it makes sense to defer the backport a while.\n",
+		  FS_REPLY_OBJECTION },
+		{ "It makes sense to take the backport now.\n", FS_REPLY_OTHER },
+		{ "Give it some more time, the fix is still being discussed.\n", FS_REPLY_OBJECTION },
+		{ "The widget part has been postponed to the next set.\n", FS_REPLY_OBJECTION },
+		/* "unless X, drop it": X is the exception to a drop */
+		{ "Unless someone really wants it, I suggest dropping it.\n", FS_REPLY_OBJECTION },
+		{ "If someone really wants it, I suggest dropping the other one.\n", FS_REPLY_OTHER },
+		/* the poster takes the whole posting back */
+		{ "Forget the whole thing, I will send another set.\n", FS_REPLY_OBJECTION },
+		{ "Forget it, the trace below is from another issue.\n", FS_REPLY_OTHER },
 		/* not needed in newer trees, or another commit not taken */
 		{ "Most likely it is no longer needed in recent kernels, the driver was reworked.\n", FS_REPLY_OTHER },
 		{ "It is no longer needed in 7.1, the driver was reworked.\n", FS_REPLY_OBJECTION },
@@ -586,6 +598,19 @@ static void test_standing(void **state)
 		{ "Anyone upgrading from 7.1 to 7.2 would hit a regression, right?\n", FS_ROLE_STABLE,
 		  FS_REPLY_OBJECTION },
 		{ "I really don't see the bug that this is fixing.\n", FS_ROLE_STABLE, FS_REPLY_OBJECTION },
+		/* the code's people pointing to what they said of another
+		 * posting of the series: the refusal repeated */
+		{ "Same here.\n", FS_ROLE_AUTHOR, FS_REPLY_OBJECTION },
+		{ "Same for the 7.1 one.\n", FS_ROLE_MAINTAINER, FS_REPLY_OBJECTION },
+		{ "Same comment as on the 7.2 posting.\n", FS_ROLE_STABLE, FS_REPLY_OBJECTION },
+		{ "Same here.\n", FS_ROLE_OTHER, FS_REPLY_OTHER },
+		{ "Same here, it boots fine on my board.\n", FS_ROLE_MAINTAINER, FS_REPLY_OTHER },
+		{ "Same here.\n\nAcked-by: M <m@example.org>\n", FS_ROLE_MAINTAINER, FS_REPLY_NONE },
+		/* a word in scare quotes is the replier's own */
+		{ "Also, I really don't see the \"bug\" that this is fixing here.\n", FS_ROLE_STABLE, FS_REPLY_OBJECTION },
+		/* "there's" points nowhere: the condition is on this posting */
+		{ "Then there's nothing I can do about it until that happens.\n", FS_ROLE_STABLE, FS_REPLY_OBJECTION },
+		{ "It is not yet in mainline there, so nothing I can do for 7.2.\n", FS_ROLE_STABLE, FS_REPLY_OTHER },
 		{ "They also need to go to 7.2 as anyone upgrading would have a regression, I'll queue them there.\n",
 		  FS_ROLE_STABLE, FS_REPLY_OTHER },
 		/* the same words from someone else, or about another branch */
