@@ -52,8 +52,10 @@ enum pat {
 #define VERB_TAKE "(?:merge[sd]?|push(?:ed)?|appl(?:y|ied)|queue[sd]?|tak(?:e|en)|pick(?:ed)?|" \
 		  "backport(?:ed)?|includ(?:e|ed)|go|be (?:in|part of)|use|have\\s+(?:this|it|these|that)|" \
 		  "pull(?:ed)?|port(?:ed)?|cherry-?pick(?:ed)?|bring|picking|taking|applying|queu(?:e)?ing|backporting|including|merging)"
-/* a negation, with or without its apostrophe */
-#define NEG "(?:n'?t\\b|\\bnot\\b|\\bno\\b|\\bdoubt\\b)"
+/* a negation, with or without its apostrophe ("dont"), but not any
+ * word that ends in "nt" ("current", "enablement", "important") */
+#define NEG "(?:n't\\b|\\b(?:do|does|did|is|are|was|were|ca|wo|should|would|could|must|need|have|has|had)nt\\b|" \
+	    "\\bnot\\b|\\bno\\b|\\bdoubt\\b)"
 #define REF_HEX "\\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{8,40}\\b"
 #define REF_STRONG REF_HEX "|\\(\"[^\"]{6,}\"\\)|\"[^\"]{12,}\"|https?://|\\[PATCH|\\[\\d{1,2}\\]"
 

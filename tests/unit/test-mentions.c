@@ -285,6 +285,10 @@ static void test_classify_forms(void **state)
 		{ "Please use the per-device lock instead.\n", FS_REPLY_OBJECTION },
 		{ "I don't agree with turning the knob off in a stable series.\n", FS_REPLY_OBJECTION },
 		{ "The patch does not work without the new compiler flag.\n", FS_REPLY_OBJECTION },
+		/* a word that ends in "nt" is no negation; "dont" is one */
+		{ "It is an important enablement fix that should be backported.\n", FS_REPLY_OTHER },
+		{ "The current widget code should be backported as a whole.\n", FS_REPLY_OTHER },
+		{ "I dont think this should be backported.\n", FS_REPLY_OBJECTION },
 		/* typographic apostrophes and emphasis are read as plain text */
 		{ "Please don\xe2\x80\x99t queue this one.\n", FS_REPLY_OBJECTION },
 		{ "Really don\xe2\x80\x99t want this to stay a build regression upstream, ping.\n", FS_REPLY_OTHER },
