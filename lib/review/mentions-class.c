@@ -46,6 +46,7 @@ enum pat {
 	/* needs-also */
 	P_ALSO, P_WITHOUT, P_REQUIRES, P_NOT_PORTED, P_SERIES, P_FOLLOWING,
 	P_REF, P_STRONG_REF, P_NAMES_MISSING, P_WORTH_UNLESS, P_WHY_NOT_ALSO, P_TAKE_NAMED, P_REQUEST, P_ASK_FORM, P_WIDEN, P_DROP_REQUEST, P_ASKS, P_MODAL, P_IF_OPEN, P_THIS,
+	P_TAKE_THIS, P_PLEASE, P_BECAUSE,
 	P_COUNT
 };
 
@@ -311,6 +312,14 @@ static const char *const pattern_src[P_COUNT] = {
 	/* a sentence that opens on a condition: what would happen, not
 	 * what did ("If a failure is seen, the test is run again") */
 	[P_IF_OPEN] = "^(?:(?:and|but|so|also)\\s*,?\\s+)?(?:if|unless|whenever|in\\s+case)\\b",
+	/* this patch asked for on a branch: "please include this patch in
+	 * 7.1", "could you take this fix for the older trees" */
+	[P_TAKE_THIS] = "\\b(?:include|take|apply|backport|pick(?:\\s+up)?|queue|merge|add|port)\\s+(?:this|the)\\s+"
+			"(?:patch|fix|commit|change)\\s+(?:in|into|to|for|on)\\s+(?:the\\s+|all\\s+)?(?:v?\\d+\\.\\d+|-?stable|older|lts|other)",
+	/* a request in so many words */
+	[P_PLEASE] = "\\b(?:please|pls|could\\s+you|can\\s+you|would\\s+you|should|also|too|as\\s+well)\\b",
+	/* a sentence that gives a reason */
+	[P_BECAUSE] = "^(?:because|since)\\b",
 	/* the patch in hand as a sentence's subject or object */
 	[P_THIS] = "\\b(?:this|it|these|the\\s+(?:patch|backport|change|series))\\b",
 	[P_ASKS] = "^(?:(?:or|and|but|so)\\s+)?(?:is|are|was|were|does|do|did|has|have|had|can|could|would|should|will|shall|may|"
@@ -435,8 +444,9 @@ static bool sentence_needs_also(const char *s, size_t len, const char *orig, siz
 	bool ref = strong || has(P_REF, orig, olen);
 	long at;
 
-	/* "fixed in a v2 at <link>": a new version of this one */
-	if (has(P_NEW_VERSION, s, len))
+	/* "fixed in a v2 at <link>": a new version of this one; "because
+	 * that patch depends on X" gives a reason, asks nothing */
+	if (has(P_NEW_VERSION, s, len) || (has(P_BECAUSE, s, len) && !has(P_PLEASE, s, len)))
 		return false;
 	/* a commit named as missing, in this sentence or one beside it */
 	if ((strong || (plen && has(P_STRONG_REF, prev, plen))) &&
@@ -734,6 +744,7 @@ static void read_sentences(struct fsmn_reading *r)
 			r->first[FS_REPLY_OTHER] = i;
 		r->bot |= has(P_AUTOMATED, orig, l0);
 		r->new_version |= has(P_NEW_VERSION, s, l);
+		r->wants_this |= has(P_TAKE_THIS, s, l) && has(P_PLEASE, s, l);
 	}
 }
 
@@ -744,6 +755,18 @@ static enum fs_reply_class rule_class(struct fsmn_reading *r)
 
 	if (r->carries && r->first[FS_REPLY_OTHER] == n && n)
 		r->first[FS_REPLY_OTHER] = 0;
+	/* trouble beside a request for this very patch is why it is
+	 * wanted ("we see the same hang on 7.1, please take this patch
+	 * there"): only a trace or a bisection stays a report */
+	if (r->wants_this && r->first[FS_REPLY_REPORT] < n) {
+		size_t i;
+
+		for (i = 0; i < n; i++)
+			if ((r->hits[i] & HIT_REPORTS) && (has(P_TRACE, r->cue[i], r->cuelen[i]) ||
+							  has(P_BISECT, r->cue[i], r->cuelen[i])))
+				break;
+		r->first[FS_REPLY_REPORT] = i;
+	}
 	/* a bot's notice asks nothing of the maintainer: listed, no more */
 	if (r->bot)
 		r->first[FS_REPLY_NEEDS_ALSO] = r->first[FS_REPLY_REPORT] = r->first[FS_REPLY_OBJECTION] = n;

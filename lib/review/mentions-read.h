@@ -36,6 +36,7 @@ struct fsmn_reading {
 	bool carries, bot, ack;
 	bool drop_asked;        /* asks to drop it or refuses it outright */
 	bool new_version;       /* says a corrected version is posted */
+	bool wants_this;        /* asks for this patch on a branch */
 	bool stranger;          /* its sender has no say in the patch */
 	bool features;          /* read for its features: every HIT_* */
 	enum fs_reply_class rule; /* the phrase rules' class */

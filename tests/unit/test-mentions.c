@@ -340,6 +340,17 @@ static void test_classify_forms(void **state)
 		{ "I will run the suite to see if it breaks the widget server.\n", FS_REPLY_OTHER },
 		{ "The change is small and very unlikely to cause regressions on real boards.\n", FS_REPLY_OTHER },
 		{ "When I boot 7.1.4 with it, I see a crash in the widget driver.\n", FS_REPLY_REPORT },
+		/* trouble beside a request for this very patch is its motive */
+		{ "We see the same hang on 7.1 boards. Could you please include this patch in 7.1 as well?\n",
+		  FS_REPLY_OTHER },
+		{ "We see the same hang on 7.1 boards.\n", FS_REPLY_REPORT },
+		{ "I bisected a hang on 7.1 boards to this. Please include this patch in 7.2 anyway.\n",
+		  FS_REPLY_REPORT },
+		/* a dependency given as a reason asks for nothing */
+		{ "Because that patch depends on 0a1b2c3d4e5f (\"widget: add the mode\"), it was not backported.\n",
+		  FS_REPLY_OTHER },
+		{ "Since it depends on 0a1b2c3d4e5f (\"widget: add the mode\"), please take that too.\n",
+		  FS_REPLY_NEEDS_ALSO },
 		/* a review that finds a potential issue hedges it */
 		{ "The review found 1 potential issue: a missing check in probe causes a panic on old boards.\n",
 		  FS_REPLY_OTHER },
