@@ -46,7 +46,7 @@ enum pat {
 	/* needs-also */
 	P_ALSO, P_WITHOUT, P_REQUIRES, P_NOT_PORTED, P_SERIES, P_FOLLOWING,
 	P_REF, P_STRONG_REF, P_NAMES_MISSING, P_WORTH_UNLESS, P_WHY_NOT_ALSO, P_TAKE_NAMED, P_REQUEST, P_ASK_FORM, P_WIDEN, P_DROP_REQUEST, P_ASKS, P_MODAL, P_IF_OPEN, P_THIS,
-	P_TAKE_THIS, P_PLEASE, P_BECAUSE,
+	P_TAKE_THIS, P_PLEASE, P_BECAUSE, P_NAMES_PLACE,
 	P_COUNT
 };
 
@@ -316,6 +316,11 @@ static const char *const pattern_src[P_COUNT] = {
 	 * 7.1", "could you take this fix for the older trees" */
 	[P_TAKE_THIS] = "\\b(?:include|take|apply|backport|pick(?:\\s+up)?|queue|merge|add|port)\\s+(?:this|the)\\s+"
 			"(?:patch|fix|commit|change)\\s+(?:in|into|to|for|on)\\s+(?:the\\s+|all\\s+)?(?:v?\\d+\\.\\d+|-?stable|older|lts|other)",
+	/* a commit named by its place, not its id: "this requires the
+	 * previous patch", "both this and the fixup", "the patches above" */
+	[P_NAMES_PLACE] = "\\b(?:requires?|needs?|depends\\s+on)\\s+(?:the\\s+)?(?:previous|preceding|prerequisite|companion)\\s+(?:patch|commit|fix|change)|"
+			  "\\bboth\\s+this\\s+and\\s+(?:the\\s+)?(?:fix(?:up)?|follow-?up|other)\\b|"
+			  "\\b(?:patch|patches|commit|commits|fix|fixes)\\s+(?:\\w+\\s+)?(?:listed\\s+|mentioned\\s+|quoted\\s+)?(?:above|below)\\b",
 	/* a request in so many words */
 	[P_PLEASE] = "\\b(?:please|pls|could\\s+you|can\\s+you|would\\s+you|should|also|too|as\\s+well)\\b",
 	/* a sentence that gives a reason */
@@ -454,6 +459,11 @@ static bool sentence_needs_also(const char *s, size_t len, const char *orig, siz
 		return true;
 
 	if (strong && has(P_WHY_NOT_ALSO, s, len))
+		return true;
+	/* ... or by its place, asked for */
+	if ((at = match_at(P_NAMES_PLACE, s, len, 0)) >= 0 && !negated_by(s, (size_t)at, PLAIN_NEGATIONS) &&
+	    (has(P_PLEASE, s, len) || has(P_REQUIRES, s, len) || has(P_NAMES_MISSING, s, len)) &&
+	    !(is_question(s, len) && !has(P_REQUEST, s, len)))
 		return true;
 	if ((is_question(s, len) && !has(P_REQUEST, s, len)) || has(P_APPROVAL, s, len))
 		return false;

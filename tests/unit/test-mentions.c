@@ -412,6 +412,12 @@ static void test_classify_forms(void **state)
 		{ "Please backport the docs and sample patches above as well, 0a1b2c3d4e5f and 1b2c3d4e5f6a.\n",
 		  FS_REPLY_NEEDS_ALSO },
 		{ "Yes, please pick up both this and the fixup 0a1b2c3d4e5f, or none.\n", FS_REPLY_NEEDS_ALSO },
+		/* a commit named by its place rather than its id, asked for */
+		{ "This requires the previous patch in the widget queue, did you pick it up?\n", FS_REPLY_NEEDS_ALSO },
+		{ "Please backport the two widget patches above to 7.1 too.\n", FS_REPLY_NEEDS_ALSO },
+		{ "Yes, please take both this and the fixup, or neither.\n", FS_REPLY_NEEDS_ALSO },
+		{ "The patches above were all tested together on 7.1.\n", FS_REPLY_OTHER },
+		{ "It does not need the previous patch, it stands alone.\n", FS_REPLY_OTHER },
 		/* the commit named as the reason it is not needed */
 		{ "This doesn't need to be backported unless you also backport 0a1b2c3d4e5f.\n",
 		  FS_REPLY_OBJECTION },
