@@ -443,7 +443,7 @@ static bool hypothetical(const char *s, size_t len)
  * addition or condition, and a reference to a commit, a fix or a series
  * (in it or in NEXT, the sentence after it, where the ids often stand). */
 static bool sentence_needs_also(const char *s, size_t len, const char *orig, size_t olen,
-				const char *next, size_t nlen, const char *prev, size_t plen)
+				const char *next, size_t nlen, const char *prev, size_t plen, bool stranger)
 {
 	bool strong = has(P_STRONG_REF, orig, olen) || (nlen && has(P_STRONG_REF, next, nlen));
 	bool ref = strong || has(P_REF, orig, olen);
@@ -465,7 +465,9 @@ static bool sentence_needs_also(const char *s, size_t len, const char *orig, siz
 	    (has(P_PLEASE, s, len) || has(P_REQUIRES, s, len) || has(P_NAMES_MISSING, s, len)) &&
 	    !(is_question(s, len) && !has(P_REQUEST, s, len)))
 		return true;
-	if ((is_question(s, len) && !has(P_REQUEST, s, len)) || has(P_APPROVAL, s, len))
+	/* a stranger's question whether other commits are taken ("did you
+	 * queue those for 7.1?") asks for news, not for them */
+	if ((is_question(s, len) && (stranger || !has(P_REQUEST, s, len))) || has(P_APPROVAL, s, len))
 		return false;
 	/* "please take X"; "we don't need to backport X" asks nothing */
 	if (strong && (at = match_at(P_TAKE_NAMED, s, len, 0)) >= 0 && !negated_by(s, (size_t)at, PLAIN_NEGATIONS) &&
@@ -724,7 +726,7 @@ static void read_sentences(struct fsmn_reading *r)
 		unsigned h = 0;
 
 		r->cuelen[i] = l;
-		h |= sentence_needs_also(s, l, orig, l0, next, nl, prev, pl) ? HIT_NEEDS : 0;
+		h |= sentence_needs_also(s, l, orig, l0, next, nl, prev, pl, r->stranger) ? HIT_NEEDS : 0;
 		h |= sentence_reports(s, l) ? HIT_REPORTS : 0;
 		h |= sentence_objects(s, l, r->stranger) ? HIT_OBJECTS : 0;
 		if (r->features) {

@@ -679,6 +679,14 @@ static void test_standing(void **state)
 		{ "Commit 0a1b2c3d4e5f is not in 7.1 yet, please take it as well.\n", FS_ROLE_MAINTAINER,
 		  FS_REPLY_NEEDS_ALSO },
 		{ "This patch is not in 7.1 yet.\n", FS_ROLE_MAINTAINER, FS_REPLY_OTHER },
+		/* whether other commits are taken: a stranger asks for news,
+		 * the code's people ask for them */
+		{ "Will you also queue the follow-up fix for 7.1?\n", FS_ROLE_OTHER, FS_REPLY_OTHER },
+		{ "Did you queue those two fixes for 7.1 as well?\n", FS_ROLE_OTHER, FS_REPLY_OTHER },
+		{ "Will you also queue the follow-up fix for 7.1?\n", FS_ROLE_MAINTAINER, FS_REPLY_NEEDS_ALSO },
+		{ "Did you queue those two fixes for 7.1 as well?\n", FS_ROLE_AUTHOR, FS_REPLY_NEEDS_ALSO },
+		{ "Wait, did you miss commit 0a1b2c3d4e5f (\"widget: fix the size\")?\n", FS_ROLE_OTHER,
+		  FS_REPLY_NEEDS_ALSO },
 		/* a stable maintainer taking the commit he names himself */
 		{ "Right, I'll also grab 0a1b2c3d4e5f (\"widget: fix the fix\") for 7.1 and 7.2.\n", FS_ROLE_STABLE,
 		  FS_REPLY_OTHER },
