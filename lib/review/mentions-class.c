@@ -170,14 +170,14 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_REVERTED] = "\\b(?:will|would|should|was|been|got|being|is)\\s+reverted\\b",
 	[P_ADVISE_NOT] = "\\bwouldn'?t\\s+(?:recommend|bother|suggest|take|backport)|"
 			 "\\b(?:recommend|suggest)\\s+\\*?(?:holding\\s+off|not|against|waiting)\\b|(?<!n't\\s)(?<!not\\s)\\bhold\\s+(?:off|back)\\b|"
-			 "\\bpropose\\s+(?:that\\s+)?(?:we\\s+)?not\\b|\\bpostpone[sd]?\\b|\\bgive\\s+it\\s+(?:some\\s+)?(?:more\\s+)?time\\b|\\bhold\\s+(?:this|it|these|the\\s+patch)\\b|\\bnot\\s+to\\s+(?:backport|take|apply|queue)\\b",
+			 "\\bpropose\\s+(?:that\\s+)?(?:we\\s+)?not\\b|\\bpostpone[sd]?\\b|\\b(?:please|let'?s|we\\s+should|can\\s+we(?:\\s+please)?)\\s+wait\\s+(?:for|until|till)\\b|\\bgive\\s+it\\s+(?:some\\s+)?(?:more\\s+)?time\\b|\\bhold\\s+(?:this|it|these|the\\s+patch)\\b|\\bnot\\s+to\\s+(?:backport|take|apply|queue)\\b",
 	[P_BAD_PATCH] = "\\b(?:patch|commit|change|backport)\\s+(?:is|was|looks|seems)\\s+(?:\\w+\\s+)?"
 			"(?:borked|wrong|bogus|incorrect|broken)\\b",
 	/* stable-worthiness denied: "I don't think this is suitable for
 	 * -stable", "we don't need this in -stable", "isn't something that
 	 * should be backported" */
 	[P_NEG_STABLE] = NEG "[^.;]{0,60}?\\b(?:suitable|appropriate|worth\\w*|sense|should|need|necessary|"
-			 "needed|candidate|belongs?|want|enough|important|serious|critical)\\b[^.;]{0,40}?(?:\\bstable\\b|-stable\\b|\\bbackport\\w*|"
+			 "needed|candidate|belongs?|want|enough|important|serious|critical|qualif\\w*)\\b[^.;]{0,40}?(?:\\bstable\\b|-stable\\b|\\bbackport\\w*|"
 			 "\\bpick\\w*|\\btak(?:e|ing)\\b|\\bolder\\s+(?:kernels|trees|branches)|\\btrees\\b)|"
 			 "\\b(?:not|n't)\\s+belong\\w*\\s+(?:in|to)\\s+v?\\d+\\.\\d+",
 	/* not a fix: a new feature, a cleanup, noise, a theoretical problem */
@@ -511,6 +511,17 @@ static bool sentence_reports(const char *s, size_t len)
 	       has_unnegated(P_REGRESSION, s, len);
 }
 
+/* Whether S approves: an approval its clause does not deny. */
+static bool approves(const char *s, size_t len)
+{
+	long at;
+
+	for (at = match_at(P_APPROVAL, s, len, 0); at >= 0; at = match_at(P_APPROVAL, s, len, (size_t)at + 1))
+		if (!negated_by(s, (size_t)at, PLAIN_NEGATIONS))
+			return true;
+	return false;
+}
+
 /* STRANGER: the replier is known to have no say in the patch (not its
  * author, a maintainer of its code or a stable maintainer): a question
  * that challenges its place in stable is only a question. */
@@ -526,7 +537,8 @@ static bool sentence_objects(const char *s, size_t len, bool stranger)
 	if (has(P_NAK, s, len) ||
 	    (!stranger && len && s[len - 1] == '?' && has(P_CHALLENGE, s, len) && !has(P_ALSO, s, len)))
 		return true;
-	if ((is_question(s, len) && !has(P_REQUEST, s, len)) || has(P_APPROVAL, s, len) ||
+	/* "I don't think it makes sense" approves nothing */
+	if ((is_question(s, len) && !has(P_REQUEST, s, len)) || approves(s, len) ||
 	    has(P_CONDITIONAL, s, len) || has(P_HEDGE, s, len) || has(P_TAKE_INSTEAD, s, len))
 		return false;
 	/* "we don't need to backport 0a1b2c3d4e5f": not taking another

@@ -66,7 +66,7 @@ static const char *const spattern_src[S_COUNT] = {
 			"\\b(?:doesn'?t|does\\s+not|didn'?t|did\\s+not|won'?t|will\\s+not)\\s+(?:cleanly\\s+)?apply\\b|\\bfail(?:s|ed)?\\s+to\\s+apply\\b|"
 			"\\bfix(?:ed)?\\s+(?:\\w+\\s+){0,4}?up\\b[^.?]{0,40}\\b(?:re-?send|send)\\b|"
 			"\\b(?:can|could|would)\\s+(?:you|someone)\\s+(?:please\\s+)?(?:re-?send|resubmit|send|fix|provide|try)\\b|"
-			"\\bplease\\s+(?:just\\s+)?(?:re-?send|resubmit|send|fix|provide|try|stick|backport)\\b|"
+			"\\bplease\\s+(?:just\\s+)?(?:re-?send|resubmit|send|fix|provide|try|stick|backport|rebase|redo|rework)\\b|"
 			"\\b(?:fixed(?:\\s+up)?|tested|working)\\s+(?:backport|patch|version)\\b|\\bforgot\\s+to\\s+(?:sign|add)\\b|"
 			"\\bwhy\\s+(?:not|can'?t\\s+we|cannot\\s+we|can\\s+we\\s+not|didn'?t\\s+you)\\b[^?]{0,80}\\b(?:take|backport|ask|use|apply|pick|add)\\w*|"
 			"\\binstead\\s*\\?|\\b(?:stick|keep)\\s+to\\s+(?:what\\s+is\\s+)?(?:exactly\\s+)?(?:the\\s+)?upstream\\b|"
@@ -81,7 +81,7 @@ static const char *const spattern_src[S_COUNT] = {
 			"\\bnever\\s+worked\\b|\\bupgrad\\w*\\b[^?;]{0,60}\\bregression[^?]*\\?|\\bregression\\b[^?;]{0,40}\\b(?:moves?|upgrad\\w*)\\s+to\\b[^?]*\\?",
 	/* ... about another branch or on the poster's own judgement: no
 	 * condition on this posting */
-	[S_ELSEWHERE] = "\\bthere\\b(?!'s|\\s+(?:is|are|was|were)\\b)|\\bif\\s+(?:someone|anyone|it|they)\\b|\\bif\\s+you\\s+think\\b|\\bfeel\\s+free\\b|\\bbeyond\\b|"
+	[S_ELSEWHERE] = "\\bthere\\b(?!'s|\\s+(?:is|are|was|were|will|would|may|might|can|could|seems?|has|have|had)\\b)|\\bif\\s+(?:someone|anyone|it|they)\\b|\\bif\\s+you\\s+think\\b|\\bfeel\\s+free\\b|\\bbeyond\\b|"
 			"\\bolder\\s+(?:kernels|trees|branches)\\b",
 	/* a question whether it belongs, from someone with a say in it */
 	[S_DECLINE_Q] = "\\b(?:is|are)\\s+(?:this|it|these|that|they)\\s+(?:\\w+\\s+)?(?:needed|necessary|required|stable\\s+material|"

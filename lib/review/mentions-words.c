@@ -81,11 +81,14 @@ static bool starts_pasted_commit(const char *s, size_t l)
 	return hex >= 12 && 7 + hex == l;
 }
 
-/* Whether the line is an attribution ("On Mon, X wrote:", "X a écrit :"). */
+/* Whether the line is an attribution ("On Mon, X wrote:", "X a écrit :",
+ * "Am 1.2.26 schrieb X:"). */
 static bool is_attribution(const char *s, size_t l)
 {
 	return (l >= 6 && !strncmp(s + l - 6, "wrote:", 6)) ||
 	       (l >= 7 && !strncmp(s + l - 7, "écrit :", 7)) ||
+	       (fsmn_starts(s, l, "Am ") && l >= 8 && !strncmp(s + l - 1, ":", 1) && strstr(s, " schrieb ") &&
+		(size_t)(strstr(s, " schrieb ") - s) < l) ||
 	       (l >= 7 && !strncmp(s + l - 7, "writes:", 7)) ||
 	       (fsmn_starts(s, l, "Quoting ") && l < 80);
 }

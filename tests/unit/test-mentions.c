@@ -267,6 +267,14 @@ static void test_classify_forms(void **state)
 		  FS_REPLY_OBJECTION },
 		{ "It makes sense to take the backport now.\n", FS_REPLY_OTHER },
 		{ "Give it some more time, the fix is still being discussed.\n", FS_REPLY_OBJECTION },
+		{ "Can we please wait for a real user of the widget mode before adding it?\n", FS_REPLY_OBJECTION },
+		{ "We waited for the widget mode for years.\n", FS_REPLY_OTHER },
+		/* an approval the clause denies approves nothing */
+		{ "I also don't think it makes sense, it is not really a bug fix.\n", FS_REPLY_OBJECTION },
+		{ "It makes sense, it is a real bug fix.\n", FS_REPLY_OTHER },
+		/* "qualify for stable" is "suitable for stable" */
+		{ "Selftest changes do not qualify for stable.\n", FS_REPLY_OBJECTION },
+		{ "These widget fixes qualify for stable.\n", FS_REPLY_OTHER },
 		{ "The widget part has been postponed to the next set.\n", FS_REPLY_OBJECTION },
 		/* "unless X, drop it": X is the exception to a drop */
 		{ "Unless someone really wants it, I suggest dropping it.\n", FS_REPLY_OBJECTION },
@@ -452,6 +460,8 @@ static void test_classify_forms(void **state)
 		/* the poster asks to take it out of the queue */
 		{ "I just sent the new set, could you please remove this patch from your queue?\n",
 		  FS_REPLY_OBJECTION },
+		/* attributions in other languages are not the reply's words */
+		{ "Am 01.02.26 um 10:00 schrieb Sam Q:\n> NAK from me\n\nThanks!\n", FS_REPLY_NONE },
 		/* attributions in the "X writes:" form are not the reply's words */
 		{ "Sam Q <sam@example.org> writes:\n> NAK from me\n\nI think I see the cause.\n", FS_REPLY_OTHER },
 	};
@@ -631,6 +641,8 @@ static void test_standing(void **state)
 		{ "Also, I really don't see the \"bug\" that this is fixing here.\n", FS_ROLE_STABLE, FS_REPLY_OBJECTION },
 		/* "there's" points nowhere: the condition is on this posting */
 		{ "Then there's nothing I can do about it until that happens.\n", FS_ROLE_STABLE, FS_REPLY_OBJECTION },
+		{ "Please rebase the series and send a new one, there will be one less patch in it.\n", FS_ROLE_STABLE,
+		  FS_REPLY_OBJECTION },
 		{ "It is not yet in mainline there, so nothing I can do for 7.2.\n", FS_ROLE_STABLE, FS_REPLY_OTHER },
 		{ "They also need to go to 7.2 as anyone upgrading would have a regression, I'll queue them there.\n",
 		  FS_ROLE_STABLE, FS_REPLY_OTHER },
