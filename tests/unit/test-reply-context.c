@@ -169,31 +169,6 @@ static void test_answers_reply(void **state)
 	fs_patch_free(alone);
 }
 
-/* The class of the reply <MID> among the objections of the one series
- * of the thread of TEXTS (N mails); FS_REPLY_NONE when none cites it. */
-static enum fs_reply_class class_in_thread(const char *const *texts, size_t n, const char *mid)
-{
-	struct fs_error err = FS_ERROR_INIT;
-	struct fs_patch **v = calloc(n, sizeof(*v));
-	struct fs_mentions m = FS_MENTIONS_INIT;
-	struct fs_thread *t = NULL;
-	enum fs_reply_class cls = FS_REPLY_NONE;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		v[i] = mail(texts[i]);
-	assert_int_equal(fs_thread_build(&t, v, n, &err), 0);
-	free(v);
-	assert_int_equal(fs_thread_count(t), 1);
-	assert_int_equal(fs_mentions_objections(&m, fs_thread_get(t, 0), NULL, NULL, &err), 0);
-	for (i = 0; i < m.nobjections; i++)
-		if (!strcmp(m.objections[i].message_id, mid))
-			cls = m.objections[i].cls;
-	fs_mentions_clear(&m);
-	fs_thread_free(t);
-	return cls;
-}
-
 /* The upstream commit's people: a replier who signs, acks or reviews
  * the upstream change is a maintainer of its code; one who does not
  * stays a stranger, and a role found in the mails stays. */
@@ -236,8 +211,9 @@ static int one_message(void *data, const struct fs_patch *patch, char **out)
 	return 0;
 }
 
-/* The class of the reply <MID> of the thread of TEXTS, read with
- * STANDING. */
+/* The class of the reply <MID> among the objections of the one series
+ * of the thread of TEXTS (N mails), read with STANDING (may be NULL);
+ * FS_REPLY_NONE when none cites it. */
 static enum fs_reply_class class_with(const char *const *texts, size_t n, const char *mid,
 				      const struct fs_reply_standing *standing)
 {
@@ -252,6 +228,7 @@ static enum fs_reply_class class_with(const char *const *texts, size_t n, const 
 		v[i] = mail(texts[i]);
 	assert_int_equal(fs_thread_build(&t, v, n, &err), 0);
 	free(v);
+	assert_int_equal(fs_thread_count(t), 1);
 	assert_int_equal(fs_mentions_objections(&m, fs_thread_get(t, 0), NULL, standing, &err), 0);
 	for (i = 0; i < m.nobjections; i++)
 		if (!strcmp(m.objections[i].message_id, mid))
@@ -318,10 +295,10 @@ static void test_standing_in_thread(void **state)
 		ANSWER("Dev <dev@example.com>", "Which upstream commit is the cleanup from?"),
 	};
 
-	assert_int_equal(class_in_thread(dev, 4, "obj@example.org"), FS_REPLY_OBJECTION);
-	assert_int_equal(class_in_thread(dev, 4, "ans@example.com"), FS_REPLY_OTHER);
+	assert_int_equal(class_with(dev, 4, "obj@example.org", NULL), FS_REPLY_OBJECTION);
+	assert_int_equal(class_with(dev, 4, "ans@example.com", NULL), FS_REPLY_OTHER);
 	/* the sender of a review's mails sets a condition */
-	assert_int_equal(class_in_thread(review, 4, "ans@example.com"), FS_REPLY_OBJECTION);
+	assert_int_equal(class_with(review, 4, "ans@example.com", NULL), FS_REPLY_OBJECTION);
 }
 
 static enum fs_reply_parent kind_of(const char *subject, const char *body)
