@@ -50,7 +50,8 @@ enum fs_reply_role {
 			      * sender of a backport or a series of
 			      * backports they posted */
 	FS_ROLE_MAINTAINER,  /* signs, acks or reviews the patch's change in
-			      * its trailers: a maintainer of the code */
+			      * its trailers, or is addressed by name by the
+			      * posting of one patch: one of the code's people */
 	FS_ROLE_STABLE,      /* a stable maintainer: a known one, or the
 			      * sender of the review mails being read */
 	FS_ROLE_BOT,         /* a test farm or another bot, by its From */

@@ -32,7 +32,7 @@ static const char *const negations[] = {
 	"no", "not", "without", "never", "nor", "none", "nothing", "neither",
 	"zero", "0", "fix", "fixes", "fixed", "fixing", "avoid", "avoids",
 	"prevent", "prevents", "known", "already", "existing", "pre-existing",
-	"any",
+	"any", "unlikely",
 };
 
 enum pat {
@@ -45,15 +45,18 @@ enum pat {
 	P_BUILD, P_STATED, P_NEW_VERSION, P_TRACE, P_TROUBLE, P_PERSISTS, P_MOTIVE, P_REGRESSION, P_BISECT, P_DETECTED,
 	/* needs-also */
 	P_ALSO, P_WITHOUT, P_REQUIRES, P_NOT_PORTED, P_SERIES, P_FOLLOWING,
-	P_REF, P_STRONG_REF, P_NAMES_MISSING, P_WORTH_UNLESS, P_WHY_NOT_ALSO, P_TAKE_NAMED, P_REQUEST, P_ASK_FORM, P_WIDEN, P_DROP_REQUEST, P_ASKS, P_MODAL,
+	P_REF, P_STRONG_REF, P_NAMES_MISSING, P_WORTH_UNLESS, P_WHY_NOT_ALSO, P_TAKE_NAMED, P_REQUEST, P_ASK_FORM, P_WIDEN, P_DROP_REQUEST, P_ASKS, P_MODAL, P_IF_OPEN, P_THIS,
+	P_TAKE_THIS, P_PLEASE, P_BECAUSE, P_NAMES_PLACE,
 	P_COUNT
 };
 
 #define VERB_TAKE "(?:merge[sd]?|push(?:ed)?|appl(?:y|ied)|queue[sd]?|tak(?:e|en)|pick(?:ed)?|" \
 		  "backport(?:ed)?|includ(?:e|ed)|go|be (?:in|part of)|use|have\\s+(?:this|it|these|that)|" \
 		  "pull(?:ed)?|port(?:ed)?|cherry-?pick(?:ed)?|bring|picking|taking|applying|queu(?:e)?ing|backporting|including|merging)"
-/* a negation, with or without its apostrophe */
-#define NEG "(?:n'?t\\b|\\bnot\\b|\\bno\\b|\\bdoubt\\b)"
+/* a negation, with or without its apostrophe ("dont"), but not any
+ * word that ends in "nt" ("current", "enablement", "important") */
+#define NEG "(?:n't\\b|\\b(?:do|does|did|is|are|was|were|ca|wo|should|would|could|must|need|have|has|had)nt\\b|" \
+	    "\\bnot\\b|\\bno\\b|\\bdoubt\\b)"
 #define REF_HEX "\\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{8,40}\\b"
 #define REF_STRONG REF_HEX "|\\(\"[^\"]{6,}\"\\)|\"[^\"]{12,}\"|https?://|\\[PATCH|\\[\\d{1,2}\\]"
 
@@ -65,7 +68,9 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_NOT_MATERIAL] = "(?:\\bnot\\b|n't\\b|\\bnever\\b)[^.]{0,60}\\b(?:stable|-stable)\\s+(?:material|candidate)",
 	[P_NOT_NEEDED] = "\\b(?:not|isn'?t|aren'?t|wasn'?t|no\\s+longer)\\s+(?:\\w+\\s+)?"
 			 "(?:needed|necessary|required|suitable|appropriate|relevant|applicable|valuable|"
-			 "worth|a\\s+good\\s+(?:candidate|idea))\\b|"
+			 "worth|a\\s+good\\s+(?:candidate|idea))\\b"
+			 /* "no longer needed in recent kernels" speaks of other trees */
+			 "(?!\\s+(?:any\\s*more\\s+)?(?:in|for|on)\\s+(?:the\\s+)?(?:recent|newer|later|current|mainline|upstream)\\b)|"
 			 "\\b(?:doesn'?t|does\\s+not)\\s+seem\\s+(?:to\\s+be\\s+)?(?:necessary|needed|required)\\b",
 	[P_NO_NEED] = "\\bno\\s+(?:need|reason)\\s+(?:to\\s+(?:backport|take|apply|queue|pick|have|put|include|carry|"
 		      "merge|add)|for\\s+(?:this|it|that)\\s+in)\\b|"
@@ -89,7 +94,7 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_EITHER] = "\\beither\\b[^.]{0,120}\\bor\\b",
 	/* a question that challenges the patch's place in stable: why it
 	 * was picked, what it is needed for, where its upstream id is */
-	[P_CHALLENGE] = "^(?:\\W*\\w+\\W{1,4})?why\\b(?![^?]*(?:\\bnot\\b|n't\\b))[^?]{0,80}?\\b(?:stable|-stable|backport\\w*|pick\\w*|select\\w*|"
+	[P_CHALLENGE] = "^(?:\\W*\\w+\\W{1,4})?why\\b(?![^?]*(?:\\bnot\\b|n't\\b|\\bonly\\b))[^?]{0,80}?\\b(?:stable|-stable|backport\\w*|pick\\w*|select\\w*|"
 			"autosel\\w*|needed|need|queue\\w*|submit\\w*|sen[dt]|resen[dt]|add(?:ed)?|apply|applied|tak(?:e|en)|v?\\d+\\.\\d+)|"
 			"^(?:what|how)\\b[^?]{0,40}?\\b(?:reason|end\\s+up|ended\\s+up)\\b[^?]{0,60}?\\b(?:stable|autosel|backport\\w*|candidate|queue\\w*)|"
 			"^(?:so\\s+)?are\\s+you\\s+(?:really\\s+)?sure\\b|^is\\s+this\\s+really\\b|"
@@ -103,7 +108,7 @@ static const char *const pattern_src[P_COUNT] = {
 			"(?:resend|resubmit|re-?send|re-?post)\\b)|"
 			"\\b(?:please|pls)\\b[^.?!]{0,40}?\\b(?:resend|resubmit|re-?post)\\b|"
 			"\\bcan'?t\\s+(?:just\\s+)?skip\\s+(?:those|these|the|older|newer)\\s+(?:\\w+\\s+)?(?:trees|branches|kernels|releases)\\b|"
-			"\\bsent\\s+(?:this|it)\\s+twice\\b|\\bplease\\s+work\\s+with\\s+(?:them|the\\s+[\\w-]+\\s+maintainers?)\\b|"
+			"\\bsent\\s+(?:this|it)\\s+twice\\b|\\bforget\\s+(?:about\\s+)?(?:the\\s+whole\\s+(?:thing|series|set)|this\\s+(?:patch|series|one))\\b|\\bplease\\s+work\\s+with\\s+(?:them|the\\s+[\\w-]+\\s+maintainers?)\\b|"
 			"\\bposted\\s+the\\s+wrong\\b|\\bwrong\\s+(?:version|patch(?:es)?|branch)\\s+(?:in|posted|sent)\\b|"
 			"\\bmust\\s+(?:be|come)\\s+(?:acked|reviewed|approved|signed|from)\\b|\\bnot\\s+(?:the\\s+)?proper\\s+way\\b|"
 			/* a drop announced without "it": "Now dropped", "Dropped the
@@ -125,8 +130,9 @@ static const char *const pattern_src[P_COUNT] = {
 	/* a duplicate: the patch is in the branch or its queue already */
 	[P_ALREADY_IN] = "\\b(?:this|it|(?:this|the)\\s+(?:whole\\s+)?(?:patch|commit|series|fix|change))\\s+(?:is|are|was)\\s+already\\s+"
 			 "(?:in|part\\s+of|queued|applied)\\b[^.]{0,20}?(?:-?stable|v?\\d+\\.\\d+|queue)",
-	[P_HEDGE] = "\\bno\\s+(?:big\\s+|real\\s+|great\\s+)?harm\\b|\\bnot\\s+(?:\\w+\\s+)?(?:sure|certain)\\s+(?:if|whether)\\b|"
-		    "\\bno\\s+objections?\\b|\\b(?:don'?t|do\\s+not)\\s+(?:really\\s+)?mind\\b",
+	[P_HEDGE] = "\\bno\\s+(?:big\\s+|real\\s+|great\\s+)?harm\\b|\\bnot\\s+(?:\\w+\\s+)?(?:sure|certain)\\s+(?:if|whether|how)\\b|"
+		    "\\bno\\s+objections?\\b|\\b(?:don'?t|do\\s+not)\\s+(?:really\\s+)?mind\\b|"
+		    "\\b(?:i|we)\\s+(?:don'?t|do\\s+not|won'?t|wouldn'?t)\\s+(?:really\\s+)?object\\b",
 	/* a backport that hides or does not explain how it departs from
 	 * the upstream commit */
 	[P_UNDOCUMENTED] = "\\b(?:need|have)\\s+to\\s+(?:mention|document|explain)\\b|\\bhaven'?t\\s+mentioned\\b|\\bplease\\s+document\\b|"
@@ -163,15 +169,15 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_TAKE_INSTEAD] = "\\b(?:and|to)\\s+(?:take|queue|apply|use)\\s+(?:this|your|the\\s+new|the\\s+updated)\\s+(?:one|version|v\\d+|backport|patch)\\b",
 	[P_REVERTED] = "\\b(?:will|would|should|was|been|got|being|is)\\s+reverted\\b",
 	[P_ADVISE_NOT] = "\\bwouldn'?t\\s+(?:recommend|bother|suggest|take|backport)|"
-			 "\\b(?:recommend|suggest)\\s+\\*?(?:holding\\s+off|not|against|waiting)\\b|\\bhold\\s+(?:off|back)\\b|"
-			 "\\bpropose\\s+(?:that\\s+)?(?:we\\s+)?not\\b|\\bpostpone\\b|\\bhold\\s+(?:this|it|these|the\\s+patch)\\b|\\bnot\\s+to\\s+(?:backport|take|apply|queue)\\b",
+			 "\\b(?:recommend|suggest)\\s+\\*?(?:holding\\s+off|not|against|waiting)\\b|(?<!n't\\s)(?<!not\\s)\\bhold\\s+(?:off|back)\\b|"
+			 "\\bpropose\\s+(?:that\\s+)?(?:we\\s+)?not\\b|\\bpostpone[sd]?\\b|\\b(?:please|let'?s|we\\s+should|can\\s+we(?:\\s+please)?)\\s+wait\\s+(?:for|until|till)\\b|\\bgive\\s+it\\s+(?:some\\s+)?(?:more\\s+)?time\\b|\\bhold\\s+(?:this|it|these|the\\s+patch)\\b|\\bnot\\s+to\\s+(?:backport|take|apply|queue)\\b",
 	[P_BAD_PATCH] = "\\b(?:patch|commit|change|backport)\\s+(?:is|was|looks|seems)\\s+(?:\\w+\\s+)?"
 			"(?:borked|wrong|bogus|incorrect|broken)\\b",
 	/* stable-worthiness denied: "I don't think this is suitable for
 	 * -stable", "we don't need this in -stable", "isn't something that
 	 * should be backported" */
 	[P_NEG_STABLE] = NEG "[^.;]{0,60}?\\b(?:suitable|appropriate|worth\\w*|sense|should|need|necessary|"
-			 "needed|candidate|belongs?|want|enough|important|serious|critical)\\b[^.;]{0,40}?(?:\\bstable\\b|-stable\\b|\\bbackport\\w*|"
+			 "needed|candidate|belongs?|want|enough|important|serious|critical|qualif\\w*)\\b[^.;]{0,40}?(?:\\bstable\\b|-stable\\b|\\bbackport\\w*|"
 			 "\\bpick\\w*|\\btak(?:e|ing)\\b|\\bolder\\s+(?:kernels|trees|branches)|\\btrees\\b)|"
 			 "\\b(?:not|n't)\\s+belong\\w*\\s+(?:in|to)\\s+v?\\d+\\.\\d+",
 	/* not a fix: a new feature, a cleanup, noise, a theoretical problem */
@@ -194,13 +200,15 @@ static const char *const pattern_src[P_COUNT] = {
 			"\\b(?:is|looks|seems)\\s+(?:\\w+\\s+)?bogus\\b|\\b(?:is|that'?s|it'?s)\\s+not\\s+ok(?:ay)?\\b|"
 			"\\b(?:questionable|noise|unneeded|unnecessary|overkill)\\b[^.]{0,30}\\b(?:stable|backport\\w*)",
 	/* asked or offered on a condition: "if not, let me know and I'll drop it" */
-	[P_CONDITIONAL] = "^(?:(?:and|but|so)\\s+)?(?:if|unless)\\b|"
+	/* ("unless someone needs it, drop it" names the exception to a drop) */
+	[P_CONDITIONAL] = "^(?:(?:and|but|so)\\s+)?if\\b|"
 			  "\\blet\\s+me\\s+know\\b|\\bup\\s+to\\s+you\\b|\\bwhether\\s+or\\s+not\\b|"
 			  /* an offer: "I can drop it if you'd prefer" */
 			  "^(?:(?:and|but|so)\\s*,?\\s+)?(?:i\\s+|we\\s+)?(?:can|could)\\s+(?:\\w+\\s+)?drop\\b[^.;]*\\b(?:if|or)\\b|"
 			  "^or\\s*,?\\s+(?:i\\s+|we\\s+)?(?:can|could)\\s+(?:\\w+\\s+)?drop\\b",
 	[P_APPROVAL] = "\\blooks\\s+(?:fine|good|ok|okay|right|correct)\\b|"
-		       "\\bmakes\\s+(?:much\\s+|more\\s+)*sense\\b|\\bfine\\s+(?:by|with)\\s+me\\b|"
+		       /* "it makes sense to defer it" approves the deferral */
+		       "\\bmakes\\s+(?:much\\s+|more\\s+)*sense\\b(?!\\s+to\\s+(?:not|defer|wait|drop|hold|skip|revert|postpone)\\b)|\\bfine\\s+(?:by|with)\\s+me\\b|"
 		       "\\bnow\\s+(?:applied|queued|fixed\\s+up)\\b|\\b(?:applied|queued(?:\\s+up)?),?\\s+thanks\\b|"
 		       "\\bi(?:'ve|\\s+have)\\s+(?:now\\s+)?(?:applied|queued)\\b|\\b(?:glad|happy)\\s+to\\s+(?:queue|take|apply|pick)\\b|\\bfixed\\s+up\\b",
 	/* a mail that says it is automated: a bot's notice */
@@ -238,7 +246,9 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_PERSISTS] = "\\b(?:problem|issue|regression|failure|crash|bug|hang)\\s+(?:is\\s+)?(?:still\\s+)?"
 		       "(?:occurring|occurs|persists|reproduces|remains)\\b",
 	/* trouble named as the reason for a change, not seen with it */
-	[P_MOTIVE] = "\\b(?:as|because|since)\\s+(?:[\\w-]+\\s+){1,3}?(?:was|were)\\s+(?:\\w+\\s+)?(?:causing|leading\\s+to|resulting\\s+in)\\b",
+	[P_MOTIVE] = "\\b(?:as|because|since)\\s+(?:[\\w-]+\\s+){1,3}?(?:was|were)\\s+(?:\\w+\\s+)?(?:causing|leading\\s+to|resulting\\s+in)\\b|"
+		     /* trouble seen without the patch is why it is wanted */
+		     "\\bwithout\\s+(?:this|the|that|these|your)\\s+(?:[\\w-]+\\s+)?(?:patch|change|fix|commit|backport|series)(?:es)?\\b",
 	[P_REGRESSION] = "\\bregress(?:ed|es)\\b|\\ba\\s+regression\\b|\\bbroke\\b|\\bbreaks\\b|\\bbreakage\\b",
 	/* one's own bisection, not thanks for someone else's */
 	[P_BISECT] = "\\bbisect(?:ed|ing)?\\b[^.]{0,80}?\\b(?:to|down\\s+to)\\s+(?:this|the|that|commit|[0-9a-f]{7,})\\b|"
@@ -259,7 +269,7 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_FOLLOWING] = "\\b(?:pull\\s+in|pick(?:\\s+up)?|take|backport|apply|cherry-?pick|queue|include|add)\\s+"
 			"(?:the\\s+)?(?:following|these|those|both)\\s+(?:\\w+\\s+)?(?:fix(?:es)?|commits?|patches|changes)\\b",
 	[P_SERIES] = "\\b(?:whole|entire|rest\\s+of\\s+the|full)\\s+(?:patch\\s*)?(?:series|set|patchset)\\b",
-	[P_REF] = REF_STRONG "|\\b(?:(?:fix|fixes)(?!\\s*(?:tag|line|:))|follow-?up|fixup|fix-ups?|commit|commits|series|"
+	[P_REF] = REF_STRONG "|\\b(?:(?:fix|fixes)(?![\'\"\\x{2019}]?\\s*(?:tag|line|:))|follow-?up|fixup|fix-ups?|commit|commits|series|"
 		  "patches|prerequisites?|dependenc(?:y|ies))\\b|"
 		  "\\b(?:preceding|previous|prerequisite|earlier|other|first|second|next)\\s+(?:patch|commit|fix|change)",
 	[P_STRONG_REF] = REF_STRONG,
@@ -291,15 +301,40 @@ static const char *const pattern_src[P_COUNT] = {
 			 "(?:(?:patch|commit|fix)\\s+)?" REF_HEX,
 	/* asks to take this same patch elsewhere, not other commits */
 	[P_WIDEN] = "\\b(?:backport|take|queue|apply|pick|needed|need|go|add)\\s+(?:this|it|them|these)\\b"
-		    "(?!\\s+(?:[\\w-]+\\s+)?(?:commit|fix|patch|one\\s+too))",
+		    "(?!\\s+(?:[\\w-]+\\s+)?(?:commit|fix|patch|one\\s+too))|"
+		    /* and in the passive: "this fix should be applied to 7.1 too" */
+		    "^(?:\\W*\\w+\\W+)?(?:this|it)\\s+(?:[\\w-]+\\s+)?(?:should|could|can|must|needs?\\s+to|ought\\s+to)\\s+(?:\\w+\\s+){0,2}?"
+		    "be\\s+(?:applied|backported|taken|queued|picked|included|added)\\b",
 	/* a request to drop this patch, or an explicit NAK */
 	[P_DROP_REQUEST] = "\\bna(?:c?k|cked|ked)\\b|\\b(?:can|could|should|must)\\s+(?:\\w+\\s+)?be\\s+(?:dropped|reverted)\\b|"
 			   "\\bbetter\\s+to\\s+drop\\b|\\b(?:please|can\\s+(?:you|we)|could\\s+(?:you|we)|would\\s+you|should)\\b[^.]{0,30}"
 			   "\\b(?:drop|revert)\\b|\\b(?:drop|revert)\\s+(?:this|it)[^.]{0,30}\\bplease\\b",
+	/* a sentence that opens on a condition: what would happen, not
+	 * what did ("If a failure is seen, the test is run again") */
+	[P_IF_OPEN] = "^(?:(?:and|but|so|also)\\s*,?\\s+)?(?:if|unless|whenever|in\\s+case)\\b",
+	/* this patch asked for on a branch: "please include this patch in
+	 * 7.1", "could you take this fix for the older trees" */
+	[P_TAKE_THIS] = "\\b(?:include|take|apply|backport|pick(?:\\s+up)?|queue|merge|add|port)\\s+(?:this|the)\\s+"
+			"(?:patch|fix|commit|change)\\s+(?:in|into|to|for|on)\\s+(?:the\\s+|all\\s+)?(?:v?\\d+\\.\\d+|-?stable|older|lts|other)",
+	/* a commit named by its place, not its id: "this requires the
+	 * previous patch", "both this and the fixup", "the patches above" */
+	[P_NAMES_PLACE] = "\\b(?:requires?|needs?|depends\\s+on)\\s+(?:the\\s+)?(?:previous|preceding|prerequisite|companion)\\s+(?:patch|commit|fix|change)|"
+			  "\\bboth\\s+this\\s+and\\s+(?:the\\s+)?(?:fix(?:up)?|follow-?up|other)\\b|"
+			  "\\b(?:patch|patches|commit|commits|fix|fixes)\\s+(?:\\w+\\s+)?(?:listed\\s+|mentioned\\s+|quoted\\s+)?(?:above|below)\\b",
+	/* a request in so many words */
+	[P_PLEASE] = "\\b(?:please|pls|could\\s+you|can\\s+you|would\\s+you|should|also|too|as\\s+well)\\b",
+	/* a sentence that gives a reason */
+	[P_BECAUSE] = "^(?:because|since)\\b",
+	/* the patch in hand as a sentence's subject or object */
+	[P_THIS] = "\\b(?:this|it|these|the\\s+(?:patch|backport|change|series))\\b",
 	[P_ASKS] = "^(?:(?:or|and|but|so)\\s+)?(?:is|are|was|were|does|do|did|has|have|had|can|could|would|should|will|shall|may|"
 		   "why|how|what|when|where|who|which|isn'?t|aren'?t|doesn'?t|don'?t|shouldn'?t|wouldn'?t|"
 		   "couldn'?t|can'?t|won'?t|so)\\b",
-	[P_MODAL] = "\\b(?:would|could|might|may)\\b|\\b(?:curious|wonder(?:ing)?)\\s+(?:if|whether)\\b",
+	[P_MODAL] = "\\b(?:would|could|might|may)\\b|\\b(?:curious|wonder(?:ing)?)\\s+(?:if|whether)\\b|"
+		   /* a review that finds a "potential issue" hedges it */
+		   "\\bpotential(?:ly)?\\b|"
+		   /* a test to be run: "I can run the tests to see if it breaks X" */
+		   "\\b(?:see|check|test|verify|find\\s+out)\\s+(?:if|whether)\\b",
 	/* a request proper: asked, or said to be needed */
 	[P_ASK_FORM] = "\\b(?:please|could\\s+you|can\\s+you|would\\s+you|should|need|needs|needed|must|"
 		       "want\\s+to|have\\s+to|required?|requires|do\\s+you\\s+plan\\s+to|are\\s+you\\s+going\\s+to|"
@@ -346,160 +381,6 @@ static long match_at(enum pat p, const char *s, size_t len, size_t from)
 static bool has(enum pat p, const char *s, size_t len)
 {
 	return match_at(p, s, len, 0) >= 0;
-}
-
-/* Whether the line S..E is a trailer ("Tested-by: ...", "Cc: ...",
- * "Link: ..."): a tag, not the replier's words.  "Nacked-by:" is not. */
-static bool is_trailer(const char *s, const char *e)
-{
-	const char *c = s;
-
-	while (c < e && (isalnum((unsigned char)*c) || *c == '-'))
-		c++;
-	if (c == s || c >= e || *c != ':' || (c + 1 < e && c[1] != ' '))
-		return false;
-	if (c - s == 9 && !strncasecmp(s, "nacked-by", 9))
-		return false;
-	return (c - s > 3 && !strncasecmp(c - 3, "-by", 3)) ||
-	       (c - s == 2 && !strncasecmp(s, "cc", 2)) ||
-	       (c - s == 4 && !strncasecmp(s, "link", 4)) ||
-	       (c - s == 5 && !strncasecmp(s, "fixes", 5));
-}
-
-static bool starts(const char *s, size_t l, const char *word)
-{
-	size_t n = strlen(word);
-
-	return l >= n && !strncasecmp(s, word, n);
-}
-
-/* Whether the line S (L bytes, trimmed) starts a quote in the form
- * of Outlook and its kind: no '>' marks, a header block instead. */
-static bool starts_outlook_quote(const char *s, size_t l, const char *next, size_t nl)
-{
-	return starts(s, l, "-----Original Message-----") ||
-	       (starts(s, l, "From: ") && starts(next, nl, "Sent: "));
-}
-
-/* Whether the line S (L bytes, trimmed) starts what a reply carries
- * rather than says: a patch in git's mbox form, a scissors line, a diff. */
-static bool starts_carried(const char *s, size_t l)
-{
-	static const char *const marks[] = {
-		"diff --git ", "Index: ", "--- a/",
-	};
-	size_t k, hex = 0;
-
-	for (k = 0; k < G_N_ELEMENTS(marks); k++)
-		if (starts(s, l, marks[k]))
-			return true;
-
-	if (starts(s, l, "From ")) {
-		while (5 + hex < l && isxdigit((unsigned char)s[5 + hex]))
-			hex++;
-		if (hex == 40)
-			return true;
-	}
-	return l >= 6 && (!strncmp(s, "--8<", 4) || !strncmp(s, "-->8", 4) ||
-			  (!strncmp(s, "---", 3) && strstr(s, "8<") && (size_t)(strstr(s, "8<") - s) < l) ||
-			  (!strncmp(s, ">8", 2)));
-}
-
-/* Whether the line S (L bytes, trimmed) opens a pasted commit:
- * "commit <40 hex>" alone on its line. */
-static bool starts_pasted_commit(const char *s, size_t l)
-{
-	size_t hex = 0;
-
-	if (!starts(s, l, "commit "))
-		return false;
-	while (7 + hex < l && isxdigit((unsigned char)s[7 + hex]))
-		hex++;
-	return hex >= 12 && 7 + hex == l;
-}
-
-/* Whether the line is an attribution ("On Mon, X wrote:", "X a écrit :"). */
-static bool is_attribution(const char *s, size_t l)
-{
-	return (l >= 6 && !strncmp(s + l - 6, "wrote:", 6)) ||
-	       (l >= 7 && !strncmp(s + l - 7, "écrit :", 7)) ||
-	       (l >= 7 && !strncmp(s + l - 7, "writes:", 7)) ||
-	       (starts(s, l, "Quoting ") && l < 80);
-}
-
-char *fs_mentions_own_words(const char *body, size_t len, bool *carries_patch)
-{
-	const char *p = body, *end = body + len;
-	GString *out = g_string_new(NULL);
-	bool pasted = false, last_from = false, this_from = false;
-	bool prev_indented = false, this_indented = false;
-	size_t on_at = 0, on_lines = 0;
-
-	if (carries_patch)
-		*carries_patch = false;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', end - p);
-		const char *e = nl ? nl : end, *s = p;
-		size_t l;
-		bool indented = p < e && (*p == ' ' || *p == '\t');
-
-		p = e + 1;
-		while (s < e && (*s == ' ' || *s == '\t'))
-			s++;
-		l = e - s;
-		while (l && isspace((unsigned char)s[l - 1]))
-			l--;
-		last_from = this_from;
-		this_from = starts(s, l, "From: ");
-		prev_indented = this_indented;
-		this_indented = indented && l;
-		if ((e - s == 2 || e - s == 3) && !strncmp(s, "--", 2) && (e - s == 2 || s[2] == ' '))
-			break;
-		/* "From: X" then "Subject: [PATCH ...]": a patch as git writes it */
-		if (*s != '>' && (starts_carried(s, l) || (last_from && starts(s, l, "Subject: [PATCH")))) {
-			if (carries_patch)
-				*carries_patch = true;
-			break;
-		}
-		if (*s != '>' && starts_outlook_quote(s, l, p < end ? p : "", p < end ? (size_t)(end - p) : 0))
-			break;
-		/* "From: X Sent: <date>" on one line: an attribution */
-		if (starts(s, l, "From: ") && strstr(s, " Sent: ") && (size_t)(strstr(s, " Sent: ") - s) < l) {
-			g_string_append_c(out, '\n');
-			continue;
-		}
-		/* A pasted commit: its id line is the replier's reference,
-		 * its header and indented message are not their words. */
-		if (*s != '>' && starts_pasted_commit(s, l)) {
-			pasted = true;
-			if (out->len && out->str[out->len - 1] != '\n')
-				g_string_append_c(out, ' ');
-			g_string_append_len(out, s, l);
-			continue;
-		} else if (pasted && l && !indented && !prev_indented && !starts(s, l, "Author:") && !starts(s, l, "Date:") &&
-			 !starts(s, l, "Commit:") && !starts(s, l, "Merge:"))
-			pasted = false;
-		/* "On <date>, <name>" wrapped before "<address> wrote:": the
-		 * lines since the "On" are the attribution too. */
-		if (is_attribution(s, l) && on_lines && on_lines <= 3)
-			g_string_truncate(out, on_at);
-		if (pasted || !l || *s == '>' || is_attribution(s, l) || is_trailer(s, s + l)) {
-			g_string_append_c(out, '\n');
-			on_lines = 0;
-			continue;
-		}
-		if (starts(s, l, "On ")) {
-			on_at = out->len;
-			on_lines = 0;
-		}
-		if (out->len && out->str[out->len - 1] != '\n')
-			g_string_append_c(out, ' ');
-		g_string_append_len(out, s, l);
-		/* the lines since an "On" one, 0 when none is open */
-		if (on_lines || starts(s, l, "On "))
-			on_lines++;
-	}
-	return g_string_free(out, FALSE);
 }
 
 /* Whether one of NEGATIONS, or a word ending in "n't", is among the words
@@ -562,14 +443,15 @@ static bool hypothetical(const char *s, size_t len)
  * addition or condition, and a reference to a commit, a fix or a series
  * (in it or in NEXT, the sentence after it, where the ids often stand). */
 static bool sentence_needs_also(const char *s, size_t len, const char *orig, size_t olen,
-				const char *next, size_t nlen, const char *prev, size_t plen)
+				const char *next, size_t nlen, const char *prev, size_t plen, bool stranger)
 {
 	bool strong = has(P_STRONG_REF, orig, olen) || (nlen && has(P_STRONG_REF, next, nlen));
 	bool ref = strong || has(P_REF, orig, olen);
 	long at;
 
-	/* "fixed in a v2 at <link>": a new version of this one */
-	if (has(P_NEW_VERSION, s, len))
+	/* "fixed in a v2 at <link>": a new version of this one; "because
+	 * that patch depends on X" gives a reason, asks nothing */
+	if (has(P_NEW_VERSION, s, len) || (has(P_BECAUSE, s, len) && !has(P_PLEASE, s, len)))
 		return false;
 	/* a commit named as missing, in this sentence or one beside it */
 	if ((strong || (plen && has(P_STRONG_REF, prev, plen))) &&
@@ -578,9 +460,18 @@ static bool sentence_needs_also(const char *s, size_t len, const char *orig, siz
 
 	if (strong && has(P_WHY_NOT_ALSO, s, len))
 		return true;
-	if ((is_question(s, len) && !has(P_REQUEST, s, len)) || has(P_APPROVAL, s, len))
+	/* ... or by its place, asked for */
+	if ((at = match_at(P_NAMES_PLACE, s, len, 0)) >= 0 && !negated_by(s, (size_t)at, PLAIN_NEGATIONS) &&
+	    (has(P_PLEASE, s, len) || has(P_REQUIRES, s, len) || has(P_NAMES_MISSING, s, len)) &&
+	    !(is_question(s, len) && !has(P_REQUEST, s, len)))
+		return true;
+	/* a stranger's question whether other commits are taken ("did you
+	 * queue those for 7.1?") asks for news, not for them */
+	if ((is_question(s, len) && (stranger || !has(P_REQUEST, s, len))) || has(P_APPROVAL, s, len))
 		return false;
-	if (strong && has(P_TAKE_NAMED, s, len) && has(P_REQUEST, s, len) && !has(P_CONDITIONAL, s, len))
+	/* "please take X"; "we don't need to backport X" asks nothing */
+	if (strong && (at = match_at(P_TAKE_NAMED, s, len, 0)) >= 0 && !negated_by(s, (size_t)at, PLAIN_NEGATIONS) &&
+	    has(P_REQUEST, s, len) && !has(P_CONDITIONAL, s, len))
 		return true;
 	if ((has(P_SERIES, s, len) && has(P_REQUEST, s, len)) || has_unnegated(P_FOLLOWING, s, len))
 		return true;
@@ -610,7 +501,7 @@ static bool sentence_reports(const char *s, size_t len)
 
 	if (has(P_TRACE, s, len) || has(P_BISECT, s, len))
 		return true;
-	if (is_question(s, len) || hypothetical(s, len) || has(P_MOTIVE, s, len))
+	if (is_question(s, len) || hypothetical(s, len) || has(P_MOTIVE, s, len) || has(P_IF_OPEN, s, len))
 		return false;
 	at = match_at(P_STATED, s, len, 0);
 	if (at >= 0 && !negated_by(s, (size_t)at, PLAIN_NEGATIONS))
@@ -618,6 +509,17 @@ static bool sentence_reports(const char *s, size_t len)
 	return has_unnegated(P_BUILD, s, len) || has_unnegated(P_TROUBLE, s, len) ||
 	       has_unnegated(P_DETECTED, s, len) || has_unnegated(P_PERSISTS, s, len) ||
 	       has_unnegated(P_REGRESSION, s, len);
+}
+
+/* Whether S approves: an approval its clause does not deny. */
+static bool approves(const char *s, size_t len)
+{
+	long at;
+
+	for (at = match_at(P_APPROVAL, s, len, 0); at >= 0; at = match_at(P_APPROVAL, s, len, (size_t)at + 1))
+		if (!negated_by(s, (size_t)at, PLAIN_NEGATIONS))
+			return true;
+	return false;
 }
 
 /* STRANGER: the replier is known to have no say in the patch (not its
@@ -635,8 +537,13 @@ static bool sentence_objects(const char *s, size_t len, bool stranger)
 	if (has(P_NAK, s, len) ||
 	    (!stranger && len && s[len - 1] == '?' && has(P_CHALLENGE, s, len) && !has(P_ALSO, s, len)))
 		return true;
-	if ((is_question(s, len) && !has(P_REQUEST, s, len)) || has(P_APPROVAL, s, len) ||
+	/* "I don't think it makes sense" approves nothing */
+	if ((is_question(s, len) && !has(P_REQUEST, s, len)) || approves(s, len) ||
 	    has(P_CONDITIONAL, s, len) || has(P_HEDGE, s, len) || has(P_TAKE_INSTEAD, s, len))
+		return false;
+	/* "we don't need to backport 0a1b2c3d4e5f": not taking another
+	 * commit, named by its id, says nothing of this one */
+	if (has(P_TAKE_NAMED, s, len) && !has(P_THIS, s, len))
 		return false;
 	for (k = 0; k < G_N_ELEMENTS(forms); k++)
 		if (has(forms[k], s, len))
@@ -708,8 +615,8 @@ static bool is_small_talk(const char *s, size_t len)
 	}
 	/* "Thanks Sam!", "Hi Greg," or "Looks good, thanks.": nothing of
 	 * its own; "Same here." or "Will do." may say a lot */
-	if ((starts(s, len, "Hi ") || starts(s, len, "Hello") || starts(s, len, "Thanks") ||
-	     starts(s, len, "Thank you") || starts(s, len, "Dear ") || starts(s, len, "Cheers")) && words < 5)
+	if ((fsmn_starts(s, len, "Hi ") || fsmn_starts(s, len, "Hello") || fsmn_starts(s, len, "Thanks") ||
+	     fsmn_starts(s, len, "Thank you") || fsmn_starts(s, len, "Dear ") || fsmn_starts(s, len, "Cheers")) && words < 5)
 		return true;
 	return words == plain;
 }
@@ -745,14 +652,23 @@ static char *cue_words(const char *s, size_t len, size_t *outlen)
 		if (!strncmp(c + i, "http://", 7) || !strncmp(c + i, "https://", 8))
 			for (; i < len && !isspace((unsigned char)c[i]); i++)
 				c[i] = ' ';
-	/* an unclosed quote blanks nothing */
+	/* an unclosed quote blanks nothing; one word in quotes is the
+	 * replier's own, in scare quotes ("I don't see the \"bug\"") */
 	for (i = 0, o = 0; i < len; i++)
 		o += c[i] == '"';
 	for (i = 0; o % 2 == 0 && i < len; i++) {
-		if (c[i] == '"')
-			in = !in;
-		else if (in)
+		if (c[i] == '"' && !in) {
+			const char *close = memchr(c + i + 1, '"', len - i - 1);
+			if (close && !memchr(c + i + 1, ' ', (size_t)(close - c) - i - 1)) {
+				i = (size_t)(close - c);
+				continue;
+			}
+			in = true;
+		} else if (c[i] == '"') {
+			in = false;
+		} else if (in) {
 			c[i] = ' ';
+		}
 	}
 	return c;
 }
@@ -797,7 +713,7 @@ static bool has_own_ack(const char *body, size_t len)
 		while (p < e && (*p == ' ' || *p == '\t'))
 			p++;
 		for (k = 0; k < G_N_ELEMENTS(tags); k++)
-			if (starts(p, e - p, tags[k]))
+			if (fsmn_starts(p, e - p, tags[k]))
 				return true;
 		p = e + 1;
 	}
@@ -822,7 +738,7 @@ static void read_sentences(struct fsmn_reading *r)
 		unsigned h = 0;
 
 		r->cuelen[i] = l;
-		h |= sentence_needs_also(s, l, orig, l0, next, nl, prev, pl) ? HIT_NEEDS : 0;
+		h |= sentence_needs_also(s, l, orig, l0, next, nl, prev, pl, r->stranger) ? HIT_NEEDS : 0;
 		h |= sentence_reports(s, l) ? HIT_REPORTS : 0;
 		h |= sentence_objects(s, l, r->stranger) ? HIT_OBJECTS : 0;
 		if (r->features) {
@@ -840,13 +756,19 @@ static void read_sentences(struct fsmn_reading *r)
 			r->first[FS_REPLY_REPORT] = i;
 		if (r->first[FS_REPLY_OBJECTION] == r->n && (h & HIT_OBJECTS))
 			r->first[FS_REPLY_OBJECTION] = i;
-		/* "either add X or drop it" offers a choice: no plain drop */
+		/* "either add X or drop it" offers a choice: no plain drop; a
+		 * refusal ("it must not be applied to 7.1", "I'd hold off")
+		 * outweighs the commits it names as the reason, but one on a
+		 * condition ("not without X") asks for them */
 		if ((h & HIT_OBJECTS) && !has(P_EITHER, s, l))
-			r->drop_asked |= has(P_DROP_REQUEST, s, l) || has(P_WITHDRAWN, s, l);
+			r->drop_asked |= has(P_DROP_REQUEST, s, l) || has(P_WITHDRAWN, s, l) ||
+					 (!has(P_WITHOUT, s, l) && (has(P_DONT_TAKE, s, l) || has(P_ADVISE_NOT, s, l) ||
+								    has(P_NEG_STABLE, s, l)));
 		if (r->first[FS_REPLY_OTHER] == r->n && !is_small_talk(orig, l0))
 			r->first[FS_REPLY_OTHER] = i;
 		r->bot |= has(P_AUTOMATED, orig, l0);
 		r->new_version |= has(P_NEW_VERSION, s, l);
+		r->wants_this |= has(P_TAKE_THIS, s, l) && has(P_PLEASE, s, l);
 	}
 }
 
@@ -857,11 +779,23 @@ static enum fs_reply_class rule_class(struct fsmn_reading *r)
 
 	if (r->carries && r->first[FS_REPLY_OTHER] == n && n)
 		r->first[FS_REPLY_OTHER] = 0;
+	/* trouble beside a request for this very patch is why it is
+	 * wanted ("we see the same hang on 7.1, please take this patch
+	 * there"): only a trace or a bisection stays a report */
+	if (r->wants_this && r->first[FS_REPLY_REPORT] < n) {
+		size_t i;
+
+		for (i = 0; i < n; i++)
+			if ((r->hits[i] & HIT_REPORTS) && (has(P_TRACE, r->cue[i], r->cuelen[i]) ||
+							  has(P_BISECT, r->cue[i], r->cuelen[i])))
+				break;
+		r->first[FS_REPLY_REPORT] = i;
+	}
 	/* a bot's notice asks nothing of the maintainer: listed, no more */
 	if (r->bot)
 		r->first[FS_REPLY_NEEDS_ALSO] = r->first[FS_REPLY_REPORT] = r->first[FS_REPLY_OBJECTION] = n;
-	/* The strongest: a NAK, the posting taken back or a request to drop
-	 * it; more commits asked for; trouble seen; another objection; a
+	/* The strongest: a NAK, the posting taken back, a request to drop
+	 * it or a refusal to take it; more commits asked for; trouble seen; another objection; a
 	 * carried patch; then a reply that is none of those. */
 	if (r->drop_asked && r->first[FS_REPLY_OBJECTION] < n)
 		return FS_REPLY_OBJECTION;

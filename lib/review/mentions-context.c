@@ -110,6 +110,38 @@ void fs_mentions_context_signers(struct fs_reply_context *c, const struct fs_pat
 		c->role = FS_ROLE_MAINTAINER;
 }
 
+/* Whether LIST (a decoded To or Cc, may be NULL) names ADDR. */
+static bool in_list(const char *list, const char *addr)
+{
+	char **v, **e;
+	bool found = false;
+
+	if (!list || !*addr)
+		return false;
+	v = g_strsplit(list, ",", -1);
+	for (e = v; *e && !found; e++)
+		found = same_address(*e, addr);
+	g_strfreev(v);
+	return found;
+}
+
+/* Whether the posting PARENT was addressed to ADDR by name: the mail
+ * of one patch that the stable scripts (AUTOSEL, a review patch) or a
+ * backporter send goes to the upstream commit's people (its author,
+ * signers, the Cc: of its trailers); a cover goes to testers as well,
+ * and a list's address is nobody's (a list that rewrites its
+ * senders' From gives its own). */
+static bool addressed(const struct fs_patch *parent, enum fs_reply_parent kind, const char *addr)
+{
+	const char *at = strchr(addr, '@');
+
+	if (kind != FS_PARENT_AUTOSEL && kind != FS_PARENT_REVIEW && kind != FS_PARENT_BACKPORT)
+		return false;
+	if (!at || strstr(addr, "list") || !strncmp(at, "@vger.", 6) || !strncmp(addr, "stable@", 7))
+		return false;
+	return in_list(fs_patch_to(parent), addr) || in_list(fs_patch_cc(parent), addr);
+}
+
 static bool is_bot(const char *from)
 {
 	char *low = g_ascii_strdown(from ? from : "", -1);
@@ -214,7 +246,7 @@ void fs_mentions_reply_context(struct fs_reply_context *out, const struct fs_pat
 	else if (parent && (out->parent == FS_PARENT_BACKPORT || out->parent == FS_PARENT_COVER) &&
 		 same_address(fs_patch_from(parent), addr))
 		out->role = FS_ROLE_AUTHOR;
-	else if (signs(parent, addr))
+	else if (signs(parent, addr) || addressed(parent, out->parent, addr))
 		out->role = FS_ROLE_MAINTAINER;
 	else
 		out->role = FS_ROLE_OTHER;

@@ -33,13 +33,18 @@ struct fsmn_reading {
 	unsigned *hits;         /* HIT_* of each sentence */
 	size_t n;
 	size_t first[FS_REPLY_CLASS_COUNT]; /* first sentence of each class, or n */
-	bool carries, bot, drop_asked, ack;
+	bool carries, bot, ack;
+	bool drop_asked;        /* asks to drop it or refuses it outright */
 	bool new_version;       /* says a corrected version is posted */
+	bool wants_this;        /* asks for this patch on a branch */
 	bool stranger;          /* its sender has no say in the patch */
 	bool features;          /* read for its features: every HIT_* */
 	enum fs_reply_class rule; /* the phrase rules' class */
 };
 
+
+/* Whether S (L bytes) starts with WORD, in any case (mentions-words.c). */
+bool fsmn_starts(const char *s, size_t l, const char *word);
 
 /* Read BODY (LEN bytes) into R: its own words, their sentences, the
  * rules' hits and class; FEATURES asks for every hit (the model reads

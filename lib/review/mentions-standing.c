@@ -21,7 +21,7 @@
 
 enum spat {
 	S_GREETING, S_YES, S_AGREE_ALL, S_AGREE_CORE, S_NO, S_NEED_Q, S_DROP_Q, S_PATCH_MARK,
-	S_CONDITION, S_ELSEWHERE, S_DECLINE_Q, S_WIDEN,
+	S_CONDITION, S_ELSEWHERE, S_DECLINE_Q, S_WIDEN, S_ABSENT, S_ASKS_MORE, S_OWN_TAKE, S_OFFER, S_SAME,
 	S_COUNT
 };
 
@@ -66,7 +66,7 @@ static const char *const spattern_src[S_COUNT] = {
 			"\\b(?:doesn'?t|does\\s+not|didn'?t|did\\s+not|won'?t|will\\s+not)\\s+(?:cleanly\\s+)?apply\\b|\\bfail(?:s|ed)?\\s+to\\s+apply\\b|"
 			"\\bfix(?:ed)?\\s+(?:\\w+\\s+){0,4}?up\\b[^.?]{0,40}\\b(?:re-?send|send)\\b|"
 			"\\b(?:can|could|would)\\s+(?:you|someone)\\s+(?:please\\s+)?(?:re-?send|resubmit|send|fix|provide|try)\\b|"
-			"\\bplease\\s+(?:just\\s+)?(?:re-?send|resubmit|send|fix|provide|try|stick|backport)\\b|"
+			"\\bplease\\s+(?:just\\s+)?(?:re-?send|resubmit|send|fix|provide|try|stick|backport|rebase|redo|rework)\\b|"
 			"\\b(?:fixed(?:\\s+up)?|tested|working)\\s+(?:backport|patch|version)\\b|\\bforgot\\s+to\\s+(?:sign|add)\\b|"
 			"\\bwhy\\s+(?:not|can'?t\\s+we|cannot\\s+we|can\\s+we\\s+not|didn'?t\\s+you)\\b[^?]{0,80}\\b(?:take|backport|ask|use|apply|pick|add)\\w*|"
 			"\\binstead\\s*\\?|\\b(?:stick|keep)\\s+to\\s+(?:what\\s+is\\s+)?(?:exactly\\s+)?(?:the\\s+)?upstream\\b|"
@@ -81,7 +81,7 @@ static const char *const spattern_src[S_COUNT] = {
 			"\\bnever\\s+worked\\b|\\bupgrad\\w*\\b[^?;]{0,60}\\bregression[^?]*\\?|\\bregression\\b[^?;]{0,40}\\b(?:moves?|upgrad\\w*)\\s+to\\b[^?]*\\?",
 	/* ... about another branch or on the poster's own judgement: no
 	 * condition on this posting */
-	[S_ELSEWHERE] = "\\bthere\\b|\\bif\\s+(?:someone|anyone|it|they)\\b|\\bif\\s+you\\s+think\\b|\\bfeel\\s+free\\b|\\bbeyond\\b|"
+	[S_ELSEWHERE] = "\\bthere\\b(?!'s|\\s+(?:is|are|was|were|will|would|may|might|can|could|seems?|has|have|had)\\b)|\\bif\\s+(?:someone|anyone|it|they)\\b|\\bif\\s+you\\s+think\\b|\\bfeel\\s+free\\b|\\bbeyond\\b|"
 			"\\bolder\\s+(?:kernels|trees|branches)\\b",
 	/* a question whether it belongs, from someone with a say in it */
 	[S_DECLINE_Q] = "\\b(?:is|are)\\s+(?:this|it|these|that|they)\\s+(?:\\w+\\s+)?(?:needed|necessary|required|stable\\s+material|"
@@ -91,6 +91,24 @@ static const char *const spattern_src[S_COUNT] = {
 			"\\bshould\\s+(?:this|it|we)\\s+(?:really\\s+)?(?:be\\s+)?(?:drop|dropped|revert|reverted|skip|skipped)\\b",
 	/* ... that asks to widen it, not to decline it */
 	[S_WIDEN] = "\\b(?:also|too|as\\s+well|older|newer)\\b",
+	/* the commit the patch fixes or needs is not in the branch: "the
+	 * above commit, which is not in v7.1", "commit <id> isn't present in
+	 * 7.1.y", "that commit only landed in 7.2" */
+	[S_ABSENT] = "\\b(?:commit|[0-9a-f]{8,40})\\b[^.?;]{0,60}?(?:\\b(?:is|was)\\s+not|\\bisn'?t|\\bwasn'?t|\\bnot)\\s+"
+		     "(?:yet\\s+|even\\s+)?(?:present\\s+|included\\s+|merged\\s+)?in\\s+(?:the\\s+)?(?:v?\\d+\\.\\d+|older\\s+(?:kernels|trees|branches))|"
+		     "\\b(?:commit|[0-9a-f]{8,40})\\b[^.?;]{0,40}?\\bonly\\s+(?:shows\\s+up|appears?|landed|exists?|went)\\s+in\\b",
+	/* ... said to ask for it or for more: a request, no refusal */
+	[S_ASKS_MORE] = "\\b(?:please|also|too|as\\s+well|pick\\w*|queue\\w*|take|backport\\w*|grab|needs?|requires?|depends)\\b",
+	/* a stable maintainer taking a commit himself: "I'll also grab X" */
+	[S_OWN_TAKE] = "^(?:\\W*\\w+\\W+)?(?:i|we)(?:'ll|\\s+will|'ve|\\s+have|\\s+am\\s+going\\s+to)\\s+(?:also\\s+|now\\s+|just\\s+|go\\s+)?"
+		       "(?:grab|grabbed|take|taken|queue|queued|pick|picked|apply|applied|backport|backported|add|added|include|included)\\b",
+	/* an offer to drop it on the other's wish: nothing dropped yet */
+	[S_OFFER] = "\\b(?:i|we)\\s+(?:can|could)\\s+(?:\\w+\\s+)?(?:drop|revert|skip)\\b[^.;?]*\\bif\\b|"
+		    "\\bif\\s+you(?:'d|\\s+would)\\s+(?:prefer|like|rather)\\b",
+	/* a pointer to what one said of another posting: "Same here.",
+	 * "Same for the 7.1 one.", "Same comment as on 7.2." */
+	[S_SAME] = "^(?:the\\s+)?same\\s+(?:here|again|thing)\\W*$|"
+		   "^(?:the\\s+)?same\\s+(?:for|applies\\s+(?:to|for)|comment\\s+as|goes\\s+for|as\\s+(?:on|for|with))\\b[^,;:]{0,40}$",
 	/* a line of a patch: the quote is the posting, not a person's words */
 	[S_PATCH_MARK] = "^(?:diff --git |@@ |--- a/|\\+\\+\\+ b/|signed-off-by:|\\[ upstream commit|"
 			 "commit [0-9a-f]{12,40} upstream)",
@@ -271,8 +289,24 @@ static size_t declined_by_standing(const struct fsmn_reading *r, enum fs_reply_r
 		if ((role == FS_ROLE_STABLE || role == FS_ROLE_AUTHOR || role == FS_ROLE_MAINTAINER) &&
 		    asks && shas(S_DECLINE_Q, s, l) && !shas(S_WIDEN, s, l))
 			return i;
+		/* the code's people saying what the patch needs is not in the
+		 * branch decline it; a stranger's words only inform */
+		if ((role == FS_ROLE_STABLE || role == FS_ROLE_AUTHOR || role == FS_ROLE_MAINTAINER) &&
+		    shas(S_ABSENT, s, l) && !shas(S_ASKS_MORE, s, l))
+			return i;
 	}
 	return r->n;
+}
+
+/* Whether a sentence of R matches P. */
+static bool any_sentence(const struct fsmn_reading *r, enum spat p)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (shas(p, r->cue[i], r->cuelen[i]))
+			return true;
+	return false;
 }
 
 void fsmn_read_standing(struct fsmn_reading *r, const char *body, size_t len,
@@ -283,12 +317,30 @@ void fsmn_read_standing(struct fsmn_reading *r, const char *body, size_t len,
 	size_t at;
 	char *q;
 
+	/* a stable maintainer who names a commit to take and takes it
+	 * himself asks nobody for anything */
+	if (r->rule == FS_REPLY_NEEDS_ALSO && c->role == FS_ROLE_STABLE &&
+	    (at = r->first[FS_REPLY_NEEDS_ALSO]) < r->n && shas(S_OWN_TAKE, r->cue[at], r->cuelen[at])) {
+		r->rule = FS_REPLY_OTHER;
+		return;
+	}
+
 	/* a reply with a class of its own keeps it; but trouble a stable
 	 * maintainer names with a condition is the reason the posting is
 	 * not taken ("they broke the build, please send ones that build") */
 	if (r->rule != FS_REPLY_OTHER && r->rule != FS_REPLY_NONE &&
 	    !((r->rule == FS_REPLY_REPORT || r->rule == FS_REPLY_NEEDS_ALSO) && c->role == FS_ROLE_STABLE))
 		return;
+	/* the code's people repeating, in a word, what they said of
+	 * another posting of the series: on a stable posting that word is
+	 * a refusal (approvals come as tags, and a tag is read as such) */
+	if ((c->role == FS_ROLE_STABLE || c->role == FS_ROLE_AUTHOR || c->role == FS_ROLE_MAINTAINER) &&
+	    !c->answers_reply && !r->ack && r->rule == FS_REPLY_OTHER && (at = first_said(r)) < r->n &&
+	    r->n - at <= 2 && shas(S_SAME, r->cue[at], r->cuelen[at])) {
+		r->rule = FS_REPLY_OBJECTION;
+		r->first[r->rule] = at;
+		return;
+	}
 	if ((at = declined_by_standing(r, c->role)) < r->n) {
 		r->rule = FS_REPLY_OBJECTION;
 		r->first[r->rule] = at;
@@ -306,8 +358,11 @@ void fsmn_read_standing(struct fsmn_reading *r, const char *body, size_t len,
 	yes = agrees || (shas(S_YES, r->cue[at], r->cuelen[at]) &&
 			 (c->role != FS_ROLE_AUTHOR || words(r->cue[at], r->cuelen[at]) <= 4));
 	no = shas(S_NO, r->cue[at], r->cuelen[at]);
-	if (yes && qc == FS_REPLY_OBJECTION && !asked) {
-		/* "Will do" to "please drop it": the drop agreed */
+	if (yes && qc == FS_REPLY_OBJECTION && !asked && c->role != FS_ROLE_OTHER &&
+	    !any_sentence(r, S_OFFER)) {
+		/* "Will do" to "please drop it": the drop agreed; a
+		 * stranger's "yes" adds no say to it, and "I can drop it if
+		 * you prefer" drops nothing yet */
 		r->rule = qc;
 	} else if (agrees && (qc == FS_REPLY_REPORT || qc == FS_REPLY_NEEDS_ALSO) && c->role != FS_ROLE_STABLE) {
 		/* the author owns the trouble or the missing commit; a stable

@@ -106,6 +106,44 @@ static void test_backport_sender_is_author(void **state)
 	fs_patch_free(parent);
 }
 
+/* The posting of one patch addresses the upstream commit's people by
+ * name: a replier it addressed is one of the code's people, one it did
+ * not address stays a stranger; a cover goes to testers too, and a
+ * list's address (a list that rewrites From gives its own) is nobody's. */
+static void test_addressed(void **state)
+{
+	static const char autosel[] =
+		"From: Sasha Levin <sashal@kernel.org>\n"
+		"To: linux-kernel@vger.kernel.org, stable@vger.kernel.org\n"
+		"Cc: Rae Viewer <rae@example.net>, \"Keeper, Tree\" <keeper@example.org>,\n"
+		" widget-devel@lists.example.org\n"
+		"Subject: [PATCH AUTOSEL 7.1 03/20] widget: fix it\n"
+		"Message-Id: <a3@kernel.org>\n\n"
+		"[ Upstream commit 0123456789abcdef0123456789abcdef01234567 ]\n\nFix.\n\n"
+		"Signed-off-by: Ann Author <ann@example.com>\n";
+	static const char cover[] =
+		"From: Greg Kroah-Hartman <gregkh@linuxfoundation.org>\n"
+		"To: stable@vger.kernel.org\nCc: Tess Tester <tess@example.org>\n"
+		"Subject: [PATCH 7.1 00/20] 7.1.3-rc1 review\n"
+		"Message-Id: <c0@linuxfoundation.org>\n\n"
+		"This is the start of the stable review cycle for the 7.1.3 release.\n";
+	struct fs_patch *parent = mail(autosel);
+
+	assert_int_equal(fs_mentions_parent_kind(parent), FS_PARENT_AUTOSEL);
+	assert_int_equal(role_of("Rae <RAE@example.net>", parent, NULL), FS_ROLE_MAINTAINER);
+	assert_int_equal(role_of("Tree Keeper <keeper@example.org>", parent, NULL), FS_ROLE_MAINTAINER);
+	assert_int_equal(role_of("Else <else@example.com>", parent, NULL), FS_ROLE_OTHER);
+	assert_int_equal(role_of("Rae via widget-devel <widget-devel@lists.example.org>", parent, NULL),
+			 FS_ROLE_OTHER);
+	/* a signer the posting does not address is one by the trailers */
+	assert_int_equal(role_of("Ann Author <ann@example.com>", parent, NULL), FS_ROLE_MAINTAINER);
+	fs_patch_free(parent);
+	parent = mail(cover);
+	assert_int_equal(fs_mentions_parent_kind(parent), FS_PARENT_COVER);
+	assert_int_equal(role_of("Tess <tess@example.org>", parent, NULL), FS_ROLE_OTHER);
+	fs_patch_free(parent);
+}
+
 /* Whether a reply answers someone's reply rather than the posting in
  * hand: by its In-Reply-To. */
 static void test_answers_reply(void **state)
@@ -129,31 +167,6 @@ static void test_answers_reply(void **state)
 	fs_patch_free(to_patch);
 	fs_patch_free(to_reply);
 	fs_patch_free(alone);
-}
-
-/* The class of the reply <MID> among the objections of the one series
- * of the thread of TEXTS (N mails); FS_REPLY_NONE when none cites it. */
-static enum fs_reply_class class_in_thread(const char *const *texts, size_t n, const char *mid)
-{
-	struct fs_error err = FS_ERROR_INIT;
-	struct fs_patch **v = calloc(n, sizeof(*v));
-	struct fs_mentions m = FS_MENTIONS_INIT;
-	struct fs_thread *t = NULL;
-	enum fs_reply_class cls = FS_REPLY_NONE;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		v[i] = mail(texts[i]);
-	assert_int_equal(fs_thread_build(&t, v, n, &err), 0);
-	free(v);
-	assert_int_equal(fs_thread_count(t), 1);
-	assert_int_equal(fs_mentions_objections(&m, fs_thread_get(t, 0), NULL, NULL, &err), 0);
-	for (i = 0; i < m.nobjections; i++)
-		if (!strcmp(m.objections[i].message_id, mid))
-			cls = m.objections[i].cls;
-	fs_mentions_clear(&m);
-	fs_thread_free(t);
-	return cls;
 }
 
 /* The upstream commit's people: a replier who signs, acks or reviews
@@ -198,8 +211,9 @@ static int one_message(void *data, const struct fs_patch *patch, char **out)
 	return 0;
 }
 
-/* The class of the reply <MID> of the thread of TEXTS, read with
- * STANDING. */
+/* The class of the reply <MID> among the objections of the one series
+ * of the thread of TEXTS (N mails), read with STANDING (may be NULL);
+ * FS_REPLY_NONE when none cites it. */
 static enum fs_reply_class class_with(const char *const *texts, size_t n, const char *mid,
 				      const struct fs_reply_standing *standing)
 {
@@ -214,6 +228,7 @@ static enum fs_reply_class class_with(const char *const *texts, size_t n, const 
 		v[i] = mail(texts[i]);
 	assert_int_equal(fs_thread_build(&t, v, n, &err), 0);
 	free(v);
+	assert_int_equal(fs_thread_count(t), 1);
 	assert_int_equal(fs_mentions_objections(&m, fs_thread_get(t, 0), NULL, standing, &err), 0);
 	for (i = 0; i < m.nobjections; i++)
 		if (!strcmp(m.objections[i].message_id, mid))
@@ -280,10 +295,10 @@ static void test_standing_in_thread(void **state)
 		ANSWER("Dev <dev@example.com>", "Which upstream commit is the cleanup from?"),
 	};
 
-	assert_int_equal(class_in_thread(dev, 4, "obj@example.org"), FS_REPLY_OBJECTION);
-	assert_int_equal(class_in_thread(dev, 4, "ans@example.com"), FS_REPLY_OTHER);
+	assert_int_equal(class_with(dev, 4, "obj@example.org", NULL), FS_REPLY_OBJECTION);
+	assert_int_equal(class_with(dev, 4, "ans@example.com", NULL), FS_REPLY_OTHER);
 	/* the sender of a review's mails sets a condition */
-	assert_int_equal(class_in_thread(review, 4, "ans@example.com"), FS_REPLY_OBJECTION);
+	assert_int_equal(class_with(review, 4, "ans@example.com", NULL), FS_REPLY_OBJECTION);
 }
 
 static enum fs_reply_parent kind_of(const char *subject, const char *body)
@@ -371,6 +386,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roles),
 		cmocka_unit_test(test_backport_sender_is_author),
+		cmocka_unit_test(test_addressed),
 		cmocka_unit_test(test_answers_reply),
 		cmocka_unit_test(test_standing_in_thread),
 		cmocka_unit_test(test_upstream_signers),
