@@ -104,6 +104,8 @@ enum fs_finding_cause {
 				    * written (written) names no commit, or there
 				    * is none; the patch's subject and author are
 				    * those of COMMIT, one mainline commit */
+	FS_CAUSE_UNREADABLE,       /* diff-absent: the mail's text could not be
+				    * read (a damaged encoding) */
 	FS_CAUSE_COUNT
 };
 
@@ -348,6 +350,10 @@ struct fs_findings_ctx {
 	 * diffstat lists (each NULL when it does not); diff-absent says
 	 * so. */
 	bool diffless;
+	/* Its changelog does not read as text (fs_text_reads_as_text(): a
+	 * damaged encoding): diff-absent says so, and what the changelog
+	 * lacks is not held against it (no no-upstream). */
+	bool unreadable;
 	const char *diff_stops_inside;
 	const char *diff_stops_before;
 	/* Fixes of the series' upstream commits that are not in mainline

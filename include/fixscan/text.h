@@ -39,6 +39,13 @@ char *fs_text_clean_line(const char *s);
  * dropped.  New string (g_free()); "" for NULL. */
 char *fs_text_clean_body(const char *s);
 
+/* Whether the LEN bytes at S read as text people wrote: no NUL, few
+ * bytes that are control characters or no UTF-8, mostly ASCII, and
+ * long lines with spaces between words (a body whose encoding was
+ * decoded wrongly, or not at all, has none of these).  Empty text
+ * reads. */
+bool fs_text_reads_as_text(const char *s, size_t len);
+
 /* A message id or address fit for a header: printable ASCII without
  * spaces or angle brackets.  New string (g_free()), or NULL when nothing
  * is left. */

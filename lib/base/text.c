@@ -167,6 +167,45 @@ char *fs_text_clean_body(const char *s)
 	return g_string_free(o, FALSE);
 }
 
+bool fs_text_reads_as_text(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len, *line = p;
+	size_t bad = 0, chars = 0, foreign = 0, long_lines = 0, wordless = 0;
+	bool space = false;
+
+	if (!s)
+		return true;
+	while (p < end) {
+		size_t n = *p >= 0x80 ? utf8_at(p) : 0;
+
+		if (*p == 0)
+			return false;
+		chars++;
+		foreign += n > 0;
+		if (*p == '\n' || p + 1 == end) {
+			/* a long line without a space: a word no one wrote */
+			if (p + 1 - line >= 40) {
+				long_lines++;
+				wordless += !space;
+			}
+			line = p + 1;
+			space = false;
+		}
+		if (*p == ' ')
+			space = true;
+		else if ((*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r' && *p != '\f') ||
+			 *p == 0x7f || (*p >= 0x80 && !n))
+			bad++;
+		p += n && p + n <= end ? n : 1;
+	}
+	/* more than one bad byte in fifty; three long lines or more, most
+	 * of them without a space (base64 left undecoded); more characters
+	 * outside ASCII than in it (bytes of a wrong decoding, each made a
+	 * character of Latin-1): no text of a changelog */
+	return bad * 50 <= len && !(long_lines >= 3 && wordless * 4 >= long_lines * 3) &&
+	       foreign * 2 <= chars;
+}
+
 char *fs_text_clean_id(const char *s)
 {
 	GString *o = g_string_new(NULL);

@@ -152,6 +152,9 @@ char *fsd_fill_body(const struct fs_review *r, const struct fs_patch *orig,
 			     vals, err);
 	chomp(out->str);
 	out->len = strlen(out->str);
+	/* an empty value at the top (no quote) leaves no blank lines */
+	while (out->len && out->str[0] == '\n')
+		g_string_erase(out, 0, 1);
 	g_string_append_c(out, '\n');
 	g_free(name);
 	g_free(email);

@@ -709,6 +709,10 @@ static void para_diff_absent(GString *s, const struct fs_review *r,
 {
 	char *path;
 
+	if (f->cause == FS_CAUSE_UNREADABLE) {
+		fsd_add_para(s, "The copy of this patch that reached me could not be read (its encoding looks damaged), so I could not check it.");
+		return;
+	}
 	if (!f->note) {
 		fsd_add_para(s, "The copy of this patch that reached me carries no diff, so I could not compare its code with the upstream commit or check it against the branch.");
 		return;

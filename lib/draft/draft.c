@@ -33,7 +33,11 @@ static char *patch_quote(const struct fs_review_patch *rp)
 	size_t i, nup = 0;
 	const char *const *up = fs_patch_trailers(rp->patch) ?
 				fs_trailers_upstream(fs_patch_trailers(rp->patch), &nup) : NULL;
+	bool unreadable = false;
 
+	for (i = 0; i < rp->findings.n; i++)
+		unreadable |= rp->findings.v[i].kind == FS_FIND_DIFF_ABSENT &&
+			      rp->findings.v[i].cause == FS_CAUSE_UNREADABLE;
 	for (i = 0; up && i < nup; i++)
 		g_ptr_array_add(ids, (gpointer)up[i]);
 	for (i = 0; i < rp->findings.n; i++) {
@@ -45,8 +49,11 @@ static char *patch_quote(const struct fs_review_patch *rp)
 		if (f->stable_commit)
 			g_ptr_array_add(ids, (gpointer)f->stable_commit);
 	}
-	fsd_add_attribution(s, rp->patch);
-	fsd_add_quoted_lines(s, rp->patch, (const char *const *)ids->pdata, ids->len);
+	/* a mail that could not be read has no line worth quoting */
+	if (!unreadable) {
+		fsd_add_attribution(s, rp->patch);
+		fsd_add_quoted_lines(s, rp->patch, (const char *const *)ids->pdata, ids->len);
+	}
 	g_ptr_array_free(ids, TRUE);
 	return g_string_free(s, FALSE);
 }

@@ -172,7 +172,10 @@ static void rw_diff_absent(GString *s, const struct fs_review *r, const struct f
 {
 	const char *branch = r->branch ? r->branch : "the branch";
 
-	if (f->note)
+	if (f->cause == FS_CAUSE_UNREADABLE)
+		g_string_append(s, ": the mail's text could not be read (a damaged encoding?): neither "
+				"its changelog nor its code was looked at");
+	else if (f->note)
 		g_string_append_printf(s, ": %s (cut short?): it was not compared with upstream, "
 				       "and only what is there was checked against %s's tree", f->note,
 				       branch);

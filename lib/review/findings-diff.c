@@ -87,10 +87,11 @@ void fsj_check_diff_absent(struct judge *j)
 
 	const char *inside = j->ctx->diff_stops_inside;
 
-	if (!j->ctx->diffless && !inside && !j->ctx->diff_stops_before)
+	if (!j->ctx->diffless && !j->ctx->unreadable && !inside && !j->ctx->diff_stops_before)
 		return;
-	f = fsj_add(j, FS_FIND_DIFF_ABSENT, FS_CAUSE_NONE, FS_CID_NONE, NULL, FS_FEV_EXACT);
-	if (!f || j->ctx->diffless)
+	f = fsj_add(j, FS_FIND_DIFF_ABSENT, j->ctx->unreadable ? FS_CAUSE_UNREADABLE : FS_CAUSE_NONE,
+		    FS_CID_NONE, NULL, FS_FEV_EXACT);
+	if (!f || j->ctx->diffless || j->ctx->unreadable)
 		return;
 	/* the path is the mail's: made visible before anyone prints it */
 	path = fs_text_clean_line(inside ? inside : j->ctx->diff_stops_before);

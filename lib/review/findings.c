@@ -31,6 +31,7 @@ static const char *const cause_names[FS_CAUSE_COUNT] = {
 	[FS_CAUSE_STABLE_ID] = "stable-id",
 	[FS_CAUSE_FIX_REVERTED] = "fix-reverted",
 	[FS_CAUSE_SUBJECT_AUTHOR] = "subject-author",
+	[FS_CAUSE_UNREADABLE] = "unreadable",
 };
 
 static const char *const evidence_names[FS_FEV_COUNT] = {
@@ -238,7 +239,9 @@ int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx
 	fsj_check_targets(&j, tags);
 	fsj_check_deps(&j, tags);
 	fsj_check_reverts(&j, tags, title, &nlinked);
-	if (nwritten == 0 && nlinked == 0 && !fsj_by_subject(&j, "", title, nups > 0))
+	/* a changelog that could not be read lacks nothing it can be
+	 * told of */
+	if (nwritten == 0 && nlinked == 0 && !ctx->unreadable && !fsj_by_subject(&j, "", title, nups > 0))
 		fsj_add(&j, FS_FIND_NO_UPSTREAM, FS_CAUSE_NONE, FS_CID_NONE, NULL, FS_FEV_EXACT);
 	if (index >= 0)
 		fsj_check_mail(&j, ups, nups, index);

@@ -16,6 +16,8 @@
 #include "fixscan/posting.h"
 #include "fixscan/review.h"
 #include "fixscan/rounds.h"
+#include "fixscan/text.h"
+#include "fixscan/trailers.h"
 #include "fixscan/treecheck.h"
 #include "fixscan/version.h"
 
@@ -506,11 +508,13 @@ static int judge_all(struct fs_review *r, const struct fs_findings_ctx *shared,
 		ctx.body = fs_patch_body(rp->patch, &ctx.body_len);
 		fs_diffstat_gap(ctx.body, ctx.body_len, &gap);
 		ctx.diffless = !fs_patch_has_diff(rp->patch) || gap.in_diff == 0;
+		ctx.unreadable = !fs_text_reads_as_text(ctx.body,
+							fs_trailers_changelog_len(ctx.body, ctx.body_len, NULL));
 		ctx.diff_stops_inside = gap.cut_inside;
 		ctx.diff_stops_before = gap.first_missing;
 		/* A diff cut short would be "different from upstream" by
 		 * what is missing: it is not compared. */
-		if (!gap.cut_inside && !gap.first_missing &&
+		if (!gap.cut_inside && !gap.first_missing && !ctx.unreadable &&
 		    compare_diff(rp, &ups[i], shared->idx, dc, &diff))
 			ctx.diff = &diff;
 		rc = fs_findings_judge(&rp->findings, &ctx, fs_patch_trailers(rp->patch),

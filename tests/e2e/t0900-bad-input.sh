@@ -164,6 +164,22 @@ open(sys.argv[2], \"w\").write(t[:t.index(\"+#define\")])
 	! grep -q "diff-absent" w21.txt
 '
 
+# Two Content-Transfer-Encoding headers, the last "base64" over plain
+# text: the body decodes to bytes that are no text.  Nothing it lacks is
+# held against it (no no-upstream), nothing of it is quoted.
+test_expect_success 'a body that does not read as text: diff-absent (unreadable), no other claim' '
+	"$FIXSCAN" check --repo kernel "$BAD/cte-twice.eml" >cte.txt 2>/dev/null &&
+	grep -q "^  diff-absent: the mail.s text could not be read (a damaged encoding?):\$" cte.txt &&
+	grep -q "^summary: 1 diff-absent in 1 patch\$" cte.txt &&
+	"$FIXSCAN" review --repo kernel --mbox "$BAD/cte-twice.eml" --json >cte.json 2>/dev/null &&
+	python3 -c "
+import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+f = [(f[\"kind\"], f[\"cause\"]) for p in d[\"patches\"] for f in p[\"findings\"]]
+assert f == [(\"diff-absent\", \"unreadable\")], f
+" cte.json
+'
+
 test_expect_success 'no mail changed, none added' '
 	find "$TRASH/mail" -type f ! -path "*/.notmuch/*" | sort | xargs md5sum >mail.after &&
 	test_cmp mail.before mail.after

@@ -801,6 +801,9 @@ static void test_reverted_in_stable_record(void **state)
 }
 
 /* Judge CHANGELOG alone with the diff comparison DIFF (may be NULL). */
+/* The mail judged next reads as no text (fs_findings_ctx.unreadable). */
+static bool next_unreadable;
+
 static void judge_mail(const char *changelog, const struct fs_diffcmp_result *diff,
 		       bool diffless, struct fs_findings *got)
 {
@@ -815,6 +818,8 @@ static void judge_mail(const char *changelog, const struct fs_diffcmp_result *di
 	ctx.branch = "linux-4.4.y";
 	ctx.diff = diff;
 	ctx.diffless = diffless;
+	ctx.unreadable = next_unreadable;
+	next_unreadable = false;
 	assert_int_equal(fs_findings_judge(got, &ctx, tags, title, 1, &err), 0);
 	fs_trailers_free(tags);
 	g_free(title);
@@ -861,6 +866,17 @@ static void test_diff_absent(void **state)
 	judge_mail("sound: a change of stable's own\n\nNo upstream here.\n", NULL, false, &got);
 	assert_int_equal(got.n, 1);
 	assert_int_equal(got.v[0].kind, FS_FIND_NO_UPSTREAM);
+	fs_findings_clear(&got);
+
+	/* a mail that could not be read: diff-absent of that cause, and
+	 * what its changelog lacks is not held against it */
+	next_unreadable = true;
+	judge_mail("sound: a change of stable's own\n\nNo upstream here.\n", NULL, true, &got);
+	assert_int_equal(got.n, 1);
+	assert_int_equal(got.v[0].kind, FS_FIND_DIFF_ABSENT);
+	assert_int_equal(got.v[0].cause, FS_CAUSE_UNREADABLE);
+	assert_string_equal(fs_finding_cause_name(got.v[0].cause), "unreadable");
+	assert_null(got.v[0].note);
 	fs_findings_clear(&got);
 }
 

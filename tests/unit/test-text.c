@@ -99,6 +99,53 @@ static void test_clean_body(void **state)
 	g_free(got);
 }
 
+/* What reads as text: prose, a diff, UTF-8 words; not a body decoded
+ * from base64 that was none, base64 left undecoded, NUL bytes. */
+static void test_reads_as_text(void **state)
+{
+	const char *prose = "commit 00c364bda47390d30a8e52fd90e711212b6d4116 upstream.\n\n"
+			    "Flush the instruction cache only for executable mappings; the rest\n"
+			    "never run code, and the flush costs a lot on big machines.\n\n"
+			    "Signed-off-by: Kai S\xc3\xb8rensen <kai@example.dk>\n---\n"
+			    " arch/arm64/mm/flush.c | 2 +-\n";
+	const char *b64 = "NC40LXN0YWJsZSByZXZpZXcgcGF0Y2guICBJZiBhbnlvbmUgaGFzIGFueSBvYmplY3Rpb25zLCBw\n"
+			  "bGVhc2UgbGV0IG1lIGtub3cuCgotLS0tLS0tLS0tLS0tLS0tLS0KCkZyb206IEd1c3Rhdm8gUmli\n"
+			  "ZWlybyA8Z3JpYmVpcm9AZXhhbXBsZS5jb20+Cgpjb21taXQgNTg5MTEwZTcxNGJjYWU1MWNjOWY2\n";
+	char garbage[300];
+	size_t i;
+
+	for (i = 0; i < sizeof(garbage); i++)
+		garbage[i] = (char)(0x80 + (i * 37) % 120);
+	assert_true(fs_text_reads_as_text(prose, strlen(prose)));
+	assert_true(fs_text_reads_as_text("", 0));
+	assert_true(fs_text_reads_as_text(NULL, 0));
+	/* one control byte in a short line is too many */
+	assert_false(fs_text_reads_as_text("short\x01", 6));
+	assert_false(fs_text_reads_as_text(b64, strlen(b64)));
+	assert_false(fs_text_reads_as_text(garbage, sizeof(garbage)));
+	assert_false(fs_text_reads_as_text("a\0b", 3));
+	/* one huge token among words is odd, not unreadable */
+	{
+		GString *t = g_string_new("commit ");
+		size_t k;
+
+		for (k = 0; k < 2000; k++)
+			g_string_append_c(t, 'a');
+		g_string_append(t, " upstream.\n\nFixes: the thing that broke it all along.\n");
+		assert_true(fs_text_reads_as_text(t->str, t->len));
+		g_string_free(t, TRUE);
+	}
+	/* base64 decoded from text that was none, each byte made Latin-1 */
+	assert_false(fs_text_reads_as_text("\xc3\xa3\xc2\x8b-i\xc2\xb9^\xc2\xad\xc3\xab\xc3\xa2{\nZ\xc2\xb5\xc3\x88H}"
+					   "\xc2\xa9\xc3\xb2\xc2\xa2w\xc2\xa1j\xc3\x86\xc2\xa7\xc3\x8a", 49));
+	/* a line of words with accents and a long name reads */
+	{
+		const char *name = "Reported-by: J\xc3\xb6rg M\xc3\xbcller-L\xc3\xbc" "denscheidt <joerg@example.de>";
+
+		assert_true(fs_text_reads_as_text(name, strlen(name)));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -106,6 +153,7 @@ int main(void)
 		cmocka_unit_test(test_fputs),
 		cmocka_unit_test(test_clean_line),
 		cmocka_unit_test(test_clean_body),
+		cmocka_unit_test(test_reads_as_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
