@@ -268,33 +268,36 @@ int fs_drafts_drop_skipped(struct fs_drafts *d, const char *dir, struct fs_store
 	return 0;
 }
 
-/* The files of drafts fixscan wrote for the keys of D (as STATE knows
- * them) that the store ST still has though they are gone from the disk
- * (a run killed between removing an outdated draft and the database
- * taking note): a new array of paths, to forget. */
+/* The files of outdated drafts fixscan wrote for the keys of D (as STATE
+ * knows them) that the store ST still has though they are gone from the
+ * disk (a run killed between removing an outdated draft and the database
+ * taking note): a new array of paths, to forget.  The latest draft of a
+ * key is not among them: gone, the reviewer deleted or sent it, and a
+ * sent one may be in a Sent folder notmuch has not read yet; forgotten
+ * here, it would come back from there without its tags.  notmuch new
+ * forgets it, or finds it moved. */
 static GPtrArray *find_gone(const struct fs_drafts *d, struct fs_store *st,
 			    const struct fs_drafts_state *state)
 {
 	GPtrArray *gone = g_ptr_array_new_with_free_func(g_free);
 	GHashTable *keys = g_hash_table_new(g_str_hash, g_str_equal);
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < d->n; i++)
 		g_hash_table_add(keys, d->v[i].key);
-	for (k = 0; st && state && k < 2; k++) {
-		GPtrArray *v = k ? state->deleted : state->entries;
+	for (i = 0; st && state && i < state->entries->len; i++) {
+		const struct state_entry *e = g_ptr_array_index(state->entries, i);
+		struct fs_store_message m;
+		const char *latest = NULL, *digest;
 
-		for (i = 0; i < v->len; i++) {
-			const struct state_entry *e = g_ptr_array_index(v, i);
-			struct fs_store_message m;
-
-			if (!g_hash_table_contains(keys, e->key) ||
-			    fs_store_find_message(st, e->message_id, &m, NULL) < 0)
-				continue;
-			if (m.gone && m.filename)
-				g_ptr_array_add(gone, g_strdup(m.filename));
-			fs_store_message_clear(&m);
-		}
+		if (!g_hash_table_contains(keys, e->key) ||
+		    (fs_drafts_state_latest(state, e->key, &latest, &digest) &&
+		     !strcmp(latest, e->message_id)) ||
+		    fs_store_find_message(st, e->message_id, &m, NULL) < 0)
+			continue;
+		if (m.gone && m.filename)
+			g_ptr_array_add(gone, g_strdup(m.filename));
+		fs_store_message_clear(&m);
 	}
 	g_hash_table_destroy(keys);
 	return gone;

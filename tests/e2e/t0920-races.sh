@@ -127,17 +127,35 @@ test_expect_success 'set aside, the next run knows its drafts by Message-Id and 
 	drafts_consistent keys.want &&
 	test "$(grep -vc "^#" "$S")" = "$n"
 '
-# A draft file gone while notmuch still has it (removed by hand, or by a
-# run killed between the unlink and the database's commit): the next run
-# forgets the entry, as notmuch new would, and writes nothing again.
-test_expect_success 'a notmuch entry of a draft whose file is gone is removed' '
+# A draft the reviewer sent from mutt: its file left Drafts for a Sent
+# folder notmuch has not read yet.  fixscan cannot tell it from one
+# deleted, writes nothing again, and leaves the entry to notmuch new,
+# which then finds the message moved and keeps its tags ("tag:fixscan and
+# not folder:Drafts" lists what was sent).  Forgotten by fixscan, the
+# Sent copy came back as a new message without them.
+test_expect_success 'a draft sent before notmuch new: nothing written, its tags kept' '
 	f=$(grep -l "^Message-Id: <[0-9]\{14\}\.[0-9a-f]\{16\}@" "$D"/cur/* | head -1) &&
 	id=$(sed -n "s/^Message-Id: <\(.*\)>\$/\1/p" "$f") &&
-	test "$(notmuch count "id:$id")" = 1 &&
+	test "$(notmuch count "id:$id and tag:fixscan")" = 1 &&
+	mkdir -p "$TRASH/mail/Sent/cur" "$TRASH/mail/Sent/new" "$TRASH/mail/Sent/tmp" &&
+	cp "$f" "$TRASH/mail/Sent/cur/sent.1:2,S" && rm "$f" &&
+	"$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>sent.err;
+	! grep "^draft: wrote" sent.err && grep -q "you deleted" sent.err &&
+	notmuch new --quiet &&
+	test "$(notmuch count "id:$id and tag:fixscan and folder:Sent")" = 1 &&
+	test "$(notmuch count "id:$id and folder:Drafts")" = 0 &&
+	drafts_keys "$D" >keys.want && drafts_consistent keys.want
+'
+# A draft file removed by hand: the next run writes nothing again, and
+# notmuch new forgets the entry.
+test_expect_success 'a draft removed by hand: nothing written, notmuch new forgets it' '
+	f=$(grep -l "^Message-Id: <[0-9]\{14\}\.[0-9a-f]\{16\}@" "$D"/cur/* | head -1) &&
+	id=$(sed -n "s/^Message-Id: <\(.*\)>\$/\1/p" "$f") &&
 	rm "$f" &&
 	"$FIXSCAN" review --repo kernel --drafts "$Q" >/dev/null 2>gone.err;
-	test "$(notmuch count "id:$id")" = 0 &&
 	! grep "^draft: wrote" gone.err && grep -q "you deleted" gone.err &&
+	notmuch new --quiet &&
+	test "$(notmuch count "id:$id")" = 0 &&
 	drafts_keys "$D" >keys.want && drafts_consistent keys.want
 '
 
