@@ -268,20 +268,18 @@ static char *draft_answers(const char *subject, const struct fs_round *round, bo
 	return fs_text_clean_line(subject ? subject : "");
 }
 
-/* ", and of those 09/27 and 27/27 were dropped from 4.4.7-rc2" for the
- * NNs in DROPPED (a list "A, B, C"), "" when none.  New string. */
-static char *dropped_clause(const GString *dropped, size_t n, const char *release, bool one)
+/* "; 4.4.7-rc2 dropped the patches 09/27 and 27/27" for the NNs in
+ * DROPPED (a list "A, B, C"), "" when none.  New string. */
+static char *dropped_clause(const GString *dropped, size_t n, const char *release)
 {
 	const char *last = strrchr(dropped->str, ',');
 
 	if (!n)
 		return g_strdup("");
-	if (one)
-		return g_strdup_printf("; %s was dropped from %s", dropped->str, release);
 	if (n == 1)
-		return g_strdup_printf("; %s of them was dropped from %s", dropped->str, release);
-	return g_strdup_printf("; %.*s and %s of them were dropped from %s", (int)(last - dropped->str),
-			       dropped->str, last + 2, release);
+		return g_strdup_printf("; %s dropped the patch %s", release, dropped->str);
+	return g_strdup_printf("; %s dropped the patches %.*s and %s", release,
+			       (int)(last - dropped->str), dropped->str, last + 2);
 }
 
 /* Name the unsent drafts in the thread of PREV, the earlier round R
@@ -320,7 +318,7 @@ static void name_stale_drafts(struct fs_store *store, const struct fs_thread_ser
 			one = i;
 			n++;
 		}
-	gone = dropped_clause(dropped, ndropped, r->series->release, n == 1);
+	gone = dropped_clause(dropped, ndropped, r->series->release);
 	if (n == 1) {
 		char *subj = fs_text_clean_line(msgs.v[one].subject), *note;
 

@@ -36,7 +36,7 @@ static void para_missing_in_newer(GString *s, const struct fs_review *r,
 			continue;
 		b = fsd_short_branch_name(f->cross.newer_branch);
 		if (n)
-			g_string_append(list, n + 1 == total ? " and " : ", ");
+			g_string_append(list, n + 1 == total ? " or " : ", ");
 		g_string_append_printf(list, "%s.y", b);
 		g_free(b);
 		n++;

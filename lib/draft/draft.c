@@ -270,7 +270,7 @@ int fs_drafts_build_opts(struct fs_drafts *out, const struct fs_review *r,
 			g_free(findings);
 			if (!body)
 				return err->code;
-			label = g_strdup_printf("%s %s", number, fs_patch_subject(cover));
+			label = g_strdup_printf("%s %s", number, fs_patch_title(cover));
 			rc = append_draft(out, r, cover, NULL, me, "summary", label, body, o->now, err);
 			g_free(label);
 			g_free(body);

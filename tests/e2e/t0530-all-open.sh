@@ -135,7 +135,7 @@ test_expect_code 1 'review --all-open --dry-run: the drafts ask in the maintaine
 '
 test_expect_success '... the newer branches named, the FAILED fix asked to be backported' '
 	tr "\n" " " <drafts.mbox | sed "s/  */ /g" >drafts.flat &&
-	grep -q "This is not in 5.10.y, 5.15.y and 6.1.y yet, newer stable branches: a user upgrading from 5.4.y would lose the fix" drafts.flat &&
+	grep -q "This is not in 5.10.y, 5.15.y or 6.1.y yet, newer stable branches: a user upgrading from 5.4.y would lose the fix" drafts.flat &&
 	grep -q "This is not in 5.15.y yet, a newer stable branch: a user upgrading from 5.10.y" drafts.flat &&
 	grep -q "(queued for 6.1 as 03/03)" drafts.mbox &&
 	grep -q "it needs a manual backport" drafts.flat &&

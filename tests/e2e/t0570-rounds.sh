@@ -131,6 +131,6 @@ test_expect_success 'drafts of -rc2 after -rc3 dropped 02/02: the dropped one na
 	{ "$FIXSCAN" review --repo multi/kernel "subject:5.15.147-rc3" >rc3b.txt 2>rc3b.err; test $? -le 1; } &&
 	cat rc3b.err &&
 	test "$(grep -c "earlier round" rc3b.err)" = 1 &&
-	grep -q "^fixscan: 5.15.147-rc3 replaces 5.15.147-rc2: 2 drafts of yours are for the earlier round (answering 0[12]/02, 0[12]/02; 02/02 of them was dropped from 5.15.147-rc3)\$" rc3b.err
+	grep -q "^fixscan: 5.15.147-rc3 replaces 5.15.147-rc2: 2 drafts of yours are for the earlier round (answering 0[12]/02, 0[12]/02; 5.15.147-rc3 dropped the patch 02/02)\$" rc3b.err
 '
 test_done
