@@ -118,10 +118,23 @@ static bool fix_asked_here(const struct fs_review *r, const struct fs_review_pat
 	return false;
 }
 
-/* The closing request of the fix-missing paragraph, for N fixes. */
+/* The closing request of the fix-missing paragraph, for N fixes; when
+ * someone asked above to drop the patch (OBJECTED), the request is for
+ * the case that it stays. */
 static void add_fix_request(GString *s, size_t n, bool subject_only, bool failed,
-			    const char *elsewhere)
+			    const char *elsewhere, bool objected)
 {
+	const char *it = n == 1 ? "it" : "them";
+
+	if (objected && !failed) {
+		if (subject_only)
+			fsd_add_para(s, "(One of these names its target only by subject in its Fixes: tag, so it is worth a second look.)");
+		if (elsewhere)
+			fsd_add_paraf(s, "If this patch stays, please queue %s as well, as %s does.", it, elsewhere);
+		else
+			fsd_add_paraf(s, "If this patch stays, please queue %s as well.", it);
+		return;
+	}
 	if (subject_only)
 		fsd_add_para(s, "(One of these names its target only by subject in its Fixes: tag, so it is worth a second look.)");
 	if (failed)
@@ -222,6 +235,17 @@ static bool reply_folded(const struct fs_review *r, const struct fs_review_patch
 	return false;
 }
 
+bool fsd_objected(const struct fs_review *r, const struct fs_review_patch *rp)
+{
+	size_t i;
+
+	for (i = 0; i < rp->findings.n; i++)
+		if (rp->findings.v[i].kind == FS_FIND_OBJECTION && fsd_is_shown(&rp->findings.v[i]) &&
+		    !reply_folded(r, rp, &rp->findings.v[i]))
+			return true;
+	return false;
+}
+
 /* "As Dmitri Orlov wrote (<link>):" and the words of each reply that
  * asks for a fix RP's fix-missing paragraph asks for, once per reply. */
 static void add_folded_quotes(GString *s, const struct fs_review *r, const struct fs_review_patch *rp)
@@ -300,7 +324,7 @@ static void para_fix_missing(GString *s, const struct fs_review *r,
 	}
 	if (n) {
 		g_string_append_c(s, '\n');
-		add_fix_request(s, n, subject_only, failed, elsewhere);
+		add_fix_request(s, n, subject_only, failed, elsewhere, fsd_objected(r, rp));
 	}
 	for (i = 0; i < rp->findings.n; i++) {
 		const struct fs_finding *q = chain_queued(r, rp, &rp->findings.v[i]);

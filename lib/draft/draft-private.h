@@ -169,6 +169,11 @@ struct fsd_para_kind {
 #define FSD_KIND_PATCH "patch"
 char *fsd_reply_key(const char *kind, const struct fs_patch *orig);
 
+/* Whether someone in the thread asks to drop RP (a shown objection that
+ * no other paragraph quotes): its reply comes first, and requests are
+ * for the case that the patch stays.  (draft-para.c) */
+bool fsd_objected(const struct fs_review *r, const struct fs_review_patch *rp);
+
 /* The row of KIND (draft-para.c); borrowed, static. */
 const struct fsd_para_kind *fsd_para_kind(enum fs_finding_kind kind);
 

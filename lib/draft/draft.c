@@ -58,11 +58,27 @@ static char *patch_quote(const struct fs_review_patch *rp)
 	return g_string_free(s, FALSE);
 }
 
+/* Whether the reply to RP asks for commits to be queued with it. */
+static bool asks_to_queue(const struct fs_review_patch *rp)
+{
+	size_t i;
+
+	for (i = 0; i < rp->findings.n; i++) {
+		const struct fs_finding *f = &rp->findings.v[i];
+
+		if (fsd_is_shown(f) && (f->kind == FS_FIND_FIX_MISSING || f->kind == FS_FIND_DEP_MISSING ||
+					f->kind == FS_FIND_SYMBOL_MISSING || f->kind == FS_FIND_MISSING_IN_NEWER))
+			return true;
+	}
+	return false;
+}
+
 /* What the reply to RP says: a paragraph per finding, in the order of
  * action.  NULL when nothing is shown.  New string, ending in one "\n". */
 static char *patch_findings(const struct fs_review *r, const struct fs_review_patch *rp)
 {
 	size_t i, k, shown = 0, present = 0;
+	bool objected;
 	GString *s;
 
 	for (i = 0; i < rp->findings.n; i++) {
@@ -75,11 +91,21 @@ static char *patch_findings(const struct fs_review *r, const struct fs_review_pa
 		return NULL;
 
 	s = g_string_new(NULL);
+	/* Someone asks to drop it and we ask to queue more with it: their
+	 * words first, ours after them, for the case that it stays. */
+	objected = fsd_objected(r, rp) && asks_to_queue(rp);
+	for (i = 0; objected && i < rp->findings.n; i++) {
+		const struct fs_finding *f = &rp->findings.v[i];
+
+		if (f->kind == FS_FIND_OBJECTION && fsd_is_shown(f) &&
+		    !fsd_same_reply_earlier(&rp->findings, i))
+			fsd_para_kind(FS_FIND_OBJECTION)->para(s, r, rp, f);
+	}
 	for (k = 0; k < FS_FIND_KIND_COUNT; k++) {
 		int kind = fsd_kind_by_para_order((int)k);
 		const struct fsd_para_kind *row;
 
-		if (kind < 0)
+		if (kind < 0 || (objected && kind == FS_FIND_OBJECTION))
 			continue;
 		row = fsd_para_kind(kind);
 		if (row->scope == FS_PARA_PATCH) {

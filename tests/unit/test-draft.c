@@ -488,6 +488,50 @@ static void test_body_mail_kinds(void **state)
 	fixture_free(x);
 }
 
+/* Someone asks to drop the patch, and it needs fixes: their words come
+ * first, and the request is for the case that it stays; one fix or
+ * several.  Without the objection the request stands alone. */
+static void test_body_objection_and_fixes(void **state)
+{
+	size_t nfix, with;
+
+	for (with = 0; with < 2; with++)
+		for (nfix = 1; nfix <= 2; nfix++) {
+			struct fixture *x = fixture();
+			struct fs_finding f;
+			char *b, *flat;
+
+			f = finding(FS_FIND_FIX_MISSING, "fc2cb07d51ccaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "mm: fix one", "v4.5-rc2");
+			add(x, f);
+			if (nfix == 2) {
+				f = finding(FS_FIND_FIX_MISSING, "d873e577fd18bbbbbbbbbbbbbbbbbbbbbbbbbbbb", "mm: fix two", "v4.6-rc1");
+				add(x, f);
+			}
+			if (with) {
+				f = finding(FS_FIND_OBJECTION, NULL, NULL, NULL);
+				f.mail.message_id = (char *)"drop1@example.org";
+				f.mail.from = (char *)"Vlad Ionescu <vlad@example.org>";
+				f.note = (char *)"Please drop this patch, it breaks compaction";
+				f.evidence = FS_FEV_MAIL;
+				add(x, f);
+			}
+			b = patch_body(x);
+			flat = squash(b);
+			if (with) {
+				assert_true(strstr(flat, "Vlad Ionescu wrote") < strstr(flat, "fc2cb07d51cc"));
+				assert_has(flat, nfix == 1 ? "If this patch stays, please queue it as well." :
+							   "If this patch stays, please queue them as well.");
+				assert_null(strstr(flat, "Please queue"));
+			} else {
+				assert_has(flat, nfix == 1 ? "Please queue it as well." : "Please queue them as well.");
+				assert_null(strstr(flat, "If this patch stays"));
+			}
+			g_free(flat);
+			g_free(b);
+			fixture_free(x);
+		}
+}
+
 static void test_body_ignored_and_present(void **state)
 {
 	struct fixture *x = fixture();
@@ -660,6 +704,7 @@ int main(void)
 		cmocka_unit_test(test_body_duplicate_differs),
 		cmocka_unit_test(test_body_series_partial_number),
 		cmocka_unit_test(test_body_series_partial_asked),
+		cmocka_unit_test(test_body_objection_and_fixes),
 		cmocka_unit_test(test_body_tree_kinds),
 		cmocka_unit_test(test_body_pending_names),
 		cmocka_unit_test(test_body_new_causes),
