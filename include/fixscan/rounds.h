@@ -59,8 +59,9 @@ bool fs_round_parse(const char *release, char **base, int *round);
 
 /* What changed from review PREV (an earlier round) to CUR: *OUT
  * (fs_round_free()).  Findings are told apart by kind, commit and the
- * patch's upstream commit; ignored ones do not count.  Returns 0 or
- * FS_ENOMEM. */
+ * patch's upstream commit; ignored ones do not count, and what a reply
+ * in PREV's thread said is never resolved (the reply stays there; a
+ * reply in CUR's thread is new).  Returns 0 or FS_ENOMEM. */
 int fs_round_compare(struct fs_round **out, const struct fs_review *prev,
 		     const struct fs_review *cur, struct fs_error *err);
 

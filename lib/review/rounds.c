@@ -140,9 +140,21 @@ static bool has_finding(const struct fs_review *r, enum fs_finding_kind kind,
 	return false;
 }
 
-/* The findings of A that B has not, into *OUT. */
+/* Whether F says what a reply in the thread said: a reply stays in the
+ * thread it answered, so a later round without it has not resolved it. */
+static bool from_thread_reply(const struct fs_finding *f)
+{
+	if (!f->mail.message_id)
+		return false;
+	return f->kind == FS_FIND_OBJECTION || f->kind == FS_FIND_NEEDS_ALSO ||
+	       f->kind == FS_FIND_REPLACEMENT_POSTED || f->kind == FS_FIND_REPLY ||
+	       (f->kind == FS_FIND_REGRESSION_REPORT && !f->commit[0]);
+}
+
+/* The findings of A that B has not, into *OUT; with RESOLVED (A is the
+ * earlier round), not those of a reply in A's thread. */
 static int findings_only(struct fs_round_finding **out, size_t *n, const struct fs_review *a,
-			 const struct fs_review *b)
+			 const struct fs_review *b, bool resolved)
 {
 	size_t i, k, total = 0;
 
@@ -157,7 +169,8 @@ static int findings_only(struct fs_round_finding **out, size_t *n, const struct 
 			const struct fs_finding *f = &fs->v[k];
 			struct fs_round_finding *o;
 
-			if (f->ignored || has_finding(b, f->kind, f->commit, fs->upstream))
+			if (f->ignored || has_finding(b, f->kind, f->commit, fs->upstream) ||
+			    (resolved && from_thread_reply(f)))
 				continue;
 			o = &(*out)[(*n)++];
 			o->kind = f->kind;
@@ -183,8 +196,8 @@ int fs_round_compare(struct fs_round **out, const struct fs_review *prev,
 	    upstream_only(&rd->dropped, &rd->ndropped, prev, cur) < 0 ||
 	    patches_only(&rd->patches_added, &rd->npatches_added, cur, prev) < 0 ||
 	    patches_only(&rd->patches_dropped, &rd->npatches_dropped, prev, cur) < 0 ||
-	    findings_only(&rd->findings_new, &rd->nfindings_new, cur, prev) < 0 ||
-	    findings_only(&rd->findings_resolved, &rd->nfindings_resolved, prev, cur) < 0) {
+	    findings_only(&rd->findings_new, &rd->nfindings_new, cur, prev, false) < 0 ||
+	    findings_only(&rd->findings_resolved, &rd->nfindings_resolved, prev, cur, true) < 0) {
 		fs_round_free(rd);
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
 	}

@@ -190,12 +190,44 @@ static void test_patches(void **state)
 	fs_round_free(rd);
 }
 
+/* What a reply in the earlier round's thread said is not resolved by a
+ * round without it (the reply stays in its thread); a reply in this
+ * round's thread is new; a finding of fixscan's own that is gone is
+ * resolved. */
+static void test_replies_not_resolved(void **state)
+{
+	struct fs_finding a[3], b[1];
+	const struct fs_finding *fa[4] = { a, NULL, NULL, NULL }, *fb[4] = { b, NULL, NULL, NULL };
+	size_t na[4] = { 3, 0, 0, 0 }, nb[4] = { 1, 0, 0, 0 };
+	static const char *const u1[] = { U1, NULL };
+	struct fake prev, cur;
+	struct fs_round *rd = NULL;
+	struct fs_error err = FS_ERROR_INIT;
+
+	a[0] = finding(FS_FIND_NEEDS_ALSO, F1, false);
+	a[0].mail.message_id = (char *)"asked@example.org";
+	a[1] = finding(FS_FIND_OBJECTION, "", false);
+	a[1].mail.message_id = (char *)"drop@example.org";
+	a[2] = finding(FS_FIND_FIX_MISSING, F2, false);
+	b[0] = finding(FS_FIND_REGRESSION_REPORT, "", false);
+	b[0].mail.message_id = (char *)"broke@example.org";
+	fake(&prev, "4.4.21-rc1", u1, fa, na);
+	fake(&cur, "4.4.21-rc2", u1, fb, nb);
+	assert_int_equal(fs_round_compare(&rd, &prev.r, &cur.r, &err), 0);
+	assert_int_equal(rd->nfindings_resolved, 1);
+	assert_int_equal(rd->findings_resolved[0].kind, FS_FIND_FIX_MISSING);
+	assert_int_equal(rd->nfindings_new, 1);
+	assert_int_equal(rd->findings_new[0].kind, FS_FIND_REGRESSION_REPORT);
+	fs_round_free(rd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_patches),
+		cmocka_unit_test(test_replies_not_resolved),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
