@@ -374,6 +374,8 @@ static size_t add_fix_requests(GString *s, const struct fs_review *r, const stru
 			fsd_add_cve_phrase(line, f);
 			if (*rel)
 				g_string_append_printf(line, " in %s,", rel);
+			else if (f->kind == FS_FIND_FIX_MISSING)
+				g_string_append(line, " in no release yet,");
 			if (*fixes)
 				g_string_append_printf(line, " fixes %s", fixes);
 			if (*needs)
@@ -381,6 +383,9 @@ static size_t add_fix_requests(GString *s, const struct fs_review *r, const stru
 						       *fixes ? " and" : "", needs);
 			if (*builds)
 				add_build_need(line, r, f, builds, *fixes || *needs);
+			/* what the patch's own reply says of it, said here too */
+			if (f->cross.failed_to_apply)
+				g_string_append(line, "; it did not apply when tagged for stable, so it needs a manual backport");
 			add_askers_too(line, r, f->commit);
 			fsd_add_wrapped(s, "  ", "    ", line->str);
 			g_string_free(line, TRUE);

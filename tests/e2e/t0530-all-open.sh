@@ -139,6 +139,7 @@ test_expect_success '... the newer branches named, the FAILED fix asked to be ba
 	grep -q "This is not in 5.15.y yet, a newer stable branch: a user upgrading from 5.10.y" drafts.flat &&
 	grep -q "(queued for 6.1 as 03/03)" drafts.mbox &&
 	grep -q "it needs a manual backport" drafts.flat &&
+	grep -q "Fixes to add: 986e51c3a8ca (\"drm/vkms: do not read past the line in the blend fix\") in no release yet, fixes 02/02; it did not apply when tagged for stable, so it needs a manual backport" drafts.flat &&
 	grep -q "^Not in a newer stable branch yet (lost on upgrade):" drafts.mbox &&
 	test $(grep -c "^Subject: Re: \[PATCH 6.1" drafts.mbox) = 0
 '
