@@ -226,12 +226,10 @@ static bool patch_asks(const struct fs_review_patch *rp, bool every_finding)
 
 /* R as the other replies see it when the reviewer withdrew some (O's
  * WITHHELD): those patches ask for no fix, so that no reply leaves a fix
- * to them or points to what they asked; for the summary (ALL), they say
- * nothing at all (the reviewer chose not to raise them, and there is no
- * reply of theirs for the details).  A shallow copy (free with
+ * to them or points to what they asked.  A shallow copy (free with
  * view_free()) sharing R's findings, or R itself when none is withheld. */
 static const struct fs_review *view_without_withheld(const struct fs_review *r,
-						     const struct fs_draft_opts *o, bool all)
+						     const struct fs_draft_opts *o)
 {
 	struct fs_review *v = NULL;
 	size_t i, k;
@@ -250,7 +248,7 @@ static const struct fs_review *view_without_withheld(const struct fs_review *r,
 		fs = &v->patches[i].findings;
 		fs->v = g_new(struct fs_finding, rp->findings.n + 1);
 		fs->n = 0;
-		for (k = 0; !all && k < rp->findings.n; k++)
+		for (k = 0; k < rp->findings.n; k++)
 			if (rp->findings.v[k].kind != FS_FIND_FIX_MISSING)
 				fs->v[fs->n++] = rp->findings.v[k];
 	}
@@ -287,10 +285,8 @@ int fs_drafts_build_opts(struct fs_drafts *out, const struct fs_review *r,
 	if (r->one_of_branches)
 		return 0;
 	if (o->mode != FS_DRAFTS_PATCHES && cover) {
-		const struct fs_review *sv = view_without_withheld(r, o, true);
-		char *findings = fsd_summary_findings(sv, o->mode == FS_DRAFTS_ALL, o);
+		char *findings = fsd_summary_findings(r, o->mode == FS_DRAFTS_ALL, o);
 
-		view_free(sv, r);
 		if (findings) {
 			char *quote = fsd_summary_quote(cover), *body, *label;
 
@@ -314,7 +310,7 @@ int fs_drafts_build_opts(struct fs_drafts *out, const struct fs_review *r,
 	}
 	if (o->mode == FS_DRAFTS_SUMMARY)
 		return added;
-	view = view_without_withheld(r, o, false);
+	view = view_without_withheld(r, o);
 	for (i = 0; i < r->npatches; i++) {
 		/* a withheld reply is made as before (the same draft, still
 		 * deleted); the others see the review without what it asked */
