@@ -267,7 +267,7 @@ static const char *const group_titles[] = {
 	[FS_GROUP_DUPLICATES] = "Likely duplicates:",
 	[FS_GROUP_REVERTED] = "Reverted upstream:",
 	[FS_GROUP_STABLE_REVERTED] = "Reverted in another stable branch (worth asking why):",
-	[FS_GROUP_REPORTS] = "Reports:",
+	[FS_GROUP_REPORTS] = "Reports and replies:",
 	[FS_GROUP_PENDING] = "Fixes on their way to mainline:",
 	[FS_GROUP_OTHER] = "Other notes:",
 };

@@ -743,7 +743,7 @@ static void para_diff_absent(GString *s, const struct fs_review *r,
 	}
 	/* the note names the file as "the diff stops before X, which ..." */
 	path = fs_text_clean_line(f->note);
-	fsd_add_paraf(s, "The copy of this patch that reached me is cut short: %s, so I could not compare it with the upstream commit.",
+	fsd_add_paraf(s, "The copy of this patch that reached me looks cut short or damaged: %s, so I could not compare it with the upstream commit.",
 		      path);
 	g_free(path);
 }

@@ -95,7 +95,7 @@ void fsj_check_diff_absent(struct judge *j)
 		return;
 	/* the path is the mail's: made visible before anyone prints it */
 	path = fs_text_clean_line(inside ? inside : j->ctx->diff_stops_before);
-	fsj_set_note(j, f, inside ? fsj_fmt("the diff stops inside a hunk of %s", path) :
+	fsj_set_note(j, f, inside ? fsj_fmt("a hunk of %s has fewer lines than its header counts", path) :
 			   fsj_fmt("the diff stops before %s, which its diffstat lists", path));
 	g_free(path);
 }

@@ -171,7 +171,7 @@ test_expect_success 'the drafts carry the findings, in words' '
 	                 "dep-missing", "fixes-tag-mismatch", "(null)", "[prefix]"):
 	        if word in body:
 	            print(p["index"], "machine word", word); ok = False
-	groups = ("Commits to add:", "Likely duplicates:", "Reverted upstream:", "Reports:",
+	groups = ("Commits to add:", "Likely duplicates:", "Reverted upstream:", "Reports and replies:",
 	          "Fixes on their way to mainline:", "Other notes:")
 	for g in groups:
 	    assert g in summary["body"], g

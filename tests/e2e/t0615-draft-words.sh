@@ -86,7 +86,7 @@ if check == "duplicate":
     has(0, "again, as 02/27, but not the same diff: which one is meant?")
 if check == "once":
     s = bodies[r["cover"]["message_id"]]
-    reports = s.split("Reports:", 1)[1].split("\n\n", 1)[1].split("\n\n", 1)[0]
+    reports = s.split("Reports and replies:", 1)[1].split("\n\n", 1)[1].split("\n\n", 1)[0]
     # Dmitri asks for the fix the summary lists: said on its line, once
     assert s.count("20160425034451.100269246@example.com") == 1, s
     has(0, "fixes 03/27 (Dmitri Orlov asked for it too: https://lore.kernel.org/r/20160425034451.100269246@example.com)")
@@ -124,7 +124,7 @@ if check == "headings":
     assert "\nCommits to add:\n" in s and "Fixes to add:" not in s, s
     pend = s.split("\nFixes on their way to mainline:\n", 1)[1].split("\n\n", 1)[0]
     assert "24/27" in pend, pend
-    reports = s.split("\nReports:\n", 1)[1].split("\n\n", 1)[0]
+    reports = s.split("\nReports and replies:\n", 1)[1].split("\n\n", 1)[0]
     assert "not in mainline yet" not in reports, reports
     has(0, "In mainline from the same upstream postings as patches here, but not queued (maybe on purpose):")
     has(0, "2a6edf04f148 is in v4.4-rc1, before linux-4.4.y forked")

@@ -378,7 +378,7 @@ static void test_body_tree_kinds(void **state)
 	add(x, f);
 	b = patch_body(x);
 	sum = squash(b);
-	assert_has(sum, "The copy of this patch that reached me is cut short: the diff stops before "
+	assert_has(sum, "The copy of this patch that reached me looks cut short or damaged: the diff stops before "
 			"include/linux/usb.h, which its diffstat lists, so I could not compare it with the "
 			"upstream commit.");
 	assert_null(strstr(sum, "carries no diff"));
@@ -593,7 +593,7 @@ static void test_summary(void **state)
 			"  03/24 netfilter: x_tables: check the offset\n"
 			"    08fed77bca31 (\"Revert it\") in v4.6-rc2\n");
 	/* a reply is pointed to, neither quoted again nor classed */
-	reports = strstr(b, "Reports:\n\n  03/24 netfilter: x_tables: check the offset\n"
+	reports = strstr(b, "Reports and replies:\n\n  03/24 netfilter: x_tables: check the offset\n"
 			    "    a reply from Dmitri Orlov");
 	/* a missing upstream line asks nothing of the maintainer */
 	other = strstr(b, "Other notes:");
