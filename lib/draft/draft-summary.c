@@ -300,6 +300,27 @@ static void add_build_need(GString *line, const struct fs_review *r, const struc
 
 static char *series_patches(const struct fs_review *r, const char *hex, const struct fs_draft_opts *o);
 
+/* The line of part P of an upstream posting: 'abc ("...") in v4.6,
+ * posted with 03/27', with who asked for it (ASKERS). */
+static void add_part_line(GString *s, const struct fs_review *r, const struct fs_finding_part *p,
+			  const struct fs_draft_opts *o, bool askers)
+{
+	char *ref = fsd_commit_ref(p->commit, p->subject), *rel = fs_text_clean_line(p->release);
+	char *from = series_patches(r, p->commit, o);
+	GString *line = g_string_new(ref);
+
+	if (*rel)
+		g_string_append_printf(line, " in %s,", rel);
+	g_string_append_printf(line, " posted with %s", from);
+	if (askers)
+		add_askers_too(line, r, p->commit);
+	fsd_add_wrapped(s, "  ", "    ", line->str);
+	g_string_free(line, TRUE);
+	g_free(from);
+	g_free(rel);
+	g_free(ref);
+}
+
 /* The parts of upstream postings that a reply asks for (part_asked()),
  * each a line under the commits to add: 'abc ("...") in v4.6, posted
  * with 03/27 (Nadia Perez asked for it too: <link>)'.  Adds to *N, the
@@ -316,8 +337,6 @@ static void add_asked_parts(GString *s, const struct fs_review *r, const struct 
 
 			for (m = 0; f->kind == FS_FIND_SERIES_PARTIAL && m < f->posting.nparts; m++) {
 				const struct fs_finding_part *p = &f->posting.parts[m];
-				char *ref, *rel, *from;
-				GString *line;
 
 				if (!part_asked_on(&r->patches[i], f, p->commit) ||
 				    g_hash_table_contains(done, p->commit))
@@ -325,19 +344,7 @@ static void add_asked_parts(GString *s, const struct fs_review *r, const struct 
 				g_hash_table_add(done, (gpointer)p->commit);
 				if (!(*n)++)
 					g_string_append(s, "Commits to add:\n\n");
-				ref = fsd_commit_ref(p->commit, p->subject);
-				rel = fs_text_clean_line(p->release);
-				from = series_patches(r, p->commit, o);
-				line = g_string_new(ref);
-				if (*rel)
-					g_string_append_printf(line, " in %s,", rel);
-				g_string_append_printf(line, " posted with %s", from);
-				add_askers_too(line, r, p->commit);
-				fsd_add_wrapped(s, "  ", "    ", line->str);
-				g_string_free(line, TRUE);
-				g_free(from);
-				g_free(rel);
-				g_free(ref);
+				add_part_line(s, r, p, o, true);
 			}
 		}
 }
@@ -489,26 +496,13 @@ static size_t add_series_parts(GString *s, const struct fs_review *r, const stru
 
 			for (m = 0; f->kind == FS_FIND_SERIES_PARTIAL && fsd_is_shown(f) && m < f->posting.nparts; m++) {
 				const struct fs_finding_part *p = &f->posting.parts[m];
-				char *ref, *rel, *from;
-				GString *line;
 
 				if (g_hash_table_contains(done, p->commit) || part_asked(r, p->commit))
 					continue;
 				g_hash_table_add(done, (gpointer)p->commit);
 				if (!n++)
 					fsd_add_para(s, "In mainline from the same upstream postings as patches here, but not queued (maybe on purpose):");
-				ref = fsd_commit_ref(p->commit, p->subject);
-				rel = fs_text_clean_line(p->release);
-				from = series_patches(r, p->commit, o);
-				line = g_string_new(ref);
-				if (*rel)
-					g_string_append_printf(line, " in %s,", rel);
-				g_string_append_printf(line, " posted with %s", from);
-				fsd_add_wrapped(s, "  ", "    ", line->str);
-				g_string_free(line, TRUE);
-				g_free(from);
-				g_free(rel);
-				g_free(ref);
+				add_part_line(s, r, p, o, false);
 			}
 		}
 	}
