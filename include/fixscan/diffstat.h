@@ -17,7 +17,10 @@
 struct fs_diffstat_gap {
 	size_t listed;       /* files its diffstat lists (0: no diffstat) */
 	size_t in_diff;      /* files its diff has a header for */
-	size_t missing;      /* listed files the diff has no header for */
+	size_t missing;      /* listed files the diff has no header for;
+			      * 0 when the diff has files the diffstat
+			      * does not list (a diffstat of another
+			      * diff, not a diff cut short) */
 	char *first_missing; /* the first of those, as the diffstat writes
 			      * it (maybe shortened: ".../name"); NULL when
 			      * none.  Owned: fs_diffstat_gap_clear() */

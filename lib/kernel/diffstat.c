@@ -96,7 +96,7 @@ static void add_git_header(GPtrArray *paths, const char *line, const char *e)
 
 	b = g_strstr_len(rest, e - rest, " b/");
 	if (!b) {
-		g_ptr_array_add(paths, g_strndup(rest, (size_t)(e - rest)));
+		add_side(paths, rest, (size_t)(e - rest));
 		return;
 	}
 	add_side(paths, rest, (size_t)(b - rest));
@@ -166,6 +166,27 @@ static bool hunk_line(const char *line, const char *e, long *old, long *new)
 	return true;
 }
 
+/* Whether a side of the diff's header (PATHS FROM..TO) is a file STAT
+ * lists: found() the other way round.  The LAST header may have been cut
+ * in its middle: a path that begins a listed one is that one. */
+static bool header_listed(const GPtrArray *stat, const GPtrArray *paths, guint from, guint to,
+			  bool last)
+{
+	guint k;
+	size_t i;
+
+	for (k = from; k < to; k++) {
+		GPtrArray one = { .pdata = &paths->pdata[k], .len = 1 };
+		const char *have = paths->pdata[k];
+
+		for (i = 0; i < stat->len; i++)
+			if (found(&one, stat->pdata[i]) ||
+			    (last && g_str_has_prefix(stat->pdata[i], have)))
+				return true;
+	}
+	return from == to; /* no path read: nothing to hold against it */
+}
+
 void fs_diffstat_gap_clear(struct fs_diffstat_gap *g)
 {
 	g_free(g->first_missing);
@@ -187,8 +208,9 @@ void fs_diffstat_gap(const char *text, size_t len, struct fs_diffstat_gap *out)
 	GPtrArray *run = g_ptr_array_new_with_free_func(g_free);
 	GPtrArray *paths = g_ptr_array_new_with_free_func(g_free);
 	const char *p = text, *end = text ? text + len : NULL, *line, *e;
+	GArray *heads = g_array_new(FALSE, FALSE, sizeof(guint));
 	bool git = false, in_diff = false;
-	size_t i, plain = 0;
+	size_t i, plain = 0, unlisted = 0;
 	long old = 0, new = 0;
 	char *path;
 
@@ -203,12 +225,14 @@ void fs_diffstat_gap(const char *text, size_t len, struct fs_diffstat_gap *out)
 		if (in_diff && hunk_header(line, e, &old, &new)) {
 			continue;
 		} else if (starts(line, e, "diff --git ")) {
+			g_array_append_val(heads, paths->len);
 			add_git_header(paths, line, e);
 			git = in_diff = true;
 			out->in_diff++;
 		} else if (!git && starts(line, e, "--- ") && p < end && starts(p, end, "+++ ")) {
 			const char *l2, *e2;
 
+			g_array_append_val(heads, paths->len);
 			add_side(paths, line + 4, (size_t)(e - line - 4));
 			next_line(&p, end, &l2, &e2);
 			add_side(paths, l2 + 4, (size_t)(e2 - l2 - 4));
@@ -236,6 +260,21 @@ void fs_diffstat_gap(const char *text, size_t len, struct fs_diffstat_gap *out)
 		if (!out->missing++)
 			out->first_missing = g_strdup(stat->pdata[i]);
 	}
+	/* A diff cut short has only files its diffstat lists; one with
+	 * files it does not list has a diffstat of another diff (edited
+	 * by hand, or made up): nothing is said of what it lacks. */
+	for (i = 0; stat->len && i < heads->len; i++) {
+		guint from = g_array_index(heads, guint, i);
+		guint to = i + 1 < heads->len ? g_array_index(heads, guint, i + 1) : paths->len;
+
+		unlisted += !header_listed(stat, paths, from, to, i + 1 == heads->len);
+	}
+	if (out->missing && unlisted) {
+		g_free(out->first_missing);
+		out->first_missing = NULL;
+		out->missing = 0;
+	}
+	g_array_free(heads, TRUE);
 	g_ptr_array_free(stat, TRUE);
 	g_ptr_array_free(run, TRUE);
 	g_ptr_array_free(paths, TRUE);

@@ -66,12 +66,15 @@ static void test_stat_shapes(void **state)
 	/* shortened: ".../core/hub.c" ends a path of the diff, at a '/' */
 	assert_gap(CHANGELOG " .../core/hub.c | 7 ++++++-\n 1 file changed, 6 insertions(+)\n\n" DIFF_HUB,
 		   1, 1, 0, NULL);
-	/* git shortens at a '/': a tail that starts inside a name is
-	 * another file */
+	/* git shortens at a '/': a tail that starts inside a name, or
+	 * another path, is another file; with the diff's own file not
+	 * listed, the diffstat is another diff's and nothing is missing */
 	assert_gap(CHANGELOG " .../ore/hub.c | 7 ++++++-\n 1 file changed, 6 insertions(+)\n\n" DIFF_HUB,
-		   1, 1, 1, ".../ore/hub.c");
+		   1, 1, 0, NULL);
 	assert_gap(CHANGELOG " .../usb/hub.c | 7 ++++++-\n 1 file changed, 6 insertions(+)\n\n" DIFF_HUB,
-		   1, 1, 1, ".../usb/hub.c");
+		   1, 1, 0, NULL);
+	assert_gap(CHANGELOG " .../core/hub.c | 7 ++++++-\n .../linux/usb.h | 2 ++\n 2 files changed\n\n" DIFF_HUB,
+		   2, 1, 1, ".../linux/usb.h");
 	/* a rename, and a binary file */
 	assert_gap(CHANGELOG " drivers/{old => new}/x.c | 0\n firmware/fw.bin | Bin 0 -> 12 bytes\n"
 		   " 2 files changed\n\n"
@@ -87,6 +90,12 @@ static void test_cut(void **state)
 	assert_gap(CHANGELOG STAT2 DIFF_HUB, 2, 1, 1, "include/linux/usb.h");
 	/* the second file's header cut off in its middle line */
 	assert_gap(CHANGELOG STAT2 DIFF_HUB "diff --git a/include/li", 2, 2, 1, "include/linux/usb.h");
+	/* a diffstat of another diff (made up, or edited by hand): the diff
+	 * has a file it does not list, so nothing is missing */
+	assert_gap(CHANGELOG " kernel/file.c | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n\n" DIFF_HUB,
+		   1, 1, 0, NULL);
+	assert_gap(CHANGELOG STAT2 "diff --git a/lib/other.c b/lib/other.c\n--- a/lib/other.c\n+++ b/lib/other.c\n"
+		   "@@ -1 +1 @@\n-a\n+b\n" DIFF_HUB, 2, 2, 0, NULL);
 }
 
 static void assert_cut(const char *text, const char *inside)
