@@ -2,7 +2,9 @@
  * the input's first byte is odd (it is then dropped and a "From " line
  * put in front, so the fuzzer need not find one). */
 #include "fuzz.h"
+#include "fixscan/diffstat.h"
 #include "fixscan/mail.h"
+#include "fixscan/text.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -34,6 +36,17 @@ static void touch(const struct fs_patch *p)
 	body = fs_patch_body(p, &len);
 	if (body && strlen(body) != len)
 		abort(); /* the body is a C string of its length */
+	if (body) {
+		/* what the review reads of a body: its diffstat against its
+		 * diff, whether it reads as text */
+		struct fs_diffstat_gap g = FS_DIFFSTAT_GAP_INIT;
+
+		fs_diffstat_gap(body, len, &g);
+		if (g.missing > g.listed || (g.missing && !g.first_missing))
+			abort();
+		fs_diffstat_gap_clear(&g);
+		(void)fs_text_reads_as_text(body, len);
+	}
 	fs_patch_trailers(p);
 	fs_patch_revert_title(p);
 	fs_patch_has_diff(p);
