@@ -240,7 +240,9 @@ static enum fs_kind_group placed_group(const struct fs_review *r, const struct f
 }
 
 /* " (Dmitri Orlov asked for it too: <link>)" for each reply that asks
- * for commit HEX, once per reply. */
+ * for commit HEX, once per reply; after a line that ends in a
+ * parenthesis already ("03/27 (already answered)"), "; Dmitri Orlov
+ * asked for it too: <link>". */
 static void add_askers_too(GString *line, const struct fs_review *r, const char *hex)
 {
 	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
@@ -257,8 +259,12 @@ static void add_askers_too(GString *line, const struct fs_review *r, const char 
 			g_hash_table_add(seen, f->mail.message_id);
 			who = fsd_display_name(f->mail.from);
 			id = fs_finding_mail_link(f);
-			g_string_append_printf(line, " (%s asked for it too%s%s)", who,
-					       id ? ": " : "", id ? id : "");
+			if (line->len && line->str[line->len - 1] == ')')
+				g_string_append_printf(line, "; %s asked for it too%s%s", who,
+						       id ? ": " : "", id ? id : "");
+			else
+				g_string_append_printf(line, " (%s asked for it too%s%s)", who,
+						       id ? ": " : "", id ? id : "");
 			g_free(id);
 			g_free(who);
 		}

@@ -189,6 +189,27 @@ struct upstream_list {
 	size_t n;
 };
 
+/* The upstream commit of a patch mail whose changelog could not be read
+ * (BODY, LEN; fs_text_reads_as_text()): the one mainline commit of its
+ * TITLE, if there is exactly one, so that the other patches know what
+ * the series carries.  Its own findings stay those of a mail not read.
+ * 0 or 1 ids into OUT. */
+static size_t resolve_unreadable(const struct fs_index *idx, const char *title, const char *body,
+				 size_t len, fs_cid *out)
+{
+	fs_cid found[2];
+	size_t n;
+
+	if (!title || fs_text_reads_as_text(body, fs_trailers_changelog_len(body, len, NULL)))
+		return 0;
+	n = fs_index_find_subject(idx, title, found, 2);
+	if (n == 0 || !fs_index_commit_is_mainline(idx, found[0]) ||
+	    (n > 1 && fs_index_commit_is_mainline(idx, found[1])))
+		return 0;
+	out[0] = found[0];
+	return 1;
+}
+
 /* The upstream commits of each patch of S, and the series entries the
  * findings module compares against, pointing into UPS. */
 static void resolve_series(struct fs_review *r, const struct fs_index *idx,
@@ -208,6 +229,8 @@ static void resolve_series(struct fs_review *r, const struct fs_index *idx,
 						     MAX_UPSTREAM, NULL);
 		if (ups[i].n > MAX_UPSTREAM)
 			ups[i].n = MAX_UPSTREAM;
+		if (!ups[i].n)
+			ups[i].n = resolve_unreadable(idx, fs_patch_title(p), body, len, ups[i].ids);
 		entries[i].index = r->patches[i].index;
 		entries[i].upstream = ups[i].ids;
 		entries[i].nupstream = ups[i].n;

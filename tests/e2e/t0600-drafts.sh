@@ -511,7 +511,7 @@ assert \"03/27\" not in labels and \"04/27\" not in labels and \"06/27\" in labe
 '
 test_expect_success '... the summary, replaced, marks the patch answered' '
 	new=$(sed -n "s|^draft: replaced Life/cur/\([^ ]*\) with Life/cur/\([^ ]*\), the findings changed (re: 00/27 .*|\2|p" life2.err) &&
-	tr "\n" " " <"$L/cur/$new" | grep -q "fixes 03/27 (already answered) (Dmitri Orlov asked for *it too: " &&
+	tr "\n" " " <"$L/cur/$new" | grep -q "fixes 03/27 (already answered); Dmitri Orlov asked for *it too: " &&
 	grep -q "posted with 03/27 (already answered)\$" "$L/cur/$new" &&
 	test "$(grep -c "already answered" "$L/cur/$new")" -eq 2 &&
 	ls "$L/cur" | sort >before

@@ -180,6 +180,22 @@ assert f == [(\"diff-absent\", \"unreadable\")], f
 " cte.json
 '
 
+# The same damaged 05/27 beside 04/27, whose fix is 05's commit: the
+# damaged mail is placed by its title, so 04 finds its fix queued, not
+# missing "from this series".
+test_expect_success 'a damaged patch is still known by its title to the other patches' '
+	f04=$(grep -l "^Subject: \[PATCH 4.4 04/27\]" "$SRC"/maildirs/review-4.4/cur/*) &&
+	{ echo "From x Thu Jan  1 00:00:00 1970"; cat "$f04"; echo;
+	  echo "From x Thu Jan  1 00:00:00 1970"; cat "$BAD/cte-twice.eml"; } >two.mbox &&
+	"$FIXSCAN" review --repo kernel --mbox two.mbox --json >two.json 2>/dev/null &&
+	python3 -c "
+import json, sys
+d = json.loads(open(sys.argv[1]).readline())
+got = sorted((p[\"index\"], f[\"kind\"]) for p in d[\"patches\"] for f in p[\"findings\"])
+assert got == [(4, \"fix-queued\"), (5, \"diff-absent\")], got
+" two.json
+'
+
 test_expect_success 'no mail changed, none added' '
 	find "$TRASH/mail" -type f ! -path "*/.notmuch/*" | sort | xargs md5sum >mail.after &&
 	test_cmp mail.before mail.after

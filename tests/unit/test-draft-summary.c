@@ -135,6 +135,12 @@ static void assert_wrapped(const char *text)
 	g_strfreev(lines);
 }
 
+static bool answered_22(void *data, const struct fs_patch *p)
+{
+	(void)data;
+	return !strcmp(fs_patch_message_id(p), "patch22@stable.example.org");
+}
+
 static bool answered_21(void *data, const struct fs_patch *p)
 {
 	(*(int *)data)++;
@@ -194,6 +200,21 @@ static void test_summary_one_request_per_commit(void **state)
 	sum = body_of(&dl.v[0]);
 	assert_has(sum, "fixes 20/24 and 21/24 (already answered) and is a prerequisite of 22/24");
 	assert_int_equal(count_of(sum, "(already answered)"), 1);
+	g_free(sum);
+	fs_drafts_clear(&dl);
+
+	/* someone asked for the fix of an answered patch: one
+	 * parenthesis, the asker after a semicolon */
+	f = finding(FS_FIND_NEEDS_ALSO, "fc2cb07d51cc0000000000000000000000000000", "mm: other fix", "v4.5-rc2");
+	f.mail.from = (char *)"Dmitri Orlov <dorlov@example.com>";
+	f.mail.message_id = (char *)"asked@example.com";
+	f.note = (char *)"This needs fc2cb07d51cc too.";
+	add3(x, 2, f);
+	o.answered = answered_22;
+	assert_int_equal(fs_drafts_build_opts(&dl, &x->review, &rita, &o, &err), 1);
+	sum = body_of(&dl.v[0]);
+	assert_has(sum, "fixes 22/24 (already answered); Dmitri Orlov asked for it too:");
+	assert_null(strstr(sum, ") ("));
 	g_free(sum);
 	fs_drafts_clear(&dl);
 	series3_free(x);
