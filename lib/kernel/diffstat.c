@@ -103,27 +103,31 @@ static void add_git_header(GPtrArray *paths, const char *line, const char *e)
 	add_side(paths, b + 1, (size_t)(e - b - 1));
 }
 
-/* Whether a diffstat path WANT is one of the diff's PATHS: the same
- * path, or for a path the diffstat shortened (".../dir/name") one that
- * ends with it.  A rename ("a => b") or a quoted name counts as found:
- * it is not worth a false "cut short". */
-static bool found(const GPtrArray *paths, const char *want)
+/* Whether a diffstat path WANT is the diff's path HAVE: the same path,
+ * or for a path the diffstat shortened (".../dir/name") one that ends
+ * with it.  A rename ("a => b") or a quoted name counts as the same: it
+ * is not worth a false "cut short". */
+static bool same_path(const char *have, const char *want)
 {
-	size_t i, wn;
+	size_t hn = strlen(have), wn;
 
 	if (strstr(want, "=>") || want[0] == '"')
 		return true;
 	if (g_str_has_prefix(want, "..."))
 		want += 3;
 	wn = strlen(want);
-	for (i = 0; i < paths->len; i++) {
-		const char *have = paths->pdata[i];
-		size_t hn = strlen(have);
+	return hn >= wn && !strcmp(have + hn - wn, want) &&
+	       (hn == wn || want[0] == '/' || have[hn - wn - 1] == '/');
+}
 
-		if (hn >= wn && !strcmp(have + hn - wn, want) &&
-		    (hn == wn || want[0] == '/' || have[hn - wn - 1] == '/'))
+/* Whether WANT is one of the diff's PATHS (same_path()). */
+static bool found(const GPtrArray *paths, const char *want)
+{
+	size_t i;
+
+	for (i = 0; i < paths->len; i++)
+		if (same_path(paths->pdata[i], want))
 			return true;
-	}
 	return false;
 }
 
@@ -176,11 +180,10 @@ static bool header_listed(const GPtrArray *stat, const GPtrArray *paths, guint f
 	size_t i;
 
 	for (k = from; k < to; k++) {
-		GPtrArray one = { .pdata = &paths->pdata[k], .len = 1 };
 		const char *have = paths->pdata[k];
 
 		for (i = 0; i < stat->len; i++)
-			if (found(&one, stat->pdata[i]) ||
+			if (same_path(have, stat->pdata[i]) ||
 			    (last && g_str_has_prefix(stat->pdata[i], have)))
 				return true;
 	}
