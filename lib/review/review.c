@@ -187,20 +187,21 @@ size_t fs_review_branches(char ***out, const struct fs_thread_series *s,
 struct upstream_list {
 	fs_cid ids[MAX_UPSTREAM];
 	size_t n;
+	/* the patch's changelog does not read as text
+	 * (fs_text_reads_as_text()): a damaged encoding */
+	bool unreadable;
 };
 
-/* The upstream commit of a patch mail whose changelog could not be read
- * (BODY, LEN; fs_text_reads_as_text()): the one mainline commit of its
- * TITLE, if there is exactly one, so that the other patches know what
- * the series carries.  Its own findings stay those of a mail not read.
- * 0 or 1 ids into OUT. */
-static size_t resolve_unreadable(const struct fs_index *idx, const char *title, const char *body,
-				 size_t len, fs_cid *out)
+/* The upstream commit of a patch mail whose changelog could not be read:
+ * the one mainline commit of its TITLE, if there is exactly one, so that
+ * the other patches know what the series carries.  Its own findings stay
+ * those of a mail not read.  0 or 1 ids into OUT. */
+static size_t resolve_unreadable(const struct fs_index *idx, const char *title, fs_cid *out)
 {
 	fs_cid found[2];
 	size_t n;
 
-	if (!title || fs_text_reads_as_text(body, fs_trailers_changelog_len(body, len, NULL)))
+	if (!title)
 		return 0;
 	n = fs_index_find_subject(idx, title, found, 2);
 	if (n == 0 || !fs_index_commit_is_mainline(idx, found[0]) ||
@@ -229,8 +230,9 @@ static void resolve_series(struct fs_review *r, const struct fs_index *idx,
 						     MAX_UPSTREAM, NULL);
 		if (ups[i].n > MAX_UPSTREAM)
 			ups[i].n = MAX_UPSTREAM;
-		if (!ups[i].n)
-			ups[i].n = resolve_unreadable(idx, fs_patch_title(p), body, len, ups[i].ids);
+		ups[i].unreadable = !fs_text_reads_as_text(body, fs_trailers_changelog_len(body, len, NULL));
+		if (!ups[i].n && ups[i].unreadable)
+			ups[i].n = resolve_unreadable(idx, fs_patch_title(p), ups[i].ids);
 		entries[i].index = r->patches[i].index;
 		entries[i].upstream = ups[i].ids;
 		entries[i].nupstream = ups[i].n;
@@ -531,8 +533,7 @@ static int judge_all(struct fs_review *r, const struct fs_findings_ctx *shared,
 		ctx.body = fs_patch_body(rp->patch, &ctx.body_len);
 		fs_diffstat_gap(ctx.body, ctx.body_len, &gap);
 		ctx.diffless = !fs_patch_has_diff(rp->patch) || gap.in_diff == 0;
-		ctx.unreadable = !fs_text_reads_as_text(ctx.body,
-							fs_trailers_changelog_len(ctx.body, ctx.body_len, NULL));
+		ctx.unreadable = ups[i].unreadable;
 		ctx.diff_stops_inside = gap.cut_inside;
 		ctx.diff_stops_before = gap.first_missing;
 		/* A diff cut short would be "different from upstream" by
