@@ -105,21 +105,6 @@ void fsd_para_fix_pending(GString *s, const struct fs_review *r,
 	g_free(subj);
 }
 
-/* The shown needs-also of RP that asks for COMMIT, or NULL: someone in
- * the thread asked for that part of the posting already. */
-static const struct fs_finding *asked_in_reply(const struct fs_review_patch *rp, const char *commit)
-{
-	size_t i;
-
-	for (i = 0; i < rp->findings.n; i++) {
-		const struct fs_finding *g = &rp->findings.v[i];
-
-		if (g->kind == FS_FIND_NEEDS_ALSO && fsd_is_shown(g) && !strcmp(g->commit, commit))
-			return g;
-	}
-	return NULL;
-}
-
 /* The closing of a series-partial paragraph: the parts a reply asked
  * for already are asked for with it (the quote is above), the others
  * are a question. */
@@ -132,7 +117,7 @@ static void add_partial_closing(GString *s, const struct fs_review_patch *rp,
 	char *who;
 
 	for (i = 0; i < f->posting.nparts; i++) {
-		const struct fs_finding *g = asked_in_reply(rp, f->posting.parts[i].commit);
+		const struct fs_finding *g = fsd_needs_also_for(rp, f->posting.parts[i].commit, fsd_is_shown);
 
 		if (!g)
 			continue;

@@ -102,6 +102,13 @@ bool fsd_same_reply_earlier(const struct fs_findings *fs, size_t i);
 bool fsd_same_reply_before(const struct fs_findings *fs, size_t i,
 			   bool (*counts)(const struct fs_finding *f));
 
+/* The first needs-also of RP that asks for commit HEX and COUNTS
+ * (fsd_is_shown, or the summary's listed), or NULL: someone in the
+ * thread asked for it.  The reply to RP and the summary ask the same
+ * question of a posting's parts.  (draft-text.c) */
+const struct fs_finding *fsd_needs_also_for(const struct fs_review_patch *rp, const char *hex,
+					    bool (*counts)(const struct fs_finding *));
+
 /* The fix-queued finding of RP for commit HEX (not ignored), or NULL. */
 const struct fs_finding *fsd_queued_finding(const struct fs_review_patch *rp, const char *hex);
 

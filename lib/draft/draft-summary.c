@@ -156,21 +156,13 @@ static bool is_reply_item(const struct fs_finding *f)
 static bool part_asked_on(const struct fs_review_patch *rp, const struct fs_finding *f,
 			  const char *hex)
 {
-	size_t k, m;
+	size_t m;
 
 	if (f->kind != FS_FIND_SERIES_PARTIAL || !fsd_is_shown(f))
 		return false;
 	for (m = 0; m < f->posting.nparts && strcmp(f->posting.parts[m].commit, hex); m++)
 		;
-	if (m == f->posting.nparts)
-		return false;
-	for (k = 0; k < rp->findings.n; k++) {
-		const struct fs_finding *g = &rp->findings.v[k];
-
-		if (g->kind == FS_FIND_NEEDS_ALSO && is_listed(g) && !strcmp(g->commit, hex))
-			return true;
-	}
-	return false;
+	return m < f->posting.nparts && fsd_needs_also_for(rp, hex, is_listed);
 }
 
 /* Whether a part of series-partial F of RP is asked for in a reply. */

@@ -512,3 +512,17 @@ void fsd_add_lore_line(GString *s, const struct fs_finding *f)
 	g_string_append_c(s, '\n');
 	g_free(link);
 }
+
+const struct fs_finding *fsd_needs_also_for(const struct fs_review_patch *rp, const char *hex,
+					    bool (*counts)(const struct fs_finding *))
+{
+	size_t i;
+
+	for (i = 0; i < rp->findings.n; i++) {
+		const struct fs_finding *g = &rp->findings.v[i];
+
+		if (g->kind == FS_FIND_NEEDS_ALSO && counts(g) && !strcmp(g->commit, hex))
+			return g;
+	}
+	return NULL;
+}
