@@ -392,28 +392,24 @@ static void name_diffless(const struct fs_review *r, const struct fs_review_set_
 
 	for (i = 0; cb->note && i < r->npatches; i++) {
 		const struct fs_review_patch *rp = &r->patches[i];
-		const struct fs_finding *f = NULL;
-		char number[32], *note;
+		const char *id = fs_patch_message_id(rp->patch);
 
-		for (k = 0; !f && k < rp->findings.n; k++)
-			if (rp->findings.v[k].kind == FS_FIND_DIFF_ABSENT)
-				f = &rp->findings.v[k];
-		if (!f)
-			continue;
-		fs_report_patch_number(r->series, rp->index, number, sizeof(number));
-		if (f->note)
-			note = g_strdup_printf("%s: patch %s <%s>: %s (cut short?): it was not compared "
-					       "with upstream",
-					       r->branch ? r->branch : "?", number,
-					       fs_patch_message_id(rp->patch) ? fs_patch_message_id(rp->patch) : "?",
-					       f->note);
-		else
-			note = g_strdup_printf("%s: patch %s <%s> carries no diff (cut short?): its code was "
-					       "neither compared with upstream nor checked against the tree",
-					       r->branch ? r->branch : "?", number,
-					       fs_patch_message_id(rp->patch) ? fs_patch_message_id(rp->patch) : "?");
-		cb->note(cb->data, note);
-		g_free(note);
+		for (k = 0; k < rp->findings.n; k++) {
+			char number[32], *line, *note;
+
+			if (rp->findings.v[k].kind != FS_FIND_DIFF_ABSENT)
+				continue;
+			/* in the report's words: a kind's words are said in
+			 * one place (report-words.c) */
+			line = fs_report_finding_line(r, &rp->findings.v[k], false);
+			fs_report_patch_number(r->series, rp->index, number, sizeof(number));
+			note = g_strdup_printf("%s: patch %s <%s>: %s", r->branch ? r->branch : "?",
+					       number, id ? id : "?", line);
+			cb->note(cb->data, note);
+			g_free(note);
+			g_free(line);
+			break;
+		}
 	}
 }
 

@@ -124,7 +124,7 @@ test_expect_success 'the same mail in a store: the digest names it on stderr, on
 	) &&
 	cat cd.err &&
 	test "$(grep -c "carries no diff (cut short?)" cd.err)" = 1 &&
-	grep -q "^fixscan: linux-4.5.y: patch 06/07 <[^>]*> carries no diff (cut short?)" cd.err
+	grep -q "^fixscan: linux-4.5.y: patch 06/07 <[^>]*>: diff-absent: the mail carries no diff (cut short?): its code was neither compared with upstream nor checked against linux-4.5.y.s tree\$" cd.err
 '
 
 # A diffstat that lists a file its diff lacks: the diff stops before it.
