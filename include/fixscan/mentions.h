@@ -80,6 +80,10 @@ struct fs_reply_context {
 	/* answers someone's reply, not the posting: what it quotes first
 	 * is that person's words */
 	bool answers_reply;
+	/* the body of the reply it answers when the thread holds that
+	 * mail (not owned; NULL: only what it quotes of it is known) */
+	const char *answered_body;
+	size_t answered_len;
 };
 
 /* What a replier's standing is read from besides the series' own mails

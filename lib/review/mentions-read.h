@@ -63,6 +63,19 @@ void fsmn_reading_clear(struct fsmn_reading *r);
 void fsmn_read_standing(struct fsmn_reading *r, const char *body, size_t len,
 			const struct fs_reply_context *c);
 
+/* Whether BODY (LEN bytes), a stable maintainer's answer to someone's
+ * reply, drops the patch in answer: "I'll drop it, thanks!", "Now
+ * dropped." (mentions-standing.c). */
+bool fsmn_drops_in_answer(const char *body, size_t len);
+
+/* The replies of OV (N, read from S's replies) whose class their course
+ * in the thread shows (mentions-course.c): one a stable maintainer (by
+ * the addresses SENDERS, NULL-terminated, may be NULL, or the known
+ * ones) answers by dropping the patch objected to it, whatever its own
+ * words were. */
+void fsmn_read_course(struct fs_objection *ov, size_t n, const struct fs_thread_series *s,
+		      const char *const *senders);
+
 /* The sentence of P (LEN bytes) as a reply quotes it: whole, its end
  * trimmed.  New string (g_free()). */
 char *fsmn_whole_sentence(const char *p, size_t len);

@@ -22,7 +22,7 @@
 enum spat {
 	S_GREETING, S_YES, S_AGREE_ALL, S_AGREE_CORE, S_NO, S_NEED_Q, S_DROP_Q, S_PATCH_MARK,
 	S_CONDITION, S_ELSEWHERE, S_DECLINE_Q, S_WIDEN, S_ABSENT, S_ASKS_MORE, S_OWN_TAKE, S_OFFER, S_SAME,
-	S_COUNT
+	S_DROPS_NOW, S_AGREES, S_COUNT
 };
 
 /* The words of an agreement, each alone or in a row ("Sure, will do,
@@ -109,6 +109,21 @@ static const char *const spattern_src[S_COUNT] = {
 	 * "Same for the 7.1 one.", "Same comment as on 7.2." */
 	[S_SAME] = "^(?:the\\s+)?same\\s+(?:here|again|thing)\\W*$|"
 		   "^(?:the\\s+)?same\\s+(?:for|applies\\s+(?:to|for)|comment\\s+as|goes\\s+for|as\\s+(?:on|for|with))\\b[^,;:]{0,40}$",
+	/* a stable maintainer dropping the patch now or holding it back,
+	 * in a few words of consent first at most: "I'll drop it,
+	 * thanks!", "Now dropped.", "Sure, dropped.", "Good point, I've
+	 * dropped it from 7.1", "I'll hold off on this one"; not
+	 * "it had to be dropped" (news), "going to drop" or an offer */
+	[S_DROPS_NOW] = "^(?!.*\\b(?:if|unless)\\b)(?:"
+			"(?:[\\w']+[\\s,.!:;-]+){0,5}?(?:i|we)(?:'ll|\\s+will|'ve|\\s+have)\\s+"
+			"(?:now\\s+|just\\s+|also\\s+|go\\s+(?:and\\s+)?)?(?:drop(?:ped)?|remove[d]?|hold\\s+off)\\b|"
+			"(?:(?:sure|ok(?:ay)?|oops|ah|oh|yes|yeah|yep|ack|right|indeed|agreed|thanks|thank\\s+you|sorry|"
+			"good\\s+(?:point|catch)|fair\\s+enough)[\\s,.!:;-]+){0,3}"
+			"(?:now\\s+|all\\s+|both\\s+(?:patches\\s+)?)?(?:dropped|removed)\\b"
+			"(?!\\s+(?:by|because|as|since|in\\s+mainline|from\\s+mainline)\\b))",
+	/* agreement said in a clause of its own, not first: "As the
+	 * author of the patch, I agree."; none with a "but" or a "not" */
+	[S_AGREES] = "^(?!.*\\b(?:but|however|although|though|not|n't)\\b).*\\b(?:i|we)\\s+(?:fully\\s+|completely\\s+|totally\\s+|do\\s+)?agree\\b(?:\\s+with\\s+(?:you|\\w+|that|this|the\\s+above))?\\W*$",
 	/* a line of a patch: the quote is the posting, not a person's words */
 	[S_PATCH_MARK] = "^(?:diff --git |@@ |--- a/|\\+\\+\\+ b/|signed-off-by:|\\[ upstream commit|"
 			 "commit [0-9a-f]{12,40} upstream)",
@@ -298,6 +313,26 @@ static size_t declined_by_standing(const struct fsmn_reading *r, enum fs_reply_r
 	return r->n;
 }
 
+bool fsmn_drops_in_answer(const char *body, size_t len)
+{
+	struct fsmn_reading r;
+	size_t at, i;
+	bool drops = false;
+
+	fsmn_read_reply(&r, body, len, false, NULL);
+	at = first_said(&r);
+	/* what it says in its first few sentences: after thanks, sorrow
+	 * or a word on how it happened ("I'm... not sure. This wasn't
+	 * hand massaged. I'll drop it from everywhere.") */
+	for (i = at; i < r.n && i < at + 5 && !drops; i++) {
+		const char *s = r.cue[i];
+		size_t l = r.cuelen[i];
+		drops = l && s[l - 1] != '?' && shas(S_DROPS_NOW, s, l) && !shas(S_OFFER, s, l);
+	}
+	fsmn_reading_clear(&r);
+	return drops;
+}
+
 /* Whether a sentence of R matches P. */
 static bool any_sentence(const struct fsmn_reading *r, enum spat p)
 {
@@ -347,7 +382,13 @@ void fsmn_read_standing(struct fsmn_reading *r, const char *body, size_t len,
 		return;
 	}
 	if (r->rule == FS_REPLY_REPORT || r->rule == FS_REPLY_NEEDS_ALSO || !c->answers_reply ||
-	    (at = first_said(r)) >= r->n || !(q = quoted_words(body, len)))
+	    (at = first_said(r)) >= r->n)
+		return;
+	/* what it quotes is what it answers; a reply that quotes nothing
+	 * (or not with marks) answers the whole mail, when it is in hand */
+	if (!(q = quoted_words(body, len)) && c->answered_body)
+		q = g_strndup(c->answered_body, c->answered_len);
+	if (!q)
 		return;
 	qc = quoted_class(q, &need, &drop, &asked);
 	g_free(q);
@@ -356,7 +397,8 @@ void fsmn_read_standing(struct fsmn_reading *r, const char *body, size_t len,
 	 * first; the poster's long "OK, here is the new version" complies
 	 * with a condition, it drops nothing */
 	yes = agrees || (shas(S_YES, r->cue[at], r->cuelen[at]) &&
-			 (c->role != FS_ROLE_AUTHOR || words(r->cue[at], r->cuelen[at]) <= 4));
+			 (c->role != FS_ROLE_AUTHOR || words(r->cue[at], r->cuelen[at]) <= 4)) ||
+	      (shas(S_AGREES, r->cue[at], r->cuelen[at]) && words(r->cue[at], r->cuelen[at]) <= 10);
 	no = shas(S_NO, r->cue[at], r->cuelen[at]);
 	if (yes && qc == FS_REPLY_OBJECTION && !asked && c->role != FS_ROLE_OTHER &&
 	    !any_sentence(r, S_OFFER)) {

@@ -10,7 +10,7 @@
 #include <glib.h>
 
 #include "fixscan/identity.h"
-#include "mentions-private.h"
+#include "mentions-read.h"
 
 void fs_mentions_clear(struct fs_mentions *m)
 {
@@ -358,6 +358,17 @@ static char **stable_senders(const struct fs_thread_series *s, const char *const
 	return (char **)g_ptr_array_free(a, FALSE);
 }
 
+/* The reply of S whose Message-Id is MID, or NULL. */
+static const struct fs_patch *reply_by_id(const struct fs_thread_series *s, const char *mid)
+{
+	size_t i;
+
+	for (i = 0; mid && i < s->nreplies; i++)
+		if (fs_patch_message_id(s->replies[i]) && !strcmp(fs_patch_message_id(s->replies[i]), mid))
+			return s->replies[i];
+	return NULL;
+}
+
 /* The mail of S that REPLY answers, for its context: the patch it
  * replies to, else the patch it was placed on (NN AT), else the cover. */
 static const struct fs_patch *parent_of(const struct fs_thread_series *s,
@@ -379,10 +390,13 @@ static void context_of(struct fs_reply_context *c, const struct fs_thread_series
 		       const struct fs_patch *reply, const struct fs_patch *parent,
 		       const struct fs_reply_standing *standing, const char *const *senders)
 {
+	const struct fs_patch *answered;
 	char *msg = NULL;
 	size_t i;
 
 	fs_mentions_reply_context(c, reply, parent, senders);
+	if (c->answers_reply && (answered = reply_by_id(s, fs_patch_in_reply_to(reply))))
+		c->answered_body = fs_patch_body(answered, &c->answered_len);
 	if (c->role != FS_ROLE_OTHER || !standing || !standing->upstream_message || !parent)
 		return;
 	for (i = 0; i < s->npatches; i++)
@@ -450,20 +464,10 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 		}
 		m->nobjections++;
 	}
+	fsmn_read_course(m->objections, m->nobjections, s, (const char *const *)senders);
 	g_strfreev(senders);
 	free(at);
 	return 0;
-}
-
-/* The reply of S whose Message-Id is MID, or NULL. */
-static const struct fs_patch *reply_by_id(const struct fs_thread_series *s, const char *mid)
-{
-	size_t i;
-
-	for (i = 0; mid && i < s->nreplies; i++)
-		if (fs_patch_message_id(s->replies[i]) && !strcmp(fs_patch_message_id(s->replies[i]), mid))
-			return s->replies[i];
-	return NULL;
 }
 
 /* The one patch (PATCH_OF) the ids of 12 hex digits or more in REPLY's

@@ -301,6 +301,112 @@ static void test_standing_in_thread(void **state)
 	assert_int_equal(class_with(review, 4, "ans@example.com", NULL), FS_REPLY_OBJECTION);
 }
 
+/* A review patch of Greg's, one reply to it, and a third mail answering
+ * that reply (quoting nothing: the thread says what it answers). */
+#define GREG_PATCH \
+	"From: Greg Kroah-Hartman <gregkh@linuxfoundation.org>\nSubject: [PATCH 7.1 03/20] widget: fix it\n" \
+	"Message-Id: <p3@linuxfoundation.org>\n\n" \
+	"7.1-stable review patch.  If anyone has any objections, please let me know.\n\n" \
+	"------------------\n\nFrom: Ann Author <ann@example.com>\n\n" \
+	"commit 0123456789abcdef0123456789abcdef01234567 upstream.\n\nFix.\n\n" \
+	"Signed-off-by: Ann Author <ann@example.com>\n" \
+	"Signed-off-by: Mo Maintainer <mo@kernel.example.org>\n"
+#define FIRST_REPLY(from, words) \
+	"From: " from "\nSubject: Re: [PATCH 7.1 03/20] widget: fix it\nMessage-Id: <first@x>\n" \
+	"In-Reply-To: <p3@linuxfoundation.org>\nReferences: <p3@linuxfoundation.org>\n\n" words "\n"
+#define SECOND_REPLY(from, words) \
+	"From: " from "\nSubject: Re: [PATCH 7.1 03/20] widget: fix it\nMessage-Id: <second@x>\n" \
+	"In-Reply-To: <first@x>\nReferences: <p3@linuxfoundation.org> <first@x>\n\n" words "\n"
+
+/* The class of <first@x>, a reply in words of its own (FIRST), when
+ * FROM answers it with ANSWER. */
+static enum fs_reply_class first_after(const char *first, const char *from, const char *answer)
+{
+	char *a = g_strdup_printf(FIRST_REPLY("Mo Maintainer <mo@kernel.example.org>", "%s"), first);
+	char *b = g_strdup_printf(SECOND_REPLY("%s", "%s"), from, answer);
+	const char *thread[] = { GREG_PATCH, a, b };
+	enum fs_reply_class c = class_with(thread, 3, "first@x", NULL);
+
+	g_free(a);
+	g_free(b);
+	return c;
+}
+
+/* A stable maintainer who drops the patch in answer to a reply read it
+ * as an objection, whatever its words: the reply is one.  His other
+ * answers, anyone else's drop, an offer or a question to drop, and a
+ * reply with a class of its own change nothing. */
+static void test_course_drop(void **state)
+{
+	static const char *const drops[] = {
+		"I'll drop it, thanks!", "Now dropped, thanks.", "Sure, dropped.",
+		"Good point, I've dropped it from 7.1 and older.",
+		"Oops. I'm... not sure how it got in. I'll drop it from everywhere.",
+		"I'll hold off on this one for now.", "Dropped it from all queues, thank you!",
+	};
+	static const char *const stays[] = {
+		"Now queued up, thanks.", "I can drop it if you want.", "Should I drop it?",
+		"These were dropped in mainline long ago.", "If you want, I'll drop it.",
+		"Note, it had to be dropped from 6.6 as it broke the build there.",
+		"What is the upstream fix then?",
+	};
+	const char *upset = "This backport makes me upset.";
+	size_t i;
+
+	for (i = 0; i < sizeof(drops) / sizeof(*drops); i++) {
+		assert_int_equal(first_after(upset, "Greg KH <gregkh@linuxfoundation.org>", drops[i]),
+				 FS_REPLY_OBJECTION);
+		assert_int_equal(first_after(upset, "Sasha Levin <sashal@kernel.org>", drops[i]),
+				 FS_REPLY_OBJECTION);
+		/* from anyone else "I'll drop it" drops nothing */
+		assert_int_equal(first_after(upset, "Rae <rae@example.net>", drops[i]), FS_REPLY_OTHER);
+	}
+	for (i = 0; i < sizeof(stays) / sizeof(*stays); i++)
+		assert_int_equal(first_after(upset, "Greg KH <gregkh@linuxfoundation.org>", stays[i]),
+				 FS_REPLY_OTHER);
+	/* a report keeps its class; a stable maintainer's own question is
+	 * answered by nobody but himself */
+	assert_int_equal(first_after("This breaks the build on arm64: error: implicit declaration of foo.",
+				     "Greg KH <gregkh@linuxfoundation.org>", "Now dropped, thanks."),
+			 FS_REPLY_REPORT);
+	{
+		const char *thread[] = {
+			GREG_PATCH,
+			FIRST_REPLY("Sasha Levin <sashal@kernel.org>", "Hm, this one looks odd to me."),
+			SECOND_REPLY("Greg KH <gregkh@linuxfoundation.org>", "I'll drop it, thanks!"),
+		};
+		assert_int_equal(class_with(thread, 3, "first@x", NULL), FS_REPLY_OTHER);
+	}
+}
+
+/* A reply that quotes nothing answers the whole mail it replies to when
+ * the thread holds it: the code's people agreeing with an objection
+ * object, a stranger's agreement adds no say, an agreement with a "but"
+ * is none. */
+static void test_answered_in_thread(void **state)
+{
+	const char *first = FIRST_REPLY("Pavel <pavel@example.cz>",
+					"This seems to be preparation for something stable does not need. Please drop.");
+	const char *author = SECOND_REPLY("Ann Author <ann@example.com>", "As the author of the patch, I agree.");
+	const char *stranger = SECOND_REPLY("Rae <rae@example.net>", "As the author of the patch, I agree.");
+	const char *but = SECOND_REPLY("Ann Author <ann@example.com>",
+				       "I agree it is a preparation, but it fixes a crash on its own.");
+	const char *yes = SECOND_REPLY("Mo Maintainer <mo@kernel.example.org>", "Yes, I agree.");
+	const char *with_author[] = { GREG_PATCH, first, author };
+	const char *with_stranger[] = { GREG_PATCH, first, stranger };
+	const char *with_but[] = { GREG_PATCH, first, but };
+	const char *with_yes[] = { GREG_PATCH, first, yes };
+	const char *alone[] = { GREG_PATCH, author };
+
+	assert_int_equal(class_with(with_author, 3, "first@x", NULL), FS_REPLY_OBJECTION);
+	assert_int_equal(class_with(with_author, 3, "second@x", NULL), FS_REPLY_OBJECTION);
+	assert_int_equal(class_with(with_yes, 3, "second@x", NULL), FS_REPLY_OBJECTION);
+	assert_int_equal(class_with(with_stranger, 3, "second@x", NULL), FS_REPLY_OTHER);
+	assert_int_equal(class_with(with_but, 3, "second@x", NULL), FS_REPLY_OTHER);
+	/* the mail it answers is not in the thread: nothing to agree with */
+	assert_int_equal(class_with(alone, 2, "second@x", NULL), FS_REPLY_OTHER);
+}
+
 static enum fs_reply_parent kind_of(const char *subject, const char *body)
 {
 	char *t = g_strdup_printf("From: x <x@example.org>\nSubject: %s\nMessage-Id: <k%d@x>\n\n%s",
@@ -391,6 +497,8 @@ int main(void)
 		cmocka_unit_test(test_standing_in_thread),
 		cmocka_unit_test(test_upstream_signers),
 		cmocka_unit_test(test_standing_given),
+		cmocka_unit_test(test_course_drop),
+		cmocka_unit_test(test_answered_in_thread),
 		cmocka_unit_test(test_parent_kinds),
 		cmocka_unit_test(test_quotes),
 	};

@@ -1,0 +1,69 @@
+/* fixscan: what the thread's later course says of a reply (mentions-read.h).
+ *
+ * A reply's own words are not all the evidence fixscan has: the thread
+ * holds the answers to it.  A stable maintainer who answers a reply by
+ * dropping the patch ("I'll drop it, thanks!") read it as an objection,
+ * however its words put it ("This backport makes me upset.", "Ekhm.");
+ * and the stable maintainers answer in the same few words on every list,
+ * where the objections themselves take a new form on each. */
+#include <string.h>
+
+#include <glib.h>
+
+#include "mentions-read.h"
+
+/* The objection of OV (N) that cites the mail MID, or NULL. */
+static struct fs_objection *cited(struct fs_objection *ov, size_t n, const char *mid)
+{
+	size_t i;
+
+	for (i = 0; mid && i < n; i++)
+		if (ov[i].message_id && !strcmp(ov[i].message_id, mid))
+			return &ov[i];
+	return NULL;
+}
+
+/* Whether the mail of S whose Message-Id is MID is a stable
+ * maintainer's (by SENDERS or the known ones). */
+static bool by_stable(const struct fs_thread_series *s, const char *mid, const char *const *senders)
+{
+	struct fs_reply_context c;
+	size_t i;
+
+	for (i = 0; i < s->nreplies; i++) {
+		const char *id = fs_patch_message_id(s->replies[i]);
+		if (id && !strcmp(id, mid)) {
+			fs_mentions_reply_context(&c, s->replies[i], NULL, senders);
+			return c.role == FS_ROLE_STABLE;
+		}
+	}
+	return false;
+}
+
+void fsmn_read_course(struct fs_objection *ov, size_t n, const struct fs_thread_series *s,
+		      const char *const *senders)
+{
+	size_t i;
+
+	for (i = 0; i < s->nreplies; i++) {
+		const struct fs_patch *answer = s->replies[i];
+		struct fs_objection *o = cited(ov, n, fs_patch_in_reply_to(answer));
+		struct fs_reply_context c;
+		const char *body;
+		size_t len;
+
+		/* only a reply that asked nothing by its words: a report or a
+		 * request for more commits stays what it is when the patch
+		 * is dropped over it */
+		if (!o || o->cls != FS_REPLY_OTHER)
+			continue;
+		fs_mentions_reply_context(&c, answer, NULL, senders);
+		/* a stable maintainer's own question answered by his drop
+		 * is his decision, said already where he made it */
+		if (c.role != FS_ROLE_STABLE || by_stable(s, o->message_id, senders))
+			continue;
+		body = fs_patch_body(answer, &len);
+		if (fsmn_drops_in_answer(body, len))
+			o->cls = FS_REPLY_OBJECTION;
+	}
+}
