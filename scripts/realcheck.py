@@ -9,13 +9,16 @@ Each DIR is one of three layouts, recognised by what it holds:
   replies   INDEX.tsv with role/message_id/in_reply_to/label columns and
             the mails in cur/ (the shared realreplies set), or
             <row>.parent.eml + <row>.reply.eml with a labels TSV (a column
-            "row" or the first column, and a column "label")
+            "row" or the first column, and a column "label"), and the
+            other replies of the row's thread as <row>.thread-NN.eml when
+            the export wrote them (corpus40.py export --threads)
   mails     INDEX.tsv with filename/message_id/subject/kind and cur/ (the
             shared realmail set); the expected fields come from --fields
             (tests/real/realmail-fields.tsv by default)
   threads   *.mbox / *.mbx / *.mboxrd files: one review thread each
 
-Each reply is put into an mbox with its parent and read by the real binary
+Each reply is put into an mbox with its parent (and its thread, when
+there) and read by the real binary
 (`fixscan review --mbox --json`) against an empty kernel repository made
 once; its class is the strongest finding that cites it.  Nothing here
 judges a mail itself: every figure is what the binary said.
@@ -144,7 +147,7 @@ def replies_shared(d):
         par = parents.get(strip_id(r["in_reply_to"]))
         if not par:
             continue
-        yield (r["filename"], os.path.join(d, "cur", par["filename"]),
+        yield (r["filename"], [os.path.join(d, "cur", par["filename"])],
                os.path.join(d, "cur", r["filename"]), r["label"].strip(),
                strip_id(r["message_id"]))
 
@@ -159,6 +162,7 @@ def labels_tsv(d):
 def replies_eml(d):
     tsv = labels_tsv(d)
     rows = list(csv.DictReader(open(tsv, newline=""), delimiter="\t")) if tsv else []
+    names = os.listdir(d)
     for r in rows:
         row = r.get("row") or r.get(list(r.keys())[0])
         par = os.path.join(d, "%s.parent.eml" % row)
@@ -167,7 +171,9 @@ def replies_eml(d):
             continue
         raw = open(rep, "rb").read()
         m = re.search(rb"(?im)^message-id:\s*<?([^>\s]+)>?", raw)
-        yield (row, par, rep, (r.get("label") or "").strip(), m.group(1).decode() if m else "")
+        thread = sorted(os.path.join(d, n) for n in names if n.startswith(row + ".thread-"))
+        yield (row, [par] + thread, rep, (r.get("label") or "").strip(),
+               m.group(1).decode() if m else "")
 
 
 def measure_replies(run, items, verbose):
@@ -178,7 +184,7 @@ def measure_replies(run, items, verbose):
     for name, par, rep, label, mid in items:
         if label == "replacement-posted":
             label = "replacement"
-        rc, docs, err = run.review([open(par, "rb").read(), open(rep, "rb").read()])
+        rc, docs, err = run.review([open(p, "rb").read() for p in par] + [open(rep, "rb").read()])
         if rc == 2 or not docs:
             exit2 += 1
             if verbose:

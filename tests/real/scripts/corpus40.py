@@ -13,9 +13,16 @@
     corpus40.py merge
         fill the label columns of train/test from corpus40/labels-a.tsv,
         labels-b.tsv and adjudicated.tsv (see final_label()).
-    corpus40.py export DIR FILE.tsv... [--mirrors DIR]
+    corpus40.py threads CANDIDATES.tsv...
+        write tests/real/corpus40/threads.tsv: for each row, the other
+        replies of its thread in its list's archive (id, message id, the
+        mail it answers, source), from harvest40.py's candidates (every
+        reply whose thread starts at a stable posting, sampled or not).
+    corpus40.py export DIR FILE.tsv... [--mirrors DIR] [--threads]
         write the labelled rows' mails and DIR/labels.tsv for realcheck.py
-        and train-replies.py.
+        and train-replies.py; with --threads also each row's thread as
+        threads.tsv lists it (<id>.thread-NN.eml), as fixscan reads a
+        review: the posting with every reply to it.
 
 The mails stay outside the repository: they are read from the fetched
 archives (see harvest40.py, real-corpus.py --corpus40 rebuilds them).
@@ -346,6 +353,44 @@ def cmd_merge(a):
               (name, len(rows), count['a'], count['b'], count['both'], count['agree'], count['final']))
 
 
+THREAD_COLS = ['id', 'message_id', 'in_reply_to', 'source']
+
+
+def cmd_threads(a):
+    """Each row's thread: the candidates of its list with the same
+    posting, its own reply left out, ordered by depth then message id
+    (the archives do not keep a reliable order)."""
+    cands = {}
+    for path in a.candidates:
+        for c in read_tsv(path):
+            cands[(c['list'], c['reply_id'])] = c
+    by_posting = {}
+    for c in cands.values():
+        by_posting.setdefault((c['list'], c['parent_id']), []).append(c)
+    out, alone = [], 0
+    for name in ('train', 'train2', 'test', 'test2'):
+        p = os.path.join(C40, name + '.tsv')
+        for r in read_tsv(p) if os.path.exists(p) else []:
+            members = [c for c in by_posting.get((r['list'], r['parent_id']), [])
+                       if c['reply_id'] != r['reply_id']]
+            alone += not members
+            for c in sorted(members, key=lambda c: (int(c['depth'] or 0), c['reply_id'])):
+                out.append({'id': r['id'], 'message_id': c['reply_id'],
+                            'in_reply_to': c['in_reply_to'], 'source': c['reply_source']})
+    write_tsv(os.path.join(C40, 'threads.tsv'), out, THREAD_COLS)
+    print('threads: %d thread replies; %d rows are alone in their thread' % (len(out), alone),
+          file=sys.stderr)
+
+
+def thread_of(rows_path=None):
+    """threads.tsv as {row id: [member rows]}; {} when it is absent."""
+    path = rows_path or os.path.join(C40, 'threads.tsv')
+    out = {}
+    for t in read_tsv(path) if os.path.exists(path) else []:
+        out.setdefault(t['id'], []).append(t)
+    return out
+
+
 def cmd_export(a):
     """The labelled rows' mails as DIR/<id>.reply.eml and <id>.parent.eml
     and DIR/labels.tsv (row, label, list, role): the layout scripts/
@@ -353,6 +398,7 @@ def cmd_export(a):
     the mirrors are left out and counted."""
     os.makedirs(a.dir, exist_ok=True)
     mails = Mails(a.mirrors)
+    threads = thread_of() if a.threads else {}
     missing = 0
     with open(os.path.join(a.dir, 'labels.tsv'), 'w', encoding='utf-8') as out:
         out.write('row\tlabel\tlist\trole\n')
@@ -368,8 +414,16 @@ def cmd_export(a):
                 for kind, data in (('reply', rd), ('parent', pd)):
                     with open(os.path.join(a.dir, '%s.%s.eml' % (r['id'], kind)), 'wb') as m:
                         m.write(data)
+                for n, t in enumerate(threads.get(r['id'], []), 1):
+                    data = mails.get(t['source'], t['message_id'])
+                    if not data:
+                        missing += 1
+                        continue
+                    with open(os.path.join(a.dir, '%s.thread-%02d.eml' % (r['id'], n)), 'wb') as m:
+                        m.write(data)
                 out.write('%s\t%s\t%s\t%s\n' % (r['id'], r['label_final'], r['list'], r['replier_role']))
-    print('export: %d rows without their mails in the mirrors' % missing, file=sys.stderr)
+    print('export: %d rows or thread replies without their mails in the mirrors' % missing,
+          file=sys.stderr)
 
 
 def main():
@@ -394,12 +448,17 @@ def main():
     p.add_argument('--chars', type=int, default=1400)
     p.add_argument('--mirrors', default='/work/.mirror')
     sub.add_parser('merge')
+    p = sub.add_parser('threads')
+    p.add_argument('candidates', nargs='+')
     p = sub.add_parser('export')
     p.add_argument('dir')
     p.add_argument('files', nargs='+')
     p.add_argument('--mirrors', default='/work/.mirror')
+    p.add_argument('--threads', action='store_true',
+                   help="also each row's thread (corpus40/threads.tsv)")
     a = ap.parse_args()
-    return {'rows': cmd_rows, 'show': cmd_show, 'merge': cmd_merge, 'export': cmd_export}[a.cmd](a)
+    return {'rows': cmd_rows, 'show': cmd_show, 'merge': cmd_merge, 'threads': cmd_threads,
+            'export': cmd_export}[a.cmd](a)
 
 
 if __name__ == '__main__':
