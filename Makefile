@@ -204,13 +204,14 @@ REAL ?= /work/shared/realreplies /work/shared/realmail
 # The held-out replies of issue 40 (tests/real/corpus40/test.tsv: lists no
 # rule and no model was tuned or trained on), their mails read again from
 # the list archives in MIRRORS (tests/real/scripts/harvest40.py says how
-# they are fetched); left out, said once, when the archives are not here.
+# they are fetched) with the other replies of their threads, as fixscan
+# reads a review; left out, said once, when the archives are not here.
 MIRRORS ?= /work/.mirror
 REAL40 = $(B)/real/corpus40-test
 realcheck: all
 	@rm -rf $(REAL40)
 	@if [ -d $(MIRRORS) ]; then python3 tests/real/scripts/corpus40.py export $(REAL40) \
-		tests/real/corpus40/test.tsv tests/real/corpus40/test2.tsv --mirrors $(MIRRORS); \
+		tests/real/corpus40/test.tsv tests/real/corpus40/test2.tsv --mirrors $(MIRRORS) --threads; \
 	else echo "realcheck: no list archives in $(MIRRORS): the held-out replies are left out"; fi
 	@python3 scripts/realcheck.py --fixscan $(B)/fixscan $(REAL) $$([ -d $(REAL40) ] && echo $(REAL40))
 
