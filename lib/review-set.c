@@ -341,44 +341,65 @@ static void name_stale_drafts(struct fs_store *store, const struct fs_thread_ser
 	fs_store_message_clear(&found);
 }
 
-/* Review R -rcN (N >= 2): the earlier round of its release that the
- * store has, reviewed with the same options and compared (R->previous);
- * nothing when there is none.  Trouble there is a note, never a failure
- * of R. */
-static void add_previous_round(struct fs_session *ss, struct fs_review *r,
-			       const struct fs_review_set_cbs *cb)
+/* The earlier round of a series' release in the store, loaded: its
+ * thread PREV (NULL: none) among THREADS, or why it could not be read. */
+struct earlier {
+	struct fs_thread **threads;
+	size_t n;
+	const struct fs_thread_series *prev;
+	struct fs_error err;
+};
+
+/* Load into *E the earlier round of S -rcN (N >= 2) from the store:
+ * nothing for a first round, a series of no round, or no store. */
+static void load_earlier(struct fs_session *ss, const struct fs_thread_series *s, struct earlier *e)
 {
 	struct fs_store *store = fs_session_store(ss);
-	struct fs_thread **threads = NULL;
-	const struct fs_thread_series *prev;
-	struct fs_review *pr = NULL;
-	struct fs_error e = FS_ERROR_INIT;
 	char *base = NULL, *quoted, *query;
-	size_t n = 0;
 	int round;
 
-	if (!store || !fs_round_parse(r->series->release, &base, &round) || round < 2) {
+	memset(e, 0, sizeof(*e));
+	if (!store || !s->release || !fs_round_parse(s->release, &base, &round) || round < 2) {
 		g_free(base);
 		return;
 	}
 	quoted = fs_store_quote(base);
 	query = g_strdup_printf("subject:%s", quoted ? quoted : "\"\"");
-	if (fs_review_load(&threads, &n, store, query, NULL, &e) == 0 &&
-	    (prev = earlier_round(threads, n, r->series, base, round)) &&
-	    fs_review_run(&pr, prev, fs_session_index(ss), store, fs_session_review_opts(ss), &e) == 0 &&
-	    fs_round_compare(&r->previous, pr, r, &e) == 0)
-		name_stale_drafts(store, prev, r, cb);
-	if (e.code && cb->note) {
+	if (fs_review_load(&e->threads, &e->n, store, query, NULL, &e->err) == 0)
+		e->prev = earlier_round(e->threads, e->n, s, base, round);
+	g_free(query);
+	g_free(quoted);
+	g_free(base);
+}
+
+static void earlier_clear(struct earlier *e)
+{
+	fs_source_free(e->threads, e->n);
+	memset(e, 0, sizeof(*e));
+}
+
+/* Review R -rcN (N >= 2) against E, the earlier round of its release
+ * that the store has: reviewed with the same options and compared
+ * (R->previous); nothing when there is none.  Trouble there is a note,
+ * never a failure of R. */
+static void add_previous_round(struct fs_session *ss, struct fs_review *r, struct earlier *e,
+			       const struct fs_review_set_cbs *cb)
+{
+	struct fs_store *store = fs_session_store(ss);
+	struct fs_review *pr = NULL;
+
+	if (e->prev && !e->err.code &&
+	    fs_review_run(&pr, e->prev, fs_session_index(ss), store, fs_session_review_opts(ss),
+			  &e->err) == 0 &&
+	    fs_round_compare(&r->previous, pr, r, &e->err) == 0)
+		name_stale_drafts(store, e->prev, r, cb);
+	if (e->err.code && cb->note) {
 		char *note = g_strdup_printf("%s: the previous round not compared: %s",
-					     r->series->release, e.message);
+					     r->series->release, e->err.message);
 		cb->note(cb->data, note);
 		g_free(note);
 	}
 	fs_review_free(pr);
-	fs_source_free(threads, n);
-	g_free(query);
-	g_free(quoted);
-	g_free(base);
 }
 
 /* Say which patches of R carry no diff: a mail cut short, or a patch
@@ -423,22 +444,30 @@ static struct fs_review *review_one(struct fs_session *ss, const struct fs_revie
 	struct fs_review *r = NULL;
 	struct fs_error one = FS_ERROR_INIT;
 	struct fs_review_opts ro = *fs_session_review_opts(ss);
+	struct earlier e;
 	const char *note;
 
 	if (branch) {
 		ro.branch = branch;
 		ro.branch_source = source;
 	}
+	/* what the earlier round's replies asked of a patch still asks */
+	memset(&e, 0, sizeof(e));
+	if (!set->no_store)
+		load_earlier(ss, s, &e);
+	ro.earlier_round = e.prev;
 	if (fs_review_run(&r, s, fs_session_index(ss), set->no_store ? NULL : fs_session_store(ss),
 			  &ro, &one) < 0) {
 		if (cb->failed)
 			cb->failed(cb->data, s, &one);
+		earlier_clear(&e);
 		return NULL;
 	}
 	/* The digest ranks patches and shows no report: an earlier round
 	 * would be reviewed for nothing. */
 	if (!set->no_store && set->mode != FS_SET_CROSS)
-		add_previous_round(ss, r, cb);
+		add_previous_round(ss, r, &e, cb);
+	earlier_clear(&e);
 	if (set->mode == FS_SET_CROSS)
 		name_diffless(r, cb);
 	note = fs_diffcmp_take_note(fs_session_review_opts(ss)->diffcmp);

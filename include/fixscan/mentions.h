@@ -178,6 +178,19 @@ int fs_mentions_earlier_rounds(struct fs_mentions *m, const struct fs_thread_ser
 			       int (*place)(void *data, fs_cid c), void *data,
 			       struct fs_error *err);
 
+/* The replies of EARLIER, an earlier round of S's release, that ask for
+ * something (objection, report, needs-also, replacement) of a patch S
+ * carries too (the same title), added to M as replies to that patch of
+ * S, read with OWN and STANDING as S's are (mentions.c).  What asked of
+ * a patch on -rc1 still asks on -rc2 unless it was answered there: a
+ * request for more commits, a refusal.  A mail M holds already is not
+ * added twice, and a report of M that is one of them becomes the reply.
+ * EARLIER's mails must outlive M (M lends their strings).  Returns 0 or
+ * FS_ENOMEM.  (mentions-rounds.c) */
+int fs_mentions_earlier_thread(struct fs_mentions *m, const struct fs_thread_series *s,
+			       const struct fs_thread_series *earlier, const char *const *own,
+			       const struct fs_reply_standing *standing, struct fs_error *err);
+
 /* Add to M the records V[0..N) of mails outside the thread that speak of
  * a patch of the series as its replies do (a backport posted for its
  * branch on the archives: class FS_REPLY_REPLACEMENT; an answer to

@@ -82,6 +82,11 @@ struct fs_review_opts {
 	 * out, and the client remembers why (fs_archive_failure()). */
 	struct fs_archive *archive;
 	const char *const *archive_bases;
+	/* The thread of the earlier round of the same release (-rc1 while
+	 * -rc2 is reviewed), whose replies that ask something of a patch
+	 * this round carries too are read as replies to it
+	 * (fs_mentions_earlier_thread()); NULL: none. */
+	const struct fs_thread_series *earlier_round;
 };
 #define FS_REVIEW_OPTS_INIT { .branch = NULL }
 

@@ -11,7 +11,11 @@
  * mails are classified as the replies of the thread are, and the ones
  * that object or post a replacement move from the reports to the
  * replies, at the patch of their commit (one asking for more commits
- * stays a report: the commits it names are not read here). */
+ * stays a report: the commits it names are not read here).
+ *
+ * The earlier round's own thread, when the session found it, is read
+ * whole (fs_mentions_earlier_thread()): what its replies asked of a
+ * patch this round carries too still asks, whichever words it used. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,6 +76,84 @@ static int move_to_replies(struct fs_mentions *m, size_t k, enum fs_reply_class 
 	m->lines_[m->nobjections - 1] = line;
 	memmove(&m->reports[k], &m->reports[k + 1], (m->nreports - k - 1) * sizeof(*m->reports));
 	m->nreports--;
+	return 0;
+}
+
+/* The number of the patch of S titled as patch NN of EARLIER, or -1. */
+static int same_patch(const struct fs_thread_series *s, const struct fs_thread_series *earlier,
+		      int nn)
+{
+	const char *title = NULL;
+	size_t i;
+
+	for (i = 0; i < earlier->npatches && !title; i++)
+		if (fs_thread_patch_number(earlier->patches[i]) == nn)
+			title = fs_patch_title(earlier->patches[i]);
+	for (i = 0; title && *title && i < s->npatches; i++)
+		if (!g_strcmp0(fs_patch_title(s->patches[i]), title))
+			return fs_thread_patch_number(s->patches[i]);
+	return -1;
+}
+
+/* Whether M's replies before END hold the mail MID. */
+static bool held(const struct fs_mentions *m, size_t end, const char *mid)
+{
+	size_t i;
+
+	for (i = 0; mid && i < end; i++)
+		if (m->objections[i].message_id && !strcmp(m->objections[i].message_id, mid))
+			return true;
+	return false;
+}
+
+/* Take M's reports of the mail MID away: it is read as a reply. */
+static void drop_reports_of(struct fs_mentions *m, const char *mid)
+{
+	size_t k = 0;
+
+	while (k < m->nreports) {
+		if (m->reports[k].message_id && !strcmp(m->reports[k].message_id, mid)) {
+			memmove(&m->reports[k], &m->reports[k + 1],
+				(m->nreports - k - 1) * sizeof(*m->reports));
+			m->nreports--;
+		} else {
+			k++;
+		}
+	}
+}
+
+int fs_mentions_earlier_thread(struct fs_mentions *m, const struct fs_thread_series *s,
+			       const struct fs_thread_series *earlier, const char *const *own,
+			       const struct fs_reply_standing *standing, struct fs_error *err)
+{
+	size_t first = m->nobjections, i, kept;
+
+	if (!earlier || earlier == s)
+		return 0;
+	if (fs_mentions_objections(m, earlier, own, standing, err) < 0)
+		return err->code;
+	for (i = kept = first; i < m->nobjections; i++) {
+		struct fs_objection o = m->objections[i];
+		char *line = m->lines_[i];
+		int nn = o.series_index > 0 ? same_patch(s, earlier, o.series_index) : -1;
+
+		/* a reply to the earlier cover spoke of that round; one to a
+		 * patch this round does not carry was answered by dropping it */
+		if (nn < 0 || held(m, first, o.message_id) ||
+		    (o.cls != FS_REPLY_OBJECTION && o.cls != FS_REPLY_REPORT &&
+		     o.cls != FS_REPLY_NEEDS_ALSO && o.cls != FS_REPLY_REPLACEMENT)) {
+			g_free(line);
+			g_strfreev(o.named);
+			continue;
+		}
+		drop_reports_of(m, o.message_id);
+		o.series_index = nn;
+		o.absent_index = 0;
+		m->objections[kept] = o;
+		m->lines_[kept] = line;
+		kept++;
+	}
+	m->nobjections = kept;
 	return 0;
 }
 

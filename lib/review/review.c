@@ -653,6 +653,13 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 		if (rc == 0)
 			rc = fs_mentions_earlier_rounds(&said, s, patch_of_upstream, &place, err);
 	}
+	if (rc == 0 && o->earlier_round) {
+		/* its patches' upstream messages are not read: the earlier
+		 * round's repliers have the standing their mails give */
+		struct fs_reply_standing plain = { o->stable_maintainers, NULL, NULL };
+
+		rc = fs_mentions_earlier_thread(&said, s, o->earlier_round, o->own_addresses, &plain, err);
+	}
 	if (rc == 0 && o->archive && o->archive_bases && s->npatches)
 		rc = search_archives(&said, &pending, &found, r, idx, ups, o, err);
 	if (rc == 0 && s->npatches && fs_index_pending_count(idx))

@@ -4,6 +4,10 @@
 # by the store search when -rc2 is reviewed: it is a reply, read as the
 # thread's replies are (an objection at the patch of its commit), not a
 # regression report; a report that answers no posting stays a report.
+# The earlier round's thread is read too: a reply there that asks
+# something of a patch -rc2 carries (Dmitri Orlov's request for a commit
+# with 03/27) asks it of that patch of -rc2; one to a patch -rc2 dropped,
+# one to the -rc1 cover and a plain thanks are not carried.
 # -rc2 is made here from -rc1: three patches dropped, the rest renumbered,
 # new Message-Ids, two days later.
 . "$(dirname "$0")/lib.sh"
@@ -35,7 +39,20 @@ for name in sorted(os.listdir(src)):
               errors="surrogateescape") as f:
         f.write(text)
 PY
-setup_notmuch "$TRASH/mail" "$SRC/maildirs/review-4.4" rc2 "$SRC/maildirs/lists" || exit 1
+mkdir -p rc1more/cur
+reply_to() { # NAME MESSAGE-ID SUBJECT FROM BODY
+	printf 'From: %s\nTo: stable@vger.kernel.org\nSubject: Re: %s\nDate: Mon, 25 Apr 2016 10:00:00 +0000\nMessage-Id: <%s>\nIn-Reply-To: <%s>\nReferences: <20160424014451.100031676@stable.example.org> <%s>\n\n%s\n' \
+		"$4" "$3" "$1@example.org" "$2" "$2" "$5" >"rc1more/cur/$1:2,S"
+}
+reply_to dropped8 20160424014459.100095028@stable.example.org \
+	"[PATCH 4.4 08/27] netfilter: x_tables: validate the target size" \
+	"Uma <uma@example.org>" "Please drop this one, it breaks iptables-restore here."
+reply_to cover1 20160424014451.100031676@stable.example.org "[PATCH 4.4 00/27] 4.4.7-rc1 review" \
+	"Uma <uma@example.org>" "Please drop the arm64 patch from this release, it breaks the boot."
+reply_to thanks5 20160424014456.100071271@stable.example.org \
+	"[PATCH 4.4 05/27] arm64: mm: only flush the instruction cache for" \
+	"Vic <vic@example.org>" "Thanks, works fine here."
+setup_notmuch "$TRASH/mail" "$SRC/maildirs/review-4.4" rc2 rc1more "$SRC/maildirs/lists" || exit 1
 "$FIXSCAN" index --repo kernel >/dev/null || exit 1
 
 test_expect_success 'the store has both rounds of 4.4.7' '
@@ -70,6 +87,25 @@ test_expect_success '... the report that answers no posting stays a report' '
 	assert not any(k == "objection" and m == ravi for _, k, m in kinds), kinds
 	EOF
 '
+test_expect_success '... Dmitri Orlov'"'"'s request with 03/27 of -rc1 asks it of 03/24, once' '
+	python3 - <<-\EOF
+	import json
+	r = json.loads(open("rc2.json").readline())
+	dmitri = "20160425034451.100269246@example.com"
+	got = [(q["index"], f["kind"], f.get("commit", "")[:12]) for q in r["patches"]
+	       for f in q["findings"] if f.get("message_id") == dmitri]
+	assert got == [(3, "needs-also", "80e046b0715b")], got
+	EOF
+'
+test_expect_success '... no reply to a dropped patch, the -rc1 cover or a thanks is carried' '
+	python3 - <<-\EOF
+	import json
+	r = json.loads(open("rc2.json").readline())
+	text = json.dumps(r)
+	for mid in ("dropped8@example.org", "cover1@example.org", "thanks5@example.org"):
+	    assert mid not in text, mid
+	EOF
+'
 test_expect_code 1 'the -rc1 review itself: the reply there is the thread'"'"'s own' '
 	"$FIXSCAN" review --repo kernel --json --no-lore "path:review-4.4/**" >rc1.json 2>/dev/null
 '
@@ -80,6 +116,12 @@ test_expect_success '... one objection from Chen Weilin, at 07/27' '
 	chen = "20160425024451.100261327@example.net"
 	got = [(q["index"], f["kind"]) for q in r["patches"] for f in q["findings"] if f.get("message_id") == chen]
 	assert got == [(7, "objection")], got
+	# what -rc2 leaves behind objects here: Uma at 08/27 and at the cover
+	got = [(q["index"], f["kind"]) for q in r["patches"] for f in q["findings"]
+	       if f.get("message_id") == "dropped8@example.org"]
+	assert got == [(8, "objection")], got
+	got = [f["kind"] for f in r["series_findings"] if f.get("message_id") == "cover1@example.org"]
+	assert got == ["objection"], got
 	EOF
 '
 test_done
