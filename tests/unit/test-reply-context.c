@@ -407,6 +407,113 @@ static void test_answered_in_thread(void **state)
 	assert_int_equal(class_with(alone, 2, "second@x", NULL), FS_REPLY_OTHER);
 }
 
+/* A mail of round RC ("rc1", "rc2") of release 7.1.3: its cover (NN 0)
+ * or patch NN of TOTAL titled TITLE. */
+static char *round_mail(const char *rc, int nn, int total, const char *title)
+{
+	if (!nn)
+		return g_strdup_printf("From: Greg KH <gregkh@linuxfoundation.org>\n"
+				       "Subject: [PATCH 7.1 00/%02d] 7.1.3-%s review\n"
+				       "Message-Id: <%s-cover@lf.example>\n\n"
+				       "This is the start of the stable review cycle for the 7.1.3 release.\n",
+				       total, rc, rc);
+	return g_strdup_printf("From: Greg KH <gregkh@linuxfoundation.org>\n"
+			       "Subject: [PATCH 7.1 %02d/%02d] %s\nMessage-Id: <%s-%d@lf.example>\n"
+			       "In-Reply-To: <%s-cover@lf.example>\nReferences: <%s-cover@lf.example>\n\n"
+			       "7.1-stable review patch.  If anyone has any objections, please let me know.\n\n"
+			       "------------------\n\nFrom: Ann Author <ann@example.com>\n\n"
+			       "commit 0123456789abcdef0123456789abcdef0123456%d upstream.\n\nFix.\n",
+			       nn, total, title, rc, nn, rc, rc, nn);
+}
+
+/* A reply MID from Rae to mail TO of round RC with BODY. */
+static char *round_reply(const char *rc, const char *to, const char *mid, const char *body)
+{
+	return g_strdup_printf("From: Rae <rae@example.net>\nSubject: Re: something\n"
+			       "Message-Id: <%s>\nIn-Reply-To: <%s-%s@lf.example>\n"
+			       "References: <%s-cover@lf.example> <%s-%s@lf.example>\n\n%s\n",
+			       mid, rc, to, rc, rc, to, body);
+}
+
+static struct fs_thread *thread_of(char **texts, size_t n)
+{
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_patch **v = calloc(n, sizeof(*v));
+	struct fs_thread *t = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		v[i] = mail(texts[i]);
+		g_free(texts[i]);
+	}
+	assert_int_equal(fs_thread_build(&t, v, n, &err), 0);
+	free(v);
+	assert_int_equal(fs_thread_count(t), 1);
+	return t;
+}
+
+/* What the earlier round's replies asked of a patch the new round
+ * carries (by title, renumbered) is a reply to it there; a reply to a
+ * patch the new round dropped, to the cover, one of nothing to ask,
+ * and one the new round holds already are not added; a report of the
+ * same mail gives way to the reply. */
+static void test_earlier_thread(void **state)
+{
+	char *rc1[] = {
+		round_mail("rc1", 0, 3, NULL), round_mail("rc1", 1, 3, "widget: fix a"),
+		round_mail("rc1", 2, 3, "widget: fix b"), round_mail("rc1", 3, 3, "widget: fix c"),
+		round_reply("rc1", "2", "needs@x", "Please also queue 89abcdef0123 (\"widget: fix the fix\") with this one."),
+		round_reply("rc1", "3", "drop@x", "Please drop this one, it breaks the build on arm."),
+		round_reply("rc1", "1", "dropped@x", "Please drop this, it is not a fix."),
+		round_reply("rc1", "3", "thanks@x", "Thanks, works for me."),
+		round_reply("rc1", "cover", "cover@x", "Please drop the arm patch from this release."),
+		round_reply("rc1", "3", "held@x", "NAK, this breaks the boot on x86."),
+	};
+	char *rc2[] = {
+		round_mail("rc2", 0, 2, NULL), round_mail("rc2", 1, 2, "widget: fix b"),
+		round_mail("rc2", 2, 2, "widget: fix c"),
+	};
+	struct fs_thread *t1 = thread_of(rc1, 10), *t2 = thread_of(rc2, 3);
+	const struct fs_thread_series *s1 = fs_thread_get(t1, 0), *s2 = fs_thread_get(t2, 0);
+	struct fs_mentions m = FS_MENTIONS_INIT;
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_objection held = { .series_index = 2, .message_id = "held@x", .from = "Rae",
+				     .line = "NAK", .cls = FS_REPLY_OBJECTION };
+	struct fs_report_mail report = { .message_id = "drop@x", .from = "Rae" };
+	size_t i;
+
+	/* the store search found one of them as a report, and "held@x" */
+	m.reports = calloc(1, sizeof(*m.reports));
+	m.reports[0] = report;
+	m.nreports = 1;
+	assert_int_equal(fs_mentions_add_posted(&m, &held, 1, &err), 0);
+	assert_int_equal(fs_mentions_earlier_thread(&m, s2, s1, NULL, NULL, &err), 0);
+	assert_int_equal(m.nobjections, 3);
+	assert_string_equal(m.objections[0].message_id, "held@x");
+	for (i = 1; i < m.nobjections; i++) {
+		const struct fs_objection *o = &m.objections[i];
+		if (!strcmp(o->message_id, "needs@x")) {
+			assert_int_equal(o->cls, FS_REPLY_NEEDS_ALSO);
+			assert_int_equal(o->series_index, 1);
+			assert_int_equal(o->nnamed, 1);
+			assert_string_equal(o->named[0], "89abcdef0123");
+		} else {
+			assert_string_equal(o->message_id, "drop@x");
+			assert_int_equal(o->cls, FS_REPLY_OBJECTION);
+			assert_int_equal(o->series_index, 2);
+			assert_string_equal(o->line, "Please drop this one, it breaks the build on arm.");
+		}
+	}
+	assert_int_equal(m.nreports, 0);
+	/* the same round, or none, adds nothing */
+	assert_int_equal(fs_mentions_earlier_thread(&m, s2, s2, NULL, NULL, &err), 0);
+	assert_int_equal(fs_mentions_earlier_thread(&m, s2, NULL, NULL, NULL, &err), 0);
+	assert_int_equal(m.nobjections, 3);
+	fs_mentions_clear(&m);
+	fs_thread_free(t1);
+	fs_thread_free(t2);
+}
+
 static enum fs_reply_parent kind_of(const char *subject, const char *body)
 {
 	char *t = g_strdup_printf("From: x <x@example.org>\nSubject: %s\nMessage-Id: <k%d@x>\n\n%s",
@@ -499,6 +606,7 @@ int main(void)
 		cmocka_unit_test(test_standing_given),
 		cmocka_unit_test(test_course_drop),
 		cmocka_unit_test(test_answered_in_thread),
+		cmocka_unit_test(test_earlier_thread),
 		cmocka_unit_test(test_parent_kinds),
 		cmocka_unit_test(test_quotes),
 	};
