@@ -149,6 +149,31 @@ static bool is_reply_item(const struct fs_finding *f)
 				 (f->kind == FS_FIND_REGRESSION_REPORT && !f->commit[0]));
 }
 
+/* Whether F, a finding of the series (r->series_findings), is a reply
+ * to the cover asking for a commit the index knows, which neither the
+ * branch has nor the series queues (is_listed(), as for a patch's
+ * needs-also: fs_finding_is_problem()): the commit gets a line under the
+ * commits to add, with who asked, as a patch's finding would.  An id
+ * that named no commit stays the reply's own words (add_series_replies()),
+ * as does a reply about a patch whose mail is absent: it is that
+ * patch's reply, not the cover's. */
+static bool cover_asks(const struct fs_finding *f)
+{
+	return f->kind == FS_FIND_NEEDS_ALSO && is_listed(f) && f->mail.message_id &&
+	       !f->mail.absent_index && f->commit[0] && f->unresolved == FS_CAUSE_NONE;
+}
+
+/* Whether some reply to the cover asks for commit HEX (cover_asks()). */
+static bool cover_asks_for(const struct fs_review *r, const char *hex)
+{
+	size_t k;
+
+	for (k = 0; k < r->series_findings.n; k++)
+		if (cover_asks(&r->series_findings.v[k]) && !strcmp(r->series_findings.v[k].commit, hex))
+			return true;
+	return false;
+}
+
 /* Whether F of RP is a series-partial whose part HEX a reply to RP asks
  * for: the reply to RP asks for it with the reply (draft-para-beyond.c),
  * so the summary lists it among the commits to add, not among the parts
@@ -189,13 +214,13 @@ static bool part_asked(const struct fs_review *r, const char *hex)
 	return false;
 }
 
-/* Whether commit HEX has a line of its own under the commits to add. */
-static bool in_fix_requests(const struct fs_review *r, const char *hex)
+/* Whether a finding of a patch of R asks for commit HEX on a line of
+ * its own (a fix, a prerequisite, a commit that brings what a patch
+ * uses). */
+static bool patch_requests(const struct fs_review *r, const char *hex)
 {
 	size_t i, k;
 
-	if (part_asked(r, hex))
-		return true;
 	for (i = 0; i < r->npatches; i++)
 		for (k = 0; k < r->patches[i].findings.n; k++) {
 			const struct fs_finding *f = &r->patches[i].findings.v[k];
@@ -205,6 +230,12 @@ static bool in_fix_requests(const struct fs_review *r, const char *hex)
 				return true;
 		}
 	return false;
+}
+
+/* Whether commit HEX has a line of its own under the commits to add. */
+static bool in_fix_requests(const struct fs_review *r, const char *hex)
+{
+	return part_asked(r, hex) || patch_requests(r, hex) || cover_asks_for(r, hex);
 }
 
 /* The group F of RP is listed in.  A reply asking for a commit that has
@@ -231,43 +262,66 @@ static enum fs_kind_group placed_group(const struct fs_review *r, const struct f
 	return home != FS_GROUP_NONE ? home : g;
 }
 
-/* " (Dmitri Orlov asked for it too: <link>)" for each reply that asks
- * for commit HEX, once per reply; after a line that ends in a
- * parenthesis already ("03/27 (already answered)"), "; Dmitri Orlov
- * asked for it too: <link>". */
-static void add_askers_too(GString *line, const struct fs_review *r, const char *hex)
+/* "Dmitri Orlov asked for it too: <link>" for reply F, after "; " when
+ * WHO has an asker already, unless SEEN has its mail already.  TOO: the
+ * line gives a reason before, so this one asked for it too. */
+static void add_asker(GString *who, const struct fs_finding *f, GHashTable *seen, bool too)
+{
+	char *name, *id;
+
+	if (g_hash_table_contains(seen, f->mail.message_id))
+		return;
+	g_hash_table_add(seen, f->mail.message_id);
+	name = fsd_display_name(f->mail.from);
+	id = fs_finding_mail_link(f);
+	g_string_append_printf(who, "%s%s asked for it%s%s%s", who->len ? "; " : "", name,
+			       too || who->len ? " too" : "", id ? ": " : "", id ? id : "");
+	g_free(id);
+	g_free(name);
+}
+
+/* " (Dmitri Orlov asked for it too: <link>; ...)": who asked for commit
+ * HEX, once per reply, the replies to the patches, then those to the
+ * cover (cover_asks()); after a line that ends in a patch's mark
+ * ("03/27 (already answered)"), "; Dmitri Orlov asked for it too:
+ * <link>".  ALONE: the line gives no reason of its own, and the first
+ * asker asked for it, not "too". */
+static void add_askers(GString *line, const struct fs_review *r, const char *hex, bool alone)
 {
 	GHashTable *seen = g_hash_table_new(g_str_hash, g_str_equal);
+	GString *who = g_string_new(NULL);
 	size_t i, k;
 
 	for (i = 0; i < r->npatches; i++)
 		for (k = 0; k < r->patches[i].findings.n; k++) {
 			const struct fs_finding *f = &r->patches[i].findings.v[k];
-			char *who, *id;
 
-			if (f->kind != FS_FIND_NEEDS_ALSO || !is_listed(f) || !f->mail.message_id ||
-			    strcmp(f->commit, hex) || g_hash_table_contains(seen, f->mail.message_id))
-				continue;
-			g_hash_table_add(seen, f->mail.message_id);
-			who = fsd_display_name(f->mail.from);
-			id = fs_finding_mail_link(f);
-			if (line->len && line->str[line->len - 1] == ')')
-				g_string_append_printf(line, "; %s asked for it too%s%s", who,
-						       id ? ": " : "", id ? id : "");
-			else
-				g_string_append_printf(line, " (%s asked for it too%s%s)", who,
-						       id ? ": " : "", id ? id : "");
-			g_free(id);
-			g_free(who);
+			if (f->kind == FS_FIND_NEEDS_ALSO && is_listed(f) && f->mail.message_id &&
+			    !strcmp(f->commit, hex))
+				add_asker(who, f, seen, !alone);
 		}
+	for (k = 0; k < r->series_findings.n; k++)
+		if (cover_asks(&r->series_findings.v[k]) && !strcmp(r->series_findings.v[k].commit, hex))
+			add_asker(who, &r->series_findings.v[k], seen, !alone);
+	if (who->len && !alone && line->len && line->str[line->len - 1] == ')')
+		g_string_append_printf(line, "; %s", who->str);
+	else if (who->len)
+		g_string_append_printf(line, " (%s)", who->str);
+	g_string_free(who, TRUE);
 	g_hash_table_destroy(seen);
 }
 
-/* Whether a commit to add is a prerequisite, not a fix: the heading
- * says "Commits to add:". */
+/* Whether a commit to add is a prerequisite, not a fix, or one only a
+ * reply to the cover asks for, which may be either: the heading says
+ * "Commits to add:". */
 static bool has_prerequisite(const struct fs_review *r)
 {
 	size_t i, k;
+
+	for (k = 0; k < r->series_findings.n; k++)
+		if (cover_asks(&r->series_findings.v[k]) &&
+		    !patch_requests(r, r->series_findings.v[k].commit))
+			return true;
 
 	for (i = 0; i < r->npatches; i++)
 		for (k = 0; k < r->patches[i].findings.n; k++) {
@@ -311,7 +365,7 @@ static void add_part_line(GString *s, const struct fs_review *r, const struct fs
 		g_string_append_printf(line, " in %s,", rel);
 	g_string_append_printf(line, " posted with %s", from);
 	if (askers)
-		add_askers_too(line, r, p->commit);
+		add_askers(line, r, p->commit, false);
 	fsd_add_wrapped(s, "  ", "    ", line->str);
 	g_string_free(line, TRUE);
 	g_free(from);
@@ -347,10 +401,47 @@ static void add_asked_parts(GString *s, const struct fs_review *r, const struct 
 		}
 }
 
+/* The commits the replies to the cover ask for (cover_asks()) that no
+ * line has yet, each a line under the commits to add: 'abc ("...") in
+ * v4.6 (Pam Ode asked for it: <link>)'.  BEFORE: the lines so far (the
+ * heading comes with the first); DONE the commits listed.  Returns the
+ * number of lines. */
+static size_t add_cover_requests(GString *s, const struct fs_review *r, GHashTable *done,
+				 size_t before)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < r->series_findings.n; k++) {
+		const struct fs_finding *f = &r->series_findings.v[k];
+		char *ref, *rel;
+		GString *line;
+
+		if (!cover_asks(f) || g_hash_table_contains(done, f->commit))
+			continue;
+		g_hash_table_add(done, (gpointer)f->commit);
+		if (!n++ && !before)
+			g_string_append(s, "Commits to add:\n\n");
+		ref = fsd_commit_ref(f->commit, f->subject);
+		rel = fs_text_clean_line(f->release);
+		line = g_string_new(ref);
+		fsd_add_cve_phrase(line, f);
+		if (*rel)
+			g_string_append_printf(line, " in %s", rel);
+		add_askers(line, r, f->commit, true);
+		fsd_add_wrapped(s, "  ", "    ", line->str);
+		g_string_free(line, TRUE);
+		g_free(rel);
+		g_free(ref);
+	}
+	return n;
+}
+
 /* The requests of the summary, one line per commit to queue, naming
  * every patch that needs it: 'c5fef009a731 ("..."), in v4.7-rc1, fixes
- * 20/27 and 21/27'.  Returns the number of lines. */
-static size_t add_fix_requests(GString *s, const struct fs_review *r, const struct fs_draft_opts *o)
+ * 20/27 and 21/27'.  Returns the number of lines for the patches; *COVER
+ * gets that of the commits only the replies to the cover ask for. */
+static size_t add_fix_requests(GString *s, const struct fs_review *r, const struct fs_draft_opts *o,
+			       size_t *cover)
 {
 	GHashTable *done = g_hash_table_new(g_str_hash, g_str_equal);
 	size_t i, k, n = 0;
@@ -391,7 +482,7 @@ static size_t add_fix_requests(GString *s, const struct fs_review *r, const stru
 			/* what the patch's own reply says of it, said here too */
 			if (f->cross.failed_to_apply)
 				g_string_append(line, "; it did not apply when tagged for stable, so it needs a manual backport");
-			add_askers_too(line, r, f->commit);
+			add_askers(line, r, f->commit, false);
 			fsd_add_wrapped(s, "  ", "    ", line->str);
 			g_string_free(line, TRUE);
 			g_free(rel);
@@ -402,7 +493,8 @@ static size_t add_fix_requests(GString *s, const struct fs_review *r, const stru
 		}
 	}
 	add_asked_parts(s, r, o, done, &n);
-	if (n)
+	*cover = add_cover_requests(s, r, done, n);
+	if (n || *cover)
 		g_string_append_c(s, '\n');
 	g_hash_table_destroy(done);
 	return n;
@@ -510,10 +602,19 @@ static size_t add_series_parts(GString *s, const struct fs_review *r, const stru
 	return n;
 }
 
+/* Whether series finding F is quoted among the replies: it is listed,
+ * and not said on a commit's line instead (cover_asks()). */
+static bool quoted_reply(const struct fs_finding *f)
+{
+	return is_listed(f) && !cover_asks(f);
+}
+
 /* The replies to the cover that ask for action and name no patch whose
  * mail is here (R's series findings): each attributed, in its author's
  * own words, without a word of what kind of reply it is; one that is on
- * a patch whose mail is absent says which.  Returns how many. */
+ * a patch whose mail is absent says which.  A reply whose every request
+ * is a commit's line under the commits to add is not quoted again.
+ * Returns how many. */
 static size_t add_series_replies(GString *s, const struct fs_review *r)
 {
 	size_t k, n = 0;
@@ -522,8 +623,8 @@ static size_t add_series_replies(GString *s, const struct fs_review *r)
 		const struct fs_finding *f = &r->series_findings.v[k];
 		char *who, *id, *line, *on;
 
-		if (!fs_draft_finding_asks(f) || !f->mail.message_id ||
-		    listed_reply_earlier(&r->series_findings, k))
+		if (!fs_draft_finding_asks(f) || !f->mail.message_id || cover_asks(f) ||
+		    fsd_same_reply_before(&r->series_findings, k, quoted_reply))
 			continue;
 		if (!n++)
 			fsd_add_para(s, "In the replies to this series:");
@@ -564,14 +665,16 @@ char *fsd_summary_quote(const struct fs_patch *cover)
 char *fsd_summary_findings(const struct fs_review *r, bool patch_replies,
 			   const struct fs_draft_opts *o)
 {
-	size_t listed, said;
+	size_t listed, said, asked;
 	GString *s = g_string_new(NULL), *p = g_string_new(NULL), *q = g_string_new(NULL);
 	char *branch = fs_text_clean_line(r->branch), *base = fs_text_clean_line(r->base);
 
-	listed = add_fix_requests(p, r, o);
+	listed = add_fix_requests(p, r, o, &asked);
 	listed += add_patch_groups(p, r, o);
 	listed += add_series_parts(p, r, o);
-	said = add_series_replies(q, r);
+	/* what only the replies to the cover ask for is theirs, not a
+	 * patch that needs a look */
+	said = asked + add_series_replies(q, r);
 	if (listed)
 		fsd_add_paraf(s, "I went through this series against %s%s%s%s looking for known upstream follow-up fixes, reverts and duplicates. These patches need a look:",
 			  branch, *base ? " (" : "", base, *base ? ")" : "");

@@ -5,7 +5,9 @@
 # resolved through the index: its subject; the branch having it (as a
 # backport) or the series queuing it asks nothing; only a commit neither
 # present nor queued asks the maintainer to act, in the drafts too.  On
-# the cover, the same, as the series'.  The mails are made up here.
+# the cover, the same, as the series'.  The summary asks for such a
+# commit once, on its line under the commits to add, with everyone who
+# asked for it, on a patch or on the cover.  The mails are made up here.
 . "$(dirname "$0")/lib.sh"
 
 # fixed dates: the same ids every run
@@ -57,6 +59,18 @@ box("thread.mbox", [
     ("Pam <pam@x>", "Re: " + SUBJ, "cover",
      "Kernels taking this release will also need commit %s, please queue it.\n" % D[:14], ["c"]),
 ], "t0519")
+# only replies to the cover: one asks for a commit neither present nor
+# queued, one for the commit the branch has (one naming a commit the
+# series queues is that patch's reply, as above)
+box("cover.mbox", [
+    (greg, SUBJ, "c", "This is the start of the stable review cycle for the 4.4.7 release.", None),
+    (greg, "[PATCH 4.4 1/2] fs: mend the first widget", "p1", "commit %s upstream.\n\nText." % A, ["c"]),
+    (greg, "[PATCH 4.4 2/2] net: mend the third widget", "p2", "commit %s upstream.\n\nText." % C, ["c"]),
+    ("Pam <pam@x>", "Re: " + SUBJ, "cover",
+     "Kernels taking this release will also need commit %s, please queue it.\n" % D[:14], ["c"]),
+    ("Kit <kit@x>", "Re: " + SUBJ, "had",
+     "Please also queue %s for this release.\n" % B[:12], ["c"]),
+], "t0519")
 # replies alone (a partial fetch): read on the branch their subjects name
 box("alone.mbox", [
     ("Ned <ned@x>", "Re: [PATCH 4.4 1/2] fs: mend the first widget", "alone",
@@ -100,15 +114,67 @@ test_expect_success '... read on the branch the subjects name, on the absent pat
 '
 mkdir -p "$XDG_CONFIG_HOME/git" &&
 	printf '[user]\n\tname = Rev\n\temail = rev@example.org\n' >"$XDG_CONFIG_HOME/git/config"
-test_expect_success '... the summary asks for the one commit neither present nor queued, and quotes the cover reply' '
-	"$FIXSCAN" review --repo repo --mbox thread.mbox --drafts=summary --dry-run >drafts.mbox 2>/dev/null;
-	python3 -c "
+# The body of the summary draft of an mbox of drafts.
+cat >summary.py <<'PY'
 import mailbox, sys
-m = list(mailbox.mbox(\"drafts.mbox\"))[0]
-print(m.get_payload(decode=True).decode())" >summary.txt &&
-	grep -q "Pam wrote in reply to the cover" summary.txt &&
-	! grep -q "mm: mend the second" summary.txt &&
-	grep -q "a reply from Ned" summary.txt && grep -q "a reply from Oli" summary.txt
+m = [m for m in mailbox.mbox(sys.argv[1]) if m["Subject"].startswith("Re: [PATCH 4.4 0/2]")][0]
+sys.stdout.write(m.get_payload(decode=True).decode())
+PY
+cat >summary.want <<'WANT'
+On Thu, 14 Apr 2016 00:00:00 +0000, Greg wrote:
+> This is the start of the stable review cycle for the 4.4.7 release.
+
+I went through this series against linux-4.4.y (v4.4.6) looking for
+known upstream follow-up fixes, reverts and duplicates. These patches
+need a look:
+
+Commits to add:
+
+  6e13b426735a ("usb: mend the fourth widget") (Ned asked for it:
+    https://lore.kernel.org/r/list@t0519; Rae asked for it too:
+    https://lore.kernel.org/r/subject@t0519; Oli asked for it too:
+    https://lore.kernel.org/r/commit@t0519; Pam asked for it too:
+    https://lore.kernel.org/r/cover@t0519)
+
+Reports and replies:
+
+  1/2 fs: mend the first widget
+    a reply from Sam: https://lore.kernel.org/r/nosuch@t0519
+  2/2 net: mend the third widget
+    a reply from Quin: https://lore.kernel.org/r/digits@t0519
+    a reply from Ugo: https://lore.kernel.org/r/regz@t0519
+
+Thanks,
+Rev
+WANT
+test_expect_success '... the summary asks for the one commit neither present nor queued once, on its line, with everyone who asked for it, the cover reply too; the replies naming no commit it knows as before' '
+	"$FIXSCAN" review --repo repo --mbox thread.mbox --drafts=summary --dry-run >drafts.mbox 2>/dev/null;
+	python3 summary.py drafts.mbox >summary.got && test_cmp summary.want summary.got
+'
+test_expect_code 1 'review --mbox of a thread whose only replies answer the cover' '
+	"$FIXSCAN" review --repo repo --mbox cover.mbox --json >cover.json 2>cover.err
+'
+test_expect_success '... the series asks for the commit neither present nor queued; the one the branch has asks nothing' '
+	PYTHONPATH=$SRC/tests/e2e python3 needs.py cover.json \
+		"series:cover:D:None:None:usb: mend the fourth widget" \
+		"series:had:B:None:SB:mm: mend the second widget" &&
+	"$FIXSCAN" review --repo repo --mbox cover.mbox --drafts=summary --dry-run >cover.drafts 2>cover.err;
+	test -s cover.drafts
+'
+cat >cover.want <<'WANT'
+On Thu, 14 Apr 2016 00:00:00 +0000, Greg wrote:
+> This is the start of the stable review cycle for the 4.4.7 release.
+
+Commits to add:
+
+  6e13b426735a ("usb: mend the fourth widget") (Pam asked for it:
+    https://lore.kernel.org/r/cover@t0519)
+
+Thanks,
+Rev
+WANT
+test_expect_success '... the summary asks for the commit of the cover reply with who asked for it, not for the one the branch has, and quotes neither reply' '
+	python3 summary.py cover.drafts >cover.got && test_cmp cover.want cover.got
 '
 
 test_done

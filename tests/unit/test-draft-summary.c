@@ -630,6 +630,211 @@ static void test_summary_part_asked(void **state)
 	}
 }
 
+/* ---- what a reply to the cover asks for -------------------------------- */
+
+/* The commit of a reply to the cover that asks for more commits. */
+#define USB_FIX "6e13b426735a4f0c8d1e2a3b4c5d6e7f80910111"
+#define NET_FIX "1e909a04863eaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+
+/* The beginning of every summary of series3(): the cover quoted. */
+#define SUMMARY_QUOTE \
+	"On Fri, 15 Apr 2016 03:44:51 +0200, Greta Kroll wrote:\n" \
+	"> This is the start of the stable review cycle for the 4.4.7 release.\n\n"
+
+/* Finding of KIND of Pam Ode's reply to the cover (mail MID) for commit
+ * HEX (NULL: it names none), as fs_findings_series_replies() gives it. */
+static struct fs_finding cover_reply(enum fs_finding_kind kind, const char *mid, const char *hex,
+				     const char *subject, const char *release)
+{
+	struct fs_finding f = finding(kind, hex, subject, release);
+
+	f.mail.from = (char *)"Pam Ode <pam@example.org>";
+	f.mail.message_id = (char *)mid;
+	f.note = (char *)"Kernels taking this release will also need these, please queue them.";
+	return f;
+}
+
+/* The summary of X with its series findings SF (N of them): compared
+ * whole with WANT (NULL: no summary). */
+static void assert_summary(struct series3 *x, struct fs_finding *sf, size_t n, const char *want)
+{
+	char *got;
+
+	x->review.series_findings.v = sf;
+	x->review.series_findings.n = n;
+	got = fs_draft_summary_body(&x->review, true);
+	if (!want && got)
+		fail_msg("a summary where none was wanted:\n%s", got);
+	if (want && (!got || strcmp(got, want)))
+		fail_msg("summary:\n%s\nwanted:\n%s", got ? got : "(none)", want);
+	g_free(got);
+	x->review.series_findings.v = NULL;
+	x->review.series_findings.n = 0;
+}
+
+/* A reply to the cover naming one commit: a line under the commits to
+ * add, with who asked, and the reply not quoted again; the same reply
+ * asking for it in answer to a patch would be on the same line. */
+static void test_summary_cover_asks_one(void **state)
+{
+	struct series3 *x = series3();
+	struct fs_finding sf[1];
+
+	sf[0] = cover_reply(FS_FIND_NEEDS_ALSO, "pam@example.org", USB_FIX, "usb: mend the fourth widget",
+			    "v4.6");
+	assert_summary(x, sf, 1, SUMMARY_QUOTE
+		       "Commits to add:\n\n"
+		       "  6e13b426735a (\"usb: mend the fourth widget\") in v4.6 (Pam Ode asked\n"
+		       "    for it: https://lore.kernel.org/r/pam@example.org)\n");
+	/* without a release; its own link */
+	sf[0].release = NULL;
+	sf[0].mail.link = (char *)"https://lore.example.org/all/pam@example.org/";
+	assert_summary(x, sf, 1, SUMMARY_QUOTE
+		       "Commits to add:\n\n"
+		       "  6e13b426735a (\"usb: mend the fourth widget\") (Pam Ode asked for it:\n"
+		       "    https://lore.example.org/all/pam@example.org/)\n");
+	series3_free(x);
+}
+
+/* Naming two commits: a line for each, each with who asked. */
+static void test_summary_cover_asks_two(void **state)
+{
+	struct series3 *x = series3();
+	struct fs_finding sf[2];
+
+	sf[0] = cover_reply(FS_FIND_NEEDS_ALSO, "pam@example.org", USB_FIX, "usb: mend the fourth widget",
+			    "v4.6");
+	sf[1] = cover_reply(FS_FIND_NEEDS_ALSO, "pam@example.org", NET_FIX, "net: mend the fifth widget",
+			    "v4.7-rc1");
+	assert_summary(x, sf, 2, SUMMARY_QUOTE
+		       "Commits to add:\n\n"
+		       "  6e13b426735a (\"usb: mend the fourth widget\") in v4.6 (Pam Ode asked\n"
+		       "    for it: https://lore.kernel.org/r/pam@example.org)\n"
+		       "  1e909a04863e (\"net: mend the fifth widget\") in v4.7-rc1 (Pam Ode asked\n"
+		       "    for it: https://lore.kernel.org/r/pam@example.org)\n");
+	series3_free(x);
+}
+
+/* The commit a patch's finding asks for too: one line, both reasons,
+ * under the fixes when it is one; the reply to a patch asking for a
+ * commit only the cover's reply makes a line of is said on that line,
+ * not under the replies. */
+static void test_summary_cover_asks_shared(void **state)
+{
+	struct series3 *x = series3();
+	struct fs_finding sf[2], f;
+
+	add3(x, 0, finding(FS_FIND_FIX_MISSING, chain3[2], "sched/fair: hold the runqueue lock", "v4.7-rc1"));
+	sf[0] = cover_reply(FS_FIND_NEEDS_ALSO, "pam@example.org", chain3[2], "sched/fair: hold the runqueue lock",
+			    "v4.7-rc1");
+	assert_summary(x, sf, 1, SUMMARY_QUOTE
+		       "I went through this series against linux-4.4.y (v4.4.6) looking for\n"
+		       "known upstream follow-up fixes, reverts and duplicates. These patches\n"
+		       "need a look:\n\n"
+		       "Fixes to add:\n\n"
+		       "  c5fef009a731 (\"sched/fair: hold the runqueue lock\") in v4.7-rc1, fixes\n"
+		       "    20/24 (Pam Ode asked for it too:\n"
+		       "    https://lore.kernel.org/r/pam@example.org)\n\n"
+		       "Details are in my replies to the patches.\n");
+	/* and a commit only the cover's reply asks for: maybe no fix */
+	sf[1] = cover_reply(FS_FIND_NEEDS_ALSO, "pam@example.org", USB_FIX, "usb: mend the fourth widget",
+			    "v4.6");
+	assert_summary(x, sf, 2, SUMMARY_QUOTE
+		       "I went through this series against linux-4.4.y (v4.4.6) looking for\n"
+		       "known upstream follow-up fixes, reverts and duplicates. These patches\n"
+		       "need a look:\n\n"
+		       "Commits to add:\n\n"
+		       "  c5fef009a731 (\"sched/fair: hold the runqueue lock\") in v4.7-rc1, fixes\n"
+		       "    20/24 (Pam Ode asked for it too:\n"
+		       "    https://lore.kernel.org/r/pam@example.org)\n"
+		       "  6e13b426735a (\"usb: mend the fourth widget\") in v4.6 (Pam Ode asked\n"
+		       "    for it: https://lore.kernel.org/r/pam@example.org)\n\n"
+		       "Details are in my replies to the patches.\n");
+
+	x->rp[0].findings.n = 0;
+	f = finding(FS_FIND_NEEDS_ALSO, USB_FIX, "usb: mend the fourth widget", "v4.6");
+	f.mail.from = (char *)"Dmitri Orlov <dorlov@example.com>";
+	f.mail.message_id = (char *)"dmitri@example.com";
+	f.note = (char *)"This needs 6e13b426735a too.";
+	add3(x, 1, f);
+	sf[0] = cover_reply(FS_FIND_NEEDS_ALSO, "pam@example.org", USB_FIX, "usb: mend the fourth widget",
+			    "v4.6");
+	assert_summary(x, sf, 1, SUMMARY_QUOTE
+		       "Commits to add:\n\n"
+		       "  6e13b426735a (\"usb: mend the fourth widget\") in v4.6 (Dmitri Orlov\n"
+		       "    asked for it: https://lore.kernel.org/r/dmitri@example.com; Pam Ode\n"
+		       "    asked for it too: https://lore.kernel.org/r/pam@example.org)\n");
+	series3_free(x);
+}
+
+/* What the branch has or the series queues is not asked for: a reply
+ * asking only for those is not in the summary; one asking for another
+ * too asks for that one alone. */
+static void test_summary_cover_asks_had(void **state)
+{
+	struct series3 *x = series3();
+	struct fs_finding sf[3];
+
+	sf[0] = cover_reply(FS_FIND_NEEDS_ALSO, "pam@example.org", chain3[1], "sched/fair: queued", "v4.6");
+	sf[0].series_index = 21;
+	sf[1] = cover_reply(FS_FIND_NEEDS_ALSO, "pam@example.org", chain3[2], "sched/fair: had", "v4.5");
+	sf[1].stable_commit = (char *)"b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0";
+	assert_summary(x, sf, 2, NULL);
+	sf[2] = cover_reply(FS_FIND_NEEDS_ALSO, "pam@example.org", USB_FIX, "usb: mend the fourth widget",
+			    "v4.6");
+	assert_summary(x, sf, 3, SUMMARY_QUOTE
+		       "Commits to add:\n\n"
+		       "  6e13b426735a (\"usb: mend the fourth widget\") in v4.6 (Pam Ode asked\n"
+		       "    for it: https://lore.kernel.org/r/pam@example.org)\n");
+	series3_free(x);
+}
+
+/* The reply quoted as it always was, after "In the replies to this
+ * series:", SAID: who wrote where. */
+#define PAM_QUOTED(said) \
+	"In the replies to this series:\n\n" said ":\n\n" \
+	"  \"Kernels taking this release will also need these, please queue them.\"\n"
+#define PAM_COVER "Pam Ode wrote in reply to the cover\n(https://lore.kernel.org/r/pam@example.org)"
+#define PAM_ABSENT "Pam Ode wrote about 07/24 (https://lore.kernel.org/r/pam@example.org)"
+
+/* A reply to the cover asking for more commits but naming none that can
+ * be read (no id, or an id that names no commit), one on a patch whose
+ * mail is absent, and one of another class: quoted as before, and no
+ * commit line. */
+static void test_summary_cover_asks_none(void **state)
+{
+	struct series3 *x = series3();
+	struct fs_finding sf[2];
+
+	sf[0] = cover_reply(FS_FIND_NEEDS_ALSO, "pam@example.org", NULL, NULL, NULL);
+	assert_summary(x, sf, 1, SUMMARY_QUOTE PAM_QUOTED(PAM_COVER));
+	sf[0] = cover_reply(FS_FIND_NEEDS_ALSO, "pam@example.org", "123456789012", NULL, NULL);
+	sf[0].unresolved = FS_CAUSE_NOT_FOUND;
+	assert_summary(x, sf, 1, SUMMARY_QUOTE PAM_QUOTED(PAM_COVER));
+	sf[0] = cover_reply(FS_FIND_NEEDS_ALSO, "pam@example.org", USB_FIX, "usb: mend the fourth widget", "v4.6");
+	sf[0].mail.absent_index = 7;
+	assert_summary(x, sf, 1, SUMMARY_QUOTE PAM_QUOTED(PAM_ABSENT));
+	sf[0] = cover_reply(FS_FIND_OBJECTION, "pam@example.org", NULL, NULL, NULL);
+	assert_summary(x, sf, 1, SUMMARY_QUOTE PAM_QUOTED(PAM_COVER));
+	/* even one whose finding names a commit */
+	sf[0] = cover_reply(FS_FIND_OBJECTION, "pam@example.org", USB_FIX, "usb: mend the fourth widget", "v4.6");
+	assert_summary(x, sf, 1, SUMMARY_QUOTE PAM_QUOTED(PAM_COVER));
+	sf[0] = cover_reply(FS_FIND_REGRESSION_REPORT, "pam@example.org", NULL, NULL, NULL);
+	assert_summary(x, sf, 1, SUMMARY_QUOTE PAM_QUOTED(PAM_COVER));
+
+	/* an id it reads and one it cannot: a line for the first, and the
+	 * reply quoted for the other */
+	sf[0] = cover_reply(FS_FIND_NEEDS_ALSO, "pam@example.org", USB_FIX, "usb: mend the fourth widget", "v4.6");
+	sf[1] = cover_reply(FS_FIND_NEEDS_ALSO, "pam@example.org", "123456789012", NULL, NULL);
+	sf[1].unresolved = FS_CAUSE_NOT_FOUND;
+	assert_summary(x, sf, 2, SUMMARY_QUOTE
+		       "Commits to add:\n\n"
+		       "  6e13b426735a (\"usb: mend the fourth widget\") in v4.6 (Pam Ode asked\n"
+		       "    for it: https://lore.kernel.org/r/pam@example.org)\n\n"
+		       PAM_QUOTED(PAM_COVER));
+	series3_free(x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -643,6 +848,11 @@ int main(void)
 		cmocka_unit_test(test_close_and_template),
 		cmocka_unit_test(test_build_unanswerable),
 		cmocka_unit_test(test_summary_part_asked),
+		cmocka_unit_test(test_summary_cover_asks_one),
+		cmocka_unit_test(test_summary_cover_asks_two),
+		cmocka_unit_test(test_summary_cover_asks_shared),
+		cmocka_unit_test(test_summary_cover_asks_had),
+		cmocka_unit_test(test_summary_cover_asks_none),
 	};
 
 	return cmocka_run_group_tests_name("draft", tests, setup, teardown);
