@@ -163,6 +163,29 @@ static bool cover_asks(const struct fs_finding *f)
 	       !f->mail.absent_index && f->commit[0] && f->unresolved == FS_CAUSE_NONE;
 }
 
+/* Whether F, a finding of a patch, is a reply asking for a commit the
+ * index knows, which neither the branch has nor the series queues: the
+ * commit gets a line under the commits to add, naming the patch and who
+ * asked, as a fix would ("a reply from X" said nothing of the commit). */
+static bool patch_asks(const struct fs_finding *f)
+{
+	return f->kind == FS_FIND_NEEDS_ALSO && is_listed(f) && f->mail.message_id && f->commit[0] &&
+	       f->unresolved == FS_CAUSE_NONE;
+}
+
+/* Whether a reply to a patch of R asks for commit HEX (patch_asks()). */
+static bool patch_reply_asks_for(const struct fs_review *r, const char *hex)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->npatches; i++)
+		for (k = 0; k < r->patches[i].findings.n; k++)
+			if (patch_asks(&r->patches[i].findings.v[k]) &&
+			    !strcmp(r->patches[i].findings.v[k].commit, hex))
+				return true;
+	return false;
+}
+
 /* Whether some reply to the cover asks for commit HEX (cover_asks()). */
 static bool cover_asks_for(const struct fs_review *r, const char *hex)
 {
@@ -235,7 +258,8 @@ static bool patch_requests(const struct fs_review *r, const char *hex)
 /* Whether commit HEX has a line of its own under the commits to add. */
 static bool in_fix_requests(const struct fs_review *r, const char *hex)
 {
-	return part_asked(r, hex) || patch_requests(r, hex) || cover_asks_for(r, hex);
+	return part_asked(r, hex) || patch_requests(r, hex) || cover_asks_for(r, hex) ||
+	       patch_reply_asks_for(r, hex);
 }
 
 /* The group F of RP is listed in.  A reply asking for a commit that has
@@ -322,6 +346,11 @@ static bool has_prerequisite(const struct fs_review *r)
 		if (cover_asks(&r->series_findings.v[k]) &&
 		    !patch_requests(r, r->series_findings.v[k].commit))
 			return true;
+	for (i = 0; i < r->npatches; i++)
+		for (k = 0; k < r->patches[i].findings.n; k++)
+			if (patch_asks(&r->patches[i].findings.v[k]) &&
+			    !patch_requests(r, r->patches[i].findings.v[k].commit))
+				return true;
 
 	for (i = 0; i < r->npatches; i++)
 		for (k = 0; k < r->patches[i].findings.n; k++) {
@@ -399,6 +428,51 @@ static void add_asked_parts(GString *s, const struct fs_review *r, const struct 
 				add_part_line(s, r, p, o, true);
 			}
 		}
+}
+
+/* The commits replies to the patches ask for (patch_asks()) that no
+ * line has yet, each a line under the commits to add naming the patches
+ * whose replies ask: 'abc ("...") in v4.7-rc1, for 03/27 (Dmitri Orlov
+ * asked for it: <link>)'.  BEFORE: the lines so far (the heading comes
+ * with the first); DONE the commits listed.  Returns the number of
+ * lines. */
+static size_t add_reply_requests(GString *s, const struct fs_review *r, const struct fs_draft_opts *o,
+				 GHashTable *done, size_t before)
+{
+	size_t i, k, j, n = 0;
+
+	for (i = 0; i < r->npatches; i++)
+		for (k = 0; k < r->patches[i].findings.n; k++) {
+			const struct fs_finding *f = &r->patches[i].findings.v[k];
+			GPtrArray *hits;
+			char *ref, *rel, *on;
+			GString *line;
+
+			if (!patch_asks(f) || g_hash_table_contains(done, f->commit))
+				continue;
+			g_hash_table_add(done, (gpointer)f->commit);
+			if (!n++ && !before)
+				g_string_append(s, "Commits to add:\n\n");
+			hits = g_ptr_array_new();
+			for (j = i; j < r->npatches; j++)
+				if (fsd_needs_also_for(&r->patches[j], f->commit, patch_asks))
+					g_ptr_array_add(hits, (gpointer)&r->patches[j]);
+			on = patch_list(r, hits, o);
+			ref = fsd_commit_ref(f->commit, f->subject);
+			rel = fs_text_clean_line(f->release);
+			line = g_string_new(ref);
+			fsd_add_cve_phrase(line, f);
+			if (*rel)
+				g_string_append_printf(line, " in %s,", rel);
+			g_string_append_printf(line, " for %s", on);
+			add_askers(line, r, f->commit, true);
+			fsd_add_wrapped(s, "  ", "    ", line->str);
+			g_string_free(line, TRUE);
+			g_free(rel);
+			g_free(ref);
+			g_free(on);
+		}
+	return n;
 }
 
 /* The commits the replies to the cover ask for (cover_asks()) that no
@@ -493,6 +567,7 @@ static size_t add_fix_requests(GString *s, const struct fs_review *r, const stru
 		}
 	}
 	add_asked_parts(s, r, o, done, &n);
+	n += add_reply_requests(s, r, o, done, n);
 	*cover = add_cover_requests(s, r, done, n);
 	if (n || *cover)
 		g_string_append_c(s, '\n');

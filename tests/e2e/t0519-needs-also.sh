@@ -130,9 +130,9 @@ need a look:
 
 Commits to add:
 
-  6e13b426735a ("usb: mend the fourth widget") (Ned asked for it:
-    https://lore.kernel.org/r/list@t0519; Rae asked for it too:
-    https://lore.kernel.org/r/subject@t0519; Oli asked for it too:
+  6e13b426735a ("usb: mend the fourth widget") for 1/2 and 2/2 (Ned
+    asked for it: https://lore.kernel.org/r/list@t0519; Rae asked for it
+    too: https://lore.kernel.org/r/subject@t0519; Oli asked for it too:
     https://lore.kernel.org/r/commit@t0519; Pam asked for it too:
     https://lore.kernel.org/r/cover@t0519)
 

@@ -760,10 +760,15 @@ static void test_summary_cover_asks_shared(void **state)
 	sf[0] = cover_reply(FS_FIND_NEEDS_ALSO, "pam@example.org", USB_FIX, "usb: mend the fourth widget",
 			    "v4.6");
 	assert_summary(x, sf, 1, SUMMARY_QUOTE
+		       "I went through this series against linux-4.4.y (v4.4.6) looking for\n"
+		       "known upstream follow-up fixes, reverts and duplicates. These patches\n"
+		       "need a look:\n\n"
 		       "Commits to add:\n\n"
-		       "  6e13b426735a (\"usb: mend the fourth widget\") in v4.6 (Dmitri Orlov\n"
-		       "    asked for it: https://lore.kernel.org/r/dmitri@example.com; Pam Ode\n"
-		       "    asked for it too: https://lore.kernel.org/r/pam@example.org)\n");
+		       "  6e13b426735a (\"usb: mend the fourth widget\") in v4.6, for 21/24\n"
+		       "    (Dmitri Orlov asked for it:\n"
+		       "    https://lore.kernel.org/r/dmitri@example.com; Pam Ode asked for it\n"
+		       "    too: https://lore.kernel.org/r/pam@example.org)\n\n"
+		       "Details are in my replies to the patches.\n");
 	series3_free(x);
 }
 
@@ -786,6 +791,70 @@ static void test_summary_cover_asks_had(void **state)
 		       "Commits to add:\n\n"
 		       "  6e13b426735a (\"usb: mend the fourth widget\") in v4.6 (Pam Ode asked\n"
 		       "    for it: https://lore.kernel.org/r/pam@example.org)\n");
+	series3_free(x);
+}
+
+/* Finding of Dmitri Orlov's reply (mail MID) to a patch asking for
+ * commit HEX (NULL: it names none). */
+static struct fs_finding patch_reply(const char *mid, const char *hex, const char *subject,
+				     const char *release)
+{
+	struct fs_finding f = finding(FS_FIND_NEEDS_ALSO, hex, subject, release);
+
+	f.mail.from = (char *)"Dmitri Orlov <dorlov@example.com>";
+	f.mail.message_id = (char *)mid;
+	f.note = (char *)"This needs the widget fix as well.";
+	return f;
+}
+
+#define SUMMARY_INTRO \
+	"I went through this series against linux-4.4.y (v4.4.6) looking for\n" \
+	"known upstream follow-up fixes, reverts and duplicates. These patches\n" \
+	"need a look:\n\n"
+
+/* A reply to a patch asking for a commit no other finding asks for: a
+ * line under the commits to add naming the patch and who asked, not "a
+ * reply from X" under the replies; two patches' replies asking for it,
+ * one line naming both; what the branch has or an id that names no
+ * commit: no line (the latter quoted as a reply, as before). */
+static void test_summary_patch_asks(void **state)
+{
+	struct series3 *x = series3();
+	struct fs_finding f;
+
+	add3(x, 0, patch_reply("d1@example.com", USB_FIX, "usb: mend the fourth widget", "v4.6"));
+	assert_summary(x, NULL, 0, SUMMARY_QUOTE SUMMARY_INTRO
+		       "Commits to add:\n\n"
+		       "  6e13b426735a (\"usb: mend the fourth widget\") in v4.6, for 20/24\n"
+		       "    (Dmitri Orlov asked for it:\n"
+		       "    https://lore.kernel.org/r/d1@example.com)\n\n"
+		       "Details are in my replies to the patches.\n");
+	f = patch_reply("d3@example.com", USB_FIX, "usb: mend the fourth widget", "v4.6");
+	f.mail.from = (char *)"Uma <uma@example.org>";
+	add3(x, 2, f);
+	assert_summary(x, NULL, 0, SUMMARY_QUOTE SUMMARY_INTRO
+		       "Commits to add:\n\n"
+		       "  6e13b426735a (\"usb: mend the fourth widget\") in v4.6, for 20/24 and\n"
+		       "    22/24 (Dmitri Orlov asked for it:\n"
+		       "    https://lore.kernel.org/r/d1@example.com; Uma asked for it too:\n"
+		       "    https://lore.kernel.org/r/d3@example.com)\n\n"
+		       "Details are in my replies to the patches.\n");
+	/* the branch has it: nothing to ask */
+	x->rp[0].findings.n = x->rp[2].findings.n = 0;
+	f = patch_reply("d1@example.com", USB_FIX, "usb: mend the fourth widget", "v4.6");
+	f.stable_commit = (char *)"b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0b0";
+	add3(x, 0, f);
+	assert_summary(x, NULL, 0, NULL);
+	/* an id that names no commit: the reply, as before */
+	x->rp[0].findings.n = 0;
+	f = patch_reply("d1@example.com", "abcdef123456", NULL, NULL);
+	f.unresolved = FS_CAUSE_NOT_FOUND;
+	add3(x, 0, f);
+	assert_summary(x, NULL, 0, SUMMARY_QUOTE SUMMARY_INTRO
+		       "Reports and replies:\n\n"
+		       "  20/24 sched/fair: update the blocked load of throttled groups\n"
+		       "    a reply from Dmitri Orlov: https://lore.kernel.org/r/d1@example.com\n\n"
+		       "Details are in my replies to the patches.\n");
 	series3_free(x);
 }
 
@@ -853,6 +922,7 @@ int main(void)
 		cmocka_unit_test(test_summary_cover_asks_shared),
 		cmocka_unit_test(test_summary_cover_asks_had),
 		cmocka_unit_test(test_summary_cover_asks_none),
+		cmocka_unit_test(test_summary_patch_asks),
 	};
 
 	return cmocka_run_group_tests_name("draft", tests, setup, teardown);
