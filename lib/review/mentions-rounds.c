@@ -79,20 +79,61 @@ static int move_to_replies(struct fs_mentions *m, size_t k, enum fs_reply_class 
 	return 0;
 }
 
-/* The number of the patch of S titled as patch NN of EARLIER, or -1. */
+/* The one patch of S titled TITLE, or NULL (none, or several). */
+static const struct fs_patch *titled(const struct fs_thread_series *s, const char *title)
+{
+	const struct fs_patch *one = NULL;
+	size_t i;
+
+	for (i = 0; title && *title && i < s->npatches; i++) {
+		if (g_strcmp0(fs_patch_title(s->patches[i]), title))
+			continue;
+		if (one)
+			return NULL;
+		one = s->patches[i];
+	}
+	return one;
+}
+
+/* The number of the patch of S that is patch NN of EARLIER: the one of
+ * that title in each round, or -1.  Two patches of one title (a
+ * duplicate posted twice) are told apart by nothing here: the round
+ * that dropped one of them left no way to say which, and a reply to the
+ * dropped copy must not land on the kept one. */
 static int same_patch(const struct fs_thread_series *s, const struct fs_thread_series *earlier,
 		      int nn)
 {
-	const char *title = NULL;
+	const struct fs_patch *was = NULL, *now;
 	size_t i;
 
-	for (i = 0; i < earlier->npatches && !title; i++)
+	for (i = 0; i < earlier->npatches && !was; i++)
 		if (fs_thread_patch_number(earlier->patches[i]) == nn)
-			title = fs_patch_title(earlier->patches[i]);
-	for (i = 0; title && *title && i < s->npatches; i++)
-		if (!g_strcmp0(fs_patch_title(s->patches[i]), title))
-			return fs_thread_patch_number(s->patches[i]);
-	return -1;
+			was = earlier->patches[i];
+	if (!was || titled(earlier, fs_patch_title(was)) != was ||
+	    !(now = titled(s, fs_patch_title(was))))
+		return -1;
+	return fs_thread_patch_number(now);
+}
+
+/* Whether REPLY, a reply of EARLIER, answers one of its patches or a
+ * reply to one (not the cover, or a reply to it: the earlier round's
+ * cover is answered about that round, its build and its tests). */
+static bool answers_a_patch(const struct fs_thread_series *earlier, const struct fs_patch *reply)
+{
+	const struct fs_patch *p = fs_thread_replied_patch(earlier, reply);
+
+	return p && p != earlier->cover;
+}
+
+/* The reply of S whose Message-Id is MID, or NULL. */
+static const struct fs_patch *reply_of(const struct fs_thread_series *s, const char *mid)
+{
+	size_t i;
+
+	for (i = 0; mid && i < s->nreplies; i++)
+		if (!g_strcmp0(fs_patch_message_id(s->replies[i]), mid))
+			return s->replies[i];
+	return NULL;
 }
 
 /* Whether M's replies before END hold the mail MID. */
@@ -134,11 +175,14 @@ int fs_mentions_earlier_thread(struct fs_mentions *m, const struct fs_thread_ser
 		return err->code;
 	for (i = kept = first; i < m->nobjections; i++) {
 		struct fs_objection o = m->objections[i];
+		const struct fs_patch *reply = reply_of(earlier, o.message_id);
 		char *line = m->lines_[i];
-		int nn = o.series_index > 0 ? same_patch(s, earlier, o.series_index) : -1;
+		int nn = o.series_index > 0 && reply && answers_a_patch(earlier, reply) ?
+			 same_patch(s, earlier, o.series_index) : -1;
 
-		/* a reply to the earlier cover spoke of that round; one to a
-		 * patch this round does not carry was answered by dropping it */
+		/* a reply to the earlier cover spoke of that round, even when
+		 * its words name a patch; one to a patch this round does not
+		 * carry was answered by dropping it */
 		if (nn < 0 || held(m, first, o.message_id) ||
 		    (o.cls != FS_REPLY_OBJECTION && o.cls != FS_REPLY_REPORT &&
 		     o.cls != FS_REPLY_NEEDS_ALSO && o.cls != FS_REPLY_REPLACEMENT)) {

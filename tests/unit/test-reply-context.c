@@ -454,14 +454,18 @@ static struct fs_thread *thread_of(char **texts, size_t n)
 
 /* What the earlier round's replies asked of a patch the new round
  * carries (by title, renumbered) is a reply to it there; a reply to a
- * patch the new round dropped, to the cover, one of nothing to ask,
- * and one the new round holds already are not added; a report of the
- * same mail gives way to the reply. */
+ * patch the new round dropped, to the cover (even naming a patch), one
+ * of nothing to ask, one the new round holds already, and one to one of
+ * two patches of one title are not added; a report of the same mail
+ * gives way to the reply. */
 static void test_earlier_thread(void **state)
 {
 	char *rc1[] = {
-		round_mail("rc1", 0, 3, NULL), round_mail("rc1", 1, 3, "widget: fix a"),
-		round_mail("rc1", 2, 3, "widget: fix b"), round_mail("rc1", 3, 3, "widget: fix c"),
+		round_mail("rc1", 0, 5, NULL), round_mail("rc1", 1, 5, "widget: fix a"),
+		round_mail("rc1", 2, 5, "widget: fix b"), round_mail("rc1", 3, 5, "widget: fix c"),
+		round_mail("rc1", 4, 5, "widget: fix d"), round_mail("rc1", 5, 5, "widget: fix d"),
+		round_reply("rc1", "5", "dup@x", "Please drop this one, it is the same commit as 04/05."),
+		round_reply("rc1", "cover", "named@x", "Please drop \"widget: fix b\", it breaks the build."),
 		round_reply("rc1", "2", "needs@x", "Please also queue 89abcdef0123 (\"widget: fix the fix\") with this one."),
 		round_reply("rc1", "3", "drop@x", "Please drop this one, it breaks the build on arm."),
 		round_reply("rc1", "1", "dropped@x", "Please drop this, it is not a fix."),
@@ -470,10 +474,10 @@ static void test_earlier_thread(void **state)
 		round_reply("rc1", "3", "held@x", "NAK, this breaks the boot on x86."),
 	};
 	char *rc2[] = {
-		round_mail("rc2", 0, 2, NULL), round_mail("rc2", 1, 2, "widget: fix b"),
-		round_mail("rc2", 2, 2, "widget: fix c"),
+		round_mail("rc2", 0, 3, NULL), round_mail("rc2", 1, 3, "widget: fix b"),
+		round_mail("rc2", 2, 3, "widget: fix c"), round_mail("rc2", 3, 3, "widget: fix d"),
 	};
-	struct fs_thread *t1 = thread_of(rc1, 10), *t2 = thread_of(rc2, 3);
+	struct fs_thread *t1 = thread_of(rc1, 14), *t2 = thread_of(rc2, 4);
 	const struct fs_thread_series *s1 = fs_thread_get(t1, 0), *s2 = fs_thread_get(t2, 0);
 	struct fs_mentions m = FS_MENTIONS_INIT;
 	struct fs_error err = FS_ERROR_INIT;
