@@ -111,19 +111,32 @@ static const char *const spattern_src[S_COUNT] = {
 		   "^(?:the\\s+)?same\\s+(?:for|applies\\s+(?:to|for)|comment\\s+as|goes\\s+for|as\\s+(?:on|for|with))\\b[^,;:]{0,40}$",
 	/* a stable maintainer dropping the patch now or holding it back,
 	 * in a few words of consent first at most: "I'll drop it,
-	 * thanks!", "Now dropped.", "Sure, dropped.", "Good point, I've
-	 * dropped it from 7.1", "I'll hold off on this one"; not
-	 * "it had to be dropped" (news), "going to drop" or an offer */
-	[S_DROPS_NOW] = "^(?!.*\\b(?:if|unless)\\b)(?:"
-			"(?:[\\w']+[\\s,.!:;-]+){0,5}?(?:i|we)(?:'ll|\\s+will|'ve|\\s+have)\\s+"
-			"(?:now\\s+|just\\s+|also\\s+|go\\s+(?:and\\s+)?)?(?:drop(?:ped)?|remove[d]?|hold\\s+off)\\b|"
-			"(?:(?:sure|ok(?:ay)?|oops|ah|oh|yes|yeah|yep|ack|right|indeed|agreed|thanks|thank\\s+you|sorry|"
-			"good\\s+(?:point|catch)|fair\\s+enough)[\\s,.!:;-]+){0,3}"
-			"(?:now\\s+|all\\s+|both\\s+(?:patches\\s+)?)?(?:dropped|removed)\\b"
-			"(?!\\s+(?:by|because|as|since|in\\s+mainline|from\\s+mainline)\\b))",
+	 * thanks!", "Now dropped.", "Sure, dropped.", "I dropped it.",
+	 * "Dropping it now.", "Patch dropped.", "I'll hold off on this
+	 * one" (until what it waits for comes); the verb on the patch ("it", "this one", "them"), not on a
+	 * tag or a hunk; not news ("it had to be dropped"), a condition or
+	 * a time ("when the revert lands", "or I'll drop it"), a part
+	 * ("from 5.10 only", "but keep it here") or another patch */
+	[S_DROPS_NOW] = "^(?!.*\\b(?:if|unless)\\b)(?:[\\w']+[\\s,.!:;-]+){0,5}?(?:i|we)"
+			"(?:'ll|\\s+will|'m|\\s+am)?\\s+(?:now\\s+|just\\s+)?hold(?:ing)?\\s+off\\b|"
+			"^(?!.*\\b(?:if|unless|when|once|until|or|but|keep|kept|keeping|only|other|"
+			"instead|later)\\b)(?:"
+			"(?:[\\w']+[\\s,.!:;-]+){0,5}?(?:i|we)(?:'ll|\\s+will|'ve|\\s+have|'m|\\s+am)?\\s+"
+			"(?:now\\s+|just\\s+|also\\s+|go\\s+(?:and\\s+)?)?"
+			"(?:drop|dropped|dropping)\\s+(?:it|this(?:\\s+one|\\s+patch)?|that(?:\\s+one)?|them|"
+			"these|those|both(?:\\s+of\\s+them|\\s+patches)?|the\\s+patch(?:es)?)\\b|"
+			"(?:(?:sure|ok(?:ay)?|oops|ah|oh|yes|yeah|yep|ack|right|indeed|agreed|thanks|thank\\s+you|"
+			"sorry|good\\s+(?:point|catch)|fair\\s+enough)[\\s,.!:;-]+){0,3}"
+			"(?:(?:this|it|that|the\\s+patch|patch)(?:\\s+is|'s)?\\s+|both\\s+(?:patches\\s+)?|all\\s+)?"
+			"(?:now\\s+)?dropped\\b"
+			"(?!\\s+(?:by|because|as|since|in\\s+mainline|from\\s+mainline|the)\\b)|"
+			"(?:(?:sure|ok(?:ay)?|thanks)[\\s,.!:;-]+){0,2}dropping\\s+(?:it|this)\\b)",
 	/* agreement said in a clause of its own, not first: "As the
-	 * author of the patch, I agree."; none with a "but" or a "not" */
-	[S_AGREES] = "^(?!.*\\b(?:but|however|although|though|not|n't)\\b).*\\b(?:i|we)\\s+(?:fully\\s+|completely\\s+|totally\\s+|do\\s+)?agree\\b(?:\\s+with\\s+(?:you|\\w+|that|this|the\\s+above))?\\W*$",
+	 * author of the patch, I agree."; none with a "but", a negation
+	 * ("can't say I agree", "doubt I agree") or a question */
+	[S_AGREES] = "^(?!.*(?:\\b(?:but|however|although|though|not|doubt|hardly|never)\\b|n't\\b|\\?))"
+		     ".*\\b(?:i|we)\\s+(?:fully\\s+|completely\\s+|totally\\s+|do\\s+)?agree\\b"
+		     "(?:\\s+with\\s+(?:you|\\w+|that|this|the\\s+above))?\\W*$",
 	/* a line of a patch: the quote is the posting, not a person's words */
 	[S_PATCH_MARK] = "^(?:diff --git |@@ |--- a/|\\+\\+\\+ b/|signed-off-by:|\\[ upstream commit|"
 			 "commit [0-9a-f]{12,40} upstream)",

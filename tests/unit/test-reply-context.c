@@ -343,12 +343,22 @@ static void test_course_drop(void **state)
 		"Good point, I've dropped it from 7.1 and older.",
 		"Oops. I'm... not sure how it got in. I'll drop it from everywhere.",
 		"I'll hold off on this one for now.", "Dropped it from all queues, thank you!",
+		"I dropped it.", "I'm dropping it now.", "Dropping it now, thanks.", "Patch dropped.",
+		"This is now dropped, thanks.", "Yes, it's now dropped.", "Both now dropped.",
 	};
 	static const char *const stays[] = {
 		"Now queued up, thanks.", "I can drop it if you want.", "Should I drop it?",
 		"These were dropped in mainline long ago.", "If you want, I'll drop it.",
 		"Note, it had to be dropped from 6.6 as it broke the build there.",
 		"What is the upstream fix then?",
+		/* another patch, a part, a tag or a hunk; a time or a threat */
+		"Thanks, I've dropped the other one and kept this.",
+		"Sorry, I've dropped the ball on this one, now queued up.",
+		"Thanks, I've removed the extra hunk.", "Removed the extra hunk, thanks.",
+		"Dropped from 5.10 only, 6.1 needs it.", "I'll drop it from 5.4 but keep it here.",
+		"I will drop it when the revert lands upstream.",
+		"I'll drop it once the fix is in Linus's tree.",
+		"I've dropped the Fixes: tag in the changelog.", "Send a fix or I'll drop it.",
 	};
 	const char *upset = "This backport makes me upset.";
 	size_t i;
@@ -392,6 +402,13 @@ static void test_answered_in_thread(void **state)
 	const char *but = SECOND_REPLY("Ann Author <ann@example.com>",
 				       "I agree it is a preparation, but it fixes a crash on its own.");
 	const char *yes = SECOND_REPLY("Mo Maintainer <mo@kernel.example.org>", "Yes, I agree.");
+	const char *not[] = {
+		SECOND_REPLY("Ann Author <ann@example.com>", "I can't say I agree."),
+		SECOND_REPLY("Ann Author <ann@example.com>", "I don't think I agree."),
+		SECOND_REPLY("Ann Author <ann@example.com>", "Doubt I agree."),
+		SECOND_REPLY("Ann Author <ann@example.com>", "Do we agree?"),
+	};
+	size_t i;
 	const char *with_author[] = { GREG_PATCH, first, author };
 	const char *with_stranger[] = { GREG_PATCH, first, stranger };
 	const char *with_but[] = { GREG_PATCH, first, but };
@@ -403,6 +420,10 @@ static void test_answered_in_thread(void **state)
 	assert_int_equal(class_with(with_yes, 3, "second@x", NULL), FS_REPLY_OBJECTION);
 	assert_int_equal(class_with(with_stranger, 3, "second@x", NULL), FS_REPLY_OTHER);
 	assert_int_equal(class_with(with_but, 3, "second@x", NULL), FS_REPLY_OTHER);
+	for (i = 0; i < sizeof(not) / sizeof(*not); i++) {
+		const char *thread[] = { GREG_PATCH, first, not[i] };
+		assert_int_equal(class_with(thread, 3, "second@x", NULL), FS_REPLY_OTHER);
+	}
 	/* the mail it answers is not in the thread: nothing to agree with */
 	assert_int_equal(class_with(alone, 2, "second@x", NULL), FS_REPLY_OTHER);
 }
