@@ -180,11 +180,13 @@ int fs_mentions_earlier_rounds(struct fs_mentions *m, const struct fs_thread_ser
 
 /* The replies of EARLIER, an earlier round of S's release, that ask for
  * something (objection, report, needs-also, replacement) of a patch S
- * carries too (the same title), added to M as replies to that patch of
- * S, read with OWN and STANDING as S's are (mentions.c).  What asked of
- * a patch on -rc1 still asks on -rc2 unless it was answered there: a
- * request for more commits, a refusal.  A mail M holds already is not
- * added twice, and a report of M that is one of them becomes the reply.
+ * carries too (the one patch of the same title in each), added to M as
+ * replies to that patch of S, read with OWN and STANDING as S's are
+ * (mentions.c).  What asked of a patch on -rc1 still asks on -rc2
+ * unless it was answered there: a reply to the earlier cover, a stable
+ * maintainer's own and one a stable maintainer answered are not carried.
+ * A mail M holds already is not added twice, and a report of M that is
+ * one of them becomes the reply.
  * EARLIER's mails must outlive M (M lends their strings).  Returns 0 or
  * FS_ENOMEM.  (mentions-rounds.c) */
 int fs_mentions_earlier_thread(struct fs_mentions *m, const struct fs_thread_series *s,

@@ -63,6 +63,12 @@ void fsmn_reading_clear(struct fsmn_reading *r);
 void fsmn_read_standing(struct fsmn_reading *r, const char *body, size_t len,
 			const struct fs_reply_context *c);
 
+/* The addresses that sent S's stable mails (its cover, review patches,
+ * AUTOSEL patches): stable maintainers, whoever they are; and the
+ * configured ones, MORE (may be NULL).  A new NULL-terminated array of
+ * new strings (g_strfreev()).  (mentions.c) */
+char **fsmn_stable_senders(const struct fs_thread_series *s, const char *const *more);
+
 /* Whether BODY (LEN bytes), a stable maintainer's answer to someone's
  * reply, drops the patch in answer: "I'll drop it, thanks!", "Now
  * dropped." (mentions-standing.c). */

@@ -24,6 +24,7 @@
 #include "fixscan/mail.h"
 #include "fixscan/mentions.h"
 #include "fixscan/subject.h"
+#include "mentions-read.h"
 
 /* Whether SUBJECT answers a patch posted for kernel series VERSION
  * ("Re: [PATCH 4.4 07/27] ..." for "4.4"). */
@@ -125,6 +126,31 @@ static bool answers_a_patch(const struct fs_thread_series *earlier, const struct
 	return p && p != earlier->cover;
 }
 
+/* Whether REPLY, a reply of EARLIER, is a stable maintainer's (by
+ * SENDERS, the review's senders and the known ones) or one a stable
+ * maintainer answered there: either way the earlier round settled it,
+ * or the stable maintainer knows of it ("Now queued", "fixed it up",
+ * "No, it is needed"), and the new round is what came of that. */
+static bool settled_in(const struct fs_thread_series *earlier, const struct fs_patch *reply,
+		       const char *const *senders)
+{
+	const char *mid = fs_patch_message_id(reply);
+	struct fs_reply_context c;
+	size_t i;
+
+	fs_mentions_reply_context(&c, reply, NULL, senders);
+	if (c.role == FS_ROLE_STABLE)
+		return true;
+	for (i = 0; mid && i < earlier->nreplies; i++) {
+		if (g_strcmp0(fs_patch_in_reply_to(earlier->replies[i]), mid))
+			continue;
+		fs_mentions_reply_context(&c, earlier->replies[i], NULL, senders);
+		if (c.role == FS_ROLE_STABLE)
+			return true;
+	}
+	return false;
+}
+
 /* The reply of S whose Message-Id is MID, or NULL. */
 static const struct fs_patch *reply_of(const struct fs_thread_series *s, const char *mid)
 {
@@ -168,21 +194,25 @@ int fs_mentions_earlier_thread(struct fs_mentions *m, const struct fs_thread_ser
 			       const struct fs_reply_standing *standing, struct fs_error *err)
 {
 	size_t first = m->nobjections, i, kept;
+	char **senders;
 
 	if (!earlier || earlier == s)
 		return 0;
 	if (fs_mentions_objections(m, earlier, own, standing, err) < 0)
 		return err->code;
+	senders = fsmn_stable_senders(earlier, standing ? standing->stable : NULL);
 	for (i = kept = first; i < m->nobjections; i++) {
 		struct fs_objection o = m->objections[i];
 		const struct fs_patch *reply = reply_of(earlier, o.message_id);
 		char *line = m->lines_[i];
-		int nn = o.series_index > 0 && reply && answers_a_patch(earlier, reply) ?
+		int nn = o.series_index > 0 && reply && answers_a_patch(earlier, reply) &&
+			 !settled_in(earlier, reply, (const char *const *)senders) ?
 			 same_patch(s, earlier, o.series_index) : -1;
 
 		/* a reply to the earlier cover spoke of that round, even when
 		 * its words name a patch; one to a patch this round does not
-		 * carry was answered by dropping it */
+		 * carry was answered by dropping it; one the stable maintainer
+		 * answered (or his own) is settled */
 		if (nn < 0 || held(m, first, o.message_id) ||
 		    (o.cls != FS_REPLY_OBJECTION && o.cls != FS_REPLY_REPORT &&
 		     o.cls != FS_REPLY_NEEDS_ALSO && o.cls != FS_REPLY_REPLACEMENT)) {
@@ -198,6 +228,7 @@ int fs_mentions_earlier_thread(struct fs_mentions *m, const struct fs_thread_ser
 		kept++;
 	}
 	m->nobjections = kept;
+	g_strfreev(senders);
 	return 0;
 }
 

@@ -328,11 +328,7 @@ static bool review_cover(const struct fs_patch *p)
 	return body && g_strstr_len(body, len < 2000 ? (gssize)len : 2000, "stable review cycle");
 }
 
-/* The addresses that sent S's stable mails (its cover, review patches,
- * AUTOSEL patches): stable maintainers, whoever they are; and the
- * configured ones, MORE (may be NULL).  A new NULL-terminated array of
- * new strings (g_strfreev()). */
-static char **stable_senders(const struct fs_thread_series *s, const char *const *more)
+char **fsmn_stable_senders(const struct fs_thread_series *s, const char *const *more)
 {
 	GPtrArray *a = g_ptr_array_new();
 	size_t i;
@@ -426,7 +422,7 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 	}
 	m->lines_ = lv;
 	place_all(s, at, at + s->nreplies);
-	senders = stable_senders(s, standing ? standing->stable : NULL);
+	senders = fsmn_stable_senders(s, standing ? standing->stable : NULL);
 	for (i = 0; i < s->nreplies; i++) {
 		const struct fs_patch *reply = s->replies[i];
 		struct fs_objection *o = &m->objections[m->nobjections];

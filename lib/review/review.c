@@ -653,6 +653,10 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 		if (rc == 0)
 			rc = fs_mentions_earlier_rounds(&said, s, patch_of_upstream, &place, err);
 	}
+	if (rc == 0 && o->archive && o->archive_bases && s->npatches)
+		rc = search_archives(&said, &pending, &found, r, idx, ups, o, err);
+	/* after both searches: a report of theirs that is a carried reply
+	 * (the store's copy and the archives', merged) gives way to it */
 	if (rc == 0 && o->earlier_round) {
 		/* its patches' upstream messages are not read: the earlier
 		 * round's repliers have the standing their mails give */
@@ -660,8 +664,6 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 
 		rc = fs_mentions_earlier_thread(&said, s, o->earlier_round, o->own_addresses, &plain, err);
 	}
-	if (rc == 0 && o->archive && o->archive_bases && s->npatches)
-		rc = search_archives(&said, &pending, &found, r, idx, ups, o, err);
 	if (rc == 0 && s->npatches && fs_index_pending_count(idx))
 		rc = pending_commits(&pending, r, idx, ups, err);
 	if (rc < 0)

@@ -456,6 +456,14 @@ static char *round_reply(const char *rc, const char *to, const char *mid, const 
 			       mid, rc, to, rc, rc, to, body);
 }
 
+/* A mail MID from FROM answering the mail TO (a full Message-Id) of
+ * round RC with BODY. */
+static char *answer_in(const char *rc, const char *to, const char *mid, const char *from, const char *body)
+{
+	return g_strdup_printf("From: %s\nSubject: Re: something\nMessage-Id: <%s>\nIn-Reply-To: <%s>\n"
+			       "References: <%s-cover@lf.example> <%s>\n\n%s\n", from, mid, to, rc, to, body);
+}
+
 static struct fs_thread *thread_of(char **texts, size_t n)
 {
 	struct fs_error err = FS_ERROR_INIT;
@@ -476,9 +484,9 @@ static struct fs_thread *thread_of(char **texts, size_t n)
 /* What the earlier round's replies asked of a patch the new round
  * carries (by title, renumbered) is a reply to it there; a reply to a
  * patch the new round dropped, to the cover (even naming a patch), one
- * of nothing to ask, one the new round holds already, and one to one of
- * two patches of one title are not added; a report of the same mail
- * gives way to the reply. */
+ * of nothing to ask, one the new round holds already, one to one of two
+ * patches of one title, one the stable maintainer answered and his own
+ * are not added; a report of the same mail gives way to the reply. */
 static void test_earlier_thread(void **state)
 {
 	char *rc1[] = {
@@ -487,6 +495,13 @@ static void test_earlier_thread(void **state)
 		round_mail("rc1", 4, 5, "widget: fix d"), round_mail("rc1", 5, 5, "widget: fix d"),
 		round_reply("rc1", "5", "dup@x", "Please drop this one, it is the same commit as 04/05."),
 		round_reply("rc1", "cover", "named@x", "Please drop \"widget: fix b\", it breaks the build."),
+		/* settled on -rc1: answered by the stable maintainer, his own */
+		round_reply("rc1", "2", "taken@x", "Please also queue 0123456789ab (\"widget: more\") with it."),
+		answer_in("rc1", "taken@x", "greg1@x", "Greg KH <gregkh@linuxfoundation.org>", "Now queued, thanks."),
+		answer_in("rc1", "rc1-3@lf.example", "greg2@x", "Greg KH <gregkh@linuxfoundation.org>",
+			  "What is the upstream commit of this one?"),
+		/* nothing to ask: a stranger's question */
+		round_reply("rc1", "3", "why@x", "Why is this needed?"),
 		round_reply("rc1", "2", "needs@x", "Please also queue 89abcdef0123 (\"widget: fix the fix\") with this one."),
 		round_reply("rc1", "3", "drop@x", "Please drop this one, it breaks the build on arm."),
 		round_reply("rc1", "1", "dropped@x", "Please drop this, it is not a fix."),
@@ -498,7 +513,7 @@ static void test_earlier_thread(void **state)
 		round_mail("rc2", 0, 3, NULL), round_mail("rc2", 1, 3, "widget: fix b"),
 		round_mail("rc2", 2, 3, "widget: fix c"), round_mail("rc2", 3, 3, "widget: fix d"),
 	};
-	struct fs_thread *t1 = thread_of(rc1, 14), *t2 = thread_of(rc2, 4);
+	struct fs_thread *t1 = thread_of(rc1, 18), *t2 = thread_of(rc2, 4);
 	const struct fs_thread_series *s1 = fs_thread_get(t1, 0), *s2 = fs_thread_get(t2, 0);
 	struct fs_mentions m = FS_MENTIONS_INIT;
 	struct fs_error err = FS_ERROR_INIT;
