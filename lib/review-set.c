@@ -222,28 +222,25 @@ static void reviews_clear(struct reviews *x, size_t first)
 	memset(x, 0, sizeof(*x));
 }
 
-/* The series of THREADS that is the latest round of release BASE before
- * ROUND, of the same kernel series as S, or NULL. */
-static const struct fs_thread_series *earlier_round(struct fs_thread **threads, size_t n,
-						    const struct fs_thread_series *s,
-						    const char *base, int round)
+/* The series of THREADS that is round R of release BASE, of the same
+ * kernel series as S (of a round posted twice, the one found last);
+ * NULL when none. */
+static const struct fs_thread_series *round_of(struct fs_thread **threads, size_t n,
+					       const struct fs_thread_series *s, const char *base, int r)
 {
 	const struct fs_thread_series *best = NULL;
-	int best_round = 0, r;
 	size_t i, k;
 	char *b;
+	int got;
 
 	for (i = 0; i < n; i++)
 		for (k = 0; k < fs_thread_count(threads[i]); k++) {
 			const struct fs_thread_series *t = fs_thread_get(threads[i], k);
 
-			if (!t->npatches || !fs_round_parse(t->release, &b, &r))
+			if (!t->npatches || !fs_round_parse(t->release, &b, &got))
 				continue;
-			if (!strcmp(b, base) && r < round && r > best_round &&
-			    !g_strcmp0(t->version, s->version)) {
+			if (!strcmp(b, base) && got == r && !g_strcmp0(t->version, s->version))
 				best = t;
-				best_round = r;
-			}
 			g_free(b);
 		}
 	return best;
@@ -341,12 +338,13 @@ static void name_stale_drafts(struct fs_store *store, const struct fs_thread_ser
 	fs_store_message_clear(&found);
 }
 
-/* The earlier round of a series' release in the store, loaded: its
- * thread PREV (NULL: none) among THREADS, or why it could not be read. */
+/* The earlier rounds of a series' release in the store, loaded: their
+ * threads ALL (NULL-terminated, the latest first; ALL[0] the round
+ * compared with) among THREADS, or why they could not be read. */
 struct earlier {
 	struct fs_thread **threads;
 	size_t n;
-	const struct fs_thread_series *prev;
+	const struct fs_thread_series **all;
 	struct fs_error err;
 };
 
@@ -365,8 +363,16 @@ static void load_earlier(struct fs_session *ss, const struct fs_thread_series *s
 	}
 	quoted = fs_store_quote(base);
 	query = g_strdup_printf("subject:%s", quoted ? quoted : "\"\"");
-	if (fs_review_load(&e->threads, &e->n, store, query, NULL, &e->err) == 0)
-		e->prev = earlier_round(e->threads, e->n, s, base, round);
+	if (fs_review_load(&e->threads, &e->n, store, query, NULL, &e->err) == 0) {
+		GPtrArray *a = g_ptr_array_new();
+		const struct fs_thread_series *t;
+
+		while (--round >= 1)
+			if ((t = round_of(e->threads, e->n, s, base, round)))
+				g_ptr_array_add(a, (gpointer)t);
+		g_ptr_array_add(a, NULL);
+		e->all = (const struct fs_thread_series **)g_ptr_array_free(a, FALSE);
+	}
 	g_free(query);
 	g_free(quoted);
 	g_free(base);
@@ -374,25 +380,29 @@ static void load_earlier(struct fs_session *ss, const struct fs_thread_series *s
 
 static void earlier_clear(struct earlier *e)
 {
+	g_free(e->all);
 	fs_source_free(e->threads, e->n);
 	memset(e, 0, sizeof(*e));
 }
 
-/* Review R -rcN (N >= 2) against E, the earlier round of its release
- * that the store has: reviewed with the same options and compared
- * (R->previous); nothing when there is none.  Trouble there is a note,
- * never a failure of R. */
+/* Review R -rcN (N >= 2) against E, the earlier rounds of its release
+ * that the store has: the latest reviewed with the same options, and
+ * with the rounds before it as R was (what its report said), and
+ * compared (R->previous); nothing when there is none.  Trouble there is
+ * a note, never a failure of R. */
 static void add_previous_round(struct fs_session *ss, struct fs_review *r, struct earlier *e,
 			       const struct fs_review_set_cbs *cb)
 {
 	struct fs_store *store = fs_session_store(ss);
+	struct fs_review_opts ro = *fs_session_review_opts(ss);
+	const struct fs_thread_series *prev = e->all ? e->all[0] : NULL;
 	struct fs_review *pr = NULL;
 
-	if (e->prev && !e->err.code &&
-	    fs_review_run(&pr, e->prev, fs_session_index(ss), store, fs_session_review_opts(ss),
-			  &e->err) == 0 &&
+	ro.earlier_rounds = prev ? e->all + 1 : NULL;
+	if (prev && !e->err.code &&
+	    fs_review_run(&pr, prev, fs_session_index(ss), store, &ro, &e->err) == 0 &&
 	    fs_round_compare(&r->previous, pr, r, &e->err) == 0)
-		name_stale_drafts(store, e->prev, r, cb);
+		name_stale_drafts(store, prev, r, cb);
 	if (e->err.code && cb->note) {
 		char *note = g_strdup_printf("%s: the previous round not compared: %s",
 					     r->series->release, e->err.message);
@@ -455,7 +465,7 @@ static struct fs_review *review_one(struct fs_session *ss, const struct fs_revie
 	memset(&e, 0, sizeof(e));
 	if (!set->no_store)
 		load_earlier(ss, s, &e);
-	ro.earlier_round = e.prev;
+	ro.earlier_rounds = e.all;
 	if (fs_review_run(&r, s, fs_session_index(ss), set->no_store ? NULL : fs_session_store(ss),
 			  &ro, &one) < 0) {
 		if (cb->failed)

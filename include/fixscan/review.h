@@ -82,11 +82,12 @@ struct fs_review_opts {
 	 * out, and the client remembers why (fs_archive_failure()). */
 	struct fs_archive *archive;
 	const char *const *archive_bases;
-	/* The thread of the earlier round of the same release (-rc1 while
-	 * -rc2 is reviewed), whose replies that ask something of a patch
-	 * this round carries too are read as replies to it
-	 * (fs_mentions_earlier_thread()); NULL: none. */
-	const struct fs_thread_series *earlier_round;
+	/* The threads of the earlier rounds of the same release (-rc2 and
+	 * -rc1 while -rc3 is reviewed), the latest first, NULL-terminated,
+	 * whose replies that ask something of a patch this round carries
+	 * too are read as replies to it (fs_mentions_earlier_thread());
+	 * NULL: none. */
+	const struct fs_thread_series *const *earlier_rounds;
 };
 #define FS_REVIEW_OPTS_INIT { .branch = NULL }
 

@@ -617,6 +617,7 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 	struct fs_findings_ctx ctx;
 	struct fs_treecheck *tc = NULL;
 	struct by_upstream place; /* which patch a commit is: replies placed by it */
+	size_t k;
 	int rc;
 
 	*out = NULL;
@@ -657,12 +658,13 @@ int fs_review_run(struct fs_review **out, const struct fs_thread_series *s,
 		rc = search_archives(&said, &pending, &found, r, idx, ups, o, err);
 	/* after both searches: a report of theirs that is a carried reply
 	 * (the store's copy and the archives', merged) gives way to it */
-	if (rc == 0 && o->earlier_round) {
+	for (k = 0; rc == 0 && o->earlier_rounds && o->earlier_rounds[k]; k++) {
 		/* its patches' upstream messages are not read: the earlier
 		 * round's repliers have the standing their mails give */
 		struct fs_reply_standing plain = { o->stable_maintainers, NULL, NULL };
 
-		rc = fs_mentions_earlier_thread(&said, s, o->earlier_round, o->own_addresses, &plain, err);
+		rc = fs_mentions_earlier_thread(&said, s, o->earlier_rounds[k], o->own_addresses, &plain,
+						err);
 	}
 	if (rc == 0 && s->npatches && fs_index_pending_count(idx))
 		rc = pending_commits(&pending, r, idx, ups, err);

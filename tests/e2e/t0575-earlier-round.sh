@@ -9,19 +9,22 @@
 # with 03/27) asks it of that patch of -rc2; one to a patch -rc2 dropped,
 # one to the -rc1 cover and a plain thanks are not carried.
 # -rc2 is made here from -rc1: three patches dropped, the rest renumbered,
-# new Message-Ids, two days later.
+# new Message-Ids, two days later; -rc3 two days after, one more dropped:
+# what -rc1's replies asked still asks there, and it is compared with
+# -rc2 as -rc2's report read (with -rc1's replies).
 . "$(dirname "$0")/lib.sh"
 . "$SRC/tests/e2e/lib-notmuch.sh"
 
 python3 "$SRC/scripts/gen-kernel.py" sample "$TRASH/kernel" >/dev/null || exit 1
-python3 - "$SRC/maildirs/review-4.4/cur" "$TRASH/rc2" <<'PY' || exit 1
+cat >mkround.py <<'PY'
 import os, re, sys
-src, dst = sys.argv[1], sys.argv[2]
+src, dst, rc, day, drop = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+drop = {int(x) for x in drop.split(",")}
 os.makedirs(os.path.join(dst, "cur"), exist_ok=True)
-drop = {8, 9, 27}
 keep = [i for i in range(1, 28) if i not in drop]
 new = {o: i + 1 for i, o in enumerate(keep)}
 n = len(keep)
+wday = {26: "Tue", 28: "Thu"}[day]
 for name in sorted(os.listdir(src)):
     text = open(os.path.join(src, name), encoding="utf-8", errors="surrogateescape").read()
     head = text.split("\n\n", 1)[0]
@@ -31,14 +34,16 @@ for name in sorted(os.listdir(src)):
     k = int(m.group(1))
     nn = 0 if k == 0 else new[k]
     text = text.replace("%02d/27]" % k, "%02d/%d]" % (nn, n), 1)
-    text = text.replace("4.4.7-rc1", "4.4.7-rc2")
-    text = re.sub(r"<20160424(\d+\.\d+@stable\.example\.org)>", r"<20160426\1>", text)
-    text = text.replace("Date: Sun, 24 Apr 2016", "Date: Tue, 26 Apr 2016")
-    text = text.replace("X-KernelTest-Deadline: 2016-04-26", "X-KernelTest-Deadline: 2016-04-28")
-    with open(os.path.join(dst, "cur", "rc2.%02d:2,S" % nn), "w", encoding="utf-8",
+    text = text.replace("4.4.7-rc1", "4.4.7-" + rc)
+    text = re.sub(r"<20160424(\d+\.\d+@stable\.example\.org)>", r"<201604%d\1>" % day, text)
+    text = text.replace("Date: Sun, 24 Apr 2016", "Date: %s, %d Apr 2016" % (wday, day))
+    text = text.replace("X-KernelTest-Deadline: 2016-04-26", "X-KernelTest-Deadline: 2016-04-%d" % (day + 2))
+    with open(os.path.join(dst, "cur", "%s.%02d:2,S" % (rc, nn)), "w", encoding="utf-8",
               errors="surrogateescape") as f:
         f.write(text)
 PY
+python3 mkround.py "$SRC/maildirs/review-4.4/cur" "$TRASH/rc2" rc2 26 8,9,27 || exit 1
+python3 mkround.py "$SRC/maildirs/review-4.4/cur" "$TRASH/rc3" rc3 28 8,9,20,27 || exit 1
 mkdir -p rc1more/cur
 reply_to() { # NAME MESSAGE-ID SUBJECT FROM BODY
 	printf 'From: %s\nTo: stable@vger.kernel.org\nSubject: Re: %s\nDate: Mon, 25 Apr 2016 10:00:00 +0000\nMessage-Id: <%s>\nIn-Reply-To: <%s>\nReferences: <20160424014451.100031676@stable.example.org> <%s>\n\n%s\n' \
@@ -52,7 +57,7 @@ reply_to cover1 20160424014451.100031676@stable.example.org "[PATCH 4.4 00/27] 4
 reply_to thanks5 20160424014456.100071271@stable.example.org \
 	"[PATCH 4.4 05/27] arm64: mm: only flush the instruction cache for" \
 	"Vic <vic@example.org>" "Thanks, works fine here."
-setup_notmuch "$TRASH/mail" "$SRC/maildirs/review-4.4" rc2 rc1more "$SRC/maildirs/lists" || exit 1
+setup_notmuch "$TRASH/mail" "$SRC/maildirs/review-4.4" rc2 rc3 rc1more "$SRC/maildirs/lists" || exit 1
 "$FIXSCAN" index --repo kernel >/dev/null || exit 1
 
 test_expect_success 'the store has both rounds of 4.4.7' '
@@ -104,6 +109,26 @@ test_expect_success '... no reply to a dropped patch, the -rc1 cover or a thanks
 	text = json.dumps(r)
 	for mid in ("dropped8@example.org", "cover1@example.org", "thanks5@example.org"):
 	    assert mid not in text, mid
+	EOF
+'
+test_expect_code 1 'review of -rc3' '
+	"$FIXSCAN" review --repo kernel --json --no-lore "path:rc3/**" >rc3.json 2>rc3.err
+'
+test_expect_success '... -rc1'"'"'s requests still ask at -rc3, once each; no reply counts as changed since -rc2' '
+	python3 - <<-\EOF
+	import json
+	r = json.loads(open("rc3.json").readline())
+	got = sorted((q["index"], f["kind"], f.get("message_id")) for q in r["patches"] for f in q["findings"]
+	             if f.get("message_id") in ("20160425034451.100269246@example.com",
+	                                        "20160425024451.100261327@example.net"))
+	assert got == [(3, "needs-also", "20160425034451.100269246@example.com"),
+	               (7, "objection", "20160425024451.100261327@example.net")], got
+	prev = r["previous_round"]
+	assert prev["release"] == "4.4.7-rc2", prev
+	# 20/27 dropped: its chain changes 18/23; no reply is new
+	assert prev["patches_dropped"] == [18], prev
+	assert not [f for f in prev["findings_new"] + prev["findings_resolved"]
+	            if f["kind"] in ("needs-also", "objection", "regression-report")], prev
 	EOF
 '
 test_expect_code 1 'the -rc1 review itself: the reply there is the thread'"'"'s own' '
