@@ -267,6 +267,11 @@ struct fs_finding {
 	char *note;        /* one line of detail for the reader, made from
 			    * the fields above, or NULL */
 	char *ignored;     /* the reason from the ignore file, or NULL */
+	/* How a stable maintainer's mail in the thread settled it ("the
+	 * patch dropped by Greta Kroll in the thread", "taken by Greta
+	 * Kroll in the thread"), or NULL: it asks for nothing more
+	 * (fs_finding_is_problem()) */
+	char *settled;
 	struct fs_finding_mail mail;         /* regression-report, the reply
 					      * kinds, fix-pending */
 	struct fs_finding_revert revert;
@@ -297,8 +302,9 @@ struct fs_findings {
 };
 #define FS_FINDINGS_INIT { .v = NULL }
 void fs_findings_clear(struct fs_findings *f);
-/* Whether F asks the reviewer to act: its kind does, and it is not a
- * revert that a revert of the revert undid. */
+/* Whether F asks the reviewer to act: its kind does, it is not a
+ * revert that a revert of the revert undid, and no stable maintainer's
+ * answer in the thread settled it. */
 bool fs_finding_is_problem(const struct fs_finding *f);
 /* Findings of KIND that are not ignored. */
 size_t fs_findings_count(const struct fs_findings *f, enum fs_finding_kind kind);

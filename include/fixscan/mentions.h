@@ -120,6 +120,14 @@ enum fs_reply_parent fs_mentions_parent_kind(const struct fs_patch *parent);
 const char *fs_mentions_role_name(enum fs_reply_role role);
 const char *fs_mentions_parent_name(enum fs_reply_parent kind);
 
+/* What a stable maintainer's answer in the thread made of a reply
+ * (mentions-course.c). */
+enum fs_reply_settle {
+	FS_SETTLE_NONE,
+	FS_SETTLE_DROPPED, /* his own reply, dropping the patch now */
+	FS_SETTLE_TAKEN,   /* a request for commits he answered by taking them */
+};
+
 /* A reply in the thread that speaks of a patch. */
 struct fs_objection {
 	int series_index;
@@ -141,6 +149,9 @@ struct fs_objection {
 	int absent_index;
 	const char *link;  /* a mail of the archives (fixscan.lore): where it
 			    * is; NULL for a reply of the thread */
+	enum fs_reply_settle settle;
+	const char *settled_by; /* the From of the stable maintainer whose
+				 * mail settled it (lent); NULL when none */
 };
 
 /* What was found about one series.  The records' strings are owned by

@@ -340,7 +340,7 @@ char *fsd_first_body_line(const struct fs_patch *p)
  * maintainer to check it would be the reviewer's mistake). */
 bool fsd_is_shown(const struct fs_finding *f)
 {
-	return !f->ignored && f->unresolved != FS_CAUSE_NOT_IN_CLONE;
+	return !f->ignored && !f->settled && f->unresolved != FS_CAUSE_NOT_IN_CLONE;
 }
 
 /* Whether F of RP is a fix-missing that asks for HEX. */

@@ -290,6 +290,11 @@ static void print_patch(FILE *out, const struct fs_review *r, const struct fs_re
 			fprintf(out, " (on %s, whose mail is absent)",
 				fs_report_patch_number(r->series, f->mail.absent_index, nn, sizeof(nn)));
 		}
+		if (f->settled) {
+			fputs(" (settled: ", out);
+			fs_text_fputs(f->settled, true, out);
+			fputc(')', out);
+		}
 		fputc('\n', out);
 		g_free(line);
 	}
@@ -596,6 +601,7 @@ static void json_finding(struct fs_json *b, const struct fs_finding *f)
 	json_tree_finding(b, f);
 	fs_json_int(b, "patch", f->mail.absent_index > 0 ? f->mail.absent_index : -1);
 	fs_json_str(b, "link", f->mail.link);
+	fs_json_str(b, "settled", f->settled);
 	fs_json_end_object(b);
 }
 

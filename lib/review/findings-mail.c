@@ -165,3 +165,77 @@ void fsj_check_pending(struct judge *j, const fs_cid *ups, size_t nups)
 		fsj_set_note(j, f, fsj_fmt("%s %.12s", p->revert ? "reverts" : "fixes", hex));
 	}
 }
+
+/* The name in FROM ("Greta Kroll <g@x>" gives "Greta Kroll"), else its
+ * address, else "a stable maintainer".  New string (g_free()). */
+static char *who_of(const char *from)
+{
+	const char *lt = from ? strchr(from, '<') : NULL;
+	char *name = from ? g_strndup(from, lt ? (size_t)(lt - from) : strlen(from)) : NULL;
+
+	if (name)
+		g_strstrip(g_strdelimit(name, "\"", ' '));
+	if (name && *name)
+		return name;
+	g_free(name);
+	if (lt && strchr(lt, '>'))
+		return g_strndup(lt + 1, (size_t)(strchr(lt, '>') - lt - 1));
+	return g_strdup("a stable maintainer");
+}
+
+/* Whether F of J asks for a commit that one of the ids NAMED (N, as
+ * written, 8 to 40 hex digits) abbreviates: a fix, a prerequisite, a
+ * reply's request. */
+static bool asks_named(const struct fs_finding *f, char *const *named, size_t n)
+{
+	size_t i;
+
+	if ((f->kind != FS_FIND_NEEDS_ALSO && f->kind != FS_FIND_FIX_MISSING &&
+	     f->kind != FS_FIND_DEP_MISSING) || !f->commit[0])
+		return false;
+	for (i = 0; i < n; i++)
+		if (!g_ascii_strncasecmp(f->commit, named[i], strlen(named[i])))
+			return true;
+	return false;
+}
+
+/* Mark F of J settled by SAID (taken), unless it is already. */
+static void settle(struct judge *j, struct fs_finding *f, const char *said)
+{
+	if (f->settled)
+		return;
+	if (!(f->settled = g_strdup(said)))
+		j->oom = 1;
+}
+
+void fsj_apply_settled(struct judge *j, int index)
+{
+	const struct fs_findings_ctx *ctx = j->ctx;
+	size_t i, k;
+
+	for (i = 0; i < ctx->nobjections; i++) {
+		const struct fs_objection *o = &ctx->objections[i];
+		char *who, *said;
+
+		/* a drop said to the cover is of some patch, not the series */
+		if (o->series_index != index || o->settle == FS_SETTLE_NONE ||
+		    (o->settle == FS_SETTLE_DROPPED && index < 0))
+			continue;
+		who = who_of(o->settled_by);
+		said = o->settle == FS_SETTLE_DROPPED ?
+			g_strdup_printf("the patch dropped by %s in the thread", who) :
+			g_strdup_printf("taken by %s in the thread", who);
+		/* dropped: nothing of the patch asks for more; taken: the
+		 * reply's requests, and the same commits asked by fixscan */
+		for (k = 0; k < j->out->n; k++) {
+			struct fs_finding *f = &j->out->v[k];
+
+			if (o->settle == FS_SETTLE_DROPPED ||
+			    (f->mail.message_id && o->message_id && !strcmp(f->mail.message_id, o->message_id)) ||
+			    asks_named(f, o->named, o->nnamed))
+				settle(j, f, said);
+		}
+		g_free(said);
+		g_free(who);
+	}
+}

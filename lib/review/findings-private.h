@@ -66,6 +66,10 @@ void fsj_check_unknown(struct judge *j, const struct fs_trailers *tags, const ch
 
 void fsj_check_mail(struct judge *j, const fs_cid *ups, size_t nups, int index);
 void fsj_add_replies(struct judge *j, int index);
+/* What a stable maintainer's answer in the thread settled of the
+ * findings at patch INDEX (-1: the series'): every one, when he dropped
+ * the patch; the requests for the commits he took (findings-mail.c). */
+void fsj_apply_settled(struct judge *j, int index);
 void fsj_check_pending(struct judge *j, const fs_cid *ups, size_t nups);
 
 /* ---- findings-diff.c */

@@ -98,6 +98,7 @@ static void finding_clear(struct fs_finding *f)
 	g_free(f->mail.link);
 	g_free(f->note);
 	g_free(f->ignored);
+	g_free(f->settled);
 	g_free(f->cross.newer_branch);
 	g_free(f->cross.newer_release);
 	g_free(f->cross.newer_last_release);
@@ -245,11 +246,14 @@ int fs_findings_judge(struct fs_findings *out, const struct fs_findings_ctx *ctx
 		fsj_add(&j, FS_FIND_NO_UPSTREAM, FS_CAUSE_NONE, FS_CID_NONE, NULL, FS_FEV_EXACT);
 	if (index >= 0)
 		fsj_check_mail(&j, ups, nups, index);
+	/* after every check: what the thread settled may be any of them */
 	fsj_check_diff(&j, ups, nups);
 	fsj_check_diff_absent(&j);
 	fsj_check_pending(&j, ups, nups);
 	for (i = 0; i < nups; i++)
 		fsj_check_series_partial(&j, ups[i]);
+	if (index >= 0)
+		fsj_apply_settled(&j, index);
 	if (ctx->ignore) {
 		for (i = 0; i < out->n; i++) {
 			const char *why = fs_ignore_match(ctx->ignore, out->v[i].commit, out->upstream);
@@ -273,6 +277,7 @@ int fs_findings_series_replies(struct fs_findings *out, const struct fs_findings
 	j.out = out;
 	j.self_index = -1;
 	fsj_add_replies(&j, -1);
+	fsj_apply_settled(&j, -1);
 	if (j.oom)
 		return fs_error_set(err, FS_ENOMEM, "out of memory");
 	return 0;

@@ -335,6 +335,8 @@ bool fs_finding_is_problem(const struct fs_finding *f)
 	/* a commit a reply asks for that the branch has or the series queues */
 	if (f->kind == FS_FIND_NEEDS_ALSO && (f->series_index >= 0 || f->stable_commit))
 		return false;
+	if (f->settled)
+		return false;
 	return fs_finding_kind_is_problem(f->kind) && f->cause != FS_CAUSE_REVERT_OF_REVERT &&
 	       f->cause != FS_CAUSE_FIX_REVERTED && backport_differs_asks(f);
 }

@@ -48,22 +48,37 @@ void fsmn_read_course(struct fs_objection *ov, size_t n, const struct fs_thread_
 	for (i = 0; i < s->nreplies; i++) {
 		const struct fs_patch *answer = s->replies[i];
 		struct fs_objection *o = cited(ov, n, fs_patch_in_reply_to(answer));
+		struct fs_objection *own = cited(ov, n, fs_patch_message_id(answer));
 		struct fs_reply_context c;
 		const char *body;
 		size_t len;
+		bool drops, takes;
 
-		/* only a reply that asked nothing by its words: a report or a
-		 * request for more commits stays what it is when the patch
-		 * is dropped over it */
-		if (!o || o->cls != FS_REPLY_OTHER)
-			continue;
 		fs_mentions_reply_context(&c, answer, NULL, senders);
-		/* a stable maintainer's own question answered by his drop
-		 * is his decision, said already where he made it */
-		if (c.role != FS_ROLE_STABLE || by_stable(s, o->message_id, senders))
+		if (c.role != FS_ROLE_STABLE)
 			continue;
 		body = fs_patch_body(answer, &len);
-		if (fsmn_drops_in_answer(body, len))
+		drops = fsmn_drops_in_answer(body, len);
+		takes = !drops && fsmn_takes_in_answer(body, len);
+		/* his word that the patch is dropped is no objection to
+		 * raise with him: it settles the patch */
+		if (drops && own) {
+			own->settle = FS_SETTLE_DROPPED;
+			own->settled_by = fs_patch_from(answer);
+		}
+		if (!o || by_stable(s, o->message_id, senders))
+			continue;
+		/* a request for commits he answered by taking them is met */
+		if (takes && o->cls == FS_REPLY_NEEDS_ALSO) {
+			o->settle = FS_SETTLE_TAKEN;
+			o->settled_by = fs_patch_from(answer);
+		}
+		/* a reply that asked nothing by its words is an objection
+		 * when he drops the patch in answer to it (a report or a
+		 * request for more commits stays what it is); his own
+		 * question answered by his drop is his decision, said
+		 * already where he made it */
+		if (drops && o->cls == FS_REPLY_OTHER)
 			o->cls = FS_REPLY_OBJECTION;
 	}
 }

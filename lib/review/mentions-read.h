@@ -74,11 +74,17 @@ char **fsmn_stable_senders(const struct fs_thread_series *s, const char *const *
  * dropped." (mentions-standing.c). */
 bool fsmn_drops_in_answer(const char *body, size_t len);
 
+/* Whether BODY (LEN bytes), a stable maintainer's answer to a request
+ * for commits, takes them: "Now queued, thanks.", "I'll take it too",
+ * "All three now queued up." (mentions-standing.c). */
+bool fsmn_takes_in_answer(const char *body, size_t len);
+
 /* The replies of OV (N, read from S's replies) whose class their course
  * in the thread shows (mentions-course.c): one a stable maintainer (by
  * the addresses SENDERS, NULL-terminated, may be NULL, or the known
  * ones) answers by dropping the patch objected to it, whatever its own
- * words were. */
+ * words were.  And what his answers settled (fs_objection.settle): his
+ * own reply that drops the patch, a request for commits he took. */
 void fsmn_read_course(struct fs_objection *ov, size_t n, const struct fs_thread_series *s,
 		      const char *const *senders);
 

@@ -22,7 +22,7 @@
 enum spat {
 	S_GREETING, S_YES, S_AGREE_ALL, S_AGREE_CORE, S_NO, S_NEED_Q, S_DROP_Q, S_PATCH_MARK,
 	S_CONDITION, S_ELSEWHERE, S_DECLINE_Q, S_WIDEN, S_ABSENT, S_ASKS_MORE, S_OWN_TAKE, S_OFFER, S_SAME,
-	S_DROPS_NOW, S_AGREES, S_COUNT
+	S_DROPS_NOW, S_TAKES_NOW, S_AGREES, S_COUNT
 };
 
 /* The words of an agreement, each alone or in a row ("Sure, will do,
@@ -131,6 +131,16 @@ static const char *const spattern_src[S_COUNT] = {
 			"(?:now\\s+)?dropped\\b"
 			"(?!\\s+(?:by|because|as|since|in\\s+mainline|from\\s+mainline|the)\\b)|"
 			"(?:(?:sure|ok(?:ay)?|thanks)[\\s,.!:;-]+){0,2}dropping\\s+(?:it|this)\\b)",
+	/* a stable maintainer taking what was asked, now: "Now queued,
+	 * thanks.", "I'll take it too", "All three now queued up.", "I took
+	 * that one as well"; no condition, no "but", no "not" */
+	[S_TAKES_NOW] = "^(?!.*(?:\\b(?:if|unless|when|once|until|but|not|only|later)\\b|n't\\b))"
+			"(?:(?:sure|ok(?:ay)?|yes|yeah|yep|ack|right|thanks|thank\\s+you|great|good|done|"
+			"sorry\\s+for\\s+the\\s+delay)[\\s,.!:;-]+){0,3}(?:"
+			"(?:i|we)(?:'ll|\\s+will|'ve|\\s+have)?\\s+(?:now\\s+|also\\s+|just\\s+|go\\s+)?"
+			"(?:take|took|taken|queue|queued|grab|grabbed|pick|picked|apply|applied)\\b|"
+			"(?:(?:both|all|it|this|these|them|that)(?:\\s+\\w+)?(?:'s|\\s+is|\\s+are)?\\s+)?"
+			"(?:now\\s+)?(?:queued|applied)\\b)",
 	/* agreement said in a clause of its own, not first: "As the
 	 * author of the patch, I agree."; none with a "but", a negation
 	 * ("can't say I agree", "doubt I agree") or a question */
@@ -344,6 +354,23 @@ bool fsmn_drops_in_answer(const char *body, size_t len)
 	}
 	fsmn_reading_clear(&r);
 	return drops;
+}
+
+bool fsmn_takes_in_answer(const char *body, size_t len)
+{
+	struct fsmn_reading r;
+	size_t at, i;
+	bool takes = false;
+
+	fsmn_read_reply(&r, body, len, false, NULL);
+	at = first_said(&r);
+	for (i = at; i < r.n && i < at + 3 && !takes; i++) {
+		const char *s = r.cue[i];
+		size_t l = r.cuelen[i];
+		takes = l && s[l - 1] != '?' && shas(S_TAKES_NOW, s, l);
+	}
+	fsmn_reading_clear(&r);
+	return takes;
 }
 
 /* Whether a sentence of R matches P. */

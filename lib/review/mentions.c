@@ -450,6 +450,8 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 		o->date = fs_patch_date(reply);
 		o->line = line;
 		o->cls = cls;
+		o->settle = FS_SETTLE_NONE;
+		o->settled_by = NULL;
 		o->named = NULL;
 		o->nnamed = 0;
 		o->link = NULL;

@@ -389,6 +389,92 @@ static void test_course_drop(void **state)
 	}
 }
 
+/* The settlement of the record citing <MID> among the objections of the
+ * one series of the thread of TEXTS (N mails); -1 when none cites it. */
+static int settle_with(const char *const *texts, size_t n, const char *mid)
+{
+	struct fs_error err = FS_ERROR_INIT;
+	struct fs_patch **v = calloc(n, sizeof(*v));
+	struct fs_mentions m = FS_MENTIONS_INIT;
+	struct fs_thread *t = NULL;
+	int settle = -1;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		v[i] = mail(texts[i]);
+	assert_int_equal(fs_thread_build(&t, v, n, &err), 0);
+	free(v);
+	assert_int_equal(fs_mentions_objections(&m, fs_thread_get(t, 0), NULL, NULL, &err), 0);
+	for (i = 0; i < m.nobjections; i++)
+		if (!strcmp(m.objections[i].message_id, mid)) {
+			settle = (int)m.objections[i].settle;
+			if (settle != FS_SETTLE_NONE)
+				assert_string_equal(m.objections[i].settled_by,
+						    "Greg KH <gregkh@linuxfoundation.org>");
+		}
+	fs_mentions_clear(&m);
+	fs_thread_free(t);
+	return settle;
+}
+
+/* What a stable maintainer's answer settles: his own word that the
+ * patch is dropped; a request for commits he answers by taking them.
+ * Not an objection he answers "Now queued", not someone else's words,
+ * not an offer, a refusal, a condition or a question. */
+static void test_course_settle(void **state)
+{
+	static const char *const takes[] = {
+		"Now queued, thanks.", "I'll take it too, thanks!", "All three now queued up.",
+		"I took that one as well.", "Now applied, thanks.", "Sorry for the delay, all now queued up.",
+	};
+	static const char *const no_take[] = {
+		"I will not take it.", "Why should I take it?", "I'll take it once it is in Linus's tree.",
+		"It is not queued, the branch lacks the helper.", "Thanks for the report.",
+	};
+	const char *needs = FIRST_REPLY("Rae <rae@example.net>",
+					"Please also queue 89abcdef0123 (\"widget: fix the fix\") with it.");
+	const char *objects = FIRST_REPLY("Rae <rae@example.net>", "Please drop this one, it breaks arm.");
+	const char *greg = "Greg KH <gregkh@linuxfoundation.org>";
+	size_t i;
+
+	for (i = 0; i < sizeof(takes) / sizeof(*takes); i++) {
+		char *b = g_strdup_printf(SECOND_REPLY("%s", "%s"), greg, takes[i]);
+		char *c = g_strdup_printf(SECOND_REPLY("%s", "%s"), "Vic <vic@example.org>", takes[i]);
+		const char *t1[] = { GREG_PATCH, needs, b }, *t2[] = { GREG_PATCH, objects, b };
+		const char *t3[] = { GREG_PATCH, needs, c };
+
+		assert_int_equal(settle_with(t1, 3, "first@x"), FS_SETTLE_TAKEN);
+		assert_int_equal(settle_with(t2, 3, "first@x"), FS_SETTLE_NONE);
+		assert_int_equal(settle_with(t3, 3, "first@x"), FS_SETTLE_NONE);
+		g_free(b);
+		g_free(c);
+	}
+	for (i = 0; i < sizeof(no_take) / sizeof(*no_take); i++) {
+		char *b = g_strdup_printf(SECOND_REPLY("%s", "%s"), greg, no_take[i]);
+		const char *t1[] = { GREG_PATCH, needs, b };
+
+		assert_int_equal(settle_with(t1, 3, "first@x"), FS_SETTLE_NONE);
+		g_free(b);
+	}
+	{
+		/* his drop, to the patch or to a reply; his offer */
+		const char *own[] = { GREG_PATCH, FIRST_REPLY("Greg KH <gregkh@linuxfoundation.org>",
+							      "Now dropped, thanks.") };
+		const char *offer[] = { GREG_PATCH, FIRST_REPLY("Greg KH <gregkh@linuxfoundation.org>",
+								"I can drop it if you want.") };
+		const char *other[] = { GREG_PATCH, FIRST_REPLY("Vic <vic@example.org>", "Now dropped, thanks.") };
+		char *b = g_strdup_printf(SECOND_REPLY("%s", "%s"), greg, "I'll drop it, thanks!");
+		const char *answer[] = { GREG_PATCH, objects, b };
+
+		assert_int_equal(settle_with(own, 2, "first@x"), FS_SETTLE_DROPPED);
+		assert_int_not_equal(settle_with(offer, 2, "first@x"), FS_SETTLE_DROPPED);
+		assert_int_not_equal(settle_with(other, 2, "first@x"), FS_SETTLE_DROPPED);
+		assert_int_equal(settle_with(answer, 3, "second@x"), FS_SETTLE_DROPPED);
+		assert_int_equal(settle_with(answer, 3, "first@x"), FS_SETTLE_NONE);
+		g_free(b);
+	}
+}
+
 /* A reply that quotes nothing answers the whole mail it replies to when
  * the thread holds it: the code's people agreeing with an objection
  * object, a stranger's agreement adds no say, an agreement with a "but"
@@ -645,6 +731,7 @@ int main(void)
 		cmocka_unit_test(test_upstream_signers),
 		cmocka_unit_test(test_standing_given),
 		cmocka_unit_test(test_course_drop),
+		cmocka_unit_test(test_course_settle),
 		cmocka_unit_test(test_answered_in_thread),
 		cmocka_unit_test(test_earlier_thread),
 		cmocka_unit_test(test_parent_kinds),
