@@ -159,6 +159,9 @@ struct fs_finding_mail {
 	 * patch whose mail is absent that it answers or names
 	 * (fs_objection.absent_index); else 0. */
 	int absent_index;
+	/* A reply in an earlier round's thread: that round's release
+	 * ("4.4.7-rc1"); NULL for this round's */
+	char *round;
 };
 
 /* The reverts around a finding's commit; every member NULL when none. */

@@ -152,6 +152,9 @@ struct fs_objection {
 	enum fs_reply_settle settle;
 	const char *settled_by; /* the From of the stable maintainer whose
 				 * mail settled it (lent); NULL when none */
+	const char *round; /* the release of the earlier round whose thread
+			    * it is in ("4.4.7-rc1", lent); NULL for this
+			    * round's (fs_mentions_earlier_thread()) */
 };
 
 /* What was found about one series.  The records' strings are owned by

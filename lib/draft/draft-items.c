@@ -80,8 +80,11 @@ static char *item_regression_report(const struct fs_review *r, const struct fs_f
 static char *item_said(const struct fs_review *r, const struct fs_finding *f)
 {
 	char *who = fsd_display_name(f->mail.from), *id = fs_finding_mail_link(f);
-	char *t = g_strdup_printf("a reply from %s%s%s", who, id ? ": " : "", id ? id : "");
+	char *round = fs_text_clean_line(f->mail.round);
+	char *t = g_strdup_printf("a reply from %s%s%s%s%s", who, *round ? " on " : "", round,
+				  id ? ": " : "", id ? id : "");
 
+	g_free(round);
 	g_free(id);
 	g_free(who);
 	return t;

@@ -154,13 +154,14 @@ static void add_fix_request(GString *s, size_t n, bool subject_only, bool failed
 static void add_reply_quote(GString *s, const struct fs_finding *f, bool as)
 {
 	char *who = fsd_display_name(f->mail.from), *line = fs_text_clean_line(f->note);
-	char *id = fs_finding_mail_link(f);
-	const char *pre = as ? "As " : "";
+	char *id = fs_finding_mail_link(f), *round = fs_text_clean_line(f->mail.round);
+	const char *pre = as ? "As " : "", *on = *round ? " on " : "";
 
 	if (id)
-		fsd_add_paraf(s, "%s%s wrote (%s):", pre, who, id);
+		fsd_add_paraf(s, "%s%s wrote%s%s (%s):", pre, who, on, round, id);
 	else
-		fsd_add_paraf(s, "%s%s wrote:", pre, who);
+		fsd_add_paraf(s, "%s%s wrote%s%s:", pre, who, on, round);
+	g_free(round);
 	fsd_add_quote(s, line);
 	g_string_append_c(s, '\n');
 	g_free(id);

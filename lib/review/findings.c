@@ -96,6 +96,7 @@ static void finding_clear(struct fs_finding *f)
 	g_free(f->mail.from);
 	g_free(f->mail.date);
 	g_free(f->mail.link);
+	g_free(f->mail.round);
 	g_free(f->note);
 	g_free(f->ignored);
 	g_free(f->settled);

@@ -162,15 +162,15 @@ static const struct fs_patch *reply_of(const struct fs_thread_series *s, const c
 	return NULL;
 }
 
-/* Whether M's replies before END hold the mail MID. */
-static bool held(const struct fs_mentions *m, size_t end, const char *mid)
+/* The reply of M before END that is the mail MID, or NULL. */
+static struct fs_objection *held(const struct fs_mentions *m, size_t end, const char *mid)
 {
 	size_t i;
 
 	for (i = 0; mid && i < end; i++)
 		if (m->objections[i].message_id && !strcmp(m->objections[i].message_id, mid))
-			return true;
-	return false;
+			return &m->objections[i];
+	return NULL;
 }
 
 /* Take M's reports of the mail MID away: it is read as a reply. */
@@ -208,12 +208,16 @@ int fs_mentions_earlier_thread(struct fs_mentions *m, const struct fs_thread_ser
 		int nn = o.series_index > 0 && reply && answers_a_patch(earlier, reply) &&
 			 !settled_in(earlier, reply, (const char *const *)senders) ?
 			 same_patch(s, earlier, o.series_index) : -1;
+		struct fs_objection *had = held(m, first, o.message_id);
 
+		/* the store's search found it already: say whose thread */
+		if (had && nn >= 0 && !had->round)
+			had->round = earlier->release;
 		/* a reply to the earlier cover spoke of that round, even when
 		 * its words name a patch; one to a patch this round does not
 		 * carry was answered by dropping it; one the stable maintainer
 		 * answered (or his own) is settled */
-		if (nn < 0 || held(m, first, o.message_id) ||
+		if (nn < 0 || had ||
 		    (o.cls != FS_REPLY_OBJECTION && o.cls != FS_REPLY_REPORT &&
 		     o.cls != FS_REPLY_NEEDS_ALSO && o.cls != FS_REPLY_REPLACEMENT)) {
 			g_free(line);
@@ -221,6 +225,7 @@ int fs_mentions_earlier_thread(struct fs_mentions *m, const struct fs_thread_ser
 			continue;
 		}
 		drop_reports_of(m, o.message_id);
+		o.round = earlier->release;
 		o.series_index = nn;
 		o.absent_index = 0;
 		m->objections[kept] = o;

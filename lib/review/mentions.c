@@ -442,6 +442,7 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 		if (!line)
 			continue;
 		m->lines_[m->nobjections] = line;
+		memset(o, 0, sizeof(*o));
 		/* -1: the series' own (a reply naming no one patch) */
 		o->series_index = at[i];
 		o->absent_index = at[s->nreplies + i];
@@ -450,8 +451,6 @@ int fs_mentions_objections(struct fs_mentions *m, const struct fs_thread_series 
 		o->date = fs_patch_date(reply);
 		o->line = line;
 		o->cls = cls;
-		o->settle = FS_SETTLE_NONE;
-		o->settled_by = NULL;
 		o->named = NULL;
 		o->nnamed = 0;
 		o->link = NULL;

@@ -97,10 +97,23 @@ test_expect_success '... Dmitri Orlov'"'"'s request with 03/27 of -rc1 asks it o
 	import json
 	r = json.loads(open("rc2.json").readline())
 	dmitri = "20160425034451.100269246@example.com"
-	got = [(q["index"], f["kind"], f.get("commit", "")[:12]) for q in r["patches"]
+	got = [(q["index"], f["kind"], f.get("commit", "")[:12], f["round"]) for q in r["patches"]
 	       for f in q["findings"] if f.get("message_id") == dmitri]
-	assert got == [(3, "needs-also", "80e046b0715b")], got
+	assert got == [(3, "needs-also", "80e046b0715b", "4.4.7-rc1")], got
+	# found by the store search too: its round is said all the same
+	chen = [f["round"] for q in r["patches"] for f in q["findings"]
+	        if f.get("message_id") == "20160425024451.100261327@example.net"]
+	assert chen == ["4.4.7-rc1"], chen
+	# the replies of this round have none
+	assert not [f for q in r["patches"] for f in q["findings"]
+	            if f.get("round") and f.get("message_id") not in
+	            (dmitri, "20160425024451.100261327@example.net")]
 	EOF
+'
+test_expect_success '... and its draft says where Dmitri Orlov asked' '
+	"$FIXSCAN" review --repo kernel --no-lore --drafts --dry-run "path:rc2/**" >rc2.drafts 2>/dev/null;
+	tr -s "\n " "  " <rc2.drafts >rc2.line &&
+	grep -q "As Dmitri Orlov wrote on 4.4.7-rc1 (https://lore.kernel.org/r/20160425034451.100269246@example.com):" rc2.line
 '
 test_expect_success '... no reply to a dropped patch, the -rc1 cover or a thanks is carried' '
 	python3 - <<-\EOF

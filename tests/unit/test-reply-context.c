@@ -616,8 +616,12 @@ static void test_earlier_thread(void **state)
 	assert_int_equal(fs_mentions_earlier_thread(&m, s2, s1, NULL, NULL, &err), 0);
 	assert_int_equal(m.nobjections, 3);
 	assert_string_equal(m.objections[0].message_id, "held@x");
+	/* found before as this round's; the earlier thread says whose */
+	assert_string_equal(m.objections[0].round, s1->release);
 	for (i = 1; i < m.nobjections; i++) {
 		const struct fs_objection *o = &m.objections[i];
+
+		assert_string_equal(o->round, s1->release);
 		if (!strcmp(o->message_id, "needs@x")) {
 			assert_int_equal(o->cls, FS_REPLY_NEEDS_ALSO);
 			assert_int_equal(o->series_index, 1);
