@@ -73,7 +73,24 @@ static void add_evidence(GString *s, const struct fs_finding *f, bool verbose)
 		g_string_append_printf(s, " [%s]", fs_finding_evidence_name(f->evidence));
 }
 
+static char *finding_line(const struct fs_review *r, const struct fs_finding *f, bool verbose);
+
+/* The line, and what settled it in the thread: every output that shows
+ * the finding says so (the report, the digest, check). */
 char *fs_report_finding_line(const struct fs_review *r, const struct fs_finding *f, bool verbose)
+{
+	char *line = finding_line(r, f, verbose), *settled, *t;
+
+	if (!f->settled)
+		return line;
+	settled = fs_text_clean_line(f->settled);
+	t = g_strdup_printf("%s (settled: %s)", line, settled);
+	g_free(settled);
+	g_free(line);
+	return t;
+}
+
+static char *finding_line(const struct fs_review *r, const struct fs_finding *f, bool verbose)
 {
 	const struct fsr_kind *words = fsr_kind(f->kind);
 	GString *s = g_string_new(fs_kind(f->kind)->name);
@@ -289,11 +306,6 @@ static void print_patch(FILE *out, const struct fs_review *r, const struct fs_re
 			char nn[32];
 			fprintf(out, " (on %s, whose mail is absent)",
 				fs_report_patch_number(r->series, f->mail.absent_index, nn, sizeof(nn)));
-		}
-		if (f->settled) {
-			fputs(" (settled: ", out);
-			fs_text_fputs(f->settled, true, out);
-			fputc(')', out);
 		}
 		fputc('\n', out);
 		g_free(line);
