@@ -226,7 +226,8 @@ static const char *const pattern_src[P_COUNT] = {
 		     "\\bfail(?:s|ed)?\\s+to\\s+(?:build|boot|compile|link)\\b|\\b(?:builds?|boots?)\\s+to\\s+fail\\b|"
 		     "\\b(?:has|have|had)\\s+(?:\\w+\\s+)?broken\\b|"
 		     "\\bmakes?\\s+(?:the\\s+)?(?:[\\w.{},-]+\\s+){0,3}?(?:hang|crash|panic|oops|fail)\\w*\\b(?!\\s+(?:go|goes|went)\\s+away|\\s+disappear)|"
-		     "\\breverting\\s+(?:this|it|the\\s+(?:patch|commit|change))\\b[^.]{0,30}?\\b(?:solves|fixes|resolves|makes|helps)\\b|"
+		     "\\breverting\\s+(?:this|it|the\\s+(?:patch|commit|change))\\b(?:[^.]|\\.(?=\\w)){0,40}?"
+		     "\\b(?:solves|fixes|resolves|makes|helps)\\b|"
 		     "\\bconfirm\\s+(?:this|the)\\s+(?:issue|problem|regression|bug)\\b",
 	/* a corrected version posted in its place: "I have sent a v2",
 	 * "fixed in a v2 at", "Sure, re-sent", "here is the 7.1 series" */
@@ -256,7 +257,11 @@ static const char *const pattern_src[P_COUNT] = {
 		     "\\bi(?:'ve|\\s+have)?\\s+bisected\\b|\\bbisection\\b[^.]{0,30}?\\bagrees\\b|\\bbisect\\s+is\\s+underway\\b|first\\s+bad\\s+commit",
 	[P_DETECTED] = "\\b(?:failures?|errors?|regressions?|warnings?)\\s+(?:detected|found|seen|observed|noticed)\\b",
 	[P_ALSO] = "\\b(?:also|too|as\\s+well|in\\s+addition)\\b",
-	[P_WITHOUT] = "\\b(?:without|unless|only\\s+(?:be\\s+)?(?:[\\w-]+\\s+){0,2}?if|on\\s+top)\\b",
+	/* "on top" of a commit asks for it; on top of the -rc under
+	 * review or the queue ("reverting it on top of 4.4.7-rc1 fixes
+	 * it") is where a test ran */
+	[P_WITHOUT] = "\\b(?:without|unless|only\\s+(?:be\\s+)?(?:[\\w-]+\\s+){0,2}?if|"
+		      "on\\s+top(?!\\s+of\\s+(?:[\\w.-]*-rc\\d|(?:the\\s+)?(?:tree|queue|rc)\\b)))\\b",
 	[P_REQUIRES] = "\\b(?:(?:requires?|needs?)(?!\\s+(?:some\\s+|an\\s+|more\\s+|a\\s+|to\\s+be\\s+)?(?:explanation|justification|comment|"
 		       "note|testing|review|care|thought|work|documenting|explaining))|required|depends\\s+on|relies\\s+on|needed|prerequisites?|"
 		       "fix(?:es)?\\s+(?:is|are)\\s+pending|(?:won'?t|will\\s+not)\\s+be\\s+(?:fully\\s+)?(?:resolved|fixed)|"

@@ -245,6 +245,12 @@ static void test_classify_forms(void **state)
 		{ "So are you sure this is right for the 7.1 tree?\n", FS_REPLY_OBJECTION },
 		{ "Doesn't this reintroduce the hang that 0a1b2c3d4e5f cured?\n", FS_REPLY_OBJECTION },
 		{ "Why should this not go to 7.2 as well?\n", FS_REPLY_OTHER },
+		/* where a test ran is no commit asked for; a commit on top is */
+		{ "4.4.6 boots fine and reverting this patch on top of 4.4.7-rc1 fixes it.\n", FS_REPLY_REPORT },
+		{ "Reverting it on top of the tree makes the oops go away.\n", FS_REPLY_REPORT },
+		{ "This needs 0a1b2c3d4e5f (\"widget: hold the lock\") on top, else it oopses.\n",
+		  FS_REPLY_NEEDS_ALSO },
+		{ "To apply it on top of v7.1.3 you have to pick 0a1b2c3d4e5f as well.\n", FS_REPLY_NEEDS_ALSO },
 		/* "why only X" asks for more branches, not fewer */
 		{ "Why only 7.1.y?\n", FS_REPLY_OTHER },
 		{ "Why do we care about 7.1.y only, when the other trees have the bug too?\n", FS_REPLY_OTHER },
