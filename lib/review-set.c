@@ -282,6 +282,23 @@ static char *dropped_clause(const GString *dropped, size_t n, const char *releas
 /* Name the unsent drafts in the thread of PREV, the earlier round R
  * replaces: a reply there comes too late (said in one note: the draft,
  * or how many and what they answer). */
+static gint by_text(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The strings of V, sorted ("00/27" before "03/27": numbers are
+ * zero-padded), joined by ", " into S; frees V and its strings. */
+static void join_sorted(GString *s, GPtrArray *v)
+{
+	size_t i;
+
+	g_ptr_array_sort(v, by_text);
+	for (i = 0; i < v->len; i++)
+		g_string_append_printf(s, "%s%s", i ? ", " : "", (const char *)g_ptr_array_index(v, i));
+	g_ptr_array_free(v, TRUE);
+}
+
 static void name_stale_drafts(struct fs_store *store, const struct fs_thread_series *prev,
 			      const struct fs_review *r, const struct fs_review_set_cbs *cb)
 {
@@ -290,6 +307,7 @@ static void name_stale_drafts(struct fs_store *store, const struct fs_thread_ser
 	struct fs_store_message found;
 	struct fs_error e = FS_ERROR_INIT;
 	GString *list = g_string_new(NULL), *dropped = g_string_new(NULL);
+	GPtrArray *all = g_ptr_array_new_with_free_func(g_free), *gone_v = g_ptr_array_new_with_free_func(g_free);
 	size_t i, n = 0, one = 0, ndropped = 0;
 	char *gone;
 
@@ -298,6 +316,8 @@ static void name_stale_drafts(struct fs_store *store, const struct fs_thread_ser
 	    fs_store_find_message(store, fs_patch_message_id(first), &found, &e) < 0) {
 		g_string_free(list, TRUE);
 		g_string_free(dropped, TRUE);
+		g_ptr_array_free(all, TRUE);
+		g_ptr_array_free(gone_v, TRUE);
 		return;
 	}
 	if (fs_store_thread(store, found.thread_id, &msgs, &e) == 0)
@@ -308,13 +328,16 @@ static void name_stale_drafts(struct fs_store *store, const struct fs_thread_ser
 			if (!fs_identity_is_draft_file(msgs.v[i].filename))
 				continue;
 			what = draft_answers(msgs.v[i].subject, r->previous, &was_dropped);
-			g_string_append_printf(list, "%s%s", n ? ", " : "", what);
-			if (was_dropped)
-				g_string_append_printf(dropped, "%s%s", ndropped++ ? ", " : "", what);
-			g_free(what);
+			if (was_dropped) {
+				g_ptr_array_add(gone_v, g_strdup(what));
+				ndropped++;
+			}
+			g_ptr_array_add(all, what);
 			one = i;
 			n++;
 		}
+	join_sorted(list, all);
+	join_sorted(dropped, gone_v);
 	gone = dropped_clause(dropped, ndropped, r->series->release);
 	if (n == 1) {
 		char *subj = fs_text_clean_line(msgs.v[one].subject), *note;
