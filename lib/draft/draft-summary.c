@@ -430,6 +430,27 @@ static void add_asked_parts(GString *s, const struct fs_review *r, const struct 
 		}
 }
 
+/* The line of commit F a reply asks for, under the commits to add:
+ * 'abc ("...") in v4.6, for 03/27 (X asked for it: <link>)', "for ON"
+ * when a patch's reply asks (ON NULL: the cover's). */
+static void add_asked_line(GString *s, const struct fs_review *r, const struct fs_finding *f,
+			   const char *on)
+{
+	char *ref = fsd_commit_ref(f->commit, f->subject), *rel = fs_text_clean_line(f->release);
+	GString *line = g_string_new(ref);
+
+	fsd_add_cve_phrase(line, f);
+	if (*rel)
+		g_string_append_printf(line, " in %s%s", rel, on ? "," : "");
+	if (on)
+		g_string_append_printf(line, " for %s", on);
+	add_askers(line, r, f->commit, true);
+	fsd_add_wrapped(s, "  ", "    ", line->str);
+	g_string_free(line, TRUE);
+	g_free(rel);
+	g_free(ref);
+}
+
 /* The commits replies to the patches ask for (patch_asks()) that no
  * line has yet, each a line under the commits to add naming the patches
  * whose replies ask: 'abc ("...") in v4.7-rc1, for 03/27 (Dmitri Orlov
@@ -445,8 +466,7 @@ static size_t add_reply_requests(GString *s, const struct fs_review *r, const st
 		for (k = 0; k < r->patches[i].findings.n; k++) {
 			const struct fs_finding *f = &r->patches[i].findings.v[k];
 			GPtrArray *hits;
-			char *ref, *rel, *on;
-			GString *line;
+			char *on;
 
 			if (!patch_asks(f) || g_hash_table_contains(done, f->commit))
 				continue;
@@ -458,18 +478,7 @@ static size_t add_reply_requests(GString *s, const struct fs_review *r, const st
 				if (fsd_needs_also_for(&r->patches[j], f->commit, patch_asks))
 					g_ptr_array_add(hits, (gpointer)&r->patches[j]);
 			on = patch_list(r, hits, o);
-			ref = fsd_commit_ref(f->commit, f->subject);
-			rel = fs_text_clean_line(f->release);
-			line = g_string_new(ref);
-			fsd_add_cve_phrase(line, f);
-			if (*rel)
-				g_string_append_printf(line, " in %s,", rel);
-			g_string_append_printf(line, " for %s", on);
-			add_askers(line, r, f->commit, true);
-			fsd_add_wrapped(s, "  ", "    ", line->str);
-			g_string_free(line, TRUE);
-			g_free(rel);
-			g_free(ref);
+			add_asked_line(s, r, f, on);
 			g_free(on);
 		}
 	return n;
@@ -487,25 +496,13 @@ static size_t add_cover_requests(GString *s, const struct fs_review *r, GHashTab
 
 	for (k = 0; k < r->series_findings.n; k++) {
 		const struct fs_finding *f = &r->series_findings.v[k];
-		char *ref, *rel;
-		GString *line;
 
 		if (!cover_asks(f) || g_hash_table_contains(done, f->commit))
 			continue;
 		g_hash_table_add(done, (gpointer)f->commit);
 		if (!n++ && !before)
 			g_string_append(s, "Commits to add:\n\n");
-		ref = fsd_commit_ref(f->commit, f->subject);
-		rel = fs_text_clean_line(f->release);
-		line = g_string_new(ref);
-		fsd_add_cve_phrase(line, f);
-		if (*rel)
-			g_string_append_printf(line, " in %s", rel);
-		add_askers(line, r, f->commit, true);
-		fsd_add_wrapped(s, "  ", "    ", line->str);
-		g_string_free(line, TRUE);
-		g_free(rel);
-		g_free(ref);
+		add_asked_line(s, r, f, NULL);
 	}
 	return n;
 }

@@ -336,41 +336,36 @@ static size_t declined_by_standing(const struct fsmn_reading *r, enum fs_reply_r
 	return r->n;
 }
 
-bool fsmn_drops_in_answer(const char *body, size_t len)
+/* Whether one of the first WITHIN sentences BODY (LEN bytes) says, after
+ * a greeting, matches P and is no question and no offer. */
+static bool says_early(const char *body, size_t len, enum spat p, size_t within)
 {
 	struct fsmn_reading r;
 	size_t at, i;
-	bool drops = false;
+	bool says = false;
 
 	fsmn_read_reply(&r, body, len, false, NULL);
 	at = first_said(&r);
-	/* what it says in its first few sentences: after thanks, sorrow
-	 * or a word on how it happened ("I'm... not sure. This wasn't
-	 * hand massaged. I'll drop it from everywhere.") */
-	for (i = at; i < r.n && i < at + 5 && !drops; i++) {
+	for (i = at; i < r.n && i < at + within && !says; i++) {
 		const char *s = r.cue[i];
 		size_t l = r.cuelen[i];
-		drops = l && s[l - 1] != '?' && shas(S_DROPS_NOW, s, l) && !shas(S_OFFER, s, l);
+		says = l && s[l - 1] != '?' && shas(p, s, l) && !shas(S_OFFER, s, l);
 	}
 	fsmn_reading_clear(&r);
-	return drops;
+	return says;
+}
+
+bool fsmn_drops_in_answer(const char *body, size_t len)
+{
+	/* in its first few sentences: after thanks, sorrow or a word on
+	 * how it happened ("I'm... not sure. This wasn't hand massaged.
+	 * I'll drop it from everywhere.") */
+	return says_early(body, len, S_DROPS_NOW, 5);
 }
 
 bool fsmn_takes_in_answer(const char *body, size_t len)
 {
-	struct fsmn_reading r;
-	size_t at, i;
-	bool takes = false;
-
-	fsmn_read_reply(&r, body, len, false, NULL);
-	at = first_said(&r);
-	for (i = at; i < r.n && i < at + 3 && !takes; i++) {
-		const char *s = r.cue[i];
-		size_t l = r.cuelen[i];
-		takes = l && s[l - 1] != '?' && shas(S_TAKES_NOW, s, l);
-	}
-	fsmn_reading_clear(&r);
-	return takes;
+	return says_early(body, len, S_TAKES_NOW, 3);
 }
 
 /* Whether a sentence of R matches P. */
