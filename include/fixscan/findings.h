@@ -162,6 +162,7 @@ struct fs_finding_mail {
 	/* A reply in an earlier round's thread: that round's release
 	 * ("4.4.7-rc1"); NULL for this round's */
 	char *round;
+	bool own;          /* the user's own (fs_objection.own) */
 };
 
 /* The reverts around a finding's commit; every member NULL when none. */

@@ -155,6 +155,9 @@ struct fs_objection {
 	const char *round; /* the release of the earlier round whose thread
 			    * it is in ("4.4.7-rc1", lent); NULL for this
 			    * round's (fs_mentions_earlier_thread()) */
+	bool own;          /* the user's own reply in an earlier round's
+			    * thread (class FS_REPLY_OTHER: never evidence,
+			    * only where they said it before) */
 };
 
 /* What was found about one series.  The records' strings are owned by
@@ -196,7 +199,9 @@ int fs_mentions_earlier_rounds(struct fs_mentions *m, const struct fs_thread_ser
  * something (objection, report, needs-also, replacement) of a patch S
  * carries too (the one patch of the same title in each), added to M as
  * replies to that patch of S, read with OWN and STANDING as S's are
- * (mentions.c).  What asked of a patch on -rc1 still asks on -rc2
+ * (mentions.c); and the user's own replies there (by OWN) to such a
+ * patch, as class FS_REPLY_OTHER with OWN set: the draft says it was
+ * said before, not as new.  What asked of a patch on -rc1 still asks on -rc2
  * unless it was answered there: a reply to the earlier cover, a stable
  * maintainer's own and one a stable maintainer answered are not carried.
  * A mail M holds already is not added twice, and a report of M that is

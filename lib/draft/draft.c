@@ -73,6 +73,38 @@ static bool asks_to_queue(const struct fs_review_patch *rp)
 	return false;
 }
 
+/* Whether F is the user's own reply in an earlier round's thread: said
+ * before by them, pointed to (add_said_before()), never quoted as
+ * someone's. */
+static bool said_before(const struct fs_finding *f)
+{
+	return f->mail.own && fsd_is_shown(f);
+}
+
+/* "I wrote about this patch on 4.4.7-rc1 too (<link>)." for each of
+ * the user's own replies of an earlier round: what follows is asked
+ * again, not for the first time. */
+static void add_said_before(GString *s, const struct fs_review_patch *rp)
+{
+	size_t i;
+
+	for (i = 0; i < rp->findings.n; i++) {
+		const struct fs_finding *f = &rp->findings.v[i];
+		char *round, *id;
+
+		if (!said_before(f))
+			continue;
+		round = fs_text_clean_line(f->mail.round);
+		id = fs_finding_mail_link(f);
+		if (id)
+			fsd_add_paraf(s, "I wrote about this patch on %s too (%s).", *round ? round : "an earlier round", id);
+		else
+			fsd_add_paraf(s, "I wrote about this patch on %s too.", *round ? round : "an earlier round");
+		g_free(id);
+		g_free(round);
+	}
+}
+
 /* What the reply to RP says: a paragraph per finding, in the order of
  * action.  NULL when nothing is shown.  New string, ending in one "\n". */
 static char *patch_findings(const struct fs_review *r, const struct fs_review_patch *rp)
@@ -91,6 +123,7 @@ static char *patch_findings(const struct fs_review *r, const struct fs_review_pa
 		return NULL;
 
 	s = g_string_new(NULL);
+	add_said_before(s, rp);
 	/* Someone asks to drop it and we ask to queue more with it: their
 	 * words first, ours after them, for the case that it stays. */
 	objected = fsd_objected(r, rp) && asks_to_queue(rp);
@@ -119,7 +152,7 @@ static char *patch_findings(const struct fs_review *r, const struct fs_review_pa
 		for (i = 0; i < rp->findings.n; i++) {
 			const struct fs_finding *f = &rp->findings.v[i];
 
-			if ((int)f->kind == kind && fsd_is_shown(f) &&
+			if ((int)f->kind == kind && fsd_is_shown(f) && !said_before(f) &&
 			    !fsd_same_reply_earlier(&rp->findings, i))
 				row->para(s, r, rp, f);
 		}
@@ -153,7 +186,7 @@ static void add_cited(GString *s, const struct fs_findings *v, bool summary)
 	for (i = 0; v && i < v->n; i++) {
 		const struct fs_finding *f = &v->v[i];
 
-		if (!fsd_is_shown(f) || !f->mail.from || !*f->mail.from)
+		if (!fsd_is_shown(f) || !f->mail.from || !*f->mail.from || f->mail.own)
 			continue;
 		if (summary && !fs_draft_finding_asks(f))
 			continue;
@@ -218,7 +251,7 @@ static bool patch_asks(const struct fs_review_patch *rp, bool every_finding)
 	size_t i;
 
 	for (i = 0; i < rp->findings.n; i++)
-		if (every_finding ? fsd_is_shown(&rp->findings.v[i]) :
+		if (every_finding ? fsd_is_shown(&rp->findings.v[i]) && !said_before(&rp->findings.v[i]) :
 		    fs_draft_finding_asks(&rp->findings.v[i]))
 			return true;
 	return false;

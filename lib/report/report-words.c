@@ -205,8 +205,14 @@ static void rw_regression_report(GString *s, const struct fs_review *r, const st
 
 static void rw_objection(GString *s, const struct fs_review *r, const struct fs_finding *f)
 {
-	g_string_append_printf(s, " from %s: \"%s\"", f->mail.from ? f->mail.from : "?",
-			       f->note ? f->note : "");
+	const char *round = f->mail.round;
+
+	g_string_append_printf(s, " from %s", f->mail.from ? f->mail.from : "?");
+	/* "(yours, on 4.4.7-rc1)": a reply of an earlier round's thread */
+	if (f->mail.own || round)
+		g_string_append_printf(s, " (%s%s%s%s)", f->mail.own ? "yours" : "",
+				       f->mail.own && round ? ", " : "", round ? "on " : "", round ? round : "");
+	g_string_append_printf(s, ": \"%s\"", f->note ? f->note : "");
 	/* a mail of the archives (a backport posted there): where it is */
 	if (f->mail.link)
 		g_string_append_printf(s, ": %s", f->mail.link);

@@ -615,6 +615,7 @@ static void json_finding(struct fs_json *b, const struct fs_finding *f)
 	fs_json_str(b, "link", f->mail.link);
 	fs_json_str(b, "settled", f->settled);
 	fs_json_str(b, "round", f->mail.round);
+	fs_json_bool(b, "own", f->mail.own);
 	fs_json_end_object(b);
 }
 

@@ -21,6 +21,7 @@
 
 #include <glib.h>
 
+#include "fixscan/identity.h"
 #include "fixscan/mail.h"
 #include "fixscan/mentions.h"
 #include "fixscan/subject.h"
@@ -189,6 +190,51 @@ static void drop_reports_of(struct fs_mentions *m, const char *mid)
 	}
 }
 
+/* Add to M the user's own sent replies (by OWN) in EARLIER to a patch S
+ * carries too, at that patch of S, as said before: class "other", OWN
+ * set, the first sentence of their own.  Returns 0 or FS_ENOMEM. */
+static int add_own(struct fs_mentions *m, const struct fs_thread_series *s,
+		   const struct fs_thread_series *earlier, const char *const *own,
+		   struct fs_error *err)
+{
+	size_t i;
+
+	for (i = 0; own && i < earlier->nreplies; i++) {
+		const struct fs_patch *reply = earlier->replies[i], *p;
+		struct fs_objection o;
+		enum fs_reply_class cls;
+		const char *body;
+		size_t len;
+		int nn;
+
+		/* an unsent draft in that thread was never said */
+		if (!fs_identity_is_own_address(fs_patch_from(reply), own) ||
+		    fs_identity_is_draft_file(fs_patch_file(reply)) || !answers_a_patch(earlier, reply) ||
+		    !(p = fs_thread_replied_patch(earlier, reply)) ||
+		    (nn = same_patch(s, earlier, fs_thread_patch_number(p))) < 0 ||
+		    held(m, m->nobjections, fs_patch_message_id(reply)))
+			continue;
+		memset(&o, 0, sizeof(o));
+		body = fs_patch_body(reply, &len);
+		o.line = fs_mentions_classify(body ? body : "", body ? len : 0, &cls);
+		o.series_index = nn;
+		o.message_id = fs_patch_message_id(reply);
+		o.from = fs_patch_from(reply);
+		o.date = fs_patch_date(reply);
+		o.cls = FS_REPLY_OTHER;
+		o.round = earlier->release;
+		o.own = true;
+		if (!o.line)
+			o.line = g_strdup("");
+		if (fs_mentions_add_posted(m, &o, 1, err) < 0) {
+			g_free((char *)o.line);
+			return err->code;
+		}
+		m->lines_[m->nobjections - 1] = (char *)o.line;
+	}
+	return 0;
+}
+
 int fs_mentions_earlier_thread(struct fs_mentions *m, const struct fs_thread_series *s,
 			       const struct fs_thread_series *earlier, const char *const *own,
 			       const struct fs_reply_standing *standing, struct fs_error *err)
@@ -234,7 +280,7 @@ int fs_mentions_earlier_thread(struct fs_mentions *m, const struct fs_thread_ser
 	}
 	m->nobjections = kept;
 	g_strfreev(senders);
-	return 0;
+	return add_own(m, s, earlier, own, err);
 }
 
 int fs_mentions_earlier_rounds(struct fs_mentions *m, const struct fs_thread_series *s,

@@ -57,6 +57,14 @@ reply_to cover1 20160424014451.100031676@stable.example.org "[PATCH 4.4 00/27] 4
 reply_to thanks5 20160424014456.100071271@stable.example.org \
 	"[PATCH 4.4 05/27] arm64: mm: only flush the instruction cache for" \
 	"Vic <vic@example.org>" "Thanks, works fine here."
+# the user's own reply to 07/27 (sent) and an unsent draft to 13/27
+reply_to rita7 20160424014458.100087109@stable.example.org \
+	"[PATCH 4.4 07/27] powerpc/tm: clear the transaction state on signal delivery" \
+	"Rita Reviewer <rita@example.org>" "This was reverted upstream, please drop it."
+reply_to rita13 20160424014504.100134623@stable.example.org \
+	"[PATCH 4.4 13/27] ALSA: pcm: serialize the drain against the stop callback" \
+	"Rita Reviewer <rita@example.org>" "Unsent: is this one needed?"
+mv rc1more/cur/rita13:2,S rc1more/cur/rita13:2,DS
 setup_notmuch "$TRASH/mail" "$SRC/maildirs/review-4.4" rc2 rc3 rc1more "$SRC/maildirs/lists" || exit 1
 "$FIXSCAN" index --repo kernel >/dev/null || exit 1
 
@@ -107,13 +115,27 @@ test_expect_success '... Dmitri Orlov'"'"'s request with 03/27 of -rc1 asks it o
 	# the replies of this round have none
 	assert not [f for q in r["patches"] for f in q["findings"]
 	            if f.get("round") and f.get("message_id") not in
-	            (dmitri, "20160425024451.100261327@example.net")]
+	            (dmitri, "20160425024451.100261327@example.net", "rita7@example.org")]
 	EOF
 '
 test_expect_success '... and its draft says where Dmitri Orlov asked' '
 	"$FIXSCAN" review --repo kernel --no-lore --drafts --dry-run "path:rc2/**" >rc2.drafts 2>/dev/null;
 	tr -s "\n " "  " <rc2.drafts >rc2.line &&
 	grep -q "As Dmitri Orlov wrote on 4.4.7-rc1 (https://lore.kernel.org/r/20160425034451.100269246@example.com):" rc2.line
+'
+test_expect_success '... your own sent -rc1 reply to 07/27 is said as said before, once; your unsent draft is not' '
+	python3 - <<-\EOF
+	import json
+	r = json.loads(open("rc2.json").readline())
+	got = [(q["index"], f["kind"], f["round"]) for q in r["patches"] for f in q["findings"]
+	       if f.get("message_id") in ("rita7@example.org", "rita13@example.org")]
+	assert got == [(7, "reply", "4.4.7-rc1")], got
+	EOF
+	tr -s "\n " "  " <rc2.drafts >rc2.line &&
+	grep -q "I wrote about this patch on 4.4.7-rc1 too (https://lore.kernel.org/r/rita7@example.org)." rc2.line &&
+	test "$(grep -c "I wrote about" rc2.drafts)" = 1 &&
+	! grep -q "Rita Reviewer wrote" rc2.drafts &&
+	! grep -i "^Cc:.*rita@example.org" rc2.drafts
 '
 test_expect_success '... no reply to a dropped patch, the -rc1 cover or a thanks is carried' '
 	python3 - <<-\EOF
