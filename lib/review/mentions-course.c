@@ -5,7 +5,9 @@
  * dropping the patch ("I'll drop it, thanks!") read it as an objection,
  * however its words put it ("This backport makes me upset.", "Ekhm.");
  * and the stable maintainers answer in the same few words on every list,
- * where the objections themselves take a new form on each. */
+ * where the objections themselves take a new form on each.  What his
+ * answer did is also kept (fs_objection.settle): a patch he dropped, or
+ * commits he took, ask for nothing more in this round. */
 #include <string.h>
 
 #include <glib.h>

@@ -13,9 +13,12 @@
  * replies, at the patch of their commit (one asking for more commits
  * stays a report: the commits it names are not read here).
  *
- * The earlier round's own thread, when the session found it, is read
- * whole (fs_mentions_earlier_thread()): what its replies asked of a
- * patch this round carries too still asks, whichever words it used. */
+ * The earlier rounds' own threads, when the session found them, are
+ * read whole (fs_mentions_earlier_thread()): what their replies asked of
+ * a patch this round carries too still asks, whichever words it used,
+ * unless a stable maintainer answered it there; and the user's own
+ * replies there are kept as said before, so that the draft does not ask
+ * as if for the first time. */
 #include <stdlib.h>
 #include <string.h>
 
