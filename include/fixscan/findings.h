@@ -163,6 +163,8 @@ struct fs_finding_mail {
 	 * ("4.4.7-rc1"); NULL for this round's */
 	char *round;
 	bool own;          /* the user's own (fs_objection.own) */
+	bool unkept;       /* a drop promised there, not kept here
+			    * (fs_objection.unkept) */
 };
 
 /* The reverts around a finding's commit; every member NULL when none. */

@@ -158,6 +158,9 @@ struct fs_objection {
 	bool own;          /* the user's own reply in an earlier round's
 			    * thread (class FS_REPLY_OTHER: never evidence,
 			    * only where they said it before) */
+	bool unkept;       /* a stable maintainer's word in an earlier
+			    * round's thread that the patch is dropped,
+			    * and this round still carries it */
 };
 
 /* What was found about one series.  The records' strings are owned by

@@ -700,6 +700,23 @@ static void para_posted(GString *s, const struct fs_finding *f)
 	g_free(subj);
 }
 
+/* A stable maintainer's word on an earlier round that the patch is
+ * dropped, and this round still carries it: "On 4.4.7-rc1 Greta Kroll
+ * said this patch would be dropped (<link>); it is still in 4.4.7-rc2." */
+static void para_unkept(GString *s, const struct fs_review *r, const struct fs_finding *f)
+{
+	char *who = fsd_display_name(f->mail.from), *round = fs_text_clean_line(f->mail.round);
+	char *now = fs_text_clean_line(r->series ? r->series->release : NULL), *id = fs_finding_mail_link(f);
+
+	fsd_add_paraf(s, "On %s %s said this patch would be dropped%s%s%s; it is still in %s.",
+		      *round ? round : "an earlier round", who, id ? " (" : "", id ? id : "", id ? ")" : "",
+		      *now ? now : "this round");
+	g_free(id);
+	g_free(now);
+	g_free(round);
+	g_free(who);
+}
+
 static void para_said(GString *s, const struct fs_review *r,
 		const struct fs_review_patch *rp, const struct fs_finding *f)
 {
@@ -707,6 +724,8 @@ static void para_said(GString *s, const struct fs_review *r,
 		return;
 	if (f->kind == FS_FIND_REPLACEMENT_POSTED && f->mail.link)
 		para_posted(s, f);
+	else if (f->mail.unkept)
+		para_unkept(s, r, f);
 	else
 		add_reply_quote(s, f, false);
 }

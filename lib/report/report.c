@@ -616,6 +616,7 @@ static void json_finding(struct fs_json *b, const struct fs_finding *f)
 	fs_json_str(b, "settled", f->settled);
 	fs_json_str(b, "round", f->mail.round);
 	fs_json_bool(b, "own", f->mail.own);
+	fs_json_bool(b, "unkept", f->mail.unkept);
 	fs_json_end_object(b);
 }
 

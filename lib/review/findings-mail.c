@@ -32,6 +32,7 @@ static void said_by(struct judge *j, struct fs_finding *f, const struct fs_objec
 	f->mail.link = fsj_dup_or_null(o->link);
 	f->mail.round = fsj_dup_or_null(o->round);
 	f->mail.own = o->own;
+	f->mail.unkept = o->unkept;
 	fsj_set_note(j, f, fsj_dup_or_null(o->line));
 	f->mail.absent_index = o->series_index < 0 ? o->absent_index : 0;
 }

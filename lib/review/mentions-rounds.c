@@ -166,6 +166,17 @@ static const struct fs_patch *reply_of(const struct fs_thread_series *s, const c
 	return NULL;
 }
 
+/* Whether M's replies from FIRST on hold a drop not kept at patch NN. */
+static bool unkept_at(const struct fs_mentions *m, size_t first, size_t end, int nn)
+{
+	size_t i;
+
+	for (i = first; i < end; i++)
+		if (m->objections[i].unkept && m->objections[i].series_index == nn)
+			return true;
+	return false;
+}
+
 /* The reply of M before END that is the mail MID, or NULL. */
 static struct fs_objection *held(const struct fs_mentions *m, size_t end, const char *mid)
 {
@@ -254,10 +265,16 @@ int fs_mentions_earlier_thread(struct fs_mentions *m, const struct fs_thread_ser
 		struct fs_objection o = m->objections[i];
 		const struct fs_patch *reply = reply_of(earlier, o.message_id);
 		char *line = m->lines_[i];
+		/* his word there that the patch is dropped, and this round
+		 * still carries it: said, once, where it stands */
+		bool unkept = o.settle == FS_SETTLE_DROPPED;
 		int nn = o.series_index > 0 && reply && answers_a_patch(earlier, reply) &&
-			 !settled_in(earlier, reply, (const char *const *)senders) ?
+			 (unkept || !settled_in(earlier, reply, (const char *const *)senders)) ?
 			 same_patch(s, earlier, o.series_index) : -1;
 		struct fs_objection *had = held(m, first, o.message_id);
+
+		if (unkept && nn >= 0 && unkept_at(m, first, kept, nn))
+			nn = -1;
 
 		/* the store's search found it already: say whose thread */
 		if (had && nn >= 0 && !had->round)
@@ -274,6 +291,12 @@ int fs_mentions_earlier_thread(struct fs_mentions *m, const struct fs_thread_ser
 			continue;
 		}
 		drop_reports_of(m, o.message_id);
+		if (unkept) {
+			o.cls = FS_REPLY_OBJECTION;
+			o.settle = FS_SETTLE_NONE;
+			o.settled_by = NULL;
+			o.unkept = true;
+		}
 		o.round = earlier->release;
 		o.series_index = nn;
 		o.absent_index = 0;

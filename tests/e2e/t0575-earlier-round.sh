@@ -65,6 +65,10 @@ reply_to rita13 20160424014504.100134623@stable.example.org \
 	"[PATCH 4.4 13/27] ALSA: pcm: serialize the drain against the stop callback" \
 	"Rita Reviewer <rita@example.org>" "Unsent: is this one needed?"
 mv rc1more/cur/rita13:2,S rc1more/cur/rita13:2,DS
+# the stable maintainer says on -rc1 that 05/27 is dropped; -rc2 keeps it
+reply_to greta5 20160424014456.100071271@stable.example.org \
+	"[PATCH 4.4 05/27] arm64: mm: only flush the instruction cache for" \
+	"Greta Kroll <greta@stable.example.org>" "I'll drop it, thanks!"
 setup_notmuch "$TRASH/mail" "$SRC/maildirs/review-4.4" rc2 rc3 rc1more "$SRC/maildirs/lists" || exit 1
 "$FIXSCAN" index --repo kernel >/dev/null || exit 1
 
@@ -115,7 +119,8 @@ test_expect_success '... Dmitri Orlov'"'"'s request with 03/27 of -rc1 asks it o
 	# the replies of this round have none
 	assert not [f for q in r["patches"] for f in q["findings"]
 	            if f.get("round") and f.get("message_id") not in
-	            (dmitri, "20160425024451.100261327@example.net", "rita7@example.org")]
+	            (dmitri, "20160425024451.100261327@example.net", "rita7@example.org",
+	             "greta5@example.org")]
 	EOF
 '
 test_expect_success '... and its draft says where Dmitri Orlov asked' '
@@ -136,6 +141,20 @@ test_expect_success '... your own sent -rc1 reply to 07/27 is said as said befor
 	test "$(grep -c "I wrote about" rc2.drafts)" = 1 &&
 	! grep -q "Rita Reviewer wrote" rc2.drafts &&
 	! grep -i "^Cc:.*rita@example.org" rc2.drafts
+'
+test_expect_success '... the stable maintainer'"'"'s -rc1 word that 05/27 is dropped, not kept: said once, as such' '
+	python3 - <<-\EOF
+	import json
+	r = json.loads(open("rc2.json").readline())
+	got = [(q["index"], f["kind"], f["round"], f["unkept"], f["settled"]) for q in r["patches"]
+	       for f in q["findings"] if f.get("message_id") == "greta5@example.org"]
+	assert got == [(5, "objection", "4.4.7-rc1", True, None)], got
+	assert not [f for q in r["patches"] for f in q["findings"]
+	            if f["unkept"] and f.get("message_id") != "greta5@example.org"]
+	EOF
+	grep -q "On 4.4.7-rc1 Greta Kroll said this patch would be dropped" rc2.line &&
+	grep -q "(https://lore.kernel.org/r/greta5@example.org); it is still in 4.4.7-rc2." rc2.line &&
+	test "$(grep -c "would be dropped" rc2.drafts)" = 1
 '
 test_expect_success '... no reply to a dropped patch, the -rc1 cover or a thanks is carried' '
 	python3 - <<-\EOF

@@ -640,7 +640,7 @@ static void judge_row(const struct row *row, struct fs_findings *got)
 					 "Mon, 4 Apr 2016 10:00:00 +0000", "[REGRESSION] e broke", NULL };
 	struct fs_objection objection = { -1, "obj@example.org", "O <o@example.org>",
 					  "Tue, 5 Apr 2016 10:00:00 +0000", "Please drop this", FS_REPLY_OBJECTION,
-					  NULL, 0, 0, NULL, FS_SETTLE_NONE, NULL, NULL, false };
+					  NULL, 0, 0, NULL, FS_SETTLE_NONE, NULL, NULL, false, false };
 	size_t np, i, n;
 	char *text, *title = NULL, *body = NULL, *named[3] = { NULL };
 

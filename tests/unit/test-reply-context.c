@@ -588,6 +588,11 @@ static void test_earlier_thread(void **state)
 			  "What is the upstream commit of this one?"),
 		/* nothing to ask: a stranger's question */
 		round_reply("rc1", "3", "why@x", "Why is this needed?"),
+		/* his word that "fix b" is dropped, twice; the new round keeps it */
+		answer_in("rc1", "rc1-2@lf.example", "gone1@x", "Greg KH <gregkh@linuxfoundation.org>",
+			  "I'll drop it, thanks!"),
+		answer_in("rc1", "rc1-2@lf.example", "gone2@x", "Greg KH <gregkh@linuxfoundation.org>",
+			  "Now dropped."),
 		round_reply("rc1", "2", "needs@x", "Please also queue 89abcdef0123 (\"widget: fix the fix\") with this one."),
 		round_reply("rc1", "3", "drop@x", "Please drop this one, it breaks the build on arm."),
 		round_reply("rc1", "1", "dropped@x", "Please drop this, it is not a fix."),
@@ -599,7 +604,7 @@ static void test_earlier_thread(void **state)
 		round_mail("rc2", 0, 3, NULL), round_mail("rc2", 1, 3, "widget: fix b"),
 		round_mail("rc2", 2, 3, "widget: fix c"), round_mail("rc2", 3, 3, "widget: fix d"),
 	};
-	struct fs_thread *t1 = thread_of(rc1, 18), *t2 = thread_of(rc2, 4);
+	struct fs_thread *t1 = thread_of(rc1, 20), *t2 = thread_of(rc2, 4);
 	const struct fs_thread_series *s1 = fs_thread_get(t1, 0), *s2 = fs_thread_get(t2, 0);
 	struct fs_mentions m = FS_MENTIONS_INIT;
 	struct fs_error err = FS_ERROR_INIT;
@@ -614,7 +619,7 @@ static void test_earlier_thread(void **state)
 	m.nreports = 1;
 	assert_int_equal(fs_mentions_add_posted(&m, &held, 1, &err), 0);
 	assert_int_equal(fs_mentions_earlier_thread(&m, s2, s1, NULL, NULL, &err), 0);
-	assert_int_equal(m.nobjections, 3);
+	assert_int_equal(m.nobjections, 4);
 	assert_string_equal(m.objections[0].message_id, "held@x");
 	/* found before as this round's; the earlier thread says whose */
 	assert_string_equal(m.objections[0].round, s1->release);
@@ -627,6 +632,12 @@ static void test_earlier_thread(void **state)
 			assert_int_equal(o->series_index, 1);
 			assert_int_equal(o->nnamed, 1);
 			assert_string_equal(o->named[0], "89abcdef0123");
+		} else if (o->unkept) {
+			/* once, an objection no longer settled */
+			assert_string_equal(o->message_id, "gone1@x");
+			assert_int_equal(o->cls, FS_REPLY_OBJECTION);
+			assert_int_equal(o->settle, FS_SETTLE_NONE);
+			assert_int_equal(o->series_index, 1);
 		} else {
 			assert_string_equal(o->message_id, "drop@x");
 			assert_int_equal(o->cls, FS_REPLY_OBJECTION);
@@ -638,7 +649,7 @@ static void test_earlier_thread(void **state)
 	/* the same round, or none, adds nothing */
 	assert_int_equal(fs_mentions_earlier_thread(&m, s2, s2, NULL, NULL, &err), 0);
 	assert_int_equal(fs_mentions_earlier_thread(&m, s2, NULL, NULL, NULL, &err), 0);
-	assert_int_equal(m.nobjections, 3);
+	assert_int_equal(m.nobjections, 4);
 	fs_mentions_clear(&m);
 	fs_thread_free(t1);
 	fs_thread_free(t2);
