@@ -14,32 +14,17 @@
 
 #include "mentions-read.h"
 
-/* The objection of OV (N) that cites the mail MID, or NULL. */
-static struct fs_objection *cited(struct fs_objection *ov, size_t n, const char *mid)
-{
-	size_t i;
-
-	for (i = 0; mid && i < n; i++)
-		if (ov[i].message_id && !strcmp(ov[i].message_id, mid))
-			return &ov[i];
-	return NULL;
-}
-
 /* Whether the mail of S whose Message-Id is MID is a stable
  * maintainer's (by SENDERS or the known ones). */
 static bool by_stable(const struct fs_thread_series *s, const char *mid, const char *const *senders)
 {
+	const struct fs_patch *p = fsmn_reply_by_id(s, mid);
 	struct fs_reply_context c;
-	size_t i;
 
-	for (i = 0; i < s->nreplies; i++) {
-		const char *id = fs_patch_message_id(s->replies[i]);
-		if (id && !strcmp(id, mid)) {
-			fs_mentions_reply_context(&c, s->replies[i], NULL, senders);
-			return c.role == FS_ROLE_STABLE;
-		}
-	}
-	return false;
+	if (!p)
+		return false;
+	fs_mentions_reply_context(&c, p, NULL, senders);
+	return c.role == FS_ROLE_STABLE;
 }
 
 void fsmn_read_course(struct fs_objection *ov, size_t n, const struct fs_thread_series *s,
@@ -49,8 +34,8 @@ void fsmn_read_course(struct fs_objection *ov, size_t n, const struct fs_thread_
 
 	for (i = 0; i < s->nreplies; i++) {
 		const struct fs_patch *answer = s->replies[i];
-		struct fs_objection *o = cited(ov, n, fs_patch_in_reply_to(answer));
-		struct fs_objection *own = cited(ov, n, fs_patch_message_id(answer));
+		struct fs_objection *o = fsmn_cited(ov, n, fs_patch_in_reply_to(answer));
+		struct fs_objection *own = fsmn_cited(ov, n, fs_patch_message_id(answer));
 		struct fs_reply_context c;
 		const char *body;
 		size_t len;

@@ -155,17 +155,6 @@ static bool settled_in(const struct fs_thread_series *earlier, const struct fs_p
 	return false;
 }
 
-/* The reply of S whose Message-Id is MID, or NULL. */
-static const struct fs_patch *reply_of(const struct fs_thread_series *s, const char *mid)
-{
-	size_t i;
-
-	for (i = 0; mid && i < s->nreplies; i++)
-		if (!g_strcmp0(fs_patch_message_id(s->replies[i]), mid))
-			return s->replies[i];
-	return NULL;
-}
-
 /* Whether M's replies from FIRST on hold a drop not kept at patch NN. */
 static bool unkept_at(const struct fs_mentions *m, size_t first, size_t end, int nn)
 {
@@ -175,17 +164,6 @@ static bool unkept_at(const struct fs_mentions *m, size_t first, size_t end, int
 		if (m->objections[i].unkept && m->objections[i].series_index == nn)
 			return true;
 	return false;
-}
-
-/* The reply of M before END that is the mail MID, or NULL. */
-static struct fs_objection *held(const struct fs_mentions *m, size_t end, const char *mid)
-{
-	size_t i;
-
-	for (i = 0; mid && i < end; i++)
-		if (m->objections[i].message_id && !strcmp(m->objections[i].message_id, mid))
-			return &m->objections[i];
-	return NULL;
 }
 
 /* Take M's reports of the mail MID away: it is read as a reply. */
@@ -226,7 +204,7 @@ static int add_own(struct fs_mentions *m, const struct fs_thread_series *s,
 		    fs_identity_is_draft_file(fs_patch_file(reply)) || !answers_a_patch(earlier, reply) ||
 		    !(p = fs_thread_replied_patch(earlier, reply)) ||
 		    (nn = same_patch(s, earlier, fs_thread_patch_number(p))) < 0 ||
-		    held(m, m->nobjections, fs_patch_message_id(reply)))
+		    fsmn_cited(m->objections, m->nobjections, fs_patch_message_id(reply)))
 			continue;
 		memset(&o, 0, sizeof(o));
 		body = fs_patch_body(reply, &len);
@@ -263,7 +241,7 @@ int fs_mentions_earlier_thread(struct fs_mentions *m, const struct fs_thread_ser
 	senders = fsmn_stable_senders(earlier, standing ? standing->stable : NULL);
 	for (i = kept = first; i < m->nobjections; i++) {
 		struct fs_objection o = m->objections[i];
-		const struct fs_patch *reply = reply_of(earlier, o.message_id);
+		const struct fs_patch *reply = fsmn_reply_by_id(earlier, o.message_id);
 		char *line = m->lines_[i];
 		/* his word there that the patch is dropped, and this round
 		 * still carries it: said, once, where it stands */
@@ -271,7 +249,7 @@ int fs_mentions_earlier_thread(struct fs_mentions *m, const struct fs_thread_ser
 		int nn = o.series_index > 0 && reply && answers_a_patch(earlier, reply) &&
 			 (unkept || !settled_in(earlier, reply, (const char *const *)senders)) ?
 			 same_patch(s, earlier, o.series_index) : -1;
-		struct fs_objection *had = held(m, first, o.message_id);
+		struct fs_objection *had = fsmn_cited(m->objections, first, o.message_id);
 
 		if (unkept && nn >= 0 && unkept_at(m, first, kept, nn))
 			nn = -1;

@@ -354,14 +354,23 @@ char **fsmn_stable_senders(const struct fs_thread_series *s, const char *const *
 	return (char **)g_ptr_array_free(a, FALSE);
 }
 
-/* The reply of S whose Message-Id is MID, or NULL. */
-static const struct fs_patch *reply_by_id(const struct fs_thread_series *s, const char *mid)
+const struct fs_patch *fsmn_reply_by_id(const struct fs_thread_series *s, const char *mid)
 {
 	size_t i;
 
 	for (i = 0; mid && i < s->nreplies; i++)
 		if (fs_patch_message_id(s->replies[i]) && !strcmp(fs_patch_message_id(s->replies[i]), mid))
 			return s->replies[i];
+	return NULL;
+}
+
+struct fs_objection *fsmn_cited(struct fs_objection *ov, size_t n, const char *mid)
+{
+	size_t i;
+
+	for (i = 0; mid && i < n; i++)
+		if (ov[i].message_id && !strcmp(ov[i].message_id, mid))
+			return &ov[i];
 	return NULL;
 }
 
@@ -391,7 +400,7 @@ static void context_of(struct fs_reply_context *c, const struct fs_thread_series
 	size_t i;
 
 	fs_mentions_reply_context(c, reply, parent, senders);
-	if (c->answers_reply && (answered = reply_by_id(s, fs_patch_in_reply_to(reply))))
+	if (c->answers_reply && (answered = fsmn_reply_by_id(s, fs_patch_in_reply_to(reply))))
 		c->answered_body = fs_patch_body(answered, &c->answered_len);
 	if (c->role != FS_ROLE_OTHER || !standing || !standing->upstream_message || !parent)
 		return;
@@ -505,7 +514,7 @@ void fs_mentions_place_by_commit(struct fs_mentions *m, const struct fs_thread_s
 		int nn;
 		/* a reply to a patch's mail is that patch's */
 		if (o->absent_index || o->cls == FS_REPLY_NEEDS_ALSO ||
-		    !(reply = reply_by_id(s, o->message_id)) ||
+		    !(reply = fsmn_reply_by_id(s, o->message_id)) ||
 		    (o->series_index >= 0 && (fs_thread_replied_patch(s, reply) || s->total == 1)))
 			continue;
 		nn = patch_by_commit(reply, idx, patch_of, data);
@@ -520,10 +529,10 @@ void fs_mentions_place_by_commit(struct fs_mentions *m, const struct fs_thread_s
 	/* a reply naming nothing goes where the reply it answers went */
 	for (i = 0; moved && i < m->nobjections; i++) {
 		struct fs_objection *o = &m->objections[i];
-		const struct fs_patch *up = reply_by_id(s, o->message_id);
+		const struct fs_patch *up = fsmn_reply_by_id(s, o->message_id);
 		for (k = 0; o->series_index == -1 && !o->absent_index && up && k < 16; k++) {
 			size_t j;
-			up = reply_by_id(s, fs_patch_in_reply_to(up));
+			up = fsmn_reply_by_id(s, fs_patch_in_reply_to(up));
 			for (j = 0; up && j < m->nobjections; j++)
 				if (m->objections[j].message_id &&
 				    !strcmp(m->objections[j].message_id, fs_patch_message_id(up)))
@@ -589,7 +598,7 @@ int fs_mentions_name_by_subject(struct fs_mentions *m, const struct fs_thread_se
 		const struct fs_patch *reply;
 		const char *body;
 		char *own;
-		if (o->cls != FS_REPLY_NEEDS_ALSO || o->nnamed || !(reply = reply_by_id(s, o->message_id)))
+		if (o->cls != FS_REPLY_NEEDS_ALSO || o->nnamed || !(reply = fsmn_reply_by_id(s, o->message_id)))
 			continue;
 		body = fs_patch_body(reply, &blen);
 		if (!(own = fs_mentions_own_words(body, blen, NULL)))
