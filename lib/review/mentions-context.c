@@ -12,6 +12,7 @@
 #include <glib.h>
 
 #include "fixscan/mentions.h"
+#include "mentions-read.h"
 
 /* The stable maintainers who post review and AUTOSEL series and answer
  * them, besides whoever sent the series being read. */
@@ -280,4 +281,24 @@ const char *fs_mentions_parent_name(enum fs_reply_parent kind)
 	};
 
 	return (unsigned)kind < FS_PARENT_COUNT ? names[kind] : "other";
+}
+
+const struct fs_patch *fsmn_reply_by_id(const struct fs_thread_series *s, const char *mid)
+{
+	size_t i;
+
+	for (i = 0; mid && i < s->nreplies; i++)
+		if (fs_patch_message_id(s->replies[i]) && !strcmp(fs_patch_message_id(s->replies[i]), mid))
+			return s->replies[i];
+	return NULL;
+}
+
+struct fs_objection *fsmn_cited(struct fs_objection *ov, size_t n, const char *mid)
+{
+	size_t i;
+
+	for (i = 0; mid && i < n; i++)
+		if (ov[i].message_id && !strcmp(ov[i].message_id, mid))
+			return &ov[i];
+	return NULL;
 }

@@ -63,11 +63,11 @@ void fsmn_reading_clear(struct fsmn_reading *r);
 void fsmn_read_standing(struct fsmn_reading *r, const char *body, size_t len,
 			const struct fs_reply_context *c);
 
-/* The reply of S whose Message-Id is MID, or NULL (mentions.c). */
+/* The reply of S whose Message-Id is MID, or NULL (mentions-context.c). */
 const struct fs_patch *fsmn_reply_by_id(const struct fs_thread_series *s, const char *mid);
 
 /* The record of OV (N of them) that cites the mail MID, the first; NULL
- * when none (mentions.c). */
+ * when none (mentions-context.c). */
 struct fs_objection *fsmn_cited(struct fs_objection *ov, size_t n, const char *mid);
 
 /* The addresses that sent S's stable mails (its cover, review patches,

@@ -354,26 +354,6 @@ char **fsmn_stable_senders(const struct fs_thread_series *s, const char *const *
 	return (char **)g_ptr_array_free(a, FALSE);
 }
 
-const struct fs_patch *fsmn_reply_by_id(const struct fs_thread_series *s, const char *mid)
-{
-	size_t i;
-
-	for (i = 0; mid && i < s->nreplies; i++)
-		if (fs_patch_message_id(s->replies[i]) && !strcmp(fs_patch_message_id(s->replies[i]), mid))
-			return s->replies[i];
-	return NULL;
-}
-
-struct fs_objection *fsmn_cited(struct fs_objection *ov, size_t n, const char *mid)
-{
-	size_t i;
-
-	for (i = 0; mid && i < n; i++)
-		if (ov[i].message_id && !strcmp(ov[i].message_id, mid))
-			return &ov[i];
-	return NULL;
-}
-
 /* The mail of S that REPLY answers, for its context: the patch it
  * replies to, else the patch it was placed on (NN AT), else the cover. */
 static const struct fs_patch *parent_of(const struct fs_thread_series *s,
