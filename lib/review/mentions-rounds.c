@@ -120,14 +120,15 @@ static int same_patch(const struct fs_thread_series *s, const struct fs_thread_s
 	return fs_thread_patch_number(now);
 }
 
-/* Whether REPLY, a reply of EARLIER, answers one of its patches or a
- * reply to one (not the cover, or a reply to it: the earlier round's
- * cover is answered about that round, its build and its tests). */
-static bool answers_a_patch(const struct fs_thread_series *earlier, const struct fs_patch *reply)
+/* The patch of EARLIER that REPLY answers, itself or through a reply to
+ * it; NULL for the cover or a reply to it (the earlier round's cover is
+ * answered about that round, its build and its tests). */
+static const struct fs_patch *answered_patch(const struct fs_thread_series *earlier,
+					     const struct fs_patch *reply)
 {
 	const struct fs_patch *p = fs_thread_replied_patch(earlier, reply);
 
-	return p && p != earlier->cover;
+	return p != earlier->cover ? p : NULL;
 }
 
 /* Whether REPLY, a reply of EARLIER, is a stable maintainer's (by
@@ -201,8 +202,7 @@ static int add_own(struct fs_mentions *m, const struct fs_thread_series *s,
 
 		/* an unsent draft in that thread was never said */
 		if (!fs_identity_is_own_address(fs_patch_from(reply), own) ||
-		    fs_identity_is_draft_file(fs_patch_file(reply)) || !answers_a_patch(earlier, reply) ||
-		    !(p = fs_thread_replied_patch(earlier, reply)) ||
+		    fs_identity_is_draft_file(fs_patch_file(reply)) || !(p = answered_patch(earlier, reply)) ||
 		    (nn = same_patch(s, earlier, fs_thread_patch_number(p))) < 0 ||
 		    fsmn_cited(m->objections, m->nobjections, fs_patch_message_id(reply)))
 			continue;
@@ -246,7 +246,7 @@ int fs_mentions_earlier_thread(struct fs_mentions *m, const struct fs_thread_ser
 		/* his word there that the patch is dropped, and this round
 		 * still carries it: said, once, where it stands */
 		bool unkept = o.settle == FS_SETTLE_DROPPED;
-		int nn = o.series_index > 0 && reply && answers_a_patch(earlier, reply) &&
+		int nn = o.series_index > 0 && reply && answered_patch(earlier, reply) &&
 			 (unkept || !settled_in(earlier, reply, (const char *const *)senders)) ?
 			 same_patch(s, earlier, o.series_index) : -1;
 		struct fs_objection *had = fsmn_cited(m->objections, first, o.message_id);
