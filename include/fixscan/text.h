@@ -34,6 +34,12 @@ int fs_text_fputs(const char *s, bool keep_newlines, FILE *out);
  * New string (g_free()); "" for NULL. */
 char *fs_text_clean_line(const char *s);
 
+/* Split FROM, "Name <addr>" (as fs_patch_from() gives it), into its
+ * parts; a bare address has an empty name, a quoted name loses its
+ * quotes.  *NAME and *ADDR new strings (g_free()), cleaned
+ * (fs_text_clean_line()); "" for NULL. */
+void fs_text_split_mailbox(const char *from, char **name, char **addr);
+
 /* S as the text of a mail body: lines kept (LF and tab), terminal escape
  * sequences left out whole, every other control character (CR, C1)
  * dropped.  New string (g_free()); "" for NULL. */

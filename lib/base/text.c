@@ -222,3 +222,28 @@ char *fs_text_clean_id(const char *s)
 	}
 	return g_string_free(o, FALSE);
 }
+
+void fs_text_split_mailbox(const char *from, char **name, char **addr)
+{
+	const char *lt = from ? strrchr(from, '<') : NULL;
+	const char *gt = lt ? strchr(lt, '>') : NULL;
+	char *n, *a;
+
+	if (lt && gt) {
+		n = g_strndup(from, lt - from);
+		a = g_strndup(lt + 1, gt - lt - 1);
+	} else {
+		n = g_strdup("");
+		a = g_strdup(from ? from : "");
+	}
+	g_strstrip(n);
+	/* An RFC 5322 quoted name keeps its quotes in the decoded text. */
+	if (strlen(n) >= 2 && n[0] == '"' && n[strlen(n) - 1] == '"') {
+		memmove(n, n + 1, strlen(n) - 2);
+		n[strlen(n) - 2] = '\0';
+	}
+	*name = fs_text_clean_line(n);
+	*addr = fs_text_clean_line(a);
+	g_free(n);
+	g_free(a);
+}

@@ -112,7 +112,7 @@ static char *greeting(const struct fs_patch *p)
 {
 	char *name, *addr, *sp, *ret;
 
-	fsd_split_mailbox(fs_patch_from(p), &name, &addr);
+	fs_text_split_mailbox(fs_patch_from(p), &name, &addr);
 	if ((sp = strchr(name, ' ')))
 		*sp = '\0';
 	ret = *name ? g_strdup_printf("Hi %s,", name) : g_strdup("Hi,");

@@ -29,10 +29,6 @@
 /* Quoted reasons longer than this are cut at a sentence end. */
 #define FSD_QUOTE_MAX 400
 
-/* Split "Name <addr>" (as fs_patch_from gives it) into its parts; a bare
- * address has an empty name.  Both new strings, cleaned. */
-void fsd_split_mailbox(const char *from, char **name, char **addr);
-
 /* The name to address a person by: the display name, else the address. */
 char *fsd_display_name(const char *from);
 

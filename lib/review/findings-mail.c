@@ -7,6 +7,7 @@
 
 #include <glib.h>
 
+#include "fixscan/text.h"
 #include "findings-private.h"
 
 /* The finding a reply of class CLS gives. */
@@ -173,16 +174,17 @@ void fsj_check_pending(struct judge *j, const fs_cid *ups, size_t nups)
  * address, else "a stable maintainer".  New string (g_free()). */
 static char *who_of(const char *from)
 {
-	const char *lt = from ? strchr(from, '<') : NULL;
-	char *name = from ? g_strndup(from, lt ? (size_t)(lt - from) : strlen(from)) : NULL;
+	char *name, *addr;
 
-	if (name)
-		g_strstrip(g_strdelimit(name, "\"", ' '));
-	if (name && *name)
+	fs_text_split_mailbox(from, &name, &addr);
+	if (*name) {
+		g_free(addr);
 		return name;
+	}
 	g_free(name);
-	if (lt && strchr(lt, '>'))
-		return g_strndup(lt + 1, (size_t)(strchr(lt, '>') - lt - 1));
+	if (*addr)
+		return addr;
+	g_free(addr);
 	return g_strdup("a stable maintainer");
 }
 

@@ -101,6 +101,29 @@ static void test_clean_body(void **state)
 
 /* What reads as text: prose, a diff, UTF-8 words; not a body decoded
  * from base64 that was none, base64 left undecoded, NUL bytes. */
+/* NAME and ADDR of FROM as fs_text_split_mailbox() gives them. */
+static void assert_split(const char *from, const char *name, const char *addr)
+{
+	char *n, *a;
+
+	fs_text_split_mailbox(from, &n, &a);
+	assert_string_equal(n, name);
+	assert_string_equal(a, addr);
+	g_free(n);
+	g_free(a);
+}
+
+/* A From's name and address: a bare address has no name, a quoted name
+ * loses its quotes, control characters go. */
+static void test_split_mailbox(void **state)
+{
+	assert_split("Greta Kroll <greta@example.org>", "Greta Kroll", "greta@example.org");
+	assert_split("\"Kroll, Greta\" <greta@example.org>", "Kroll, Greta", "greta@example.org");
+	assert_split("greta@example.org", "", "greta@example.org");
+	assert_split("Gre\033[31mta <g@x>", "Greta", "g@x");
+	assert_split(NULL, "", "");
+}
+
 static void test_reads_as_text(void **state)
 {
 	const char *prose = "commit 00c364bda47390d30a8e52fd90e711212b6d4116 upstream.\n\n"
@@ -154,6 +177,7 @@ int main(void)
 		cmocka_unit_test(test_clean_line),
 		cmocka_unit_test(test_clean_body),
 		cmocka_unit_test(test_reads_as_text),
+		cmocka_unit_test(test_split_mailbox),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
