@@ -328,14 +328,13 @@ static void name_stale_drafts(struct fs_store *store, const struct fs_thread_ser
 			if (!fs_identity_is_draft_file(msgs.v[i].filename))
 				continue;
 			what = draft_answers(msgs.v[i].subject, r->previous, &was_dropped);
-			if (was_dropped) {
+			if (was_dropped)
 				g_ptr_array_add(gone_v, g_strdup(what));
-				ndropped++;
-			}
 			g_ptr_array_add(all, what);
 			one = i;
 			n++;
 		}
+	ndropped = gone_v->len;
 	join_sorted(list, all);
 	join_sorted(dropped, gone_v);
 	gone = dropped_clause(dropped, ndropped, r->series->release);
@@ -371,7 +370,7 @@ struct earlier {
 	struct fs_error err;
 };
 
-/* Load into *E the earlier round of S -rcN (N >= 2) from the store:
+/* Load into *E the earlier rounds of S -rcN (N >= 2) from the store:
  * nothing for a first round, a series of no round, or no store. */
 static void load_earlier(struct fs_session *ss, const struct fs_thread_series *s, struct earlier *e)
 {
