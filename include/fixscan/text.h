@@ -40,6 +40,10 @@ char *fs_text_clean_line(const char *s);
  * (fs_text_clean_line()); "" for NULL. */
 void fs_text_split_mailbox(const char *from, char **name, char **addr);
 
+/* The name to call the sender of FROM by: its display name, else its
+ * address, else NOBODY.  New string (g_free()), cleaned. */
+char *fs_text_display_name(const char *from, const char *nobody);
+
 /* S as the text of a mail body: lines kept (LF and tab), terminal escape
  * sequences left out whole, every other control character (CR, C1)
  * dropped.  New string (g_free()); "" for NULL. */

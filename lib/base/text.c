@@ -247,3 +247,19 @@ void fs_text_split_mailbox(const char *from, char **name, char **addr)
 	g_free(n);
 	g_free(a);
 }
+
+char *fs_text_display_name(const char *from, const char *nobody)
+{
+	char *name, *addr;
+
+	fs_text_split_mailbox(from, &name, &addr);
+	if (*name) {
+		g_free(addr);
+		return name;
+	}
+	g_free(name);
+	if (*addr)
+		return addr;
+	g_free(addr);
+	return g_strdup(nobody);
+}

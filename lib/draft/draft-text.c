@@ -23,15 +23,7 @@
 /* The name to address a person by: the display name, else the address. */
 char *fsd_display_name(const char *from)
 {
-	char *name, *addr;
-
-	fs_text_split_mailbox(from, &name, &addr);
-	if (*name) {
-		g_free(addr);
-		return name;
-	}
-	g_free(name);
-	return *addr ? addr : (g_free(addr), g_strdup("you"));
+	return fs_text_display_name(from, "you");
 }
 
 /* Whether WORD is a commit id as a reference starts with it: 12 to 40

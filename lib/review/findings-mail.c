@@ -170,24 +170,6 @@ void fsj_check_pending(struct judge *j, const fs_cid *ups, size_t nups)
 	}
 }
 
-/* The name in FROM ("Greta Kroll <g@x>" gives "Greta Kroll"), else its
- * address, else "a stable maintainer".  New string (g_free()). */
-static char *who_of(const char *from)
-{
-	char *name, *addr;
-
-	fs_text_split_mailbox(from, &name, &addr);
-	if (*name) {
-		g_free(addr);
-		return name;
-	}
-	g_free(name);
-	if (*addr)
-		return addr;
-	g_free(addr);
-	return g_strdup("a stable maintainer");
-}
-
 /* Whether F of J asks for a commit that one of the ids NAMED (N, as
  * written, 8 to 40 hex digits) abbreviates: a fix, a prerequisite, a
  * reply's request. */
@@ -226,7 +208,7 @@ void fsj_apply_settled(struct judge *j, int index)
 		if (o->series_index != index || o->settle == FS_SETTLE_NONE ||
 		    (o->settle == FS_SETTLE_DROPPED && index < 0))
 			continue;
-		who = who_of(o->settled_by);
+		who = fs_text_display_name(o->settled_by, "a stable maintainer");
 		said = o->settle == FS_SETTLE_DROPPED ?
 			g_strdup_printf("the patch dropped by %s in the thread", who) :
 			g_strdup_printf("taken by %s in the thread", who);

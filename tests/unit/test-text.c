@@ -124,6 +124,20 @@ static void test_split_mailbox(void **state)
 	assert_split(NULL, "", "");
 }
 
+/* The name to call a sender by: the name, else the address, else the
+ * word given. */
+static void test_display_name(void **state)
+{
+	char *n;
+
+	assert_string_equal((n = fs_text_display_name("Greta Kroll <g@x>", "you")), "Greta Kroll");
+	g_free(n);
+	assert_string_equal((n = fs_text_display_name("<g@x>", "you")), "g@x");
+	g_free(n);
+	assert_string_equal((n = fs_text_display_name(NULL, "a stable maintainer")), "a stable maintainer");
+	g_free(n);
+}
+
 static void test_reads_as_text(void **state)
 {
 	const char *prose = "commit 00c364bda47390d30a8e52fd90e711212b6d4116 upstream.\n\n"
@@ -178,6 +192,7 @@ int main(void)
 		cmocka_unit_test(test_clean_body),
 		cmocka_unit_test(test_reads_as_text),
 		cmocka_unit_test(test_split_mailbox),
+		cmocka_unit_test(test_display_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
